@@ -1,0 +1,51 @@
+"""Baseline and LLM agents, by environment and name.
+
+Entry points are strings so that asking for ``rules`` never imports torch.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.errors import UnknownAgentError, expected
+from ..core.registry import load, spec
+from .base import Agent, RandomAgent
+
+AGENTS: dict[str, dict[str, str]] = {
+    "inbox": {
+        "random": "supportgym.agents.base:RandomAgent",
+        "rules": "supportgym.agents.inbox_rules:InboxRulesAgent",
+        "oracle": "supportgym.agents.inbox_rules:InboxOracleAgent",
+        "llm": "supportgym.agents.llm:InboxLLMAgent",
+    },
+    "ticket": {
+        "random": "supportgym.agents.base:RandomAgent",
+        "rules": "supportgym.agents.ticket_rules:TicketRulesAgent",
+        "oracle": "supportgym.agents.ticket_rules:TicketOracleAgent",
+        "pipeline": "supportgym.agents.ticket_pipeline:PipelineAgent",
+        "llm": "supportgym.agents.llm:TicketLLMAgent",
+    },
+    "tooldesk": {
+        "random": "supportgym.agents.base:RandomAgent",
+        "rules": "supportgym.agents.tooldesk_rules:ToolDeskRulesAgent",
+        "oracle": "supportgym.agents.tooldesk_rules:ToolDeskOracleAgent",
+        "sac": "supportgym.agents.tooldesk_policies:SACAgent",
+        "ppo": "supportgym.agents.tooldesk_policies:PPOAgent",
+        "dqn": "supportgym.agents.tooldesk_policies:DQNAgent",
+        "llm": "supportgym.agents.llm:ToolDeskLLMAgent",
+    },
+}
+
+
+def agent_names(env: str) -> list[str]:
+    return sorted(AGENTS.get(spec(env).name, {}))
+
+
+def make_agent(env: str, name: str, **kwargs: Any) -> Agent:
+    table = AGENTS.get(spec(env).name, {})
+    if name not in table:
+        raise UnknownAgentError(expected(f"agent for env {env!r}", name, sorted(table)))
+    return load(table[name])(**kwargs)
+
+
+__all__ = ["AGENTS", "Agent", "RandomAgent", "agent_names", "make_agent"]

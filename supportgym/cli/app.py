@@ -1,0 +1,13 @@
+"""The Typer application objects; commands live in sibling modules named for them."""
+
+import typer
+
+app = typer.Typer(
+    name="supportgym",
+    help="Verifiable RL environments for customer-support agents.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+train_app = typer.Typer(help="Train agents (GRPO/SFT for LLMs; SAC/PPO/DQN on tooldesk).", no_args_is_help=True)
+app.add_typer(train_app, name="train")

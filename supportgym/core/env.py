@@ -1,0 +1,176 @@
+"""The environment API every SupportGym environment implements.
+
+``reset(seed, episode_id, task, **options) -> Observation``, ``step(action) ->
+Observation`` and ``state``, as in OpenEnv. This base class owns the rules every
+environment must follow identically, so subclasses cannot drift:
+
+* ``step`` before ``reset`` or after ``done`` raises (a programmer error);
+* an action arrives as a model instance or a mapping; a mapping that fails the
+  action schema is an *agent* mistake: the subclass scores it in
+  :meth:`_invalid_action` and the episode goes on;
+* task and split names are checked against the class's tables.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import ValidationError
+
+from .errors import ActionTypeError, ConfigError, EpisodeDoneError, ResetNeededError, UnknownTaskError, expected
+from .types import Action, Observation, State
+
+ActT = TypeVar("ActT", bound=Action)
+ObsT = TypeVar("ObsT", bound=Observation)
+StateT = TypeVar("StateT", bound=State)
+
+SPLITS: tuple[str, ...] = ("train", "validation", "test")
+
+
+def validation_errors(err: ValidationError) -> list[dict[str, Any]]:
+    """Pydantic errors as plain JSON: field path, message, and the bad input."""
+    out = []
+    for e in err.errors(include_url=False):
+        item = {"field": ".".join(str(p) for p in e["loc"]), "message": e["msg"], "type": e["type"]}
+        if "input" in e and not isinstance(e["input"], Mapping):
+            item["input"] = e["input"] if isinstance(e["input"], (str, int, float, bool, type(None))) else repr(e["input"])
+        if e.get("ctx") and "expected" in e["ctx"]:
+            item["allowed"] = str(e["ctx"]["expected"])
+        out.append(item)
+    return out
+
+
+def describe_errors(errors: list[dict[str, Any]]) -> str:
+    return "; ".join(f"{e['field'] or '<action>'}: {e['message']}" for e in errors)
+
+
+class Environment(ABC, Generic[ActT, ObsT, StateT]):
+    """Base class. Subclasses set the class attributes and implement the ``_`` hooks."""
+
+    name: ClassVar[str]
+    action_type: ClassVar[type[Action]]
+    observation_type: ClassVar[type[Observation]]
+    state_type: ClassVar[type[State]]
+    #: fixed, hand-written tasks: name -> one-line description
+    tasks: ClassVar[dict[str, str]] = {}
+    #: generated splits that share no templates with each other
+    splits: ClassVar[tuple[str, ...]] = SPLITS
+
+    def __init__(self) -> None:
+        self._started = False
+        self._done = False
+        self._episode_id: str | None = None
+
+    # ---- public API -------------------------------------------------------------
+    def reset(
+        self,
+        seed: int | None = None,
+        episode_id: str | None = None,
+        task: str | None = None,
+        **options: Any,
+    ) -> ObsT:
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise ConfigError(expected("seed", seed, "an int or None"))
+        if seed is None:
+            # Unseeded resets still get a recorded seed, so any episode can be replayed.
+            seed = random.SystemRandom().randrange(2**31)
+        task = self.resolve_task(task, options.get("split"))
+        self._episode_id = episode_id or str(uuid.UUID(int=random.Random(seed).getrandbits(128)))
+        obs = self._reset(seed=seed, task=task, **options)
+        self._started = True
+        self._done = obs.done
+        return obs
+
+    def step(self, action: ActT | Mapping[str, Any]) -> ObsT:
+        if not self._started:
+            raise ResetNeededError(f"{type(self).__name__}.step() called before reset(); call env.reset(seed=...) first")
+        if self._done:
+            raise EpisodeDoneError(
+                f"{type(self).__name__}.step() called after the episode ended (done=True); call env.reset() to start a new one"
+            )
+        if isinstance(action, self.action_type):
+            obs = self._step(action)  # type: ignore[arg-type]
+        elif isinstance(action, Mapping):
+            try:
+                parsed = self.action_type.model_validate(action)
+            except ValidationError as err:
+                obs = self._invalid_action(action, validation_errors(err))
+            else:
+                obs = self._step(parsed)  # type: ignore[arg-type]
+        else:
+            raise ActionTypeError(
+                expected(f"{type(self).__name__}.step(action)", type(action).__name__,
+                         f"a {self.action_type.__name__} or a dict with its fields")
+            )
+        self._done = obs.done
+        return obs
+
+    @property
+    def state(self) -> StateT:
+        if not self._started:
+            raise ResetNeededError(f"{type(self).__name__}.state read before reset(); call env.reset() first")
+        return self._state()
+
+    @property
+    def done(self) -> bool:
+        return self._done
+
+    def close(self) -> None:
+        """Release resources; environments here hold none by default."""
+
+    # ---- helpers shared by subclasses -------------------------------------------
+    @classmethod
+    def resolve_task(cls, task: str | None, split: str | None = None) -> str:
+        """Check ``task`` / ``split``; returns the task name ("split:<name>" for a split)."""
+        if task is not None and split is not None:
+            raise ConfigError(f"pass either task={task!r} or split={split!r}, not both")
+        if split is not None:
+            if split not in cls.splits:
+                raise UnknownTaskError(expected(f"{cls.name}: split", split, list(cls.splits)))
+            return f"split:{split}"
+        if task is None:
+            return next(iter(cls.tasks)) if cls.tasks else f"split:{cls.splits[0]}"
+        if task.startswith("split:") and task[6:] in cls.splits:
+            return task
+        if task not in cls.tasks:
+            allowed = list(cls.tasks) + [f"split:{s}" for s in cls.splits]
+            raise UnknownTaskError(expected(f"{cls.name}: task", task, allowed, "or pass split=<name> for a generated episode"))
+        return task
+
+    @classmethod
+    def json_schemas(cls) -> dict[str, Any]:
+        return {
+            "action": cls.action_type.model_json_schema(),
+            "observation": cls.observation_type.model_json_schema(),
+            "state": cls.state_type.model_json_schema(),
+        }
+
+    def episode_report(self) -> dict[str, Any]:
+        """Evaluation record of the episode so far (may hold gold labels: never sent to agents)."""
+        return {}
+
+    @property
+    def episode_id(self) -> str | None:
+        return self._episode_id
+
+    # ---- hooks --------------------------------------------------------------------
+    @abstractmethod
+    def _reset(self, *, seed: int, task: str, **options: Any) -> ObsT: ...
+
+    @abstractmethod
+    def _step(self, action: ActT) -> ObsT: ...
+
+    @abstractmethod
+    def _invalid_action(self, raw: Mapping[str, Any], errors: list[dict[str, Any]]) -> ObsT:
+        """Score an action that failed the schema; the episode continues."""
+
+    @abstractmethod
+    def _state(self) -> StateT: ...
+
+    @abstractmethod
+    def sample_action(self, rng: random.Random) -> ActT:
+        """A schema-valid random action for the current observation (random agent, checker)."""

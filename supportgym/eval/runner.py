@@ -1,0 +1,106 @@
+"""Run agents on environments and keep what evaluation needs.
+
+An :class:`EpisodeRecord` holds every step's action, reward and breakdown plus the
+environment's ``episode_report()`` (gold labels live there, never in observations).
+Metrics are computed from records by each environment's ``metrics`` entry point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from ..agents import Agent, make_agent
+from ..core.registry import make, spec
+
+
+class StepRecord(BaseModel):
+    action: Any
+    reward: float
+    breakdown: dict[str, float] = Field(default_factory=dict)
+    feedback: str = ""
+
+
+class EpisodeRecord(BaseModel):
+    env_id: str
+    agent: str
+    task: str
+    seed: int
+    episode_id: str
+    steps: list[StepRecord]
+    total_reward: float
+    report: dict[str, Any] = Field(default_factory=dict)
+    agent_counters: dict[str, int] = Field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class EpisodeSpec:
+    """One episode to run: a fixed task or a split, a seed, and reset options."""
+
+    seed: int
+    task: str | None = None
+    options: tuple[tuple[str, Any], ...] = ()
+
+
+def episode_specs(
+    *, task: str | None = None, split: str | None = None, episodes: int = 1, seed: int = 0, **options: Any
+) -> list[EpisodeSpec]:
+    """Seeds ``seed, seed+1, ...``; a split becomes the task ``split:<name>``."""
+    t = f"split:{split}" if split else task
+    opts = tuple(sorted(options.items()))
+    return [EpisodeSpec(seed=seed + i, task=t, options=opts) for i in range(episodes)]
+
+
+def _dump_action(action: Any) -> Any:
+    return action.model_dump(mode="json") if isinstance(action, BaseModel) else action
+
+
+def run_episode(env_id: str, agent: Agent, ep: EpisodeSpec, max_steps: int = 10_000, env=None) -> EpisodeRecord:
+    env = env or make(env_id)
+    obs = env.reset(seed=ep.seed, task=ep.task, **dict(ep.options))
+    agent.counters = {}
+    agent.bind(env, seed=ep.seed)
+    steps: list[StepRecord] = []
+    total = 0.0
+    while not obs.done and len(steps) < max_steps:
+        action = agent.act(obs)
+        obs = env.step(action)
+        r = obs.reward or 0.0
+        total += r
+        bd = obs.reward_breakdown.components() if obs.reward_breakdown is not None else {}
+        steps.append(StepRecord(action=_dump_action(action), reward=r, breakdown=bd, feedback=obs.feedback))
+    return EpisodeRecord(
+        env_id=spec(env_id).id,
+        agent=agent.name,
+        task=env.state.task or "",
+        seed=ep.seed,
+        episode_id=env.episode_id or "",
+        steps=steps,
+        total_reward=total,
+        report=env.episode_report(),
+        agent_counters=dict(agent.counters),
+    )
+
+
+def evaluate(
+    env_id: str,
+    agent: str | Agent,
+    specs: Iterable[EpisodeSpec],
+    on_episode: Callable[[EpisodeRecord], None] | None = None,
+    **agent_kwargs: Any,
+) -> list[EpisodeRecord]:
+    agent_obj = make_agent(env_id, agent, **agent_kwargs) if isinstance(agent, str) else agent
+    records = []
+    for ep in specs:
+        rec = run_episode(env_id, agent_obj, ep)
+        records.append(rec)
+        if on_episode:
+            on_episode(rec)
+    return records
+
+
+def summarize(env_id: str, records: list[EpisodeRecord]) -> dict[str, float]:
+    return spec(env_id).metrics_fn()(records)
