@@ -1,0 +1,95 @@
+"""``supportgym eval``: run one agent on one environment and print its metrics."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..core.errors import ConfigError
+from ..core.io import write_json_atomic
+from ..core.registry import spec
+from ..eval.runner import EpisodeRecord, EpisodeSpec, episode_specs, evaluate, summarize
+from .app import app
+
+console = Console()
+
+
+def metrics_table(title: str, metrics: dict[str, float]) -> Table:
+    table = Table(title=title, show_header=True, header_style="bold")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for key, value in metrics.items():
+        table.add_row(key, f"{value:.4f}" if isinstance(value, float) else str(value))
+    return table
+
+
+def email_file_specs(path: Path, size: int, seed: int) -> list[EpisodeSpec]:
+    """Chunk an email file into episodes so that every email is triaged exactly once."""
+    from ..envs.inbox.importers import load_emails
+
+    emails = load_emails(path)
+    return [
+        EpisodeSpec(seed=seed + i, task="custom", options=(("emails", tuple(emails[j:j + size])),))
+        for i, j in enumerate(range(0, len(emails), size))
+    ]
+
+
+def results_payload(env_id: str, agent: str, records: list[EpisodeRecord], metrics: dict[str, Any]) -> dict[str, Any]:
+    predictions = [p for r in records for p in r.report.get("predictions", [])]
+    return {
+        "env": env_id,
+        "agent": agent,
+        "metrics": metrics,
+        "predictions": predictions,
+        "episodes": [
+            {"task": r.task, "seed": r.seed, "episode_id": r.episode_id, "total_reward": r.total_reward,
+             "steps": len(r.steps), "agent_counters": r.agent_counters}
+            for r in records
+        ],
+    }
+
+
+@app.command("eval")
+def eval_command(
+    env: str = typer.Option("inbox", help="environment name or versioned id (supportgym envs lists them)"),
+    agent: str = typer.Option("rules", help="agent name (random, rules, oracle, ... depending on the env)"),
+    task: Optional[str] = typer.Option(None, help="a fixed task (e.g. easy|medium|hard for inbox)"),
+    split: Optional[str] = typer.Option(None, help="a generated split: train|validation|test"),
+    episodes: int = typer.Option(1, min=1, help="number of episodes (seeds seed, seed+1, ...)"),
+    seed: int = typer.Option(0, help="first seed"),
+    size: Optional[int] = typer.Option(None, min=1, help="items per generated episode (or per chunk of --emails)"),
+    emails: Optional[Path] = typer.Option(None, help="inbox only: triage every email of this JSONL/.eml/mbox/CSV file once"),
+    checkpoint: Optional[str] = typer.Option(None, help="policy checkpoint for trained agents (sac, ppo, dqn, llm)"),
+    base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible endpoint for the llm agent"),
+    model: Optional[str] = typer.Option(None, help="model name or local path for the llm agent"),
+    out: Optional[Path] = typer.Option(None, help="write results JSON here (atomically)"),
+) -> None:
+    """Evaluate AGENT on ENV and print mean reward, score and per-field metrics."""
+    env_id = spec(env).id
+    if emails is not None:
+        if spec(env).name != "inbox":
+            raise ConfigError(f"--emails is only for the inbox environment, not {env!r}")
+        if task or split:
+            raise ConfigError("--emails replaces --task/--split: every email in the file is triaged once")
+        specs = email_file_specs(emails, size or 10, seed)
+    else:
+        if task and split:
+            raise ConfigError(f"pass either --task {task} or --split {split}, not both")
+        options = {"size": size} if size is not None else {}
+        specs = episode_specs(task=task, split=split, episodes=episodes, seed=seed, **options)
+
+    agent_kwargs: dict[str, Any] = {"seed": seed}
+    for key, value in (("checkpoint", checkpoint), ("base_url", base_url), ("model", model)):
+        if value is not None:
+            agent_kwargs[key] = value
+    records = evaluate(env_id, agent, specs, **agent_kwargs)
+    metrics = summarize(env_id, records)
+    where = f"--emails {emails}" if emails else (f"split {split}" if split else f"task {task or 'default'}")
+    console.print(metrics_table(f"{env_id} · {agent} · {where} · {len(records)} episode(s)", metrics))
+    if out is not None:
+        write_json_atomic(out, results_payload(env_id, agent, records, metrics))
+        console.print(f"wrote {out}")
