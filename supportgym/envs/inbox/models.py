@@ -47,6 +47,11 @@ class Gold(Model):
     acceptable_routes: list[Route] = Field(default_factory=list)
     #: facts a good reply refers to (invoice ids, names, amounts)
     key_facts: list[str] = Field(default_factory=list)
+    #: whether a reply is wanted; None means "yes, unless the category is spam_phishing"
+    reply_expected: bool | None = None
+
+    def wants_reply(self) -> bool:
+        return self.category != "spam_phishing" if self.reply_expected is None else self.reply_expected
 
 
 class LabelledEmail(Model):

@@ -1,0 +1,190 @@
+"""LLM agents for every environment: an OpenAI-compatible endpoint or a local model.
+
+Backends:
+
+* ``base_url`` given (or ``SUPPORTGYM_LLM_BASE_URL`` set): any OpenAI-compatible chat
+  endpoint (vLLM, Ollama, llama.cpp's server, hosted APIs). The agent asks for
+  JSON-schema-constrained output (strings bounded by ``maxLength``) and falls back to
+  ``json_object`` and then to plain text for servers that refuse it; the answer goes
+  through the lenient parser and the repair layer either way.
+* otherwise a local transformers model (default: the converted SmolLM2-135M-Instruct,
+  see ``supportgym train setup-model``; ``model=`` takes any HF folder, ``checkpoint=``
+  a LoRA adapter from ``supportgym train grpo``). Closed-set fields are decoded exactly
+  by scoring the allowed values after a prefilled JSON prefix, so the answer is always
+  schema-valid; free strings are generated greedily.
+
+Chat templates are always used. Repairs are counted in ``self.counters["repairs"]``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import httpx
+
+from ..core.env import Environment
+from ..core.registry import spec
+from ..core.types import Observation
+from .base import Agent
+from .llm_client import ChatClient
+from .llm_parse import parse_json_object
+from .llm_prompts import FieldSpec, PromptFormat
+
+
+def repair_fields(raw: Mapping[str, Any], fields: list[FieldSpec]) -> tuple[dict[str, Any], list[str]]:
+    """Generic, label-free repairs: case/spacing of closed-set values, near-miss spellings, bool strings."""
+    out = dict(raw)
+    fixes: list[str] = []
+    for f in fields:
+        if f.name not in out:
+            continue
+        v = out[f.name]
+        if f.kind == "enum" and v not in f.choices:
+            s = str(v).strip().lower().replace(" ", "_").replace("-", "_")
+            match = s if s in f.choices else next(iter(difflib.get_close_matches(s, f.choices, n=1, cutoff=0.75)), None)
+            if match is not None:
+                out[f.name] = match
+                fixes.append(f"{f.name}:{v!r}->{match!r}")
+        elif f.kind == "bool" and not isinstance(v, bool):
+            if str(v).strip().lower() in ("true", "yes", "1"):
+                out[f.name], _ = True, fixes.append(f"{f.name}:bool")
+            elif str(v).strip().lower() in ("false", "no", "0", "none", "null", ""):
+                out[f.name], _ = False, fixes.append(f"{f.name}:bool")
+        elif f.kind == "string" and v is None:
+            out[f.name] = ""
+            fixes.append(f"{f.name}:null")
+        elif f.kind == "string" and isinstance(v, str) and f.max_length and len(v) > f.max_length:
+            out[f.name] = v[: f.max_length]
+            fixes.append(f"{f.name}:truncated")
+    known = {f.name for f in fields}
+    for k in [k for k in out if k not in known]:
+        del out[k]
+        fixes.append(f"dropped:{k}")
+    return out, fixes
+
+
+class LLMAgent(Agent):
+    """Environment-generic LLM agent; subclasses only name their environment."""
+
+    name = "llm"
+    env_name: ClassVar[str]
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        model: str | None = None,
+        base_url: str | None = None,
+        checkpoint: str | None = None,
+        api_key: str | None = None,
+        temperature: float = 0.0,
+        max_tokens: int = 384,
+        threads: int | None = None,
+        lm: Any = None,
+        client: ChatClient | None = None,
+    ) -> None:
+        super().__init__(seed)
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.fmt = PromptFormat.for_env(self.env_name, spec(self.env_name).env_class().action_type)
+        base_url = base_url or os.environ.get("SUPPORTGYM_LLM_BASE_URL")
+        self.client = client
+        self.lm = lm
+        if self.client is None and self.lm is None:
+            if base_url:
+                self.client = ChatClient(
+                    base_url=base_url, model=model or os.environ.get("SUPPORTGYM_LLM_MODEL", ""),
+                    api_key=api_key or os.environ.get("SUPPORTGYM_LLM_API_KEY") or os.environ.get("OPENAI_API_KEY"),
+                )
+            else:
+                from .llm_local import LocalLM
+
+                self.lm = LocalLM(model=model, adapter=checkpoint, threads=threads)
+        self._formats = ["json_schema", "json_object", None]
+
+    @property
+    def backend(self) -> str:
+        return "openai" if self.client is not None else "local"
+
+    def bind(self, env: Environment, seed: int | None = None) -> None:
+        super().bind(env, seed)
+
+    # ---- backends -------------------------------------------------------------------
+    def _response_format(self, kind: str | None) -> dict[str, Any] | None:
+        if kind == "json_schema":
+            return {"type": "json_schema",
+                    "json_schema": {"name": f"{self.env_name}_action", "schema": self.fmt.response_schema(), "strict": True}}
+        if kind == "json_object":
+            return {"type": "json_object", "schema": self.fmt.response_schema()}
+        return None
+
+    def _ask_remote(self, messages: list[dict[str, str]]) -> str:
+        assert self.client is not None
+        while True:
+            kind = self._formats[0]
+            try:
+                return self.client.chat(messages, response_format=self._response_format(kind),
+                                        max_tokens=self.max_tokens, temperature=self.temperature,
+                                        seed=self.rng.randrange(2**31))
+            except httpx.HTTPStatusError as err:
+                # a server that does not support this response_format: try the next, weaker one
+                if err.response.status_code in (400, 422) and len(self._formats) > 1:
+                    self._formats.pop(0)
+                    self.count("response_format_fallbacks")
+                    continue
+                raise
+
+    def propose(self, obs: Observation) -> tuple[dict[str, Any], str]:
+        """The model's raw answer as a dict (before repairs) and its text."""
+        messages = self.fmt.messages(obs)
+        if self.client is not None:
+            text = self._ask_remote(messages)
+            parsed = parse_json_object(text)
+            if parsed.repairs:
+                self.count("parse_repairs", len(parsed.repairs))
+            if not parsed.ok:
+                self.count("unparsed")
+            return dict(parsed.data or {}), text
+        from .llm_local import decode_fields
+
+        prefix = self.fmt.json_prefix()
+        prompt = self.lm.render(messages, prefill=prefix)
+        values, written = decode_fields(self.lm, prompt, self.fmt.written_fields())
+        return values, prefix + written
+
+    def act(self, observation: Observation) -> dict[str, Any]:
+        raw, _ = self.propose(observation)
+        action = {**raw, **self.fmt.filled_values(observation)}
+        action, fixes = repair_fields(action, self.fmt.fields)
+        fixes += self._env_repairs(action, observation)
+        if fixes:
+            self.count("repairs", len(fixes))
+        return action
+
+    def _env_repairs(self, action: dict[str, Any], obs: Observation) -> list[str]:
+        """Hook for environment-specific, label-free repairs."""
+        return []
+
+
+class InboxLLMAgent(LLMAgent):
+    env_name = "inbox"
+
+    def _env_repairs(self, action: dict[str, Any], obs: Observation) -> list[str]:
+        try:
+            from .repair import validate_action
+        except ImportError:  # the inbox repair layer is optional
+            return []
+        fixed, fixes = validate_action(action)
+        action.clear()
+        action.update(fixed)
+        return list(fixes)
+
+
+class TicketLLMAgent(LLMAgent):
+    env_name = "ticket"
+
+
+class ToolDeskLLMAgent(LLMAgent):
+    env_name = "tooldesk"

@@ -1,0 +1,182 @@
+"""Prompts and answer formats of the LLM agents, one per environment, generic by default.
+
+A :class:`PromptFormat` turns an observation into chat messages and knows the action's
+fields from the environment's pydantic action model: which are closed sets (Literal /
+enum / bool, decoded exactly by scoring the allowed values), which are free strings
+(bounded by ``maxLength``), and the order the model writes them in. The texts live in
+``data/llm_prompts.yaml``; an environment without an entry there gets a generic prompt
+built from its action schema.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel
+
+from ..core.types import Observation
+
+DATA = Path(__file__).parent / "data" / "llm_prompts.yaml"
+#: a free string field with no bound gets this one, so a constrained decoder cannot loop forever
+DEFAULT_MAX_LENGTH = 400
+_BASE_OBS_FIELDS = {"done", "reward", "reward_breakdown", "metadata"}
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    name: str
+    kind: str  # "enum" | "bool" | "string" | "integer" | "number" | "json"
+    choices: tuple[str, ...] = ()
+    max_length: int | None = None
+    required: bool = False
+
+
+class PromptText(BaseModel):
+    system: str
+    #: fields the model writes, in this order (others are filled by the agent or left default)
+    order: list[str] = []
+    #: fields the agent fills itself from the observation (e.g. the email id)
+    filled: list[str] = []
+    max_body_chars: int = 900
+
+
+@lru_cache(maxsize=1)
+def _texts() -> dict[str, PromptText]:
+    raw = yaml.safe_load(DATA.read_text(encoding="utf-8")) or {}
+    return {k: PromptText.model_validate(v) for k, v in raw.items()}
+
+
+def _resolve(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    if "$ref" in node:
+        name = node["$ref"].rsplit("/", 1)[-1]
+        return schema.get("$defs", {}).get(name, node)
+    if "anyOf" in node:  # Optional[X] -> X
+        non_null = [n for n in node["anyOf"] if n.get("type") != "null"]
+        if len(non_null) == 1:
+            return _resolve(schema, non_null[0])
+    return node
+
+
+def action_fields(action_type: type[BaseModel]) -> list[FieldSpec]:
+    """Fields of an action model, classified from its JSON schema."""
+    schema = action_type.model_json_schema()
+    required = set(schema.get("required", []))
+    out = []
+    for name, node in schema.get("properties", {}).items():
+        node = _resolve(schema, node)
+        if "enum" in node:
+            spec = FieldSpec(name, "enum", tuple(str(v) for v in node["enum"]), required=name in required)
+        elif "const" in node:
+            spec = FieldSpec(name, "enum", (str(node["const"]),), required=name in required)
+        elif node.get("type") == "boolean":
+            spec = FieldSpec(name, "bool", ("true", "false"), required=name in required)
+        elif node.get("type") == "string":
+            spec = FieldSpec(name, "string", max_length=node.get("maxLength", DEFAULT_MAX_LENGTH), required=name in required)
+        elif node.get("type") in ("integer", "number"):
+            spec = FieldSpec(name, node["type"], required=name in required)
+        else:
+            spec = FieldSpec(name, "json", required=name in required)
+        out.append(spec)
+    return out
+
+
+@dataclass
+class PromptFormat:
+    """How one environment talks to an LLM."""
+
+    env_name: str
+    action_type: type[BaseModel]
+    text: PromptText
+    fields: list[FieldSpec] = field(default_factory=list)
+
+    @classmethod
+    def for_env(cls, env_name: str, action_type: type[BaseModel]) -> PromptFormat:
+        fields = action_fields(action_type)
+        text = _texts().get(env_name)
+        if text is None:
+            text = PromptText(system=_generic_system(env_name, fields), order=[f.name for f in fields if f.required])
+        return cls(env_name, action_type, text, fields)
+
+    # ---- fields -------------------------------------------------------------------
+    @property
+    def by_name(self) -> dict[str, FieldSpec]:
+        return {f.name: f for f in self.fields}
+
+    def written_fields(self) -> list[FieldSpec]:
+        """Fields the model writes, in prompt order."""
+        names = self.text.order or [f.name for f in self.fields if f.name not in self.text.filled]
+        return [self.by_name[n] for n in names if n in self.by_name]
+
+    def filled_values(self, obs: Observation) -> dict[str, Any]:
+        """Values the agent fills from the observation (never gold labels)."""
+        out: dict[str, Any] = {}
+        for name in self.text.filled:
+            if name == "email_id":
+                email = getattr(obs, "current_email", None)
+                out[name] = email.header.id if email is not None else ""
+        return out
+
+    # ---- prompts ------------------------------------------------------------------
+    def messages(self, obs: Observation) -> list[dict[str, str]]:
+        return [{"role": "system", "content": self.text.system.strip()}, {"role": "user", "content": self.user_text(obs)}]
+
+    def user_text(self, obs: Observation) -> str:
+        if self.env_name == "inbox":
+            return _inbox_user(obs, self.text.max_body_chars)
+        data = obs.model_dump(mode="json", exclude=_BASE_OBS_FIELDS)
+        text = json.dumps(data, ensure_ascii=False)
+        if len(text) > 4 * self.text.max_body_chars:
+            text = text[: 4 * self.text.max_body_chars] + " ..."
+        feedback = f"\nFeedback on your last action: {obs.feedback}" if obs.feedback else ""
+        return f"Observation:\n{text}{feedback}\nAnswer with one JSON object."
+
+    def json_prefix(self) -> str:
+        """The assistant's answer starts with this (prefilled): the first key and, for strings, the open quote."""
+        first = self.written_fields()[0]
+        return '{"' + first.name + '": ' + ('"' if first.kind in ("enum", "string") else "")
+
+    def response_schema(self) -> dict[str, Any]:
+        """JSON schema for OpenAI-style ``response_format`` (strings bounded by maxLength)."""
+        props: dict[str, Any] = {}
+        for f in self.written_fields():
+            if f.kind == "enum":
+                props[f.name] = {"type": "string", "enum": list(f.choices)}
+            elif f.kind == "bool":
+                props[f.name] = {"type": "boolean"}
+            elif f.kind == "string":
+                props[f.name] = {"type": "string", "maxLength": min(f.max_length or DEFAULT_MAX_LENGTH, 1000)}
+            elif f.kind in ("integer", "number"):
+                props[f.name] = {"type": f.kind}
+            else:
+                props[f.name] = {}
+        return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
+
+
+def _generic_system(env_name: str, fields: list[FieldSpec]) -> str:
+    lines = [f"You act in the '{env_name}' environment. Reply with one JSON object with these keys:"]
+    for f in fields:
+        if f.kind in ("enum", "bool"):
+            lines.append(f"- {f.name}: one of {' | '.join(f.choices)}")
+        elif f.kind == "string":
+            lines.append(f"- {f.name}: text, at most {f.max_length} characters")
+        else:
+            lines.append(f"- {f.name}: {f.kind}")
+    lines.append("Output only the JSON object.")
+    return "\n".join(lines)
+
+
+def _inbox_user(obs: Observation, max_body: int) -> str:
+    email = getattr(obs, "current_email", None)
+    if email is None:
+        return "The inbox is empty."
+    h = email.header
+    body = email.body if len(email.body) <= max_body else email.body[:max_body] + " ..."
+    extra = f"\nAttachments: {', '.join(h.attachments)}" if h.attachments else ""
+    budget = getattr(obs, "escalation_budget_remaining", 0)
+    return (f"From: {h.sender}\nSubject: {h.subject}{extra}\n\n{body}\n\n"
+            f"Escalation budget left: {budget}. Answer with the JSON object.")

@@ -1,0 +1,87 @@
+"""``supportgym bench``: every environment x its built-in agents, one results folder per run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from ..eval.bench import BACKENDS, BenchConfig, default_out_dir, plan, run_bench
+from ..eval.leaderboard import rows_table
+from ..eval.report import write_reports
+from .app import app
+
+console = Console()
+
+
+@app.command("bench")
+def bench_command(
+    env: Optional[list[str]] = typer.Option(None, "--env", help="environment (repeatable); default: every registered one"),
+    agent: Optional[list[str]] = typer.Option(None, "--agent", help="agent (repeatable); default: random, rules, oracle, pipeline where the env has them"),
+    task: Optional[list[str]] = typer.Option(None, "--task", help="fixed task (repeatable); default: all of each env's"),
+    no_tasks: bool = typer.Option(False, "--no-tasks", help="run no fixed task, only the splits"),
+    split: list[str] = typer.Option(["test"], "--split", help="generated split (repeatable)"),
+    episodes: int = typer.Option(10, min=0, help="episodes per split (seeds seed, seed+1, ...)"),
+    fixed_seeds: Optional[int] = typer.Option(None, min=1, help="seeds per fixed task (default: 1, or all instances of a task such as tooldesk's 100-query benchmark)"),
+    seed: int = typer.Option(0, help="first seed"),
+    size: Optional[int] = typer.Option(None, min=1, help="items per generated episode (env option 'size')"),
+    trials: int = typer.Option(1, min=1, help="trials per instance for stochastic agents; pass^1..pass^k are reported"),
+    max_steps: int = typer.Option(1000, min=1, help="cut an episode after this many steps"),
+    success_threshold: float = typer.Option(0.8, help="score counted as success when the env gives no verdict"),
+    backend: str = typer.Option("local", help=f"one of {', '.join(BACKENDS)}"),
+    address: Optional[str] = typer.Option(None, help="ray: address of an existing cluster (e.g. auto, ray://head:10001)"),
+    num_cpus: Optional[int] = typer.Option(None, min=1, help="ray: CPUs of the local cluster (default: all)"),
+    max_concurrency: int = typer.Option(4, min=1, help="ray: episodes in flight per model endpoint (llm agents)"),
+    ship_code: bool = typer.Option(False, help="ray: send this checkout's supportgym package to the cluster's workers"),
+    checkpoint: Optional[str] = typer.Option(None, help="policy checkpoint for trained agents (sac, ppo, dqn, llm)"),
+    base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible endpoint for the llm agent"),
+    model: Optional[str] = typer.Option(None, help="model name or local path for the llm agent"),
+    out: Optional[Path] = typer.Option(None, help="results folder (default ./results/<UTC timestamp>/)"),
+    report: bool = typer.Option(True, help="write results.md and report.html next to results.json"),
+) -> None:
+    """Benchmark agents on environments; write results.json, results.md and report.html."""
+    agent_kwargs: dict[str, Any] = {k: v for k, v in
+                                    (("checkpoint", checkpoint), ("base_url", base_url), ("model", model)) if v}
+    config = BenchConfig(
+        envs=env or None, agents=agent or None, tasks=[] if no_tasks else (task or None), splits=split,
+        episodes=episodes, fixed_seeds=fixed_seeds, seed=seed, size=size, trials=trials, max_steps=max_steps,
+        success_threshold=success_threshold, agent_kwargs=agent_kwargs,
+    )
+    out_dir = out or default_out_dir()
+    the_plan = plan(config)
+    for note in the_plan.skipped:
+        console.print(f"[yellow]skipped[/] {note['env']} · {note['agent']}: {note['reason']}")
+    ray_options: dict[str, Any] = {}
+    if backend == "ray":
+        ray_options = {"address": address, "num_cpus": num_cpus, "max_concurrency": max_concurrency,
+                       "ship_code": ship_code}
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TimeRemainingColumn())
+    interrupted = False
+    with Progress(*columns, console=console, transient=True) as progress:
+        bar = progress.add_task("episodes", total=len(the_plan.jobs))
+
+        def on_record(record: dict[str, Any], done: int, total: int) -> None:
+            progress.update(bar, completed=done, description=f"{record['env_id']} · {record['agent']}")
+
+        try:
+            results = run_bench(config, out_dir, backend, on_record, ray_options, the_plan)
+        except KeyboardInterrupt:
+            interrupted = True
+    if interrupted:
+        import json
+
+        results = json.loads((out_dir / "results.json").read_text())
+        console.print(f"[red]interrupted[/]: {results['jobs_done']}/{results['jobs_total']} episodes kept "
+                      f"in {out_dir / 'results.json'} (partial)")
+    if report:
+        write_reports(results, out_dir)
+    console.print(rows_table(results, title=f"SupportGym bench · {results['jobs_done']} episodes · "
+                                            f"{results['wall_time_s']:.1f} s · {backend}"))
+    console.print(f"wrote {out_dir / 'results.json'}" + (", results.md, report.html" if report else ""))
+    if interrupted:
+        raise typer.Exit(130)

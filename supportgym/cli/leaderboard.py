@@ -1,0 +1,38 @@
+"""``supportgym leaderboard [DIR]``: one table over every bench results file in a folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from ..core.errors import ConfigError
+from ..core.io import write_text_atomic
+from ..eval.leaderboard import leaderboard_rows, leaderboard_table, load_results, markdown_rows
+from .app import app
+
+console = Console()
+
+
+@app.command("leaderboard")
+def leaderboard_command(
+    folder: Path = typer.Argument(Path("results"), help="folder searched recursively for bench results.json files"),
+    task: Optional[str] = typer.Option(None, help="rank on one task group (e.g. split:test, easy) instead of each run's overall row"),
+    env: Optional[str] = typer.Option(None, help="only this environment id"),
+    md: Optional[Path] = typer.Option(None, help="also write the table as Markdown here"),
+) -> None:
+    """Rank agents over all benchmark runs in FOLDER (best normalised score first, per env)."""
+    if not folder.is_dir():
+        raise ConfigError(f"leaderboard folder: got {str(folder)!r}; allowed: an existing folder with results.json files")
+    runs, notes = load_results(folder)
+    for note in notes:
+        console.print(f"[yellow]skipped[/] {note}")
+    rows = leaderboard_rows(runs, task)
+    if env:
+        rows = [r for r in rows if r["env"] == env or r["env"].split("-v")[0] == env]
+    console.print(leaderboard_table(rows, title=f"SupportGym leaderboard · {len(runs)} run(s) in {folder}"))
+    if md is not None:
+        write_text_atomic(md, markdown_rows(rows, with_run=True) + "\n")
+        console.print(f"wrote {md}")

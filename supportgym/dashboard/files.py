@@ -1,0 +1,82 @@
+"""Reading result folders and training logs for the dashboard, confined to configured roots.
+
+Paths come from the browser, so each one is resolved and must stay inside its
+root: ``../`` or an absolute path elsewhere is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import ConfigError
+
+#: keys that give a training log line its x coordinate, in order of preference
+STEP_KEYS = ("step", "global_step", "iteration", "episode", "epoch")
+SKIP_DIRS = {".venv", "node_modules", "__pycache__", ".git"}
+MAX_LINES = 200_000
+MAX_POINTS = 2000
+
+
+def inside(root: Path, rel: str | None) -> Path:
+    base = root.resolve()
+    target = (base / (rel or "")).resolve()
+    if target != base and base not in target.parents:
+        raise ConfigError(f"path: got {rel!r}; allowed: a path inside {base}")
+    return target
+
+
+def list_jsonl(root: Path, limit: int = 200) -> list[str]:
+    base = root.resolve()
+    found: list[str] = []
+    for folder, dirs, files in os.walk(base):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
+        for f in sorted(files):
+            if f.endswith(".jsonl"):
+                found.append(str((Path(folder) / f).relative_to(base)))
+                if len(found) >= limit:
+                    return found
+    return found
+
+
+def _flat(prefix: str, obj: Any, out: dict[str, float]) -> None:
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            _flat(f"{prefix}{k}.", v, out) if isinstance(v, dict) else _flat(f"{prefix}{k}", v, out)
+    elif isinstance(obj, (int, float)) and not isinstance(obj, bool) and math.isfinite(obj):
+        out[prefix.rstrip(".")] = float(obj)
+
+
+def read_metrics(path: Path) -> dict[str, Any]:
+    """Numeric series from a JSONL metrics log: ``{name: [[x, y], ...]}``, thinned to
+    at most ``MAX_POINTS`` points each. Lines that are not JSON objects are counted, not fatal."""
+    if path.suffix != ".jsonl" or not path.is_file():
+        raise ConfigError(f"metrics log: got {str(path)!r}; allowed: an existing .jsonl file")
+    series: dict[str, list[list[float]]] = {}
+    bad = 0
+    with path.open(encoding="utf-8") as f:
+        for n, line in enumerate(f):
+            if n >= MAX_LINES:
+                break
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                bad += 1
+                continue
+            if not isinstance(obj, dict):
+                bad += 1
+                continue
+            flat: dict[str, float] = {}
+            _flat("", obj, flat)
+            x = next((flat[k] for k in STEP_KEYS if k in flat), float(n))
+            for key, y in flat.items():
+                if key not in STEP_KEYS:
+                    series.setdefault(key, []).append([x, y])
+    for key, pts in series.items():
+        if len(pts) > MAX_POINTS:
+            stride = math.ceil(len(pts) / MAX_POINTS)
+            series[key] = pts[::stride]
+    return {"series": series, "bad_lines": bad}

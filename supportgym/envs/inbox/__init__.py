@@ -1,0 +1,1 @@
+"""The inbox-triage environment (``inbox-v0``): see docs/inbox.md."""

@@ -1,0 +1,104 @@
+"""SLA clocks, the escalation budget and team queues of one inbox episode.
+
+Time: every step (valid or not) advances the clock by one. Email ``i`` arrives at
+step ``i`` (the inbox is a stream handled at one email per step), so its deadline is
+``i + sla[true priority].steps``; low and spam mail have none. An email meets its SLA
+when a valid action handles it by its deadline *and* the handling really reaches a
+team: not trashed/archived, not dropped by a full queue, and not deprioritised by two
+or more levels. Mishandled mail stays on the clock ("parked") and breaches at its
+deadline (or when the episode ends, whichever is first). Warnings list every email on
+the clock with at most ``sla_warn_within`` steps left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .config import InboxConfig
+from .models import Gold, SlaWarning
+from .reward import PRIORITY_RANK, UNLIMITED_ROUTES
+
+
+@dataclass
+class Dynamics:
+    cfg: InboxConfig
+    golds: list[Gold | None]
+    budget: int
+    queues: dict[str, int]
+    t: int = 0
+    deadlines: list[int | None] = field(default_factory=list)
+    #: still on the SLA clock (not yet handled properly, not yet breached)
+    on_clock: set[int] = field(default_factory=set)
+    breached: list[int] = field(default_factory=list)
+    by_deadline: dict[int, list[int]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        sla = self.cfg.sla
+        for i, g in enumerate(self.golds):
+            rule = sla.get(g.priority) if g is not None else None
+            d = i + rule.steps if rule is not None else None
+            self.deadlines.append(d)
+            if d is not None:
+                self.on_clock.add(i)
+                self.by_deadline.setdefault(d, []).append(i)
+
+    # ---- budget and queues ---------------------------------------------------------
+    def spend_flag(self) -> bool:
+        """Try to escalate; False when the budget is gone."""
+        if self.budget <= 0:
+            return False
+        self.budget -= 1
+        return True
+
+    def enqueue(self, route: str) -> bool:
+        """Put one email on ``route``'s queue; False on overflow."""
+        if route in UNLIMITED_ROUTES or route not in self.queues:
+            return True
+        if self.queues[route] <= 0:
+            return False
+        self.queues[route] -= 1
+        return True
+
+    # ---- SLA -------------------------------------------------------------------------
+    def handle(self, i: int, priority: str, route: str, reached_team: bool) -> None:
+        """Take email ``i`` off the clock if this handling meets its SLA."""
+        if i not in self.on_clock:
+            return
+        g = self.golds[i]
+        assert g is not None
+        if reached_team and route not in UNLIMITED_ROUTES and PRIORITY_RANK[priority] - PRIORITY_RANK[g.priority] < 2:
+            self.on_clock.discard(i)
+
+    def tick(self) -> list[int]:
+        """Advance the clock one step; return the emails that breach now."""
+        now = self.t
+        self.t += 1
+        due = self.by_deadline.get(now)
+        if not due:
+            return []
+        out = [i for i in due if i in self.on_clock]
+        for i in out:
+            self.on_clock.discard(i)
+        self.breached.extend(out)
+        return out
+
+    def flush(self) -> list[int]:
+        """Episode over: everything still on the clock breaches."""
+        out = sorted(self.on_clock)
+        self.on_clock.clear()
+        self.breached.extend(out)
+        return out
+
+    def penalty(self, idx: list[int]) -> float:
+        sla = self.cfg.sla
+        return -sum(sla[self.golds[i].priority].penalty for i in idx)  # type: ignore[union-attr]
+
+    def warnings(self, ids: list[str]) -> list[SlaWarning]:
+        """Emails on the clock with at most sla_warn_within steps left, soonest first."""
+        out = []
+        t = self.t
+        for d in range(t, t + self.cfg.sla_warn_within + 1):
+            for i in self.by_deadline.get(d, ()):
+                if i in self.on_clock:
+                    out.append(SlaWarning.model_construct(email_id=ids[i], steps_left=d - t))
+        return out

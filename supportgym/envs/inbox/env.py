@@ -1,0 +1,274 @@
+"""``inbox-v0``: triage a corporate inbox one email per step (see docs/inbox.md).
+
+Hot path notes: email models are built once per episode (tasks: once per process),
+observations are assembled with ``model_construct`` (the environment's own values need
+no re-validation), and every per-email fact the reward needs is computed at reset.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from pydantic import ValidationError
+
+from ...core.env import Environment, describe_errors
+from ...core.errors import ConfigError, expected
+from .config import InboxConfig, load_config
+from .dynamics import Dynamics
+from .models import (
+    CATEGORIES, PRIORITIES, ROUTES, Email, Gold, InboxAction, InboxObservation, InboxReward, InboxState,
+    LabelledEmail,
+)
+from .reward import EmailScorer, breakdown, component_dict, max_total, normalized, score_labels, score_reply
+from .tasks import TASKS, duplicate_ids, load_task
+
+OPTIONS = ("split", "size", "emails", "budget", "queue_capacity", "max_steps")
+ALLOWED = {"priority": PRIORITIES, "category": CATEGORIES, "route_to": ROUTES}
+_SAMPLE_REPLIES = ("", "Thanks, we received your email and will get back to you.", "Noted.")
+
+
+def _labelled(emails: Any) -> list[LabelledEmail]:
+    if not isinstance(emails, (list, tuple)) or not emails:
+        raise ConfigError(expected("inbox reset option emails", type(emails).__name__, "a non-empty list of LabelledEmail"))
+    out = []
+    for k, e in enumerate(emails):
+        if isinstance(e, LabelledEmail):
+            out.append(e)
+        elif isinstance(e, Mapping):
+            try:
+                out.append(LabelledEmail.model_validate(e))
+            except ValidationError as err:
+                raise ConfigError(f"inbox reset option emails[{k}] is not a LabelledEmail: {err}") from err
+        else:
+            raise ConfigError(expected(f"inbox reset option emails[{k}]", type(e).__name__, "LabelledEmail or dict"))
+    dups = duplicate_ids(out)
+    if dups:
+        raise ConfigError(expected("inbox reset option emails", f"duplicate ids {dups}", "unique email ids"))
+    return out
+
+
+def _positive_int(name: str, value: Any, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ConfigError(expected(f"inbox reset option {name}", value, f"an int >= {minimum}"))
+    return value
+
+
+class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
+    name = "inbox"
+    action_type = InboxAction
+    observation_type = InboxObservation
+    state_type = InboxState
+    tasks: ClassVar[dict[str, str]] = TASKS
+
+    def __init__(self, config: InboxConfig | None = None) -> None:
+        super().__init__()
+        self.cfg = config or load_config()
+
+    @classmethod
+    def resolve_task(cls, task: str | None, split: str | None = None) -> str:
+        # "custom" is the task of mail passed with reset(emails=[...]); not a fixed task
+        if task == "custom" and split is None:
+            return task
+        return super().resolve_task(task, split)
+
+    # ---- reset ------------------------------------------------------------------------
+    def _reset(self, *, seed: int, task: str, **options: Any) -> InboxObservation:
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise ConfigError(expected("inbox reset options", unknown, list(OPTIONS)))
+        cfg = self.cfg
+        budget, capacity = cfg.escalation_budget, None
+        if options.get("emails") is not None:
+            if task.startswith("split:"):
+                raise ConfigError("inbox reset: pass either emails=[...] or split=..., not both")
+            emails = _labelled(options["emails"])
+            scorers = [EmailScorer.build(e) for e in emails]
+            task = "custom"
+        elif task == "custom":
+            raise ConfigError("inbox task 'custom' needs reset option emails=[LabelledEmail, ...]")
+        elif task.startswith("split:"):
+            size = _positive_int("size", options.get("size", cfg.default_size), 1)
+            emails = self._generate(task[6:], size, seed)
+            scorers = [EmailScorer.build(e) for e in emails]
+        else:
+            if options.get("size") is not None:
+                raise ConfigError(f"inbox reset option size is for generated splits; task {task!r} has a fixed size")
+            t = load_task(task)
+            emails, scorers = list(t.emails), list(t.scorers)
+            budget = t.budget if t.budget is not None else budget
+            capacity = t.queue_capacity
+        if options.get("budget") is not None:
+            budget = _positive_int("budget", options["budget"], 0)
+        queues = cfg.capacities(len(emails))
+        queues.update(capacity or {})
+        for route, cap in (options.get("queue_capacity") or {}).items():
+            if route not in queues:
+                raise ConfigError(expected("inbox reset option queue_capacity key", route, sorted(queues)))
+            queues[route] = _positive_int(f"queue_capacity[{route!r}]", cap, 0)
+        n = len(emails)
+        self._task, self._seed = task, seed
+        self._labelled, self._scorers = emails, scorers
+        self._inbox: list[Email] = [e.email for e in emails]
+        self._ids = [e.id for e in emails]
+        golds = [e.gold for e in emails]
+        self._dyn = Dynamics(cfg, golds, budget, queues)
+        self._max_steps = _positive_int("max_steps", options.get("max_steps", cfg.max_steps_factor * n), 1)
+        scored: list[Gold] = [g for g in golds if g is not None]
+        self._max_total = max_total(cfg, scored, budget, queues)
+        self._cur = 0
+        self._processed: list[str] = []
+        self._predictions: list[dict[str, Any]] = []
+        self._cum = 0.0
+        self._invalid = 0
+        self._overflows = 0
+        self._abuse = 0
+        self._over_budget = 0
+        self._breaches = 0
+        return self._obs(False, None, None, f"{n} emails to triage; current email {self._ids[0]}")
+
+    @staticmethod
+    def _generate(split: str, size: int, seed: int) -> list[LabelledEmail]:
+        try:
+            from .generator import generate_episode
+        except ImportError as err:  # the generator ships in its own module
+            raise ConfigError(f"inbox split episodes need supportgym.envs.inbox.generator ({err})") from err
+        return list(generate_episode(split, size, seed))
+
+    # ---- step -------------------------------------------------------------------------
+    def _step(self, action: InboxAction) -> InboxObservation:
+        i = self._cur
+        if action.email_id != self._ids[i]:
+            return self._invalid_step(
+                f"email_id: got {action.email_id!r}; expected {self._ids[i]!r} (the current email's id)",
+                ["email_id"],
+            )
+        dyn, cfg = self._dyn, self.cfg
+        notes = []
+        budget_pen = 0.0
+        escalated = False
+        gold = self._labelled[i].gold
+        if action.flag_review:
+            escalated = dyn.spend_flag()
+            if not escalated:
+                budget_pen -= cfg.penalties.over_budget
+                self._over_budget += 1
+                notes.append("flag_review ignored: no escalation budget left")
+            elif gold is not None and gold.priority in ("spam", "low") and not gold.flag_review:
+                budget_pen -= cfg.penalties.budget_waste
+                self._abuse += 1
+        reached = dyn.enqueue(action.route_to)
+        queue_pen = 0.0
+        if not reached:
+            queue_pen = -cfg.penalties.queue_overflow
+            self._overflows += 1
+            notes.append(f"queue {action.route_to} is full: overflow")
+        if gold is not None:
+            p, c, r, e = score_labels(cfg, gold, action.priority, action.category, action.route_to, escalated)
+            y = score_reply(cfg, self._scorers[i], action.reply_draft)
+            dyn.handle(i, action.priority, action.route_to, reached)
+        else:
+            p = c = r = e = y = 0.0
+        self._processed.append(self._ids[i])
+        self._cur = i + 1
+        sla_pen, breach_note = self._advance_clock()
+        bd = breakdown(priority=p, category=c, routing=r, reply=y, escalation=e, sla_penalty=sla_pen,
+                       budget_penalty=budget_pen, queue_penalty=queue_pen)
+        self._predictions.append({
+            "id": self._ids[i], "priority": action.priority, "category": action.category,
+            "route_to": action.route_to, "flag_review": action.flag_review, "escalated": escalated,
+            "summary": action.summary, "reply_draft": action.reply_draft, "step": dyn.t - 1,
+            "scored": gold is not None, "gold": gold.model_dump(mode="json") if gold is not None else None,
+            "reward": bd.total, "rewards": component_dict(bd),
+        })
+        if breach_note:
+            notes.append(breach_note)
+        head = f"{self._ids[i]} triaged: reward {bd.total:+.3f}" if gold is not None else f"{self._ids[i]} triaged (unscored)"
+        return self._finish(bd, "; ".join([head, *notes]))
+
+    def _invalid_action(self, raw: Mapping[str, Any], errors: list[dict[str, Any]]) -> InboxObservation:
+        parts = []
+        for err in errors:
+            f = err["field"]
+            got = f" (got {err['input']!r})" if "input" in err else ""
+            allowed = f"; allowed: {', '.join(ALLOWED[f])}" if f in ALLOWED else ""
+            parts.append(f"{f or '<action>'}: {err['message']}{got}{allowed}")
+        return self._invalid_step("; ".join(parts) or describe_errors(errors), [e["field"] for e in errors])
+
+    def _invalid_step(self, why: str, fields: list[str]) -> InboxObservation:
+        self._invalid += 1
+        sla_pen, breach_note = self._advance_clock()
+        bd = breakdown(invalid_penalty=-self.cfg.penalties.invalid, sla_penalty=sla_pen)
+        cur = self._ids[self._cur] if self._cur < len(self._ids) else None
+        msg = f"invalid action: {why}. Email {cur} is still current; the SLA clocks ticked"
+        return self._finish(bd, msg + (f"; {breach_note}" if breach_note else ""))
+
+    def _advance_clock(self) -> tuple[float, str]:
+        dyn = self._dyn
+        out = dyn.tick()
+        if self._cur >= len(self._ids) or dyn.t >= self._max_steps:
+            out += dyn.flush()
+        if not out:
+            return 0.0, ""
+        self._breaches += len(out)
+        return dyn.penalty(out), "SLA breached: " + ", ".join(self._ids[i] for i in out)
+
+    def _finish(self, bd: InboxReward, feedback: str) -> InboxObservation:
+        self._cum += bd.total
+        done = self._cur >= len(self._ids) or self._dyn.t >= self._max_steps
+        if done and self._cur < len(self._ids):
+            feedback += f"; step limit {self._max_steps} reached with {len(self._ids) - self._cur} emails left"
+        return self._obs(done, bd.total, bd, feedback)
+
+    def _obs(self, done: bool, reward: float | None, bd: InboxReward | None, feedback: str) -> InboxObservation:
+        dyn = self._dyn
+        cur = self._inbox[self._cur] if not done else None
+        return InboxObservation.model_construct(
+            done=done, reward=reward, reward_breakdown=bd, feedback=feedback, metadata={},
+            current_email=cur, inbox=self._inbox, processed=list(self._processed),
+            escalation_budget_remaining=dyn.budget, team_queue_remaining=dict(dyn.queues),
+            active_sla_warnings=dyn.warnings(self._ids) if not done else [],
+            sla_breaches_so_far=self._breaches, step=dyn.t,
+        )
+
+    # ---- state, sampling, report ---------------------------------------------------------
+    def _state(self) -> InboxState:
+        return InboxState.model_construct(
+            episode_id=self._episode_id, step_count=self._dyn.t, task=self._task, seed=self._seed,
+            done=self._done, processed=len(self._processed), remaining=len(self._ids) - self._cur,
+            escalation_budget_remaining=self._dyn.budget, cumulative_reward=self._cum,
+        )
+
+    def sample_action(self, rng: random.Random) -> InboxAction:
+        cur = self._ids[self._cur] if self._started and self._cur < len(self._ids) else ""
+        return InboxAction.model_construct(
+            email_id=cur, priority=rng.choice(PRIORITIES), category=rng.choice(CATEGORIES),
+            route_to=rng.choice(ROUTES), summary="", flag_review=rng.random() < 0.25,
+            reply_draft=rng.choice(_SAMPLE_REPLIES),
+        )
+
+    def current_gold(self) -> Gold | None:
+        """Gold labels of the current email: for oracle agents and tests only."""
+        return self._labelled[self._cur].gold if self._cur < len(self._labelled) else None
+
+    def episode_report(self) -> dict[str, Any]:
+        if not self._started:
+            return {}
+        return {
+            "task": self._task,
+            "seed": self._seed,
+            "emails": len(self._ids),
+            "normalized_score": normalized(self._cum, self._max_total),
+            "total_reward": self._cum,
+            "max_total": self._max_total,
+            "predictions": list(self._predictions),
+            "unprocessed": self._ids[self._cur:],
+            "unscored": sum(1 for p in self._predictions if not p["scored"]),
+            "sla_breaches": self._breaches,
+            "budget_abuse": self._abuse,
+            "over_budget_flags": self._over_budget,
+            "invalid_actions": self._invalid,
+            "queue_overflows": self._overflows,
+            "steps": self._dyn.t,
+        }

@@ -1,0 +1,165 @@
+"""One email from one template: choose phrasings, wrap them in a writing style, add noise,
+fill the slots, and derive the gold labels from what ended up in the text."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+from itertools import accumulate
+
+from ..models import Email, EmailHeader, Gold, LabelledEmail
+from .bank import Compiled, Parsed, SplitBank
+from .noise import typos
+from .schema import Mix, Vocab
+from .slots import SlotContext, make_identity
+
+LADDER = ("low", "medium", "high", "urgent")
+_HUMAN = frozenset({"customer", "prospect", "external"})
+_RE = {"en": "Re: ", "de": "AW: ", "es": "RE: ", "hi-en": "Re: "}
+
+
+def raise_priority(priority: str, steps: int) -> str:
+    if priority == "spam" or steps <= 0:
+        return priority
+    return LADDER[min(LADDER.index(priority) + steps, len(LADDER) - 1)]
+
+
+class Renderer:
+    """Holds the split's pools and precomputed weights; ``render`` is called per email."""
+
+    def __init__(self, bank: SplitBank, vocab: Vocab, mix: Mix) -> None:
+        self.bank, self.vocab, self.mix, self.styles = bank, vocab, mix, bank.styles
+        self.tiers = list(vocab.tiers)
+        self.tier_cum = list(accumulate(vocab.tiers.values()))
+        self.style_names = list(mix.styles)
+        self.style_cum = list(accumulate(mix.styles.values()))
+
+    def _fill(self, parsed: Parsed, ctx: SlotContext, noise: float = 0.0, shout: bool = False) -> str:
+        rng = ctx.rng
+        out = []
+        for i, piece in enumerate(parsed):
+            if i % 2:
+                out.append(ctx.get(piece))
+            else:
+                if noise:
+                    piece = typos(piece, rng, noise)
+                out.append(piece.upper() if shout else piece)
+        return "".join(out)
+
+    def render(self, c: Compiled, rng: random.Random, now: datetime, email_id: str, split: str) -> LabelledEmail:
+        t, st, mix = c.t, self.styles, self.mix
+        tier = rng.choices(self.tiers, cum_weights=self.tier_cum)[0] if t.sender == "customer" else ""
+        brand = rng.choice(self.vocab.brands) if t.sender == "phish" else None
+        who = make_identity(t.sender, rng, self.vocab, t.lang, tier, brand)
+        ctx = SlotContext(rng, self.vocab, t.lang, now, t.numbers, who, tier, brand)
+        # spam keeps its own voice: no style wrapper, no bumping thread, nothing a reply should cite
+        spam = t.category == "spam_phishing"
+        english = t.lang == "en" and not spam
+        if not english:
+            style = "native"
+        elif t.styles:
+            style = rng.choice(t.styles)
+        else:
+            style = rng.choices(self.style_names, cum_weights=self.style_cum)[0]
+        noise = mix.typo_word_rate if rng.random() < mix.typo_rate else 0.0
+
+        parts: list[Parsed] = [rng.choice(alts) for alts in c.body]
+        urgent = rng.random() < t.urgent_rate
+        if urgent:
+            cues = c.cues or st.urgent_cues[t.category]
+            parts.insert(min(len(parts), 1 + rng.randrange(max(1, len(parts)))), rng.choice(cues))
+        if style == "polite":
+            parts.insert(0, rng.choice(st.polite))
+        elif style == "rambling":
+            for _ in range(rng.randint(1, 3)):
+                parts.insert(rng.randint(1, len(parts)), rng.choice(st.rambling))
+        elif style == "angry":
+            parts.extend(rng.sample(st.angry, rng.randint(1, 2)))
+        shout_at = rng.randrange(len(parts)) if style == "angry" and rng.random() < 0.5 else -1
+        sentences = [self._fill(p, ctx, noise, i == shout_at) for i, p in enumerate(parts)]
+
+        if style == "native":
+            paragraphs = sentences
+        elif style in ("curt", "rambling") or len(sentences) < 3:
+            paragraphs = [" ".join(sentences)]
+        else:
+            cut = rng.randint(1, len(sentences) - 1)
+            paragraphs = [" ".join(sentences[:cut]), " ".join(sentences[cut:])]
+        blocks: list[str] = []
+        if english:
+            greeting = self._fill(rng.choice(st.greetings[style]), ctx, noise)
+            if greeting:
+                blocks.append(greeting)
+        blocks.extend(paragraphs)
+        signature = self._signature(c, ctx, st, style, noise, english)
+        if signature:
+            blocks.append(signature)
+        body = "\n\n".join(blocks)
+
+        subject = self._fill(rng.choice(c.subjects), ctx, shout=style == "angry" and rng.random() < 0.3)
+        thread = not spam and t.lang != "de" and t.lang != "es" and rng.random() < (
+            mix.thread_rate / 2 if t.sender == "internal" else mix.thread_rate)
+        if thread:
+            subject = _RE[t.lang] + subject
+            ctx.values["quote_date"] = (now - timedelta(days=rng.randint(1, 9), minutes=rng.randint(0, 600))).strftime(
+                "%a, %d %b %Y at %H:%M")
+            ctx.values["quote_sender"] = who.display
+            quoted = "\n".join("> " + line if line else ">" for line in body.split("\n"))
+            body = f"{self._fill(rng.choice(st.followups), ctx)}\n\n{self._fill(rng.choice(st.thread_headers), ctx)}\n{quoted}"
+        attachments = [self._fill(rng.choice(c.attachments), ctx)] if c.attachments and rng.random() < t.attach_rate else []
+
+        gold = self._gold(c, ctx, urgent, tier)
+        header = EmailHeader(id=email_id, sender=who.display, subject=subject,
+                             timestamp=now.strftime("%Y-%m-%dT%H:%M:%SZ"), attachments=attachments)
+        meta = {"source": "generator", "split": split, "template": t.id, "lang": t.lang, "style": style,
+                "thread": "yes" if thread else "no", "typos": "yes" if noise else "no",
+                "urgency_cue": "yes" if urgent else "no"}
+        if tier:
+            meta["tier"] = tier
+        return LabelledEmail(email=Email(header=header, body=body), gold=gold, meta=meta)
+
+    def _signature(self, c: Compiled, ctx: SlotContext, st, style: str, noise: float, english: bool) -> str:
+        t, rng = c.t, ctx.rng
+        lines: list[str] = []
+        if english:
+            closing = self._fill(rng.choice(st.closings[style]), ctx, noise)
+            if closing:
+                lines.append(closing)
+        if t.sender == "internal":
+            lines.append(self._fill(rng.choice(st.internal_signoffs), ctx))
+        elif t.sender in _HUMAN:
+            if style == "curt":
+                lines.append(ctx.get("first_name"))
+            elif english:
+                lines.append(self._fill(rng.choice(st.signatures), ctx))
+            else:
+                lines.append(ctx.get("sender_name"))
+            if t.sender == "customer":
+                lines.append(self._fill(rng.choice(st.account_lines), ctx))
+        if english and t.sender in _HUMAN and rng.random() < self.mix.mobile_rate:
+            lines.append(self._fill(rng.choice(st.mobile_footers), ctx))
+        return "\n".join(lines)
+
+    @staticmethod
+    def _gold(c: Compiled, ctx: SlotContext, urgent: bool, tier: str) -> Gold:
+        t = c.t
+        priority = (t.urgent_priority or raise_priority(t.priority, 1)) if urgent else t.priority
+        steps = 0
+        for b in t.bumps:
+            if b.tier is not None:
+                steps += b.tier == tier
+            else:
+                value = ctx.nums[b.slot]  # type: ignore[index]  # the validator made the slot always visible
+                steps += (b.at_least is None or value >= b.at_least) and (b.at_most is None or value <= b.at_most)
+        priority = raise_priority(priority, steps)
+        flag = t.flag or (t.flag_from is not None and priority != "spam"
+                          and LADDER.index(priority) >= LADDER.index(t.flag_from))
+        route = t.route_if_urgent if priority == "urgent" and t.route_if_urgent else t.route_to
+        acceptable = [r for r in t.acceptable_routes if r != route]
+        if route != t.route_to and t.route_to not in acceptable:
+            acceptable.append(t.route_to)
+        facts = [ctx.values[n] for n in t.key_facts]
+        if t.sender in _HUMAN and t.category != "spam_phishing" and ctx.identity.first not in facts:
+            facts.append(ctx.identity.first)
+        return Gold(priority=priority, category=t.category, route_to=route, flag_review=flag,
+                    acceptable_routes=acceptable, key_facts=facts)

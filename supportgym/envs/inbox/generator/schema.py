@@ -1,0 +1,191 @@
+"""Pydantic models of the generator's data files (templates per split, shared vocabulary).
+
+The files are the single source of every phrasing; code only decides how pieces are
+combined. Validation is strict (``extra="forbid"``) so a typo in a key fails at load.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from ....core.types import Model
+from ..models import Category, Priority, Route
+
+Lang = Literal["en", "de", "es", "hi-en"]
+Style = Literal["formal", "curt", "rambling", "angry", "polite"]
+SenderKind = Literal["customer", "prospect", "internal", "external", "phish"]
+Tier = Literal["Free", "Starter", "Business", "Enterprise"]
+
+STYLES: tuple[str, ...] = ("formal", "curt", "rambling", "angry", "polite")
+
+
+class Bump(Model):
+    """Raises the priority one level when the condition is visible in the text."""
+
+    #: a numeric slot (``amount``, ``seats``, ``users``, ``days``) compared with the thresholds
+    slot: str | None = None
+    at_least: float | None = None
+    at_most: float | None = None
+    #: the sender's plan as printed in the account line of the signature
+    tier: Tier | None = None
+
+    @model_validator(mode="after")
+    def _one_condition(self) -> Bump:
+        numeric = self.slot is not None and (self.at_least is not None or self.at_most is not None)
+        if numeric == (self.tier is not None):
+            raise ValueError("a bump needs either `slot` with `at_least`/`at_most`, or `tier`")
+        return self
+
+
+class Template(Model):
+    id: str = Field(pattern=r"^[a-z0-9_.-]+$")
+    category: Category
+    lang: Lang = "en"
+    sender: SenderKind = "customer"
+    #: writing styles that fit this mail (empty: all); English only
+    styles: list[Style] = Field(default_factory=list)
+    #: subject line variants (slots allowed)
+    subjects: list[str] = Field(min_length=2)
+    #: body parts in order; each part is a list of alternative phrasings
+    body: list[list[str]] = Field(min_length=1)
+    priority: Priority
+    #: chance that an urgency cue is added; the cue is what makes the mail urgent
+    urgent_rate: float = Field(0.0, ge=0.0, le=1.0)
+    #: priority when a cue is present (default: one level up)
+    urgent_priority: Priority | None = None
+    #: cues for this template (needed for non-English mail; English falls back to the split pool)
+    urgent_cues: list[str] = Field(default_factory=list)
+    bumps: list[Bump] = Field(default_factory=list)
+    flag: bool = False
+    #: flag for review when the final priority reaches this level
+    flag_from: Priority | None = None
+    route_to: Route
+    #: route when the final priority is urgent (e.g. tier 2 for outages)
+    route_if_urgent: Route | None = None
+    acceptable_routes: list[Route] = Field(default_factory=list)
+    #: slot names whose values a good reply must mention
+    key_facts: list[str] = Field(default_factory=list)
+    #: attachment file-name patterns; one is attached with probability ``attach_rate``
+    attachments: list[str] = Field(default_factory=list)
+    attach_rate: float = Field(0.5, ge=0.0, le=1.0)
+    #: ranges of numeric slots for this template, e.g. ``amount: [20, 900]``
+    numbers: dict[str, tuple[float, float]] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Template:
+        if any(not part for part in self.body):
+            raise ValueError("every body part needs at least one phrasing")
+        if (self.category == "spam_phishing") != (self.priority == "spam"):
+            raise ValueError("spam_phishing mail has priority `spam`, and only it")
+        if self.sender == "phish" and self.category != "spam_phishing":
+            raise ValueError("a `phish` sender only writes spam_phishing mail")
+        if self.lang != "en" and self.urgent_rate > 0 and not self.urgent_cues:
+            raise ValueError("non-English templates with urgent_rate > 0 need their own `urgent_cues`")
+        for name in self.key_facts:
+            if not any(all("{" + name + "}" in s for s in part) for part in self.body):
+                raise ValueError(f"key fact slot {{{name}}} must appear in every variant of some body part")
+        for bump in self.bumps:
+            if bump.slot and not any(all("{" + bump.slot + "}" in s for s in part) for part in self.body):
+                raise ValueError(f"bump slot {{{bump.slot}}} must appear in every variant of some body part")
+        return self
+
+
+class StylePool(Model):
+    """Split-specific surface phrasings wrapped around English template bodies."""
+
+    greetings: dict[Style, list[str]]
+    closings: dict[Style, list[str]]
+    #: sentences a rambling writer adds between parts
+    rambling: list[str] = Field(min_length=3)
+    #: sentences an angry writer adds
+    angry: list[str] = Field(min_length=3)
+    #: sentences a polite writer opens with
+    polite: list[str] = Field(min_length=2)
+    #: the new text on top of a quoted thread
+    followups: list[str] = Field(min_length=3)
+    #: the line introducing quoted text; slots {quote_date}, {quote_sender}
+    thread_headers: list[str] = Field(min_length=1)
+    #: signature blocks; slots {sender_name}, {title}, {company}, {phone}
+    signatures: list[str] = Field(min_length=2)
+    #: the account line that shows the customer's plan (tier bumps rely on it)
+    account_lines: list[str] = Field(min_length=1)
+    mobile_footers: list[str] = Field(min_length=1)
+    #: English urgency cues by category
+    urgent_cues: dict[Category, list[str]]
+    #: internal mail sign-offs
+    internal_signoffs: list[str] = Field(min_length=1)
+
+
+class SplitFile(Model):
+    split: Literal["train", "validation", "test"]
+    style: StylePool
+    templates: list[Template] = Field(min_length=1)
+
+
+class Person(Model):
+    first: list[str] = Field(min_length=5)
+    last: list[str] = Field(min_length=5)
+
+
+class Brand(Model):
+    name: str
+    domain: str
+    #: mailbox local parts the phisher pretends to send from
+    senders: list[str] = Field(min_length=1)
+
+
+class Vocab(Model):
+    """Slot values shared by all splits (names, companies, ids). Not phrasings."""
+
+    house: str
+    house_domain: str
+    names: dict[Lang, Person]
+    companies: list[str] = Field(min_length=20)
+    products: list[str] = Field(min_length=5)
+    features: list[str] = Field(min_length=5)
+    integrations: list[str] = Field(min_length=3)
+    error_codes: list[str] = Field(min_length=3)
+    titles: list[str] = Field(min_length=5)
+    tiers: dict[Tier, float]
+    cities: list[str] = Field(min_length=5)
+    devices: list[str] = Field(min_length=3)
+    laws: list[str] = Field(min_length=3)
+    regulators: list[str] = Field(min_length=3)
+    law_firms: list[str] = Field(min_length=3)
+    teams: list[str] = Field(min_length=3)
+    brands: list[Brand] = Field(min_length=5)
+    phish_tlds: list[str] = Field(min_length=3)
+    phish_suffixes: list[str] = Field(min_length=3)
+    free_mail: list[str] = Field(min_length=2)
+    months: dict[Lang, list[str]]
+    weekdays: dict[Lang, list[str]]
+    currency: dict[Lang, str]
+
+    @model_validator(mode="after")
+    def _calendars(self) -> Vocab:
+        for lang, months in self.months.items():
+            if len(months) != 12:
+                raise ValueError(f"months[{lang}] needs 12 names")
+        for lang, days in self.weekdays.items():
+            if len(days) != 7:
+                raise ValueError(f"weekdays[{lang}] needs 7 names")
+        return self
+
+
+class Mix(Model):
+    """Episode mix: how often each category, style and surface feature appears."""
+
+    categories: dict[Category, float]
+    styles: dict[Style, float]
+    thread_rate: float = Field(ge=0.0, le=1.0)
+    typo_rate: float = Field(ge=0.0, le=1.0)
+    #: chance per eligible word once an email is chosen for typos
+    typo_word_rate: float = Field(ge=0.0, le=1.0)
+    mobile_rate: float = Field(ge=0.0, le=1.0)
+    #: mean minutes between two consecutive emails
+    gap_minutes: tuple[int, int] = (1, 90)
+    start: str = "2026-03-02T08:00:00Z"
+    #: days of spread for the episode start after ``start``
+    start_spread_days: int = 300

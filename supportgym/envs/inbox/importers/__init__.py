@@ -1,0 +1,88 @@
+"""Bring your own mail: load labelled or raw emails from JSONL, .eml, mbox and CSV.
+
+``load_emails(path)`` is the one entry point the CLI uses (``supportgym eval --emails FILE``);
+its signature is kept stable. Every loader returns ``list[LabelledEmail]`` or raises
+:class:`~supportgym.core.errors.DataFormatError` naming the file (and line): never a partial load.
+See docs/inbox_import.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+from ....core.errors import ConfigError, DataFormatError, expected
+from ..models import Gold, LabelledEmail
+from .csv_table import CsvSpec, load_csv, presets
+from .gold import assign_gold
+from .html_text import html_to_text
+from .jsonl import JsonlEmail, dump_jsonl, load_jsonl
+from .mime import load_eml, load_mbox, parse_message
+
+Format = Literal["jsonl", "eml", "mbox", "csv"]
+FORMATS: tuple[str, ...] = get_args(Format)
+
+#: file name endings -> format; anything else is sniffed from the first bytes
+EXTENSIONS: dict[str, str] = {
+    ".jsonl": "jsonl", ".ndjson": "jsonl",
+    ".eml": "eml",
+    ".mbox": "mbox", ".mbx": "mbox",
+    ".csv": "csv", ".tsv": "csv", ".tab": "csv",
+}
+
+__all__ = [
+    "FORMATS", "CsvSpec", "JsonlEmail", "assign_gold", "detect_format", "dump_jsonl", "html_to_text",
+    "load_csv", "load_emails", "load_eml", "load_jsonl", "load_mbox", "parse_message", "presets",
+]
+
+
+def detect_format(path: str | Path) -> str:
+    """The format of ``path``: a folder is a folder of .eml files; files go by extension, else by content."""
+    path = Path(path)
+    if path.is_dir():
+        return "eml"
+    if not path.is_file():
+        raise DataFormatError(path, "no such file or folder")
+    by_ext = EXTENSIONS.get(path.suffix.lower())
+    if by_ext:
+        return by_ext
+    with path.open("rb") as f:
+        head = f.read(4096).lstrip(b"\xef\xbb\xbf")
+    if head.startswith(b"From "):
+        return "mbox"
+    if head.lstrip().startswith(b"{"):
+        return "jsonl"
+    if head.lstrip().startswith(b"["):
+        raise DataFormatError(path, "a JSON array is not supported: write one JSON object per line (JSONL)", line=1)
+    return "eml"
+
+
+def load_emails(
+    path: str | Path,
+    *,
+    fmt: str | None = None,
+    csv_mapping: dict[str, str] | str | CsvSpec | None = None,
+    gold: Gold | Mapping[str, Any] | None = None,
+) -> list[LabelledEmail]:
+    """Load every email of ``path`` (JSONL, .eml file or folder, mbox, CSV/TSV).
+
+    ``fmt`` overrides detection (one of jsonl, eml, mbox, csv). ``csv_mapping`` is for CSV only
+    (``{field: column}`` or a preset name; None auto-detects). ``gold`` (a Gold or a dict of its
+    fields) is assigned to every email, overriding labels from the file field by field.
+    """
+    if fmt is not None and fmt not in FORMATS:
+        raise ConfigError(expected("unknown email format", fmt, list(FORMATS),
+                                   "Leave fmt=None to detect it from the path"))
+    kind = fmt or detect_format(path)
+    if csv_mapping is not None and kind != "csv":
+        raise ConfigError(expected("csv_mapping given for a non-CSV input", kind, "csv", "Drop csv_mapping"))
+    if kind == "jsonl":
+        emails = load_jsonl(path)
+    elif kind == "mbox":
+        emails = load_mbox(path)
+    elif kind == "csv":
+        emails = load_csv(path, csv_mapping)
+    else:
+        emails = load_eml(path)
+    return assign_gold(emails, gold=gold) if gold is not None else emails

@@ -1,0 +1,129 @@
+"""Helpers shared by the importers: text decoding, timestamps, stable ids."""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+import re
+from datetime import UTC, datetime
+
+from ..models import Email, EmailHeader, Gold, LabelledEmail
+
+#: Used when a message has no usable date, so that the same file always imports the same way.
+FALLBACK_TIMESTAMP = "1970-01-01T00:00:00Z"
+
+# C0/C1 control characters other than tab and newline: they come from binary junk or
+# mis-decoded bytes and only confuse an agent (and some terminals).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+# Single-byte "western" labels that senders often put on what is really UTF-8.
+_LATIN_LABELS = {"ascii", "latin_1", "iso8859-15", "cp1252"}
+
+
+def _codec(label: str | None) -> str | None:
+    if not label:
+        return None
+    try:
+        return codecs.lookup(label.strip().strip('"').lower()).name
+    except (LookupError, ValueError, TypeError):
+        return None
+
+
+def decode_bytes(data: bytes, declared: str | None = None) -> tuple[str, str]:
+    """Decode ``data`` without ever failing; return ``(text, codec used)``.
+
+    Order: pure ASCII; UTF-8 when the declared label is a western single-byte one but the
+    bytes are valid multi-byte UTF-8 (a common mislabelling); the declared charset; UTF-8;
+    cp1252; latin-1 (which accepts every byte, so the chain always ends).
+    """
+    if data.isascii():
+        return data.decode("ascii"), "ascii"
+    codec = _codec(declared)
+    candidates: list[str] = []
+    if codec in _LATIN_LABELS:
+        candidates.append("utf-8")
+    if codec:
+        candidates.append(codec)
+    candidates += ["utf-8", "cp1252", "latin-1"]
+    for name in dict.fromkeys(candidates):
+        try:
+            return data.decode(name), name
+        except (UnicodeDecodeError, LookupError):
+            continue
+    raise AssertionError("unreachable: latin-1 decodes every byte")  # pragma: no cover
+
+
+def clean_text(text: str, charset: str | None = None) -> str:
+    """Repair lone surrogates (undecoded 8-bit bytes, decoded now with ``charset`` if given),
+    drop control characters, unify newlines."""
+    if _SURROGATE.search(text):
+        raw = text.encode("utf-8", "surrogateescape") if _is_escape_only(text) else text.encode("utf-8", "replace")
+        text = decode_bytes(raw, charset)[0]
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return _CONTROL.sub("", text)
+
+
+def _is_escape_only(text: str) -> bool:
+    # surrogateescape only produced U+DC80..U+DCFF; other surrogates cannot be re-encoded that way
+    return all("\udc80" <= ch <= "\udcff" for ch in _SURROGATE.findall(text))
+
+
+def one_line(text: str, charset: str | None = None) -> str:
+    """Headers (sender, subject) as one line: folded whitespace collapsed."""
+    return " ".join(clean_text(text, charset).split())
+
+
+def iso_utc(moment: datetime) -> str:
+    """``YYYY-MM-DDTHH:MM:SSZ``; naive datetimes are taken as UTC."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    moment = moment.astimezone(UTC)
+    return f"{moment.year:04d}-{moment:%m-%dT%H:%M:%S}Z"  # %Y is not zero-padded for years < 1000
+
+
+def normalize_timestamp(value: str) -> str:
+    """Parse an ISO 8601 string (``Z`` allowed) and return it in the canonical UTC form.
+
+    Raises ValueError with the offending value when it is not ISO 8601.
+    """
+    try:
+        return iso_utc(datetime.fromisoformat(value.strip()))
+    except (ValueError, OverflowError) as exc:
+        raise ValueError(f"timestamp {value!r} is not ISO 8601 (e.g. 2024-03-01T09:15:00Z): {exc}") from None
+
+
+def stable_id(prefix: str, *parts: str) -> str:
+    """An id that depends only on ``parts`` (file names, indexes), never on run or machine."""
+    digest = hashlib.sha1("\x1f".join(parts).encode("utf-8")).hexdigest()[:12]
+    return f"{prefix}-{digest}"
+
+
+def unique_ids(emails: list[LabelledEmail], source: str) -> list[LabelledEmail]:
+    """Make ids unique within one load: the second and later copies of an id get a stable suffix.
+
+    Raw mail repeats Message-IDs (a message delivered twice, a resend); the environment needs
+    one id per email, and the suffix depends only on the id and the message's position.
+    """
+    seen: dict[str, int] = {}
+    out: list[LabelledEmail] = []
+    for item in emails:
+        count = seen.get(item.id, 0)
+        seen[item.id] = count + 1
+        if count:
+            new_id = f"{item.id}#{count + 1}"
+            header = item.email.header.model_copy(update={"id": new_id})
+            item = item.model_copy(update={
+                "email": item.email.model_copy(update={"header": header}),
+                "meta": {**item.meta, "duplicate_of": item.id, "source": item.meta.get("source", source)},
+            })
+            seen[new_id] = 1
+        out.append(item)
+    return out
+
+
+def make_email(
+    *, id: str, sender: str, subject: str, body: str, timestamp: str = FALLBACK_TIMESTAMP,
+    attachments: list[str] | None = None, gold: Gold | None = None, meta: dict[str, str] | None = None,
+) -> LabelledEmail:
+    header = EmailHeader(id=id, sender=sender, subject=subject, timestamp=timestamp, attachments=attachments or [])
+    return LabelledEmail(email=Email(header=header, body=body), gold=gold, meta=meta or {})

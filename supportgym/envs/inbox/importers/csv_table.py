@@ -1,0 +1,236 @@
+"""Emails from a CSV (or TSV) table with a column mapping and optional value maps.
+
+A mapping names, for each of our fields, the column that holds it; value maps translate a
+table's own labels (a queue name, "P1") into the environment's enums. Built-in presets for
+known table layouts live as JSON files in ``presets/``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from email.utils import parsedate_to_datetime
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Literal, get_args
+
+from pydantic import Field, ValidationError
+
+from ....core.errors import ConfigError, DataFormatError, expected
+from ....core.types import Model
+from ..models import Gold, LabelledEmail
+from .common import FALLBACK_TIMESTAMP, clean_text, decode_bytes, iso_utc, make_email, normalize_timestamp, unique_ids
+
+CsvField = Literal[
+    "id", "sender", "subject", "body", "timestamp", "attachments",
+    "priority", "category", "route_to", "flag_review", "acceptable_routes",
+]
+CSV_FIELDS: tuple[str, ...] = get_args(CsvField)
+_GOLD_REQUIRED = ("priority", "category", "route_to")
+_LIST_SPLIT = re.compile(r"[;,|]")
+_TRUE = {"true", "1", "yes", "y", "t"}
+_FALSE = {"false", "0", "no", "n", "f", ""}
+
+
+class CsvSpec(Model):
+    """How to read one table layout."""
+
+    description: str = ""
+    #: our field -> column name; ``body`` is required
+    columns: dict[CsvField, str]
+    #: our field -> {cell value -> our value}; lookup is exact, then case-insensitive
+    value_maps: dict[CsvField, dict[str, str]] = Field(default_factory=dict)
+    #: columns copied into ``LabelledEmail.meta`` (e.g. language); never label columns
+    meta_columns: list[str] = Field(default_factory=list)
+    #: columns that must exist for auto-detection to pick this preset
+    required_columns: list[str] = Field(default_factory=list)
+
+
+@cache
+def presets() -> dict[str, CsvSpec]:
+    """Built-in specs by name (the JSON file names under ``presets/``)."""
+    folder = resources.files(__package__).joinpath("presets")
+    out = {}
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".json"):
+            out[entry.name[: -len(".json")]] = CsvSpec.model_validate(json.loads(entry.read_text("utf-8")))
+    return out
+
+
+def resolve_spec(mapping: dict[str, str] | str | CsvSpec, value_maps: dict[str, dict[str, str]] | None = None,
+                 meta_columns: list[str] | None = None) -> CsvSpec:
+    """A :class:`CsvSpec` from a preset name, a ready spec, or a plain ``{field: column}`` dict."""
+    if isinstance(mapping, CsvSpec):
+        spec = mapping
+    elif isinstance(mapping, str):
+        if mapping not in presets():
+            raise ConfigError(expected("unknown CSV preset", mapping, sorted(presets()),
+                                       "Pass a preset name or a {field: column} mapping"))
+        spec = presets()[mapping]
+    else:
+        unknown = sorted(set(mapping) - set(CSV_FIELDS))
+        if unknown:
+            raise ConfigError(expected("unknown field in CSV mapping", unknown, list(CSV_FIELDS),
+                                       "Keys are our field names, values are your column names"))
+        spec = CsvSpec(columns=dict(mapping))  # type: ignore[arg-type]
+    update: dict[str, object] = {}
+    if value_maps:
+        update["value_maps"] = {**spec.value_maps, **value_maps}
+    if meta_columns is not None:
+        update["meta_columns"] = list(meta_columns)
+    if update:
+        spec = CsvSpec.model_validate({**spec.model_dump(), **update})
+    if "body" not in spec.columns:
+        raise ConfigError(expected("CSV mapping has no body column", sorted(spec.columns), "a mapping with 'body'",
+                                   "Add 'body': '<column name>'"))
+    gold = [f for f in _GOLD_REQUIRED if f in spec.columns]
+    if gold and len(gold) < len(_GOLD_REQUIRED):
+        raise ConfigError(expected("CSV mapping labels only part of gold", gold, list(_GOLD_REQUIRED),
+                                   "Map all of priority, category and route_to, or none (and use assign_gold)"))
+    return spec
+
+
+def detect_spec(header: list[str]) -> CsvSpec | None:
+    """The first preset whose required columns are all present, else our own field names as columns."""
+    present = set(header)
+    for spec in presets().values():
+        if spec.required_columns and present.issuperset(spec.required_columns):
+            return spec
+    own = {f: f for f in CSV_FIELDS if f in present}
+    return CsvSpec(columns=own) if "body" in own else None  # type: ignore[arg-type]
+
+
+def _translate(spec: CsvSpec, field: str, value: str) -> str:
+    table = spec.value_maps.get(field)  # type: ignore[call-overload]
+    if not table:
+        return value
+    if value in table:
+        return table[value]
+    folded = {k.casefold(): v for k, v in table.items()}
+    return folded.get(value.casefold(), value)
+
+
+def _flag(value: str) -> bool:
+    word = value.strip().casefold()
+    if word in _TRUE:
+        return True
+    if word in _FALSE:
+        return False
+    raise ValueError(f"flag_review: expected true/false/yes/no/1/0, got {value!r}")
+
+
+def _timestamp(value: str) -> str:
+    value = value.strip()
+    if not value:
+        return FALLBACK_TIMESTAMP
+    try:
+        return normalize_timestamp(value)
+    except ValueError:
+        try:
+            return iso_utc(parsedate_to_datetime(value))  # RFC 2822 dates, as mail exports write them
+        except (TypeError, ValueError, IndexError, OverflowError):
+            raise ValueError(f"timestamp {value!r} is neither ISO 8601 nor an RFC 2822 date") from None
+
+
+def _row_email(spec: CsvSpec, cells: dict[str, str], *, index: int, stem: str, source: str) -> LabelledEmail:
+    def get(field: str) -> str:
+        column = spec.columns.get(field)  # type: ignore[call-overload]
+        return clean_text(cells[column]).strip() if column else ""
+
+    gold = None
+    if "priority" in spec.columns:
+        labels = {f: _translate(spec, f, get(f)) for f in _GOLD_REQUIRED}
+        if any(labels.values()):
+            if not all(labels.values()):
+                raise ValueError(f"partly labelled row: {labels} (fill all three or none)")
+            alternatives = _translate(spec, "acceptable_routes", get("acceptable_routes"))
+            extra = [r.strip() for r in _LIST_SPLIT.split(alternatives) if r.strip()]
+            try:
+                gold = Gold(**labels, flag_review=_flag(get("flag_review")), acceptable_routes=extra)
+            except ValidationError as exc:
+                raise ValueError("; ".join(
+                    f"{'.'.join(map(str, e['loc']))}: {e['msg']} [got {e['input']!r}]"
+                    for e in exc.errors(include_url=False)
+                )) from None
+    meta = {"source": source, "format": "csv"}
+    meta.update({col: clean_text(cells[col]).strip() for col in spec.meta_columns})
+    return make_email(
+        id=get("id") or f"{stem}-{index}",
+        sender=get("sender"),
+        subject=" ".join(get("subject").split()),
+        body=clean_text(cells[spec.columns["body"]]).strip(),
+        timestamp=_timestamp(get("timestamp")),
+        attachments=[a.strip() for a in _LIST_SPLIT.split(get("attachments")) if a.strip()],
+        gold=gold,
+        meta=meta,
+    )
+
+
+def load_csv(
+    path: str | Path,
+    mapping: dict[str, str] | str | CsvSpec | None = None,
+    *,
+    value_maps: dict[str, dict[str, str]] | None = None,
+    meta_columns: list[str] | None = None,
+    delimiter: str | None = None,
+) -> list[LabelledEmail]:
+    """Load a CSV/TSV table of emails; any bad row fails the whole load.
+
+    ``mapping``: ``{our field: column}``, a preset name (see :func:`presets`), a :class:`CsvSpec`,
+    or None to auto-detect (a preset whose columns match, else columns named like our fields).
+    Ids default to ``<file stem>-<row number>`` (1-based data rows) when no id column is mapped.
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise DataFormatError(path, f"cannot read: {exc.strerror}") from None
+    text, _ = decode_bytes(data.removeprefix(b"\xef\xbb\xbf"), "utf-8")
+    if not text.strip():
+        raise DataFormatError(path, "empty file: expected a header row and one row per email")
+    sep = delimiter or ("\t" if path.suffix.lower() in (".tsv", ".tab") else ",")
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
+    try:
+        header = [h.strip() for h in next(reader)]
+    except csv.Error as exc:
+        raise DataFormatError(path, f"bad header row: {exc}", line=1) from None
+    if mapping is None:
+        spec = detect_spec(header)
+        if spec is None:
+            raise DataFormatError(path, f"cannot tell which column is the body; columns are {header}. Pass "
+                                  "csv_mapping={'body': '<column>', 'subject': '<column>', ...} or a preset name "
+                                  f"({', '.join(presets())})", line=1)
+    else:
+        spec = resolve_spec(mapping, value_maps, meta_columns)
+    wanted = [*spec.columns.values(), *spec.meta_columns]
+    missing = sorted({c for c in wanted if c not in header})
+    if missing:
+        raise DataFormatError(path, expected("mapped columns not in the header", missing, header,
+                                             "Fix the mapping or the header row"), line=1)
+    out = []
+    line_end = reader.line_num
+    while True:
+        start = line_end + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            raise DataFormatError(path, f"bad CSV: {exc}", line=start) from None
+        line_end = reader.line_num
+        if not row or (len(row) == 1 and not row[0].strip()):
+            continue
+        if len(row) != len(header):
+            raise DataFormatError(path, f"row has {len(row)} fields, the header has {len(header)} "
+                                  "(an unquoted delimiter or newline?)", line=start)
+        try:
+            out.append(_row_email(spec, dict(zip(header, row, strict=True)), index=len(out) + 1, stem=path.stem,
+                                  source=f"{path}:{start}"))
+        except ValueError as exc:
+            raise DataFormatError(path, str(exc), line=start) from None
+    if not out:
+        raise DataFormatError(path, "no rows: the file has a header but no emails")
+    return unique_ids(out, str(path))

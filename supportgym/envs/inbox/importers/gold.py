@@ -1,0 +1,56 @@
+"""Label imported mail in bulk (a folder of spam, a queue export)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pydantic import ValidationError
+
+from ....core.errors import ConfigError, expected
+from ..models import CATEGORIES, PRIORITIES, ROUTES, Gold, LabelledEmail
+
+_ALLOWED = {"priority": PRIORITIES, "category": CATEGORIES, "route_to": ROUTES}
+
+
+def assign_gold(
+    emails: Iterable[LabelledEmail],
+    *,
+    gold: Gold | Mapping[str, Any] | None = None,
+    priority: str | None = None,
+    category: str | None = None,
+    route_to: str | None = None,
+    flag_review: bool | None = None,
+    acceptable_routes: list[str] | None = None,
+) -> list[LabelledEmail]:
+    """Return copies of ``emails`` with the given gold labels.
+
+    Fields given (in ``gold`` or as keywords; keywords win) replace those fields; fields not
+    given keep each email's existing label. An email without gold needs all of priority,
+    category and route_to. Example: ``assign_gold(spam, priority="spam", category="spam_phishing",
+    route_to="trash")``.
+    """
+    given: dict[str, Any] = {}
+    if isinstance(gold, Gold):
+        given.update(gold.model_dump())
+    elif gold is not None:
+        given.update(gold)
+    keywords = {"priority": priority, "category": category, "route_to": route_to,
+                "flag_review": flag_review, "acceptable_routes": acceptable_routes}
+    given.update({k: v for k, v in keywords.items() if v is not None})
+    for field, allowed in _ALLOWED.items():
+        if field in given and given[field] not in allowed:
+            raise ConfigError(expected(f"assign_gold {field}", given[field], list(allowed)))
+    if not given:
+        raise ConfigError(expected("assign_gold needs at least one label", given, list(Gold.model_fields)))
+    out = []
+    for item in emails:
+        base = item.gold.model_dump() if item.gold else {}
+        try:
+            new = Gold.model_validate({**base, **given})
+        except ValidationError as exc:
+            missing = [f for f in _ALLOWED if f not in base and f not in given]
+            hint = f"Email {item.id!r} has no gold yet, so give {', '.join(missing)} too" if missing else str(exc)
+            raise ConfigError(expected("incomplete or invalid gold", given, list(Gold.model_fields), hint)) from None
+        out.append(item.model_copy(update={"gold": new}))
+    return out

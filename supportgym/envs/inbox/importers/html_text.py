@@ -1,0 +1,115 @@
+"""HTML mail to readable plain text with the stdlib parser.
+
+Why not a library: html2text/BeautifulSoup are not core dependencies, and mail HTML needs
+only this much: drop scripts, styles and the head, turn block elements into line breaks,
+unescape entities, keep link targets (a phishing link's real domain matters to a triager).
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+_SKIP = {"script", "style", "head", "title", "noscript", "template", "svg", "object", "applet"}
+_VOID = {"br", "hr", "img", "meta", "link", "input", "area", "base", "col", "embed", "param", "source", "wbr"}
+_BLOCK = {
+    "p", "div", "br", "hr", "tr", "table", "tbody", "thead", "ul", "ol", "li", "dl", "dt", "dd",
+    "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "section", "article", "header",
+    "footer", "form", "center", "address", "html", "body",
+}
+_PARAGRAPH = {"p", "table", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "ul", "ol", "hr"}
+_LOOKS_HTML = re.compile(r"<\s*(!doctype\s+html|html|body|head|table|font|div|p|br|a\s+href)\b", re.I)
+_TAG_LIKE = re.compile(r"</?[a-zA-Z][^<>]{0,300}>")
+
+
+class _TextExtractor(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self.skip_depth = 0
+        self.pre_depth = 0
+        self.after_html = False
+        self.links: list[tuple[str, int]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "body":
+            self.skip_depth = 0  # an unclosed <head> must not hide the whole body
+        if tag in _SKIP:
+            if tag not in _VOID:
+                self.skip_depth += 1
+            return
+        if tag == "br":
+            self.out.append("\n")  # <br><br> is how much mail HTML separates paragraphs
+        elif tag in _BLOCK:
+            self._break(2 if tag in _PARAGRAPH else 1)
+        if tag == "li":
+            self.out.append("- ")
+        elif tag in ("td", "th"):
+            self.out.append(" ")
+        elif tag == "pre":
+            self.pre_depth += 1
+        elif tag == "img":
+            alt = (dict(attrs).get("alt") or "").strip()
+            if alt:
+                self.out.append(f"[{alt}]")
+        elif tag == "a":
+            self.links.append(((dict(attrs).get("href") or "").strip(), len(self.out)))
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        if tag not in _VOID:
+            self.handle_endtag(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _SKIP:
+            self.skip_depth = max(0, self.skip_depth - 1)
+            return
+        if tag == "pre":
+            self.pre_depth = max(0, self.pre_depth - 1)
+        elif tag == "html":
+            self.after_html = True  # what follows </html> is plain text a list server appended
+        if tag == "a" and self.links:
+            href, start = self.links.pop()
+            shown = "".join(self.out[start:])
+            if href.lower().startswith(("http://", "https://")) and href.rstrip("/") not in shown:
+                self.out.append(f" ({href})")
+        if tag in _BLOCK and tag != "br":
+            self._break(2 if tag in _PARAGRAPH else 1)
+
+    def _break(self, lines: int) -> None:
+        """End the current line; ``lines=2`` leaves a blank line. Never stacks breaks (``</li><li>``)."""
+        tail = "".join(self.out[-3:]).rstrip(" \t")
+        have = len(tail) - len(tail.rstrip("\n"))
+        if self.out and have < lines:
+            self.out.append("\n" * (lines - have))
+
+    def handle_data(self, data: str) -> None:
+        if self.skip_depth:
+            return
+        # outside <pre>, HTML whitespace (including source line breaks) is a single space
+        self.out.append(data if self.pre_depth or self.after_html else re.sub(r"\s+", " ", data))
+
+
+def tidy(text: str) -> str:
+    """Trim each line, drop trailing spaces, and keep at most one blank line in a row."""
+    text = text.replace("\xa0", " ")
+    lines = [line.strip() for line in text.splitlines()]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+def html_to_text(html: str) -> str:
+    """Readable text of an HTML document or fragment; never raises on malformed markup."""
+    parser = _TextExtractor()
+    try:
+        parser.feed(html)
+        parser.close()
+        text = "".join(parser.out)
+    except Exception:  # noqa: BLE001 - HTMLParser can assert on pathological input; fall back to stripping
+        text = _TAG_LIKE.sub(" ", html)
+    return tidy(text)
+
+
+def looks_like_html(text: str) -> bool:
+    """True for text/plain parts that are really HTML (common in spam)."""
+    head = text[:4000]
+    return bool(_LOOKS_HTML.search(head)) and len(_TAG_LIKE.findall(head)) >= 3

@@ -1,0 +1,271 @@
+"""The inbox reward, in one place (numbers in data/config.json and data/reply_scoring.json).
+
+Per processed email with gold labels (weights w from config, summing to 1.0)::
+
+    priority   = w_p * (1 if exact, partial.priority_adjacent if one level off, else 0)
+                 levels: urgent > high > medium > low > spam
+    category   = w_c * (1 if exact else 0)
+    routing    = w_r * (1 if exact, partial.acceptable_route if in gold.acceptable_routes, else 0)
+    reply      = w_y * quality(reply)      when gold wants a reply (default: every category but spam)
+               = w_y if the reply is empty, else -penalties.spam_reply * w_y   for spam_phishing
+               = w_y if the reply is empty, else 0    for mail that wants none (gold.reply_expected=false)
+    escalation = w_e * (1 if the escalation that actually happened == gold.flag_review else 0)
+                 (a flag with no budget left does not happen)
+
+Penalties (negative components, also for emails without gold where they need none):
+
+    invalid_penalty = -penalties.invalid          action failed the schema or named another email
+    sla_penalty     = -sla[p].penalty per breach  (p = true priority; counted once per email)
+    budget_penalty  = -penalties.budget_waste     a flag spent on mail whose gold is spam/low, not to flag
+                      -penalties.over_budget      a flag attempted with no budget left
+    queue_penalty   = -penalties.queue_overflow   routed to a team queue with no capacity left
+
+``quality(reply)`` in [0, 1] rewards a reply that addresses *this* email and cannot be
+gamed by one generic reply or by keyword stuffing::
+
+    coverage = matched facts / min(#facts, max_facts_needed)
+               facts: gold.key_facts, else ids/amounts/IPs extracted from the email,
+               else the subject's content words (two needed)
+    tone     = 0.5 * [a marker fitting the category] + 0.5 * [a greeting or closing]
+               - 0.5 * [a marker to avoid for the category]          (clamped to [0, 1])
+    quality  = (0.65 * coverage + 0.35 * tone)
+               * length   (0 if empty, ramps up to min_words, 1 up to max_words, 0 at zero_at_words)
+               * copy     (1 if <= copy_ok of the reply's 4-grams are copied from the email, 0 at copy_zero)
+               * variety  (distinct/total tokens, full at unique_ratio_ok)
+               * fluency  (share of function words, full at function_ratio_ok: a bare list of
+                           facts and keywords is not a reply)
+
+Episode score::
+
+    normalized_score = clamp(total_reward / max_total, 0, 1)
+    max_total = sum over scored emails of sum(w)
+                - w_e * max(0, #gold flags - budget)                 (escalations the budget cannot buy)
+                - sum over routes r of excess_r * (w_r - best_fallback_r)
+    where excess_r = max(0, #scored emails whose gold route is r - capacity_r) and
+    best_fallback_r = the best routing credit left once r is full. max_total is an upper
+    bound on what any policy can earn, so a perfect policy scores 1.0.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from pydantic import Field
+
+from ...core.types import Model
+from .config import DATA, InboxConfig
+from .models import PRIORITIES, Gold, InboxReward, LabelledEmail
+from .text import compact, extract_facts, tokens
+
+PRIORITY_RANK = {p: i for i, p in enumerate(PRIORITIES)}
+COMPONENTS = ("priority", "category", "routing", "reply", "escalation")
+PENALTIES = ("sla_penalty", "invalid_penalty", "budget_penalty", "queue_penalty")
+UNLIMITED_ROUTES = ("trash", "archive")
+
+
+class ReplyScoring(Model):
+    comment: str = Field("", alias="_comment")
+    min_words: int
+    max_words: int
+    zero_at_words: int
+    fallback_fact_min_len: int
+    max_facts_needed: int
+    shingle: int
+    copy_ok: float
+    copy_zero: float
+    unique_ratio_ok: float
+    function_ratio_ok: float
+    courtesy: list[str]
+    tone: dict[str, list[str]]
+    avoid: dict[str, list[str]]
+    function_words: list[str]
+
+
+def _alternation(words: list[str], whole_word: bool) -> re.Pattern[str] | None:
+    if not words:
+        return None
+    body = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"\b(?:{body})" + (r"\b" if whole_word else ""))
+
+
+@dataclass(frozen=True)
+class ReplyRules:
+    """ReplyScoring compiled once: regexes and sets used on every step."""
+
+    data: ReplyScoring
+    courtesy: frozenset[str]
+    function_words: frozenset[str]
+    tone: dict[str, re.Pattern[str] | None]
+    avoid: dict[str, re.Pattern[str] | None]
+
+
+@lru_cache(maxsize=1)
+def reply_rules() -> ReplyRules:
+    data = ReplyScoring.model_validate(json.loads((DATA / "reply_scoring.json").read_text(encoding="utf-8")))
+    return ReplyRules(
+        data=data,
+        courtesy=frozenset(data.courtesy),
+        function_words=frozenset(data.function_words),
+        tone={c: _alternation(ws, whole_word=False) for c, ws in data.tone.items()},
+        avoid={c: _alternation(ws, whole_word=True) for c, ws in data.avoid.items()},
+    )
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A citable fact: digits match as a compact substring, words as token prefixes."""
+
+    text: str
+    compact: str
+    prefixes: tuple[str, ...]
+
+    @classmethod
+    def of(cls, text: str) -> Fact:
+        c = compact(text)
+        words = () if any(ch.isdigit() for ch in c) else tuple(t[:5] for t in tokens(text) if len(t) >= 3)
+        return cls(text, c, words)
+
+    def found(self, reply_compact: str, reply_prefixes: set[str]) -> bool:
+        if self.prefixes:
+            return all(p in reply_prefixes for p in self.prefixes)
+        return bool(self.compact) and self.compact in reply_compact
+
+
+@dataclass(frozen=True)
+class EmailScorer:
+    """Everything about one email the reward needs, computed once at reset."""
+
+    facts: tuple[Fact, ...]
+    need: int
+    body_shingles: frozenset[tuple[str, ...]]
+    gold: Gold | None
+
+    @classmethod
+    def build(cls, le: LabelledEmail) -> EmailScorer:
+        rules = reply_rules().data
+        subject, body = le.email.header.subject, le.email.body
+        gold = le.gold
+        raw = list(gold.key_facts) if gold is not None and gold.key_facts else extract_facts(subject, body)
+        need = min(len(raw), rules.max_facts_needed)
+        if not raw:
+            fw = reply_rules().function_words
+            raw = [t for t in dict.fromkeys(tokens(subject)) if len(t) >= rules.fallback_fact_min_len and t not in fw][:3]
+            need = min(len(raw), 2)
+        toks = tokens(body)
+        k = rules.shingle
+        shingles = frozenset(tuple(toks[i:i + k]) for i in range(len(toks) - k + 1))
+        return cls(tuple(Fact.of(f) for f in raw), need, shingles, gold)
+
+
+def reply_quality(scorer: EmailScorer, category: str, reply: str) -> float:
+    """quality(reply) in [0, 1]; see the module docstring."""
+    rr = reply_rules()
+    d = rr.data
+    toks = tokens(reply)
+    n = len(toks)
+    if n == 0:
+        return 0.0
+    lower = reply.lower()
+    if scorer.need:
+        reply_compact = compact(reply)
+        prefixes = {t[:5] for t in toks}
+        hit = sum(1 for f in scorer.facts if f.found(reply_compact, prefixes))
+        coverage = min(1.0, hit / scorer.need)
+    else:
+        coverage = 1.0
+    tone_re, avoid_re = rr.tone.get(category), rr.avoid.get(category)
+    tone = 0.5 * (tone_re is not None and tone_re.search(lower) is not None)
+    tone += 0.5 * (not rr.courtesy.isdisjoint(toks))
+    if avoid_re is not None and avoid_re.search(lower):
+        tone = max(0.0, tone - 0.5)
+    base = 0.65 * coverage + 0.35 * tone
+
+    if n < d.min_words:
+        length = n / d.min_words
+    elif n <= d.max_words:
+        length = 1.0
+    else:
+        length = max(0.0, 1.0 - (n - d.max_words) / (d.zero_at_words - d.max_words))
+    k = d.shingle
+    if n >= k:
+        grams = n - k + 1
+        copied = sum(1 for i in range(grams) if tuple(toks[i:i + k]) in scorer.body_shingles) / grams
+        copy = 1.0 if copied <= d.copy_ok else max(0.0, 1.0 - (copied - d.copy_ok) / (d.copy_zero - d.copy_ok))
+    else:
+        copy = 1.0
+    variety = 1.0 if n < 10 else min(1.0, len(set(toks)) / n / d.unique_ratio_ok)
+    fw = rr.function_words
+    fluency = min(1.0, sum(1 for t in toks if t in fw) / n / d.function_ratio_ok)
+    return base * length * copy * variety * fluency
+
+
+def score_reply(cfg: InboxConfig, scorer: EmailScorer, reply: str) -> float:
+    gold = scorer.gold
+    assert gold is not None
+    w = cfg.weights.reply
+    if gold.category == "spam_phishing":
+        return w if not reply.strip() else -cfg.penalties.spam_reply * w
+    if not gold.wants_reply():
+        return 0.0 if reply.strip() else w
+    return w * reply_quality(scorer, gold.category, reply)
+
+
+def score_labels(
+    cfg: InboxConfig, gold: Gold, priority: str, category: str, route_to: str, escalated: bool
+) -> tuple[float, float, float, float]:
+    """(priority, category, routing, escalation) components."""
+    w, part = cfg.weights, cfg.partial
+    diff = abs(PRIORITY_RANK[priority] - PRIORITY_RANK[gold.priority])
+    p = w.priority if diff == 0 else (w.priority * part.priority_adjacent if diff == 1 else 0.0)
+    c = w.category if category == gold.category else 0.0
+    if route_to == gold.route_to:
+        r = w.routing
+    elif route_to in gold.acceptable_routes:
+        r = w.routing * part.acceptable_route
+    else:
+        r = 0.0
+    e = w.escalation if escalated == gold.flag_review else 0.0
+    return p, c, r, e
+
+
+def breakdown(**parts: float) -> InboxReward:
+    """An InboxReward whose total is the sum of its components (no re-validation)."""
+    values = {k: 0.0 for k in COMPONENTS + PENALTIES}
+    values.update(parts)
+    values["total"] = sum(values.values())
+    return InboxReward.model_construct(**values)
+
+
+def max_total(cfg: InboxConfig, golds: list[Gold], budget: int, capacities: dict[str, int]) -> float:
+    """Upper bound of the episode's total reward; see the module docstring."""
+    w = cfg.weights
+    total = w.total() * len(golds)
+    total -= w.escalation * max(0, sum(g.flag_review for g in golds) - budget)
+    demand = Counter(g.route_to for g in golds)
+    for route, n in demand.items():
+        if route in UNLIMITED_ROUTES or route not in capacities:
+            continue
+        excess = max(0, n - capacities[route])
+        if not excess:
+            continue
+        # at best, the emails sent elsewhere are those with the best fallback
+        fallbacks = sorted(
+            max(w.routing * cfg.partial.acceptable_route if g.acceptable_routes else 0.0,
+                w.routing - cfg.penalties.queue_overflow)
+            for g in golds if g.route_to == route
+        )[::-1]
+        total -= sum(w.routing - f for f in fallbacks[:excess])
+    return total
+
+
+def normalized(total_reward: float, bound: float) -> float:
+    return 0.0 if bound <= 0 else min(1.0, max(0.0, total_reward / bound))
+
+
+def component_dict(bd: InboxReward) -> dict[str, Any]:
+    return {k: getattr(bd, k) for k in COMPONENTS + PENALTIES}

@@ -1,0 +1,89 @@
+"""Cheap text helpers shared by the reward and the baseline agents (no gold labels here).
+
+Everything is precompiled at import: the reward runs these on every step and the
+environment has to sustain tens of thousands of steps per second.
+"""
+
+from __future__ import annotations
+
+import re
+
+TOKEN_RE = re.compile(r"[^\W_]+")
+COMPACT_RE = re.compile(r"[\W_]+")
+#: ids such as INV-2024-0042, ACC-55821, A-7731, ORD99812 (letters and digits together)
+ID_RE = re.compile(r"\b[A-Z][A-Za-z]{0,5}-\d[A-Za-z0-9]*(?:-[A-Za-z0-9]+)*\b|\b[A-Z]{2,}\d{3,}\b")
+HASH_NUM_RE = re.compile(r"#\s?(\d{3,})\b")
+AMOUNT_RE = re.compile(
+    r"(?:[$€£₹]\s?(\d[\d,.]*\d|\d))"
+    r"|(?:\b(\d[\d,.]*\d|\d)\s?(?:USD|EUR|GBP|INR|dollars|euros|rupees)\b)"
+)
+IP_RE = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}\b")
+QUOTE_START_RE = re.compile(
+    r"^(?:>|On .{4,120} wrote:|-{2,} ?Original Message|From: .+@|Am .{4,80} schrieb|El .{4,80} escribió)",
+    re.MULTILINE,
+)
+SENDER_RE = re.compile(r"^\s*\"?([^\"<]*?)\"?\s*<([^>]+)>\s*$")
+
+
+def tokens(text: str) -> list[str]:
+    return TOKEN_RE.findall(text.lower())
+
+
+def compact(text: str) -> str:
+    """Lower case with every non-alphanumeric removed: 'INV-2024-0042' -> 'inv20240042'."""
+    return COMPACT_RE.sub("", text.lower())
+
+
+def latest_message(body: str) -> str:
+    """The body without quoted history (lines after '> ...' / 'On ... wrote:')."""
+    m = QUOTE_START_RE.search(body)
+    return body[: m.start()] if m else body
+
+
+def canonical_amount(raw: str) -> str:
+    """'4,850.00' -> '4,850'; cents are kept when they are not zero."""
+    raw = raw.rstrip(".,")
+    if raw.endswith((".00", ",00")):
+        raw = raw[:-3]
+    return raw
+
+
+def extract_facts(subject: str, body: str, limit: int = 4) -> list[str]:
+    """Concrete, citable facts of an email: ids, order numbers, amounts, IP addresses.
+
+    Only the latest message counts (quoted history is what the sender already knows).
+    """
+    text = subject + "\n" + latest_message(body)
+    seen: dict[str, str] = {}
+    for m in ID_RE.finditer(text):
+        seen.setdefault(compact(m.group(0)), m.group(0))
+    for m in HASH_NUM_RE.finditer(text):
+        seen.setdefault(m.group(1), m.group(1))
+    for m in AMOUNT_RE.finditer(text):
+        amount = canonical_amount(m.group(1) or m.group(2))
+        seen.setdefault(compact(amount), amount)
+    for m in IP_RE.finditer(text):
+        seen.setdefault(compact(m.group(0)), m.group(0))
+    return list(seen.values())[:limit]
+
+
+def sender_parts(sender: str) -> tuple[str, str]:
+    """('Priya Sharma', 'priya@x.com') from 'Priya Sharma <priya@x.com>' (name may be '')."""
+    m = SENDER_RE.match(sender)
+    if m:
+        return m.group(1).strip(), m.group(2).strip().lower()
+    return "", sender.strip().lower()
+
+
+def sender_domain(sender: str) -> str:
+    _, addr = sender_parts(sender)
+    return addr.rpartition("@")[2]
+
+
+def first_name(sender: str) -> str:
+    name, addr = sender_parts(sender)
+    if name:
+        return name.split()[0].strip(",")
+    local = addr.partition("@")[0]
+    part = re.split(r"[._-]", local)[0]
+    return part.capitalize() if part.isalpha() and len(part) > 2 else ""

@@ -1,0 +1,1 @@
+"""Grading of a submitted ticket: commitments, facts, policy, empathy, and the composite reward."""

@@ -1,0 +1,98 @@
+"""What a reply commits the company to: refund, replacement, investigation, denial, escalation, compensation.
+
+The reply is split into clauses; in each clause a trigger ("refund", "investigate",
+"escalate", ...) counts as a *firm* commitment only when it is stated as done or to be
+done ("we will", "I have", "approved"), is not a question, and is not conditional
+("if", "once", "pending", "until"). A negated refund or replacement ("we cannot refund
+this order") is a firm *denial*. Bare keywords therefore commit to nothing, and a reply
+that commits to everything commits to things that contradict each other.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .lexicon import Lexicon, load_lexicon, rx
+
+_CLAUSE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+|\s*\bbut\b\s*|\s*\bhowever\b,?\s*|\s*,\s*(?=(?:and|so)\s+(?:we|i)\b)", re.IGNORECASE)
+_WORD = re.compile(r"[\w'$]+")
+NEG_WINDOW = 6
+_STRICT_AFTER = re.compile(r"\b(?:if|unless|pending|provided|until|once|should|only after)\b", re.IGNORECASE)
+REMEDIES = ("refund", "replacement")
+
+
+@dataclass
+class Commitments:
+    firm: set[str] = field(default_factory=set)
+    conditional: set[str] = field(default_factory=set)
+    #: (commitment, clause) pairs: the evidence shown in feedback and reports
+    evidence: list[tuple[str, str]] = field(default_factory=list)
+
+    def sorted_firm(self) -> list[str]:
+        return sorted(self.firm)
+
+
+def normalise(text: str) -> str:
+    return text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
+
+
+def clauses(text: str) -> list[str]:
+    return [c.strip() for c in _CLAUSE_SPLIT.split(normalise(text)) if c and c.strip()]
+
+
+class _Compiled:
+    def __init__(self, lex: Lexicon) -> None:
+        self.triggers = {k: [rx(p) for p in v] for k, v in lex.commitments.items()}
+        self.markers = rx(lex.commit_markers)
+        self.neg = rx(lex.negations)
+        self.neg_exc = rx(lex.negation_exceptions)
+        self.cond = rx(lex.conditionals)
+        self.masked = rx(lex.non_commitment)
+
+
+_CACHE: dict[int, _Compiled] = {}
+
+
+def _compiled(lex: Lexicon) -> _Compiled:
+    key = id(lex)
+    if key not in _CACHE:
+        _CACHE[key] = _Compiled(lex)
+    return _CACHE[key]
+
+
+def _negated(c: _Compiled, before: str) -> bool:
+    before = c.neg_exc.sub(" ", before)
+    window = " ".join(_WORD.findall(before)[-NEG_WINDOW:])
+    return bool(c.neg.search(window))
+
+
+def _conditional(c: _Compiled, before: str, after: str) -> bool:
+    return bool(c.cond.search(before)) or bool(_STRICT_AFTER.search(after))
+
+
+def parse(text: str, lex: Lexicon | None = None) -> Commitments:
+    c = _compiled(lex or load_lexicon())
+    out = Commitments()
+    for clause in clauses(text):
+        body = c.masked.sub(lambda m: "_" * len(m.group()), clause)
+        question = clause.endswith("?")
+        has_marker = bool(c.markers.search(body))
+        denial_here = any(p.search(body) for p in c.triggers["denial"])
+        for kind, patterns in c.triggers.items():
+            for pat in patterns:
+                for m in pat.finditer(body):
+                    before, after = body[: m.start()], body[m.end():]
+                    cond = question or _conditional(c, before, after)
+                    if kind == "denial":
+                        label, firm = "denial", not cond
+                    elif _negated(c, before) or (denial_here and kind in REMEDIES):
+                        if kind not in REMEDIES:
+                            continue  # "we will not escalate" promises nothing
+                        label, firm = "denial", not cond
+                    else:
+                        label, firm = kind, has_marker and not cond
+                    (out.firm if firm else out.conditional).add(label)
+                    out.evidence.append((label if firm else f"{label}?", clause))
+    out.conditional -= out.firm
+    return out

@@ -1,0 +1,140 @@
+"""The composite grade of a submitted ticket.
+
+    positive = 0.35 solution + 0.15 empathy + 0.15 completeness x solution
+             + 0.10 personalisation + 0.15 escalation + 0.10 tagging
+    penalties = (0.2 x hallucinations[<=3] + 0.5 x policy violations[<=2]
+                 + 0.05 x QA retries + length) x difficulty multiplier
+    reward = clamp(positive - penalties, -1, 1)
+
+Completeness is scaled by solution because the elements of a resolution (the refund
+amount and timeline, the investigation update) mean nothing when the reply does not
+commit to that resolution. The difficulty multiplier scales the *penalties* (1.0 easy,
+1.15 medium, 1.3 hard): a mistake on a legal or fraud ticket costs more, while a
+perfect reply can reach 1.0 on every tier.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..models import Scenario, Tag, TicketReward
+from ..policy import Policy
+from . import checks
+from .commitments import Commitments, parse
+from .empathy import EmpathyScorer
+from .lexicon import Lexicon
+
+WEIGHTS = {"solution": 0.35, "empathy": 0.15, "completeness": 0.15, "personalisation": 0.10,
+           "escalation": 0.15, "tagging": 0.10}
+HALLUCINATION_EACH, HALLUCINATION_MAX = 0.2, 3
+VIOLATION_EACH, VIOLATION_MAX = 0.5, 2
+QA_RETRY_EACH = 0.05
+MULTIPLIER = {"easy": 1.0, "medium": 1.15, "hard": 1.3}
+#: commitments that contradict each required resolution
+INCOMPATIBLE = {
+    "refund": {"replacement", "denial"},
+    "replacement": {"refund", "denial"},
+    "denial": {"refund", "replacement"},
+    "investigation": {"refund", "replacement", "denial"},
+    "escalation": {"refund", "replacement"},
+}
+
+
+@dataclass
+class Grade:
+    reward: TicketReward
+    raw: dict[str, float]
+    commitments: Commitments
+    hallucinations: list[str]
+    violations: list[str]
+    missing: list[str]
+    length_notes: list[str]
+    resolved: bool
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def feedback(self, s: Scenario) -> str:
+        req = s.required
+        assert req is not None
+        team = f" + escalation to {req.team}" if req.team else ""
+        parts = [f"required: {req.resolution}{team}; reply commits to: {', '.join(self.commitments.sorted_firm()) or 'nothing'}"]
+        if self.missing:
+            parts.append("missing: " + ", ".join(self.missing))
+        if self.violations:
+            parts.append("policy violations: " + "; ".join(self.violations))
+        if self.hallucinations:
+            parts.append("hallucinations: " + "; ".join(self.hallucinations))
+        if self.length_notes:
+            parts.append("length: " + "; ".join(self.length_notes))
+        return " | ".join(parts)
+
+
+def solution_score(required: str, com: Commitments) -> float:
+    if required not in com.firm:
+        return 0.0
+    clash = len(INCOMPATIBLE[required] & com.firm)
+    return max(0.0, 1.0 - 0.5 * clash)
+
+
+def tagging_score(tags: Tag | None, s: Scenario) -> float:
+    req = s.required
+    assert req is not None
+    if tags is None:
+        return 0.0
+    gold, pred = set(req.flags), set(tags.flags)
+    flags = 1.0 if not gold and not pred else len(gold & pred) / len(gold | pred)
+    return 0.5 * (tags.ticket_type == req.ticket_type) + 0.5 * flags
+
+
+def escalation_score(escalated_to: str | None, s: Scenario, com: Commitments) -> float:
+    team = s.required.team if s.required else None
+    if team is not None:
+        return 1.0 if escalated_to == team else 0.25 if escalated_to else 0.0
+    if escalated_to is not None:
+        return 0.0  # over-escalation wastes a specialist team's time
+    return 0.5 if "escalation" in com.firm else 1.0
+
+
+def grade(
+    text: str,
+    s: Scenario,
+    policy: Policy,
+    lex: Lexicon,
+    empathy: EmpathyScorer,
+    *,
+    tags: Tag | None,
+    escalated_to: str | None,
+    qa_runs: int,
+    empathy_value: float | None = None,
+) -> Grade:
+    req = s.required
+    assert req is not None
+    com = parse(text, lex)
+    sol = solution_score(req.resolution, com)
+    comp, missing = checks.completeness(text, s, policy, lex, com)
+    raw = {
+        "solution": sol,
+        "empathy": empathy.score(text) if empathy_value is None else empathy_value,
+        "completeness": round(comp * sol, 4),
+        "personalisation": round(checks.personalisation(text, s), 4),
+        "escalation": escalation_score(escalated_to, s, com),
+        "tagging": round(tagging_score(tags, s), 4),
+    }
+    if not text.strip():
+        raw["empathy"] = 0.0
+    hall = checks.hallucinations(text, s, policy, lex, com, escalated_to)
+    viol = checks.violations(text, s, policy, com)
+    length, notes = checks.length_penalty(text)
+    mult = MULTIPLIER[req.difficulty]
+    pen = {
+        "hallucination_penalty": -mult * HALLUCINATION_EACH * min(len(hall), HALLUCINATION_MAX),
+        "policy_penalty": -mult * VIOLATION_EACH * min(len(viol), VIOLATION_MAX),
+        "qa_penalty": -mult * QA_RETRY_EACH * max(0, qa_runs - 1),
+        "length_penalty": -mult * length,
+    }
+    weighted = {k: round(WEIGHTS[k] * v, 4) for k, v in raw.items()}
+    pen = {k: round(v, 4) for k, v in pen.items()}
+    total = max(-1.0, min(1.0, sum(weighted.values()) + sum(pen.values())))
+    reward = TicketReward(total=round(total, 4), empathy_scorer=empathy.name, **weighted, **pen)
+    resolved = sol == 1.0 and (req.team is None or escalated_to == req.team)
+    return Grade(reward, raw, com, hall, viol, missing, notes, resolved)

@@ -1,0 +1,62 @@
+"""The vector face's feature vector, computed from a text-face observation.
+
+Both faces share this function, so a policy trained on the Gymnasium environment acts
+identically through ``supportgym eval``. Every feature is in [0, 1]:
+
+=========  =====  =================================================================
+offset     size   meaning
+=========  =====  =================================================================
+0          8      keyword-lexicon intent scores per category (hits / 3, clipped)
+8          5      known context: customer id, customer email, order id, product, account change
+13         7      per tool: returned evidence (ok / not_found)
+20         7      per tool: was refused (blocked / needs_info)
+27         20     outcomes seen so far (models.OUTCOMES, one flag each)
+47         2      info requested; customer replies so far (/ 3, clipped)
+49         13     hint action of a consult_llm on the previous step (one-hot)
+62         1      consult_llm calls so far (/ 3, clipped)
+63         1      steps taken / max_steps
+=========  =====  =================================================================
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .intent import intent_scores
+from .models import CATEGORIES, EVIDENCE_STATUSES, N_ACTIONS, OUTCOMES, TOOL_IDS, ToolDeskObservation
+
+N_FEATURES = len(CATEGORIES) + 5 + 2 * len(TOOL_IDS) + len(OUTCOMES) + 2 + N_ACTIONS + 2
+_OUTCOME_INDEX = {o: i for i, o in enumerate(OUTCOMES)}
+
+
+def featurize(obs: ToolDeskObservation) -> np.ndarray:
+    x = np.zeros(N_FEATURES, dtype=np.float32)
+    if obs.query is None:
+        return x
+    i = 0
+    for s in intent_scores(obs.query.text):
+        x[i] = min(s / 3.0, 1.0)
+        i += 1
+    ctx = obs.query.context
+    for v in (ctx.customer_id, ctx.customer_email, ctx.order_id, ctx.product, ctx.account_change):
+        x[i] = v is not None
+        i += 1
+    n_tools = len(TOOL_IDS)
+    for r in obs.tool_results:
+        t = TOOL_IDS.index(r.action_id)
+        if r.status in EVIDENCE_STATUSES:
+            x[i + t] = 1.0
+            if r.outcome in _OUTCOME_INDEX:
+                x[i + 2 * n_tools + _OUTCOME_INDEX[r.outcome]] = 1.0
+        else:
+            x[i + n_tools + t] = 1.0
+    i += 2 * n_tools + len(OUTCOMES)
+    x[i] = obs.info_requested
+    x[i + 1] = min(len(obs.customer_replies) / 3.0, 1.0)
+    i += 2
+    if obs.hint_action is not None:
+        x[i + obs.hint_action] = 1.0
+    i += N_ACTIONS
+    x[i] = min(obs.consult_count / 3.0, 1.0)
+    x[i + 1] = min(obs.step / max(obs.max_steps, 1), 1.0)
+    return x

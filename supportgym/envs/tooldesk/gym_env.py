@@ -1,0 +1,87 @@
+"""The vector face: a Gymnasium environment over the same episodes.
+
+``Discrete(13)`` actions (the stable ids) and a ``Box(0, 1, (64,))`` observation from
+:func:`~.features.featurize`. ``terminated`` marks a terminal action, ``truncated`` the
+step limit; ``info`` carries the typed reward breakdown and, at the end, the episode
+report. Registered ids (import ``supportgym.envs.tooldesk`` first, or use
+``gym.make("supportgym.envs.tooldesk:SupportGym/ToolDesk-v0")``):
+
+* ``SupportGym/ToolDesk-v0`` - generated training queries (``split="train"``)
+* ``SupportGym/ToolDeskBenchmark-v0`` - the fixed 100-query benchmark
+
+``reset(options={"split": "test"})``, ``{"task": "benchmark", "index": 7}`` or
+``{"category": "refund"}`` choose the episode.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from ...core.errors import ConfigError, expected
+from .env import DEFAULT_MAX_STEPS, ToolDeskEnv
+from .features import N_FEATURES, featurize
+from .models import N_ACTIONS
+
+GYM_IDS = ("SupportGym/ToolDesk-v0", "SupportGym/ToolDeskBenchmark-v0")
+
+
+class ToolDeskGymEnv(gym.Env[np.ndarray, np.int64]):
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(self, split: str = "train", task: str | None = None, max_steps: int = DEFAULT_MAX_STEPS,
+                 render_mode: str | None = None) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ConfigError(expected("render_mode", render_mode, [None, "ansi"]))
+        self.env = ToolDeskEnv(max_steps=max_steps)
+        self.split, self.task, self.render_mode = split, task, render_mode
+        ToolDeskEnv.resolve_task(task, None if task else split)  # fail early on a bad name
+        self.action_space = spaces.Discrete(N_ACTIONS)
+        self.observation_space = spaces.Box(0.0, 1.0, shape=(N_FEATURES,), dtype=np.float32)
+        self._obs = None
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        opts = dict(options or {})
+        task = opts.pop("task", None)
+        split = opts.pop("split", None)
+        if task is None and split is None:
+            task, split = (self.task, None) if self.task else (None, self.split)
+        # gymnasium seeds once and then draws; the drawn seed picks the query
+        episode_seed = int(self.np_random.integers(2**31))
+        self._obs = self.env.reset(seed=episode_seed, task=task, split=split, **opts)
+        return featurize(self._obs), {"query_id": self._obs.query.id if self._obs.query else None}
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        a = int(action)
+        if not self.action_space.contains(a):
+            raise ConfigError(expected("ToolDeskGymEnv.step action", action, f"an int in [0, {N_ACTIONS - 1}]"))
+        obs = self.env.step(self.env.action_type(action_id=a))
+        self._obs = obs
+        truncated = bool(obs.done and self.env.truncated)
+        terminated = bool(obs.done and not truncated)
+        info: dict[str, Any] = {"reward_breakdown": obs.reward_breakdown.components() if obs.reward_breakdown else {}}
+        if obs.done:
+            info["episode_report"] = self.env.episode_report()
+        return featurize(obs), float(obs.reward or 0.0), terminated, truncated, info
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self._obs is None:
+            return None
+        from .prompts import render_prompt
+
+        return render_prompt(self._obs)
+
+
+def register_gym() -> None:
+    """Register the Gymnasium ids (idempotent)."""
+    for gym_id, kwargs in zip(GYM_IDS, ({"split": "train"}, {"task": "benchmark"})):
+        if gym_id not in gym.registry:
+            gym.register(id=gym_id, entry_point="supportgym.envs.tooldesk.gym_env:ToolDeskGymEnv",
+                         kwargs=kwargs, max_episode_steps=None)
+
+
+register_gym()

@@ -1,0 +1,169 @@
+"""Wire and task models of the tool-desk environment.
+
+The 13 action ids are a stable public contract (the seed "RL-CAS" numbering): trained
+checkpoints, SFT data sets and prompts all refer to them by number.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, get_args
+
+from pydantic import Field
+
+from ...core.types import Action, Model, Observation, RewardBreakdown, State
+
+Category = Literal["order_status", "refund", "account", "delivery", "stock", "billing", "technical", "policy"]
+CATEGORIES: tuple[str, ...] = get_args(Category)
+Variant = Literal["standard", "missing_info"]
+#: "blocked": a precondition is unmet (call out of order); "needs_info": an input only
+#: the customer can give is missing. Only "ok" and "not_found" count as evidence.
+Status = Literal["ok", "not_found", "blocked", "needs_info"]
+EVIDENCE_STATUSES: frozenset[str] = frozenset({"ok", "not_found"})
+
+
+class ActionSpec(Model):
+    id: int
+    name: str
+    kind: Literal["tool", "terminal", "dialog", "meta"]
+    description: str
+
+
+ACTIONS: tuple[ActionSpec, ...] = tuple(ActionSpec(id=i, name=n, kind=k, description=d) for i, (n, k, d) in enumerate([
+    ("invoke_order_service", "tool", "Look up the order (verifies it belongs to the customer)."),
+    ("invoke_refund_service", "tool", "Request a refund for the verified order."),
+    ("invoke_customer_service", "tool", "Read the customer account, or apply the requested account change."),
+    ("invoke_auth_service", "tool", "Verify the customer's identity."),
+    ("invoke_logistics_service", "tool", "Track the shipment of the looked-up order."),
+    ("invoke_inventory_service", "tool", "Check stock of the product the customer names."),
+    ("invoke_knowledge_base", "tool", "Search help articles and policies for the query."),
+    ("resolve_query", "terminal", "Answer the customer and close the query."),
+    ("request_customer_information", "dialog", "Ask the customer for a missing detail (order number, email)."),
+    ("route_to_billing_department", "terminal", "Hand the query to billing (disputes, approvals)."),
+    ("route_to_technical_support", "terminal", "Hand the query to technical support (undocumented faults)."),
+    ("escalate_to_human_agent", "terminal", "Escalate to a human (locked accounts, lost parcels)."),
+    ("consult_llm", "meta", "Ask an assistant for a hint about the next action (costs reward)."),
+]))
+N_ACTIONS = len(ACTIONS)
+ACTION_NAMES: tuple[str, ...] = tuple(a.name for a in ACTIONS)
+TOOL_IDS: tuple[int, ...] = tuple(a.id for a in ACTIONS if a.kind == "tool")
+TERMINAL_IDS: tuple[int, ...] = tuple(a.id for a in ACTIONS if a.kind == "terminal")
+ORDER, REFUND, CUSTOMER, AUTH, LOGISTICS, INVENTORY, KB = TOOL_IDS
+RESOLVE, REQUEST_INFO, ROUTE_BILLING, ROUTE_TECH, ESCALATE, CONSULT = 7, 8, 9, 10, 11, 12
+
+#: every outcome a service can report; the vector face one-hot encodes them
+OUTCOMES: tuple[str, ...] = (
+    "processing", "shipped", "delivered", "approved", "needs_approval", "outside_window", "not_eligible",
+    "already_refunded", "profile", "updated", "verified", "locked", "in_transit", "delayed", "lost",
+    "in_stock", "out_of_stock", "article_found", "no_article", "unknown",
+)
+
+
+# ---- queries and gold ----------------------------------------------------------------
+class AccountChange(Model):
+    field: str
+    phrase: str
+
+
+class QueryContext(Model):
+    """What the ticket system knows about the query; grows as the customer answers."""
+
+    customer_id: str | None = None
+    customer_email: str | None = None
+    order_id: str | None = None
+    product: str | None = None
+    account_change: AccountChange | None = None
+
+
+class Resolution(Model):
+    """One acceptable way to close the query: evidence from these tools, then this action."""
+
+    terminal: int = Field(ge=0, lt=N_ACTIONS)
+    required_tools: list[int] = Field(default_factory=list)
+    #: share of the resolution reward: 1.0 for the preferred action, less for a tolerated one
+    credit: float = Field(1.0, gt=0.0, le=1.0)
+
+
+class Gold(Model):
+    branch: str = Field(description="the data-dependent case, e.g. 'approved' or 'needs_approval'")
+    plan: list[int] = Field(description="a shortest successful action sequence")
+    acceptable: list[Resolution] = Field(min_length=1)
+    needs_info: bool = False
+
+
+class Query(Model):
+    id: str
+    category: Category
+    variant: Variant = "standard"
+    split: str
+    world_seed: int
+    text: str
+    channel: Literal["chat", "email", "web_form"] = "chat"
+    context: QueryContext
+    #: what the simulated customer can tell when asked
+    hidden: dict[str, str] = Field(default_factory=dict)
+    gold: Gold
+
+
+# ---- wire types ------------------------------------------------------------------------
+class ToolDeskAction(Action):
+    reasoning: str = Field("", max_length=4000, description="why this action (free text, not scored)")
+    action_id: int = Field(ge=0, lt=N_ACTIONS, description="0-12, see the action table")
+
+
+class ToolResult(Model):
+    step: int
+    action_id: int
+    tool: str
+    call: str = Field(description="the service method called, with its arguments")
+    status: Status
+    outcome: str = "unknown"
+    message: str
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class ToolDeskReward(RewardBreakdown):
+    useful_tool_call: float = 0.0
+    irrelevant_tool_call: float = 0.0
+    redundant_call: float = 0.0
+    call_out_of_order: float = 0.0
+    info_request: float = 0.0
+    unnecessary_info_request: float = 0.0
+    missing_evidence: float = 0.0
+    correct_terminal: float = 0.0
+    efficiency_bonus: float = 0.0
+    wrong_terminal: float = 0.0
+    wrong_routing: float = 0.0
+    unnecessary_escalation: float = 0.0
+    step_cost: float = 0.0
+    consult_llm_cost: float = 0.0
+    episode_length_limit: float = 0.0
+    malformed_action: float = 0.0
+
+
+class QueryView(Model):
+    id: str
+    text: str
+    channel: str
+    context: QueryContext
+
+
+class ToolDeskObservation(Observation):
+    query: QueryView | None = None
+    tool_results: list[ToolResult] = Field(default_factory=list)
+    customer_replies: list[str] = Field(default_factory=list)
+    info_requested: bool = False
+    hint: str | None = None
+    hint_action: int | None = None
+    consult_count: int = 0
+    step: int = 0
+    max_steps: int = 10
+    last_action: int | None = None
+    reward_breakdown: ToolDeskReward | None = None
+
+
+class ToolDeskState(State):
+    query_id: str | None = None
+    tool_calls: int = 0
+    cumulative_reward: float = 0.0
+    terminal_action: int | None = None
+    truncated: bool = False

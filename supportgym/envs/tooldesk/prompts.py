@@ -1,0 +1,39 @@
+"""The text face: the system prompt and an observation rendered as the user turn."""
+
+from __future__ import annotations
+
+import json
+
+from .models import ACTIONS, ToolDeskObservation
+
+SYSTEM_PROMPT = (
+    "You are a customer-service agent at a help desk. Each turn you choose exactly one action by id.\n"
+    "Tools (0-6) query the backend and their results appear in the next turn; request_customer_information (8) "
+    "asks the customer for a missing detail; consult_llm (12) gives a hint at a small cost; actions 7, 9, 10, 11 "
+    "close the query. Collect the evidence the query needs (order before refund or tracking; identity before "
+    "account changes), avoid repeating calls, then close it the right way.\n\nActions:\n"
+    + "\n".join(f"{a.id}: {a.name} ({a.kind}) - {a.description}" for a in ACTIONS)
+    + '\n\nAnswer with JSON only: {"reasoning": "<one sentence>", "action_id": <0-12>}'
+)
+
+
+def render_prompt(obs: ToolDeskObservation) -> str:
+    """The user message for ``obs``: query, known identifiers, results so far."""
+    if obs.query is None:
+        return "No query."
+    ctx = obs.query.context
+    known = {k: v for k, v in ctx.model_dump(mode="json").items() if v is not None}
+    lines = [f"Query {obs.query.id} via {obs.query.channel}:", f'"{obs.query.text}"',
+             f"Known: {json.dumps(known, sort_keys=True) if known else 'nothing beyond the text'}"]
+    if obs.tool_results:
+        lines.append("Tool results:")
+        lines += [f"- step {r.step} {r.tool} [{r.status}] {r.message}" for r in obs.tool_results]
+    if obs.customer_replies:
+        lines.append("Customer replies:")
+        lines += [f"- {m}" for m in obs.customer_replies]
+    if obs.hint:
+        lines.append(f"Hint (consult_llm): action {obs.hint_action} - {obs.hint}")
+    if obs.feedback:
+        lines.append(f"Last step: {obs.feedback}")
+    lines.append(f"Step {obs.step} of {obs.max_steps}. Choose the next action.")
+    return "\n".join(lines)

@@ -1,0 +1,119 @@
+"""Named reward signals and the per-episode ledger they are computed from.
+
+Weights live in ``data/rewards.yaml``; each step's :class:`ToolDeskReward` has one
+field per signal and ``total`` their sum. The ledger is the only state scoring reads,
+so the breakdown of any step can be recomputed from the trajectory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from ...core.types import Model
+from .models import ESCALATE, EVIDENCE_STATUSES, RESOLVE, ROUTE_BILLING, ROUTE_TECH, Gold, ToolDeskReward
+from .resources import load_yaml, validate
+
+class RewardWeights(Model):
+    useful_tool_call: float
+    irrelevant_tool_call: float
+    redundant_call: float
+    call_out_of_order: float
+    info_request: float
+    unnecessary_info_request: float
+    missing_evidence: float
+    correct_terminal: float
+    partial_terminal: float
+    efficiency_bonus: float
+    wrong_terminal: float
+    wrong_routing: float
+    unnecessary_escalation: float
+    step_cost: float
+    consult_llm_cost: float
+    episode_length_limit: float
+    malformed_action: float
+
+@lru_cache(maxsize=1)
+def weights() -> RewardWeights:
+    return validate(RewardWeights, "rewards.yaml", load_yaml("rewards.yaml"))
+
+
+@dataclass
+class Ledger:
+    gold: Gold
+    evidence: set[int] = field(default_factory=set)
+    answered_calls: set[str] = field(default_factory=set)
+    counts: dict[str, int] = field(default_factory=dict)
+    totals: dict[str, float] = field(default_factory=dict)
+
+    def count(self, key: str) -> None:
+        self.counts[key] = self.counts.get(key, 0) + 1
+
+    def add(self, bd: ToolDeskReward) -> ToolDeskReward:
+        """Set ``total`` and accumulate the episode sums."""
+        comps = bd.components()
+        bd.total = round(sum(comps.values()), 6)
+        for k, v in comps.items():
+            if v:
+                self.totals[k] = round(self.totals.get(k, 0.0) + v, 6)
+        return bd
+
+    @property
+    def useful_tools(self) -> set[int]:
+        return {t for r in self.gold.acceptable for t in r.required_tools}
+
+def new_breakdown() -> ToolDeskReward:
+    return ToolDeskReward(step_cost=weights().step_cost)
+
+def score_tool(led: Ledger, bd: ToolDeskReward, tool: int, call: str, status: str) -> None:
+    w = weights()
+    if status not in EVIDENCE_STATUSES:
+        bd.call_out_of_order = w.call_out_of_order
+        led.count("out_of_order_calls")
+        return
+    if call in led.answered_calls:
+        bd.redundant_call = w.redundant_call
+        led.count("redundant_calls")
+        return
+    led.answered_calls.add(call)
+    if tool in led.evidence:
+        return  # the same tool again with new inputs: neither new evidence nor waste
+    led.evidence.add(tool)
+    if tool in led.useful_tools:
+        bd.useful_tool_call = w.useful_tool_call
+        led.count("useful_calls")
+    else:
+        bd.irrelevant_tool_call = w.irrelevant_tool_call
+        led.count("irrelevant_calls")
+
+def score_info(led: Ledger, bd: ToolDeskReward, supplied: bool) -> None:
+    w = weights()
+    if supplied:
+        bd.info_request = w.info_request
+    else:
+        bd.unnecessary_info_request = w.unnecessary_info_request
+        led.count("unnecessary_info_requests")
+
+def score_terminal(led: Ledger, bd: ToolDeskReward, action: int, steps: int) -> bool:
+    """Score a terminal action; returns whether the query is resolved."""
+    w = weights()
+    matches = [r for r in led.gold.acceptable if r.terminal == action]
+    if matches:
+        best = min(matches, key=lambda r: (len(set(r.required_tools) - led.evidence), -r.credit))
+        missing = set(best.required_tools) - led.evidence
+        if not missing:
+            bd.correct_terminal = round(w.correct_terminal * best.credit, 6)
+            if best.credit == 1.0 and steps <= len(led.gold.plan):
+                bd.efficiency_bonus = w.efficiency_bonus
+            return True
+        bd.correct_terminal = round(w.partial_terminal * best.credit, 6)
+        bd.missing_evidence = w.missing_evidence * len(missing)
+        return False
+    if action == ESCALATE:
+        bd.unnecessary_escalation = w.unnecessary_escalation
+    elif action in (ROUTE_BILLING, ROUTE_TECH):
+        bd.wrong_routing = w.wrong_routing
+    else:
+        assert action == RESOLVE
+        bd.wrong_terminal = w.wrong_terminal
+    return False

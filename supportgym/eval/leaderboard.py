@@ -1,0 +1,118 @@
+"""Tables over benchmark results: one run's summary, and a leaderboard over many runs."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.table import Table
+
+from .bench import SCHEMA
+
+COLUMNS = ("env", "agent", "task", "episodes", "reward", "score", "success", "pass^k", "steps")
+
+
+def load_results(folder: str | Path) -> tuple[list[dict[str, Any]], list[str]]:
+    """Every bench results file under ``folder`` (recursively), newest first; plus notes
+    on JSON files that are not results."""
+    runs, notes = [], []
+    for path in sorted(Path(folder).rglob("*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            notes.append(f"{path}: unreadable ({err})")
+            continue
+        if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+            continue
+        data["_path"] = str(path)
+        runs.append(data)
+    runs.sort(key=lambda d: str(d.get("created", "")), reverse=True)
+    return runs, notes
+
+
+def _max_pass(summary: Mapping[str, Any]) -> tuple[int, float] | None:
+    ks = [int(k[5:]) for k in summary if k.startswith("pass^")]
+    if not ks or max(ks) < 2:
+        return None
+    return max(ks), float(summary[f"pass^{max(ks)}"])
+
+
+def headline_groups(results: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Per (env, agent): the ``all`` group where there is one, else its single task group."""
+    groups = results.get("groups", [])
+    have_all = {(g["env"], g["agent"]) for g in groups if g["task"] == "all"}
+    return [g for g in groups if g["task"] == "all" or (g["env"], g["agent"]) not in have_all]
+
+
+def row(group: Mapping[str, Any], run: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    s = group["summary"]
+    pk = _max_pass(s)
+    out = {
+        "env": group["env"], "agent": group["agent"], "task": group["task"], "episodes": s["episodes"],
+        "reward_mean": s["reward_mean"], "reward_ci95": [s["reward_ci95_low"], s["reward_ci95_high"]],
+        "score": s.get("score"), "success_rate": s.get("success_rate"),
+        "pass_k": {"k": pk[0], "value": pk[1]} if pk else None, "steps_mean": s["steps_mean"],
+    }
+    if run is not None:
+        out.update(run_id=run.get("run_id"), created=run.get("created"), partial=run.get("partial", False),
+                   path=run.get("_path"))
+    return out
+
+
+def _fmt(x: Any, digits: int = 3) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "—"
+    return f"{x:.{digits}f}" if isinstance(x, float) else str(x)
+
+
+def cells(r: Mapping[str, Any]) -> list[str]:
+    lo, hi = r["reward_ci95"]
+    pk = r["pass_k"]
+    return [r["env"], r["agent"], r["task"], str(r["episodes"]),
+            f"{_fmt(r['reward_mean'])} [{_fmt(lo)}, {_fmt(hi)}]", _fmt(r["score"]), _fmt(r["success_rate"]),
+            f"pass^{pk['k']}={pk['value']:.3f}" if pk else "—", _fmt(r["steps_mean"], 1)]
+
+
+def rows_table(results: Mapping[str, Any], title: str = "") -> Table:
+    table = Table(title=title, header_style="bold")
+    for col in COLUMNS:
+        table.add_column(col, justify="right" if col not in ("env", "agent", "task") else "left")
+    for g in headline_groups(results):
+        table.add_row(*cells(row(g)))
+    return table
+
+
+def leaderboard_rows(runs: Iterable[Mapping[str, Any]], task: str | None = None) -> list[dict[str, Any]]:
+    """One row per (run, env, agent) headline group, or per matching task; best score first per env."""
+    rows = []
+    for run in runs:
+        groups = headline_groups(run) if task is None else [g for g in run.get("groups", []) if g["task"] == task]
+        rows.extend(row(g, run) for g in groups)
+
+    def key(r: Mapping[str, Any]) -> tuple[Any, ...]:
+        score = r["score"] if r["score"] is not None else -math.inf
+        return (r["env"], -score, -r["reward_mean"])
+
+    return sorted(rows, key=key)
+
+
+def leaderboard_table(rows: Sequence[Mapping[str, Any]], title: str = "SupportGym leaderboard") -> Table:
+    table = Table(title=title, header_style="bold")
+    for col in (*COLUMNS, "run"):
+        table.add_column(col, justify="right" if col not in ("env", "agent", "task", "run") else "left")
+    for r in rows:
+        run = f"{r.get('run_id', '')}{' (partial)' if r.get('partial') else ''}"
+        table.add_row(*cells(r), run)
+    return table
+
+
+def markdown_rows(rows: Sequence[Mapping[str, Any]], with_run: bool = False) -> str:
+    head = list(COLUMNS) + (["run"] if with_run else [])
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        extra = [f"{r.get('run_id', '')}{' (partial)' if r.get('partial') else ''}"] if with_run else []
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells(r) + extra) + " |")
+    return "\n".join(lines)

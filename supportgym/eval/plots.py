@@ -1,0 +1,166 @@
+"""Figures for the benchmark report, as base64 PNGs (the HTML embeds them: no files,
+no external URLs). Each figure is drawn only where the records carry its data, so
+any environment gets the plots its reports support."""
+
+from __future__ import annotations
+
+import base64
+import io
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .metrics_common import component_totals, episode_score, episode_success
+
+#: report keys that name an episode's category (tooldesk: query category; ticket: ticket type)
+CATEGORY_KEYS = ("category", "query_category", "ticket_type", "scenario_category")
+#: per-item label fields with gold counterparts that get a confusion matrix
+CONFUSION_FIELDS = ("priority", "category", "route_to", "route")
+
+Figure = tuple[str, str]  # (title, base64 PNG)
+
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _png(fig: Any) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
+    _plt().close(fig)
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _by_agent(records: Sequence[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
+    out: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for r in records:
+        out[r["agent"]].append(r)
+    return dict(out)
+
+
+def score_distribution(records: Sequence[Mapping[str, Any]]) -> Figure | None:
+    agents = _by_agent(records)
+    scores = {a: [s for s in map(episode_score, rs) if s is not None] for a, rs in agents.items()}
+    use_score = all(scores.values())
+    data = scores if use_score else {a: [r["total_reward"] for r in rs] for a, rs in agents.items()}
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(1.6 + 1.2 * len(data), 3.2))
+    ax.boxplot(list(data.values()), showmeans=True)
+    ax.set_xticks(range(1, len(data) + 1), list(data))
+    ax.set_ylabel("normalised score" if use_score else "episode reward")
+    ax.grid(axis="y", alpha=0.3)
+    return ("Score distribution" if use_score else "Episode reward distribution", _png(fig))
+
+
+def reward_components(records: Sequence[Mapping[str, Any]]) -> Figure | None:
+    agents = _by_agent(records)
+    means: dict[str, dict[str, float]] = {}
+    for a, rs in agents.items():
+        acc: dict[str, float] = defaultdict(float)
+        for r in rs:
+            for k, v in component_totals(r).items():
+                acc[k] += v / len(rs)
+        means[a] = dict(acc)
+    comps = sorted({k for m in means.values() for k in m})
+    if not comps:
+        return None
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(max(4.0, 0.7 * len(comps) * max(1, len(means)) ** 0.5 + 2), 3.4))
+    width = 0.8 / len(means)
+    for i, (a, m) in enumerate(means.items()):
+        ax.bar([j + i * width for j in range(len(comps))], [m.get(c, 0.0) for c in comps], width, label=a)
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(comps))], comps, rotation=30, ha="right")
+    ax.axhline(0, color="black", linewidth=0.6)
+    ax.set_ylabel("mean per episode")
+    ax.legend(fontsize=8)
+    return ("Reward components (sum over the episode, mean over episodes)", _png(fig))
+
+
+def _gold(pred: Mapping[str, Any], field: str) -> Any:
+    gold = pred.get("gold")
+    if isinstance(gold, Mapping) and field in gold:
+        return gold[field]
+    return pred.get(f"gold_{field}", pred.get(f"true_{field}"))
+
+
+def confusion_matrices(records: Sequence[Mapping[str, Any]]) -> list[Figure]:
+    figures = []
+    agents = _by_agent(records)
+    for field in CONFUSION_FIELDS:
+        pairs = {a: [(str(_gold(p, field)), str(p.get(field))) for r in rs for p in r["report"].get("predictions", [])
+                     if isinstance(p, Mapping) and _gold(p, field) is not None]
+                 for a, rs in agents.items()}
+        pairs = {a: v for a, v in pairs.items() if v}
+        if not pairs:
+            continue
+        gold_labels = sorted({g for v in pairs.values() for g, _ in v})
+        labels = gold_labels + sorted({p for v in pairs.values() for _, p in v} - set(gold_labels))
+        index = {lab: i for i, lab in enumerate(labels)}
+        plt = _plt()
+        n = len(pairs)
+        side = 1.1 + 0.32 * len(labels)
+        fig, axes = plt.subplots(1, n, figsize=(side * n, side), squeeze=False)
+        for ax, (a, v) in zip(axes[0], pairs.items()):
+            import numpy as np
+
+            m = np.zeros((len(gold_labels), len(labels)))
+            for g, p in v:
+                m[index[g], index[p]] += 1
+            ax.imshow(m / np.maximum(m.sum(axis=1, keepdims=True), 1), cmap="Blues", vmin=0, vmax=1)
+            ax.set_title(a, fontsize=9)
+            ax.set_xticks(range(len(labels)), labels, rotation=60, ha="right", fontsize=7)
+            ax.set_yticks(range(len(gold_labels)), gold_labels if ax is axes[0][0] else [], fontsize=7)
+            ax.set_xlabel("predicted", fontsize=8)
+        axes[0][0].set_ylabel("gold", fontsize=8)
+        figures.append((f"Confusion matrix: {field} (rows normalised)", _png(fig)))
+    return figures
+
+
+def resolution_by_category(records: Sequence[Mapping[str, Any]], threshold: float) -> Figure | None:
+    rates: dict[str, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
+    for r in records:
+        cat = next((r["report"][k] for k in CATEGORY_KEYS if isinstance(r["report"].get(k), str)), None)
+        ok = episode_success(r, threshold)
+        if cat is None or ok is None:
+            continue
+        rates[r["agent"]][cat].append(ok)
+    if not rates:
+        return None
+    cats = sorted({c for m in rates.values() for c in m})
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(max(4.0, 0.6 * len(cats) * max(1, len(rates)) ** 0.5 + 2), 3.4))
+    width = 0.8 / len(rates)
+    for i, (a, m) in enumerate(rates.items()):
+        ys = [sum(m[c]) / len(m[c]) if m.get(c) else 0.0 for c in cats]
+        ax.bar([j + i * width for j in range(len(cats))], ys, width, label=a)
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(cats))], cats, rotation=30, ha="right")
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("success rate")
+    ax.legend(fontsize=8)
+    return ("Resolution (success) rate by category", _png(fig))
+
+
+def reward_vs_steps(records: Sequence[Mapping[str, Any]]) -> Figure | None:
+    if not records:
+        return None
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(4.8, 3.4))
+    for a, rs in _by_agent(records).items():
+        ax.scatter([len(r["steps"]) for r in rs], [r["total_reward"] for r in rs], s=14, alpha=0.6, label=a)
+    ax.set_xlabel("steps")
+    ax.set_ylabel("episode reward")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    return ("Episode reward vs. steps", _png(fig))
+
+
+def env_figures(records: Sequence[Mapping[str, Any]], threshold: float) -> list[Figure]:
+    figs: list[Figure | None] = [score_distribution(records), reward_components(records)]
+    figs += confusion_matrices(records)
+    figs += [resolution_by_category(records, threshold), reward_vs_steps(records)]
+    return [f for f in figs if f is not None]

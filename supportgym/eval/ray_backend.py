@@ -1,0 +1,133 @@
+"""Fan benchmark episodes out over Ray: a local cluster by default, or an existing one.
+
+Each job is self-contained and every episode is seeded, so the records are the
+same as the local backend's whatever worker runs them and in whatever order they
+finish (the results are sorted by job index). Episodes of agents that call a model
+endpoint are throttled: at most ``max_concurrency`` of them in flight per endpoint.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections import Counter, deque
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..core.errors import ConfigError
+from .bench import Job, ensure_registered, execute
+
+#: worker threads: one episode per CPU, so BLAS/torch must not spawn more
+THREAD_ENV = {
+    "OMP_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+    "OPENBLAS_NUM_THREADS": "1",
+    "TOKENIZERS_PARALLELISM": "false",
+}
+
+
+def _limit_threads() -> None:
+    for key, value in THREAD_ENV.items():
+        os.environ.setdefault(key, value)
+    import sys
+
+    if "torch" in sys.modules:  # only when an agent already pulled it in: never import torch for nothing
+        sys.modules["torch"].set_num_threads(1)
+
+
+def _run_chunk(jobs: list[Job], env_specs: dict[str, Any], max_steps: int) -> list[dict[str, Any]]:
+    _limit_threads()
+    ensure_registered(env_specs)
+    out = []
+    for job in jobs:
+        out.append(execute(job, max_steps))
+        _limit_threads()
+    return out
+
+
+def _chunks(jobs: Sequence[Job], chunk_size: int) -> list[list[Job]]:
+    """Endpoint jobs go one per task (so the throttle is exact); others in chunks
+    of ``chunk_size`` consecutive jobs (fewer round trips)."""
+    out: list[list[Job]] = []
+    current: list[Job] = []
+    for job in jobs:
+        if job.endpoint is not None:
+            out.append([job])
+            continue
+        current.append(job)
+        if len(current) >= chunk_size:
+            out.append(current)
+            current = []
+    if current:
+        out.append(current)
+    return out
+
+
+def run_ray(
+    jobs: Sequence[Job],
+    env_specs: dict[str, Any],
+    max_steps: int,
+    on_record: Callable[[dict[str, Any]], None],
+    address: str | None = None,
+    num_cpus: int | None = None,
+    max_concurrency: int = 4,
+    chunk_size: int | None = None,
+    ship_code: bool = False,
+) -> None:
+    try:
+        import ray
+    except ImportError as err:
+        raise ConfigError("--backend ray needs the ray extra: uv sync --extra ray (or pip install 'supportgym[ray]')") from err
+    if max_concurrency < 1:
+        raise ConfigError(f"max_concurrency: got {max_concurrency}; allowed: an int >= 1")
+
+    started_here = False
+    if not ray.is_initialized():
+        runtime_env: dict[str, Any] = {"env_vars": dict(THREAD_ENV)}
+        if ship_code:  # a cluster without supportgym installed gets this checkout's package
+            import supportgym
+
+            runtime_env["py_modules"] = [os.path.dirname(supportgym.__file__)]
+        if address is None:
+            # A throwaway local cluster: no token to manage, no dashboard to serve.
+            os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+            ray.init(num_cpus=num_cpus, include_dashboard=False, runtime_env=runtime_env,
+                     log_to_driver=False, configure_logging=False)
+        else:
+            ray.init(address=address, runtime_env=runtime_env, log_to_driver=False, configure_logging=False)
+        started_here = True
+
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    size = chunk_size or max(1, min(16, math.ceil(len(jobs) / (4 * cpus))))
+    remote = ray.remote(num_cpus=1)(_run_chunk)
+    pending = deque(_chunks(jobs, size))
+    in_flight: dict[Any, str | None] = {}
+    per_endpoint: Counter[str] = Counter()
+    try:
+        while pending or in_flight:
+            # Submit everything the endpoint limits allow, keeping order otherwise.
+            held: deque[list[Job]] = deque()
+            while pending:
+                chunk = pending.popleft()
+                ep = chunk[0].endpoint
+                if ep is not None and per_endpoint[ep] >= max_concurrency:
+                    held.append(chunk)
+                    continue
+                in_flight[remote.remote(chunk, env_specs, max_steps)] = ep
+                if ep is not None:
+                    per_endpoint[ep] += 1
+            pending = held
+            ready, _ = ray.wait(list(in_flight), num_returns=1)
+            for ref in ready:
+                ep = in_flight.pop(ref)
+                if ep is not None:
+                    per_endpoint[ep] -= 1
+                for record in ray.get(ref):
+                    on_record(record)
+    except BaseException:
+        for ref in in_flight:
+            ray.cancel(ref, force=True)
+        raise
+    finally:
+        if started_here:
+            ray.shutdown()

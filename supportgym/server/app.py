@@ -1,0 +1,75 @@
+"""``create_app(config)``: one FastAPI app serving every registered environment."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import logging
+from collections.abc import AsyncIterator
+
+from fastapi import FastAPI
+
+from .. import __version__
+from . import errors, mcp, routes, ws
+from .config import ServerConfig
+from .service import Service
+from .sessions import SessionStore
+
+log = logging.getLogger("supportgym.server")
+
+DESCRIPTION = """\
+SupportGym environments over HTTP and WebSocket, wire-compatible with OpenEnv.
+
+`POST /reset` opens a session and returns `session_id` (also in the `X-Session-Id`
+response header); send it back as the `X-Session-Id` header on `/step`, `/state`, `/close`.
+`/step` takes OpenEnv's `{"action": {...}}` or the action's fields themselves.
+`/ws` speaks OpenEnv's WebSocket protocol, one session per connection. Every route also
+exists under `/envs/{env}/...`, pinned to one environment. Errors are
+`{"error": {"code", "message", ...}}`. See docs/server.md.
+"""
+
+
+async def _reaper(store: SessionStore) -> None:
+    interval = max(0.05, min(store.ttl_s / 4, 30.0))
+    while True:
+        await asyncio.sleep(interval)
+        store.reap()
+
+
+def mount_dashboard(app: FastAPI) -> bool:
+    try:
+        dashboard = importlib.import_module("supportgym.dashboard")
+    except ModuleNotFoundError as err:
+        if err.name not in ("supportgym.dashboard",):
+            raise
+        return False
+    mount = getattr(dashboard, "mount", None)
+    if mount is None:
+        return False
+    mount(app)
+    return True
+
+
+def create_app(config: ServerConfig | None = None, *, store: SessionStore | None = None) -> FastAPI:
+    config = config or ServerConfig()
+    svc = Service(config, store)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        task = asyncio.create_task(_reaper(svc.store))
+        try:
+            yield
+        finally:
+            task.cancel()
+            svc.store.clear()
+
+    app = FastAPI(title="SupportGym", version=__version__, description=DESCRIPTION, lifespan=lifespan)
+    app.state.service = svc
+    errors.install(app)
+    routes.install(app, svc)
+    ws.install(app, svc)
+    mcp.install(app, svc)
+    if config.dashboard and mount_dashboard(app):
+        log.info("dashboard mounted at /dashboard")
+    return app

@@ -1,0 +1,171 @@
+"""HTTP routes: OpenEnv's endpoint set at the root, the same set under ``/envs/{env}``.
+
+Root routes serve the env named in the reset body (or the default); ``/envs/{env}/...``
+pins one env, so an OpenEnv client pointed at ``http://host/envs/ticket`` talks to
+ticket-v0 over ``/envs/ticket/ws`` without knowing about the others.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, FastAPI, Path, Query, Request
+from fastapi.responses import Response
+
+from .. import __version__
+from .service import Service
+from .wire import (
+    SESSION_HEADER,
+    ResetBody,
+    parse_reset,
+    read_json,
+    render_result,
+    require_sid,
+    session_id_of,
+    split_step,
+)
+
+JSON = "application/json"
+SID_PARAM = {"name": "X-Session-Id", "in": "header", "required": False, "schema": {"type": "string"},
+             "description": "session id returned by /reset"}
+RESET_DOC = {
+    "requestBody": {"required": False, "content": {JSON: {"schema": ResetBody.model_json_schema()}}},
+    "parameters": [SID_PARAM],
+}
+STEP_DOC = {
+    "requestBody": {"required": True, "content": {JSON: {"schema": {
+        "type": "object",
+        "description": "OpenEnv form {\"action\": {...}} or the action's fields themselves (flat); "
+                       "the session id as X-Session-Id header or body field session_id",
+        "properties": {"action": {"type": "object"}, "session_id": {"type": "string"}},
+    }}}},
+    "parameters": [SID_PARAM],
+}
+SID_ONLY_DOC = {"parameters": [SID_PARAM]}
+ERRORS = {s: {"description": d} for s, d in {
+    400: "bad JSON or no session id", 404: "unknown or expired session / env", 409: "episode over or env mismatch",
+    413: "body over the size limit", 422: "schema-invalid action or reset options (fields and allowed values named)",
+    503: "capacity reached (Retry-After: 1)"}.items()}
+
+
+def _json(data: bytes, sid: str | None = None) -> Response:
+    return Response(data, media_type=JSON, headers={SESSION_HEADER: sid} if sid else None)
+
+
+def _handlers(svc: Service) -> dict[str, Any]:
+    cfg = svc.config
+
+    async def reset(request: Request, env: str | None) -> Response:
+        req, options = parse_reset(await read_json(request, cfg.max_body_bytes))
+        sid = session_id_of(request, req.session_id)
+        session = svc.store.get(sid) if sid else None
+        if session is not None and env is None and req.env is None:
+            served = session.served  # resetting a session keeps its env unless told otherwise
+        else:
+            served = svc.pick(env, req.env)
+        session, obs = await svc.reset(served, req, options, session, "http")
+        return _json(render_result(obs, session.id, session.env_id), session.id)
+
+    async def step(request: Request, env: str | None) -> Response:
+        raw, body_sid = split_step(await read_json(request, cfg.max_body_bytes))
+        session = svc.store.get(require_sid(session_id_of(request, body_sid)))
+        svc.check_env(session, env)
+        obs = await svc.step(session, raw)
+        return _json(render_result(obs, session.id, session.env_id))
+
+    async def state(request: Request, env: str | None) -> Response:
+        session = svc.store.get(require_sid(session_id_of(request)))
+        svc.check_env(session, env)
+        return _json(svc.state(session).model_dump_json().encode())
+
+    async def close(request: Request, env: str | None) -> Response:
+        sid = require_sid(session_id_of(request))
+        session = svc.store.get(sid)
+        svc.check_env(session, env)
+        svc.store.drop(sid)
+        return _json(orjson.dumps({"closed": True, "session_id": sid}))
+
+    def schema(env: str | None, query_env: str | None) -> Response:
+        return _json(svc.pick(env, query_env).schema_json)
+
+    def metadata(env: str | None, query_env: str | None) -> Response:
+        served = svc.pick(env, query_env)
+        return _json(orjson.dumps({**served.metadata(), "envs": list(svc.catalog.envs)}))
+
+    return {"reset": reset, "step": step, "state": state, "close": close, "schema": schema, "metadata": metadata}
+
+
+def install(app: FastAPI, svc: Service) -> None:
+    h = _handlers(svc)
+    root = APIRouter(tags=["Environment Control"], responses=ERRORS)
+    per_env = APIRouter(prefix="/envs/{env}", tags=["Per-environment routes"], responses=ERRORS)
+    EnvPath = Path(..., description="environment id (inbox-v0) or name (inbox)")
+    QueryEnv = Query(None, alias="env", description="environment id or name; the default env when absent")
+
+    # --- root: env from the body (reset) or the session ------------------------------
+    @root.post("/reset", openapi_extra=RESET_DOC, summary="Start an episode (new session, or reset the given one)")
+    async def reset(request: Request) -> Response:
+        return await h["reset"](request, None)
+
+    @root.post("/step", openapi_extra=STEP_DOC, summary="Step a session")
+    async def step(request: Request) -> Response:
+        return await h["step"](request, None)
+
+    @root.get("/state", openapi_extra=SID_ONLY_DOC, summary="State of a session")
+    async def state(request: Request, session_id: str | None = Query(None)) -> Response:
+        return await h["state"](request, None)
+
+    @root.post("/close", openapi_extra=SID_ONLY_DOC, summary="Close a session and free its slot")
+    async def close(request: Request) -> Response:
+        return await h["close"](request, None)
+
+    @root.get("/schema", summary="JSON schemas of action, observation and state")
+    async def schema(env: str | None = QueryEnv) -> Response:
+        return h["schema"](None, env)
+
+    @root.get("/metadata", summary="Environment metadata (OpenEnv EnvironmentMetadata fields)")
+    async def metadata(env: str | None = QueryEnv) -> Response:
+        return h["metadata"](None, env)
+
+    @root.get("/health", tags=["Health"])
+    async def health() -> dict[str, Any]:
+        return {"status": "healthy", "version": __version__, "active_sessions": len(svc.store),
+                "max_sessions": svc.store.max_sessions, "envs": list(svc.catalog.envs)}
+
+    @root.get("/tasks", summary="Environments, their tasks and splits")
+    async def tasks() -> dict[str, Any]:
+        return svc.catalog.listing()
+
+    # --- /envs/{env}: the same, pinned to one env ---------------------------------------
+    @per_env.post("/reset", openapi_extra=RESET_DOC)
+    async def env_reset(request: Request, env: str = EnvPath) -> Response:
+        return await h["reset"](request, env)
+
+    @per_env.post("/step", openapi_extra=STEP_DOC)
+    async def env_step(request: Request, env: str = EnvPath) -> Response:
+        return await h["step"](request, env)
+
+    @per_env.get("/state", openapi_extra=SID_ONLY_DOC)
+    async def env_state(request: Request, env: str = EnvPath, session_id: str | None = Query(None)) -> Response:
+        return await h["state"](request, env)
+
+    @per_env.post("/close", openapi_extra=SID_ONLY_DOC)
+    async def env_close(request: Request, env: str = EnvPath) -> Response:
+        return await h["close"](request, env)
+
+    @per_env.get("/schema")
+    async def env_schema(env: str = EnvPath) -> Response:
+        return h["schema"](env, None)
+
+    @per_env.get("/metadata")
+    async def env_metadata(env: str = EnvPath) -> Response:
+        return h["metadata"](env, None)
+
+    @per_env.get("/health", tags=["Health"])
+    async def env_health(env: str = EnvPath) -> dict[str, Any]:
+        svc.pick(env, None)
+        return await health()
+
+    app.include_router(root)
+    app.include_router(per_env)

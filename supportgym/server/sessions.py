@@ -1,0 +1,109 @@
+"""Session store: one environment instance per session, each behind its own lock.
+
+Ids come from :func:`secrets.token_urlsafe` (192 random bits), so a client can
+reach only the sessions whose ids it was given. The store is used from the event
+loop only, so its dict needs no lock of its own; the per-session ``asyncio.Lock``
+serialises requests that race on the same session (two pipelined steps).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..core.env import Environment
+from .catalog import Served
+from .errors import ApiError
+
+SESSION_ID_BYTES = 24
+
+
+@dataclass(eq=False)
+class Session:
+    id: str
+    served: Served
+    env: Environment
+    transport: str
+    last_used: float
+    created: float
+    steps: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    closed: bool = False
+    #: an episode has been reset (WebSocket sessions open before their first reset)
+    started: bool = False
+
+    @property
+    def env_id(self) -> str:
+        return self.served.id
+
+
+class SessionStore:
+    def __init__(self, max_sessions: int, ttl_s: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.max_sessions = max_sessions
+        self.ttl_s = ttl_s
+        self.clock = clock
+        self._sessions: dict[str, Session] = {}
+
+    def __len__(self) -> int:
+        return len(self._sessions)
+
+    def __contains__(self, sid: str) -> bool:
+        return sid in self._sessions
+
+    def _expired(self, s: Session, now: float) -> bool:
+        return now - s.last_used > self.ttl_s and not s.lock.locked()
+
+    def reap(self) -> int:
+        """Drop sessions idle for longer than the TTL; return how many."""
+        now = self.clock()
+        dead = [s for s in self._sessions.values() if self._expired(s, now)]
+        for s in dead:
+            self.drop(s.id)
+        return len(dead)
+
+    def capacity_error(self) -> ApiError:
+        return ApiError(
+            503, "capacity_reached",
+            f"capacity reached: {len(self)} of {self.max_sessions} sessions are open; close one "
+            f"(POST /close or WebSocket 'close'), wait for idle ones to expire after {self.ttl_s:g}s, "
+            "or start the server with a larger --max-sessions",
+            headers={"Retry-After": "1"}, active_sessions=len(self), max_sessions=self.max_sessions,
+        )
+
+    def check_capacity(self) -> None:
+        if len(self._sessions) >= self.max_sessions and (self.reap() == 0 or len(self._sessions) >= self.max_sessions):
+            raise self.capacity_error()
+
+    def add(self, served: Served, env: Environment, transport: str) -> Session:
+        self.check_capacity()
+        now = self.clock()
+        sid = secrets.token_urlsafe(SESSION_ID_BYTES)
+        s = Session(id=sid, served=served, env=env, transport=transport, last_used=now, created=now)
+        self._sessions[sid] = s
+        return s
+
+    def get(self, sid: str) -> Session:
+        s = self._sessions.get(sid)
+        now = self.clock()
+        if s is None or s.closed:
+            raise ApiError(404, "unknown_session",
+                           "unknown session id: it was never issued, was closed, or expired; POST /reset starts a new one")
+        if self._expired(s, now):
+            self.drop(sid)
+            raise ApiError(404, "session_expired",
+                           f"session expired after {self.ttl_s:g}s idle; POST /reset starts a new one")
+        s.last_used = now
+        return s
+
+    def drop(self, sid: str) -> None:
+        s = self._sessions.pop(sid, None)
+        if s is not None:
+            s.closed = True
+            s.env.close()
+
+    def clear(self) -> None:
+        for sid in list(self._sessions):
+            self.drop(sid)

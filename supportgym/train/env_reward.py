@@ -1,0 +1,97 @@
+"""Prompts from, and rewards by, the real environment for single-step GRPO.
+
+Each training prompt is one decision: the environment is reset with a recorded seed and
+options (for inbox: a one-email episode of the train split), and the prompt is the LLM
+agent's own chat prompt with the JSON answer prefilled. The reward of a completion is
+obtained by resetting the same environment identically and stepping it with the parsed
+action: the environment is the verifier, and its reward breakdown is logged per
+component. Nothing here reads gold labels.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..agents.llm_parse import parse_json_object
+from ..agents.llm_prompts import PromptFormat
+from ..core.registry import make, spec
+
+
+@dataclass
+class PromptRow:
+    prompt: str
+    env_seed: int
+    env_task: str
+    env_options: str  # JSON, so the dataset column stays a plain string
+
+
+def single_step_options(env_name: str) -> dict[str, Any]:
+    """Reset options that make an episode a single decision where the environment allows it."""
+    return {"size": 1} if env_name == "inbox" else {}
+
+
+def build_prompts(env: str, render: Callable[[list[dict[str, str]], str], str], n: int, seed: int,
+                  split: str = "train", options: dict[str, Any] | None = None) -> list[PromptRow]:
+    """``n`` prompts from seeds ``seed..seed+n-1``; ``render`` applies the chat template + prefill."""
+    s = spec(env)
+    fmt = PromptFormat.for_env(s.name, s.env_class().action_type)
+    opts = single_step_options(s.name) if options is None else options
+    task = f"split:{split}"
+    rows = []
+    e = make(s.id)
+    for i in range(n):
+        obs = e.reset(seed=seed + i, task=task, **opts)
+        rows.append(PromptRow(render(fmt.messages(obs), fmt.json_prefix()), seed + i, task, json.dumps(opts)))
+    return rows
+
+
+class EnvReward:
+    """A TRL reward function: ``(prompts, completions, env_seed, env_task, env_options, **kw) -> rewards``.
+
+    Logged by TRL under the class name (``rewards/EnvReward``); components go to ``env/*``.
+    """
+
+    def __init__(self, env: str) -> None:
+        self.env = env
+        #: mean components of the last scored batch
+        self.last: dict[str, float] = {}
+        s = spec(self.env)
+        self.env_id = s.id
+        self.fmt = PromptFormat.for_env(s.name, s.env_class().action_type)
+        self.prefix = self.fmt.json_prefix()
+        self._env = make(self.env_id)
+
+    def score(self, completion: str, seed: int, task: str, options: dict[str, Any]) -> tuple[float, dict[str, float], dict[str, Any]]:
+        obs = self._env.reset(seed=seed, task=task, **options)
+        parsed = parse_json_object(self.prefix + completion)
+        action = {**(parsed.data or {}), **self.fmt.filled_values(obs)}
+        after = self._env.step(action)
+        bd = after.reward_breakdown.components() if after.reward_breakdown is not None else {}
+        info = {"valid_json": float(parsed.ok and "no_json" not in parsed.repairs),
+                "action": action}
+        return float(after.reward or 0.0), bd, info
+
+    def __call__(self, prompts: list[Any], completions: list[Any], env_seed: list[int], env_task: list[str],
+                 env_options: list[str], log_metric: Callable[[str, float], None] | None = None, **_: Any) -> list[float]:
+        rewards: list[float] = []
+        sums: dict[str, float] = defaultdict(float)
+        for comp, seed, task, opts in zip(completions, env_seed, env_task, env_options, strict=True):
+            text = comp if isinstance(comp, str) else comp[-1]["content"]
+            r, bd, info = self.score(text, int(seed), task, json.loads(opts))
+            rewards.append(r)
+            for k, v in bd.items():
+                sums[f"env/{k}"] += v
+            sums["env/valid_json"] += info["valid_json"]
+            sums["env/total"] += r
+        n = max(1, len(rewards))
+        self.last = {k: v / n for k, v in sums.items()}
+        if log_metric is not None:
+            for k, v in self.last.items():
+                if not math.isnan(v):
+                    log_metric(k, v)
+        return rewards

@@ -1,0 +1,199 @@
+"""GRPO (TRL) with LoRA (PEFT) on a SupportGym environment's real reward.
+
+Single-step: every prompt is one decision (for inbox, one email), the answer's JSON is
+prefilled, and :class:`~supportgym.train.env_reward.EnvReward` steps the real
+environment to score each completion (components logged as ``env/*``). The run
+directory gets ``config.json``, ``metrics.jsonl``, TRL checkpoints (``checkpoint-N``,
+resumed automatically after an interruption), the LoRA adapter (``adapter/``),
+``eval_before.json`` / ``eval_after.json`` on the held-out split, PNG plots and
+``summary.json``. The same code runs on a GPU (``use_cpu=False``, bf16 if you like).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import ConfigError, expected
+from ..core.io import write_json_atomic
+from ..core.registry import spec
+from .metrics_log import JsonlMetricsCallback, last_checkpoint
+
+TRAIN_ENVS = ("inbox", "ticket", "tooldesk")
+
+
+@dataclass
+class GRPORunConfig:
+    env: str = "inbox"
+    #: HF folder or hub-style path; None = the converted SmolLM2 (`supportgym train setup-model`)
+    model: str | None = None
+    output_dir: str = "runs/grpo-inbox"
+    max_steps: int = 60
+    #: completions per prompt (the GRPO group)
+    num_generations: int = 4
+    prompts_per_step: int = 2
+    max_completion_length: int = 40
+    learning_rate: float = 1e-4
+    temperature: float = 1.0
+    #: KL coefficient; 0 skips the reference model (TRL's default)
+    beta: float = 0.0
+    lora_r: int = 16
+    lora_alpha: int = 32
+    lora_dropout: float = 0.0
+    target_modules: tuple[str, ...] = ("q_proj", "k_proj", "v_proj", "o_proj")
+    #: distinct training prompts (seeds seed..seed+n-1 of the train split)
+    train_prompts: int = 512
+    seed: int = 0
+    threads: int | None = None
+    save_steps: int = 10
+    eval_episodes: int = 10
+    eval_size: int | None = 10
+    eval_split: str = "test"
+    eval_seed: int = 1000
+    eval_before: bool = True
+    eval_after: bool = True
+    resume: bool = True
+    #: None = CPU unless CUDA is available
+    use_cpu: bool | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        name = spec(self.env).name  # raises UnknownEnvError with the allowed ids
+        if name not in TRAIN_ENVS:
+            raise ConfigError(expected("GRPORunConfig.env", self.env, list(TRAIN_ENVS)))
+        self.env = name
+        for attr, low in (("max_steps", 1), ("num_generations", 2), ("prompts_per_step", 1), ("max_completion_length", 4),
+                          ("lora_r", 1), ("train_prompts", 1), ("save_steps", 1), ("eval_episodes", 0)):
+            v = getattr(self, attr)
+            if not isinstance(v, int) or v < low:
+                raise ConfigError(expected(f"GRPORunConfig.{attr}", v, f"an int >= {low}",
+                                           "num_generations must be >= 2 so that a group has a baseline"
+                                           if attr == "num_generations" else ""))
+        if not 0 < self.learning_rate < 1:
+            raise ConfigError(expected("GRPORunConfig.learning_rate", self.learning_rate, "0 < lr < 1 (LoRA: 1e-5..5e-4)"))
+        if self.temperature <= 0:
+            raise ConfigError(expected("GRPORunConfig.temperature", self.temperature, "> 0: GRPO needs sampled, varied completions"))
+        if self.beta < 0:
+            raise ConfigError(expected("GRPORunConfig.beta", self.beta, ">= 0"))
+        if self.eval_split not in ("train", "validation", "test"):
+            raise ConfigError(expected("GRPORunConfig.eval_split", self.eval_split, ["train", "validation", "test"]))
+        self.target_modules = tuple(self.target_modules)
+
+
+def _load(cfg: GRPORunConfig):
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from .model import resolve_model_path
+
+    path = resolve_model_path(cfg.model)
+    tok = AutoTokenizer.from_pretrained(path)
+    if tok.chat_template is None:
+        raise ConfigError(f"model {path!r} has no chat template; SupportGym prompts always go through one")
+    if tok.pad_token is None:
+        tok.pad_token = tok.eos_token
+    tok.padding_side = "left"
+    model = AutoModelForCausalLM.from_pretrained(path, dtype=torch.float32)
+    return model, tok
+
+
+def _eval(cfg: GRPORunConfig, model, tok, out: Path) -> dict[str, Any] | None:
+    if cfg.eval_episodes == 0:
+        return None
+    from ..agents.llm_local import LocalLM
+    from .evaluate import evaluate_local
+
+    lm = LocalLM(model_obj=model, tokenizer=tok, threads=cfg.threads)
+    result = evaluate_local(cfg.env, lm, episodes=cfg.eval_episodes, seed=cfg.eval_seed, split=cfg.eval_split,
+                            size=cfg.eval_size)
+    write_json_atomic(out, result)
+    return result
+
+
+def train_grpo(cfg: GRPORunConfig) -> dict[str, Any]:
+    import torch
+    from datasets import Dataset
+    from peft import LoraConfig
+    from trl import GRPOConfig, GRPOTrainer
+
+    from ..agents.llm_local import set_torch_threads
+    from .env_reward import EnvReward, build_prompts
+    from .plots import plot_run
+
+    threads = set_torch_threads(cfg.threads)
+    random.seed(cfg.seed)
+    torch.manual_seed(cfg.seed)
+    run = Path(cfg.output_dir)
+    run.mkdir(parents=True, exist_ok=True)
+    write_json_atomic(run / "config.json", {**asdict(cfg), "torch_threads": threads})
+    use_cpu = (not torch.cuda.is_available()) if cfg.use_cpu is None else cfg.use_cpu
+
+    model, tok = _load(cfg)
+    resume_from = last_checkpoint(run) if cfg.resume else None
+    before = None
+    if cfg.eval_before:
+        path = run / "eval_before.json"
+        before = json.loads(path.read_text()) if path.exists() else _eval(cfg, model, tok, path)
+
+    def render(messages: list[dict[str, str]], prefill: str) -> str:
+        return tok.apply_chat_template(messages, tokenize=False, add_generation_prompt=True) + prefill
+
+    rows = build_prompts(cfg.env, render, cfg.train_prompts, cfg.seed, split="train")
+    ds = Dataset.from_list([asdict(r) for r in rows])
+    reward = EnvReward(cfg.env)
+    args = GRPOConfig(
+        output_dir=str(run),
+        use_cpu=use_cpu,
+        bf16=False,
+        fp16=False,
+        per_device_train_batch_size=cfg.num_generations * cfg.prompts_per_step,
+        gradient_accumulation_steps=1,
+        num_generations=cfg.num_generations,
+        max_completion_length=cfg.max_completion_length,
+        temperature=cfg.temperature,
+        learning_rate=cfg.learning_rate,
+        lr_scheduler_type="constant",
+        beta=cfg.beta,
+        max_steps=cfg.max_steps,
+        logging_steps=1,
+        save_steps=cfg.save_steps,
+        save_total_limit=2,
+        report_to="none",
+        seed=cfg.seed,
+        dataloader_num_workers=0,
+        log_completions=False,
+        **cfg.extra,
+    )
+    lora = LoraConfig(r=cfg.lora_r, lora_alpha=cfg.lora_alpha, lora_dropout=cfg.lora_dropout,
+                      target_modules=list(cfg.target_modules), task_type="CAUSAL_LM")
+    callback = JsonlMetricsCallback(run / "metrics.jsonl", resume_step=_step_of(resume_from))
+    trainer = GRPOTrainer(model=model, reward_funcs=[reward], args=args, train_dataset=ds, processing_class=tok,
+                          peft_config=lora, callbacks=[callback])
+    t0 = time.perf_counter()
+    trainer.train(resume_from_checkpoint=str(resume_from) if resume_from else None)
+    train_s = time.perf_counter() - t0
+    trainer.model.save_pretrained(run / "adapter")
+    tok.save_pretrained(run / "adapter")
+
+    after = _eval(cfg, trainer.model, tok, run / "eval_after.json") if cfg.eval_after else None
+    plots = plot_run(run)
+    summary = {
+        "env": cfg.env, "model": cfg.model or "SmolLM2-135M-Instruct (converted GGUF)",
+        "steps": trainer.state.global_step, "train_seconds": round(train_s, 1),
+        "seconds_per_step": round(callback.mean_step_seconds() or 0.0, 2), "torch_threads": threads,
+        "completions_per_step": cfg.num_generations * cfg.prompts_per_step,
+        "before": (before or {}).get("metrics"), "after": (after or {}).get("metrics"),
+        "before_mean_step_reward": (before or {}).get("mean_step_reward"),
+        "after_mean_step_reward": (after or {}).get("mean_step_reward"),
+        "plots": [p.name for p in plots],
+    }
+    write_json_atomic(run / "summary.json", summary)
+    return summary
+
+
+def _step_of(ckpt: Path | None) -> int | None:
+    return int(ckpt.name.rsplit("-", 1)[-1]) if ckpt else None

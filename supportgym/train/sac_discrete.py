@@ -1,0 +1,282 @@
+"""SAC for discrete actions on the tool desk's Gymnasium face, in one file (CleanRL style).
+
+Adapted from CleanRL's ``sac_atari.py`` (Christodoulou 2019, "Soft Actor-Critic for
+Discrete Action Settings") with MLPs [256, 256] instead of the Atari CNN. Read it top to
+bottom: config, networks, seeding, the loop, evaluation, checkpoint.
+
+    python -m supportgym.train.sac_discrete --total-timesteps 30000 --out runs/tooldesk_sac.pt
+    supportgym train sac            # the same through the CLI
+
+The model picked for the checkpoint is the best greedy policy on the *validation* split
+(the benchmark and the test split are only used for the final report).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import torch.optim as optim
+
+import supportgym.envs.tooldesk  # noqa: F401  (registers the Gymnasium ids)
+
+
+@dataclass
+class Args:
+    exp_name: str = "sac_discrete_tooldesk"
+    seed: int = 1
+    torch_deterministic: bool = True
+    threads: int = 1
+    """torch CPU threads (the project's machines have 2 cores)"""
+    env_id: str = "SupportGym/ToolDesk-v0"
+    total_timesteps: int = 30_000
+    buffer_size: int = 100_000
+    gamma: float = 0.99
+    tau: float = 0.005
+    """soft target update rate, applied every `target_network_frequency` steps"""
+    target_network_frequency: int = 1
+    batch_size: int = 128
+    learning_starts: int = 2_000
+    policy_lr: float = 3e-4
+    q_lr: float = 3e-4
+    update_frequency: int = 1
+    autotune: bool = True
+    alpha: float = 0.2
+    """entropy coefficient when not autotuned"""
+    target_entropy_scale: float = 0.3
+    """target entropy = scale * log(|A|); CleanRL's Atari 0.89 keeps this task's policy too random"""
+    eval_every: int = 2_500
+    eval_episodes: int = 200
+    """validation episodes per evaluation (model selection)"""
+    stop_at_validation_resolution: float = 1.0
+    """stop early once the greedy policy resolves this share of validation queries at the expert's step count"""
+    out: str = "runs/tooldesk_sac.pt"
+    hidden: tuple[int, ...] = (256, 256)
+
+
+def mlp(inp: int, hidden: tuple[int, ...], out: int) -> nn.Sequential:
+    layers: list[nn.Module] = []
+    for h in hidden:
+        layers += [nn.Linear(inp, h), nn.ReLU()]
+        inp = h
+    layers.append(nn.Linear(inp, out))
+    return nn.Sequential(*layers)
+
+
+class SoftQNetwork(nn.Module):
+    def __init__(self, obs_dim: int, n_actions: int, hidden: tuple[int, ...]) -> None:
+        super().__init__()
+        self.net = mlp(obs_dim, hidden, n_actions)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.net(x)
+
+
+class Actor(nn.Module):
+    def __init__(self, obs_dim: int, n_actions: int, hidden: tuple[int, ...]) -> None:
+        super().__init__()
+        self.net = mlp(obs_dim, hidden, n_actions)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.net(x)
+
+    def get_action(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        logits = self(x)
+        dist = torch.distributions.Categorical(logits=logits)
+        action = dist.sample()
+        log_prob = F.log_softmax(logits, dim=1)
+        return action, log_prob, log_prob.exp()
+
+    @torch.no_grad()
+    def greedy(self, x: np.ndarray) -> int:
+        return int(self(torch.as_tensor(x, dtype=torch.float32).unsqueeze(0)).argmax(dim=1).item())
+
+
+class ReplayBuffer:
+    """Fixed-size ring buffer of (obs, action, reward, next_obs, done) as numpy arrays."""
+
+    def __init__(self, size: int, obs_dim: int, seed: int) -> None:
+        self.obs = np.zeros((size, obs_dim), np.float32)
+        self.next_obs = np.zeros((size, obs_dim), np.float32)
+        self.actions = np.zeros(size, np.int64)
+        self.rewards = np.zeros(size, np.float32)
+        self.dones = np.zeros(size, np.float32)
+        self.size, self.pos, self.full = size, 0, False
+        self.rng = np.random.default_rng(seed)
+
+    def add(self, obs: np.ndarray, next_obs: np.ndarray, action: int, reward: float, done: bool) -> None:
+        i = self.pos
+        self.obs[i], self.next_obs[i], self.actions[i], self.rewards[i], self.dones[i] = obs, next_obs, action, reward, done
+        self.pos = (i + 1) % self.size
+        self.full = self.full or self.pos == 0
+
+    def sample(self, n: int) -> tuple[torch.Tensor, ...]:
+        idx = self.rng.integers(0, self.size if self.full else self.pos, size=n)
+        return tuple(torch.as_tensor(a[idx]) for a in (self.obs, self.actions, self.rewards, self.next_obs, self.dones))
+
+
+def evaluate(actor: Actor, env_id: str, episodes: int, seed: int, **options: Any) -> dict[str, float]:
+    """Greedy rollouts: mean reward, resolution rate, steps, and share solved in the expert's steps."""
+    env = gym.make(env_id)
+    rewards, resolved, steps, optimal = [], [], [], []
+    for ep in range(episodes):
+        obs, _ = env.reset(seed=seed + ep, options=dict(options, **({"index": ep} if options.get("task") == "benchmark" else {})))
+        total, done = 0.0, False
+        while not done:
+            obs, r, term, trunc, info = env.step(actor.greedy(obs))
+            total += r
+            done = term or trunc
+        rep = info["episode_report"]
+        rewards.append(total)
+        resolved.append(rep["resolved"])
+        steps.append(rep["steps"])
+        optimal.append(rep["resolved"] and rep["steps"] == rep["min_steps"])
+    env.close()
+    return {"mean_reward": float(np.mean(rewards)), "resolution_rate": float(np.mean(resolved)),
+            "mean_steps": float(np.mean(steps)), "optimal_rate": float(np.mean(optimal))}
+
+
+def save_checkpoint(path: str | os.PathLike[str], actor: Actor, args: Args, meta: dict[str, Any]) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    torch.save({"algo": "sac_discrete", "actor": actor.state_dict(), "obs_dim": actor.net[0].in_features,
+                "n_actions": actor.net[-1].out_features, "hidden": list(args.hidden), "config": asdict(args),
+                "meta": meta}, tmp)
+    os.replace(tmp, path)
+    return path
+
+
+def load_actor(path: str | os.PathLike[str]) -> Actor:
+    ckpt = torch.load(path, map_location="cpu", weights_only=True)
+    actor = Actor(ckpt["obs_dim"], ckpt["n_actions"], tuple(ckpt["hidden"]))
+    actor.load_state_dict(ckpt["actor"])
+    actor.eval()
+    return actor
+
+
+def train(args: Args) -> dict[str, Any]:
+    # ---- seeding ---------------------------------------------------------------
+    random.seed(args.seed)
+    np.random.seed(args.seed)
+    torch.manual_seed(args.seed)
+    torch.backends.cudnn.deterministic = args.torch_deterministic
+    torch.set_num_threads(args.threads)
+    device = torch.device("cpu")
+
+    env = gym.make(args.env_id)
+    env.action_space.seed(args.seed)
+    obs_dim, n_actions = env.observation_space.shape[0], env.action_space.n
+
+    actor = Actor(obs_dim, n_actions, args.hidden).to(device)
+    qf1, qf2 = SoftQNetwork(obs_dim, n_actions, args.hidden), SoftQNetwork(obs_dim, n_actions, args.hidden)
+    qf1_target, qf2_target = SoftQNetwork(obs_dim, n_actions, args.hidden), SoftQNetwork(obs_dim, n_actions, args.hidden)
+    qf1_target.load_state_dict(qf1.state_dict())
+    qf2_target.load_state_dict(qf2.state_dict())
+    q_optimizer = optim.Adam(list(qf1.parameters()) + list(qf2.parameters()), lr=args.q_lr, eps=1e-4)
+    actor_optimizer = optim.Adam(actor.parameters(), lr=args.policy_lr, eps=1e-4)
+
+    if args.autotune:
+        target_entropy = args.target_entropy_scale * float(np.log(n_actions))
+        log_alpha = torch.zeros(1, requires_grad=True, device=device)
+        alpha = log_alpha.exp().item()
+        a_optimizer = optim.Adam([log_alpha], lr=args.q_lr, eps=1e-4)
+    else:
+        alpha = args.alpha
+
+    rb = ReplayBuffer(args.buffer_size, obs_dim, args.seed)
+    start = time.perf_counter()
+    best: dict[str, Any] = {"score": -np.inf}
+    history: list[dict[str, Any]] = []
+    losses = {"qf_loss": float("nan"), "actor_loss": float("nan"), "alpha": alpha}
+    obs, _ = env.reset(seed=args.seed)
+    episodes = 0
+
+    # ---- the loop ------------------------------------------------------------------
+    for global_step in range(1, args.total_timesteps + 1):
+        if global_step <= args.learning_starts:
+            action = int(env.action_space.sample())
+        else:
+            with torch.no_grad():
+                action = int(actor.get_action(torch.as_tensor(obs).unsqueeze(0))[0].item())
+        next_obs, reward, terminated, truncated, _ = env.step(action)
+        # the step limit is part of the task (penalised, and time is a feature): no bootstrap past it
+        done = terminated or truncated
+        rb.add(obs, next_obs, action, reward, done)
+        obs = next_obs
+        if done:
+            episodes += 1
+            obs, _ = env.reset()
+
+        if global_step > args.learning_starts and global_step % args.update_frequency == 0:
+            b_obs, b_act, b_rew, b_next, b_done = rb.sample(args.batch_size)
+            with torch.no_grad():
+                _, next_log_pi, next_pi = actor.get_action(b_next)
+                min_q_next = torch.min(qf1_target(b_next), qf2_target(b_next))
+                v_next = (next_pi * (min_q_next - alpha * next_log_pi)).sum(dim=1)
+                target_q = b_rew + (1.0 - b_done) * args.gamma * v_next
+            q1_a = qf1(b_obs).gather(1, b_act.unsqueeze(1)).view(-1)
+            q2_a = qf2(b_obs).gather(1, b_act.unsqueeze(1)).view(-1)
+            qf_loss = F.mse_loss(q1_a, target_q) + F.mse_loss(q2_a, target_q)
+            q_optimizer.zero_grad()
+            qf_loss.backward()
+            q_optimizer.step()
+
+            _, log_pi, pi = actor.get_action(b_obs)
+            with torch.no_grad():
+                min_q = torch.min(qf1(b_obs), qf2(b_obs))
+            actor_loss = (pi * (alpha * log_pi - min_q)).sum(dim=1).mean()
+            actor_optimizer.zero_grad()
+            actor_loss.backward()
+            actor_optimizer.step()
+
+            if args.autotune:
+                entropy = -(pi.detach() * log_pi.detach()).sum(dim=1)
+                alpha_loss = (log_alpha.exp() * (entropy - target_entropy)).mean()
+                a_optimizer.zero_grad()
+                alpha_loss.backward()
+                a_optimizer.step()
+                alpha = log_alpha.exp().item()
+
+            if global_step % args.target_network_frequency == 0:
+                for net, target in ((qf1, qf1_target), (qf2, qf2_target)):
+                    for p, tp in zip(net.parameters(), target.parameters()):
+                        tp.data.mul_(1.0 - args.tau).add_(args.tau * p.data)
+            losses = {"qf_loss": float(qf_loss.item()), "actor_loss": float(actor_loss.item()), "alpha": alpha}
+
+        # ---- model selection on the validation split ------------------------------------
+        if global_step > args.learning_starts and (global_step % args.eval_every == 0 or global_step == args.total_timesteps):
+            val = evaluate(actor, args.env_id, args.eval_episodes, seed=10_000, split="validation")
+            score = val["optimal_rate"] + val["resolution_rate"] + 1e-3 * val["mean_reward"]
+            row = {"step": global_step, "episodes": episodes, "seconds": round(time.perf_counter() - start, 1), **losses,
+                   **{f"val_{k}": v for k, v in val.items()}}
+            history.append(row)
+            print(json.dumps(row), flush=True)
+            if score > best["score"]:
+                best = {"score": score, "step": global_step, "validation": val}
+                save_checkpoint(args.out, actor, args, {"step": global_step, "validation": val})
+            if val["optimal_rate"] >= args.stop_at_validation_resolution:
+                break
+    env.close()
+    if "step" not in best:  # too short to evaluate: keep the last policy
+        save_checkpoint(args.out, actor, args, {"step": global_step, "validation": None})
+    return {"checkpoint": args.out, "train_seconds": round(time.perf_counter() - start, 1), "steps": global_step,
+            "best_step": best.get("step"), "validation": best.get("validation"), "history": history,
+            "final_losses": losses}
+
+
+if __name__ == "__main__":
+    import tyro
+
+    result = train(tyro.cli(Args))
+    print(json.dumps({k: v for k, v in result.items() if k != "history"}))

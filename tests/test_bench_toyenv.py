@@ -1,0 +1,125 @@
+"""A tiny registered environment and agents that the bench and dashboard tests run on.
+
+It needs none of the real environments, so the harness is tested whatever state they
+are in. Ray workers import this module by name (tests/ on PYTHONPATH).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from supportgym.agents import AGENTS, Agent, RandomAgent
+from supportgym.core import Action, Environment, Observation, RewardBreakdown, State, env_ids, register
+from supportgym.core.checker import check_env
+
+LABELS = ("a", "b", "c")
+TOY_ID = "benchtoy-v0"
+
+
+class ToyAction(Action):
+    label: Literal["a", "b", "c"]
+
+
+class ToyReward(RewardBreakdown):
+    correct: float = 0.0
+    invalid_penalty: float = 0.0
+
+
+class ToyObs(Observation):
+    item: int = 0
+    hint: str = ""
+    reward_breakdown: ToyReward | None = None
+
+
+class ToyState(State):
+    correct: int = 0
+
+
+class ToyEnv(Environment[ToyAction, ToyObs, ToyState]):
+    name = "benchtoy"
+    action_type = ToyAction
+    observation_type = ToyObs
+    state_type = ToyState
+    tasks = {"one": "three items", "two": "five items"}
+
+    def _reset(self, *, seed: int, task: str, size: int | None = None, **options: Any) -> ToyObs:
+        rng = random.Random(seed)
+        n = size or {"one": 3, "two": 5}.get(task, 4)
+        self.gold = [rng.choice(LABELS) for _ in range(n)]
+        self.category = rng.choice(["billing", "shipping"])
+        self.seed, self.task, self.i, self.correct, self.preds = seed, task, 0, 0, []
+        return ToyObs(item=0, hint=f"{n} items")
+
+    def _obs(self, reward: ToyReward, feedback: str) -> ToyObs:
+        done = self.i >= len(self.gold)
+        return ToyObs(item=self.i, done=done, reward=reward.total, reward_breakdown=reward, feedback=feedback)
+
+    def _step(self, action: ToyAction) -> ToyObs:
+        ok = action.label == self.gold[self.i]
+        self.preds.append({"id": str(self.i), "label": action.label, "gold": {"label": self.gold[self.i]}})
+        self.correct += ok
+        self.i += 1
+        r = 1.0 if ok else 0.0
+        return self._obs(ToyReward(total=r, correct=r), "right" if ok else "wrong")
+
+    def _invalid_action(self, raw: Mapping[str, Any], errors: list[dict[str, Any]]) -> ToyObs:
+        self.preds.append({"id": str(self.i), "label": None, "gold": {"label": self.gold[self.i]}})
+        self.i += 1
+        return self._obs(ToyReward(total=-0.5, invalid_penalty=-0.5), "invalid")
+
+    def _state(self) -> ToyState:
+        return ToyState(episode_id=self.episode_id, step_count=self.i, task=self.task, seed=self.seed,
+                        done=self.i >= len(self.gold), correct=self.correct)
+
+    def sample_action(self, rng: random.Random) -> ToyAction:
+        return ToyAction(label=rng.choice(LABELS))
+
+    def episode_report(self) -> dict[str, Any]:
+        score = self.correct / len(self.gold)
+        return {"normalized_score": score, "category": self.category, "predictions": list(self.preds)}
+
+
+def summarize(records: list) -> dict[str, float]:
+    n = sum(len(r.report["predictions"]) for r in records)
+    right = sum(p["label"] == p["gold"]["label"] for r in records for p in r.report["predictions"])
+    return {"label_accuracy": right / n if n else 0.0,
+            "normalized_score": sum(r.report["normalized_score"] for r in records) / len(records)}
+
+
+class ToyRules(Agent):
+    name = "rules"
+
+    def act(self, observation: Observation) -> dict[str, Any]:
+        return {"label": "a"}
+
+
+class ToyOracle(Agent):
+    name = "oracle"
+    is_oracle = True
+
+    def act(self, observation: Observation) -> ToyAction:
+        return ToyAction(label=self.env.gold[self.env.i])  # type: ignore[union-attr]
+
+
+if TOY_ID not in env_ids():
+    register(TOY_ID, entry_point=f"{__name__}:ToyEnv", description="toy", metrics=f"{__name__}:summarize")
+AGENTS.setdefault("benchtoy", {
+    "random": "supportgym.agents.base:RandomAgent",
+    "rules": f"{__name__}:ToyRules",
+    "oracle": f"{__name__}:ToyOracle",
+    "pipeline": "supportgym.agents.no_such_module:Nope",  # must be skipped with a note
+})
+
+
+def test_toy_env_passes_checker():
+    check_env(TOY_ID)
+
+
+def test_toy_oracle_is_perfect():
+    from supportgym.eval.runner import episode_specs, evaluate
+
+    recs = evaluate(TOY_ID, "oracle", episode_specs(split="test", episodes=3))
+    assert all(r.report["normalized_score"] == 1.0 for r in recs)
+    assert isinstance(RandomAgent(), Agent)

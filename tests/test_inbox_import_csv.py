@@ -1,0 +1,161 @@
+"""CSV import (the real multilingual tickets corpus and hand-made tables), dispatch and assign_gold."""
+
+from __future__ import annotations
+
+import collections
+from pathlib import Path
+
+import pytest
+
+from supportgym.core.errors import ConfigError, DataFormatError
+from supportgym.envs.inbox.importers import CsvSpec, assign_gold, detect_format, load_csv, load_emails, presets
+from supportgym.envs.inbox.models import Gold
+
+CORPORA = Path(__file__).parents[2] / "shared" / "corpora"
+TICKETS = CORPORA / "tickets" / "support_tickets_500.csv"
+needs_tickets = pytest.mark.skipif(
+    not TICKETS.is_file(), reason=f"tickets corpus not found at {TICKETS} (the shared corpora live beside the repo)"
+)
+
+
+@needs_tickets
+def test_tickets_corpus_loads_all_rows_with_the_preset():
+    emails = load_emails(TICKETS)  # no mapping: the support_tickets preset is detected from the header
+    assert len(emails) == 500
+    assert len({e.id for e in emails}) == 500
+    assert emails[0].id == "support_tickets_500-1"
+    languages = collections.Counter(e.meta["language"] for e in emails)
+    assert set(languages) == {"en", "de", "es", "fr", "pt"}
+    assert languages["en"] == 213
+    assert all(e.gold is not None for e in emails)
+    assert collections.Counter(e.gold.priority for e in emails) == {"high": 212, "medium": 200, "low": 88}
+    categories = collections.Counter(e.gold.category for e in emails)
+    assert categories["billing_inquiry"] == 42 and categories["sales_lead"] == 16 and categories["internal_hr"] == 5
+    assert collections.Counter(e.gold.route_to for e in emails)["billing"] == 42
+    assert emails[0].email.header.subject == "Problema de conexión urgente"
+    assert emails[0].email.body.startswith("Estimado Servicio de Atención al Cliente,\n")  # multi-line cell
+    assert sum(1 for e in emails if not e.email.header.subject) == 53  # empty subjects stay empty
+    assert "queue" not in emails[0].meta and "priority" not in emails[0].meta  # labels stay in gold only
+    assert load_csv(TICKETS, "support_tickets")[123] == emails[123]
+
+
+@needs_tickets
+def test_tickets_with_an_explicit_mapping_and_no_labels():
+    emails = load_csv(TICKETS, {"subject": "subject", "body": "body"}, meta_columns=["language"])
+    assert len(emails) == 500 and all(e.gold is None for e in emails)
+    labelled = assign_gold(emails, priority="medium", category="technical_support", route_to="support_tier1")
+    assert {e.gold.route_to for e in labelled} == {"support_tier1"}
+    assert all(e.gold is None for e in emails)  # the input list is not modified
+
+
+def test_own_table_with_value_maps_and_row_lines(tmp_path):
+    path = tmp_path / "queue.csv"
+    path.write_text(
+        "ticket,from,title,text,when,prio,team,flag\n"
+        't-1,a@x.com,Refund,"Line one\nline two",2024-05-01T08:00:00Z,P1,Money,yes\n'
+        "t-2,b@x.com,Hello,Just saying hi,\"Wed, 01 May 2024 10:00:00 +0200\",P4,Misc,no\n"
+        "t-3,c@x.com,Oops,Broken,,P9,Money,no\n",
+        encoding="utf-8",
+    )
+    mapping = {"id": "ticket", "sender": "from", "subject": "title", "body": "text", "timestamp": "when",
+               "priority": "prio", "category": "team", "route_to": "team", "flag_review": "flag"}
+    maps = {"priority": {"P1": "urgent", "P4": "low"},
+            "category": {"money": "billing_inquiry", "misc": "general_inquiry"},
+            "route_to": {"Money": "billing", "Misc": "archive"}}
+    with pytest.raises(DataFormatError) as info:
+        load_csv(path, mapping, value_maps=maps)
+    assert str(info.value).startswith(f"{path}:5: priority: Input should be 'urgent'")  # row t-3 starts on line 5
+    assert "[got 'P9']" in str(info.value)
+    maps["priority"]["P9"] = "medium"
+    first, second, third = load_csv(path, mapping, value_maps=maps)
+    assert load_emails(path, csv_mapping=CsvSpec(columns=mapping, value_maps=maps))[0] == first
+    assert first.id == "t-1" and first.email.body == "Line one\nline two"
+    assert first.gold == Gold(priority="urgent", category="billing_inquiry", route_to="billing", flag_review=True)
+    assert second.email.header.timestamp == "2024-05-01T08:00:00Z"  # RFC 2822 date, converted to UTC
+    assert third.email.header.timestamp == "1970-01-01T00:00:00Z"
+    assert first.meta["source"] == f"{path}:2" and third.meta["source"] == f"{path}:5"
+
+
+def test_csv_errors_name_file_and_line(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("subject,body\nok,fine\nonly-one-field\n", encoding="utf-8")
+    with pytest.raises(DataFormatError, match=r"t\.csv:3: row has 1 fields, the header has 2"):
+        load_emails(path)
+    path.write_text("title,text\na,b\n", encoding="utf-8")
+    with pytest.raises(DataFormatError, match=r"t\.csv:1: cannot tell which column is the body.*'title', 'text'"):
+        load_emails(path)
+    with pytest.raises(DataFormatError, match=r"t\.csv:1: mapped columns not in the header: got \['message'\]"):
+        load_csv(path, {"body": "message"})
+    path.write_text("subject,body,priority,category,route_to\na,b,high,,\n", encoding="utf-8")
+    with pytest.raises(DataFormatError, match=r"t\.csv:2: partly labelled row"):
+        load_emails(path)
+    path.write_text("subject,body\n", encoding="utf-8")
+    with pytest.raises(DataFormatError, match=r"t\.csv: no rows"):
+        load_emails(path)
+    path.write_text("", encoding="utf-8")
+    with pytest.raises(DataFormatError, match=r"t\.csv: empty file"):
+        load_emails(path)
+
+
+def test_bad_mappings_are_config_errors(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("subject,body\na,b\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"unknown field in CSV mapping: got \['text'\]"):
+        load_csv(path, {"text": "body"})
+    with pytest.raises(ConfigError, match="no body column"):
+        load_csv(path, {"subject": "subject"})
+    with pytest.raises(ConfigError, match="labels only part of gold"):
+        load_csv(path, {"body": "body", "priority": "subject"})
+    with pytest.raises(ConfigError, match=r"unknown CSV preset: got 'zendesk'; allowed: \['support_tickets'\]"):
+        load_csv(path, "zendesk")
+    with pytest.raises(ConfigError, match="csv_mapping given for a non-CSV input"):
+        load_emails(path, fmt="jsonl", csv_mapping={"body": "body"})
+
+
+def test_tsv_and_own_field_names(tmp_path):
+    path = tmp_path / "mail.tsv"
+    path.write_text("id\tsender\tsubject\tbody\tattachments\n"
+                    "m1\ta@x.com\tHi\tBody text\tcv.pdf; photo.jpg\n", encoding="utf-8")
+    (item,) = load_emails(path)
+    assert (item.id, item.email.header.sender) == ("m1", "a@x.com")
+    assert item.email.header.attachments == ["cv.pdf", "photo.jpg"]
+
+
+def test_preset_is_valid_data():
+    spec = presets()["support_tickets"]
+    queues = set(spec.value_maps["category"])
+    assert queues == set(spec.value_maps["route_to"]) == set(spec.value_maps["acceptable_routes"])
+    for queue, route in spec.value_maps["route_to"].items():
+        Gold(priority="low", category=spec.value_maps["category"][queue], route_to=route,
+             acceptable_routes=[r for r in spec.value_maps["acceptable_routes"][queue].split(";") if r])
+
+
+def test_detect_format(tmp_path):
+    (tmp_path / "a.mbox").write_bytes(b"")
+    (tmp_path / "noext1").write_bytes(b"From x Thu Jan  1 00:00:00 2002\n")
+    (tmp_path / "noext2").write_bytes(b'{"id": 1}\n')
+    (tmp_path / "noext3").write_bytes(b"From: a@b\n\nhi\n")
+    (tmp_path / "array.txt").write_bytes(b'[{"id": 1}]')
+    assert detect_format(tmp_path) == "eml"
+    found = [detect_format(tmp_path / n) for n in ("a.mbox", "noext1", "noext2", "noext3")]
+    assert found == ["mbox", "mbox", "jsonl", "eml"]
+    with pytest.raises(DataFormatError, match="JSON array is not supported"):
+        detect_format(tmp_path / "array.txt")
+    with pytest.raises(ConfigError, match="unknown email format"):
+        load_emails(tmp_path / "noext3", fmt="outlook")
+
+
+def test_assign_gold_labels_everything_and_checks_values(tmp_path):
+    path = tmp_path / "m.eml"
+    path.write_bytes(b"From: a@b.com\nSubject: WIN $$$\n\nclick\n")
+    (spam,) = load_emails(path, gold={"priority": "spam", "category": "spam_phishing", "route_to": "trash"})
+    assert spam.gold == Gold(priority="spam", category="spam_phishing", route_to="trash")
+    (flagged,) = assign_gold([spam], flag_review=True)  # partial update of existing gold
+    assert flagged.gold.flag_review and flagged.gold.route_to == "trash"
+    (bare,) = load_emails(path)
+    with pytest.raises(ConfigError, match=r"no gold yet, so give category, route_to"):
+        assign_gold([bare], priority="low")
+    with pytest.raises(ConfigError, match=r"assign_gold route_to: got 'bin'; allowed: \['support_tier1'"):
+        assign_gold([bare], priority="spam", category="spam_phishing", route_to="bin")
+    with pytest.raises(ConfigError, match="at least one label"):
+        assign_gold([bare])

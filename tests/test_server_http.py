@@ -1,0 +1,207 @@
+"""HTTP routes: multi-step sessions, both body forms, every error status, caps and expiry."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fastapi.testclient import TestClient
+from test_server_toyenv import TOY_ID, toy_app
+
+from supportgym.core.registry import make
+from supportgym.server import ServerConfig, create_app
+from supportgym.server.sessions import SessionStore
+
+
+@pytest.fixture()
+def client():
+    with TestClient(toy_app()) as c:
+        yield c
+
+
+def open_session(c: TestClient, **body) -> tuple[str, dict]:
+    r = c.post("/reset", json={"seed": 5, **body})
+    assert r.status_code == 200, r.text
+    data = r.json()
+    assert r.headers["x-session-id"] == data["session_id"]
+    return data["session_id"], data
+
+
+def act(obs: dict, label: str = "red") -> dict:
+    return {"item_id": obs["item_id"], "label": label}
+
+
+def test_episode_matches_in_process_replay_and_carries_reward_breakdown(client):
+    sid, data = open_session(client, task="long")
+    env = make(TOY_ID)
+    local = env.reset(seed=5, task="long")
+    assert data["observation"] == json.loads(local.model_dump_json(exclude={"reward", "done"}))
+    steps = 0
+    while not data["done"]:
+        a = act(data["observation"], ["red", "green", "blue"][steps % 3])
+        # alternate the OpenEnv envelope and the seed's flat body
+        body = {"action": a} if steps % 2 else a
+        r = client.post("/step", json=body, headers={"X-Session-Id": sid})
+        assert r.status_code == 200, r.text
+        data, local = r.json(), env.step(a)
+        assert data["observation"] == json.loads(local.model_dump_json(exclude={"reward", "done"}))
+        assert (data["reward"], data["done"]) == (local.reward, local.done)
+        assert set(data["observation"]["reward_breakdown"]) == {"total", "label", "item", "invalid_penalty"}
+        steps += 1
+    assert steps == 7
+    state = client.get("/state", headers={"X-Session-Id": sid}).json()
+    assert state == json.loads(env.state.model_dump_json())
+    # session id also accepted as a body field and as a query parameter
+    assert client.get(f"/state?session_id={sid}").json() == state
+    r = client.post("/step", json={"action": act(data["observation"]), "session_id": sid})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "episode_done"
+
+
+def test_invalid_action_is_422_names_field_and_allowed_values_and_loses_nothing(client):
+    sid, data = open_session(client)
+    before = client.get("/state", headers={"X-Session-Id": sid}).json()
+    r = client.post("/step", json={"action": {"item_id": data["observation"]["item_id"], "label": "pink"}},
+                    headers={"X-Session-Id": sid})
+    assert r.status_code == 422
+    err = r.json()["error"]
+    assert err["code"] == "invalid_action"
+    assert err["errors"][0]["field"] == "label" and "red" in err["errors"][0]["allowed"]
+    for bad in ({"item_id": "x"}, {"item_id": "x", "label": "red", "extra": 1}, {"action": [1]}, [1, 2], "str", 3):
+        r = client.post("/step", json=bad, headers={"X-Session-Id": sid})
+        assert r.status_code == 422, (bad, r.text)
+    assert client.get("/state", headers={"X-Session-Id": sid}).json() == before
+    r = client.post("/step", json=act(data["observation"]), headers={"X-Session-Id": sid})
+    assert r.status_code == 200 and r.json()["observation"]["reward_breakdown"]["item"] == 0.0
+
+
+@pytest.mark.parametrize("body, status, code", [
+    (b"{not json", 400, "invalid_json"),
+    (b"\xff\xfe", 400, "invalid_json"),
+    (b"[" * 5000, 400, "invalid_json"),
+    (b'{"a": NaN}', 400, "invalid_json"),
+    (b'"x"' + b" " * 70_000, 413, "body_too_large"),
+])
+def test_bad_bodies(client, body, status, code):
+    sid, _ = open_session(client)
+    for path in ("/step", "/reset"):
+        r = client.post(path, content=body, headers={"X-Session-Id": sid, "content-type": "application/json"})
+        assert (r.status_code, r.json()["error"]["code"]) == (status, code), r.text
+    assert client.get("/state", headers={"X-Session-Id": sid}).status_code == 200
+
+
+def test_chunked_body_over_limit_is_413(client):
+    sid, _ = open_session(client)
+    r = client.post("/step", content=iter([b"x" * 40_000, b"y" * 40_000]), headers={"X-Session-Id": sid})
+    assert r.status_code == 413
+
+
+def test_unknown_missing_and_conflicting_session_ids(client):
+    sid, data = open_session(client)
+    a = act(data["observation"])
+    assert client.post("/step", json=a, headers={"X-Session-Id": "nope"}).status_code == 404
+    assert client.get("/state", headers={"X-Session-Id": sid[:-1]}).status_code == 404
+    assert client.post("/reset", json={}, headers={"X-Session-Id": "nope"}).status_code == 404
+    r = client.post("/step", json=a)
+    assert r.status_code == 400 and r.json()["error"]["code"] == "session_required"
+    assert client.get("/state").status_code == 400
+    r = client.post("/step", json={"action": a, "session_id": "other"}, headers={"X-Session-Id": sid})
+    assert r.status_code == 422
+
+
+def test_reset_errors_are_422_and_do_not_touch_the_session(client):
+    sid, _ = open_session(client)
+    before = client.get("/state", headers={"X-Session-Id": sid}).json()
+    for body in ({"task": "nope"}, {"seed": "1"}, {"seed": True}, {"seed": 1.5}, {"split": "nope"},
+                 {"task": "short", "split": "train"}, {"env": "nope"}, {"env": 3}, {"episode_id": "x" * 300}):
+        r = client.post("/reset", json=body, headers={"X-Session-Id": sid})
+        assert r.status_code == 422, (body, r.text)
+        assert r.json()["error"]["message"]
+    assert client.get("/state", headers={"X-Session-Id": sid}).json() == before
+    r = client.post("/reset", json={"env": "nope"})
+    assert "servertoy" in r.json()["error"]["message"]
+
+
+def test_reset_reuses_a_session_and_split_and_env_name_work(client):
+    sid, _ = open_session(client)
+    r = client.post("/reset", json={"seed": 9, "split": "test", "env": "servertoy"}, headers={"X-Session-Id": sid})
+    assert r.status_code == 200 and r.json()["session_id"] == sid
+    assert client.get("/state", headers={"X-Session-Id": sid}).json()["task"] == "split:test"
+    assert client.get("/health").json()["active_sessions"] == 1
+    assert client.post("/reset").status_code == 200  # an empty body is a default reset
+
+
+def test_sessions_are_isolated_and_ids_unguessable(client):
+    a, da = open_session(client, seed=1)
+    b, db = open_session(client, seed=1)
+    assert a != b and len(a) >= 22 and len(b) >= 22  # >= 128 bits in URL-safe base64
+    client.post("/step", json=act(da["observation"]), headers={"X-Session-Id": a})
+    assert client.get("/state", headers={"X-Session-Id": a}).json()["step_count"] == 1
+    assert client.get("/state", headers={"X-Session-Id": b}).json()["step_count"] == 0
+    assert client.post("/close", headers={"X-Session-Id": a}).json() == {"closed": True, "session_id": a}
+    assert client.get("/state", headers={"X-Session-Id": a}).status_code == 404
+    assert client.get("/state", headers={"X-Session-Id": b}).status_code == 200
+
+
+def test_per_env_routes_and_mismatch(client):
+    r = client.post("/envs/servertoy/reset", json={"seed": 2})
+    assert r.status_code == 200 and r.json()["env"] == TOY_ID
+    sid = r.json()["session_id"]
+    r = client.post(f"/envs/{TOY_ID}/step", json=act(r.json()["observation"]), headers={"X-Session-Id": sid})
+    assert r.status_code == 200
+    assert client.post("/envs/nope/reset", json={}).status_code == 404
+    assert client.get("/envs/nope/state", headers={"X-Session-Id": sid}).status_code == 404
+    assert client.get("/envs/servertoy/schema").json()["action"]["title"] == "ToyAction"
+    assert client.post("/envs/servertoy/reset", json={"env": "nope"}).status_code == 422
+
+
+def test_info_routes(client):
+    tasks = client.get("/tasks").json()
+    assert tasks["default_env"] == TOY_ID
+    (env,) = tasks["envs"]
+    assert {t["name"] for t in env["tasks"]} == {"short", "long"} and env["splits"] == ["train", "validation", "test"]
+    assert all(t["description"] for t in env["tasks"])
+    schema = client.get("/schema").json()
+    assert set(schema) == {"action", "observation", "state"}
+    assert "reward_breakdown" in schema["observation"]["properties"]
+    assert client.get("/schema?env=nope").status_code == 422
+    meta = client.get("/metadata").json()
+    assert meta["name"] == TOY_ID and meta["description"]
+    assert client.get("/health").json()["status"] == "healthy"
+    assert client.post("/mcp", json={}).json()["jsonrpc"] == "2.0"
+    assert client.post("/mcp", content=b"{").json()["error"]["code"] == -32700
+    assert client.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).json()["result"] == {"tools": []}
+    assert client.get("/nope").status_code == 404
+    assert client.get("/step").status_code == 405
+
+
+def test_capacity_cap_is_503_with_clear_message():
+    with TestClient(toy_app(max_sessions=2)) as c:
+        a, _ = open_session(c)
+        open_session(c)
+        r = c.post("/reset", json={})
+        assert r.status_code == 503 and r.headers["retry-after"] == "1"
+        assert r.json()["error"]["code"] == "capacity_reached" and "2 of 2" in r.json()["error"]["message"]
+        assert c.post("/reset", json={}, headers={"X-Session-Id": a}).status_code == 200  # reusing is fine
+        c.post("/close", headers={"X-Session-Id": a})
+        assert c.post("/reset", json={}).status_code == 200
+
+
+def test_idle_sessions_expire_after_ttl():
+    now = [0.0]
+    store = SessionStore(max_sessions=2, ttl_s=10.0, clock=lambda: now[0])
+    app = create_app(ServerConfig(default_env=TOY_ID, envs=[TOY_ID], dashboard=False), store=store)
+    with TestClient(app) as c:
+        a, _ = open_session(c)
+        now[0] = 8.0
+        b, _ = open_session(c)
+        assert c.get("/state", headers={"X-Session-Id": a}).status_code == 200  # touching keeps it alive
+        now[0] = 17.0
+        assert c.get("/state", headers={"X-Session-Id": a}).status_code == 200
+        now[0] = 18.5  # b idle for 10.5 s
+        r = c.get("/state", headers={"X-Session-Id": b})
+        assert r.status_code == 404 and r.json()["error"]["code"] == "session_expired"
+        now[0] = 40.0  # a expired too: a full store is reaped before refusing
+        open_session(c)
+        open_session(c)
+        assert len(store) == 2
+        assert store.reap() == 0

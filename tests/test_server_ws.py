@@ -1,0 +1,67 @@
+"""WebSocket /ws: OpenEnv's message protocol, errors as messages, one session per connection."""
+
+from __future__ import annotations
+
+import json
+
+from fastapi.testclient import TestClient
+from test_server_toyenv import TOY_ID, toy_app
+
+from supportgym.core.registry import make
+
+
+def call(ws, msg) -> dict:
+    ws.send_text(msg if isinstance(msg, str) else json.dumps(msg))
+    return json.loads(ws.receive_text())
+
+
+def test_ws_episode_matches_replay_and_errors_keep_the_session():
+    with TestClient(toy_app()) as c, c.websocket_connect("/ws") as ws:
+        assert call(ws, {"type": "state"})["data"]["reason"] == "reset_needed"
+        assert call(ws, {"type": "step", "data": {"item_id": "x", "label": "red"}})["data"]["reason"] == "reset_needed"
+        reply = call(ws, {"type": "reset", "data": {"seed": 11, "task": "short"}})
+        assert reply["type"] == "observation"
+        env = make(TOY_ID)
+        local = env.reset(seed=11, task="short")
+        assert reply["data"]["observation"] == json.loads(local.model_dump_json(exclude={"reward", "done"}))
+        for bad, code in [("nope", "INVALID_JSON"), ("[1]", "VALIDATION_ERROR"), ({"type": "fly"}, "UNKNOWN_TYPE"),
+                          ({"type": "step", "data": {"label": "pink"}}, "VALIDATION_ERROR"),
+                          ({"type": "step", "data": [1]}, "VALIDATION_ERROR"),
+                          ({"type": "reset", "data": {"task": "nope"}}, "VALIDATION_ERROR"),
+                          ({"type": "reset", "data": {"env": "nope"}}, "VALIDATION_ERROR"),
+                          ("x" * 70_000, "MESSAGE_TOO_LARGE")]:
+            err = call(ws, bad)
+            assert err["type"] == "error" and err["data"]["code"] == code, (bad, err)
+            assert err["data"]["message"]
+        err = call(ws, {"type": "step", "data": {"item_id": "i", "label": "pink"}})
+        assert err["data"]["errors"][0]["field"] == "label" and "blue" in err["data"]["errors"][0]["allowed"]
+        ws.send_bytes(b"\xff")
+        assert json.loads(ws.receive_text())["data"]["code"] == "INVALID_JSON"
+        obs = reply["data"]
+        while not obs["done"]:
+            a = {"item_id": obs["observation"]["item_id"], "label": "green"}
+            obs = call(ws, {"type": "step", "data": a})["data"]
+            local = env.step(a)
+            assert obs["observation"] == json.loads(local.model_dump_json(exclude={"reward", "done"}))
+            assert obs["reward"] == local.reward
+        assert call(ws, {"type": "state"})["data"] == json.loads(env.state.model_dump_json())
+        assert call(ws, {"type": "step", "data": {"item_id": "x", "label": "red"}})["data"]["code"] == "EPISODE_DONE"
+        assert call(ws, {"type": "reset", "data": {"seed": 1}})["type"] == "observation"
+        ws.send_text(json.dumps({"type": "close"}))
+
+
+def test_ws_sessions_count_against_capacity_and_are_freed_on_close():
+    with TestClient(toy_app(max_sessions=1)) as c:
+        with c.websocket_connect("/envs/servertoy/ws") as ws:
+            assert call(ws, {"type": "reset", "data": {}})["data"]["env"] == TOY_ID
+            assert c.get("/health").json()["active_sessions"] == 1
+            assert c.post("/reset", json={}).status_code == 503
+            with c.websocket_connect("/ws") as ws2:
+                assert json.loads(ws2.receive_text())["data"]["code"] == "CAPACITY_REACHED"
+        assert c.get("/health").json()["active_sessions"] == 0
+        assert c.post("/reset", json={}).status_code == 200
+
+
+def test_ws_unknown_env_path_is_an_error_message():
+    with TestClient(toy_app()) as c, c.websocket_connect("/envs/nope/ws") as ws:
+        assert json.loads(ws.receive_text())["data"]["code"] == "VALIDATION_ERROR"
