@@ -36,6 +36,10 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
+    # The ticket env's MiniLM empathy model takes most of a minute to load on 2 busy cores;
+    # this tests the pages, so the lexical scorer does.
+    mp = pytest.MonkeyPatch()
+    mp.setenv("SUPPORTGYM_EMPATHY", "lexical")
     import uvicorn
     from fastapi import FastAPI
 
@@ -66,6 +70,7 @@ def site(tmp_path_factory):
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=10)
+    mp.undo()
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,16 @@ from pathlib import Path
 import pytest
 
 from supportgym.core.errors import ConfigError, DataFormatError
-from supportgym.envs.inbox.importers import CsvSpec, assign_gold, detect_format, load_csv, load_emails, presets
+from supportgym.envs.inbox.importers import (
+    CsvSpec,
+    assign_gold,
+    convert_to_jsonl,
+    detect_format,
+    load_csv,
+    load_emails,
+    parse_gold_option,
+    presets,
+)
 from supportgym.envs.inbox.models import Gold
 
 CORPORA = Path(__file__).parents[2] / "shared" / "corpora"
@@ -159,3 +168,18 @@ def test_assign_gold_labels_everything_and_checks_values(tmp_path):
         assign_gold([bare], priority="spam", category="spam_phishing", route_to="bin")
     with pytest.raises(ConfigError, match="at least one label"):
         assign_gold([bare])
+
+
+def test_gold_option_and_convert_to_jsonl(tmp_path):
+    gold = parse_gold_option("priority=spam, category=spam_phishing,route_to=trash,flag_review=no")
+    assert gold == {"priority": "spam", "category": "spam_phishing", "route_to": "trash", "flag_review": False}
+    assert parse_gold_option("acceptable_routes=archive;trash")["acceptable_routes"] == ["archive", "trash"]
+    for bad in ("priority", "colour=red", "flag_review=maybe", " , "):
+        with pytest.raises(ConfigError):
+            parse_gold_option(bad)
+    src = tmp_path / "one.eml"
+    src.write_bytes(b"From: a@b.com\nSubject: hi\nDate: Tue, 3 Sep 2002 10:00:00 +0100\n\nhello\n")
+    assert convert_to_jsonl(src, tmp_path / "out.jsonl", gold=gold) == 1
+    (item,) = load_emails(tmp_path / "out.jsonl")
+    assert item.gold == Gold(**gold)
+    assert item.email.header.timestamp == "2002-09-03T09:00:00Z"

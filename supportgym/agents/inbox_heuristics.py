@@ -16,10 +16,11 @@ from pydantic import Field
 
 from ..core.types import Model
 from ..envs.inbox.models import CATEGORIES, Email
-from ..envs.inbox.text import extract_facts, latest_message, sender_domain, sender_parts
+from ..envs.inbox.text import extract_facts, main_text, sender_domain, sender_parts
 
 URL_RE = re.compile(r"https?://([^/\s\"'<>?#]+)", re.IGNORECASE)
 ACRONYM_RE = re.compile(r"\b[A-Z]{2,5}\b")
+_COUNT_RE = re.compile(r"\b(\d[\d,]*)\s+([a-zäöüéíóáñ]+)")
 REPLY_PREFIX_RE = re.compile(r"^\s*((re|fw|fwd|aw|wg|rv)\s*:\s*)+", re.IGNORECASE)
 #: acronyms that say nothing about this particular email
 _NOISE_ACRONYMS = {"URGENT", "FINAL", "RE", "FW", "FWD", "CET", "UTC", "PM", "AM", "OK", "HI", "CRITICAL", "NOTICE", "USD", "EUR", "ID", "IT", "HR", "FYI", "ASAP", "CEO", "CTO", "VP"}
@@ -43,6 +44,10 @@ class RulesData(Model):
     severe: dict[str, float]
     flag_min_severity: float
     routes: dict[str, str]
+    base_priority: dict[str, str]
+    big_customer_min: int
+    big_customer_words: list[str]
+    big_tiers: list[str]
     fallback_routes: dict[str, list[str]]
     signature: str
     templates: dict[str, str]
@@ -101,26 +106,37 @@ def registrable(domain: str) -> tuple[str, str]:
     return reg[0], ".".join(reg)
 
 
+_HOMOGLYPHS = str.maketrans({"\u0430": "a", "\u043e": "o", "\u0435": "e", "\u0440": "p", "\u0441": "c",
+                             "\u0445": "x", "\u0443": "y", "\u0456": "i", "\u0501": "d"})
+_PARTS_RE = re.compile(r"[.-]")
+
+
 def lookalike(domain: str, d: RulesData) -> str | None:
     """Why ``domain`` imitates a known brand or our own domain, or None."""
     domain = domain.lower()
     if not domain:
         return None
-    if not domain.isascii() or "xn--" in domain:
-        return f"{domain}: non-Latin characters"
+    latin = domain.translate(_HOMOGLYPHS)
+    if latin != domain:
+        return f"{domain}: Cyrillic letters posing as Latin ones"
+    if "xn--" in domain:
+        return f"{domain}: punycode"
     label, reg = registrable(domain)
     if reg in d.own_domains or reg in d.free_mail:
         return None
     own_labels = {registrable(o)[0] for o in d.own_domains}
+    parts = set(_PARTS_RE.split(domain))
+    squashed = label.replace("rn", "m").replace("vv", "w").replace("cl", "d").replace("0", "o").replace("1", "l")
     for brand in [*own_labels, *d.brands]:
-        if label == brand and brand not in own_labels:
+        if label == brand:
+            if brand in own_labels:
+                return f"{domain}: our name on a foreign top-level domain"
             return None  # the brand's real domain
-        if brand in domain and label != brand:
+        if brand in parts:
             return f"{domain}: '{brand}' inside another domain"
-        squashed = label.replace("rn", "m").replace("vv", "w").replace("0", "o").replace("1", "l")
-        if len(brand) >= 4 and label != brand and (
-            squashed == brand or difflib.SequenceMatcher(None, label, brand).ratio() >= 0.85
-        ):
+        if len(brand) >= 3 and (squashed == brand or squashed.replace("l", "i") == brand.replace("l", "i")):
+            return f"{domain}: looks like {brand}"
+        if len(brand) >= 5 and difflib.SequenceMatcher(None, label, brand).ratio() >= 0.85:
             return f"{domain}: looks like {brand}"
     return None
 
@@ -142,6 +158,7 @@ class Analysis:
     facts: list[str]
     topic: str
     name: str
+    big_customer: bool = False
 
 
 def analyse(email: Email) -> Analysis:
@@ -149,7 +166,7 @@ def analyse(email: Email) -> Analysis:
     d = r.data
     h = email.header
     subject = REPLY_PREFIX_RE.sub("", h.subject).strip()
-    latest = latest_message(email.body)
+    latest = main_text(email.body)
     text = f"{subject.lower()}\n{subject.lower()}\n{latest.lower()}"
     full = f"{h.subject}\n{email.body}".lower()
     dom = sender_domain(h.sender)
@@ -188,7 +205,17 @@ def analyse(email: Email) -> Analysis:
         urgent=r.urgent.score(text), high=r.high.score(text), low=r.low.score(text),
         severity=r.severe.score(text), tier2=r.tier2.score(text) > 0, newsletter=r.newsletter.score(full) > 0,
         internal=internal, facts=facts, topic=subject, name=_name(h.sender),
+        big_customer=_big_customer(full, d),
     )
+
+
+def _big_customer(text: str, d: RulesData) -> bool:
+    if any(t in text for t in d.big_tiers):
+        return True
+    for m in _COUNT_RE.finditer(text):
+        if m.group(2) in d.big_customer_words and int(m.group(1).replace(",", "")) >= d.big_customer_min:
+            return True
+    return False
 
 
 def _name(sender: str) -> str:

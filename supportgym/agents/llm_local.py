@@ -43,7 +43,8 @@ class LocalLM:
 
         from ..train.model import resolve_model_path
 
-        set_torch_threads(threads)
+        if threads is not None or model_obj is None:
+            set_torch_threads(threads)
         self.device = device
         if model_obj is not None:
             self.model, self.tokenizer = model_obj, tokenizer
@@ -63,6 +64,7 @@ class LocalLM:
         if self.tokenizer.pad_token is None:
             self.tokenizer.pad_token = self.tokenizer.eos_token
         self.model.eval()
+        self._cache: tuple[list[int], Any, Any] | None = None
 
     def render(self, messages: list[dict[str, str]], prefill: str = "") -> str:
         """Chat-template the messages, open the assistant turn, and prefill its start."""
@@ -84,15 +86,35 @@ class LocalLM:
             completion = completion[: completion.index(stop) + len(stop)]
         return completion
 
-    def choose(self, text: str, candidates: list[str], suffix: str = "") -> Choice:
-        """The candidate ``c`` maximising log p(c + suffix | text) (exact over the given set)."""
+    def _prefix(self, ids: list[int]) -> tuple[list[int], Any, Any]:
+        """KV cache + last logits of ``ids``, reusing the cached prompt when it is a prefix."""
+        import torch
+
+        cached = self._cache
+        if cached is not None and len(cached[0]) <= len(ids) and ids[: len(cached[0])] == cached[0]:
+            return cached
+        with torch.inference_mode():
+            out = self.model(input_ids=torch.tensor([ids], device=self.device), use_cache=True)
+        self._cache = (list(ids), out.past_key_values, out.logits[0, -1].float())
+        return self._cache
+
+    def clear_cache(self) -> None:
+        self._cache = None
+
+    def choose(self, text: str, candidates: list[str], suffix: str = "", prompt: str | None = None) -> Choice:
+        """The candidate ``c`` maximising log p(c + suffix | text): exact over the given set.
+
+        ``prompt`` (a prefix of ``text``, e.g. the chat-templated prompt) is encoded once
+        and its KV cache reused across calls; the rest of ``text`` and each candidate are
+        scored in one batched pass on top of it.
+        """
         import torch
 
         if not candidates:
             raise ConfigError("choose() needs at least one candidate")
         seqs = [self._ids(text + c + suffix) for c in candidates]
         base = self._ids(text)
-        # Tokens may merge across the boundary: share only the common token prefix of all sequences.
+        # Tokens may merge across the text/candidate boundary: score from the first token that differs.
         common = len(base)
         for s in seqs:
             k = 0
@@ -100,26 +122,27 @@ class LocalLM:
                 k += 1
             common = k
         common = max(1, min(common, min(len(s) for s in seqs) - 1))
+        anchor = self._ids(prompt) if prompt is not None else seqs[0][:common]
+        if len(anchor) > common or any(s[: len(anchor)] != anchor for s in seqs):
+            anchor = seqs[0][:common]  # the prompt's own tokens merged with what follows: no reuse
+        ids, cache, last_logits = self._prefix(anchor)
+        n0 = len(ids)
+        tails = [s[n0:] for s in seqs]
+        width = max(len(t) for t in tails)
+        pad = self.tokenizer.pad_token_id
         with torch.inference_mode():
-            prefix = torch.tensor([seqs[0][:common]], device=self.device)
-            out = self.model(input_ids=prefix, use_cache=True)
-            last_logits = out.logits[0, -1]
-            cache = out.past_key_values
-            tails = [s[common:] for s in seqs]
-            width = max(len(t) for t in tails)
-            pad = self.tokenizer.pad_token_id
             batch = torch.tensor([t + [pad] * (width - len(t)) for t in tails], device=self.device)
-            cache = copy.deepcopy(cache)
-            cache.batch_repeat_interleave(len(tails))
-            attn = torch.ones((len(tails), common + width), dtype=torch.long, device=self.device)
-            logits = self.model(input_ids=batch, past_key_values=cache, attention_mask=attn, use_cache=True).logits
-            logp_first = torch.log_softmax(last_logits.float(), -1)
+            rep = copy.deepcopy(cache)
+            rep.batch_repeat_interleave(len(tails))
+            attn = torch.ones((len(tails), n0 + width), dtype=torch.long, device=self.device)
+            logits = self.model(input_ids=batch, past_key_values=rep, attention_mask=attn, use_cache=True).logits
+            logp_first = torch.log_softmax(last_logits, -1)
             logp = torch.log_softmax(logits.float(), -1)
         scores: dict[str, float] = {}
         for i, (c, t) in enumerate(zip(candidates, tails)):
-            total = float(logp_first[t[0]])
-            for j in range(1, len(t)):
-                total += float(logp[i, j - 1, t[j]])
+            total = 0.0
+            for j in range(common - n0, len(t)):
+                total += float(logp_first[t[0]]) if j == 0 else float(logp[i, j - 1, t[j]])
             scores[c] = total
         best = max(candidates, key=lambda c: scores[c])
         return Choice(best, scores)
@@ -133,6 +156,7 @@ def decode_fields(lm: LocalLM, text: str, fields: list[Any], first_prefilled: bo
     """
     values: dict[str, Any] = {}
     written = ""
+    prompt = text
     for i, f in enumerate(fields):
         last = i == len(fields) - 1
         if i > 0 or not first_prefilled:
@@ -141,11 +165,11 @@ def decode_fields(lm: LocalLM, text: str, fields: list[Any], first_prefilled: bo
             written += opener
         closer = "}" if last else ","
         if f.kind == "enum":
-            c = lm.choose(text, list(f.choices), suffix='"' + closer)
+            c = lm.choose(text, list(f.choices), suffix='"' + closer, prompt=prompt)
             values[f.name] = c.value
             piece = c.value + '"'
         elif f.kind == "bool":
-            c = lm.choose(text, ["true", "false"], suffix=closer)
+            c = lm.choose(text, ["true", "false"], suffix=closer, prompt=prompt)
             values[f.name] = c.value == "true"
             piece = c.value
         else:

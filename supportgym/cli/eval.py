@@ -27,11 +27,11 @@ def metrics_table(title: str, metrics: dict[str, float]) -> Table:
     return table
 
 
-def email_file_specs(path: Path, size: int, seed: int) -> list[EpisodeSpec]:
+def email_file_specs(path: Path, size: int, seed: int, gold: str | None = None) -> list[EpisodeSpec]:
     """Chunk an email file into episodes so that every email is triaged exactly once."""
-    from ..envs.inbox.importers import load_emails
+    from ..envs.inbox.importers import load_emails, parse_gold_option
 
-    emails = load_emails(path)
+    emails = load_emails(path, gold=parse_gold_option(gold) if gold else None)
     return [
         EpisodeSpec(seed=seed + i, task="custom", options=(("emails", tuple(emails[j:j + size])),))
         for i, j in enumerate(range(0, len(emails), size))
@@ -63,6 +63,9 @@ def eval_command(
     seed: int = typer.Option(0, help="first seed"),
     size: Optional[int] = typer.Option(None, min=1, help="items per generated episode (or per chunk of --emails)"),
     emails: Optional[Path] = typer.Option(None, help="inbox only: triage every email of this JSONL/.eml/mbox/CSV file once"),
+    gold: Optional[str] = typer.Option(
+        None, help="with --emails: label every message, e.g. 'priority=spam,category=spam_phishing,route_to=trash'"
+    ),
     checkpoint: Optional[str] = typer.Option(None, help="policy checkpoint for trained agents (sac, ppo, dqn, llm)"),
     base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible endpoint for the llm agent"),
     model: Optional[str] = typer.Option(None, help="model name or local path for the llm agent"),
@@ -75,11 +78,13 @@ def eval_command(
             raise ConfigError(f"--emails is only for the inbox environment, not {env!r}")
         if task or split:
             raise ConfigError("--emails replaces --task/--split: every email in the file is triaged once")
-        specs = email_file_specs(emails, size or 10, seed)
+        specs = email_file_specs(emails, size or 10, seed, gold)
     else:
         if task and split:
             raise ConfigError(f"pass either --task {task} or --split {split}, not both")
         options = {"size": size} if size is not None else {}
+        if gold:
+            raise ConfigError("--gold labels imported mail: use it together with --emails")
         specs = episode_specs(task=task, split=split, episodes=episodes, seed=seed, **options)
 
     agent_kwargs: dict[str, Any] = {"seed": seed}

@@ -45,6 +45,11 @@ class GRPORunConfig:
     lora_alpha: int = 32
     lora_dropout: float = 0.0
     target_modules: tuple[str, ...] = ("q_proj", "k_proj", "v_proj", "o_proj")
+    #: adapt only the top N layers (None: all); the backward pass then stops there, which is cheaper on CPU
+    lora_layers: int | None = None
+    #: "constrained": closed-set fields sampled from the policy restricted to allowed values (always valid JSON);
+    #: "sample": TRL's plain sampling of free text after the prefilled prefix
+    rollout: str = "constrained"
     #: distinct training prompts (seeds seed..seed+n-1 of the train split)
     train_prompts: int = 512
     seed: int = 0
@@ -82,6 +87,10 @@ class GRPORunConfig:
         if self.eval_split not in ("train", "validation", "test"):
             raise ConfigError(expected("GRPORunConfig.eval_split", self.eval_split, ["train", "validation", "test"]))
         self.target_modules = tuple(self.target_modules)
+        if self.rollout not in ("constrained", "sample"):
+            raise ConfigError(expected("GRPORunConfig.rollout", self.rollout, ["constrained", "sample"]))
+        if self.lora_layers is not None and (not isinstance(self.lora_layers, int) or self.lora_layers < 1):
+            raise ConfigError(expected("GRPORunConfig.lora_layers", self.lora_layers, "None (all layers) or an int >= 1"))
 
 
 def _load(cfg: GRPORunConfig):
@@ -123,6 +132,7 @@ def train_grpo(cfg: GRPORunConfig) -> dict[str, Any]:
     from ..agents.llm_local import set_torch_threads
     from .env_reward import EnvReward, build_prompts
     from .plots import plot_run
+    from .rollout import ConstrainedRollout
 
     threads = set_torch_threads(cfg.threads)
     random.seed(cfg.seed)
@@ -168,11 +178,14 @@ def train_grpo(cfg: GRPORunConfig) -> dict[str, Any]:
         log_completions=False,
         **cfg.extra,
     )
+    n_layers = model.config.num_hidden_layers
+    layers = None if cfg.lora_layers is None else list(range(max(0, n_layers - cfg.lora_layers), n_layers))
     lora = LoraConfig(r=cfg.lora_r, lora_alpha=cfg.lora_alpha, lora_dropout=cfg.lora_dropout,
-                      target_modules=list(cfg.target_modules), task_type="CAUSAL_LM")
+                      target_modules=list(cfg.target_modules), layers_to_transform=layers, task_type="CAUSAL_LM")
     callback = JsonlMetricsCallback(run / "metrics.jsonl", resume_step=_step_of(resume_from))
+    rollout = ConstrainedRollout(cfg.env, tok, seed=cfg.seed) if cfg.rollout == "constrained" else None
     trainer = GRPOTrainer(model=model, reward_funcs=[reward], args=args, train_dataset=ds, processing_class=tok,
-                          peft_config=lora, callbacks=[callback])
+                          peft_config=lora, callbacks=[callback], rollout_func=rollout)
     t0 = time.perf_counter()
     trainer.train(resume_from_checkpoint=str(resume_from) if resume_from else None)
     train_s = time.perf_counter() - t0

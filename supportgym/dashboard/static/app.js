@@ -78,7 +78,7 @@ function drawWatch() {
       h("td", { class: "num " + (st.reward > 0 ? "pos" : st.reward < 0 ? "neg" : "") }, fmt(st.reward)),
       h("td", { class: "muted" }, bd), h("td", {}, st.feedback.slice(0, 140)));
   }));
-  $("w-play").textContent = W.timer ? "⏸" : "▶";
+  $("w-play").textContent = W.timer ? "||" : "▶";
 }
 
 function stopPlay() { clearInterval(W.timer); W.timer = null; }

@@ -98,6 +98,11 @@ function renderInbox(run, i) {
     for (const [team, left] of Object.entries(queues)) t.append(h("div", {}, team), h("div", { class: "row", style: "margin:0" }, bar(left, q0[team] || left), `${left} / ${q0[team] ?? left}`));
     wrap.append(h("details", {}, h("summary", {}, "Team queues (capacity left)"), t));
   }
+  if (i > 0) {
+    const id = (run.steps[i - 1].action || {}).email_id;
+    const done = (o.inbox || []).find(e => e.header && e.header.id === id);
+    if (done) wrap.append(h("h4", {}, "Just triaged"), emailCard(done));
+  }
   wrap.append(h("h4", {}, "Next email"), emailCard(o.current_email));
   return wrap;
 }
@@ -121,26 +126,33 @@ function renderTicket(run, i) {
   return wrap;
 }
 
-function resultFields(o) {
-  const out = {};
-  for (const [k, v] of Object.entries(o)) if (/result|response|output|hint|facts|tool/i.test(k) && v != null && v !== "" && !(Array.isArray(v) && !v.length)) out[k] = v;
-  return out;
+function toolResult(r) {
+  const ok = /ok|success|found/i.test(r.status || "") && !/not/i.test(r.status || "");
+  return h("div", { class: "row", style: "margin:.2rem 0" },
+    h("code", {}, r.call || r.tool || ""), h("span", { class: ok ? "chip ok" : "chip warn" }, r.status || r.outcome || ""),
+    h("span", {}, r.message || ""),
+    r.data && Object.keys(r.data).length ? h("details", {}, h("summary", {}, "data"), h("pre", {}, JSON.stringify(r.data, null, 1))) : null);
 }
 
 function renderToolDesk(run, i) {
   const o = obsAt(run, i);
   const wrap = h("div", {});
-  const query = ["query", "customer_query", "query_text", "prompt", "text"].map(k => o[k]).find(v => typeof v === "string" && v);
-  if (query) wrap.append(h("div", { class: "email" }, h("div", { class: "muted" }, "Customer query"), h("div", { class: "body" }, query)));
-  wrap.append(kv(Object.fromEntries(Object.entries(o).filter(([k]) => !["done", "reward", "feedback"].includes(k)))));
+  const q = o.query && typeof o.query === "object" ? o.query : null;
+  if (q) wrap.append(h("div", { class: "email" }, h("div", { class: "muted" }, `Customer query ${q.id || ""} · ${q.channel || ""}`),
+    h("div", { class: "body" }, q.text || ""), q.context ? h("details", {}, h("summary", {}, "context"), kv(q.context)) : null));
+  wrap.append(h("div", { class: "row" }, h("span", { class: "chip" }, `step ${o.step ?? i} / ${o.max_steps ?? "?"}`),
+    h("span", { class: "chip" }, `llm consults ${o.consult_count ?? 0}`), o.info_requested ? h("span", { class: "chip warn" }, "info requested") : null));
+  if (o.hint) wrap.append(h("div", { class: "turn system" }, "hint: " + o.hint));
   const log = h("div", { "data-testid": "tool-log" }, h("h4", {}, "Tool calls"));
   for (let j = 1; j <= i; j++) {
     const s = run.steps[j - 1];
-    const res = resultFields(s.observation);
+    const before = (obsAt(run, j - 1).tool_results || []).length;
+    const fresh = (s.observation.tool_results || []).slice(before);
+    const replies = (s.observation.customer_replies || []).slice((obsAt(run, j - 1).customer_replies || []).length);
     log.append(h("div", { class: "tool" + (j === i ? " current" : "") },
       h("span", { class: "name" }, `${j}. ${actionText("tooldesk", s.action)}`), ` reward ${fmt(s.reward, 2)}`,
-      s.feedback ? h("div", { class: "muted" }, s.feedback) : null,
-      Object.keys(res).length ? h("pre", {}, JSON.stringify(res, null, 1).slice(0, 1500)) : null));
+      fresh.map(toolResult), replies.map(r => h("div", { class: "turn customer" }, r)),
+      !fresh.length && !replies.length && s.feedback ? h("div", { class: "muted" }, s.feedback) : null));
   }
   if (i === 0) log.append(h("p", { class: "muted" }, "no tool called yet"));
   wrap.append(log);

@@ -12,35 +12,48 @@ the clock with at most ``sla_warn_within`` steps left.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .config import InboxConfig
 from .models import Gold, SlaWarning
-from .reward import PRIORITY_RANK, UNLIMITED_ROUTES
+from .reward import PRIORITY_RANK, UNLIMITED_ROUTES, construct
 
 
-@dataclass
-class Dynamics:
-    cfg: InboxConfig
-    golds: list[Gold | None]
-    budget: int
-    queues: dict[str, int]
-    t: int = 0
-    deadlines: list[int | None] = field(default_factory=list)
-    #: still on the SLA clock (not yet handled properly, not yet breached)
-    on_clock: set[int] = field(default_factory=set)
-    breached: list[int] = field(default_factory=list)
-    by_deadline: dict[int, list[int]] = field(default_factory=dict)
+@dataclass(frozen=True)
+class SlaPlan:
+    """Deadlines of one episode's emails: fixed by the gold priorities, so shared across resets."""
 
-    def __post_init__(self) -> None:
-        sla = self.cfg.sla
-        for i, g in enumerate(self.golds):
-            rule = sla.get(g.priority) if g is not None else None
+    deadlines: tuple[int | None, ...]
+    by_deadline: dict[int, tuple[int, ...]]
+    clocked: frozenset[int]
+
+    @classmethod
+    def build(cls, cfg: InboxConfig, golds: list[Gold | None]) -> SlaPlan:
+        deadlines: list[int | None] = []
+        by: dict[int, list[int]] = {}
+        for i, g in enumerate(golds):
+            rule = cfg.sla.get(g.priority) if g is not None else None
             d = i + rule.steps if rule is not None else None
-            self.deadlines.append(d)
+            deadlines.append(d)
             if d is not None:
-                self.on_clock.add(i)
-                self.by_deadline.setdefault(d, []).append(i)
+                by.setdefault(d, []).append(i)
+        return cls(tuple(deadlines), {d: tuple(v) for d, v in by.items()},
+                   frozenset(i for i, d in enumerate(deadlines) if d is not None))
+
+
+class Dynamics:
+    """Mutable clock, budget and queue state of one episode."""
+
+    __slots__ = ("cfg", "golds", "budget", "queues", "t", "on_clock", "breached", "by_deadline")
+
+    def __init__(self, cfg: InboxConfig, golds: list[Gold | None], plan: SlaPlan, budget: int,
+                 queues: dict[str, int]) -> None:
+        self.cfg, self.golds, self.budget, self.queues = cfg, golds, budget, queues
+        self.t = 0
+        #: still on the SLA clock (not yet handled properly, not yet breached)
+        self.on_clock = set(plan.clocked)
+        self.breached: list[int] = []
+        self.by_deadline = plan.by_deadline
 
     # ---- budget and queues ---------------------------------------------------------
     def spend_flag(self) -> bool:
@@ -100,5 +113,5 @@ class Dynamics:
         for d in range(t, t + self.cfg.sla_warn_within + 1):
             for i in self.by_deadline.get(d, ()):
                 if i in self.on_clock:
-                    out.append(SlaWarning.model_construct(email_id=ids[i], steps_left=d - t))
+                    out.append(construct(SlaWarning, {"email_id": ids[i], "steps_left": d - t}))
         return out

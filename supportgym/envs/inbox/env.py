@@ -16,16 +16,20 @@ from pydantic import ValidationError
 from ...core.env import Environment, describe_errors
 from ...core.errors import ConfigError, expected
 from .config import InboxConfig, load_config
-from .dynamics import Dynamics
+from .dynamics import Dynamics, SlaPlan
 from .models import (
     CATEGORIES, PRIORITIES, ROUTES, Email, Gold, InboxAction, InboxObservation, InboxReward, InboxState,
     LabelledEmail,
 )
-from .reward import EmailScorer, breakdown, component_dict, max_total, normalized, score_labels, score_reply
+from .reward import (
+    EmailScorer, breakdown, component_dict, construct, max_total, normalized, score_labels, score_reply,
+)
 from .tasks import TASKS, duplicate_ids, load_task
 
 OPTIONS = ("split", "size", "emails", "budget", "queue_capacity", "max_steps")
 ALLOWED = {"priority": PRIORITIES, "category": CATEGORIES, "route_to": ROUTES}
+#: max_total of fixed tasks by (task, budget, capacities): the bound only depends on those
+_MAX_TOTAL: dict[tuple[Any, ...], float] = {}
 _SAMPLE_REPLIES = ("", "Thanks, we received your email and will get back to you.", "Noted.")
 
 
@@ -65,6 +69,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
     def __init__(self, config: InboxConfig | None = None) -> None:
         super().__init__()
         self.cfg = config or load_config()
+        self._caps: dict[int, dict[str, int]] = {}
 
     @classmethod
     def resolve_task(cls, task: str | None, split: str | None = None) -> str:
@@ -79,7 +84,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
         if unknown:
             raise ConfigError(expected("inbox reset options", unknown, list(OPTIONS)))
         cfg = self.cfg
-        budget, capacity = cfg.escalation_budget, None
+        budget, capacity, plan = cfg.escalation_budget, None, None
         if options.get("emails") is not None:
             if task.startswith("split:"):
                 raise ConfigError("inbox reset: pass either emails=[...] or split=..., not both")
@@ -96,27 +101,32 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
             if options.get("size") is not None:
                 raise ConfigError(f"inbox reset option size is for generated splits; task {task!r} has a fixed size")
             t = load_task(task)
-            emails, scorers = list(t.emails), list(t.scorers)
+            emails, scorers, plan = t.emails, t.scorers, t.sla
             budget = t.budget if t.budget is not None else budget
             capacity = t.queue_capacity
         if options.get("budget") is not None:
             budget = _positive_int("budget", options["budget"], 0)
-        queues = cfg.capacities(len(emails))
+        n = len(emails)
+        queues = self._capacities(n)
         queues.update(capacity or {})
         for route, cap in (options.get("queue_capacity") or {}).items():
             if route not in queues:
                 raise ConfigError(expected("inbox reset option queue_capacity key", route, sorted(queues)))
             queues[route] = _positive_int(f"queue_capacity[{route!r}]", cap, 0)
-        n = len(emails)
         self._task, self._seed = task, seed
         self._labelled, self._scorers = emails, scorers
         self._inbox: list[Email] = [e.email for e in emails]
         self._ids = [e.id for e in emails]
         golds = [e.gold for e in emails]
-        self._dyn = Dynamics(cfg, golds, budget, queues)
+        self._dyn = Dynamics(cfg, golds, plan or SlaPlan.build(cfg, golds), budget, queues)
         self._max_steps = _positive_int("max_steps", options.get("max_steps", cfg.max_steps_factor * n), 1)
-        scored: list[Gold] = [g for g in golds if g is not None]
-        self._max_total = max_total(cfg, scored, budget, queues)
+        key = (task, budget, tuple(queues.values())) if plan is not None else None
+        bound = _MAX_TOTAL.get(key) if key else None
+        if bound is None:
+            bound = max_total(cfg, [g for g in golds if g is not None], budget, queues)
+            if key:
+                _MAX_TOTAL[key] = bound
+        self._max_total = bound
         self._cur = 0
         self._processed: list[str] = []
         self._predictions: list[dict[str, Any]] = []
@@ -127,6 +137,12 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
         self._over_budget = 0
         self._breaches = 0
         return self._obs(False, None, None, f"{n} emails to triage; current email {self._ids[0]}")
+
+    def _capacities(self, n: int) -> dict[str, int]:
+        caps = self._caps.get(n)
+        if caps is None:
+            caps = self._caps[n] = self.cfg.capacities(n)
+        return dict(caps)
 
     @staticmethod
     def _generate(split: str, size: int, seed: int) -> list[LabelledEmail]:
@@ -179,7 +195,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
             "id": self._ids[i], "priority": action.priority, "category": action.category,
             "route_to": action.route_to, "flag_review": action.flag_review, "escalated": escalated,
             "summary": action.summary, "reply_draft": action.reply_draft, "step": dyn.t - 1,
-            "scored": gold is not None, "gold": gold.model_dump(mode="json") if gold is not None else None,
+            "scored": gold is not None, "gold": self._scorers[i].gold_json,
             "reward": bd.total, "rewards": component_dict(bd),
         })
         if breach_note:
@@ -224,13 +240,13 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
     def _obs(self, done: bool, reward: float | None, bd: InboxReward | None, feedback: str) -> InboxObservation:
         dyn = self._dyn
         cur = self._inbox[self._cur] if not done else None
-        return InboxObservation.model_construct(
-            done=done, reward=reward, reward_breakdown=bd, feedback=feedback, metadata={},
-            current_email=cur, inbox=self._inbox, processed=list(self._processed),
-            escalation_budget_remaining=dyn.budget, team_queue_remaining=dict(dyn.queues),
-            active_sla_warnings=dyn.warnings(self._ids) if not done else [],
-            sla_breaches_so_far=self._breaches, step=dyn.t,
-        )
+        return construct(InboxObservation, {
+            "done": done, "reward": reward, "reward_breakdown": bd, "feedback": feedback, "metadata": {},
+            "current_email": cur, "inbox": self._inbox, "processed": list(self._processed),
+            "escalation_budget_remaining": dyn.budget, "team_queue_remaining": dict(dyn.queues),
+            "active_sla_warnings": dyn.warnings(self._ids) if not done else [],
+            "sla_breaches_so_far": self._breaches, "step": dyn.t,
+        })
 
     # ---- state, sampling, report ---------------------------------------------------------
     def _state(self) -> InboxState:
@@ -251,6 +267,10 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
     def current_gold(self) -> Gold | None:
         """Gold labels of the current email: for oracle agents and tests only."""
         return self._labelled[self._cur].gold if self._cur < len(self._labelled) else None
+
+    def current_reply_facts(self) -> list[str]:
+        """The facts the reply score looks for in the current email: for oracle agents and tests only."""
+        return [f.text for f in self._scorers[self._cur].facts] if self._cur < len(self._scorers) else []
 
     def episode_report(self) -> dict[str, Any]:
         if not self._started:

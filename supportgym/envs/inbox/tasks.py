@@ -10,7 +10,8 @@ from pydantic import Field, ValidationError
 
 from ...core.errors import DataFormatError, UnknownTaskError, expected
 from ...core.types import Model
-from .config import DATA
+from .config import DATA, load_config
+from .dynamics import SlaPlan
 from .models import LabelledEmail, Route
 from .reward import EmailScorer
 
@@ -37,6 +38,7 @@ class Task:
     queue_capacity: dict[str, int]
     emails: tuple[LabelledEmail, ...]
     scorers: tuple[EmailScorer, ...]
+    sla: SlaPlan
 
 
 def duplicate_ids(emails: list[LabelledEmail] | tuple[LabelledEmail, ...]) -> list[str]:
@@ -60,4 +62,6 @@ def load_task(name: str) -> Task:
     if unlabelled:
         raise DataFormatError(path, f"fixed tasks need gold labels on every email; missing on {unlabelled}")
     emails = tuple(tf.emails)
-    return Task(tf.name, tf.budget, dict(tf.queue_capacity), emails, tuple(EmailScorer.build(e) for e in emails))
+    scorers = tuple(EmailScorer.build(e) for e in emails)
+    return Task(tf.name, tf.budget, dict(tf.queue_capacity), emails, scorers,
+                SlaPlan.build(load_config(), [e.gold for e in emails]))

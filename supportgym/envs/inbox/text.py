@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import re
 
+#: punctuation and symbols that separate tokens (str.translate + split is the fastest tokenizer here)
+_SEPARATORS = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~\u00a1\u00ab\u00b7\u00bb\u00bf\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac\u00a3\u20b9"
+PUNCT_TABLE = str.maketrans({c: " " for c in _SEPARATORS})
 TOKEN_RE = re.compile(r"[^\W_]+")
-COMPACT_RE = re.compile(r"[\W_]+")
 #: ids such as INV-2024-0042, ACC-55821, A-7731, ORD99812 (letters and digits together)
 ID_RE = re.compile(r"\b[A-Z][A-Za-z]{0,5}-\d[A-Za-z0-9]*(?:-[A-Za-z0-9]+)*\b|\b[A-Z]{2,}\d{3,}\b")
 HASH_NUM_RE = re.compile(r"#\s?(\d{3,})\b")
@@ -22,22 +24,32 @@ QUOTE_START_RE = re.compile(
     r"^(?:>|On .{4,120} wrote:|-{2,} ?Original Message|From: .+@|Am .{4,80} schrieb|El .{4,80} escribió)",
     re.MULTILINE,
 )
+UNQUOTE_RE = re.compile(r"^[ \t]*>+[ \t]?", re.MULTILINE)
 SENDER_RE = re.compile(r"^\s*\"?([^\"<]*?)\"?\s*<([^>]+)>\s*$")
 
 
 def tokens(text: str) -> list[str]:
-    return TOKEN_RE.findall(text.lower())
+    """Lower-case words and numbers, split at whitespace and punctuation ('INV-2024-0042' -> 3 tokens)."""
+    return text.lower().translate(PUNCT_TABLE).split()
 
 
 def compact(text: str) -> str:
-    """Lower case with every non-alphanumeric removed: 'INV-2024-0042' -> 'inv20240042'."""
-    return COMPACT_RE.sub("", text.lower())
+    """Lower case with separators removed: 'INV-2024-0042' -> 'inv20240042'."""
+    return "".join(tokens(text))
 
 
 def latest_message(body: str) -> str:
     """The body without quoted history (lines after '> ...' / 'On ... wrote:')."""
     m = QUOTE_START_RE.search(body)
     return body[: m.start()] if m else body
+
+
+def main_text(body: str, min_words: int = 12) -> str:
+    """The latest message, or the whole body unquoted when the latest is a bare bump ("Any update?")."""
+    latest = latest_message(body)
+    if len(TOKEN_RE.findall(latest)) >= min_words:
+        return latest
+    return UNQUOTE_RE.sub("", body)
 
 
 def canonical_amount(raw: str) -> str:
@@ -51,9 +63,10 @@ def canonical_amount(raw: str) -> str:
 def extract_facts(subject: str, body: str, limit: int = 4) -> list[str]:
     """Concrete, citable facts of an email: ids, order numbers, amounts, IP addresses.
 
-    Only the latest message counts (quoted history is what the sender already knows).
+    Only the latest message counts (quoted history is what the sender already knows),
+    unless the latest message is a bare bump of the quoted one.
     """
-    text = subject + "\n" + latest_message(body)
+    text = subject + "\n" + main_text(body)
     seen: dict[str, str] = {}
     for m in ID_RE.finditer(text):
         seen.setdefault(compact(m.group(0)), m.group(0))

@@ -19,16 +19,16 @@ from typing import Any
 
 from ...core.env import Environment, describe_errors
 from ...core.errors import ConfigError, expected
+from .grading import checks
+from .grading.commitments import parse
 from .grading.empathy import EmpathyScorer, Mode
 from .grading.lexicon import load_lexicon
 from .grading.reward import Grade, grade
-from .grading import checks
-from .grading.commitments import parse
 from .models import (
     ACTION_TYPES, FLAGS, TEAMS, TICKET_TYPES, CustomerFacts, Draft, Escalate, OrderInfo, QA, Research,
     Scenario, Submit, Tag, TicketAction, TicketObservation, TicketReward, TicketState, Turn,
 )
-from .policy import load_policy, snippet
+from .policy import derive, load_policy, snippet
 from .scenarios import angrier, generate, order_db, seed_scenarios, template_file
 
 MAX_STEPS = 20
@@ -111,8 +111,6 @@ class TicketEnv(Environment[TicketAction, TicketObservation, TicketState]):
         email = sc.email.model_copy(update={"body": sc.email.body.replace(first_old, first_new),
                                             "sender": f"{first_new.lower()}.{customer_id.lower()}@example.com"})
         out = sc.model_copy(update={"customer": new, "email": email})
-        from .policy import derive
-
         return out.model_copy(update={"required": derive(out, self.policy)})
 
     # ---- step ---------------------------------------------------------------------------
@@ -206,9 +204,8 @@ class TicketEnv(Environment[TicketAction, TicketObservation, TicketState]):
             self._abandoned, self._done_flag = True, True
             rb.workflow_penalty = round(rb.workflow_penalty + ABANDON_REWARD, 4)
             feedback += f" | step limit {self._max_steps} reached: ticket abandoned"
-        if not self._churned:
-            rb.total = round(sum(rb.components().values()), 4) if self._grade is None or not self._done_flag \
-                else rb.total
+        if not self._churned and self._grade is None:
+            rb.total = round(sum(rb.components().values()), 4)  # a submission keeps its clamped grade
         self._cum += rb.total
         if self._done_flag and self._adversarial:
             visits, _ = self.customer_memory.get(self.sc.customer.customer_id, (0, 0.0))
@@ -230,8 +227,13 @@ class TicketEnv(Environment[TicketAction, TicketObservation, TicketState]):
         o, c = self.sc.order, self.sc.customer
         return OrderInfo(**o.model_dump(), customer=CustomerFacts(**c.model_dump()))
 
+    @property
+    def last_observation(self) -> TicketObservation | None:
+        """The observation the last reset/step returned (what the agent saw; no gold)."""
+        return getattr(self, "_last_obs", None)
+
     def _obs(self, rb: TicketReward | None, feedback: str) -> TicketObservation:
-        return TicketObservation(
+        self._last_obs = TicketObservation(
             done=self._done_flag,
             reward=None if rb is None else rb.total,
             reward_breakdown=rb,
@@ -253,6 +255,7 @@ class TicketEnv(Environment[TicketAction, TicketObservation, TicketState]):
             max_steps=self._max_steps,
             empathy_scorer=self.empathy.name,
         )
+        return self._last_obs
 
     def _state(self) -> TicketState:
         return TicketState(

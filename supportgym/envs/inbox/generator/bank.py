@@ -62,6 +62,7 @@ class Styles:
     mobile_footers: tuple[Parsed, ...]
     urgent_cues: dict[str, tuple[Parsed, ...]]
     internal_signoffs: tuple[Parsed, ...]
+    internal_greetings: tuple[Parsed, ...]
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ def style_texts(s: StylePool) -> list[str]:
     for pool in (s.greetings, s.closings, s.urgent_cues):
         for texts in pool.values():
             out.extend(texts)
-    for texts in (s.rambling, s.angry, s.polite, s.followups, s.thread_headers, s.signatures,
+    for texts in (s.internal_greetings, s.rambling, s.angry, s.polite, s.followups, s.thread_headers, s.signatures,
                   s.account_lines, s.mobile_footers, s.internal_signoffs):
         out.extend(texts)
     return out
@@ -123,7 +124,7 @@ def _compile_styles(s: StylePool) -> Styles:
         rambling=ps(s.rambling), angry=ps(s.angry), polite=ps(s.polite), followups=ps(s.followups),
         thread_headers=ps(s.thread_headers), signatures=ps(s.signatures), account_lines=ps(s.account_lines),
         mobile_footers=ps(s.mobile_footers), urgent_cues={k: ps(v) for k, v in s.urgent_cues.items()},
-        internal_signoffs=ps(s.internal_signoffs),
+        internal_signoffs=ps(s.internal_signoffs), internal_greetings=ps(s.internal_greetings),
     )
 
 
@@ -155,7 +156,13 @@ def check_split(split: str) -> str:
 
 @lru_cache(maxsize=None)
 def load_split(split: str) -> SplitBank:
-    path = DATA_DIR / f"{check_split(split)}.yaml"
+    """The bundled template file of one split (cached)."""
+    return load_split_file(DATA_DIR / f"{check_split(split)}.yaml", split)
+
+
+def load_split_file(path: Path, split: str) -> SplitBank:
+    """Load and check one split's template file; every problem names the file."""
+    path = Path(path)
     source: SplitFile = _validate(SplitFile, path, _load_yaml(path))
     if source.split != split:
         raise DataFormatError(path, expected("`split` field", source.split, split, "the file name and field must agree"))
@@ -165,6 +172,9 @@ def load_split(split: str) -> SplitBank:
             raise DataFormatError(path, f"duplicate template id {t.id!r}")
         seen.add(t.id)
         _check_slots(path, f"template {t.id}", template_texts(t))
+        unknown = sorted(set(t.brands) - {b.name for b in vocab().brands})
+        if unknown:
+            raise DataFormatError(path, expected(f"template {t.id}: brands", unknown, "brand names in vocab.yaml"))
     _check_slots(path, "style", style_texts(source.style), STYLE_SLOTS)
     missing_cues = [c for c in CATEGORIES if c not in source.style.urgent_cues and c != "spam_phishing"]
     if missing_cues:

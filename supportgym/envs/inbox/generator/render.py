@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from itertools import accumulate
 
 from ..models import Email, EmailHeader, Gold, LabelledEmail
-from .bank import Compiled, Parsed, SplitBank
+from .bank import Compiled, Parsed, SplitBank, Styles
 from .noise import typos
 from .schema import Mix, Vocab
 from .slots import SlotContext, make_identity
@@ -16,6 +16,19 @@ from .slots import SlotContext, make_identity
 LADDER = ("low", "medium", "high", "urgent")
 _HUMAN = frozenset({"customer", "prospect", "external"})
 _RE = {"en": "Re: ", "de": "AW: ", "es": "RE: ", "hi-en": "Re: "}
+
+
+# Fixed English names rather than strftime's %a/%b, which follow the process locale.
+_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def _mail_date(t: datetime) -> str:
+    return f"{_DAYS[t.weekday()]}, {t.day:02d} {_MONTHS[t.month - 1]} {t.year} at {t.hour:02d}:{t.minute:02d}"
+
+
+def _iso(t: datetime) -> str:
+    return f"{t.year:04d}-{t.month:02d}-{t.day:02d}T{t.hour:02d}:{t.minute:02d}:{t.second:02d}Z"
 
 
 def raise_priority(priority: str, steps: int) -> str:
@@ -33,6 +46,9 @@ class Renderer:
         self.tier_cum = list(accumulate(vocab.tiers.values()))
         self.style_names = list(mix.styles)
         self.style_cum = list(accumulate(mix.styles.values()))
+        by_name = {b.name: b for b in vocab.brands}
+        self.brands = {c.t.id: [by_name[n] for n in c.t.brands] or vocab.brands
+                       for cs in bank.by_category.values() for c in cs}
 
     def _fill(self, parsed: Parsed, ctx: SlotContext, noise: float = 0.0, shout: bool = False) -> str:
         rng = ctx.rng
@@ -49,7 +65,7 @@ class Renderer:
     def render(self, c: Compiled, rng: random.Random, now: datetime, email_id: str, split: str) -> LabelledEmail:
         t, st, mix = c.t, self.styles, self.mix
         tier = rng.choices(self.tiers, cum_weights=self.tier_cum)[0] if t.sender == "customer" else ""
-        brand = rng.choice(self.vocab.brands) if t.sender == "phish" else None
+        brand = rng.choice(self.brands[t.id]) if t.sender == "phish" else None
         who = make_identity(t.sender, rng, self.vocab, t.lang, tier, brand)
         ctx = SlotContext(rng, self.vocab, t.lang, now, t.numbers, who, tier, brand)
         # spam keeps its own voice: no style wrapper, no bumping thread, nothing a reply should cite
@@ -64,10 +80,11 @@ class Renderer:
         noise = mix.typo_word_rate if rng.random() < mix.typo_rate else 0.0
 
         parts: list[Parsed] = [rng.choice(alts) for alts in c.body]
-        urgent = rng.random() < t.urgent_rate
+        urgent = rng.random() < t.urgent_rate * mix.urgency_boost
         if urgent:
             cues = c.cues or st.urgent_cues[t.category]
-            parts.insert(min(len(parts), 1 + rng.randrange(max(1, len(parts)))), rng.choice(cues))
+            # after the opening part and before the last one (which may be a sign-off)
+            parts.insert(rng.randint(1, max(1, len(parts) - 1)), rng.choice(cues))
         if style == "polite":
             parts.insert(0, rng.choice(st.polite))
         elif style == "rambling":
@@ -87,7 +104,8 @@ class Renderer:
             paragraphs = [" ".join(sentences[:cut]), " ".join(sentences[cut:])]
         blocks: list[str] = []
         if english:
-            greeting = self._fill(rng.choice(st.greetings[style]), ctx, noise)
+            pool = st.internal_greetings if t.sender == "internal" else st.greetings[style]
+            greeting = self._fill(rng.choice(pool), ctx, noise)
             if greeting:
                 blocks.append(greeting)
         blocks.extend(paragraphs)
@@ -101,24 +119,23 @@ class Renderer:
             mix.thread_rate / 2 if t.sender == "internal" else mix.thread_rate)
         if thread:
             subject = _RE[t.lang] + subject
-            ctx.values["quote_date"] = (now - timedelta(days=rng.randint(1, 9), minutes=rng.randint(0, 600))).strftime(
-                "%a, %d %b %Y at %H:%M")
+            ctx.values["quote_date"] = _mail_date(now - timedelta(days=rng.randint(1, 9), minutes=rng.randint(0, 600)))
             ctx.values["quote_sender"] = who.display
             quoted = "\n".join("> " + line if line else ">" for line in body.split("\n"))
             body = f"{self._fill(rng.choice(st.followups), ctx)}\n\n{self._fill(rng.choice(st.thread_headers), ctx)}\n{quoted}"
         attachments = [self._fill(rng.choice(c.attachments), ctx)] if c.attachments and rng.random() < t.attach_rate else []
 
         gold = self._gold(c, ctx, urgent, tier)
-        header = EmailHeader(id=email_id, sender=who.display, subject=subject,
-                             timestamp=now.strftime("%Y-%m-%dT%H:%M:%SZ"), attachments=attachments)
+        header = EmailHeader(id=email_id, sender=who.display, subject=subject, timestamp=_iso(now),
+                             attachments=attachments)
         meta = {"source": "generator", "split": split, "template": t.id, "lang": t.lang, "style": style,
-                "thread": "yes" if thread else "no", "typos": "yes" if noise else "no",
+                "sender_kind": t.sender, "thread": "yes" if thread else "no", "typos": "yes" if noise else "no",
                 "urgency_cue": "yes" if urgent else "no"}
         if tier:
             meta["tier"] = tier
         return LabelledEmail(email=Email(header=header, body=body), gold=gold, meta=meta)
 
-    def _signature(self, c: Compiled, ctx: SlotContext, st, style: str, noise: float, english: bool) -> str:
+    def _signature(self, c: Compiled, ctx: SlotContext, st: Styles, style: str, noise: float, english: bool) -> str:
         t, rng = c.t, ctx.rng
         lines: list[str] = []
         if english:

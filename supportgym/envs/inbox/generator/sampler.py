@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import datetime, timedelta
 from functools import lru_cache
 from itertools import accumulate
+from typing import Any
+
+from pydantic import ValidationError
 
 from ....core.errors import ConfigError, expected
 from ..models import LabelledEmail
 from .bank import check_split, load_split, mix, vocab
 from .render import Renderer
+from .schema import Mix
 
 
 @lru_cache(maxsize=None)
@@ -21,10 +25,15 @@ def renderer(split: str) -> Renderer:
     return Renderer(load_split(check_split(split)), vocab(), mix())
 
 
-@lru_cache(maxsize=None)
-def _category_weights() -> tuple[list[str], list[float]]:
-    weights = mix().categories
-    return list(weights), list(accumulate(weights.values()))
+def _renderer(split: str, overrides: Mapping[str, Any] | None) -> Renderer:
+    if not overrides:
+        return renderer(split)
+    try:
+        custom = Mix.model_validate({**mix().model_dump(), **overrides})
+    except ValidationError as err:
+        raise ConfigError(expected("mix_overrides", dict(overrides), f"fields of Mix in generator/schema.py ({err})",
+                                   "see data/templates/mix.yaml for the defaults")) from None
+    return Renderer(load_split(check_split(split)), vocab(), custom)
 
 
 def _check_int(name: str, value: object, minimum: int) -> int:
@@ -33,11 +42,12 @@ def _check_int(name: str, value: object, minimum: int) -> int:
     return value
 
 
-def _stream(split: str, seed: int, id_format: str) -> Iterator[LabelledEmail]:
+def _stream(split: str, seed: int, id_format: str, overrides: Mapping[str, Any] | None) -> Iterator[LabelledEmail]:
     seed = _check_int("seed", seed, -(2**63))
-    r = renderer(split)
-    cats, cum = _category_weights()
-    m = mix()
+    r = _renderer(split, overrides)
+    m = r.mix
+    cats = [c for c, w in m.categories.items() if w > 0]
+    cum = list(accumulate(m.categories[c] for c in cats))
     rng = random.Random(f"supportgym.inbox.generator:{split}:{seed}")
     now = datetime.fromisoformat(m.start.replace("Z", "+00:00")) + timedelta(
         days=rng.randrange(m.start_spread_days), minutes=rng.randrange(600))
@@ -51,17 +61,23 @@ def _stream(split: str, seed: int, id_format: str) -> Iterator[LabelledEmail]:
         yield r.render(template, rng, now, id_format.format(n), split)
 
 
-def generate_episode(split: str, size: int, seed: int) -> list[LabelledEmail]:
-    """``size`` labelled emails of one split: ids ``e001``.., timestamps strictly increasing."""
+def generate_episode(split: str, size: int, seed: int, *,
+                     mix_overrides: Mapping[str, Any] | None = None) -> list[LabelledEmail]:
+    """``size`` labelled emails of one split: ids ``e001``.., timestamps strictly increasing.
+
+    ``mix_overrides`` replaces fields of ``mix.yaml`` for this call, e.g.
+    ``{"urgency_boost": 3.0}`` for an urgent-heavy inbox or new ``categories`` weights.
+    """
     size = _check_int("episode size", size, 0)
     width = max(3, len(str(size)))
-    stream = _stream(split, seed, "e{:0%dd}" % width)
+    stream = _stream(split, seed, "e{:0%dd}" % width, mix_overrides)
     return [next(stream) for _ in range(size)]
 
 
-def iter_emails(split: str, seed: int = 0) -> Iterator[LabelledEmail]:
+def iter_emails(split: str, seed: int = 0, *,
+                mix_overrides: Mapping[str, Any] | None = None) -> Iterator[LabelledEmail]:
     """An endless stream of labelled emails (ids ``g0000001``..), e.g. for datasets and tests."""
-    return _stream(split, seed, "g{:07d}")
+    return _stream(split, seed, "g{:07d}", mix_overrides)
 
 
 def body_hash(email: LabelledEmail) -> str:

@@ -70,6 +70,8 @@ class Template(Model):
     #: attachment file-name patterns; one is attached with probability ``attach_rate``
     attachments: list[str] = Field(default_factory=list)
     attach_rate: float = Field(0.5, ge=0.0, le=1.0)
+    #: brands a phishing template may impersonate (names from vocab.yaml; empty: any)
+    brands: list[str] = Field(default_factory=list)
     #: ranges of numeric slots for this template, e.g. ``amount: [20, 900]``
     numbers: dict[str, tuple[float, float]] = Field(default_factory=dict)
 
@@ -114,6 +116,8 @@ class StylePool(Model):
     mobile_footers: list[str] = Field(min_length=1)
     #: English urgency cues by category
     urgent_cues: dict[Category, list[str]]
+    #: greetings colleagues use with each other (internal mail skips the customer greetings)
+    internal_greetings: list[str] = Field(min_length=2)
     #: internal mail sign-offs
     internal_signoffs: list[str] = Field(min_length=1)
 
@@ -179,13 +183,25 @@ class Mix(Model):
 
     categories: dict[Category, float]
     styles: dict[Style, float]
+    #: multiplies every template's ``urgent_rate`` (capped at 1)
+    urgency_boost: float = Field(1.0, ge=0.0)
     thread_rate: float = Field(ge=0.0, le=1.0)
     typo_rate: float = Field(ge=0.0, le=1.0)
     #: chance per eligible word once an email is chosen for typos
     typo_word_rate: float = Field(ge=0.0, le=1.0)
     mobile_rate: float = Field(ge=0.0, le=1.0)
-    #: mean minutes between two consecutive emails
+    #: range of minutes between two consecutive emails
     gap_minutes: tuple[int, int] = (1, 90)
     start: str = "2026-03-02T08:00:00Z"
     #: days of spread for the episode start after ``start``
-    start_spread_days: int = 300
+    start_spread_days: int = Field(300, ge=1)
+
+    @model_validator(mode="after")
+    def _usable(self) -> Mix:
+        if sum(self.categories.values()) <= 0 or any(w < 0 for w in self.categories.values()):
+            raise ValueError("category weights must be >= 0 with a positive sum")
+        if sum(self.styles.values()) <= 0 or any(w < 0 for w in self.styles.values()):
+            raise ValueError("style weights must be >= 0 with a positive sum")
+        if not 0 < self.gap_minutes[0] <= self.gap_minutes[1]:
+            raise ValueError("gap_minutes needs 0 < low <= high, so timestamps strictly increase")
+        return self

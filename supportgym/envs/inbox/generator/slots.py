@@ -11,6 +11,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 from .lookalike import lookalike_domain
 from .schema import Brand, Lang, Vocab
@@ -29,6 +30,7 @@ _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
 _CORP_SUFFIX = re.compile(r"\b(gmbh|ag|s\.?a\.?|s\.?l\.?|ltd|llc|inc|pvt|plc|co)\b\.?", re.I)
 
 
+@lru_cache(maxsize=4096)
 def slug(text: str) -> str:
     text = _CORP_SUFFIX.sub("", text.lower().translate(_TRANSLIT))
     text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
@@ -150,6 +152,7 @@ SLOTS: dict[str, Slot] = {
     "hours": lambda c: str(int(c.number("hours"))),
     "count": lambda c: str(int(c.number("count"))),
     "date": lambda c: long_date(c.future(2, 30), c.lang, c.vocab),
+    "day_stamp": lambda c: f"{(d := c.now - timedelta(days=c.rng.randint(0, 20))).year}{d.month:02d}{d.day:02d}",
     "past_date": lambda c: long_date(c.now - timedelta(days=c.rng.randint(2, 60)), c.lang, c.vocab),
     "weekday": lambda c: c.vocab.weekdays[c.lang][c.future(1, 6).weekday()],
     "time": lambda c: f"{c.rng.randint(8, 18):02d}:{c.rng.choice((0, 15, 30, 45)):02d}",

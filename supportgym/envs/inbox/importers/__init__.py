@@ -15,7 +15,7 @@ from typing import Any, Literal, get_args
 from ....core.errors import ConfigError, DataFormatError, expected
 from ..models import Gold, LabelledEmail
 from .csv_table import CsvSpec, load_csv, presets
-from .gold import assign_gold
+from .gold import assign_gold, parse_gold_option
 from .html_text import html_to_text
 from .jsonl import JsonlEmail, dump_jsonl, load_jsonl
 from .mime import load_eml, load_mbox, parse_message
@@ -32,8 +32,9 @@ EXTENSIONS: dict[str, str] = {
 }
 
 __all__ = [
-    "FORMATS", "CsvSpec", "JsonlEmail", "assign_gold", "detect_format", "dump_jsonl", "html_to_text",
-    "load_csv", "load_emails", "load_eml", "load_jsonl", "load_mbox", "parse_message", "presets",
+    "FORMATS", "CsvSpec", "JsonlEmail", "assign_gold", "convert_to_jsonl", "detect_format", "dump_jsonl",
+    "html_to_text", "load_csv", "load_emails", "load_eml", "load_jsonl", "load_mbox", "parse_gold_option",
+    "parse_message", "presets",
 ]
 
 
@@ -86,3 +87,21 @@ def load_emails(
     else:
         emails = load_eml(path)
     return assign_gold(emails, gold=gold) if gold is not None else emails
+
+
+def convert_to_jsonl(
+    src: str | Path,
+    dst: str | Path,
+    *,
+    fmt: str | None = None,
+    csv_mapping: dict[str, str] | str | CsvSpec | None = None,
+    gold: Gold | Mapping[str, Any] | None = None,
+) -> int:
+    """Load ``src`` like :func:`load_emails` and write it as strict JSONL to ``dst``; return the count.
+
+    The JSONL keeps id, sender, subject, body, timestamp, attachments and the four gold fields
+    (acceptable_routes and key_facts are not part of the exchange format).
+    """
+    emails = load_emails(src, fmt=fmt, csv_mapping=csv_mapping, gold=gold)
+    dump_jsonl(emails, dst)
+    return len(emails)

@@ -54,3 +54,29 @@ def assign_gold(
             raise ConfigError(expected("incomplete or invalid gold", given, list(Gold.model_fields), hint)) from None
         out.append(item.model_copy(update={"gold": new}))
     return out
+
+
+def parse_gold_option(text: str) -> dict[str, Any]:
+    """Parse a command-line gold option such as ``priority=spam,category=spam_phishing,route_to=trash``.
+
+    ``flag_review`` takes true/false; ``acceptable_routes`` takes routes separated by ``;``.
+    Values are checked by :func:`assign_gold` when they are applied.
+    """
+    out: dict[str, Any] = {}
+    for item in filter(None, (p.strip() for p in text.split(","))):
+        key, sep, value = (s.strip() for s in item.partition("="))
+        if not sep or key not in Gold.model_fields or key == "key_facts":
+            raise ConfigError(expected("bad gold option item", item,
+                                       "priority=..., category=..., route_to=..., flag_review=true|false, "
+                                       "acceptable_routes=a;b", "Separate items with commas"))
+        if key == "flag_review":
+            if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                raise ConfigError(expected("gold flag_review", value, "true or false"))
+            out[key] = value.lower() in ("true", "1", "yes")
+        elif key == "acceptable_routes":
+            out[key] = [r.strip() for r in value.split(";") if r.strip()]
+        else:
+            out[key] = value
+    if not out:
+        raise ConfigError(expected("empty gold option", text, "priority=...,category=...,route_to=..."))
+    return out

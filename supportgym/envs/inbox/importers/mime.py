@@ -78,7 +78,7 @@ def _timestamp(msg: Message) -> tuple[str, str]:
     return FALLBACK_TIMESTAMP, "fallback"
 
 
-def _part_text(part: Message) -> tuple[str, str]:
+def _part_text(part: Message, subtype: str) -> tuple[str, str]:
     """Decoded text of one leaf part (transfer encoding and charset); HTML converted."""
     try:
         payload = part.get_payload(decode=True)
@@ -88,12 +88,12 @@ def _part_text(part: Message) -> tuple[str, str]:
         raw = part.get_payload()
         payload = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else b""
     charset = _declared_charset(part)
-    if charset is None and part.get_content_subtype() == "html":
+    if charset is None and subtype == "html":
         found = _META_CHARSET.search(payload[:4096])
         charset = found.group(1).decode("ascii") if found else None
     text, used = decode_bytes(payload, charset)
     text = clean_text(text)
-    if part.get_content_subtype() == "html" or looks_like_html(text):
+    if subtype == "html" or looks_like_html(text):
         return html_to_text(text), used
     return tidy(text), used
 
@@ -116,23 +116,24 @@ def _filename(part: Message) -> str | None:
 def _body_and_attachments(msg: Message) -> tuple[str, list[str], dict[str, str]]:
     """Pick the body (text/plain preferred over HTML in each alternative) and list attachments."""
     attachments: list[str] = []
-    plain: list[Message] = []
-    html: list[Message] = []
-    text_attachments: list[Message] = []
+    plain: list[tuple[Message, str]] = []
+    html: list[tuple[Message, str]] = []
+    text_attachments: list[tuple[Message, str]] = []
     for part in msg.walk():
         if part.is_multipart():
             continue
         name = _filename(part)
         disposition = (part.get_content_disposition() or "").lower()
-        is_text = part.get_content_maintype() == "text"
+        ctype = part.get_content_type()  # parsed once: header parsing dominates import time
+        maintype, _, subtype = ctype.partition("/")
         # a text part sent "inline" is body text even when the mailer gave it a file name
-        if is_text and (disposition == "inline" or (not name and disposition != "attachment")):
-            (html if part.get_content_subtype() == "html" else plain).append(part)
+        if maintype == "text" and (disposition == "inline" or (not name and disposition != "attachment")):
+            (html if subtype == "html" else plain).append((part, subtype))
             continue
-        if name or part.get_content_type() not in _SIGNATURES:  # a bare signature is not something sent
-            attachments.append(name or f"unnamed.{part.get_content_subtype() or 'bin'}")
-        if is_text:
-            text_attachments.append(part)
+        if name or ctype not in _SIGNATURES:  # a bare signature is not something sent
+            attachments.append(name or f"unnamed.{subtype or 'bin'}")
+        if maintype == "text":
+            text_attachments.append((part, subtype))
     meta: dict[str, str] = {}
     body = ""
     # Within multipart/alternative the plain part is the sender's own text version; elsewhere
@@ -140,8 +141,8 @@ def _body_and_attachments(msg: Message) -> tuple[str, list[str], dict[str, str]]
     # A message whose only text is an attached file is shown that file rather than nothing.
     for group, kind in ((plain, "plain"), (html, "html"), (text_attachments, "attachment")):
         texts = []
-        for part in group:
-            text, used = _part_text(part)
+        for part, subtype in group:
+            text, used = _part_text(part, subtype)
             if text:
                 texts.append(text)
                 meta.setdefault("charset", used)

@@ -121,7 +121,8 @@ def grade(
         "tagging": round(tagging_score(tags, s), 4),
     }
     if not text.strip():
-        raw["empathy"] = 0.0
+        # an empty email resolves nothing: tags and escalation earn no credit on their own
+        raw = {k: 0.0 for k in raw}
     hall = checks.hallucinations(text, s, policy, lex, com, escalated_to)
     viol = checks.violations(text, s, policy, com)
     length, notes = checks.length_penalty(text)

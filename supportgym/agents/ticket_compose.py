@@ -1,0 +1,152 @@
+"""Shared know-how of the rule-based ticket agents: read an email, apply the public policy, write a reply.
+
+Everything here works from what an observation shows (the email, and after RESEARCH
+the order facts and policy); the phrasing and keyword lists live in
+``envs/ticket/data/agent_playbook.yaml``. ``decide`` applies the *public* written policy
+(the same ``policy.derive`` the environment uses) to the agent's own reading of the
+email, so its mistakes are reading mistakes, never leaked labels.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from ..core.types import Model
+from ..envs.ticket.models import Customer, EmailMsg, Order, OrderInfo, Required, Scenario
+from ..envs.ticket.policy import DATA, Policy, derive, load_policy
+
+PLAYBOOK_PATH = DATA / "agent_playbook.yaml"
+ALL_ELEMENTS = frozenset({
+    "empathy", "refund_timeline", "dispatch_timeline", "return_label", "update_timeline", "denial_alternative",
+    "escalation_sla", "security", "vip", "vip_credit", "amount",
+})
+
+
+class Playbook(Model):
+    claim_patterns: dict[str, list[str]]
+    request_patterns: dict[str, list[str]]
+    threat_patterns: dict[str, list[str]]
+    team_labels: dict[str, str]
+    issue_phrases: dict[str, str]
+    sentences: dict[str, str]
+
+
+@lru_cache(maxsize=1)
+def playbook(path: Path = PLAYBOOK_PATH) -> Playbook:
+    return Playbook.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+
+
+def _any(patterns: list[str], text: str) -> bool:
+    return any(re.search(p, text, re.IGNORECASE) for p in patterns)
+
+
+@dataclass
+class Reading:
+    claim: str
+    request: str
+    threats: list[str]
+
+
+def read_email(email: EmailMsg) -> Reading:
+    pb = playbook()
+    text = f"{email.subject}\n{email.body}"
+    claim = next((c for c, ps in pb.claim_patterns.items() if _any(ps, text)), "delayed")
+    request = next((r for r, ps in pb.request_patterns.items() if _any(ps, text)), None)
+    if request is None:
+        request = "update" if claim in ("delayed", "missing_tracking") else "any"
+    if claim in ("double_billing", "unauthorized_charge"):
+        request = "reversal"
+    threats = sorted(t for t, ps in pb.threat_patterns.items() if _any(ps, text))
+    return Reading(claim, request, threats)
+
+
+def agent_scenario(email: EmailMsg, info: OrderInfo, r: Reading, required: Required | None = None) -> Scenario:
+    """The ticket as the agent understands it (its reading + the researched facts)."""
+    c = info.customer
+    return Scenario(
+        task_id="agent-view", source="generated", template_id="agent-view", split="agent",
+        claim=r.claim, request=r.request, text_flags=r.threats,  # type: ignore[arg-type]
+        email=email,
+        customer=Customer(customer_id=c.customer_id, name=c.name, tier=c.tier, lifetime_value=c.lifetime_value,
+                          refunds_last_60d=c.refunds_last_60d, account_age_days=c.account_age_days),
+        order=Order(**info.model_dump(exclude={"customer"})),
+        required=required,
+    )
+
+
+def decide(email: EmailMsg, info: OrderInfo, reading: Reading | None = None, policy: Policy | None = None) -> Required:
+    """The outcome the public policy gives for the agent's reading of the email and the researched facts."""
+    return derive(agent_scenario(email, info, reading or read_email(email)), policy or load_policy())
+
+
+def money(x: float) -> str:
+    return f"${x:,.2f}" if x != int(x) else f"${int(x):,}"
+
+
+def compose(
+    decision: Required,
+    info: OrderInfo,
+    claim: str,
+    elements: frozenset[str] = ALL_ELEMENTS,
+    policy: Policy | None = None,
+    lessons_note: str = "",
+) -> str:
+    """A reply committing to ``decision``; ``elements`` chooses which optional details to include."""
+    p = policy or load_policy()
+    pb = playbook()
+    s = pb.sentences
+    first = info.customer.name.split()[0]
+    team = decision.team
+    slots = {
+        "first": first, "item": info.item, "order_id": info.order_id, "days": info.days_since_order,
+        "disputed": money(info.disputed_amount or info.amount),
+        "refund_amount": money(decision.refund_amount or info.amount),
+        "r1": p.refund_processing_days[0], "r2": p.refund_processing_days[1], "dispatch": p.replacement_dispatch_days,
+        "update_hours": p.investigation_update_hours, "sla_hours": p.escalation_sla_hours,
+        "carrier_or_courier": info.carrier or "the courier", "window": p.refund_window_days,
+        "team_label": pb.team_labels.get(team or "supervisor", "senior supervisor"),
+        "credit": f"{int(decision.compensation_max)}",
+    }
+    slots["issue"] = pb.issue_phrases[claim].format(**slots)
+    out = [s["greeting"].format(**slots), ""]
+    body: list[str] = []
+    if "empathy" in elements:
+        body.append(s["empathy"].format(**slots))
+    r = decision.resolution
+    if r == "refund":
+        sent = s["refund"] if "amount" in elements else s["refund"].replace(" of {refund_amount}", "")
+        sent += s["refund_timeline"] if "refund_timeline" in elements else ""
+        body.append(sent.format(**slots) + ".")
+    elif r == "replacement":
+        sent = s["replacement"] + (s["dispatch_timeline"] if "dispatch_timeline" in elements else "") + "."
+        if claim in ("wrong_item", "damaged_item") and "return_label" in elements:
+            sent += s["return_label"]
+        body.append(sent.format(**slots))
+    elif r == "investigation":
+        sent = s["investigation_fraud"] if claim == "unauthorized_charge" else s["investigation_carrier"]
+        sent += s["update_timeline"] if "update_timeline" in elements else ""
+        body.append(sent.format(**slots) + ".")
+    elif r == "denial":
+        sent = s["denial_abuse"] if "abuse" in decision.flags else s["denial_window"]
+        body.append(sent.format(**slots) + "." + (s["denial_alternative"] if "denial_alternative" in elements else ""))
+    if team is not None:
+        sent = s["escalation_cap"] if r == "escalation" else s["escalation_team"]
+        sent += s["escalation_sla"] if "escalation_sla" in elements else ""
+        body.append(sent.format(**slots) + ".")
+    if "fraud" in decision.flags and "security" in elements:
+        body.append(s["security"])
+    if "vip" in decision.flags:
+        if "vip" in elements:
+            body.append(s["vip"])
+        if "vip_credit" in elements and decision.compensation_max > 0:
+            body.append(s["vip_credit"].format(**slots))
+    if lessons_note:
+        body.append(lessons_note)
+    out.append(" ".join(body))
+    out.append(s["closing"])
+    return "\n".join(x for x in out[:1]) + "\n\n" + "\n\n".join(out[2:])

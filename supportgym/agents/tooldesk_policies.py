@@ -1,0 +1,92 @@
+"""Trained tool-desk policies (SAC-discrete, SB3 PPO and DQN) as evaluation agents.
+
+Each reads only the observation, through the vector face's ``featurize``, and acts
+greedily. ``checkpoint=None`` uses the committed checkpoint under
+``supportgym/agents/checkpoints/`` if there is one; otherwise it says how to train one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from ..core.errors import ConfigError
+from ..envs.tooldesk.features import featurize
+from ..envs.tooldesk.models import ACTION_NAMES, ToolDeskAction, ToolDeskObservation
+from .base import Agent
+
+CHECKPOINT_DIR = Path(__file__).parent / "checkpoints"
+
+
+class _PolicyAgent(Agent):
+    algo: ClassVar[str]
+    default_file: ClassVar[str]
+
+    def __init__(self, seed: int | None = None, checkpoint: str | None = None, **kw: Any) -> None:
+        super().__init__(seed)
+        if kw:
+            raise ConfigError(f"{self.name} agent: unexpected options {sorted(kw)}; allowed: seed, checkpoint")
+        path = Path(checkpoint) if checkpoint else CHECKPOINT_DIR / self.default_file
+        if not path.exists():
+            where = f"checkpoint {str(path)!r} does not exist" if checkpoint else f"no committed checkpoint at {path}"
+            raise ConfigError(
+                f"{self.name} agent: {where}. Train one with `supportgym train {self.algo} --out runs/tooldesk_{self.algo}"
+                f"{Path(self.default_file).suffix}` and pass --checkpoint runs/tooldesk_{self.algo}{Path(self.default_file).suffix}"
+            )
+        self.checkpoint = str(path)
+        self._load(path)
+
+    def _load(self, path: Path) -> None:
+        raise NotImplementedError
+
+    def _choose(self, x: Any) -> int:
+        raise NotImplementedError
+
+    def act(self, observation: ToolDeskObservation) -> ToolDeskAction:  # type: ignore[override]
+        a = self._choose(featurize(observation))
+        return ToolDeskAction(reasoning=f"{self.name} policy: {ACTION_NAMES[a]}", action_id=a)
+
+
+class SACAgent(_PolicyAgent):
+    name = "sac"
+    algo = "sac"
+    default_file = "tooldesk_sac.pt"
+
+    def _load(self, path: Path) -> None:
+        import torch
+
+        from ..train.sac_discrete import load_actor
+
+        torch.set_num_threads(1)
+        self.actor = load_actor(path)
+
+    def _choose(self, x: Any) -> int:
+        return self.actor.greedy(x)
+
+
+class _SB3Agent(_PolicyAgent):
+    default_file = ""
+
+    def _load(self, path: Path) -> None:
+        import torch
+
+        from ..train.sb3 import ALGOS
+
+        torch.set_num_threads(1)
+        self.model = ALGOS[self.algo].load(str(path), device="cpu")
+
+    def _choose(self, x: Any) -> int:
+        action, _ = self.model.predict(x, deterministic=True)
+        return int(action)
+
+
+class PPOAgent(_SB3Agent):
+    name = "ppo"
+    algo = "ppo"
+    default_file = "tooldesk_ppo.zip"
+
+
+class DQNAgent(_SB3Agent):
+    name = "dqn"
+    algo = "dqn"
+    default_file = "tooldesk_dqn.zip"

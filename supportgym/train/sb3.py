@@ -1,0 +1,143 @@
+"""Stable-Baselines3 PPO and DQN on the tool desk's Gymnasium face.
+
+    python -m supportgym.train.sb3 ppo --total-timesteps 60000 --out runs/tooldesk_ppo.zip
+    supportgym train dqn --out runs/tooldesk_dqn.zip
+
+The saved model is the best greedy policy on the validation split (checked every
+``eval_every`` steps); the benchmark and test split are only used for the final report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import torch
+from stable_baselines3 import DQN, PPO
+from stable_baselines3.common.callbacks import BaseCallback
+
+import supportgym.envs.tooldesk  # noqa: F401  (registers the Gymnasium ids)
+
+from ..core.errors import ConfigError, expected
+
+ALGOS: dict[str, type[PPO] | type[DQN]] = {"ppo": PPO, "dqn": DQN}
+
+#: hyperparameters chosen for short CPU runs on this task (net_arch: SB3's default size)
+HYPERPARAMS: dict[str, dict[str, Any]] = {
+    "ppo": {"n_steps": 1024, "batch_size": 128, "n_epochs": 6, "learning_rate": 3e-4, "gamma": 0.99,
+            "gae_lambda": 0.95, "ent_coef": 0.01, "policy_kwargs": {"net_arch": [64, 64]}},
+    "dqn": {"learning_rate": 5e-4, "buffer_size": 50_000, "learning_starts": 1_000, "batch_size": 64,
+            "gamma": 0.99, "train_freq": 2, "gradient_steps": 1, "target_update_interval": 500,
+            "exploration_fraction": 0.3, "exploration_final_eps": 0.02, "policy_kwargs": {"net_arch": [64, 64]}},
+}
+
+
+@dataclass
+class SB3Config:
+    algo: str = "ppo"
+    seed: int = 1
+    total_timesteps: int = 60_000
+    threads: int = 1
+    eval_every: int = 5_000
+    eval_episodes: int = 200
+    out: str = ""
+    env_id: str = "SupportGym/ToolDesk-v0"
+
+
+def greedy_eval(model: Any, episodes: int, seed: int, **options: Any) -> dict[str, float]:
+    env = gym.make("SupportGym/ToolDesk-v0")
+    rewards, resolved, steps, optimal = [], [], [], []
+    for ep in range(episodes):
+        opts = dict(options, **({"index": ep} if options.get("task") == "benchmark" else {}))
+        obs, _ = env.reset(seed=seed + ep, options=opts)
+        total, done = 0.0, False
+        while not done:
+            action, _ = model.predict(obs, deterministic=True)
+            obs, r, term, trunc, info = env.step(int(action))
+            total += r
+            done = term or trunc
+        rep = info["episode_report"]
+        rewards.append(total)
+        resolved.append(rep["resolved"])
+        steps.append(rep["steps"])
+        optimal.append(rep["resolved"] and rep["steps"] == rep["min_steps"])
+    env.close()
+    return {"mean_reward": float(np.mean(rewards)), "resolution_rate": float(np.mean(resolved)),
+            "mean_steps": float(np.mean(steps)), "optimal_rate": float(np.mean(optimal))}
+
+
+class ValidationCallback(BaseCallback):
+    """Keep the best model by greedy validation score; stop once it is optimal everywhere."""
+
+    def __init__(self, cfg: SB3Config, best_path: Path) -> None:
+        super().__init__()
+        self.cfg, self.best_path = cfg, best_path
+        self.best_score = -np.inf
+        self.history: list[dict[str, Any]] = []
+        self.start = time.perf_counter()
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps % self.cfg.eval_every:
+            return True
+        val = greedy_eval(self.model, self.cfg.eval_episodes, seed=10_000, split="validation")
+        row = {"step": self.num_timesteps, "seconds": round(time.perf_counter() - self.start, 1),
+               **{f"val_{k}": v for k, v in val.items()}}
+        self.history.append(row)
+        print(json.dumps(row), flush=True)
+        score = val["optimal_rate"] + val["resolution_rate"] + 1e-3 * val["mean_reward"]
+        if score > self.best_score:
+            self.best_score = score
+            self.model.save(str(self.best_path))
+        return val["optimal_rate"] < 1.0
+
+
+def train(cfg: SB3Config) -> dict[str, Any]:
+    if cfg.algo not in ALGOS:
+        raise ConfigError(expected("sb3 algo", cfg.algo, sorted(ALGOS)))
+    out = Path(cfg.out or f"runs/tooldesk_{cfg.algo}.zip")
+    if out.suffix != ".zip":
+        raise ConfigError(expected("sb3 --out", str(out), "a path ending in .zip (SB3's format)"))
+    random.seed(cfg.seed)
+    np.random.seed(cfg.seed)
+    torch.manual_seed(cfg.seed)
+    torch.set_num_threads(cfg.threads)
+    env = gym.make(cfg.env_id)
+    model = ALGOS[cfg.algo]("MlpPolicy", env, seed=cfg.seed, device="cpu", verbose=0, **HYPERPARAMS[cfg.algo])
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out.parent) as tmp:
+        best = Path(tmp) / "best.zip"
+        callback = ValidationCallback(cfg, best)
+        start = time.perf_counter()
+        model.learn(total_timesteps=cfg.total_timesteps, callback=callback)
+        seconds = time.perf_counter() - start
+        if not best.exists():
+            model.save(str(best))
+        shutil.copyfile(best, out.with_suffix(".zip.tmp"))
+        os.replace(out.with_suffix(".zip.tmp"), out)
+    env.close()
+    return {"algo": cfg.algo, "checkpoint": str(out), "train_seconds": round(seconds, 1),
+            "steps": int(model.num_timesteps), "history": callback.history, "config": asdict(cfg)}
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description="Train SB3 PPO or DQN on SupportGym/ToolDesk-v0.")
+    p.add_argument("algo", choices=sorted(ALGOS))
+    for f in ("seed", "total_timesteps", "threads", "eval_every", "eval_episodes"):
+        p.add_argument(f"--{f.replace('_', '-')}", type=int, default=getattr(SB3Config, f))
+    p.add_argument("--out", default="")
+    result = train(SB3Config(**vars(p.parse_args(argv))))
+    print(json.dumps({k: v for k, v in result.items() if k != "history"}))
+
+
+if __name__ == "__main__":
+    main()
