@@ -152,6 +152,18 @@ def test_enterprise_tier_is_printed(samples: dict[str, list[LabelledEmail]], spl
             assert f"{e.meta['tier']} " in e.email.body
 
 
+@pytest.mark.parametrize("split", SPLITS)
+def test_styles_fit_the_sender(samples: dict[str, list[LabelledEmail]], split: str) -> None:
+    for e in samples[split]:
+        kind, style = e.meta["sender_kind"], e.meta["style"]
+        if kind == "internal":
+            assert style not in ("angry", "rambling")
+        if kind in ("prospect", "external"):
+            assert style != "angry"
+        if e.gold.category == "spam_phishing" or e.meta["lang"] != "en":
+            assert style == "native"
+
+
 def test_phishing_uses_lookalike_domains(samples: dict[str, list[LabelledEmail]]) -> None:
     real = {b.domain for b in vocab().brands}
     domains = []
@@ -217,6 +229,11 @@ def test_bad_template_file_names_the_file(tmp_path: Path) -> None:
     bad = tmp_path / "validation.yaml"
     bad.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     with pytest.raises(DataFormatError, match=r"validation\.yaml.*no_such_slot"):
+        load_split_file(bad, "validation")
+    data["templates"][0]["subjects"][0] = "fine"
+    data["templates"][1]["route_to"] = "moon"
+    bad.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(DataFormatError, match=r"validation\.complaint\.spanish_account_locked"):
         load_split_file(bad, "validation")
     bad.write_text("split: validation\ntemplates: [", encoding="utf-8")
     with pytest.raises(DataFormatError, match=r"validation\.yaml:\d+"):

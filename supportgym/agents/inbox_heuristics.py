@@ -204,7 +204,7 @@ def analyse(email: Email) -> Analysis:
         category_scores={c: t.score(text) for c, t in r.categories.items()},
         urgent=r.urgent.score(text), high=r.high.score(text), low=r.low.score(text),
         severity=r.severe.score(text), tier2=r.tier2.score(text) > 0, newsletter=r.newsletter.score(full) > 0,
-        internal=internal, facts=facts, topic=subject, name=_name(h.sender),
+        internal=internal, facts=facts, topic=subject, name=sender_name(h.sender),
         big_customer=_big_customer(full, d),
     )
 
@@ -218,7 +218,8 @@ def _big_customer(text: str, d: RulesData) -> bool:
     return False
 
 
-def _name(sender: str) -> str:
+def sender_name(sender: str) -> str:
+    """First name for a greeting, or 'there'."""
     display, addr = sender_parts(sender)
     if display and "@" not in display:
         first = display.split()[0].strip(",")

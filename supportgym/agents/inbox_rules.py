@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from ..envs.inbox.models import PRIORITIES, Email, InboxObservation
 from .base import Agent
-from .inbox_heuristics import Analysis, analyse, rules
+from .inbox_heuristics import REPLY_PREFIX_RE, Analysis, analyse, rules, sender_name
 from .repair import validate_action
 
 RANK = {p: i for i, p in enumerate(PRIORITIES)}
@@ -172,8 +172,7 @@ class InboxOracleAgent(Agent):
     @staticmethod
     def reply(email: Email, category: str, route: str, facts: list[str]) -> str:
         d = rules().data
-        a = analyse(email)
         team = d.team_names.get(route, "our team")
-        facts_text = ", ".join(facts) if facts else f'"{a.topic}"'
-        return d.templates[category].format(name=a.name, facts=facts_text, team=team,
+        facts_text = ", ".join(facts) if facts else f'"{REPLY_PREFIX_RE.sub("", email.header.subject).strip()}"'
+        return d.templates[category].format(name=sender_name(email.header.sender), facts=facts_text, team=team,
                                             team_cap=team[:1].upper() + team[1:], signature=d.signature)

@@ -25,7 +25,6 @@ from typing import Any, ClassVar
 
 import httpx
 
-from ..core.env import Environment
 from ..core.registry import spec
 from ..core.types import Observation
 from .base import Agent
@@ -108,16 +107,14 @@ class LLMAgent(Agent):
     def backend(self) -> str:
         return "openai" if self.client is not None else "local"
 
-    def bind(self, env: Environment, seed: int | None = None) -> None:
-        super().bind(env, seed)
-
     # ---- backends -------------------------------------------------------------------
     def _response_format(self, kind: str | None) -> dict[str, Any] | None:
         if kind == "json_schema":
             return {"type": "json_schema",
-                    "json_schema": {"name": f"{self.env_name}_action", "schema": self.fmt.response_schema(), "strict": True}}
+                    "json_schema": {"name": f"{self.env_name}_action", "schema": self.fmt.response_schema(True), "strict": True}}
         if kind == "json_object":
-            return {"type": "json_object", "schema": self.fmt.response_schema()}
+            # llama.cpp's server honours a schema here; others ignore the extra key
+            return {"type": "json_object", "schema": self.fmt.response_schema(True)}
         return None
 
     def _ask_remote(self, messages: list[dict[str, str]]) -> str:
@@ -138,8 +135,8 @@ class LLMAgent(Agent):
 
     def propose(self, obs: Observation) -> tuple[dict[str, Any], str]:
         """The model's raw answer as a dict (before repairs) and its text."""
-        messages = self.fmt.messages(obs)
         if self.client is not None:
+            messages = self.fmt.messages(obs, include_text=True)
             text = self._ask_remote(messages)
             parsed = parse_json_object(text)
             if parsed.repairs:
@@ -149,6 +146,7 @@ class LLMAgent(Agent):
             return dict(parsed.data or {}), text
         from .llm_local import decode_fields
 
+        messages = self.fmt.messages(obs)
         prefix = self.fmt.json_prefix()
         prompt = self.lm.render(messages, prefill=prefix)
         values, written = decode_fields(self.lm, prompt, self.fmt.written_fields())
@@ -156,30 +154,44 @@ class LLMAgent(Agent):
 
     def act(self, observation: Observation) -> dict[str, Any]:
         raw, _ = self.propose(observation)
-        action = {**raw, **self.fmt.filled_values(observation)}
-        action, fixes = repair_fields(action, self.fmt.fields)
-        fixes += self._env_repairs(action, observation)
+        action, fixes, filled = finish_action(self.env_name, self.fmt, raw, observation)
         if fixes:
             self.count("repairs", len(fixes))
+        if filled:
+            self.count("filled_text", len(filled))
         return action
 
-    def _env_repairs(self, action: dict[str, Any], obs: Observation) -> list[str]:
-        """Hook for environment-specific, label-free repairs."""
-        return []
+
+def finish_action(env_name: str, fmt: PromptFormat, raw: Mapping[str, Any], obs: Observation,
+                  ) -> tuple[dict[str, Any], list[str], list[str]]:
+    """Turn the model's fields into a full action: agent-filled fields, then label-free repairs.
+
+    Returns (action, repairs, filled): ``filled`` names free-text fields the agent wrote
+    itself because the model was not asked for them (inbox: summary = subject, a
+    generic acknowledgement reply except to spam), which are not repairs.
+    """
+    action = {**raw, **fmt.filled_values(obs)}
+    action, fixes = repair_fields(action, fmt.fields)
+    filled: list[str] = []
+    if env_name == "inbox":
+        from .repair import default_reply, validate_action
+
+        email = getattr(obs, "current_email", None)
+        if email is not None:
+            if "summary" not in action:
+                action["summary"] = email.header.subject[:280]
+                filled.append("summary")
+            if "reply_draft" not in action:
+                spam = action.get("category") == "spam_phishing" or action.get("route_to") == "trash"
+                action["reply_draft"] = "" if spam else default_reply(email)
+                filled.append("reply_draft")
+        action, more = validate_action(action, email)
+        fixes += list(more)
+    return action, fixes, filled
 
 
 class InboxLLMAgent(LLMAgent):
     env_name = "inbox"
-
-    def _env_repairs(self, action: dict[str, Any], obs: Observation) -> list[str]:
-        try:
-            from .repair import validate_action
-        except ImportError:  # the inbox repair layer is optional
-            return []
-        fixed, fixes = validate_action(action)
-        action.clear()
-        action.update(fixed)
-        return list(fixes)
 
 
 class TicketLLMAgent(LLMAgent):

@@ -107,10 +107,18 @@ class PromptFormat:
     def by_name(self) -> dict[str, FieldSpec]:
         return {f.name: f for f in self.fields}
 
-    def written_fields(self) -> list[FieldSpec]:
-        """Fields the model writes, in prompt order."""
+    def written_fields(self, include_text: bool = False) -> list[FieldSpec]:
+        """Fields the model writes, in prompt order; ``include_text`` adds the free-text fields
+        (for capable remote models; the small local model writes only the closed sets)."""
         names = self.text.order or [f.name for f in self.fields if f.name not in self.text.filled]
+        if include_text:
+            names = names + [f.name for f in self.fields
+                             if f.kind == "string" and f.name not in names and f.name not in self.text.filled]
         return [self.by_name[n] for n in names if n in self.by_name]
+
+    def text_fields(self) -> list[FieldSpec]:
+        names = {f.name for f in self.written_fields()}
+        return [f for f in self.written_fields(include_text=True) if f.name not in names]
 
     def filled_values(self, obs: Observation) -> dict[str, Any]:
         """Values the agent fills from the observation (never gold labels)."""
@@ -122,8 +130,13 @@ class PromptFormat:
         return out
 
     # ---- prompts ------------------------------------------------------------------
-    def messages(self, obs: Observation) -> list[dict[str, str]]:
-        return [{"role": "system", "content": self.text.system.strip()}, {"role": "user", "content": self.user_text(obs)}]
+    def messages(self, obs: Observation, include_text: bool = False) -> list[dict[str, str]]:
+        system = self.text.system.strip()
+        if include_text and self.text_fields():
+            extra = ", ".join(f'"{f.name}" (text, at most {min(f.max_length or DEFAULT_MAX_LENGTH, 1000)} characters)'
+                              for f in self.text_fields())
+            system += f"\nAlso include {extra}."
+        return [{"role": "system", "content": system}, {"role": "user", "content": self.user_text(obs)}]
 
     def user_text(self, obs: Observation) -> str:
         if self.env_name == "inbox":
@@ -140,10 +153,10 @@ class PromptFormat:
         first = self.written_fields()[0]
         return '{"' + first.name + '": ' + ('"' if first.kind in ("enum", "string") else "")
 
-    def response_schema(self) -> dict[str, Any]:
+    def response_schema(self, include_text: bool = False) -> dict[str, Any]:
         """JSON schema for OpenAI-style ``response_format`` (strings bounded by maxLength)."""
         props: dict[str, Any] = {}
-        for f in self.written_fields():
+        for f in self.written_fields(include_text):
             if f.kind == "enum":
                 props[f.name] = {"type": "string", "enum": list(f.choices)}
             elif f.kind == "bool":

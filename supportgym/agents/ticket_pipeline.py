@@ -59,6 +59,7 @@ class PipelineAgent(Agent):
         seed: int | None = None,
         memory: LessonStore | str | None = None,
         use_memory: bool = True,
+        learn: bool = True,
         max_qa_retries: int = 2,
         client: ChatClient | None = None,
         base_url: str | None = None,
@@ -68,6 +69,8 @@ class PipelineAgent(Agent):
         super().__init__(seed)
         self.client = client or chat_client_from_env(base_url, model)
         self.use_memory = use_memory
+        #: False freezes the memory: lessons are read but the critic writes none
+        self.learn = learn
         self.memory = (memory if isinstance(memory, LessonStore) else LessonStore(memory)) if use_memory else None
         self.max_qa_retries = max_qa_retries
         self.lessons_written: list[str] = []
@@ -210,7 +213,7 @@ class PipelineAgent(Agent):
     def critic(self, final: TicketObservation) -> str | None:
         self.count("role_critic")
         m = _REQUIRED.search(final.feedback)
-        if m is None or self.memory is None or self._reading is None:
+        if m is None or self.memory is None or self._reading is None or not self.learn:
             return None
         res, team = m.group(1), m.group(2)
         if res not in RESOLUTIONS or (team is not None and team not in TEAMS):

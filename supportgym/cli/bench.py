@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
 from typing import Any, Optional
 
@@ -9,12 +11,14 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from ..core.errors import ConfigError
 from ..eval.bench import BACKENDS, BenchConfig, default_out_dir, plan, run_bench
 from ..eval.leaderboard import rows_table
 from ..eval.report import write_reports
 from .app import app
 
-console = Console()
+# Logs and CI are not terminals: give the table room instead of Rich's 80 columns.
+console = Console(width=None if sys.stdout.isatty() else 160)
 
 
 @app.command("bench")
@@ -24,11 +28,11 @@ def bench_command(
     task: Optional[list[str]] = typer.Option(None, "--task", help="fixed task (repeatable); default: all of each env's"),
     no_tasks: bool = typer.Option(False, "--no-tasks", help="run no fixed task, only the splits"),
     split: list[str] = typer.Option(["test"], "--split", help="generated split (repeatable)"),
-    episodes: int = typer.Option(10, min=0, help="episodes per split (seeds seed, seed+1, ...)"),
+    episodes: int = typer.Option(20, min=0, help="episodes per split (seeds seed, seed+1, ...)"),
     fixed_seeds: Optional[int] = typer.Option(None, min=1, help="seeds per fixed task (default: 1, or all instances of a task such as tooldesk's 100-query benchmark)"),
     seed: int = typer.Option(0, help="first seed"),
     size: Optional[int] = typer.Option(None, min=1, help="items per generated episode (env option 'size')"),
-    trials: int = typer.Option(1, min=1, help="trials per instance for stochastic agents; pass^1..pass^k are reported"),
+    trials: int = typer.Option(3, min=1, help="trials per instance for stochastic agents; pass^1..pass^k are reported"),
     max_steps: int = typer.Option(1000, min=1, help="cut an episode after this many steps"),
     success_threshold: float = typer.Option(0.8, help="score counted as success when the env gives no verdict"),
     backend: str = typer.Option("local", help=f"one of {', '.join(BACKENDS)}"),
@@ -39,12 +43,21 @@ def bench_command(
     checkpoint: Optional[str] = typer.Option(None, help="policy checkpoint for trained agents (sac, ppo, dqn, llm)"),
     base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible endpoint for the llm agent"),
     model: Optional[str] = typer.Option(None, help="model name or local path for the llm agent"),
+    agent_kw: Optional[list[str]] = typer.Option(None, "--agent-kw", help="KEY=VALUE (JSON value) passed to every agent that accepts KEY, e.g. use_memory=true"),
     out: Optional[Path] = typer.Option(None, help="results folder (default ./results/<UTC timestamp>/)"),
     report: bool = typer.Option(True, help="write results.md and report.html next to results.json"),
 ) -> None:
     """Benchmark agents on environments; write results.json, results.md and report.html."""
     agent_kwargs: dict[str, Any] = {k: v for k, v in
                                     (("checkpoint", checkpoint), ("base_url", base_url), ("model", model)) if v}
+    for item in agent_kw or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"--agent-kw: got {item!r}; allowed: KEY=VALUE, e.g. use_memory=true")
+        try:
+            agent_kwargs[key] = json.loads(value)
+        except ValueError:
+            agent_kwargs[key] = value
     config = BenchConfig(
         envs=env or None, agents=agent or None, tasks=[] if no_tasks else (task or None), splits=split,
         episodes=episodes, fixed_seeds=fixed_seeds, seed=seed, size=size, trials=trials, max_steps=max_steps,
@@ -73,8 +86,6 @@ def bench_command(
         except KeyboardInterrupt:
             interrupted = True
     if interrupted:
-        import json
-
         results = json.loads((out_dir / "results.json").read_text())
         console.print(f"[red]interrupted[/]: {results['jobs_done']}/{results['jobs_total']} episodes kept "
                       f"in {out_dir / 'results.json'} (partial)")

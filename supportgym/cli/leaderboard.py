@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -13,7 +14,7 @@ from ..core.io import write_text_atomic
 from ..eval.leaderboard import leaderboard_rows, leaderboard_table, load_results, markdown_rows
 from .app import app
 
-console = Console()
+console = Console(width=None if sys.stdout.isatty() else 160)
 
 
 @app.command("leaderboard")

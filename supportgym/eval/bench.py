@@ -38,6 +38,9 @@ DEFAULT_AGENTS: tuple[str, ...] = ("random", "rules", "oracle", "pipeline")
 STOCHASTIC_AGENTS: frozenset[str] = frozenset({"random", "llm"})
 #: agents that call a model endpoint: their episodes are throttled per endpoint
 ENDPOINT_AGENTS: frozenset[str] = frozenset({"llm"})
+#: per-agent defaults that keep episodes independent: the pipeline's lesson memory would
+#: make each result depend on earlier runs and on episode order (override with agent_kwargs)
+AGENT_DEFAULTS: dict[str, dict[str, Any]] = {"pipeline": {"use_memory": False}}
 BACKENDS = ("local", "ray")
 #: seeds per fixed task where a task holds many instances chosen by the seed (an env
 #: class may declare its own as ``task_instances = {task: n}``); others get one seed
@@ -56,11 +59,11 @@ class BenchConfig(Model):
     agents: list[str] | None = Field(None, description="agent names; None = the built-in non-LLM agents")
     tasks: list[str] | None = Field(None, description="fixed tasks; None = all of each env's, [] = none")
     splits: list[str] = Field(default_factory=lambda: ["test"])
-    episodes: int = Field(10, ge=0, description="episodes per split")
+    episodes: int = Field(20, ge=0, description="episodes per split")
     fixed_seeds: int | None = Field(None, ge=1, description="seeds per fixed task; None = the env's default")
     seed: int = 0
     size: int | None = Field(None, ge=1, description="items per generated episode (env option 'size')")
-    trials: int = Field(1, ge=1, description="repeated trials of each instance for stochastic agents (pass^k)")
+    trials: int = Field(3, ge=1, description="repeated trials of each instance for stochastic agents (pass^k)")
     max_steps: int = Field(1000, ge=1)
     success_threshold: float = DEFAULT_SUCCESS_THRESHOLD
     agent_kwargs: dict[str, Any] = Field(default_factory=dict, description="passed to agents that accept them")
@@ -136,7 +139,8 @@ def plan(config: BenchConfig) -> Plan:
         for name in names:
             try:
                 agent_cls = load(table[name])
-                kwargs = _accepted_kwargs(agent_cls, {"seed": config.seed, **config.agent_kwargs})
+                wanted = {"seed": config.seed, **AGENT_DEFAULTS.get(name, {}), **config.agent_kwargs}
+                kwargs = _accepted_kwargs(agent_cls, wanted)
                 _agent(table[name], tuple(sorted(kwargs.items())))  # fail here, not in a worker
             except Exception as err:  # any agent that cannot be built is skipped, with the reason
                 skipped.append({"env": env_id, "agent": name, "reason": f"{type(err).__name__}: {err}"})
@@ -273,6 +277,7 @@ def run_bench(
     on_record: Callable[[dict[str, Any], int, int], None] | None = None,
     ray_options: dict[str, Any] | None = None,
     the_plan: Plan | None = None,
+    flush_every_s: float = 15.0,
 ) -> dict[str, Any]:
     """Run the matrix and write ``results.json``; on Ctrl-C (or any error) the file
     still holds every finished episode with ``"partial": true`` before the error propagates."""
@@ -280,7 +285,7 @@ def run_bench(
         raise ConfigError(expected("backend", backend, list(BACKENDS)))
     the_plan = the_plan or plan(config)
     run = BenchRun(config, the_plan, Path(out_dir) if out_dir else default_out_dir(),
-                   {"name": backend, **(ray_options or {})})
+                   {"name": backend, **(ray_options or {})}, flush_every_s)
     total = len(the_plan.jobs)
 
     def collect(record: dict[str, Any]) -> None:

@@ -7,7 +7,7 @@ pass^k over repeated trials, and average steps.
 
 An episode's *score* is the environment's normalised score in its report
 (``normalized_score`` or ``score``). Its *success* is the report's own verdict
-(``success`` or ``resolved``) where the environment gives one, otherwise
+(``success``, ``resolved`` or ``resolution.resolved``) where the environment gives one, otherwise
 ``score >= success_threshold``.
 """
 
@@ -21,7 +21,8 @@ from typing import Any
 from .stats import mean_ci, pass_k_curve
 
 SCORE_KEYS = ("normalized_score", "score")
-SUCCESS_KEYS = ("success", "resolved")
+#: where an environment's report gives its own success verdict (first found wins)
+SUCCESS_PATHS: tuple[tuple[str, ...], ...] = (("success",), ("resolved",), ("resolution", "resolved"))
 DEFAULT_SUCCESS_THRESHOLD = 0.8
 
 
@@ -42,9 +43,12 @@ def episode_score(record: Mapping[str, Any]) -> float | None:
 
 def episode_success(record: Mapping[str, Any], threshold: float = DEFAULT_SUCCESS_THRESHOLD) -> bool | None:
     report = record.get("report") or {}
-    for key in SUCCESS_KEYS:
-        if isinstance(report.get(key), bool):
-            return report[key]
+    for path in SUCCESS_PATHS:
+        value: Any = report
+        for key in path:
+            value = value.get(key) if isinstance(value, Mapping) else None
+        if isinstance(value, bool):
+            return value
     score = episode_score(record)
     return None if score is None else score >= threshold
 

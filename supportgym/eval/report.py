@@ -20,7 +20,9 @@ from .leaderboard import COLUMNS, cells, headline_groups, markdown_rows, row
 def _fmt(x: Any) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "—"
-    return f"{x:.4f}" if isinstance(x, float) else str(x)
+    if isinstance(x, float):
+        return str(int(x)) if x.is_integer() else f"{x:.4f}"
+    return str(x)
 
 
 def env_metric_table(groups: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[list[str]]]:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..agents.llm import finish_action
 from ..agents.llm_parse import parse_json_object
 from ..agents.llm_prompts import PromptFormat
 from ..core.registry import make, spec
@@ -69,7 +70,8 @@ class EnvReward:
     def score(self, completion: str, seed: int, task: str, options: dict[str, Any]) -> tuple[float, dict[str, float], dict[str, Any]]:
         obs = self._env.reset(seed=seed, task=task, **options)
         parsed = parse_json_object(self.prefix + completion)
-        action = {**(parsed.data or {}), **self.fmt.filled_values(obs)}
+        # the same completion of the action as the llm agent at evaluation time
+        action, _, _ = finish_action(self.fmt.env_name, self.fmt, parsed.data or {}, obs)
         after = self._env.step(action)
         bd = after.reward_breakdown.components() if after.reward_breakdown is not None else {}
         info = {"valid_json": float(parsed.ok and "no_json" not in parsed.repairs),

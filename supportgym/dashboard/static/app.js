@@ -126,7 +126,7 @@ function drawCompare() {
     const pts = [[0, 0], ...r.steps.map(s => [s.i, s.cumulative_reward])];
     return { name: r.agent, points: pts, marker: Math.min(C.i, r.steps.length) };
   });
-  $("c-chart").replaceChildren(legend(C.runs.map(r => r.agent)), lineChart(series, { zero: true, height: 200 }));
+  $("c-chart").replaceChildren(legend(C.runs.map(r => r.agent)), lineChart(series, { zero: true, width: 1100, height: 240 }));
   $("c-sides").replaceChildren(...C.runs.map(r => {
     const i = Math.min(C.i, r.steps.length), end = i === r.steps.length;
     return h("div", { class: "card", "data-testid": "compare-side" },

@@ -31,6 +31,7 @@ function lineChart(series, opts = {}) {
   let [x0, x1] = [Math.min(...pts.map(p => p[0])), Math.max(...pts.map(p => p[0]))];
   let [y0, y1] = [Math.min(...pts.map(p => p[1])), Math.max(...pts.map(p => p[1]))];
   if (opts.zero) { y0 = Math.min(y0, 0); y1 = Math.max(y1, 0); }
+  const zeroLine = y0 < 0 && y1 > 0;
   if (x0 === x1) { x0 -= 1; x1 += 1; }
   if (y0 === y1) { y0 -= 1; y1 += 1; }
   const pad = (y1 - y0) * 0.06; y0 -= pad; y1 += pad;
@@ -49,7 +50,7 @@ function lineChart(series, opts = {}) {
     t.textContent = niceNum(x);
     svg.appendChild(t);
   }
-  if (y0 < 0 && y1 > 0) svg.appendChild(svgEl("line", { x1: L, x2: W - R, y1: sy(0), y2: sy(0), stroke: "#9aa7b8" }));
+  if (zeroLine) svg.appendChild(svgEl("line", { x1: L, x2: W - R, y1: sy(0), y2: sy(0), stroke: "#9aa7b8" }));
   series.forEach((s, i) => {
     if (!s.points.length) return;
     const d = s.points.map((p, j) => `${j ? "L" : "M"}${sx(p[0]).toFixed(1)},${sy(p[1]).toFixed(1)}`).join("");

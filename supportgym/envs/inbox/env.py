@@ -195,7 +195,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
             "id": self._ids[i], "priority": action.priority, "category": action.category,
             "route_to": action.route_to, "flag_review": action.flag_review, "escalated": escalated,
             "summary": action.summary, "reply_draft": action.reply_draft, "step": dyn.t - 1,
-            "scored": gold is not None, "gold": self._scorers[i].gold_json,
+            "scored": gold is not None, "gold": i,  # the index, turned into gold labels by episode_report
             "reward": bd.total, "rewards": component_dict(bd),
         })
         if breach_note:
@@ -272,6 +272,11 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
         """The facts the reply score looks for in the current email: for oracle agents and tests only."""
         return [f.text for f in self._scorers[self._cur].facts] if self._cur < len(self._scorers) else []
 
+    def _prediction(self, p: dict[str, Any]) -> dict[str, Any]:
+        gold = self._scorers[p["gold"]].gold_json
+        copy = {k: list(v) if isinstance(v, list) else v for k, v in gold.items()} if gold is not None else None
+        return {**p, "gold": copy, "rewards": dict(p["rewards"])}
+
     def episode_report(self) -> dict[str, Any]:
         if not self._started:
             return {}
@@ -282,7 +287,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
             "normalized_score": normalized(self._cum, self._max_total),
             "total_reward": self._cum,
             "max_total": self._max_total,
-            "predictions": list(self._predictions),
+            "predictions": [self._prediction(p) for p in self._predictions],
             "unprocessed": self._ids[self._cur:],
             "unscored": sum(1 for p in self._predictions if not p["scored"]),
             "sla_breaches": self._breaches,

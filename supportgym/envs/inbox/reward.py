@@ -28,7 +28,7 @@ gamed by one generic reply or by keyword stuffing::
                else the subject's content words (two needed)
     tone     = 0.5 * [a marker fitting the category] + 0.5 * [a greeting or closing]
                - 0.5 * [a marker to avoid for the category]          (clamped to [0, 1])
-    quality  = (0.65 * coverage + 0.35 * tone)
+    quality  = (0.65 * coverage + 0.35 * tone * max(coverage, 0.3))
                * length   (0 if empty, ramps up to min_words, 1 up to max_words, 0 at zero_at_words)
                * copy     (1 if <= copy_ok of the reply's 4-grams are copied from the email, 0 at copy_zero)
                * variety  (distinct/total tokens, full at unique_ratio_ok)
@@ -59,7 +59,7 @@ from pydantic import Field
 from ...core.types import Model
 from .config import DATA, InboxConfig
 from .models import PRIORITIES, Gold, InboxReward, LabelledEmail
-from .text import PUNCT_TABLE, compact, extract_facts, tokens
+from .text import PUNCT_TABLE, extract_facts, tokens
 
 M = TypeVar("M", bound=Model)
 _set = object.__setattr__
@@ -122,8 +122,9 @@ class Fact:
 
     @classmethod
     def of(cls, text: str) -> Fact:
-        c = compact(text)
-        words = () if any(ch.isdigit() for ch in c) else tuple(" " + t[:5] for t in tokens(text) if len(t) >= 3)
+        toks = tokens(text)
+        c = "".join(toks)
+        words = () if any(ch.isdigit() for ch in c) else tuple(" " + t[:5] for t in toks if len(t) >= 3)
         return cls(text, c, words)
 
     def found(self, reply_compact: str, reply_joined: str) -> bool:
@@ -133,33 +134,63 @@ class Fact:
         return bool(self.compact) and self.compact in reply_compact
 
 
-@dataclass(frozen=True)
 class EmailScorer:
-    """Everything about one email the reward needs, computed once at reset."""
+    """What the reward needs about one email, prepared on first use and then kept.
 
-    facts: tuple[Fact, ...]
-    need: int
-    body_shingles: frozenset[tuple[str, ...]]
-    gold: Gold | None
-    #: gold as JSON, dumped once for the episode report
-    gold_json: dict[str, Any] | None
+    Fixed tasks keep their scorers for the whole process, so their facts and token
+    strings are computed once; generated mail pays only for what its actions need
+    (spam and unreplied mail never tokenise their body).
+    """
+
+    __slots__ = ("email", "gold", "_facts", "_need", "_body", "_gold_json")
+
+    def __init__(self, le: LabelledEmail) -> None:
+        self.email, self.gold = le.email, le.gold
+        self._facts: tuple[Fact, ...] | None = None
+        self._need = 0
+        self._body: frozenset[tuple[str, ...]] | None = None
+        self._gold_json: dict[str, Any] | None = None
 
     @classmethod
     def build(cls, le: LabelledEmail) -> EmailScorer:
+        return cls(le)
+
+    def _prepare(self) -> None:
         rules = reply_rules().data
-        subject, body = le.email.header.subject, le.email.body
-        gold = le.gold
+        subject, body, gold = self.email.header.subject, self.email.body, self.gold
         raw = list(gold.key_facts) if gold is not None and gold.key_facts else extract_facts(subject, body)
         need = min(len(raw), rules.max_facts_needed)
         if not raw:
             fw = reply_rules().function_words
             raw = [t for t in dict.fromkeys(tokens(subject)) if len(t) >= rules.fallback_fact_min_len and t not in fw][:3]
             need = min(len(raw), 2)
-        toks = tokens(body)
-        k = rules.shingle
-        shingles = frozenset(zip(*(toks[i:] for i in range(k))))
-        return cls(tuple(Fact.of(f) for f in raw), need, shingles, gold,
-                   gold.model_dump(mode="json") if gold is not None else None)
+        self._facts, self._need = tuple(Fact.of(f) for f in raw), need
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        if self._facts is None:
+            self._prepare()
+        return self._facts  # type: ignore[return-value]
+
+    @property
+    def need(self) -> int:
+        if self._facts is None:
+            self._prepare()
+        return self._need
+
+    @property
+    def body_shingles(self) -> frozenset[tuple[str, ...]]:
+        """Every k-token window of the body (k = reply_scoring.shingle)."""
+        if self._body is None:
+            toks = tokens(self.email.body)
+            self._body = frozenset(zip(*(toks[i:] for i in range(reply_rules().data.shingle))))
+        return self._body
+
+    @property
+    def gold_json(self) -> dict[str, Any] | None:
+        if self._gold_json is None and self.gold is not None:
+            self._gold_json = self.gold.model_dump(mode="json")
+        return self._gold_json
 
 
 def reply_quality(scorer: EmailScorer, category: str, reply: str) -> float:
@@ -181,7 +212,8 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str) -> float:
     tone += 0.5 * (not rr.courtesy.isdisjoint(toks))
     if any(m in joined for m in rr.avoid.get(category, ())):
         tone = max(0.0, tone - 0.5)
-    base = 0.65 * coverage + 0.35 * tone
+    # tone only counts as far as the reply is about this email: a polite reply to nothing earns little
+    base = 0.65 * coverage + 0.35 * tone * max(coverage, 0.3)
 
     if n < d.min_words:
         length = n / d.min_words

@@ -73,6 +73,14 @@ class Policy(Model):
     escalation_rules: list[EscalationRule]
     clauses: dict[str, str]
 
+    def durations(self) -> set[int]:
+        """Every day/hour count the policy states: replies may quote them as timelines."""
+        return {
+            self.refund_window_days, self.return_window_days, *self.refund_processing_days,
+            self.replacement_dispatch_days, self.investigation_update_hours, self.escalation_sla_hours,
+            self.stalled_tracking_days, self.abuse.lookback_days,
+        }
+
     def numbers(self) -> set[float]:
         """Every number the policy states: replies may quote them without hallucinating."""
         return {

@@ -88,7 +88,20 @@ def _validate(model: type, path: Path, data: Any) -> Any:
     try:
         return model.model_validate(data)
     except ValidationError as err:
-        raise DataFormatError(path, f"does not match {model.__name__}: {err}") from None
+        raise DataFormatError(path, f"does not match {model.__name__}{_template_ids(err, data)}: {err}") from None
+
+
+def _template_ids(err: ValidationError, data: Any) -> str:
+    """Name the templates behind ``templates.N`` error locations (indices are hard to find in YAML)."""
+    ids = []
+    for e in err.errors():
+        loc = e["loc"]
+        if len(loc) > 1 and loc[0] == "templates" and isinstance(loc[1], int):
+            try:
+                ids.append(f"templates.{loc[1]} = {data['templates'][loc[1]].get('id')!r}")
+            except (KeyError, IndexError, TypeError, AttributeError):
+                pass
+    return f" ({'; '.join(dict.fromkeys(ids))})" if ids else ""
 
 
 def _check_slots(path: Path, owner: str, texts: list[str], extra: frozenset[str] = frozenset()) -> None:

@@ -15,6 +15,15 @@ from .slots import SlotContext, make_identity
 
 LADDER = ("low", "medium", "high", "urgent")
 _HUMAN = frozenset({"customer", "prospect", "external"})
+# The angry and rambling pools speak as a paying customer ("loyal customer for years"), so
+# only customers use angry, and colleagues write neither.
+_SENDER_STYLES = {
+    "customer": ("formal", "curt", "rambling", "angry", "polite"),
+    "prospect": ("formal", "curt", "rambling", "polite"),
+    "external": ("formal", "curt", "rambling", "polite"),
+    "internal": ("formal", "curt", "polite"),
+    "phish": (),  # spam keeps its own voice
+}
 _RE = {"en": "Re: ", "de": "AW: ", "es": "RE: ", "hi-en": "Re: "}
 
 
@@ -44,8 +53,12 @@ class Renderer:
         self.bank, self.vocab, self.mix, self.styles = bank, vocab, mix, bank.styles
         self.tiers = list(vocab.tiers)
         self.tier_cum = list(accumulate(vocab.tiers.values()))
-        self.style_names = list(mix.styles)
-        self.style_cum = list(accumulate(mix.styles.values()))
+        self.style_table: dict[str, tuple[list[str], list[float]]] = {}
+        for cs in bank.by_category.values():
+            for c in cs:
+                fits = [s for s in _SENDER_STYLES[c.t.sender] if mix.styles.get(s, 0) > 0]
+                names = [s for s in fits if s in c.t.styles] or fits
+                self.style_table[c.t.id] = (names, list(accumulate(mix.styles[s] for s in names)))
         by_name = {b.name: b for b in vocab.brands}
         self.brands = {c.t.id: [by_name[n] for n in c.t.brands] or vocab.brands
                        for cs in bank.by_category.values() for c in cs}
@@ -73,10 +86,9 @@ class Renderer:
         english = t.lang == "en" and not spam
         if not english:
             style = "native"
-        elif t.styles:
-            style = rng.choice(t.styles)
         else:
-            style = rng.choices(self.style_names, cum_weights=self.style_cum)[0]
+            names, cum = self.style_table[t.id]
+            style = rng.choices(names, cum_weights=cum)[0] if names else "formal"
         noise = mix.typo_word_rate if rng.random() < mix.typo_rate else 0.0
 
         parts: list[Parsed] = [rng.choice(alts) for alts in c.body]
@@ -88,8 +100,8 @@ class Renderer:
         if style == "polite":
             parts.insert(0, rng.choice(st.polite))
         elif style == "rambling":
-            for _ in range(rng.randint(1, 3)):
-                parts.insert(rng.randint(1, len(parts)), rng.choice(st.rambling))
+            for filler in rng.sample(st.rambling, rng.randint(1, 3)):
+                parts.insert(rng.randint(1, len(parts)), filler)
         elif style == "angry":
             parts.extend(rng.sample(st.angry, rng.randint(1, 2)))
         shout_at = rng.randrange(len(parts)) if style == "angry" and rng.random() < 0.5 else -1

@@ -44,7 +44,7 @@ class Template(Model):
     category: Category
     lang: Lang = "en"
     sender: SenderKind = "customer"
-    #: writing styles that fit this mail (empty: all); English only
+    #: writing styles that fit this mail (empty: all the sender kind allows); English only
     styles: list[Style] = Field(default_factory=list)
     #: subject line variants (slots allowed)
     subjects: list[str] = Field(min_length=2)

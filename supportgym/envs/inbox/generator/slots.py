@@ -163,7 +163,8 @@ SLOTS: dict[str, Slot] = {
     "ip_address": lambda c: ".".join(str(c.rng.randint(11, 223)) for _ in range(4)),
     "law": lambda c: c.rng.choice(c.vocab.laws),
     "regulator": lambda c: c.rng.choice(c.vocab.regulators),
-    "law_firm": lambda c: c.rng.choice(c.vocab.law_firms),
+    # an outside lawyer's own firm; otherwise any firm
+    "law_firm": lambda c: c.identity.company if c.identity.company in c.vocab.law_firms else c.rng.choice(c.vocab.law_firms),
     "team": lambda c: c.rng.choice(c.vocab.teams),
     "brand": lambda c: _brand(c).name,
     "brand_domain": lambda c: _brand(c).domain,

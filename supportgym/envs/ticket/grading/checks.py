@@ -49,7 +49,7 @@ def hallucinations(text: str, s: Scenario, p: Policy, lex: Lexicon, com: Commitm
         if x in allowed_money or (0 < x <= req.compensation_max):
             continue
         out.append(f"amount ${x:,.2f} is not in the order or the policy")
-    allowed_num = {int(n) for n in p.numbers()} | {o.days_since_order}
+    allowed_num = p.durations() | {o.days_since_order}
     if o.days_since_last_scan is not None:
         allowed_num.add(o.days_since_last_scan)
     seen_spans: list[tuple[int, int]] = []

@@ -1,0 +1,81 @@
+"""``supportgym train sac|ppo|dqn|export-sft``: tool-desk RL baselines and SFT data export."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..core.errors import ConfigError, expected
+from .app import train_app
+
+
+def _report(result: dict) -> None:
+    typer.echo(json.dumps({k: v for k, v in result.items() if k != "history"}, default=str))
+
+
+@train_app.command("sac")
+def sac_command(
+    total_timesteps: int = typer.Option(24_000, min=1, help="environment steps"),
+    seed: int = typer.Option(1),
+    threads: int = typer.Option(1, min=1, help="torch CPU threads"),
+    out: Path = typer.Option(Path("runs/tooldesk_sac.pt"), help="checkpoint to write (best on validation)"),
+) -> None:
+    """Train SAC-discrete (CleanRL style, MLP [256, 256]) on SupportGym/ToolDesk-v0."""
+    from ..train.sac_discrete import Args, train
+
+    _report(train(Args(total_timesteps=total_timesteps, seed=seed, threads=threads, out=str(out))))
+
+
+def _sb3(algo: str, total_timesteps: int, seed: int, threads: int, out: Optional[Path]) -> None:
+    from ..train.sb3 import SB3Config, train
+
+    _report(train(SB3Config(algo=algo, total_timesteps=total_timesteps, seed=seed, threads=threads,
+                            out=str(out) if out else "")))
+
+
+@train_app.command("ppo")
+def ppo_command(
+    total_timesteps: int = typer.Option(60_000, min=1),
+    seed: int = typer.Option(1),
+    threads: int = typer.Option(1, min=1),
+    out: Optional[Path] = typer.Option(None, help="model zip (default runs/tooldesk_ppo.zip)"),
+) -> None:
+    """Train Stable-Baselines3 PPO on SupportGym/ToolDesk-v0."""
+    _sb3("ppo", total_timesteps, seed, threads, out)
+
+
+@train_app.command("dqn")
+def dqn_command(
+    total_timesteps: int = typer.Option(60_000, min=1),
+    seed: int = typer.Option(1),
+    threads: int = typer.Option(1, min=1),
+    out: Optional[Path] = typer.Option(None, help="model zip (default runs/tooldesk_dqn.zip)"),
+) -> None:
+    """Train Stable-Baselines3 DQN on SupportGym/ToolDesk-v0."""
+    _sb3("dqn", total_timesteps, seed, threads, out)
+
+
+@train_app.command("export-sft")
+def export_sft_command(
+    out: Path = typer.Option(..., help="JSONL file to write ({'messages': [...]} per line)"),
+    env: str = typer.Option("tooldesk", help="environment (only tooldesk exports trajectories)"),
+    agent: str = typer.Option("rules", help="expert agent: rules, oracle, sac, ppo, dqn"),
+    checkpoint: Optional[str] = typer.Option(None, help="checkpoint for a trained expert"),
+    split: str = typer.Option("train"),
+    episodes: int = typer.Option(500, min=1),
+    seed: int = typer.Option(0),
+    min_reward: float = typer.Option(5.0, help="keep episodes whose total reward is at least this"),
+) -> None:
+    """Export expert trajectories as chat-format JSONL for supervised fine-tuning (TRL SFTTrainer)."""
+    from ..core.registry import spec
+
+    if spec(env).name != "tooldesk":
+        raise ConfigError(expected("export-sft --env", env, ["tooldesk"]))
+    from ..envs.tooldesk.sft_export import export_sft
+
+    kwargs = {"checkpoint": checkpoint} if checkpoint else {}
+    stats = export_sft(out, agent=agent, split=split, episodes=episodes, seed=seed, min_reward=min_reward, **kwargs)
+    typer.echo(json.dumps({"out": str(out), **stats}))

@@ -1,0 +1,49 @@
+"""Export expert trajectories as a chat-format JSONL data set for supervised fine-tuning.
+
+One line per decision: ``{"messages": [system, user, assistant]}`` where the user turn
+is :func:`~.prompts.render_prompt` of the observation (it carries the whole episode so
+far) and the assistant turn is the JSON action ``{"reasoning", "action_id"}``, the
+format TRL's ``SFTTrainer`` reads as a conversational data set. Only episodes with a
+total reward of at least ``min_reward`` are kept (the seed kept SAC episodes >= 5.0).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ...agents import make_agent
+from ...core.io import write_text_atomic
+from .env import ToolDeskEnv
+from .prompts import SYSTEM_PROMPT, render_prompt
+
+
+def expert_examples(agent: str = "rules", split: str = "train", episodes: int = 500, seed: int = 0,
+                    min_reward: float = 5.0, **agent_kwargs: Any) -> tuple[list[dict[str, Any]], dict[str, float]]:
+    """Run ``agent`` on ``episodes`` generated queries; returns (examples, stats)."""
+    expert = make_agent("tooldesk", agent, seed=seed, **agent_kwargs)
+    env = ToolDeskEnv()
+    examples: list[dict[str, Any]] = []
+    kept = 0
+    for i in range(episodes):
+        obs = env.reset(seed=seed + i, split=split)
+        expert.bind(env, seed=seed + i)
+        turns, total = [], 0.0
+        while not obs.done:
+            prompt = render_prompt(obs)
+            action = expert.act(obs)
+            turns.append((prompt, json.dumps({"reasoning": action.reasoning, "action_id": action.action_id})))
+            obs = env.step(action)
+            total += obs.reward or 0.0
+        if total >= min_reward:
+            kept += 1
+            examples += [{"messages": [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": p},
+                                       {"role": "assistant", "content": a}]} for p, a in turns]
+    return examples, {"episodes": float(episodes), "kept_episodes": float(kept), "examples": float(len(examples))}
+
+
+def export_sft(out: str | Path, **kwargs: Any) -> dict[str, float]:
+    examples, stats = expert_examples(**kwargs)
+    write_text_atomic(out, "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in examples))
+    return stats

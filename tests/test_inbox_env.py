@@ -1,0 +1,288 @@
+"""inbox-v0 dynamics: observation, invalid actions, SLA clocks, escalation budget, queues, options."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from supportgym import make
+from supportgym.core.checker import check_env
+from supportgym.core.errors import ConfigError, EpisodeDoneError, UnknownTaskError
+from supportgym.envs.inbox.models import Email, EmailHeader, Gold, InboxAction, LabelledEmail
+from supportgym.envs.inbox.tasks import TASKS, load_task
+
+
+def act(email_id: str, priority="medium", category="general_inquiry", route_to="archive", flag=False, reply=""):
+    return {"email_id": email_id, "priority": priority, "category": category, "route_to": route_to,
+            "summary": "", "flag_review": flag, "reply_draft": reply}
+
+
+def gold_act(env, **over):
+    """The gold labels of the current email as an action (tests may read gold)."""
+    g = env.current_gold()
+    a = act(env._ids[env._cur], g.priority, g.category, g.route_to, g.flag_review)
+    a.update(over)
+    return a
+
+
+def test_checker_passes():
+    check_env("inbox-v0")
+
+
+def test_reset_observation():
+    env = make("inbox-v0")
+    obs = env.reset(seed=0, task="easy")
+    assert obs.current_email.header.id == "e001"
+    assert [e.header.id for e in obs.inbox] == ["e001", "e002", "e003", "e004", "e005"]
+    assert obs.processed == [] and obs.step == 0 and obs.reward is None and not obs.done
+    assert obs.escalation_budget_remaining == 3
+    assert obs.team_queue_remaining["billing"] == 3 and "trash" not in obs.team_queue_remaining
+    assert obs.active_sla_warnings == []  # an urgent email has 2 steps: no warning yet
+    assert "gold" not in obs.model_dump_json()
+
+
+@pytest.mark.parametrize("task", list(TASKS))
+def test_fixed_tasks_are_labelled_and_facts_appear(task):
+    t = load_task(task)
+    assert len(t.emails) == {"easy": 5, "medium": 8, "hard": 12}[task]
+    for e in t.emails:
+        text = (e.email.header.subject + " " + e.email.body).lower()
+        for fact in e.gold.key_facts:
+            assert fact.lower() in text, (e.id, fact)
+        assert e.gold.route_to not in e.gold.acceptable_routes
+
+
+def test_hard_has_more_urgent_mail_than_budget():
+    golds = [e.gold for e in load_task("hard").emails]
+    assert sum(g.priority == "urgent" for g in golds) > 3
+    assert any("brlghtdesk" in e.email.header.sender for e in load_task("hard").emails)
+
+
+def test_invalid_action_is_scored_time_passes_and_email_stays():
+    env = make("inbox-v0")
+    env.reset(seed=0, task="easy")
+    obs = env.step({"email_id": "e001", "priority": "critical", "category": "billing", "route_to": "billing"})
+    assert obs.reward == pytest.approx(-0.1)
+    assert obs.reward_breakdown.invalid_penalty == pytest.approx(-0.1)
+    assert "priority" in obs.feedback and "urgent, high, medium, low, spam" in obs.feedback
+    assert "category" in obs.feedback and "billing_inquiry" in obs.feedback
+    assert obs.current_email.header.id == "e001" and obs.step == 1 and obs.processed == []
+    obs = env.step(act("e004"))
+    assert "email_id" in obs.feedback and "'e001'" in obs.feedback and obs.reward == pytest.approx(-0.1)
+    assert env.episode_report()["invalid_actions"] == 2
+
+
+def test_sla_warning_then_one_breach():
+    env = make("inbox-v0")
+    env.reset(seed=0, task="easy")
+    obs = env.step({})
+    assert [(w.email_id, w.steps_left) for w in obs.active_sla_warnings] == [("e001", 1)]
+    obs = env.step({})
+    assert [(w.email_id, w.steps_left) for w in obs.active_sla_warnings] == [("e001", 0)]
+    assert obs.sla_breaches_so_far == 0
+    obs = env.step({})
+    assert obs.sla_breaches_so_far == 1
+    assert obs.reward_breakdown.sla_penalty == pytest.approx(-0.3)
+    assert obs.reward == pytest.approx(-0.4)
+    obs = env.step(gold_act(env))  # handled late: no second penalty
+    assert obs.reward_breakdown.sla_penalty == 0.0 and obs.sla_breaches_so_far == 1
+
+
+def test_handled_in_time_never_breaches():
+    env = make("inbox-v0")
+    obs = env.reset(seed=0, task="medium")
+    while not obs.done:
+        obs = env.step(gold_act(env))
+    assert env.episode_report()["sla_breaches"] == 0
+
+
+def test_order_matters_on_hard_tier2_queue():
+    """Gold routes blindly: the medium webhook bug fills tier 2 before the urgent vulnerability arrives."""
+    env = make("inbox-v0")
+    obs = env.reset(seed=0, task="hard")
+    while not obs.done:
+        obs = env.step(gold_act(env))
+    rep = env.episode_report()
+    assert rep["queue_overflows"] == 1 and rep["sla_breaches"] == 1
+    assert rep["normalized_score"] < 1.0
+
+
+def test_mishandled_urgent_mail_stays_on_the_clock():
+    env = make("inbox-v0")
+    env.reset(seed=0, task="easy")
+    obs = env.step(gold_act(env, route_to="trash"))
+    assert obs.reward_breakdown.sla_penalty == 0.0
+    assert [(w.email_id, w.steps_left) for w in obs.active_sla_warnings] == [("e001", 1)]
+    obs = env.step(gold_act(env))
+    obs = env.step(gold_act(env))
+    assert obs.reward_breakdown.sla_penalty == pytest.approx(-0.3) and obs.sla_breaches_so_far == 1
+
+
+def test_deprioritised_mail_breaches():
+    env = make("inbox-v0")
+    env.reset(seed=0, task="easy")
+    env.step(gold_act(env, priority="low"))  # urgent called low: two levels down
+    for _ in range(4):
+        obs = env.step(gold_act(env))
+    assert obs.done and env.episode_report()["sla_breaches"] == 1
+
+
+def test_escalation_budget_waste_and_overuse():
+    env = make("inbox-v0")
+    obs = env.reset(seed=0, task="easy", budget=1)
+    assert obs.escalation_budget_remaining == 1
+    obs = env.step(gold_act(env, flag_review=False))  # e001 deserves a flag: skipped
+    assert obs.reward_breakdown.escalation == 0.0
+    obs = env.step(gold_act(env, flag_review=True))  # spam flagged: wasted
+    assert obs.escalation_budget_remaining == 0
+    assert obs.reward_breakdown.budget_penalty == pytest.approx(-0.05)
+    obs = env.step(gold_act(env, flag_review=True))  # no budget left
+    assert obs.reward_breakdown.budget_penalty == pytest.approx(-0.1)
+    assert "no escalation budget" in obs.feedback
+    rep = env.episode_report()
+    assert rep["budget_abuse"] == 1 and rep["over_budget_flags"] == 1
+    assert rep["predictions"][2]["escalated"] is False
+
+
+def test_legit_escalation_after_budget_gone_is_penalised():
+    env = make("inbox-v0")
+    env.reset(seed=0, task="easy", budget=0)
+    obs = env.step(gold_act(env))  # e001: gold flag, budget 0
+    assert obs.reward_breakdown.budget_penalty == pytest.approx(-0.1)
+    assert obs.reward_breakdown.escalation == 0.0
+
+
+def test_queue_overflow_penalty_and_sla():
+    env = make("inbox-v0")
+    obs = env.reset(seed=0, task="easy", queue_capacity={"billing": 0})
+    assert obs.team_queue_remaining["billing"] == 0
+    while env._cur < 3:
+        env.step(gold_act(env))
+    obs = env.step(gold_act(env))  # e004 -> billing, full
+    assert obs.reward_breakdown.queue_penalty == pytest.approx(-0.2)
+    assert obs.reward_breakdown.routing == pytest.approx(0.3)
+    obs = env.step(gold_act(env))
+    rep = env.episode_report()
+    assert rep["queue_overflows"] == 1 and rep["sla_breaches"] == 1  # the dropped invoice breached
+
+
+def test_queue_capacity_counts_down():
+    env = make("inbox-v0")
+    env.reset(seed=0, task="hard")
+    obs = env.step(gold_act(env))
+    assert obs.team_queue_remaining["support_tier2"] == 1
+
+
+def test_max_steps_guard():
+    env = make("inbox-v0")
+    env.reset(seed=0, task="easy", max_steps=3)
+    for _ in range(2):
+        assert not env.step({}).done
+    obs = env.step({})
+    assert obs.done and "step limit" in obs.feedback
+    rep = env.episode_report()
+    assert rep["unprocessed"] == ["e001", "e002", "e003", "e004", "e005"]
+    with pytest.raises(EpisodeDoneError):
+        env.step({})
+
+
+def test_default_max_steps_is_three_times_emails():
+    env = make("inbox-v0")
+    obs = env.reset(seed=0, task="easy")
+    n = 0
+    while not obs.done:
+        obs = env.step({})
+        n += 1
+    assert n == 15
+
+
+def test_determinism_same_seed_same_bytes():
+    def run():
+        env = make("inbox-v0")
+        rng = random.Random(7)
+        obs = env.reset(seed=7, task="hard")
+        out = [obs.model_dump_json()]
+        while not obs.done:
+            obs = env.step(env.sample_action(rng))
+            out.append(obs.model_dump_json())
+        return out
+    assert run() == run()
+
+
+def test_sample_action_valid_and_addressed():
+    env = make("inbox-v0")
+    env.reset(seed=0, task="medium")
+    a = env.sample_action(random.Random(0))
+    InboxAction.model_validate(a.model_dump())
+    assert a.email_id == "m01"
+
+
+def _mail(i: int, gold: Gold | None) -> LabelledEmail:
+    h = EmailHeader(id=f"x{i}", sender="Ana <ana@example.org>", subject=f"Order ORD-{i}00 late", timestamp="2024-01-01T00:00:00Z")
+    return LabelledEmail(email=Email(header=h, body=f"My order ORD-{i}00 for $25 is late."), gold=gold)
+
+
+def test_custom_emails_unscored_and_scored():
+    env = make("inbox-v0")
+    g = Gold(priority="medium", category="customer_complaint", route_to="support_tier1")
+    obs = env.reset(seed=0, emails=[_mail(1, None), _mail(2, g).model_dump()])
+    assert env.state.task == "custom" and len(obs.inbox) == 2
+    obs = env.step(act("x1", route_to="support_tier1"))
+    assert obs.reward == 0.0 and "unscored" in obs.feedback
+    env.step(act("x2", "medium", "customer_complaint", "support_tier1", reply="Hello Ana, we are sorry ORD-200 is late; we will ship it today."))
+    rep = env.episode_report()
+    assert rep["unscored"] == 1 and rep["predictions"][0]["gold"] is None and not rep["predictions"][0]["scored"]
+    assert rep["predictions"][1]["rewards"]["routing"] == pytest.approx(0.3)
+    assert 0 < rep["normalized_score"] <= 1
+
+
+def test_custom_task_via_resolve_and_errors():
+    env = make("inbox-v0")
+    env.reset(seed=0, task="custom", emails=(_mail(1, None),))
+    with pytest.raises(ConfigError, match="needs reset option emails"):
+        env.reset(seed=0, task="custom")
+    with pytest.raises(ConfigError, match="duplicate"):
+        env.reset(seed=0, emails=[_mail(1, None), _mail(1, None)])
+    with pytest.raises(ConfigError, match="size"):
+        env.reset(seed=0, task="easy", size=3)
+    with pytest.raises(ConfigError, match="bogus"):
+        env.reset(seed=0, task="easy", bogus=1)
+    with pytest.raises(ConfigError, match="budget"):
+        env.reset(seed=0, task="easy", budget=-1)
+    with pytest.raises(ConfigError, match="queue_capacity"):
+        env.reset(seed=0, task="easy", queue_capacity={"trash": 1})
+    with pytest.raises(UnknownTaskError):
+        env.reset(seed=0, task="impossible")
+    with pytest.raises(ConfigError):
+        env.reset(seed=0, emails="not a list")
+
+
+def test_split_episodes_are_seeded():
+    pytest.importorskip("supportgym.envs.inbox.generator")
+    a, b = make("inbox-v0"), make("inbox-v0")
+    oa = a.reset(seed=3, split="test", size=4)
+    ob = b.reset(seed=3, split="test", size=4)
+    assert len(oa.inbox) == 4 and oa.model_dump_json() == ob.model_dump_json()
+    assert a.state.task == "split:test"
+    oc = a.reset(seed=4, split="test", size=4)
+    assert oc.model_dump_json() != oa.model_dump_json()
+    assert len(a.reset(seed=0, split="train").inbox) == 10  # default size
+
+
+def test_report_contract():
+    env = make("inbox-v0")
+    obs = env.reset(seed=0, task="easy")
+    while not obs.done:
+        obs = env.step(gold_act(env))
+    rep = env.episode_report()
+    for key in ("task", "normalized_score", "total_reward", "predictions", "sla_breaches", "budget_abuse",
+                "invalid_actions", "queue_overflows"):
+        assert key in rep
+    p = rep["predictions"][0]
+    assert {"id", "priority", "category", "route_to", "flag_review", "gold", "rewards"} <= set(p)
+    assert p["gold"]["priority"] == "urgent" and set(p["rewards"]) >= {"priority", "reply", "sla_penalty"}
+    rep["predictions"][0]["gold"]["priority"] = "low"  # a caller's edit must not leak into later reports
+    assert env.episode_report()["predictions"][0]["gold"]["priority"] == "urgent"
+    st = env.state
+    assert st.processed == 5 and st.remaining == 0 and st.done

@@ -1,0 +1,177 @@
+"""The inbox reward: every component, the anti-gaming reply score, and the episode bound."""
+
+from __future__ import annotations
+
+import pytest
+
+from supportgym import make
+from supportgym.agents.inbox_rules import InboxOracleAgent
+from supportgym.envs.inbox.config import load_config
+from supportgym.envs.inbox.models import Gold
+from supportgym.envs.inbox.reward import EmailScorer, max_total, normalized, reply_quality, score_labels, score_reply
+from supportgym.envs.inbox.tasks import load_task
+
+CFG = load_config()
+GOLD = Gold(priority="high", category="billing_inquiry", route_to="billing", flag_review=True,
+            acceptable_routes=["management"])
+GENERIC = ("Hello,\n\nThank you for your email. We have received your request and will get back to you "
+           "as soon as possible.\n\nKind regards,\nSupport Team")
+GENERIC_ALL_TONES = (
+    "Hello, thank you for your email. We are sorry for the inconvenience and understand your frustration. "
+    "Our engineers will investigate and fix it, our billing team will check the invoice, payment and refund, "
+    "we can schedule a demo call, and we acknowledge receipt and will review your request. Kind regards, Support"
+)
+
+
+def scored_emails():
+    """(scorer, category, specific reply) for every fixed-task email that wants a reply."""
+    out = []
+    for task in ("easy", "medium", "hard"):
+        t = load_task(task)
+        for le, sc in zip(t.emails, t.scorers):
+            if le.gold.wants_reply():
+                facts = [f.text for f in sc.facts]
+                out.append((le.id, sc, le.gold.category,
+                            InboxOracleAgent.reply(le.email, le.gold.category, le.gold.route_to, facts)))
+    return out
+
+
+SCORED = scored_emails()
+
+
+def test_weights_sum_to_one():
+    assert CFG.weights.total() == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("pred,expected", [("high", 0.2), ("urgent", 0.1), ("medium", 0.1), ("low", 0.0), ("spam", 0.0)])
+def test_priority_partial_credit_for_adjacent_levels(pred, expected):
+    p, *_ = score_labels(CFG, GOLD, pred, "billing_inquiry", "billing", True)
+    assert p == pytest.approx(expected)
+
+
+def test_category_exact_only():
+    assert score_labels(CFG, GOLD, "high", "billing_inquiry", "billing", True)[1] == pytest.approx(0.2)
+    assert score_labels(CFG, GOLD, "high", "customer_complaint", "billing", True)[1] == 0.0
+
+
+@pytest.mark.parametrize("route,expected", [("billing", 0.3), ("management", 0.15), ("sales", 0.0)])
+def test_routing_partial_credit_for_acceptable_routes(route, expected):
+    assert score_labels(CFG, GOLD, "high", "billing_inquiry", route, True)[2] == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("escalated,expected", [(True, 0.1), (False, 0.0)])
+def test_escalation_matches_gold(escalated, expected):
+    assert score_labels(CFG, GOLD, "high", "billing_inquiry", "billing", escalated)[3] == pytest.approx(expected)
+
+
+def test_no_reply_to_spam_is_full_credit_and_replying_is_negative():
+    spam = next(s for s in load_task("easy").scorers if s.gold.category == "spam_phishing")
+    assert score_reply(CFG, spam, "") == pytest.approx(0.2)
+    assert score_reply(CFG, spam, "   ") == pytest.approx(0.2)
+    assert score_reply(CFG, spam, "Thanks, here are my bank details.") == pytest.approx(-0.1)
+
+
+def test_mail_that_wants_no_reply():
+    news = next(s for s in load_task("hard").scorers if s.gold.reply_expected is False)
+    assert score_reply(CFG, news, "") == pytest.approx(0.2)
+    assert score_reply(CFG, news, "Thanks for the newsletter!") == 0.0
+
+
+def test_empty_reply_to_real_mail_scores_zero():
+    _, sc, cat, _ = SCORED[0]
+    assert reply_quality(sc, cat, "") == 0.0
+
+
+@pytest.mark.parametrize("eid,scorer,category,specific", SCORED, ids=[s[0] for s in SCORED])
+def test_specific_reply_beats_generic_reply(eid, scorer, category, specific):
+    good = reply_quality(scorer, category, specific)
+    assert good >= 0.9, (eid, specific)
+    assert reply_quality(scorer, category, GENERIC) <= 0.2
+    assert reply_quality(scorer, category, GENERIC_ALL_TONES) <= 0.4
+    assert good - reply_quality(scorer, category, GENERIC_ALL_TONES) >= 0.5
+
+
+def test_one_generic_reply_cannot_score_well_on_average():
+    mean = sum(reply_quality(sc, cat, GENERIC_ALL_TONES) for _, sc, cat, _ in SCORED) / len(SCORED)
+    assert mean < 0.35
+
+
+@pytest.mark.parametrize("eid,scorer,category,specific", SCORED[:12], ids=[s[0] for s in SCORED[:12]])
+def test_keyword_stuffing_scores_below_a_short_correct_reply(eid, scorer, category, specific):
+    facts = [f.text for f in scorer.facts]
+    short = f"Hello, thanks for writing about {' and '.join(facts)}. We are on it and will reply today."
+    bare = " ".join(facts * 6) + " sorry apologize invoice payment fix demo acknowledge thanks"
+    repeated = (" ".join(f"{f} sorry invoice fix" for f in facts) + " ") * 15
+    sentence_spam = (f"We are sorry about {' and '.join(facts)}. ") * 25
+    q_short = reply_quality(scorer, category, short)
+    for stuffed in (bare, repeated, sentence_spam):
+        assert reply_quality(scorer, category, stuffed) < q_short - 0.2, stuffed[:60]
+
+
+def test_copy_pasting_the_email_is_penalised():
+    le = load_task("easy").emails[3]  # the overdue invoice
+    sc = load_task("easy").scorers[3]
+    pasted = "Hello, " + le.email.body
+    assert reply_quality(sc, "billing_inquiry", pasted) < 0.3
+
+
+def test_very_long_reply_is_penalised():
+    _, sc, cat, specific = SCORED[0]
+    filler = " ".join(f"we will keep working on point number {i} of the plan for you" for i in range(60))
+    assert reply_quality(sc, cat, specific + " " + filler) < 0.5 * reply_quality(sc, cat, specific)
+
+
+def test_facts_are_extracted_when_gold_has_none():
+    g = Gold(priority="medium", category="billing_inquiry", route_to="billing")
+    from supportgym.envs.inbox.models import Email, EmailHeader, LabelledEmail
+
+    le = LabelledEmail(email=Email(header=EmailHeader(id="z", sender="a@b.c", subject="Refund", timestamp="t"),
+                                   body="Please refund order ORD-7781, charged $49.99 twice."), gold=g)
+    sc = EmailScorer.build(le)
+    assert {f.text for f in sc.facts} == {"ORD-7781", "49.99"}
+    cites = "Hello, thank you: we will refund the duplicate $49.99 charge on order ORD-7781 today."
+    vague = "Hello, thank you: we will refund the duplicate charge on your order today."
+    assert reply_quality(sc, "billing_inquiry", cites) > reply_quality(sc, "billing_inquiry", vague) + 0.3
+
+
+def test_wrong_tone_costs():
+    _, sc, _, _ = next(s for s in SCORED if s[2] == "legal_compliance")
+    facts = ", ".join(f.text for f in sc.facts)
+    formal = f"Dear Ms Hartley, we acknowledge receipt of your letter about {facts} and our counsel will review it."
+    casual = f"hey, no worries about {facts}, lol, we will sort it out for you at some point."
+    assert reply_quality(sc, "legal_compliance", formal) > reply_quality(sc, "legal_compliance", casual) + 0.2
+
+
+def test_max_total_accounts_for_budget_and_queues():
+    golds = [Gold(priority="urgent", category="technical_support", route_to="support_tier2", flag_review=True,
+                  acceptable_routes=["management"]) for _ in range(4)]
+    assert max_total(CFG, golds, budget=3, capacities={"support_tier2": 4}) == pytest.approx(4 - 0.1)
+    assert max_total(CFG, golds, budget=4, capacities={"support_tier2": 3}) == pytest.approx(4 - 0.15)
+    assert normalized(5.0, 4.0) == 1.0 and normalized(-1.0, 4.0) == 0.0 and normalized(1.0, 0.0) == 0.0
+
+
+@pytest.mark.parametrize("task", ["easy", "medium", "hard"])
+def test_bound_is_reached_by_a_perfect_policy(task):
+    from supportgym.eval.runner import episode_specs, evaluate
+
+    rec = evaluate("inbox-v0", "oracle", episode_specs(task=task))[0]
+    assert rec.total_reward == pytest.approx(rec.report["max_total"])
+
+
+def test_bound_holds_on_generated_episodes():
+    pytest.importorskip("supportgym.envs.inbox.generator")
+    from supportgym.eval.runner import episode_specs, evaluate
+
+    for rec in evaluate("inbox-v0", "oracle", episode_specs(split="validation", episodes=8, size=10)):
+        assert rec.total_reward <= rec.report["max_total"] + 1e-9
+        assert rec.report["normalized_score"] >= 0.95
+
+
+def test_step_reward_is_sum_of_components():
+    env = make("inbox-v0")
+    env.reset(seed=0, task="easy")
+    obs = env.step({"email_id": "e001", "priority": "high", "category": "technical_support",
+                    "route_to": "management", "flag_review": True, "reply_draft": GENERIC})
+    bd = obs.reward_breakdown
+    assert obs.reward == pytest.approx(sum(bd.components().values()))
+    assert bd.priority == pytest.approx(0.1) and bd.routing == pytest.approx(0.15) and bd.escalation == pytest.approx(0.1)

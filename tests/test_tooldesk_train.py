@@ -1,0 +1,77 @@
+"""tooldesk training: short SAC / SB3 runs, checkpoints, policy agents, SFT export."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("stable_baselines3")
+
+from supportgym.agents import make_agent  # noqa: E402
+from supportgym.core.errors import ConfigError  # noqa: E402
+from supportgym.envs.tooldesk.sft_export import export_sft  # noqa: E402
+from supportgym.eval.runner import episode_specs, evaluate, summarize  # noqa: E402
+
+torch.set_num_threads(1)
+
+
+def test_sac_loop_runs_saves_and_loads(tmp_path):
+    from supportgym.train.sac_discrete import Args, load_actor, train
+
+    out = tmp_path / "sac.pt"
+    result = train(Args(total_timesteps=300, learning_starts=100, batch_size=32, eval_every=200, eval_episodes=5,
+                        buffer_size=1000, out=str(out)))
+    assert out.exists() and result["steps"] == 300
+    assert all(math.isfinite(result["final_losses"][k]) for k in ("qf_loss", "actor_loss", "alpha"))
+    actor = load_actor(out)
+    assert actor.net[0].in_features == 64 and actor.net[-1].out_features == 13
+    agent = make_agent("tooldesk", "sac", seed=0, checkpoint=str(out))
+    m = summarize("tooldesk-v0", evaluate("tooldesk-v0", agent, episode_specs(task="benchmark", episodes=5)))
+    assert m["episodes"] == 5.0
+
+
+def test_sac_training_is_seeded(tmp_path):
+    from supportgym.train.sac_discrete import Args, load_actor, train
+
+    for name in ("a", "b"):
+        train(Args(total_timesteps=150, learning_starts=50, batch_size=16, eval_every=10**6, buffer_size=500,
+                   out=str(tmp_path / f"{name}.pt")))
+    a, b = load_actor(tmp_path / "a.pt"), load_actor(tmp_path / "b.pt")
+    assert all(torch.equal(x, y) for x, y in zip(a.state_dict().values(), b.state_dict().values()))
+
+
+@pytest.mark.parametrize("algo", ["dqn", "ppo"])
+def test_sb3_trains_saves_and_evaluates(tmp_path, algo):
+    from supportgym.train import sb3
+
+    out = tmp_path / f"{algo}.zip"
+    if algo == "ppo":
+        sb3.HYPERPARAMS["ppo"] = {**sb3.HYPERPARAMS["ppo"], "n_steps": 128, "batch_size": 32, "n_epochs": 1}
+    result = sb3.train(sb3.SB3Config(algo=algo, total_timesteps=256, eval_every=128, eval_episodes=3, out=str(out)))
+    assert out.exists() and result["steps"] >= 256
+    agent = make_agent("tooldesk", algo, seed=0, checkpoint=str(out))
+    records = evaluate("tooldesk-v0", agent, episode_specs(task="benchmark", episodes=3))
+    assert len(records) == 3
+
+
+@pytest.mark.parametrize("algo,command", [("sac", "supportgym train sac"), ("ppo", "supportgym train ppo"),
+                                          ("dqn", "supportgym train dqn")])
+def test_missing_checkpoint_names_the_train_command(tmp_path, algo, command):
+    with pytest.raises(ConfigError, match=command):
+        make_agent("tooldesk", algo, checkpoint=str(tmp_path / "nope"))
+
+
+def test_export_sft_writes_chat_jsonl(tmp_path):
+    out = tmp_path / "sft.jsonl"
+    stats = export_sft(out, agent="rules", split="train", episodes=10, min_reward=5.0)
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert stats["kept_episodes"] == 10 and len(lines) == stats["examples"] >= 20
+    for ex in lines:
+        assert [m["role"] for m in ex["messages"]] == ["system", "user", "assistant"]
+        action = json.loads(ex["messages"][2]["content"])
+        assert set(action) == {"reasoning", "action_id"} and 0 <= action["action_id"] <= 12
+    none = export_sft(tmp_path / "none.jsonl", agent="random", split="train", episodes=10, min_reward=100.0)
+    assert none["examples"] == 0
