@@ -12,7 +12,8 @@ Its HTTP ``/step`` has no sessions: every request builds, resets (in the adapter
 a fresh environment, which is what OpenEnv HTTP clients get. Its WebSocket keeps a session.
 
 Prints ONE JSON line: steps/s, p50/p99 latency (ms, over every request incl. resets),
-errors, and ours/openenv ratios per transport.
+errors, the server process's CPU ms per step (from /proc; robust when other jobs share
+the cores), and ours/openenv ratios per transport.
 
     uv run --all-extras python benchmarks/server_load.py [--clients 32] [--seconds 10] [--warmup 2]
 """
@@ -90,6 +91,22 @@ end
 """
 
 
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of a process (all its threads), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def with_cpu(pid: int, fn, *args) -> dict:
+    """Run one measured phase; add the server's CPU ms per step (robust to a busy machine)."""
+    c0 = cpu_seconds(pid)
+    r = fn(*args)
+    used = cpu_seconds(pid) - c0
+    r["server_cpu_ms_per_step"] = round(1000 * used / r["steps"], 3) if r["steps"] else None
+    r["server_cpu_util"] = round(used / r["seconds"], 2)
+    return r
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -97,11 +114,14 @@ def free_port() -> int:
 
 
 def start(cmd: list[str], port: int) -> subprocess.Popen:
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=HERE.parent)
+    # stderr to a file, not a pipe: a server logging per connection would fill a pipe and stall
+    log = tempfile.TemporaryFile()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, cwd=HERE.parent)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"server exited: {proc.stderr.read().decode()[-2000:]}")
+            log.seek(0)
+            raise RuntimeError(f"server exited: {log.read().decode()[-2000:]}")
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1).read()
             return proc
@@ -221,9 +241,9 @@ def measure(name: str, cmd: list[str], port: int, args: argparse.Namespace, http
     try:
         url = f"http://127.0.0.1:{port}"
         run_wrk(http_script, url, args.clients, args.warmup)
-        http = run_wrk(http_script, url, args.clients, args.seconds)
+        http = with_cpu(proc.pid, run_wrk, http_script, url, args.clients, args.seconds)
         run_ws(port, ws_path, args.clients, args.warmup)
-        ws = run_ws(port, ws_path, args.clients, args.seconds)
+        ws = with_cpu(proc.pid, run_ws, port, ws_path, args.clients, args.seconds)
         return {"http": http, "ws": ws}
     finally:
         stop(proc)
@@ -245,13 +265,19 @@ def main() -> None:
     ref = measure("openenv", [sys.executable, str(HERE / "server_openenv_ref.py"), str(port)], port, args,
                   LUA_STATELESS, "/ws")
 
-    def ratio(t: str) -> float:
-        return round(ours[t]["steps_per_s"] / ref[t]["steps_per_s"], 2) if ref[t]["steps_per_s"] else float("inf")
+    def ratio(t: str, key: str = "steps_per_s") -> float | None:
+        a, b = ours[t][key], ref[t][key]
+        if not a or not b:
+            return None
+        return round(a / b, 2) if key == "steps_per_s" else round(b / a, 2)
 
     print(json.dumps({
         "benchmark": "server_load", "env": "inbox-v0 (task hard, 12 emails)", "clients": args.clients,
         "seconds": args.seconds, "supportgym": ours, "openenv_reference": ref,
         "ratio_steps_per_s": {"http": ratio("http"), "ws": ratio("ws")},
+        # openenv CPU per step / ours: the same comparison, less sensitive to other load on the box
+        "ratio_server_cpu_per_step": {"http": ratio("http", "server_cpu_ms_per_step"),
+                                      "ws": ratio("ws", "server_cpu_ms_per_step")},
         "cpu_count": os.cpu_count(), "loadavg_before": [round(x, 2) for x in load_before],
         "loadavg_after": [round(x, 2) for x in os.getloadavg()], "python": platform.python_version(),
     }))

@@ -103,6 +103,39 @@ class ToyOracle(Agent):
         return ToyAction(label=self.env.gold[self.env.i])  # type: ignore[union-attr]
 
 
+class SlowOracle(ToyOracle):
+    """An oracle that stands in for an LLM call: each act takes a while, and the number of
+    acts in flight at once (across worker processes) is tracked in files under ``track_dir``."""
+
+    def __init__(self, seed: int | None = None, track_dir: str | None = None, delay: float = 0.05) -> None:
+        super().__init__(seed)
+        self.track_dir, self.delay = track_dir, delay
+
+    def _bump(self, d: int) -> int:
+        import fcntl
+        from pathlib import Path
+
+        with open(Path(self.track_dir) / "count", "a+") as f:  # type: ignore[arg-type]
+            fcntl.flock(f, fcntl.LOCK_EX)
+            f.seek(0)
+            now = int(f.read() or 0) + d
+            f.seek(0)
+            f.truncate()
+            f.write(str(now))
+            return now
+
+    def act(self, observation: Observation) -> ToyAction:
+        import os
+        import time
+        from pathlib import Path
+
+        now = self._bump(+1)
+        (Path(self.track_dir) / f"peak-{os.getpid()}-{time.monotonic_ns()}").write_text(str(now))  # type: ignore[arg-type]
+        time.sleep(self.delay)
+        self._bump(-1)
+        return super().act(observation)
+
+
 if TOY_ID not in env_ids():
     register(TOY_ID, entry_point=f"{__name__}:ToyEnv", description="toy", metrics=f"{__name__}:summarize")
 AGENTS.setdefault("benchtoy", {
@@ -110,6 +143,7 @@ AGENTS.setdefault("benchtoy", {
     "rules": f"{__name__}:ToyRules",
     "oracle": f"{__name__}:ToyOracle",
     "pipeline": "supportgym.agents.no_such_module:Nope",  # must be skipped with a note
+    "llm": f"{__name__}:SlowOracle",
 })
 
 

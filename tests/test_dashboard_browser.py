@@ -56,8 +56,17 @@ def site(tmp_path_factory):
     (logs / "metrics.jsonl").write_text("".join(
         json.dumps({"step": i, "reward": i / 10, "loss": 1 / (i + 1), "components": {"route": i / 20}}) + "\n"
         for i in range(30)))
-    app = FastAPI()
-    mount(app, results_dir=root / "results", metrics_dir=logs)
+    # Served as `supportgym serve` serves it where the server exists, else on a bare app.
+    mp.setenv("SUPPORTGYM_RESULTS_DIR", str(root / "results"))
+    mp.setenv("SUPPORTGYM_METRICS_DIR", str(logs))
+    try:
+        from supportgym.server.app import create_app
+    except ImportError:
+        app = FastAPI()
+        mount(app)
+    else:
+        app = create_app()
+        assert any(getattr(r, "path", "") == "/dashboard" for r in app.routes), "the server did not mount the dashboard"
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -128,7 +137,7 @@ def test_watch_shows_a_readable_error(page, site):
     page.evaluate("document.getElementById('w-seed').value = -5")
     page.click("[data-testid=run-button]")
     page.wait_for_function("document.getElementById('w-status').classList.contains('error')")
-    assert "error" in page.inner_text("[data-testid=status]")
+    assert "seed" in page.inner_text("[data-testid=status]")  # the server's message, not just a code
 
 
 @pytest.mark.parametrize("env_id", ["inbox-v0", "ticket-v0", "tooldesk-v0"])
@@ -154,6 +163,10 @@ def test_compare_bad_and_good_agent(page, site, tmp_path):
     page.wait_for_function("document.querySelectorAll('[data-testid=compare-side]').length === 2")
     page.wait_for_function("document.getElementById('c-status').textContent.includes('oracle: total reward')")
     assert "score 1.000" in page.inner_text("#c-status")
+    # the two players run in step: when both have finished, each side shows its final score
+    page.wait_for_function("[...document.querySelectorAll('[data-testid=compare-side] h3')]"
+                           ".map(e => e.textContent).join('|').includes('oracle (oracle) — score 1.000')")
+    assert page.locator("[data-testid=compare-side] tr.step-row").count() == 6  # 3 steps on each side
     assert page.locator("#c-chart svg path").count() >= 2
     page.screenshot(path=str(tmp_path / "compare.png"), full_page=True)
 

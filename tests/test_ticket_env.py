@@ -158,8 +158,10 @@ def test_adversarial_mode_carries_frustration_by_customer(env):
 
 def test_split_customer_pinning(env):
     obs = env.reset(seed=1, split="train", customer_id="C-3202", adversarial=True)
-    assert env.scenario.customer.customer_id == "C-3202"
-    assert env.scenario.required.resolution in ("denial", "investigation", "refund", "escalation")
+    sc = env.scenario
+    assert sc.customer.customer_id == "C-3202" and "Tina" in obs.email.body
+    # the outcome is re-derived for the pinned customer, a flagged refund abuser
+    assert "abuse" in sc.required.flags or sc.claim in ("double_billing", "unauthorized_charge")
     with pytest.raises(ConfigError):
         env.reset(seed=1, split="train", customer_id="C-0000")
 

@@ -27,7 +27,7 @@ def test_sac_loop_runs_saves_and_loads(tmp_path):
     assert out.exists() and result["steps"] == 300
     assert all(math.isfinite(result["final_losses"][k]) for k in ("qf_loss", "actor_loss", "alpha"))
     actor = load_actor(out)
-    assert actor.net[0].in_features == 64 and actor.net[-1].out_features == 13
+    assert actor.net[0].in_features == 72 and actor.net[-1].out_features == 13
     agent = make_agent("tooldesk", "sac", seed=0, checkpoint=str(out))
     m = summarize("tooldesk-v0", evaluate("tooldesk-v0", agent, episode_specs(task="benchmark", episodes=5)))
     assert m["episodes"] == 5.0

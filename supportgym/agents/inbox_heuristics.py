@@ -44,6 +44,8 @@ class RulesData(Model):
     severe: dict[str, float]
     flag_min_severity: float
     routes: dict[str, str]
+    incident_complaint_route: str
+    guidelines: str = Field("", alias="_guidelines")
     base_priority: dict[str, str]
     big_customer_min: int
     big_customer_words: list[str]

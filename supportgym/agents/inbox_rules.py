@@ -35,13 +35,15 @@ def decide_priority(a: Analysis, category: str) -> str:
         return "spam"
     if a.newsletter and category == "general_inquiry":
         return "low"
-    if a.urgent >= 3:
+    d = rules().data
+    if a.urgent >= 3 or a.severity >= d.flag_min_severity:
         return "urgent"
-    level = RANK[rules().data.base_priority[category]]
+    level = RANK[d.base_priority[category]]
     steps = (a.urgent >= 1.5 or a.high >= 2) + a.big_customer
     if a.low >= 2 and a.urgent < 1 and a.high < 1:
         steps -= 1
-    return PRIORITIES[min(RANK["low"], max(RANK["urgent"], level - steps))]
+    # without an incident, cues alone lift mail to high at most
+    return PRIORITIES[min(RANK["low"], max(RANK["high"], level - steps))]
 
 
 def decide_route(a: Analysis, category: str, priority: str) -> str:
@@ -50,6 +52,8 @@ def decide_route(a: Analysis, category: str, priority: str) -> str:
         return "archive"
     if category == "technical_support" and (a.tier2 or priority == "urgent" and a.severity >= d.flag_min_severity):
         return "support_tier2"
+    if category == "customer_complaint" and a.severity >= d.flag_min_severity:
+        return d.incident_complaint_route
     if category == "customer_complaint" and a.category_scores.get("billing_inquiry", 0) >= 2:
         return "billing"
     return d.routes[category]
@@ -120,10 +124,10 @@ class InboxRulesAgent(Agent):
     def _should_flag(self, a: Analysis, pri: str, later: list[tuple[Analysis, str, str, str]], budget: int) -> bool:
         """Flag severe urgent mail only, keeping the budget for the most severe still to come."""
         min_sev = rules().data.flag_min_severity
-        if budget <= 0 or pri != "urgent":
+        if budget <= 0 or pri == "spam" or a.severity < min_sev:
             return False
-        worse = sum(1 for b, _, p, _ in later if p == "urgent" and b.severity > a.severity)
-        return worse < budget and (a.severity >= min_sev or worse + 1 < budget)
+        worse = sum(1 for b, _, p, _ in later if p != "spam" and b.severity > a.severity)
+        return worse < budget
 
     def reply(self, a: Analysis, cat: str, pri: str, route: str) -> str:
         d = rules().data

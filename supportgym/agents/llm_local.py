@@ -87,15 +87,23 @@ class LocalLM:
         return completion
 
     def _prefix(self, ids: list[int]) -> tuple[list[int], Any, Any]:
-        """KV cache + last logits of ``ids``, reusing the cached prompt when it is a prefix."""
+        """KV cache + last-position log-probs of ``ids``; extends the cached prefix when it is one."""
         import torch
 
         cached = self._cache
-        if cached is not None and len(cached[0]) <= len(ids) and ids[: len(cached[0])] == cached[0]:
+        if cached is not None and cached[0] == ids:
             return cached
         with torch.inference_mode():
-            out = self.model(input_ids=torch.tensor([ids], device=self.device), use_cache=True)
-        self._cache = (list(ids), out.past_key_values, out.logits[0, -1].float())
+            if cached is not None and len(cached[0]) < len(ids) and ids[: len(cached[0])] == cached[0]:
+                # only the new tokens go through the model, on a copy of the cached prompt
+                cache = copy.deepcopy(cached[1])
+                new = torch.tensor([ids[len(cached[0]):]], device=self.device)
+                out = self.model(input_ids=new, past_key_values=cache, use_cache=True, logits_to_keep=1)
+                # keep the prompt's cache (not the extension): the next field branches from another text
+                result = (list(ids), out.past_key_values, torch.log_softmax(out.logits[0, -1].float(), -1))
+                return result
+            out = self.model(input_ids=torch.tensor([ids], device=self.device), use_cache=True, logits_to_keep=1)
+        self._cache = (list(ids), out.past_key_values, torch.log_softmax(out.logits[0, -1].float(), -1))
         return self._cache
 
     def clear_cache(self) -> None:
@@ -122,10 +130,13 @@ class LocalLM:
                 k += 1
             common = k
         common = max(1, min(common, min(len(s) for s in seqs) - 1))
-        anchor = self._ids(prompt) if prompt is not None else seqs[0][:common]
-        if len(anchor) > common or any(s[: len(anchor)] != anchor for s in seqs):
-            anchor = seqs[0][:common]  # the prompt's own tokens merged with what follows: no reuse
-        ids, cache, last_logits = self._prefix(anchor)
+        if prompt is not None:
+            p_ids = self._ids(prompt)
+            if len(p_ids) <= common and all(q[: len(p_ids)] == p_ids for q in seqs) and (
+                    self._cache is None or self._cache[0] != p_ids):
+                self._cache = None
+                self._prefix(p_ids)  # encode the prompt once; later fields extend it
+        ids, cache, logp_first = self._prefix(seqs[0][:common])
         n0 = len(ids)
         tails = [s[n0:] for s in seqs]
         width = max(len(t) for t in tails)
@@ -136,7 +147,6 @@ class LocalLM:
             rep.batch_repeat_interleave(len(tails))
             attn = torch.ones((len(tails), n0 + width), dtype=torch.long, device=self.device)
             logits = self.model(input_ids=batch, past_key_values=rep, attention_mask=attn, use_cache=True).logits
-            logp_first = torch.log_softmax(last_logits, -1)
             logp = torch.log_softmax(logits.float(), -1)
         scores: dict[str, float] = {}
         for i, (c, t) in enumerate(zip(candidates, tails)):

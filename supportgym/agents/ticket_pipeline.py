@@ -26,7 +26,7 @@ from ..envs.ticket.models import (
     QA, RESOLUTIONS, TEAMS, Draft, Escalate, OrderInfo, Required, Research, Submit, Tag, TicketAction,
     TicketObservation,
 )
-from ..envs.ticket.policy import claim_amount, load_policy
+from ..envs.ticket.policy import load_policy
 from ..memory import LessonStore
 from .base import Agent
 from .llm_client import ChatClient, chat_client_from_env
@@ -244,7 +244,7 @@ class PipelineAgent(Agent):
             plan.append(esc)
         issues: list[str] = []
         text = self.resolver(obs, d, issues)
-        for attempt in range(self.max_qa_retries):
+        for _ in range(self.max_qa_retries):
             issues = self.qa(obs, d, text)
             if not issues:
                 break
@@ -276,4 +276,4 @@ def _json_only(text: str) -> str:
     return m.group(0) if m else text
 
 
-__all__ = ["PipelineAgent", "signature", "claim_amount"]
+__all__ = ["PipelineAgent", "signature"]

@@ -35,6 +35,20 @@ def _limit_threads() -> None:
         sys.modules["torch"].set_num_threads(1)
 
 
+def _init_local(ray: Any, num_cpus: int | None, runtime_env: dict[str, Any]) -> None:
+    # Ray's raylet gives its agents a fixed 15 s to start (ray-project/ray#65983), which a
+    # loaded 2-core machine can miss; a second try usually finds the imports cached.
+    for attempt in (1, 2):
+        try:
+            ray.init(num_cpus=num_cpus, include_dashboard=False, runtime_env=runtime_env,
+                     log_to_driver=False, configure_logging=False)
+            return
+        except Exception:
+            ray.shutdown()
+            if attempt == 2:
+                raise
+
+
 def _run_chunk(jobs: list[Job], env_specs: dict[str, Any], max_steps: int) -> list[dict[str, Any]]:
     _limit_threads()
     ensure_registered(env_specs)
@@ -91,8 +105,7 @@ def run_ray(
         if address is None:
             # A throwaway local cluster: no token to manage, no dashboard to serve.
             os.environ.setdefault("RAY_AUTH_MODE", "disabled")
-            ray.init(num_cpus=num_cpus, include_dashboard=False, runtime_env=runtime_env,
-                     log_to_driver=False, configure_logging=False)
+            _init_local(ray, num_cpus, runtime_env)
         else:
             ray.init(address=address, runtime_env=runtime_env, log_to_driver=False, configure_logging=False)
         started_here = True

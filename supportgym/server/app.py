@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from .. import __version__
 from . import errors, mcp, routes, ws
 from .config import ServerConfig
+from .fastpath import FastPath, SupportGymApp
 from .service import Service
 from .sessions import SessionStore
 
@@ -64,10 +65,10 @@ def create_app(config: ServerConfig | None = None, *, store: SessionStore | None
             task.cancel()
             svc.store.clear()
 
-    app = FastAPI(title="SupportGym", version=__version__, description=DESCRIPTION, lifespan=lifespan)
+    app = SupportGymApp(title="SupportGym", version=__version__, description=DESCRIPTION, lifespan=lifespan)
     app.state.service = svc
     errors.install(app)
-    routes.install(app, svc)
+    app.fast_path = FastPath(routes.install(app, svc), svc.catalog)
     ws.install(app, svc)
     mcp.install(app, svc)
     if config.dashboard and mount_dashboard(app):

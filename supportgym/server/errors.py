@@ -38,6 +38,9 @@ class ApiError(Exception):
         return {"error": {"code": self.code, "message": self.message, **self.extra}}
 
 
+INTERNAL = ApiError(500, "internal_error", "internal server error (logged on the server)")
+
+
 def invalid(code: str, errors: list[dict[str, Any]], what: str) -> ApiError:
     """422 naming each bad field (and its allowed values where the schema lists them)."""
     return ApiError(422, code, f"{what}: {describe_errors(errors)}", errors=errors)
@@ -47,6 +50,16 @@ def from_programmer_error(err: SupportGymError) -> ApiError:
     # Core errors carry "what, got, allowed, fix" in their message: pass it on verbatim.
     name = re.sub(r"(?<!^)(?=[A-Z])", "_", type(err).__name__.removesuffix("Error")).lower()
     return ApiError(422, name or "invalid", str(err))
+
+
+def response_for(err: Exception, where: str = "") -> Response:
+    """The JSON error response for any exception (used by the fast path, which has no handlers)."""
+    if isinstance(err, ApiError):
+        return _json(err)
+    if isinstance(err, SupportGymError):
+        return _json(from_programmer_error(err))
+    log.exception("unhandled error on %s", where, exc_info=err)
+    return _json(INTERNAL)
 
 
 def _json(err: ApiError) -> Response:
@@ -77,5 +90,4 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, err: Exception) -> Response:
-        log.exception("unhandled error on %s %s", request.method, request.url.path)
-        return _json(ApiError(500, "internal_error", "internal server error; the session is unchanged if it existed"))
+        return response_for(err, f"{request.method} {request.url.path}")

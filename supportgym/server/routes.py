@@ -96,7 +96,8 @@ def _handlers(svc: Service) -> dict[str, Any]:
     return {"reset": reset, "step": step, "state": state, "close": close, "schema": schema, "metadata": metadata}
 
 
-def install(app: FastAPI, svc: Service) -> None:
+def install(app: FastAPI, svc: Service) -> dict[str, Any]:
+    """Register the routes; return the handlers (the fast path reuses them)."""
     h = _handlers(svc)
     root = APIRouter(tags=["Environment Control"], responses=ERRORS)
     per_env = APIRouter(prefix="/envs/{env}", tags=["Per-environment routes"], responses=ERRORS)
@@ -169,3 +170,4 @@ def install(app: FastAPI, svc: Service) -> None:
 
     app.include_router(root)
     app.include_router(per_env)
+    return h

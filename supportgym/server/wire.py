@@ -132,14 +132,18 @@ def require_sid(sid: str | None) -> str:
     return sid
 
 
+_TOP_LEVEL = {"reward", "done"}
+
+
 def render_result(obs: Observation, sid: str | None, env_id: str) -> bytes:
     """OpenEnv's step/reset payload ``{"observation", "reward", "done"}`` plus our session and env ids.
 
     The observation keeps every typed field (``reward_breakdown`` included); only
     ``reward`` and ``done`` move up a level, as OpenEnv's serialize_observation does.
     """
+    # to_json gives bytes straight from pydantic-core (model_dump_json would decode, then we'd encode)
     parts = [
-        b'{"observation":', obs.model_dump_json(exclude={"reward", "done"}).encode(),
+        b'{"observation":', obs.__pydantic_serializer__.to_json(obs, exclude=_TOP_LEVEL),
         b',"reward":', orjson.dumps(obs.reward),
         b',"done":', b"true" if obs.done else b"false",
         b',"env":', orjson.dumps(env_id),

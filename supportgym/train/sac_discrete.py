@@ -42,17 +42,19 @@ class Args:
     total_timesteps: int = 24_000
     buffer_size: int = 100_000
     gamma: float = 0.99
-    tau: float = 0.005
+    tau: float = 0.01
     """soft target update rate, applied every `target_network_frequency` steps"""
     target_network_frequency: int = 1
     batch_size: int = 64
     learning_starts: int = 1_000
     policy_lr: float = 3e-4
-    q_lr: float = 5e-4
+    q_lr: float = 1e-3
     update_frequency: int = 2
     """env steps per gradient update (CPU time is what limits training here)"""
-    autotune: bool = True
-    alpha: float = 0.1
+    autotune: bool = False
+    """off by default: the optimal policy here is deterministic, and a tuned alpha climbs as the policy
+    sharpens until the entropy bonus per step outweighs the step cost"""
+    alpha: float = 0.05
     """entropy coefficient (the initial one when autotuned)"""
     alpha_lr: float = 1e-3
     target_entropy_scale: float = 0.15
@@ -61,8 +63,10 @@ class Args:
     eval_every: int = 2_000
     eval_episodes: int = 200
     """validation episodes per evaluation (model selection)"""
-    stop_at_validation_resolution: float = 1.0
-    """stop early once the greedy policy resolves this share of validation queries at the expert's step count"""
+    stop_resolution: float = 0.995
+    stop_optimal: float = 0.98
+    """stop early once the greedy policy resolves `stop_resolution` of the validation queries and
+    solves `stop_optimal` of them in the expert's number of steps"""
     out: str = "runs/tooldesk_sac.pt"
     hidden: tuple[int, ...] = (256, 256)
 
@@ -180,7 +184,7 @@ def train(args: Args) -> dict[str, Any]:
 
     env = gym.make(args.env_id)
     env.action_space.seed(args.seed)
-    obs_dim, n_actions = env.observation_space.shape[0], env.action_space.n
+    obs_dim, n_actions = int(env.observation_space.shape[0]), int(env.action_space.n)
 
     actor = Actor(obs_dim, n_actions, args.hidden).to(device)
     qf1, qf2 = SoftQNetwork(obs_dim, n_actions, args.hidden), SoftQNetwork(obs_dim, n_actions, args.hidden)
@@ -269,7 +273,7 @@ def train(args: Args) -> dict[str, Any]:
             if score > best["score"]:
                 best = {"score": score, "step": global_step, "validation": val}
                 save_checkpoint(args.out, actor, args, {"step": global_step, "validation": val})
-            if val["optimal_rate"] >= args.stop_at_validation_resolution:
+            if val["resolution_rate"] >= args.stop_resolution and val["optimal_rate"] >= args.stop_optimal:
                 break
     env.close()
     if "step" not in best:  # too short to evaluate: keep the last policy

@@ -10,7 +10,11 @@ async function getJSON(path, params) {
   for (const [k, v] of Object.entries(params || {})) if (v !== "" && v != null) url.searchParams.set(k, v);
   const r = await fetch(url);
   const body = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(body.detail ? (typeof body.detail === "string" ? body.detail : JSON.stringify(body.detail)) : `HTTP ${r.status}`);
+  if (!r.ok) {
+    // FastAPI's {"detail": ...} or the SupportGym server's {"error": {"message": ...}}
+    const msg = (body.error && body.error.message) || body.detail;
+    throw new Error(msg ? (typeof msg === "string" ? msg : JSON.stringify(msg)) : `HTTP ${r.status}`);
+  }
   return body;
 }
 

@@ -36,6 +36,12 @@ _SAMPLE_REPLIES = ("", "Thanks, we received your email and will get back to you.
 def _labelled(emails: Any) -> list[LabelledEmail]:
     if not isinstance(emails, (list, tuple)) or not emails:
         raise ConfigError(expected("inbox reset option emails", type(emails).__name__, "a non-empty list of LabelledEmail"))
+    if all(type(e) is LabelledEmail for e in emails):
+        out = list(emails)
+        ids = [e.email.header.id for e in out]
+        if len(set(ids)) != len(ids):
+            raise ConfigError(expected("inbox reset option emails", f"duplicate ids {duplicate_ids(out)}", "unique email ids"))
+        return out
     out = []
     for k, e in enumerate(emails):
         if isinstance(e, LabelledEmail):
@@ -116,7 +122,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
         self._task, self._seed = task, seed
         self._labelled, self._scorers = emails, scorers
         self._inbox: list[Email] = [e.email for e in emails]
-        self._ids = [e.id for e in emails]
+        self._ids = [e.email.header.id for e in emails]
         golds = [e.gold for e in emails]
         self._dyn = Dynamics(cfg, golds, plan or SlaPlan.build(cfg, golds), budget, queues)
         self._max_steps = _positive_int("max_steps", options.get("max_steps", cfg.max_steps_factor * n), 1)
@@ -129,7 +135,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
         self._max_total = bound
         self._cur = 0
         self._processed: list[str] = []
-        self._predictions: list[dict[str, Any]] = []
+        self._predictions: list[tuple[int, InboxAction, bool, int, InboxReward]] = []
         self._cum = 0.0
         self._invalid = 0
         self._overflows = 0
@@ -191,13 +197,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
         sla_pen, breach_note = self._advance_clock()
         bd = breakdown(priority=p, category=c, routing=r, reply=y, escalation=e, sla_penalty=sla_pen,
                        budget_penalty=budget_pen, queue_penalty=queue_pen)
-        self._predictions.append({
-            "id": self._ids[i], "priority": action.priority, "category": action.category,
-            "route_to": action.route_to, "flag_review": action.flag_review, "escalated": escalated,
-            "summary": action.summary, "reply_draft": action.reply_draft, "step": dyn.t - 1,
-            "scored": gold is not None, "gold": i,  # the index, turned into gold labels by episode_report
-            "reward": bd.total, "rewards": component_dict(bd),
-        })
+        self._predictions.append((i, action, escalated, dyn.t - 1, bd))  # dicts are built by episode_report
         if breach_note:
             notes.append(breach_note)
         head = f"{self._ids[i]} triaged: reward {bd.total:+.3f}" if gold is not None else f"{self._ids[i]} triaged (unscored)"
@@ -272,10 +272,15 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
         """The facts the reply score looks for in the current email: for oracle agents and tests only."""
         return [f.text for f in self._scorers[self._cur].facts] if self._cur < len(self._scorers) else []
 
-    def _prediction(self, p: dict[str, Any]) -> dict[str, Any]:
-        gold = self._scorers[p["gold"]].gold_json
-        copy = {k: list(v) if isinstance(v, list) else v for k, v in gold.items()} if gold is not None else None
-        return {**p, "gold": copy, "rewards": dict(p["rewards"])}
+    def _prediction(self, i: int, a: InboxAction, escalated: bool, step: int, bd: InboxReward) -> dict[str, Any]:
+        gold = self._scorers[i].gold_json
+        return {
+            "id": self._ids[i], "priority": a.priority, "category": a.category, "route_to": a.route_to,
+            "flag_review": a.flag_review, "escalated": escalated, "summary": a.summary, "reply_draft": a.reply_draft,
+            "step": step, "scored": gold is not None,
+            "gold": {k: list(v) if isinstance(v, list) else v for k, v in gold.items()} if gold is not None else None,
+            "reward": bd.total, "rewards": component_dict(bd),
+        }
 
     def episode_report(self) -> dict[str, Any]:
         if not self._started:
@@ -287,9 +292,9 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
             "normalized_score": normalized(self._cum, self._max_total),
             "total_reward": self._cum,
             "max_total": self._max_total,
-            "predictions": [self._prediction(p) for p in self._predictions],
+            "predictions": [self._prediction(*p) for p in self._predictions],
             "unprocessed": self._ids[self._cur:],
-            "unscored": sum(1 for p in self._predictions if not p["scored"]),
+            "unscored": sum(1 for p in self._predictions if self._labelled[p[0]].gold is None),
             "sla_breaches": self._breaches,
             "budget_abuse": self._abuse,
             "over_budget_flags": self._over_budget,

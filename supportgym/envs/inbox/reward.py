@@ -49,7 +49,6 @@ Episode score::
 from __future__ import annotations
 
 import json
-from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeVar
@@ -59,7 +58,7 @@ from pydantic import Field
 from ...core.types import Model
 from .config import DATA, InboxConfig
 from .models import PRIORITIES, Gold, InboxReward, LabelledEmail
-from .text import PUNCT_TABLE, extract_facts, tokens
+from .text import extract_facts, tokens
 
 M = TypeVar("M", bound=Model)
 _set = object.__setattr__
@@ -121,10 +120,12 @@ class Fact:
     prefixes: tuple[str, ...]
 
     @classmethod
+    @lru_cache(maxsize=8192)  # facts recur across emails (names, products); Fact is immutable
     def of(cls, text: str) -> Fact:
         toks = tokens(text)
         c = "".join(toks)
-        words = () if any(ch.isdigit() for ch in c) else tuple(" " + t[:5] for t in toks if len(t) >= 3)
+        # words match as 5-letter stems at a word start; short words (AI, HR) as whole words
+        words = tuple(" " + t[:5] if len(t) >= 3 else f" {t} " for t in toks) if c.isalpha() else ()
         return cls(text, c, words)
 
     def found(self, reply_compact: str, reply_joined: str) -> bool:
@@ -197,7 +198,7 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str) -> float:
     """quality(reply) in [0, 1]; see the module docstring."""
     rr = reply_rules()
     d = rr.data
-    toks = reply.lower().translate(PUNCT_TABLE).split()  # == tokens(reply), inlined on the hot path
+    toks = tokens(reply)
     n = len(toks)
     if n == 0:
         return 0.0
@@ -293,20 +294,21 @@ def max_total(cfg: InboxConfig, golds: list[Gold], budget: int, capacities: dict
     w = cfg.weights
     total = w.total() * len(golds)
     total -= w.escalation * max(0, sum(g.flag_review for g in golds) - budget)
-    demand = Counter(g.route_to for g in golds)
+    demand: dict[str, int] = {}
+    for g in golds:
+        demand[g.route_to] = demand.get(g.route_to, 0) + 1
     for route, n in demand.items():
-        if route in UNLIMITED_ROUTES or route not in capacities:
-            continue
-        excess = max(0, n - capacities[route])
-        if not excess:
+        cap = capacities.get(route)
+        if cap is None or route in UNLIMITED_ROUTES or n <= cap:
             continue
         # at best, the emails sent elsewhere are those with the best fallback
         fallbacks = sorted(
-            max(w.routing * cfg.partial.acceptable_route if g.acceptable_routes else 0.0,
-                w.routing - cfg.penalties.queue_overflow)
-            for g in golds if g.route_to == route
-        )[::-1]
-        total -= sum(w.routing - f for f in fallbacks[:excess])
+            (max(w.routing * cfg.partial.acceptable_route if g.acceptable_routes else 0.0,
+                 w.routing - cfg.penalties.queue_overflow)
+             for g in golds if g.route_to == route),
+            reverse=True,
+        )
+        total -= sum(w.routing - f for f in fallbacks[: n - cap])
     return total
 
 

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import re
 
-#: punctuation and symbols that separate tokens (str.translate + split is the fastest tokenizer here)
-_SEPARATORS = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~\u00a1\u00ab\u00b7\u00bb\u00bf\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac\u00a3\u20b9"
-PUNCT_TABLE = str.maketrans({c: " " for c in _SEPARATORS})
+#: ASCII bytes that separate tokens (everything but letters and digits): bytes.translate is
+#: ~15x faster than str.translate, and UTF-8 multi-byte sequences never contain ASCII bytes
+_ASCII_SEP = bytes(c for c in range(128) if not chr(c).isalnum())
+ASCII_TABLE = bytes.maketrans(_ASCII_SEP, b" " * len(_ASCII_SEP))
+#: non-ASCII punctuation that also separates tokens (only scanned for non-ASCII text)
+UNICODE_SEP_RE = re.compile("[\u00a0\u00a1\u00ab\u00b7\u00bb\u00bf\u2010-\u2015\u2018-\u201f\u2022\u2026\u20ac\u00a3\u20b9\u3000]")
 TOKEN_RE = re.compile(r"[^\W_]+")
 #: ids such as INV-2024-0042, ACC-55821, A-7731, ORD99812 (letters and digits together)
 ID_RE = re.compile(r"\b[A-Z][A-Za-z]{0,5}-\d[A-Za-z0-9]*(?:-[A-Za-z0-9]+)*\b|\b[A-Z]{2,}\d{3,}\b")
@@ -21,7 +24,8 @@ AMOUNT_RE = re.compile(
 )
 IP_RE = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}\b")
 QUOTE_START_RE = re.compile(
-    r"^(?:>|On .{4,120} wrote:|-{2,} ?Original Message|From: .+@|Am .{4,80} schrieb|El .{4,80} escribió)",
+    r"^(?:>|-{2,} ?Original Message|From: .+@"
+    r"|[^\n]{0,160}\b(?:wrote|schrieb|escribió|ne likha)\b[^\n]{0,80}:[ \t]*$)",
     re.MULTILINE,
 )
 UNQUOTE_RE = re.compile(r"^[ \t]*>+[ \t]?", re.MULTILINE)
@@ -30,7 +34,10 @@ SENDER_RE = re.compile(r"^\s*\"?([^\"<]*?)\"?\s*<([^>]+)>\s*$")
 
 def tokens(text: str) -> list[str]:
     """Lower-case words and numbers, split at whitespace and punctuation ('INV-2024-0042' -> 3 tokens)."""
-    return text.lower().translate(PUNCT_TABLE).split()
+    low = text.lower()
+    if not low.isascii():
+        low = UNICODE_SEP_RE.sub(" ", low)
+    return low.encode().translate(ASCII_TABLE).decode().split()
 
 
 def compact(text: str) -> str:

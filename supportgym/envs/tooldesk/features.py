@@ -7,14 +7,15 @@ identically through ``supportgym eval``. Every feature is in [0, 1]:
 offset     size   meaning
 =========  =====  =================================================================
 0          8      keyword-lexicon intent scores per category (hits / 3, clipped)
-8          5      known context: customer id, customer email, order id, product, account change
-13         7      per tool: returned evidence (ok / not_found)
-20         7      per tool: was refused (blocked / needs_info)
-27         20     outcomes seen so far (models.OUTCOMES, one flag each)
-47         2      info requested; customer replies so far (/ 3, clipped)
-49         13     hint action of a consult_llm on the previous step (one-hot)
-62         1      consult_llm calls so far (/ 3, clipped)
-63         1      steps taken / max_steps
+8          8      the top-scoring category of those (one-hot; ties to the earlier one)
+16         5      known context: customer id, customer email, order id, product, account change
+21         7      per tool: returned evidence (ok / not_found)
+28         7      per tool: was refused (blocked / needs_info)
+35         20     outcomes seen so far (models.OUTCOMES, one flag each)
+55         2      info requested; customer replies so far (/ 3, clipped)
+57         13     hint action of a consult_llm on the previous step (one-hot)
+70         1      consult_llm calls so far (/ 3, clipped)
+71         1      steps taken / max_steps
 =========  =====  =================================================================
 """
 
@@ -22,10 +23,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .intent import intent_scores
+from .intent import classify, intent_scores
 from .models import CATEGORIES, EVIDENCE_STATUSES, N_ACTIONS, OUTCOMES, TOOL_IDS, ToolDeskObservation
 
-N_FEATURES = len(CATEGORIES) + 5 + 2 * len(TOOL_IDS) + len(OUTCOMES) + 2 + N_ACTIONS + 2
+N_FEATURES = 2 * len(CATEGORIES) + 5 + 2 * len(TOOL_IDS) + len(OUTCOMES) + 2 + N_ACTIONS + 2
 _OUTCOME_INDEX = {o: i for i, o in enumerate(OUTCOMES)}
 
 
@@ -33,10 +34,12 @@ def featurize(obs: ToolDeskObservation) -> np.ndarray:
     x = np.zeros(N_FEATURES, dtype=np.float32)
     if obs.query is None:
         return x
-    i = 0
-    for s in intent_scores(obs.query.text):
+    scores = intent_scores(obs.query.text)
+    for i, s in enumerate(scores):
         x[i] = min(s / 3.0, 1.0)
-        i += 1
+    # the argmax as its own one-hot: a crisp signal the networks need not learn to compute
+    x[len(scores) + CATEGORIES.index(classify(obs.query.text))] = 1.0
+    i = 2 * len(scores)
     ctx = obs.query.context
     for v in (ctx.customer_id, ctx.customer_email, ctx.order_id, ctx.product, ctx.account_change):
         x[i] = v is not None

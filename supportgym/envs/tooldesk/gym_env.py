@@ -1,6 +1,6 @@
 """The vector face: a Gymnasium environment over the same episodes.
 
-``Discrete(13)`` actions (the stable ids) and a ``Box(0, 1, (64,))`` observation from
+``Discrete(13)`` actions (the stable ids) and a ``Box(0, 1, (72,))`` observation from
 :func:`~.features.featurize`. ``terminated`` marks a terminal action, ``truncated`` the
 step limit; ``info`` carries the typed reward breakdown and, at the end, the episode
 report. Registered ids (import ``supportgym.envs.tooldesk`` first, or use

@@ -1,0 +1,55 @@
+"""The hot routes (POST reset/step) answered before FastAPI's middleware, routing and
+dependency layers, which cost more per request than parsing, stepping and rendering
+together. They run the very same handler functions as the documented FastAPI routes;
+only exact paths of served environments are taken here, everything else falls through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import Response
+
+from .catalog import Catalog
+from .errors import response_for
+
+Handler = Callable[[Request, str | None], Awaitable[Response]]
+
+
+class FastPath:
+    def __init__(self, handlers: dict[str, Any], catalog: Catalog) -> None:
+        self.table: dict[str, tuple[Handler, str | None]] = {}
+        for verb in ("reset", "step"):
+            self.table[f"/{verb}"] = (handlers[verb], None)
+            for served in catalog.envs.values():
+                for key in {served.id, served.spec.name}:
+                    self.table[f"/envs/{key}/{verb}"] = (handlers[verb], key)
+
+    def match(self, scope: dict[str, Any]) -> tuple[Handler, str | None] | None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            return None
+        return self.table.get(scope["path"])
+
+    @staticmethod
+    async def serve(route: tuple[Handler, str | None], scope: dict[str, Any], receive: Any, send: Any) -> None:
+        handler, env = route
+        try:
+            response = await handler(Request(scope, receive), env)
+        except Exception as err:  # noqa: BLE001 - every failure becomes a JSON error, as on the slow path
+            response = response_for(err, f"POST {scope['path']}")
+        await response(scope, receive, send)
+
+
+class SupportGymApp(FastAPI):
+    """A FastAPI app whose hot routes skip the framework layers (see :class:`FastPath`)."""
+
+    fast_path: FastPath | None = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        route = self.fast_path.match(scope) if self.fast_path is not None else None
+        if route is None:
+            await super().__call__(scope, receive, send)
+        else:
+            await self.fast_path.serve(route, scope, receive, send)  # type: ignore[union-attr]

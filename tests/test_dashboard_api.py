@@ -1,0 +1,108 @@
+"""The dashboard's JSON routes and static files, mounted on a bare FastAPI app."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+import test_bench_toyenv  # noqa: F401  (registers benchtoy-v0)
+from supportgym.dashboard import mount
+from supportgym.eval.bench import BenchConfig, run_bench
+from supportgym.eval.runner import EpisodeSpec, run_episode
+from supportgym.agents import make_agent
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    root = tmp_path_factory.mktemp("dashapi")
+    run_bench(BenchConfig(envs=["benchtoy-v0"], episodes=2, trials=1), out_dir=root / "results" / "r1")
+    (root / "logs").mkdir()
+    (root / "logs" / "train.jsonl").write_text(
+        "".join(json.dumps({"global_step": i * 5, "reward": i, "flag": True, "name": "x"}) + "\n" for i in range(3000))
+        + "not json\n[1, 2]\n")
+    (root / "secret.jsonl").write_text('{"a": 1}\n')
+    app = FastAPI()
+    mount(app, results_dir=root / "results", metrics_dir=root / "logs")
+    with TestClient(app) as c:
+        yield c
+
+
+def test_static_pages_are_served(client):
+    r = client.get("/dashboard", follow_redirects=False)
+    assert r.status_code in (307, 308) and r.headers["location"] == "/dashboard/"
+    page = client.get("/dashboard/")
+    assert page.status_code == 200 and "SupportGym dashboard" in page.text
+    for name in ("app.js", "views.js", "charts.js", "style.css"):
+        assert client.get(f"/dashboard/{name}").status_code == 200
+    # everything the page loads is local: no CDN, no web fonts
+    assert "http" not in page.text.replace('xmlns="http', "")
+
+
+def test_envs_lists_tasks_splits_and_agents(client):
+    envs = {e["id"]: e for e in client.get("/dashboard/api/envs").json()}
+    toy = envs["benchtoy-v0"]
+    assert toy["available"] and set(toy["tasks"]) == {"one", "two"} and "test" in toy["splits"]
+    assert {"random", "rules", "oracle"} <= set(toy["agents"])
+    assert "pipeline" not in toy["agents"]  # its module does not exist
+
+
+def test_run_matches_the_evaluation_runner(client):
+    run = client.get("/dashboard/api/run", params={"env": "benchtoy-v0", "agent": "random", "task": "two", "seed": 3}).json()
+    rec = run_episode("benchtoy-v0", make_agent("benchtoy-v0", "random", seed=3), EpisodeSpec(seed=3, task="two"))
+    assert [s["action"] for s in run["steps"]] == [s.action for s in rec.steps]
+    assert run["total_reward"] == rec.total_reward and run["episode_id"] == rec.episode_id
+    assert [s["i"] for s in run["steps"]] == [1, 2, 3, 4, 5]
+    assert run["steps"][-1]["done"] and run["steps"][-1]["cumulative_reward"] == pytest.approx(rec.total_reward)
+    assert run["initial"]["observation"]["hint"] == "5 items"
+    assert run["metrics"]["label_accuracy"] == pytest.approx(rec.report["normalized_score"])
+    assert run["score"] == rec.report["normalized_score"]
+
+
+@pytest.mark.parametrize("params", [
+    {"env": "nope-v0"},
+    {"env": "benchtoy-v0", "agent": "nobody"},
+    {"env": "benchtoy-v0", "task": "three"},
+    {"env": "benchtoy-v0", "agent": "pipeline"},  # module missing: a clear 400, not a 500
+])
+def test_run_rejects_bad_input_with_a_message(client, params):
+    r = client.get("/dashboard/api/run", params=params)
+    assert r.status_code == 400 and r.json()["detail"]
+
+
+def test_run_validates_numbers(client):
+    assert client.get("/dashboard/api/run", params={"env": "benchtoy-v0", "seed": -1}).status_code == 422
+    assert client.get("/dashboard/api/run", params={"env": "benchtoy-v0", "max_steps": 10**6}).status_code == 422
+
+
+def test_results_and_report(client):
+    d = client.get("/dashboard/api/results").json()
+    assert d["runs"] == 1 and {r["agent"] for r in d["rows"]} == {"random", "rules", "oracle"}
+    assert all(r["path"] == "r1" for r in d["rows"])
+    # no report.html was written for this run
+    assert client.get("/dashboard/api/report", params={"path": "r1"}).status_code == 404
+    only_test = client.get("/dashboard/api/results", params={"task": "split:test"}).json()["rows"]
+    assert {r["task"] for r in only_test} == {"split:test"}
+
+
+def test_metrics_series_are_parsed_and_thinned(client):
+    assert client.get("/dashboard/api/metrics/files").json()["files"] == ["train.jsonl"]
+    d = client.get("/dashboard/api/metrics", params={"path": "train.jsonl"}).json()
+    assert set(d["series"]) == {"reward"}  # the step key is x, booleans and strings are not series
+    pts = d["series"]["reward"]
+    assert len(pts) <= 2000 and pts[0] == [0.0, 0.0] and pts[1][0] == 10.0  # x from global_step, thinned
+    assert d["bad_lines"] == 2
+
+
+@pytest.mark.parametrize("path", ["../secret.jsonl", "/etc/passwd", "../../../../etc/hostname"])
+def test_paths_outside_the_roots_are_refused(client, path):
+    assert client.get("/dashboard/api/metrics", params={"path": path}).status_code == 400
+    assert client.get("/dashboard/api/results", params={"dir": path}).status_code == 400
+    assert client.get("/dashboard/api/report", params={"path": path}).status_code == 400
+
+
+def test_routes_stay_out_of_the_openapi_schema(client):
+    paths = client.get("/openapi.json").json()["paths"]
+    assert not [p for p in paths if p.startswith("/dashboard")]
