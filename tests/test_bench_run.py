@@ -92,6 +92,16 @@ def test_same_config_gives_identical_episodes(tmp_path):
     assert a["episodes"] == b["episodes"] and a["groups"] == b["groups"]
 
 
+def test_episode_records_do_not_depend_on_execution_order():
+    # Ray runs jobs in any order on any worker; a record must not carry over agent state.
+    p = plan(toy())
+    forward, backward = [], []
+    bench.run_local(p.jobs, 100, forward.append)
+    bench.run_local(list(reversed(p.jobs)), 100, backward.append)
+    assert sorted(backward, key=lambda r: r["index"]) == forward
+    assert {r["agent_counters"].get("episodes_seen_by_this_instance") for r in forward if r["agent"] == "rules"} == {1}
+
+
 def test_results_file_is_always_valid_while_running(tmp_path):
     seen = []
 

@@ -89,7 +89,14 @@ def summarize(records: list) -> dict[str, float]:
 
 
 class ToyRules(Agent):
+    """Always "a"; counts the episodes its instance has seen, as a stateful agent would."""
+
     name = "rules"
+
+    def bind(self, env: Environment, seed: int | None = None) -> None:
+        super().bind(env, seed)
+        self.seen = getattr(self, "seen", 0) + 1
+        self.count("episodes_seen_by_this_instance", self.seen)
 
     def act(self, observation: Observation) -> dict[str, Any]:
         return {"label": "a"}

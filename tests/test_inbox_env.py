@@ -259,7 +259,6 @@ def test_custom_task_via_resolve_and_errors():
 
 
 def test_split_episodes_are_seeded():
-    pytest.importorskip("supportgym.envs.inbox.generator")
     a, b = make("inbox-v0"), make("inbox-v0")
     oa = a.reset(seed=3, split="test", size=4)
     ob = b.reset(seed=3, split="test", size=4)
@@ -286,3 +285,27 @@ def test_report_contract():
     assert env.episode_report()["predictions"][0]["gold"]["priority"] == "urgent"
     st = env.state
     assert st.processed == 5 and st.remaining == 0 and st.done
+
+
+def test_any_mapping_is_scored_never_raised():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    values = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=12),
+                       st.sampled_from(["e001", "urgent", "billing", "support_tier2", "spam_phishing"]))
+    keys = st.sampled_from(["email_id", "priority", "category", "route_to", "summary", "flag_review",
+                            "reply_draft", "extra"])
+
+    @settings(max_examples=60, deadline=None, derandomize=True)
+    @given(st.lists(st.dictionaries(keys, values, max_size=8), min_size=1, max_size=6))
+    def run(actions):
+        env = make("inbox-v0")
+        obs = env.reset(seed=0, task="easy")
+        for a in actions:
+            if obs.done:
+                break
+            obs = env.step(a)
+            assert isinstance(obs.reward, float) and obs.reward_breakdown is not None
+            type(obs).model_validate(obs.model_dump(mode="json"))
+
+    run()

@@ -30,7 +30,7 @@ def scored_emails():
         t = load_task(task)
         for le, sc in zip(t.emails, t.scorers):
             if le.gold.wants_reply():
-                facts = [f.text for f in sc.facts]
+                facts = list(sc.facts)
                 out.append((le.id, sc, le.gold.category,
                             InboxOracleAgent.reply(le.email, le.gold.category, le.gold.route_to, facts)))
     return out
@@ -98,7 +98,7 @@ def test_one_generic_reply_cannot_score_well_on_average():
 
 @pytest.mark.parametrize("eid,scorer,category,specific", SCORED[:12], ids=[s[0] for s in SCORED[:12]])
 def test_keyword_stuffing_scores_below_a_short_correct_reply(eid, scorer, category, specific):
-    facts = [f.text for f in scorer.facts]
+    facts = list(scorer.facts)
     short = f"Hello, thanks for writing about {' and '.join(facts)}. We are on it and will reply today."
     bare = " ".join(facts * 6) + " sorry apologize invoice payment fix demo acknowledge thanks"
     repeated = (" ".join(f"{f} sorry invoice fix" for f in facts) + " ") * 15
@@ -128,7 +128,7 @@ def test_facts_are_extracted_when_gold_has_none():
     le = LabelledEmail(email=Email(header=EmailHeader(id="z", sender="a@b.c", subject="Refund", timestamp="t"),
                                    body="Please refund order ORD-7781, charged $49.99 twice."), gold=g)
     sc = EmailScorer.build(le)
-    assert {f.text for f in sc.facts} == {"ORD-7781", "49.99"}
+    assert set(sc.facts) == {"ORD-7781", "49.99"}
     cites = "Hello, thank you: we will refund the duplicate $49.99 charge on order ORD-7781 today."
     vague = "Hello, thank you: we will refund the duplicate charge on your order today."
     assert reply_quality(sc, "billing_inquiry", cites) > reply_quality(sc, "billing_inquiry", vague) + 0.3
@@ -136,7 +136,7 @@ def test_facts_are_extracted_when_gold_has_none():
 
 def test_wrong_tone_costs():
     _, sc, _, _ = next(s for s in SCORED if s[2] == "legal_compliance")
-    facts = ", ".join(f.text for f in sc.facts)
+    facts = ", ".join(sc.facts)
     formal = f"Dear Ms Hartley, we acknowledge receipt of your letter about {facts} and our counsel will review it."
     casual = f"hey, no worries about {facts}, lol, we will sort it out for you at some point."
     assert reply_quality(sc, "legal_compliance", formal) > reply_quality(sc, "legal_compliance", casual) + 0.2
@@ -159,7 +159,6 @@ def test_bound_is_reached_by_a_perfect_policy(task):
 
 
 def test_bound_holds_on_generated_episodes():
-    pytest.importorskip("supportgym.envs.inbox.generator")
     from supportgym.eval.runner import episode_specs, evaluate
 
     for rec in evaluate("inbox-v0", "oracle", episode_specs(split="validation", episodes=8, size=10)):

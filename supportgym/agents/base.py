@@ -40,6 +40,9 @@ class Agent(ABC):
     @abstractmethod
     def act(self, observation: Observation) -> Action | Mapping[str, Any]: ...
 
+    def end_episode(self, observation: Observation) -> None:
+        """Called with the final observation (done=True); learning agents review the episode here."""
+
 
 class RandomAgent(Agent):
     """Uniformly random valid actions from the environment's action space."""

@@ -16,14 +16,17 @@ from pydantic import Field
 
 from ..core.types import Model
 from ..envs.inbox.models import CATEGORIES, Email
-from ..envs.inbox.text import extract_facts, main_text, sender_domain, sender_parts
+from ..envs.inbox.text import extract_facts, first_name, main_text, sender_domain, sender_parts
 
 URL_RE = re.compile(r"https?://([^/\s\"'<>?#]+)", re.IGNORECASE)
 ACRONYM_RE = re.compile(r"\b[A-Z]{2,5}\b")
 _COUNT_RE = re.compile(r"\b(\d[\d,]*)\s+([a-zäöüéíóáñ]+)")
 REPLY_PREFIX_RE = re.compile(r"^\s*((re|fw|fwd|aw|wg|rv)\s*:\s*)+", re.IGNORECASE)
 #: acronyms that say nothing about this particular email
-_NOISE_ACRONYMS = {"URGENT", "FINAL", "RE", "FW", "FWD", "CET", "UTC", "PM", "AM", "OK", "HI", "CRITICAL", "NOTICE", "USD", "EUR", "ID", "IT", "HR", "FYI", "ASAP", "CEO", "CTO", "VP"}
+_NOISE_ACRONYMS = {
+    "URGENT", "FINAL", "RE", "FW", "FWD", "CET", "UTC", "PM", "AM", "OK", "HI", "CRITICAL", "NOTICE", "USD", "EUR",
+    "ID", "IT", "HR", "FYI", "ASAP", "CEO", "CTO", "VP",
+}
 
 
 class RulesData(Model):
@@ -222,9 +225,4 @@ def _big_customer(text: str, d: RulesData) -> bool:
 
 def sender_name(sender: str) -> str:
     """First name for a greeting, or 'there'."""
-    display, addr = sender_parts(sender)
-    if display and "@" not in display:
-        first = display.split()[0].strip(",")
-        if first.isalpha() and first.lower() not in ("the", "team", "dev", "support", "info"):
-            return first
-    return "there"
+    return first_name(sender) or "there"

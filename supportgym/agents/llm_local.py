@@ -65,6 +65,7 @@ class LocalLM:
             self.tokenizer.pad_token = self.tokenizer.eos_token
         self.model.eval()
         self._cache: tuple[list[int], Any, Any] | None = None
+        self._cache_arg: str | None = None
 
     def render(self, messages: list[dict[str, str]], prefill: str = "") -> str:
         """Chat-template the messages, open the assistant turn, and prefill its start."""
@@ -98,13 +99,23 @@ class LocalLM:
                 # only the new tokens go through the model, on a copy of the cached prompt
                 cache = copy.deepcopy(cached[1])
                 new = torch.tensor([ids[len(cached[0]):]], device=self.device)
-                out = self.model(input_ids=new, past_key_values=cache, use_cache=True, logits_to_keep=1)
+                out = self.model(input_ids=new, use_cache=True, logits_to_keep=1, **self._cache_kw(cache))
                 # keep the prompt's cache (not the extension): the next field branches from another text
                 result = (list(ids), out.past_key_values, torch.log_softmax(out.logits[0, -1].float(), -1))
                 return result
             out = self.model(input_ids=torch.tensor([ids], device=self.device), use_cache=True, logits_to_keep=1)
         self._cache = (list(ids), out.past_key_values, torch.log_softmax(out.logits[0, -1].float(), -1))
         return self._cache
+
+    def _cache_kw(self, cache: Any) -> dict[str, Any]:
+        # transformers 5.x renamed past_key_values -> cache; support both
+        if self._cache_arg is None:
+            import inspect
+
+            base = self.model.get_base_model() if hasattr(self.model, "get_base_model") else self.model  # PEFT
+            params = inspect.signature(base.forward).parameters
+            self._cache_arg = "cache" if "cache" in params else "past_key_values"
+        return {self._cache_arg: cache}
 
     def clear_cache(self) -> None:
         self._cache = None
@@ -146,7 +157,7 @@ class LocalLM:
             rep = copy.deepcopy(cache)
             rep.batch_repeat_interleave(len(tails))
             attn = torch.ones((len(tails), n0 + width), dtype=torch.long, device=self.device)
-            logits = self.model(input_ids=batch, past_key_values=rep, attention_mask=attn, use_cache=True).logits
+            logits = self.model(input_ids=batch, attention_mask=attn, use_cache=True, **self._cache_kw(rep)).logits
             logp = torch.log_softmax(logits.float(), -1)
         scores: dict[str, float] = {}
         for i, (c, t) in enumerate(zip(candidates, tails)):

@@ -132,6 +132,11 @@ class PromptFormat:
     # ---- prompts ------------------------------------------------------------------
     def messages(self, obs: Observation, include_text: bool = False) -> list[dict[str, str]]:
         system = self.text.system.strip()
+        if include_text:
+            # remote models get the allowed values spelled out (the local decoder enforces them itself)
+            for f in self.written_fields():
+                if f.kind == "enum":
+                    system += f"\n{f.name}: one of {', '.join(f.choices)}"
         if include_text and self.text_fields():
             extra = ", ".join(f'"{f.name}" (text, at most {min(f.max_length or DEFAULT_MAX_LENGTH, 1000)} characters)'
                               for f in self.text_fields())
@@ -191,5 +196,4 @@ def _inbox_user(obs: Observation, max_body: int) -> str:
     body = email.body if len(email.body) <= max_body else email.body[:max_body] + " ..."
     extra = f"\nAttachments: {', '.join(h.attachments)}" if h.attachments else ""
     budget = getattr(obs, "escalation_budget_remaining", 0)
-    return (f"From: {h.sender}\nSubject: {h.subject}{extra}\n\n{body}\n\n"
-            f"Escalation budget left: {budget}. Answer with the JSON object.")
+    return f"From: {h.sender}\nSubject: {h.subject}{extra}\n\n{body}\n\nEscalation budget left: {budget}."

@@ -99,6 +99,9 @@ class PipelineAgent(Agent):
             return self._plan.pop(0)
         return Submit()
 
+    def end_episode(self, observation) -> None:  # type: ignore[override]
+        self.finish()
+
     def finish(self) -> str | None:
         """Run the critic on the bound episode if it has ended; returns the lesson written.
 
@@ -226,8 +229,11 @@ class PipelineAgent(Agent):
                 + f"; this time the pipeline chose {did} and scored {final.reward if final.reward is not None else 0:.2f}.")
         if self.client is not None:
             try:
-                text = self._chat("Rewrite as one concrete, actionable lesson for a support agent (one sentence): "
-                                  + text, max_tokens=80).strip() or text
+                llm = " ".join(self._chat("Rewrite as one concrete, actionable lesson for a support agent (one "
+                                          "sentence): " + text, max_tokens=80).split())
+                # keep the rule text unless the rewrite is one short sentence that still names the outcome
+                if 0 < len(llm) <= 300 and res in llm.lower():
+                    text = llm
             except Exception:  # noqa: BLE001
                 self.count("llm_fallback")
         self.memory.add(f"outcome:{self._sig}", "outcome", text, {"resolution": res, "team": team})

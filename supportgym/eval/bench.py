@@ -137,18 +137,19 @@ def plan(config: BenchConfig) -> Plan:
             for x in splits for i in range(config.episodes)
         ]
         for name in names:
+            endpoint = None
             try:
                 agent_cls = load(table[name])
                 wanted = {"seed": config.seed, **AGENT_DEFAULTS.get(name, {}), **config.agent_kwargs}
                 kwargs = _accepted_kwargs(agent_cls, wanted)
-                _agent(table[name], tuple(sorted(kwargs.items())))  # fail here, not in a worker
+                if name in ENDPOINT_AGENTS or getattr(agent_cls, "uses_endpoint", False):
+                    endpoint = str(kwargs.get("base_url") or f"{name}:local")
+                # Build one now, so that an agent that cannot load fails here, not in a worker.
+                _agent(table[name], tuple(sorted(kwargs.items())), reuse=endpoint is not None)
             except Exception as err:  # any agent that cannot be built is skipped, with the reason
                 skipped.append({"env": env_id, "agent": name, "reason": f"{type(err).__name__}: {err}"})
                 continue
             stochastic = getattr(agent_cls, "stochastic", name in STOCHASTIC_AGENTS)
-            endpoint = None
-            if name in ENDPOINT_AGENTS or getattr(agent_cls, "uses_endpoint", False):
-                endpoint = str(kwargs.get("base_url") or f"{name}:local")
             for ep in specs:
                 for trial in range(config.trials if stochastic else 1):
                     jobs.append(Job(len(jobs), env_id, name, table[name], ep, trial,
@@ -160,8 +161,12 @@ def plan(config: BenchConfig) -> Plan:
 _AGENTS_CACHE: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
 
 
-def _agent(entry: str, kwargs: tuple[tuple[str, Any], ...]) -> Any:
-    # Agents are reused across episodes (an LLM loads once); bind() reseeds them per episode.
+def _agent(entry: str, kwargs: tuple[tuple[str, Any], ...], reuse: bool = True) -> Any:
+    """A fresh agent per episode, so that no episode depends on which one ran before it in
+    this process (the ticket pipeline's critic, for one, reviews the previous episode at the
+    next ``bind``); agents that load a model (``reuse``) are built once per process."""
+    if not reuse:
+        return load(entry)(**dict(kwargs))
     key = (entry, kwargs)
     if key not in _AGENTS_CACHE:
         _AGENTS_CACHE[key] = load(entry)(**dict(kwargs))
@@ -199,7 +204,7 @@ def ensure_registered(env_specs: dict[str, tuple[str, str, str, dict[str, Any]]]
 
 def execute(job: Job, max_steps: int) -> dict[str, Any]:
     """Run one job; return its episode record as plain JSON data."""
-    agent = _agent(job.agent_entry, job.agent_kwargs)
+    agent = _agent(job.agent_entry, job.agent_kwargs, reuse=job.endpoint is not None)
     runner_agent = agent if job.trial == 0 else _TrialAgent(agent, job.trial)
     rec = run_episode(job.env_id, runner_agent, job.spec, max_steps=max_steps)  # type: ignore[arg-type]
     out = rec.model_dump(mode="json")

@@ -72,6 +72,7 @@ def run_episode(env_id: str, agent: Agent, ep: EpisodeSpec, max_steps: int = 10_
         total += r
         bd = obs.reward_breakdown.components() if obs.reward_breakdown is not None else {}
         steps.append(StepRecord(action=_dump_action(action), reward=r, breakdown=bd, feedback=obs.feedback))
+    agent.end_episode(obs)
     return EpisodeRecord(
         env_id=spec(env_id).id,
         agent=agent.name,

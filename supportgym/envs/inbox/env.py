@@ -18,11 +18,26 @@ from ...core.errors import ConfigError, expected
 from .config import InboxConfig, load_config
 from .dynamics import Dynamics, SlaPlan
 from .models import (
-    CATEGORIES, PRIORITIES, ROUTES, Email, Gold, InboxAction, InboxObservation, InboxReward, InboxState,
+    CATEGORIES,
+    PRIORITIES,
+    ROUTES,
+    Email,
+    Gold,
+    InboxAction,
+    InboxObservation,
+    InboxReward,
+    InboxState,
     LabelledEmail,
 )
 from .reward import (
-    EmailScorer, breakdown, component_dict, construct, max_total, normalized, score_labels, score_reply,
+    EmailScorer,
+    breakdown,
+    component_dict,
+    construct,
+    max_total,
+    normalized,
+    score_labels,
+    score_reply,
 )
 from .tasks import TASKS, duplicate_ids, load_task
 
@@ -270,7 +285,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
 
     def current_reply_facts(self) -> list[str]:
         """The facts the reply score looks for in the current email: for oracle agents and tests only."""
-        return [f.text for f in self._scorers[self._cur].facts] if self._cur < len(self._scorers) else []
+        return list(self._scorers[self._cur].facts) if self._cur < len(self._scorers) else []
 
     def _prediction(self, i: int, a: InboxAction, escalated: bool, step: int, bd: InboxReward) -> dict[str, Any]:
         gold = self._scorers[i].gold_json

@@ -24,13 +24,13 @@ Penalties (negative components, also for emails without gold where they need non
 gamed by one generic reply or by keyword stuffing::
 
     coverage = matched facts / min(#facts, max_facts_needed)
-               facts: gold.key_facts, else ids/amounts/IPs extracted from the email,
-               else the subject's content words (two needed)
+               facts: gold.key_facts, else ids/amounts/IPs extracted from the email plus the
+               sender's first name, else the subject's content words (two needed)
     tone     = 0.5 * [a marker fitting the category] + 0.5 * [a greeting or closing]
                - 0.5 * [a marker to avoid for the category]          (clamped to [0, 1])
     quality  = (0.65 * coverage + 0.35 * tone * max(coverage, 0.3))
                * length   (0 if empty, ramps up to min_words, 1 up to max_words, 0 at zero_at_words)
-               * copy     (1 if <= copy_ok of the reply's 4-grams are copied from the email, 0 at copy_zero)
+               * copy     (1 if <= copy_ok of the reply's non-overlapping 4-grams appear in the email, 0 at copy_zero)
                * variety  (distinct/total tokens, full at unique_ratio_ok)
                * fluency  (share of function words, full at function_ratio_ok: a bare list of
                            facts and keywords is not a reply)
@@ -58,7 +58,7 @@ from pydantic import Field
 from ...core.types import Model
 from .config import DATA, InboxConfig
 from .models import PRIORITIES, Gold, InboxReward, LabelledEmail
-from .text import extract_facts, tokens
+from .text import extract_facts, first_name, tokens
 
 M = TypeVar("M", bound=Model)
 _set = object.__setattr__
@@ -111,28 +111,15 @@ def reply_rules() -> ReplyRules:
     )
 
 
-@dataclass(frozen=True)
-class Fact:
-    """A citable fact: digits match as a compact substring, words as token prefixes."""
-
-    text: str
-    compact: str
-    prefixes: tuple[str, ...]
-
-    @classmethod
-    @lru_cache(maxsize=8192)  # facts recur across emails (names, products); Fact is immutable
-    def of(cls, text: str) -> Fact:
-        toks = tokens(text)
-        c = "".join(toks)
-        # words match as 5-letter stems at a word start; short words (AI, HR) as whole words
-        words = tuple(" " + t[:5] if len(t) >= 3 else f" {t} " for t in toks) if c.isalpha() else ()
-        return cls(text, c, words)
-
-    def found(self, reply_compact: str, reply_joined: str) -> bool:
-        """``reply_joined`` is " " + " ".join(tokens): a word-start prefix p is found as " p"."""
-        if self.prefixes:
-            return all(p in reply_joined for p in self.prefixes)
-        return bool(self.compact) and self.compact in reply_compact
+def fact_matcher(text: str) -> tuple[str, tuple[str, ...]]:
+    """How a reply cites ``text``: (compact, ()) for facts with digits, matched as a compact
+    substring ('INV-2024-0042' in 'inv20240042'); ("", stems) for words, each matched at a
+    word start of the reply (5-letter stems; short words such as AI or HR whole)."""
+    toks = tokens(text)
+    c = "".join(toks)
+    if not c.isalpha():
+        return c, ()
+    return "", tuple([" " + t[:5] if len(t) >= 3 else " " + t + " " for t in toks])
 
 
 class EmailScorer:
@@ -143,13 +130,14 @@ class EmailScorer:
     (spam and unreplied mail never tokenise their body).
     """
 
-    __slots__ = ("email", "gold", "_facts", "_need", "_body", "_gold_json")
+    __slots__ = ("email", "gold", "_facts", "_matchers", "_need", "_body", "_gold_json")
 
     def __init__(self, le: LabelledEmail) -> None:
         self.email, self.gold = le.email, le.gold
-        self._facts: tuple[Fact, ...] | None = None
+        self._facts: tuple[str, ...] | None = None
+        self._matchers: list[tuple[str, tuple[str, ...]]] = []
         self._need = 0
-        self._body: frozenset[tuple[str, ...]] | None = None
+        self._body: str | None = None
         self._gold_json: dict[str, Any] | None = None
 
     @classmethod
@@ -159,19 +147,38 @@ class EmailScorer:
     def _prepare(self) -> None:
         rules = reply_rules().data
         subject, body, gold = self.email.header.subject, self.email.body, self.gold
-        raw = list(gold.key_facts) if gold is not None and gold.key_facts else extract_facts(subject, body)
+        if gold is not None and gold.key_facts:
+            raw = list(gold.key_facts)
+        else:  # what the sender will look for: their ids and amounts, and their name
+            raw = extract_facts(subject, body)
+            name = first_name(self.email.header.sender)
+            if raw and name:
+                raw.append(name)
         need = min(len(raw), rules.max_facts_needed)
         if not raw:
             fw = reply_rules().function_words
             raw = [t for t in dict.fromkeys(tokens(subject)) if len(t) >= rules.fallback_fact_min_len and t not in fw][:3]
             need = min(len(raw), 2)
-        self._facts, self._need = tuple(Fact.of(f) for f in raw), need
+        self._facts, self._matchers, self._need = tuple(raw), [fact_matcher(f) for f in raw], need
 
     @property
-    def facts(self) -> tuple[Fact, ...]:
+    def facts(self) -> tuple[str, ...]:
+        """The facts a good reply cites (gold key_facts, else extracted ones)."""
         if self._facts is None:
             self._prepare()
         return self._facts  # type: ignore[return-value]
+
+    def cited(self, reply_compact: str, reply_joined: str) -> int:
+        """How many facts the reply cites; ``reply_joined`` is " " + " ".join(tokens) + " "."""
+        if self._facts is None:
+            self._prepare()
+        hit = 0
+        for c, stems in self._matchers:
+            if stems:
+                hit += all(p in reply_joined for p in stems)
+            else:
+                hit += bool(c) and c in reply_compact
+        return hit
 
     @property
     def need(self) -> int:
@@ -180,11 +187,10 @@ class EmailScorer:
         return self._need
 
     @property
-    def body_shingles(self) -> frozenset[tuple[str, ...]]:
-        """Every k-token window of the body (k = reply_scoring.shingle)."""
+    def body_joined(self) -> str:
+        """" " + " ".join(tokens(body)) + " ": a copied k-gram of the reply is a substring of it."""
         if self._body is None:
-            toks = tokens(self.email.body)
-            self._body = frozenset(zip(*(toks[i:] for i in range(reply_rules().data.shingle))))
+            self._body = " " + " ".join(tokens(self.email.body)) + " "
         return self._body
 
     @property
@@ -205,8 +211,7 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str) -> float:
     joined = " " + " ".join(toks) + " "
     if scorer.need:
         reply_compact = "".join(toks)
-        hit = sum(1 for f in scorer.facts if f.found(reply_compact, joined))
-        coverage = min(1.0, hit / scorer.need)
+        coverage = min(1.0, scorer.cited(reply_compact, joined) / scorer.need)
     else:
         coverage = 1.0
     tone = 0.5 * any(m in joined for m in rr.tone.get(category, ()))
@@ -224,9 +229,10 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str) -> float:
         length = max(0.0, 1.0 - (n - d.max_words) / (d.zero_at_words - d.max_words))
     k = d.shingle
     if n >= k:
-        # every other start position: copied passages are long, so this halves the cost, not the signal
-        grams = set(zip(*(toks[i::2] for i in range(k))))
-        copied = len(grams & scorer.body_shingles) / len(grams)
+        # non-overlapping k-grams: a copied passage of 2k tokens always contains one whole
+        body = scorer.body_joined
+        starts = range(0, n - k + 1, k)
+        copied = sum((" " + " ".join(toks[i:i + k]) + " ") in body for i in starts) / len(starts)
         copy = 1.0 if copied <= d.copy_ok else max(0.0, 1.0 - (copied - d.copy_ok) / (d.copy_zero - d.copy_ok))
     else:
         copy = 1.0
@@ -283,7 +289,7 @@ def construct(cls: type[M], values: dict[str, Any]) -> M:
     """``cls.model_construct`` without its per-call overhead; ``values`` must hold every field."""
     obj = cls.__new__(cls)
     _set(obj, "__dict__", values)
-    _set(obj, "__pydantic_fields_set__", set(values))
+    _set(obj, "__pydantic_fields_set__", set(cls.model_fields))
     _set(obj, "__pydantic_extra__", None)
     _set(obj, "__pydantic_private__", None)
     return obj

@@ -13,7 +13,9 @@ import re
 _ASCII_SEP = bytes(c for c in range(128) if not chr(c).isalnum())
 ASCII_TABLE = bytes.maketrans(_ASCII_SEP, b" " * len(_ASCII_SEP))
 #: non-ASCII punctuation that also separates tokens (only scanned for non-ASCII text)
-UNICODE_SEP_RE = re.compile("[\u00a0\u00a1\u00ab\u00b7\u00bb\u00bf\u2010-\u2015\u2018-\u201f\u2022\u2026\u20ac\u00a3\u20b9\u3000]")
+UNICODE_SEP_RE = re.compile(
+    "[\u00a0\u00a1\u00ab\u00b7\u00bb\u00bf\u2010-\u2015\u2018-\u201f\u2022\u2026\u20ac\u00a3\u20b9\u3000]"
+)
 TOKEN_RE = re.compile(r"[^\W_]+")
 #: ids such as INV-2024-0042, ACC-55821, A-7731, ORD99812 (letters and digits together)
 ID_RE = re.compile(r"\b[A-Z][A-Za-z]{0,5}-\d[A-Za-z0-9]*(?:-[A-Za-z0-9]+)*\b|\b[A-Z]{2,}\d{3,}\b")
@@ -100,10 +102,16 @@ def sender_domain(sender: str) -> str:
     return addr.rpartition("@")[2]
 
 
+#: display-name words that are not a person's first name
+_NOT_NAMES = {"the", "team", "dev", "support", "info", "admin", "billing", "sales", "hr", "it", "no", "noreply",
+              "accounts", "service", "customer", "security", "dear", "mr", "mrs", "ms", "dr", "help", "helpdesk"}
+
+
 def first_name(sender: str) -> str:
+    """The sender's first name from 'Priya Sharma <...>' or 'priya.sharma@...', or ''."""
     name, addr = sender_parts(sender)
-    if name:
-        return name.split()[0].strip(",")
-    local = addr.partition("@")[0]
-    part = re.split(r"[._-]", local)[0]
-    return part.capitalize() if part.isalpha() and len(part) > 2 else ""
+    if name and "@" not in name:
+        first = name.split()[0].strip(",")
+    else:
+        first = re.split(r"[._-]", addr.partition("@")[0])[0].capitalize()
+    return first if first.isalpha() and len(first) > 2 and first.lower() not in _NOT_NAMES else ""

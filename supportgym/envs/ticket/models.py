@@ -150,8 +150,33 @@ class TicketAction(Action):
     @classmethod
     def model_validate(cls, obj: Any, *args: Any, **kwargs: Any):  # type: ignore[override]
         if cls is TicketAction:
+            if isinstance(obj, dict):
+                # a null field counts as absent, so flat-schema (LLM) output with nulls for the
+                # other action types' fields validates; a non-null foreign field is still an error
+                obj = {k: v for k, v in obj.items() if v is not None or k == "type"}
             return _ADAPTER.validate_python(obj, *args, **kwargs)
         return super().model_validate(obj, *args, **kwargs)
+
+    @classmethod
+    def flat_json_schema(cls) -> dict[str, Any]:
+        """One object with every action's fields (nullable except ``type``), for LLM structured output.
+
+        ``model_json_schema()`` is the exact ``oneOf``; this flat form suits prompt builders and
+        strict JSON-schema decoding that want a single object. Unused fields are sent as null.
+        """
+        props: dict[str, Any] = {"type": {"type": "string", "enum": list(ACTION_TYPES),
+                                          "description": "which action; the other fields belong to it"}}
+        for sub in (Research, Tag, Draft, QA, Escalate, Submit):
+            for name, node in sub.model_json_schema()["properties"].items():
+                if name == "type" or name in props:
+                    continue
+                node = {k: v for k, v in node.items() if k not in ("default", "title", "description")}
+                desc = f"{sub.__name__.upper()} only. " + sub.model_fields[name].description if \
+                    sub.model_fields[name].description else f"{sub.__name__.upper()} only"
+                options = node["anyOf"] if "anyOf" in node else [node, {"type": "null"}]
+                props[name] = {"anyOf": options, "description": desc}
+        return {"title": "TicketActionFlat", "type": "object", "properties": props,
+                "required": list(props), "additionalProperties": False}
 
     @classmethod
     def model_validate_json(cls, data: Any, *args: Any, **kwargs: Any):  # type: ignore[override]
