@@ -90,6 +90,10 @@ class _HttpMixin:
     _prefix: str
     session_id: str | None
 
+    def _reuse(self) -> dict[str, str]:
+        """Resetting again reuses our session (and its slot on the server)."""
+        return {SESSION_HEADER: self.session_id} if self.session_id else {}
+
     def _headers(self) -> dict[str, str]:
         if self.session_id is None:
             raise RemoteError(0, "session_required", "call reset() first")
@@ -107,9 +111,12 @@ class SupportGymClient(_HttpMixin):
 
     def reset(self, seed: int | None = None, task: str | None = None, split: str | None = None,
               env: str | None = None, episode_id: str | None = None, **options: Any) -> StepResult:
-        headers = {SESSION_HEADER: self.session_id} if self.session_id else {}
-        data = _check(self._http.post(f"{self._prefix}/reset", json=_reset_body(seed, task, split, env, episode_id, options),
-                                      headers=headers))
+        body = _reset_body(seed, task, split, env, episode_id, options)
+        resp = self._http.post(f"{self._prefix}/reset", json=body, headers=self._reuse())
+        if resp.status_code == 404 and self.session_id:  # our session expired: open a new one
+            self.session_id = None
+            resp = self._http.post(f"{self._prefix}/reset", json=body)
+        data = _check(resp)
         self.session_id = data["session_id"]
         return StepResult.from_payload(data)
 
@@ -156,9 +163,11 @@ class AsyncSupportGymClient(_HttpMixin):
 
     async def reset(self, seed: int | None = None, task: str | None = None, split: str | None = None,
                     env: str | None = None, episode_id: str | None = None, **options: Any) -> StepResult:
-        headers = {SESSION_HEADER: self.session_id} if self.session_id else {}
-        resp = await self._http.post(f"{self._prefix}/reset", json=_reset_body(seed, task, split, env, episode_id, options),
-                                     headers=headers)
+        body = _reset_body(seed, task, split, env, episode_id, options)
+        resp = await self._http.post(f"{self._prefix}/reset", json=body, headers=self._reuse())
+        if resp.status_code == 404 and self.session_id:  # our session expired: open a new one
+            self.session_id = None
+            resp = await self._http.post(f"{self._prefix}/reset", json=body)
         data = _check(resp)
         self.session_id = data["session_id"]
         return StepResult.from_payload(data)

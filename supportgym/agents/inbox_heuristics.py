@@ -48,6 +48,8 @@ class RulesData(Model):
     flag_min_severity: float
     routes: dict[str, str]
     incident_complaint_route: str
+    #: signature lines naming the customer's plan: they say who writes, not what about
+    account_line_prefixes: list[str]
     guidelines: str = Field("", alias="_guidelines")
     base_priority: dict[str, str]
     big_customer_min: int
@@ -172,7 +174,9 @@ def analyse(email: Email) -> Analysis:
     h = email.header
     subject = REPLY_PREFIX_RE.sub("", h.subject).strip()
     latest = main_text(email.body)
-    text = f"{subject.lower()}\n{subject.lower()}\n{latest.lower()}"
+    about = "\n".join(ln for ln in latest.lower().splitlines()
+                      if not ln.strip().lstrip("> ").startswith(tuple(d.account_line_prefixes)))
+    text = f"{subject.lower()}\n{subject.lower()}\n{about}"
     full = f"{h.subject}\n{email.body}".lower()
     dom = sender_domain(h.sender)
     display, _ = sender_parts(h.sender)

@@ -50,6 +50,11 @@ def grpo_command(
     eval_size: int = typer.Option(10, help="emails per held-out episode (inbox)"),
     eval_split: str = typer.Option("test"),
     resume: bool = typer.Option(True, help="resume from the newest checkpoint in the run directory"),
+    max_train_minutes: Optional[float] = typer.Option(None, help="stop training after this many minutes, then evaluate"),
+    lora_layers: Optional[int] = typer.Option(None, help="adapt only the top N layers (cheaper backward on CPU)"),
+    rollout: str = typer.Option("constrained", help="constrained (valid JSON by construction) | sample (TRL free sampling)"),
+    choice_temperature: float = typer.Option(1.5, help="constrained rollouts: temperature of the choice among allowed values"),
+    explore: float = typer.Option(0.2, help="constrained rollouts: probability of a uniformly random allowed value"),
 ) -> None:
     """GRPO + LoRA on the environment's own reward; before/after evaluation on the held-out split."""
     from ..train.grpo import GRPORunConfig, train_grpo
@@ -59,7 +64,8 @@ def grpo_command(
         num_generations=num_generations, prompts_per_step=prompts_per_step, max_completion_length=max_completion_length,
         learning_rate=learning_rate, temperature=temperature, beta=beta, lora_r=lora_r, lora_alpha=lora_alpha,
         train_prompts=train_prompts, seed=seed, threads=threads, save_steps=save_steps, eval_episodes=eval_episodes,
-        eval_size=eval_size, eval_split=eval_split, resume=resume,
+        eval_size=eval_size, eval_split=eval_split, resume=resume, max_train_minutes=max_train_minutes,
+        lora_layers=lora_layers, rollout=rollout, choice_temperature=choice_temperature, explore=explore,
     )
     summary = train_grpo(cfg)
     console.print_json(json.dumps(summary, default=str))

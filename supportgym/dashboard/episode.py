@@ -87,6 +87,9 @@ def trace_episode(env_id: str, agent_name: str, task: str | None, seed: int, max
             "breakdown": breakdown, "feedback": obs.feedback, "done": obs.done,
             "observation": obs.model_dump(mode="json"), "state": env.state.model_dump(mode="json"), "trace": trace,
         })
+    end = getattr(agent, "end_episode", None)  # the runner's hook (agents that learn review the episode)
+    if end is not None:
+        end(obs)
     report = _jsonable(env.episode_report())
     record = EpisodeRecord(env_id=spec(env_id).id, agent=agent.name, task=env.state.task or "", seed=seed,
                            episode_id=env.episode_id or "", steps=records, total_reward=total, report=report,

@@ -193,6 +193,9 @@ class _TrialAgent:
     def act(self, observation: Any) -> Any:
         return self.inner.act(observation)
 
+    def __getattr__(self, attr: str) -> Any:  # every other hook (end_episode, ...) is the agent's own
+        return getattr(self.inner, attr)
+
 
 def ensure_registered(env_specs: dict[str, tuple[str, str, str, dict[str, Any]]]) -> None:
     """Register env ids a fresh process does not know (plugins registered at run time)."""

@@ -21,7 +21,7 @@ from typing import Any
 from ..core.errors import ConfigError, expected
 from ..core.io import write_json_atomic
 from ..core.registry import spec
-from .metrics_log import JsonlMetricsCallback, last_checkpoint
+from .metrics_log import JsonlMetricsCallback, TimeBudgetCallback, last_checkpoint
 
 TRAIN_ENVS = ("inbox", "ticket", "tooldesk")
 
@@ -50,6 +50,9 @@ class GRPORunConfig:
     #: "constrained": closed-set fields sampled from the policy restricted to allowed values (always valid JSON);
     #: "sample": TRL's plain sampling of free text after the prefilled prefix
     rollout: str = "constrained"
+    #: constrained rollouts: temperature of the choice among allowed values, and the exploration rate
+    choice_temperature: float = 1.5
+    explore: float = 0.2
     #: distinct training prompts (seeds seed..seed+n-1 of the train split)
     train_prompts: int = 512
     seed: int = 0
@@ -62,6 +65,8 @@ class GRPORunConfig:
     eval_before: bool = True
     eval_after: bool = True
     resume: bool = True
+    #: stop training (checkpoint, then evaluate) after this many minutes; None = run all max_steps
+    max_train_minutes: float | None = None
     #: None = CPU unless CUDA is available
     use_cpu: bool | None = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -89,6 +94,11 @@ class GRPORunConfig:
         self.target_modules = tuple(self.target_modules)
         if self.rollout not in ("constrained", "sample"):
             raise ConfigError(expected("GRPORunConfig.rollout", self.rollout, ["constrained", "sample"]))
+        if self.choice_temperature <= 0 or not 0 <= self.explore < 1:
+            raise ConfigError(expected("GRPORunConfig.choice_temperature/explore", (self.choice_temperature, self.explore),
+                                       "choice_temperature > 0 and 0 <= explore < 1"))
+        if self.max_train_minutes is not None and self.max_train_minutes <= 0:
+            raise ConfigError(expected("GRPORunConfig.max_train_minutes", self.max_train_minutes, "None or > 0"))
         if self.lora_layers is not None and (not isinstance(self.lora_layers, int) or self.lora_layers < 1):
             raise ConfigError(expected("GRPORunConfig.lora_layers", self.lora_layers, "None (all layers) or an int >= 1"))
 
@@ -183,9 +193,11 @@ def train_grpo(cfg: GRPORunConfig) -> dict[str, Any]:
     lora = LoraConfig(r=cfg.lora_r, lora_alpha=cfg.lora_alpha, lora_dropout=cfg.lora_dropout,
                       target_modules=list(cfg.target_modules), layers_to_transform=layers, task_type="CAUSAL_LM")
     callback = JsonlMetricsCallback(run / "metrics.jsonl", resume_step=_step_of(resume_from))
-    rollout = ConstrainedRollout(cfg.env, tok, seed=cfg.seed) if cfg.rollout == "constrained" else None
+    budget = TimeBudgetCallback(cfg.max_train_minutes)
+    rollout = ConstrainedRollout(cfg.env, tok, seed=cfg.seed, temperature=cfg.choice_temperature,
+                                 explore=cfg.explore) if cfg.rollout == "constrained" else None
     trainer = GRPOTrainer(model=model, reward_funcs=[reward], args=args, train_dataset=ds, processing_class=tok,
-                          peft_config=lora, callbacks=[callback], rollout_func=rollout)
+                          peft_config=lora, callbacks=[callback, budget], rollout_func=rollout)
     t0 = time.perf_counter()
     trainer.train(resume_from_checkpoint=str(resume_from) if resume_from else None)
     train_s = time.perf_counter() - t0
@@ -197,6 +209,7 @@ def train_grpo(cfg: GRPORunConfig) -> dict[str, Any]:
     summary = {
         "env": cfg.env, "model": cfg.model or "SmolLM2-135M-Instruct (converted GGUF)",
         "steps": trainer.state.global_step, "train_seconds": round(train_s, 1),
+        "stopped_by_time_budget": budget.stopped_early,
         "seconds_per_step": round(callback.mean_step_seconds() or 0.0, 2), "torch_threads": threads,
         "completions_per_step": cfg.num_generations * cfg.prompts_per_step,
         "before": (before or {}).get("metrics"), "after": (after or {}).get("metrics"),

@@ -56,3 +56,22 @@ class JsonlMetricsCallback(TrainerCallback):
 
     def mean_step_seconds(self) -> float | None:
         return sum(self.step_seconds) / len(self.step_seconds) if self.step_seconds else None
+
+
+class TimeBudgetCallback(TrainerCallback):
+    """Stops training (with a checkpoint) once ``minutes`` of wall-clock training have passed."""
+
+    def __init__(self, minutes: float | None) -> None:
+        self.minutes = minutes
+        self._t0: float | None = None
+        self.stopped_early = False
+
+    def on_train_begin(self, args, state, control, **kwargs):  # noqa: ANN001
+        self._t0 = time.perf_counter()
+
+    def on_step_end(self, args, state, control, **kwargs):  # noqa: ANN001
+        if self.minutes is not None and self._t0 is not None and time.perf_counter() - self._t0 > 60 * self.minutes:
+            self.stopped_early = True
+            control.should_training_stop = True
+            control.should_save = True
+        return control

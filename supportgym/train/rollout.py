@@ -23,7 +23,8 @@ from ..core.registry import spec
 
 
 class ConstrainedRollout:
-    def __init__(self, env: str, tokenizer: Any, seed: int = 0) -> None:
+    def __init__(self, env: str, tokenizer: Any, seed: int = 0, temperature: float | None = None,
+                 explore: float = 0.0) -> None:
         s = spec(env)
         self.fmt = PromptFormat.for_env(s.name, s.env_class().action_type)
         self.fields = self.fmt.written_fields()
@@ -33,11 +34,18 @@ class ConstrainedRollout:
                               "use rollout='sample' for this environment")
         self.tokenizer = tokenizer
         self.seed = seed
+        #: temperature of the choice among allowed values (None: the trainer's)
+        self.temperature = temperature
+        #: probability of a uniformly random allowed value: a 135M model is so sure of its first guess
+        #: that a whole group often agrees, leaving zero advantage; exploration keeps groups varied
+        self.explore = explore
         self.calls = 0
         self.__name__ = "constrained_rollout"
 
     def _sample(self, scores: dict[str, float], temperature: float, rng: random.Random) -> str:
         keys = list(scores)
+        if self.explore and rng.random() < self.explore:
+            return rng.choice(keys)
         m = max(scores.values())
         weights = [math.exp((scores[k] - m) / temperature) for k in keys]
         return rng.choices(keys, weights=weights, k=1)[0]
@@ -74,7 +82,7 @@ class ConstrainedRollout:
         lm = LocalLM(model_obj=model, tokenizer=self.tokenizer, threads=None)
         rng = random.Random(self.seed * 1_000_003 + self.calls)
         self.calls += 1
-        temperature = float(trainer.args.temperature)
+        temperature = float(self.temperature or trainer.args.temperature)
         out_p: list[list[int]] = []
         out_c: list[list[int]] = []
         try:

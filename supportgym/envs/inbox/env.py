@@ -1,8 +1,9 @@
 """``inbox-v0``: triage a corporate inbox one email per step (see docs/inbox.md).
 
 Hot path notes: email models are built once per episode (tasks: once per process),
-observations are assembled with ``model_construct`` (the environment's own values need
-no re-validation), and every per-email fact the reward needs is computed at reset.
+observations are assembled without re-validation (``reward.construct``: the environment's
+own values are valid by construction), the facts and token strings the reward needs are
+prepared once per email, and report dicts are only built when ``episode_report`` is asked.
 """
 
 from __future__ import annotations
@@ -153,6 +154,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
         self._predictions: list[tuple[int, InboxAction, bool, int, InboxReward]] = []
         self._cum = 0.0
         self._invalid = 0
+        self._invalid_log: list[dict[str, Any]] = []
         self._overflows = 0
         self._abuse = 0
         self._over_budget = 0
@@ -229,6 +231,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
 
     def _invalid_step(self, why: str, fields: list[str]) -> InboxObservation:
         self._invalid += 1
+        self._invalid_log.append({"step": self._dyn.t, "email_id": self._ids[self._cur], "fields": fields})
         sla_pen, breach_note = self._advance_clock()
         bd = breakdown(invalid_penalty=-self.cfg.penalties.invalid, sla_penalty=sla_pen)
         cur = self._ids[self._cur] if self._cur < len(self._ids) else None
@@ -314,6 +317,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
             "budget_abuse": self._abuse,
             "over_budget_flags": self._over_budget,
             "invalid_actions": self._invalid,
+            "invalid_log": [dict(x, fields=list(x["fields"])) for x in self._invalid_log],
             "queue_overflows": self._overflows,
             "steps": self._dyn.t,
         }
