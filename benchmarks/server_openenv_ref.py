@@ -44,4 +44,7 @@ def build(max_sessions: int = 256) -> Any:
 if __name__ == "__main__":
     import uvicorn
 
-    uvicorn.run(build(), host="127.0.0.1", port=int(sys.argv[1]), log_level="error", access_log=False)
+    from supportgym.server.config import UVICORN_WS
+
+    # the same uvicorn settings as `supportgym serve`, so the comparison is of the server code
+    uvicorn.run(build(), host="127.0.0.1", port=int(sys.argv[1]), log_level="error", access_log=False, ws=UVICORN_WS)

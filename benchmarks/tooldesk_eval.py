@@ -18,7 +18,7 @@ import torch
 from supportgym.agents import make_agent
 from supportgym.eval.runner import episode_specs, evaluate, summarize
 
-KEYS = ("mean_reward", "resolution_rate", "mean_steps", "mean_redundant_calls")
+KEYS = ("mean_reward", "resolution_rate", "preferred_resolution_rate", "mean_steps", "mean_redundant_calls")
 SUFFIX = {"sac": ".pt", "ppo": ".zip", "dqn": ".zip"}
 
 

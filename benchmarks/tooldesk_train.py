@@ -17,10 +17,9 @@ import os
 import time
 
 import torch
+from tooldesk_eval import evaluate_agent  # type: ignore[import-not-found]  # run from benchmarks/ or the repo root
 
 from supportgym.train import sac_discrete, sb3
-
-from tooldesk_eval import evaluate_agent  # type: ignore[import-not-found]  # run from benchmarks/ or the repo root
 
 
 def targets(trained: dict[str, float], oracle: dict[str, float]) -> dict[str, bool]:

@@ -59,3 +59,17 @@ def test_random_episode_matches_in_process(env_id, monkeypatch):
         assert state == json.loads(local.state.model_dump_json())
         schema = c.get(f"/envs/{env_id}/schema").json()
         assert schema["action"]["title"] == local.action_type.__name__
+
+
+def test_bad_env_options_are_422_and_leave_the_episode_exactly_as_it_was():
+    with TestClient(APP) as c:
+        r = c.post("/envs/inbox/reset", json={"seed": 1, "task": "easy"})
+        sid = r.json()["session_id"]
+        action = {"email_id": r.json()["observation"]["current_email"]["header"]["id"], "priority": "low",
+                  "category": "general_inquiry", "route_to": "archive"}
+        assert c.post("/step", json=action, headers={"X-Session-Id": sid}).status_code == 200
+        before = c.get("/state", headers={"X-Session-Id": sid}).json()
+        for bad in ({"queue_capacity": 5}, {"split": "train", "size": 0}, {"emails": [1]}, {"budget": "x"}):
+            r = c.post("/reset", json={"seed": 2, **bad}, headers={"X-Session-Id": sid})
+            assert r.status_code == 422, (bad, r.text)
+            assert c.get("/state", headers={"X-Session-Id": sid}).json() == before

@@ -22,12 +22,13 @@ def test_sac_loop_runs_saves_and_loads(tmp_path):
     from supportgym.train.sac_discrete import Args, load_actor, train
 
     out = tmp_path / "sac.pt"
-    result = train(Args(total_timesteps=300, learning_starts=100, batch_size=32, eval_every=200, eval_episodes=5,
-                        buffer_size=1000, out=str(out)))
-    assert out.exists() and result["steps"] == 300
+    result = train(Args(total_timesteps=240, learning_starts=80, batch_size=32, eval_every=160, eval_episodes=3,
+                        buffer_size=1000, hidden=(64, 64), out=str(out)))
+    assert out.exists() and result["steps"] == 240 and len(result["history"]) == 2
     assert all(math.isfinite(result["final_losses"][k]) for k in ("qf_loss", "actor_loss", "alpha"))
     actor = load_actor(out)
     assert actor.net[0].in_features == 72 and actor.net[-1].out_features == 13
+    assert [m.out_features for m in actor.net if hasattr(m, "out_features")] == [64, 64, 13]
     agent = make_agent("tooldesk", "sac", seed=0, checkpoint=str(out))
     m = summarize("tooldesk-v0", evaluate("tooldesk-v0", agent, episode_specs(task="benchmark", episodes=5)))
     assert m["episodes"] == 5.0
@@ -37,8 +38,8 @@ def test_sac_training_is_seeded(tmp_path):
     from supportgym.train.sac_discrete import Args, load_actor, train
 
     for name in ("a", "b"):
-        train(Args(total_timesteps=150, learning_starts=50, batch_size=16, eval_every=10**6, buffer_size=500,
-                   out=str(tmp_path / f"{name}.pt")))
+        train(Args(total_timesteps=120, learning_starts=40, batch_size=16, eval_every=10**6, eval_episodes=2,
+                   buffer_size=500, hidden=(32, 32), out=str(tmp_path / f"{name}.pt")))
     a, b = load_actor(tmp_path / "a.pt"), load_actor(tmp_path / "b.pt")
     assert all(torch.equal(x, y) for x, y in zip(a.state_dict().values(), b.state_dict().values()))
 
@@ -75,3 +76,24 @@ def test_export_sft_writes_chat_jsonl(tmp_path):
         assert set(action) == {"reasoning", "action_id"} and 0 <= action["action_id"] <= 12
     none = export_sft(tmp_path / "none.jsonl", agent="random", split="train", episodes=10, min_reward=100.0)
     assert none["examples"] == 0
+
+
+def test_cli_export_sft_and_eval_with_checkpoint(tmp_path):
+    from typer.testing import CliRunner
+
+    from supportgym.cli import _load_commands
+    from supportgym.cli.app import app
+    from supportgym.train.sac_discrete import Args, train
+
+    _load_commands()
+    runner = CliRunner()
+    out = tmp_path / "sft.jsonl"
+    res = runner.invoke(app, ["train", "export-sft", "--env", "tooldesk", "--episodes", "3", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output.strip().splitlines()[-1])["kept_episodes"] == 3.0 and out.exists()
+    ckpt = tmp_path / "sac.pt"
+    train(Args(total_timesteps=60, learning_starts=30, batch_size=8, eval_every=10**6, eval_episodes=1,
+               buffer_size=100, hidden=(16, 16), out=str(ckpt)))
+    res = runner.invoke(app, ["eval", "--env", "tooldesk", "--agent", "sac", "--episodes", "2", "--checkpoint", str(ckpt)])
+    assert res.exit_code == 0, res.output
+    assert "resolution_rate" in res.output and "mean_redundant_calls" in res.output

@@ -52,6 +52,8 @@ def repair_fields(raw: Mapping[str, Any], fields: list[FieldSpec]) -> tuple[dict
                 out[f.name], _ = True, fixes.append(f"{f.name}:bool")
             elif str(v).strip().lower() in ("false", "no", "0", "none", "null", ""):
                 out[f.name], _ = False, fixes.append(f"{f.name}:bool")
+        elif v is None and f.nullable:
+            continue
         elif f.kind == "string" and v is None:
             out[f.name] = ""
             fixes.append(f"{f.name}:null")
@@ -149,7 +151,8 @@ class LLMAgent(Agent):
         messages = self.fmt.messages(obs)
         prefix = self.fmt.json_prefix()
         prompt = self.lm.render(messages, prefill=prefix)
-        values, written = decode_fields(self.lm, prompt, self.fmt.written_fields())
+        then = self.fmt.variant_fields if self.fmt.text.variants else None
+        values, written = decode_fields(self.lm, prompt, self.fmt.written_fields(), then=then)
         return values, prefix + written
 
     def act(self, observation: Observation) -> dict[str, Any]:

@@ -169,44 +169,59 @@ class LocalLM:
         return Choice(best, scores)
 
 
-def decode_fields(lm: LocalLM, text: str, fields: list[Any], first_prefilled: bool = True) -> tuple[dict[str, Any], str]:
-    """Write a JSON object field by field: closed sets by exact choice, strings by greedy generation.
+def _opener(f: Any, first: bool) -> str:
+    return ("{" if first else ", ") + f'"{f.name}": ' + ('"' if f.kind in ("enum", "string") else "")
+
+
+def decode_fields(lm: LocalLM, text: str, fields: list[Any], first_prefilled: bool = True,
+                  then: Any = None) -> tuple[dict[str, Any], str]:
+    """Write a JSON object field by field: closed sets by exact choice, the rest by greedy generation.
 
     ``text`` ends with the JSON prefix of the first field (``{"name": "``) when
-    ``first_prefilled``. Returns the values and the full JSON text written.
+    ``first_prefilled``. ``then(values)`` may return more fields once the first is chosen
+    (the fields of the chosen variant of a union). Returns the values and the JSON written.
     """
+    from .llm_parse import parse_json_object
+
     values: dict[str, Any] = {}
     written = ""
     prompt = text
-    for i, f in enumerate(fields):
-        last = i == len(fields) - 1
+    queue = list(fields)
+    i = 0
+    while i < len(queue):
+        f = queue[i]
         if i > 0 or not first_prefilled:
-            opener = ("{" if i == 0 else ", ") + f'"{f.name}": ' + ('"' if f.kind in ("enum", "string") else "")
+            opener = _opener(f, i == 0)
             text += opener
             written += opener
-        closer = "}" if last else ","
+        # the closer is known only when no variant fields may follow
+        closer = "" if (then is not None and i == 0) else ("}" if i == len(queue) - 1 else ",")
         if f.kind == "enum":
             c = lm.choose(text, list(f.choices), suffix='"' + closer, prompt=prompt)
             values[f.name] = c.value
             piece = c.value + '"'
+        elif f.kind == "intenum":
+            c = lm.choose(text, list(f.choices), suffix=closer, prompt=prompt)
+            values[f.name] = int(c.value)
+            piece = c.value
         elif f.kind == "bool":
             c = lm.choose(text, ["true", "false"], suffix=closer, prompt=prompt)
             values[f.name] = c.value == "true"
             piece = c.value
+        elif f.kind == "string":
+            raw = lm.generate(text, max_new_tokens=max(8, min(f.max_length or 200, 600) // 3), stop='"')
+            value = raw.split('"', 1)[0][: f.max_length or None]
+            values[f.name] = value
+            piece = json.dumps(value)[1:]
         else:
-            from .llm_parse import parse_json_object
-
-            raw = lm.generate(text, max_new_tokens=max(8, (f.max_length or 200) // 3), stop='"' if f.kind == "string" else None)
-            if f.kind == "string":
-                s = raw.split('"', 1)[0]
-                values[f.name] = s[: f.max_length or None]
-                piece = json.dumps(values[f.name])[1:]
-            else:
-                parsed = parse_json_object('{"v": ' + raw)
-                values[f.name] = (parsed.data or {}).get("v")
-                piece = json.dumps(values[f.name])
+            raw = lm.generate(text, max_new_tokens=48)
+            parsed = parse_json_object('{"v": ' + raw)
+            values[f.name] = (parsed.data or {}).get("v")
+            piece = json.dumps(values[f.name])
         text += piece
         written += piece
+        if i == 0 and then is not None:
+            queue += list(then(values))
+        i += 1
     written += "}"
     return values, written
-

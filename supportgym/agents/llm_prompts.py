@@ -10,6 +10,7 @@ built from its action schema.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -30,18 +31,22 @@ _BASE_OBS_FIELDS = {"done", "reward", "reward_breakdown", "metadata"}
 @dataclass(frozen=True)
 class FieldSpec:
     name: str
-    kind: str  # "enum" | "bool" | "string" | "integer" | "number" | "json"
+    kind: str  # "enum" | "intenum" (a bounded int) | "bool" | "string" | "integer" | "number" | "json"
     choices: tuple[str, ...] = ()
     max_length: int | None = None
     required: bool = False
+    nullable: bool = False
 
 
 class PromptText(BaseModel):
-    system: str
+    #: empty: the environment's own SYSTEM_PROMPT (envs/<name>/prompts.py)
+    system: str = ""
     #: fields the model writes, in this order (others are filled by the agent or left default)
     order: list[str] = []
     #: fields the agent fills itself from the observation (e.g. the email id)
     filled: list[str] = []
+    #: for a union of actions: discriminator value -> the fields that action writes after it
+    variants: dict[str, list[str]] = {}
     max_body_chars: int = 900
 
 
@@ -64,10 +69,12 @@ def _resolve(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
 
 def action_fields(action_type: type[BaseModel]) -> list[FieldSpec]:
     """Fields of an action model, classified from its JSON schema."""
-    schema = action_type.model_json_schema()
+    # a discriminated union (ticket) offers one flat object for LLMs
+    schema = action_type.flat_json_schema() if hasattr(action_type, "flat_json_schema") else action_type.model_json_schema()
     required = set(schema.get("required", []))
     out = []
     for name, node in schema.get("properties", {}).items():
+        nullable = any(n.get("type") == "null" for n in node.get("anyOf", []))
         node = _resolve(schema, node)
         if "enum" in node:
             spec = FieldSpec(name, "enum", tuple(str(v) for v in node["enum"]), required=name in required)
@@ -77,11 +84,18 @@ def action_fields(action_type: type[BaseModel]) -> list[FieldSpec]:
             spec = FieldSpec(name, "bool", ("true", "false"), required=name in required)
         elif node.get("type") == "string":
             spec = FieldSpec(name, "string", max_length=node.get("maxLength", DEFAULT_MAX_LENGTH), required=name in required)
+        elif node.get("type") == "integer" and "minimum" in node and (
+                "maximum" in node or "exclusiveMaximum" in node):
+            hi = node["maximum"] + 1 if "maximum" in node else node["exclusiveMaximum"]
+            spec = FieldSpec(name, "intenum", tuple(str(v) for v in range(node["minimum"], hi)) if hi - node["minimum"] <= 64
+                             else (), required=name in required)
+            if not spec.choices:
+                spec = FieldSpec(name, "integer", required=name in required)
         elif node.get("type") in ("integer", "number"):
             spec = FieldSpec(name, node["type"], required=name in required)
         else:
             spec = FieldSpec(name, "json", required=name in required)
-        out.append(spec)
+        out.append(dataclasses.replace(spec, nullable=nullable) if nullable else spec)
     return out
 
 
@@ -93,14 +107,19 @@ class PromptFormat:
     action_type: type[BaseModel]
     text: PromptText
     fields: list[FieldSpec] = field(default_factory=list)
+    #: the environment's own text face (``envs/<name>/prompts.py``: SYSTEM_PROMPT, render_prompt), if any
+    env_prompts: Any = None
 
     @classmethod
     def for_env(cls, env_name: str, action_type: type[BaseModel]) -> PromptFormat:
         fields = action_fields(action_type)
         text = _texts().get(env_name)
+        env_prompts = _env_prompts(env_name)
         if text is None:
             text = PromptText(system=_generic_system(env_name, fields), order=[f.name for f in fields if f.required])
-        return cls(env_name, action_type, text, fields)
+        if env_prompts is not None and not text.system:
+            text = text.model_copy(update={"system": env_prompts.SYSTEM_PROMPT})
+        return cls(env_name, action_type, text, fields, env_prompts)
 
     # ---- fields -------------------------------------------------------------------
     @property
@@ -111,9 +130,19 @@ class PromptFormat:
         """Fields the model writes, in prompt order; ``include_text`` adds the free-text fields
         (for capable remote models; the small local model writes only the closed sets)."""
         names = self.text.order or [f.name for f in self.fields if f.name not in self.text.filled]
+        if include_text and self.text.variants:
+            names = names + [n for n in self.variant_names() if n not in names]
         if include_text:
             names = names + [f.name for f in self.fields
                              if f.kind == "string" and f.name not in names and f.name not in self.text.filled]
+        return [self.by_name[n] for n in names if n in self.by_name]
+
+    def variant_fields(self, values: dict[str, Any]) -> list[FieldSpec]:
+        """Fields that follow the discriminator (the first written field) for its chosen value."""
+        if not self.text.variants:
+            return []
+        first = self.written_fields()[0].name
+        names = self.text.variants.get(str(values.get(first)), [])
         return [self.by_name[n] for n in names if n in self.by_name]
 
     def text_fields(self) -> list[FieldSpec]:
@@ -146,7 +175,9 @@ class PromptFormat:
     def user_text(self, obs: Observation) -> str:
         if self.env_name == "inbox":
             return _inbox_user(obs, self.text.max_body_chars)
-        data = obs.model_dump(mode="json", exclude=_BASE_OBS_FIELDS)
+        if self.env_prompts is not None:
+            return self.env_prompts.render_prompt(obs)
+        data = obs.model_dump(mode="json", exclude=_BASE_OBS_FIELDS, exclude_defaults=True)
         text = json.dumps(data, ensure_ascii=False)
         if len(text) > 4 * self.text.max_body_chars:
             text = text[: 4 * self.text.max_body_chars] + " ..."
@@ -158,12 +189,17 @@ class PromptFormat:
         first = self.written_fields()[0]
         return '{"' + first.name + '": ' + ('"' if first.kind in ("enum", "string") else "")
 
+    def variant_names(self) -> list[str]:
+        return sorted({n for names in self.text.variants.values() for n in names})
+
     def response_schema(self, include_text: bool = False) -> dict[str, Any]:
         """JSON schema for OpenAI-style ``response_format`` (strings bounded by maxLength)."""
         props: dict[str, Any] = {}
         for f in self.written_fields(include_text):
             if f.kind == "enum":
                 props[f.name] = {"type": "string", "enum": list(f.choices)}
+            elif f.kind == "intenum":
+                props[f.name] = {"type": "integer", "minimum": int(f.choices[0]), "maximum": int(f.choices[-1])}
             elif f.kind == "bool":
                 props[f.name] = {"type": "boolean"}
             elif f.kind == "string":
@@ -175,10 +211,20 @@ class PromptFormat:
         return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
 
 
+def _env_prompts(env_name: str) -> Any:
+    import importlib
+
+    try:
+        mod = importlib.import_module(f"supportgym.envs.{env_name}.prompts")
+    except ImportError:
+        return None
+    return mod if hasattr(mod, "SYSTEM_PROMPT") and hasattr(mod, "render_prompt") else None
+
+
 def _generic_system(env_name: str, fields: list[FieldSpec]) -> str:
     lines = [f"You act in the '{env_name}' environment. Reply with one JSON object with these keys:"]
     for f in fields:
-        if f.kind in ("enum", "bool"):
+        if f.kind in ("enum", "bool", "intenum"):
             lines.append(f"- {f.name}: one of {' | '.join(f.choices)}")
         elif f.kind == "string":
             lines.append(f"- {f.name}: text, at most {f.max_length} characters")

@@ -71,6 +71,36 @@ def grpo_command(
     console.print_json(json.dumps(summary, default=str))
 
 
+@train_app.command("sft")
+def sft_command(
+    env: str = typer.Option("inbox", help="inbox | ticket | tooldesk"),
+    model: Optional[str] = typer.Option(None, help="HF model folder (default: the converted SmolLM2-135M-Instruct)"),
+    output_dir: Optional[Path] = typer.Option(None, help="run directory (default runs/sft-<env>)"),
+    data: Optional[Path] = typer.Option(None, help="chat JSONL ({messages: [...]}) e.g. the tooldesk export; "
+                                                   "default: trajectories of --agent"),
+    agent: str = typer.Option("rules", help="expert agent for trajectories (rules, or oracle: reads gold labels)"),
+    episodes: int = typer.Option(50, help="expert episodes"),
+    split: str = typer.Option("train"),
+    max_steps: int = typer.Option(100),
+    batch_size: int = typer.Option(4),
+    learning_rate: float = typer.Option(2e-4),
+    max_length: int = typer.Option(1024, help="max tokens per example"),
+    threads: Optional[int] = typer.Option(None),
+    seed: int = typer.Option(0),
+    resume: bool = typer.Option(True),
+    merge: bool = typer.Option(True, help="also save base+LoRA merged (input for `train grpo --model`)"),
+    max_train_minutes: Optional[float] = typer.Option(None),
+) -> None:
+    """SFT with LoRA on expert trajectories; its merged model is the starting point of GRPO (SFT -> GRPO)."""
+    from ..train.sft import SFTRunConfig, train_sft
+
+    cfg = SFTRunConfig(env=env, model=model, output_dir=str(output_dir or f"runs/sft-{env}"),
+                       data=str(data) if data else None, agent=agent, episodes=episodes, split=split,
+                       max_steps=max_steps, batch_size=batch_size, learning_rate=learning_rate, max_length=max_length,
+                       threads=threads, seed=seed, resume=resume, merge=merge, max_train_minutes=max_train_minutes)
+    console.print_json(json.dumps(train_sft(cfg), default=str))
+
+
 @train_app.command("plots")
 def plots_command(run_dir: Path = typer.Argument(..., help="a run directory of `train grpo` or `train sft`")) -> None:
     """(Re)draw the PNG plots of a run from its metrics.jsonl and eval files."""

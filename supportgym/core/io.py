@@ -9,6 +9,12 @@ from pathlib import Path
 from typing import Any
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -18,6 +24,8 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
+        # mkstemp creates 0600; give the result the permissions a plain open() would.
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

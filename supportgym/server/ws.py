@@ -98,8 +98,8 @@ async def serve(ws: WebSocket, svc: Service, path_env: str | None) -> None:
             if reply is None:
                 break
             await ws.send_text(reply)
-    except WebSocketDisconnect:
-        pass
+    except (WebSocketDisconnect, OSError):
+        pass  # the client went away, possibly while we were replying (uvicorn raises an OSError then)
     finally:
         svc.store.drop(session.id)
         try:

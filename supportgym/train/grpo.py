@@ -185,6 +185,9 @@ def train_grpo(cfg: GRPORunConfig) -> dict[str, Any]:
         report_to="none",
         seed=cfg.seed,
         dataloader_num_workers=0,
+        # TRL turns it on by default; on CPU it only costs time, and with it the inputs are made to require
+        # grad, so the backward pass would run through every layer even when LoRA adapts only the top ones
+        gradient_checkpointing=False,
         log_completions=False,
         **cfg.extra,
     )

@@ -32,18 +32,19 @@ def _plt():
     return plt
 
 
-def plot_reward_curve(rows: list[dict[str, Any]], out: Path, key: str = "reward", window: int = 10) -> Path | None:
+def plot_reward_curve(rows: list[dict[str, Any]], out: Path, key: str = "reward", window: int = 10,
+                      title: str = "GRPO training reward", ylabel: str = "environment reward") -> Path | None:
     pts = [(r["step"], r[key]) for r in rows if r.get(key) is not None and "step" in r]
     if not pts:
         return None
     plt = _plt()
     steps, vals = zip(*pts)
     fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(steps, vals, alpha=0.35, label="mean reward per step")
+    ax.plot(steps, vals, alpha=0.35, label=f"{key} per step")
     ax.plot(steps, _rolling(list(vals), window), color="crimson", label=f"rolling mean ({window} steps)")
-    ax.set_xlabel("GRPO step")
-    ax.set_ylabel("environment reward")
-    ax.set_title("GRPO training reward")
+    ax.set_xlabel("training step")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     ax.legend()
     ax.grid(alpha=0.3)
     fig.tight_layout()
@@ -103,6 +104,9 @@ def plot_run(run_dir: Path) -> list[Path]:
     """Draw every plot the run's files allow; returns the PNGs written."""
     rows = read_jsonl(run_dir / "metrics.jsonl")
     made = [plot_reward_curve(rows, run_dir / "reward_curve.png"), plot_components(rows, run_dir / "reward_components.png")]
+    if not any(made):
+        made.append(plot_reward_curve(rows, run_dir / "loss_curve.png", key="loss", title="SFT training loss",
+                                      ylabel="cross-entropy on the answer"))
     before, after = run_dir / "eval_before.json", run_dir / "eval_after.json"
     if before.exists() and after.exists():
         b = json.loads(before.read_text())["metrics"]

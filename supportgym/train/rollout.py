@@ -28,7 +28,7 @@ class ConstrainedRollout:
         s = spec(env)
         self.fmt = PromptFormat.for_env(s.name, s.env_class().action_type)
         self.fields = self.fmt.written_fields()
-        bad = [f.name for f in self.fields if f.kind not in ("enum", "bool")]
+        bad = [f.name for f in self.fields if f.kind not in ("enum", "intenum", "bool")] + self.fmt.variant_names()
         if bad:
             raise ConfigError(f"constrained rollouts need closed-set fields only; {s.id} writes free fields {bad}: "
                               "use rollout='sample' for this environment")
@@ -61,7 +61,7 @@ class ConstrainedRollout:
                 opener = f', "{f.name}": ' + ('"' if f.kind == "enum" else "")
                 texts = [t + opener for t in texts]
             quote = '"' if f.kind == "enum" else ""
-            cands = list(f.choices) if f.kind == "enum" else ["true", "false"]
+            cands = list(f.choices) if f.kind in ("enum", "intenum") else ["true", "false"]
             memo: dict[str, dict[str, float]] = {}
             for j, t in enumerate(texts):
                 if t not in memo:

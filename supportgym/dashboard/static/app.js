@@ -73,7 +73,9 @@ function drawWatch() {
     tile("agent", run.agent + (run.is_oracle ? " (oracle)" : "")));
   $("w-envpanel").replaceChildren(h("h3", {}, `${run.env} · ${run.task} · seed ${run.seed}`), renderEnv(run, i));
   $("w-steppanel").replaceChildren(h("h3", {}, "Step"), renderStep(run, i),
-    end ? h("div", {}, h("h4", {}, "Episode metrics"), kv(run.metrics), raw("Episode report (with gold labels)", run.report)) : "");
+    end ? h("div", {}, h("h4", {}, "Episode metrics"), kv(run.metrics),
+      Object.keys(run.agent_counters || {}).length ? h("div", {}, h("h4", {}, "Agent counters"), kv(run.agent_counters)) : "",
+      raw("Episode report (with gold labels)", run.report)) : "");
   const body = $("w-steps").tBodies[0];
   body.replaceChildren(...run.steps.slice(0, i).map(st => {
     const bd = Object.entries(st.breakdown).filter(([, v]) => v).map(([k, v]) => `${k} ${v > 0 ? "+" : ""}${v.toFixed(2)}`).join(", ");

@@ -183,15 +183,26 @@ function breakdownBars(bd) {
   return g;
 }
 
+function inline(v) {
+  if (v == null) return "—";
+  if (Array.isArray(v)) return v.length ? v.map(inline).join(", ") : "—";
+  if (typeof v === "object") return Object.entries(v).map(([k, x]) => `${k}=${inline(x)}`).join(" · ");
+  return String(v);
+}
+
+// An agent's own account of its decision (e.g. the ticket pipeline's roles): a list of
+// entries, each either {role, message|output|text} or a record of named fields.
 function traceView(trace) {
   if (trace == null) return null;
-  const items = Array.isArray(trace) ? trace : trace.roles || trace.steps || null;
-  if (Array.isArray(items)) {
-    return h("div", { "data-testid": "agent-trace" }, h("h4", {}, "Agent trace"), h("ol", { class: "trace" }, items.map(t =>
-      typeof t === "object" && t ? h("li", {}, h("b", {}, t.role || t.name || ""), " ", t.message || t.output || t.text || t.decision || JSON.stringify(t))
-        : h("li", {}, String(t)))));
-  }
-  return h("div", {}, h("h4", {}, "Agent trace"), h("pre", {}, JSON.stringify(trace, null, 2)));
+  const items = Array.isArray(trace) ? trace : trace.roles || trace.steps || [trace];
+  return h("div", { "data-testid": "agent-trace" }, h("h4", {}, "Agent trace"), h("ol", { class: "trace" }, items.map(t => {
+    if (!t || typeof t !== "object") return h("li", {}, String(t));
+    const text = t.message || t.output || t.text;
+    if (t.role && text) return h("li", {}, h("b", {}, t.role), " ", inline(text));
+    const rows = h("div", { class: "kv" });
+    for (const [k, v] of Object.entries(t)) rows.append(h("div", {}, k), h("div", {}, inline(v)));
+    return h("li", {}, rows);
+  })));
 }
 
 function renderStep(run, i) {

@@ -19,6 +19,8 @@ def summarize(records: list[EpisodeRecord]) -> dict[str, float]:
         "episodes": float(len(reps)),
         "mean_reward": fmean(r.total_reward for r in records if r.report),
         "resolution_rate": fmean(float(r["resolved"]) for r in reps),
+        # resolved with the preferred action, not a tolerated one (e.g. escalating instead of routing)
+        "preferred_resolution_rate": fmean(float(r["resolved"] and r["terminal_action"] == r["gold_terminal"]) for r in reps),
         "mean_steps": fmean(float(r["steps"]) for r in reps),
         "mean_min_steps": fmean(float(r["min_steps"]) for r in reps),
         "mean_redundant_calls": fmean(float(r["redundant_calls"]) for r in reps),

@@ -14,6 +14,7 @@ from ...core.types import Model
 from .models import ESCALATE, EVIDENCE_STATUSES, RESOLVE, ROUTE_BILLING, ROUTE_TECH, Gold, ToolDeskReward
 from .resources import load_yaml, validate
 
+
 class RewardWeights(Model):
     useful_tool_call: float
     irrelevant_tool_call: float

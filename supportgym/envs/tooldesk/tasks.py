@@ -36,7 +36,6 @@ from .world import AUTO_REFUND_LIMIT, REFUND_WINDOW_DAYS, Order, World, generate
 
 #: the resolution credit of an acceptable but not preferred terminal action
 ALT_CREDIT = 0.6
-ORDER_BOUND = ("order_status", "refund", "delivery", "billing")
 
 
 class _Draft:
