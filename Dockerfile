@@ -2,7 +2,8 @@
 #   docker build -t supportgym . && docker run -p 7860:7860 supportgym
 FROM python:3.11-slim
 
-COPY --from=ghcr.io/astral-sh/uv:0.9 /uv /bin/uv
+# the uv that wrote uv.lock, so --frozen reads it
+COPY --from=ghcr.io/astral-sh/uv:0.13.9 /uv /bin/uv
 
 ENV UV_COMPILE_BYTECODE=1 UV_LINK_MODE=copy UV_PYTHON_DOWNLOADS=never PYTHONUNBUFFERED=1 \
     HF_HUB_OFFLINE=1 PATH="/app/.venv/bin:$PATH"

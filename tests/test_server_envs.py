@@ -9,10 +9,10 @@ import random
 import pytest
 from fastapi.testclient import TestClient
 
-from supportgym.core.registry import env_ids, make
+from supportgym.core.registry import env_ids, make, spec
 from supportgym.server import ServerConfig, create_app
 
-REAL = [e for e in env_ids() if not e.startswith(("servertoy", "benchtoy"))]
+REAL = [e for e in env_ids() if spec(e).entry_point.startswith("supportgym.envs.")]
 APP = create_app(ServerConfig(envs=REAL, dashboard=False))
 SERVED = list(APP.state.service.catalog.envs)
 

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 from test_server_toyenv import TOY_ID
 
-from supportgym.core.registry import env_ids, make
+from supportgym.core.registry import env_ids, make, spec
 from supportgym.server import ServerConfig, create_app
 
-ENVS = [e for e in env_ids() if not e.startswith(("servertoy", "benchtoy"))] + [TOY_ID]
+ENVS = [e for e in env_ids() if spec(e).entry_point.startswith("supportgym.envs.")] + [TOY_ID]
 APP = create_app(ServerConfig(default_env="inbox-v0", envs=ENVS, dashboard=False))
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 CLIENT = TestClient(APP)

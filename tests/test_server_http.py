@@ -205,3 +205,24 @@ def test_idle_sessions_expire_after_ttl():
         open_session(c)
         assert len(store) == 2
         assert store.reap() == 0
+
+
+def test_racing_steps_on_one_session_are_serialised():
+    import asyncio
+
+    import httpx
+
+    app = toy_app(offload_steps=True)  # steps run in threads: only the session lock orders them
+
+    async def main() -> tuple[list[int], dict]:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
+            r = await c.post("/reset", json={"seed": 4, "task": "long"})
+            sid, item = r.json()["session_id"], r.json()["observation"]["item_id"]
+            rs = await asyncio.gather(*[c.post("/step", json={"item_id": item, "label": "red"},
+                                               headers={"X-Session-Id": sid}) for _ in range(10)])
+            state = (await c.get("/state", headers={"X-Session-Id": sid})).json()
+            return [x.status_code for x in rs], state
+
+    codes, state = asyncio.run(main())
+    assert sorted(codes) == [200] * 7 + [409] * 3  # seven items, then episode_done
+    assert state["step_count"] == 7 and state["done"]

@@ -65,3 +65,18 @@ def test_ws_sessions_count_against_capacity_and_are_freed_on_close():
 def test_ws_unknown_env_path_is_an_error_message():
     with TestClient(toy_app()) as c, c.websocket_connect("/envs/nope/ws") as ws:
         assert json.loads(ws.receive_text())["data"]["code"] == "VALIDATION_ERROR"
+
+
+def test_ws_session_expires_when_idle():
+    from supportgym.server import ServerConfig, create_app
+    from supportgym.server.sessions import SessionStore
+
+    now = [0.0]
+    store = SessionStore(max_sessions=4, ttl_s=5.0, clock=lambda: now[0])
+    app = create_app(ServerConfig(default_env=TOY_ID, envs=[TOY_ID], dashboard=False), store=store)
+    with TestClient(app) as c, c.websocket_connect("/ws") as ws:
+        assert call(ws, {"type": "reset", "data": {"seed": 1}})["type"] == "observation"
+        now[0] = 6.0
+        err = call(ws, {"type": "state"})
+        assert (err["data"]["code"], err["data"]["reason"]) == ("SESSION_ERROR", "session_expired")
+        assert len(store) == 0

@@ -86,3 +86,30 @@ def test_sampled_rollouts_reach_the_env_too(tiny_model, tmp_path):
 def test_config_says_what_to_set(bad, match):
     with pytest.raises((ConfigError, KeyError), match=match):
         GRPORunConfig(**bad)
+
+
+def test_multistep_env_trains_on_expert_states(tiny_model, tmp_path):
+    """tooldesk: prompts are states the rules agent visits; the reward replays its actions, then scores
+    the model's action_id (a bounded int decoded as a closed set)."""
+    summary = train_grpo(_cfg(tiny_model, tmp_path, env="tooldesk", max_steps=1, eval_episodes=1))
+    assert summary["steps"] == 1 and summary["after"] is not None
+    rows = [json.loads(x) for x in (tmp_path / "metrics.jsonl").read_text().splitlines()]
+    assert rows[0]["env/valid_json"] == 1.0
+    assert rows[0]["rewards/EnvReward/mean"] == pytest.approx(rows[0]["env/total"], abs=1e-5)
+
+
+def test_expert_state_prompts_replay_to_the_same_state():
+    from supportgym.core.registry import make
+    from supportgym.train.env_reward import build_prompts
+
+    rows = build_prompts("tooldesk", lambda m, p: m[1]["content"] + p, n=4, seed=0)
+    assert any(json.loads(r.env_prefix) for r in rows)
+    r = rows[-1]
+    e = make("tooldesk")
+    obs = e.reset(seed=r.env_seed, task=r.env_task)
+    for a in json.loads(r.env_prefix):
+        obs = e.step(a)
+    from supportgym.agents.llm_prompts import PromptFormat
+    from supportgym.envs.tooldesk.models import ToolDeskAction
+
+    assert PromptFormat.for_env("tooldesk", ToolDeskAction).user_text(obs) in r.prompt

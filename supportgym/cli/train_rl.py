@@ -38,7 +38,7 @@ def _sb3(algo: str, total_timesteps: int, seed: int, threads: int, out: Optional
 
 @train_app.command("ppo")
 def ppo_command(
-    total_timesteps: int = typer.Option(60_000, min=1),
+    total_timesteps: int = typer.Option(100_000, min=1),
     seed: int = typer.Option(1),
     threads: int = typer.Option(1, min=1),
     out: Optional[Path] = typer.Option(None, help="model zip (default runs/tooldesk_ppo.zip)"),

@@ -6,6 +6,12 @@ agent's own chat prompt with the JSON answer prefilled. The reward of a completi
 obtained by resetting the same environment identically and stepping it with the parsed
 action: the environment is the verifier, and its reward breakdown is logged per
 component. Nothing here reads gold labels.
+
+Multi-step environments (tooldesk, ticket) use the states an expert agent (``rules``)
+visits: a row records the expert's actions so far, the reward replays them and then
+steps the model's action, scoring that one decision (the seed's SFT -> GRPO recipe on
+expert states; whole-episode rollouts through TRL's ``environment_factory`` are not
+wired here).
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ class PromptRow:
     env_seed: int
     env_task: str
     env_options: str  # JSON, so the dataset column stays a plain string
+    env_prefix: str = "[]"  # JSON list of the actions that lead to this decision
 
 
 def single_step_options(env_name: str) -> dict[str, Any]:
@@ -37,17 +44,37 @@ def single_step_options(env_name: str) -> dict[str, Any]:
 
 
 def build_prompts(env: str, render: Callable[[list[dict[str, str]], str], str], n: int, seed: int,
-                  split: str = "train", options: dict[str, Any] | None = None) -> list[PromptRow]:
-    """``n`` prompts from seeds ``seed..seed+n-1``; ``render`` applies the chat template + prefill."""
+                  split: str = "train", options: dict[str, Any] | None = None, expert: str = "rules") -> list[PromptRow]:
+    """``n`` prompts from seeds ``seed, seed+1, ...``; ``render`` applies the chat template + prefill.
+
+    Inbox: the first (only) email of one-email episodes. Other environments: every state
+    the ``expert`` agent visits, episode after episode.
+    """
+    from ..agents import make_agent
+    from ..eval.runner import _dump_action
+
     s = spec(env)
     fmt = PromptFormat.for_env(s.name, s.env_class().action_type)
     opts = single_step_options(s.name) if options is None else options
     task = f"split:{split}"
-    rows = []
+    rows: list[PromptRow] = []
     e = make(s.id)
-    for i in range(n):
+    agent = None if s.name == "inbox" else make_agent(s.name, expert, seed=seed)
+    i = 0
+    while len(rows) < n:
         obs = e.reset(seed=seed + i, task=task, **opts)
-        rows.append(PromptRow(render(fmt.messages(obs), fmt.json_prefix()), seed + i, task, json.dumps(opts)))
+        prefix: list[Any] = []
+        if agent is not None:
+            agent.bind(e, seed=seed + i)
+        while not obs.done and len(rows) < n:
+            rows.append(PromptRow(render(fmt.messages(obs), fmt.json_prefix()), seed + i, task, json.dumps(opts),
+                                  json.dumps(prefix)))
+            if agent is None:
+                break
+            action = _dump_action(agent.act(obs))
+            prefix.append(action)
+            obs = e.step(action)
+        i += 1
     return rows
 
 
@@ -67,8 +94,11 @@ class EnvReward:
         self.prefix = self.fmt.json_prefix()
         self._env = make(self.env_id)
 
-    def score(self, completion: str, seed: int, task: str, options: dict[str, Any]) -> tuple[float, dict[str, float], dict[str, Any]]:
+    def score(self, completion: str, seed: int, task: str, options: dict[str, Any],
+              prefix: list[Any] | None = None) -> tuple[float, dict[str, float], dict[str, Any]]:
         obs = self._env.reset(seed=seed, task=task, **options)
+        for past in prefix or []:
+            obs = self._env.step(past)
         parsed = parse_json_object(self.prefix + completion)
         # the same completion of the action as the llm agent at evaluation time
         action, _, _ = finish_action(self.fmt.env_name, self.fmt, parsed.data or {}, obs)
@@ -79,12 +109,14 @@ class EnvReward:
         return float(after.reward or 0.0), bd, info
 
     def __call__(self, prompts: list[Any], completions: list[Any], env_seed: list[int], env_task: list[str],
-                 env_options: list[str], log_metric: Callable[[str, float], None] | None = None, **_: Any) -> list[float]:
+                 env_options: list[str], env_prefix: list[str] | None = None,
+                 log_metric: Callable[[str, float], None] | None = None, **_: Any) -> list[float]:
         rewards: list[float] = []
         sums: dict[str, float] = defaultdict(float)
-        for comp, seed, task, opts in zip(completions, env_seed, env_task, env_options, strict=True):
+        prefixes = env_prefix or ["[]"] * len(completions)
+        for comp, seed, task, opts, pre in zip(completions, env_seed, env_task, env_options, prefixes, strict=True):
             text = comp if isinstance(comp, str) else comp[-1]["content"]
-            r, bd, info = self.score(text, int(seed), task, json.loads(opts))
+            r, bd, info = self.score(text, int(seed), task, json.loads(opts), json.loads(pre))
             rewards.append(r)
             for k, v in bd.items():
                 sums[f"env/{k}"] += v

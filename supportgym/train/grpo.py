@@ -128,7 +128,7 @@ def _eval(cfg: GRPORunConfig, model, tok, out: Path) -> dict[str, Any] | None:
 
     lm = LocalLM(model_obj=model, tokenizer=tok, threads=cfg.threads)
     result = evaluate_local(cfg.env, lm, episodes=cfg.eval_episodes, seed=cfg.eval_seed, split=cfg.eval_split,
-                            size=cfg.eval_size)
+                            size=cfg.eval_size if cfg.env == "inbox" else None)
     write_json_atomic(out, result)
     return result
 

@@ -32,10 +32,12 @@ from ..core.errors import ConfigError, expected
 
 ALGOS: dict[str, type[PPO] | type[DQN]] = {"ppo": PPO, "dqn": DQN}
 
-#: hyperparameters chosen for short CPU runs on this task (net_arch: SB3's default size)
+#: hyperparameters chosen for short CPU runs on this task
 HYPERPARAMS: dict[str, dict[str, Any]] = {
-    "ppo": {"n_steps": 1024, "batch_size": 128, "n_epochs": 6, "learning_rate": 3e-4, "gamma": 0.99,
-            "gae_lambda": 0.95, "ent_coef": 0.01, "policy_kwargs": {"net_arch": [64, 64]}},
+    # Short rollouts and a higher learning rate: with n_steps 1024, lr 3e-4, ent_coef 0.01 and [64, 64]
+    # PPO settled on "look up the order, resolve" for every order query (58% resolved at 60k steps)
+    "ppo": {"n_steps": 512, "batch_size": 128, "n_epochs": 10, "learning_rate": 1e-3, "gamma": 0.99,
+            "gae_lambda": 0.95, "ent_coef": 0.02, "policy_kwargs": {"net_arch": [128, 128]}},
     "dqn": {"learning_rate": 5e-4, "buffer_size": 50_000, "learning_starts": 1_000, "batch_size": 64,
             "gamma": 0.99, "train_freq": 2, "gradient_steps": 1, "target_update_interval": 500,
             "exploration_fraction": 0.3, "exploration_final_eps": 0.02, "policy_kwargs": {"net_arch": [64, 64]}},
@@ -46,7 +48,7 @@ HYPERPARAMS: dict[str, dict[str, Any]] = {
 class SB3Config:
     algo: str = "ppo"
     seed: int = 1
-    total_timesteps: int = 60_000
+    total_timesteps: int = 100_000
     threads: int = 1
     eval_every: int = 5_000
     eval_episodes: int = 200
