@@ -55,10 +55,10 @@ def tiny_lm(tmp_path_factory):
     import torch
 
     from supportgym.agents.llm_local import LocalLM
-    from supportgym.train.tiny import build_tiny_model
+    from supportgym.train.tiny import cached_tiny_model
 
     torch.set_num_threads(1)
-    return LocalLM(model=str(build_tiny_model(tmp_path_factory.mktemp("tiny"))), threads=1)
+    return LocalLM(model=cached_tiny_model(), threads=1)
 
 
 @pytest.mark.parametrize("env", ["inbox", "tooldesk", "ticket"])

@@ -17,9 +17,9 @@ torch.set_num_threads(1)
 
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory):
-    from supportgym.train.tiny import build_tiny_model
+    from supportgym.train.tiny import cached_tiny_model
 
-    return str(build_tiny_model(tmp_path_factory.mktemp("tiny")))
+    return cached_tiny_model()
 
 
 def test_expert_examples_use_the_agent_answer_format():

@@ -48,10 +48,13 @@ def repair_fields(raw: Mapping[str, Any], fields: list[FieldSpec]) -> tuple[dict
                 out[f.name] = match
                 fixes.append(f"{f.name}:{v!r}->{match!r}")
         elif f.kind == "bool" and not isinstance(v, bool):
-            if str(v).strip().lower() in ("true", "yes", "1"):
-                out[f.name], _ = True, fixes.append(f"{f.name}:bool")
-            elif str(v).strip().lower() in ("false", "no", "0", "none", "null", ""):
-                out[f.name], _ = False, fixes.append(f"{f.name}:bool")
+            word = str(v).strip().lower()
+            if word in ("true", "yes", "1", "false", "no", "0", "none", "null", ""):
+                out[f.name] = word in ("true", "yes", "1")
+                fixes.append(f"{f.name}:bool")
+        elif f.kind == "intenum" and not isinstance(v, int) and str(v).strip() in f.choices:
+            out[f.name] = int(str(v).strip())
+            fixes.append(f"{f.name}:int")
         elif v is None and f.nullable:
             continue
         elif f.kind == "string" and v is None:

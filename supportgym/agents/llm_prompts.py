@@ -208,6 +208,8 @@ class PromptFormat:
                 props[f.name] = {"type": f.kind}
             else:
                 props[f.name] = {}
+            if f.nullable and props[f.name]:
+                props[f.name] = {"anyOf": [props[f.name], {"type": "null"}]}
         return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
 
 

@@ -79,8 +79,14 @@ class Environment(ABC, Generic[ActT, ObsT, StateT]):
             # Unseeded resets still get a recorded seed, so any episode can be replayed.
             seed = random.SystemRandom().randrange(2**31)
         task = self.resolve_task(task, options.get("split"))
+        previous_id = self._episode_id
+        # Set before _reset so subclasses can read it; restored if the reset is refused.
         self._episode_id = episode_id or str(uuid.UUID(int=random.Random(seed).getrandbits(128)))
-        obs = self._reset(seed=seed, task=task, **options)
+        try:
+            obs = self._reset(seed=seed, task=task, **options)
+        except BaseException:
+            self._episode_id = previous_id
+            raise
         self._started = True
         self._done = obs.done
         return obs

@@ -7,6 +7,8 @@ trained in about a second on text that covers the prompts' vocabulary, and the m
 
 from __future__ import annotations
 
+import tempfile
+from functools import lru_cache
 from pathlib import Path
 
 from .model import CHATML_TEMPLATE
@@ -48,3 +50,9 @@ def build_tiny_model(out: Path, hidden: int = 32, layers: int = 2, vocab_size: i
                          tie_word_embeddings=True)
     LlamaForCausalLM(config).save_pretrained(out)
     return out
+
+
+@lru_cache(maxsize=1)
+def cached_tiny_model() -> str:
+    """One tiny model per process (tests share it); lives in a temporary directory."""
+    return str(build_tiny_model(Path(tempfile.mkdtemp(prefix="supportgym-tiny-"))))

@@ -131,7 +131,11 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
         n = len(emails)
         queues = self._capacities(n)
         queues.update(capacity or {})
-        for route, cap in (options.get("queue_capacity") or {}).items():
+        overrides = options.get("queue_capacity") or {}
+        if not isinstance(overrides, Mapping):
+            raise ConfigError(expected("inbox reset option queue_capacity", overrides,
+                                       "a dict route -> capacity, e.g. {'billing': 2}"))
+        for route, cap in overrides.items():
             if route not in queues:
                 raise ConfigError(expected("inbox reset option queue_capacity key", route, sorted(queues)))
             queues[route] = _positive_int(f"queue_capacity[{route!r}]", cap, 0)

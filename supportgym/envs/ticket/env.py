@@ -65,8 +65,8 @@ class TicketEnv(Environment[TicketAction, TicketObservation, TicketState]):
         if unknown:
             raise ConfigError(expected("ticket reset option", sorted(unknown), sorted(OPTIONS)))
         self._seed, self._task = seed, task
-        self._max_steps = int(options.get("max_steps", MAX_STEPS))
-        if self._max_steps < 2:
+        self._max_steps = options.get("max_steps", MAX_STEPS)
+        if isinstance(self._max_steps, bool) or not isinstance(self._max_steps, int) or self._max_steps < 2:
             raise ConfigError(expected("max_steps", self._max_steps, "an int >= 2"))
         if task.startswith("split:"):
             sc = generate(task[6:], seed, self.policy)
