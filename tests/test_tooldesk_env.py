@@ -198,6 +198,16 @@ def test_reset_options_are_checked():
     assert env.reset(seed=205, task="benchmark").query.id == "bench-005"
 
 
+def test_refused_reset_keeps_the_running_episode():
+    env = ToolDeskEnv()
+    env.reset(seed=4, task="benchmark")
+    before = (env.episode_id, env.state.model_dump_json())
+    with pytest.raises(ConfigError):
+        env.reset(seed=5, task="benchmark", index="3")
+    assert (env.episode_id, env.state.model_dump_json()) == before
+    assert not env.step({"action_id": 12}).done
+
+
 def test_observation_hides_gold():
     env = ToolDeskEnv()
     text = env.reset(seed=1, task="benchmark").model_dump_json()

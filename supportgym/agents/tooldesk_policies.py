@@ -29,9 +29,10 @@ class _PolicyAgent(Agent):
         path = Path(checkpoint) if checkpoint else CHECKPOINT_DIR / self.default_file
         if not path.exists():
             where = f"checkpoint {str(path)!r} does not exist" if checkpoint else f"no committed checkpoint at {path}"
+            target = f"runs/tooldesk_{self.algo}{Path(self.default_file).suffix}"
             raise ConfigError(
-                f"{self.name} agent: {where}. Train one with `supportgym train {self.algo} --out runs/tooldesk_{self.algo}"
-                f"{Path(self.default_file).suffix}` and pass --checkpoint runs/tooldesk_{self.algo}{Path(self.default_file).suffix}"
+                f"{self.name} agent: {where}. Train one with `supportgym train {self.algo} --out {target}` "
+                f"and pass --checkpoint {target}"
             )
         self.checkpoint = str(path)
         self._load(path)

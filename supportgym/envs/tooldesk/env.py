@@ -73,8 +73,9 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
         unknown = set(options) - _OPTIONS
         if unknown:
             raise ConfigError(expected("tooldesk reset options", sorted(unknown), sorted(_OPTIONS - {"split"})))
-        self.seed, self.task = seed, task
-        self.query = self.load_query(task, seed, options.get("index"), options.get("category"))
+        # everything that can refuse the reset runs before any episode state changes
+        query = self.load_query(task, seed, options.get("index"), options.get("category"))
+        self.seed, self.task, self.query = seed, task, query
         self.backend = Backend(generate_world(self.query.world_seed))
         self.customer = SimulatedCustomer(self.query)
         self.ctx: QueryContext = self.query.context
@@ -102,7 +103,8 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
         bd.malformed_action = weights().malformed_action
         self.hint = None
         self.last_action = None
-        return self._finish(bd, f"malformed action ({describe_errors(errors)}); expected {{\"reasoning\": str, \"action_id\": 0-12}}")
+        expected_form = '{"reasoning": str, "action_id": 0-12}'
+        return self._finish(bd, f"malformed action ({describe_errors(errors)}); expected {expected_form}")
 
     def apply(self, a: int) -> ToolDeskObservation:
         """Take action id ``a`` (the vector face calls this directly)."""

@@ -88,7 +88,8 @@ class RefundService(Service):
             return ToolOutput("blocked", "unknown", f"order {order_id} is not verified: look it up with the order service first")
         order = self.world.orders[order_id]
         if order_id in self.session.refunds:
-            return ToolOutput("ok", "already_refunded", f"order {order_id} was already processed: {self.session.refunds[order_id]}")
+            done = self.session.refunds[order_id]
+            return ToolOutput("ok", "already_refunded", f"order {order_id} was already processed: {done}")
         if order.status != "delivered" or order.delivered_days_ago is None:
             return ToolOutput("ok", "not_eligible", f"order {order_id} is {order.status}; only delivered orders can be refunded")
         if order.delivered_days_ago > REFUND_WINDOW_DAYS:
@@ -154,7 +155,8 @@ class LogisticsService(Service):
         if s is None:
             return ToolOutput("not_found", "unknown", f"carrier has no shipment {tracking_number}")
         eta = f", ETA {s.eta_days} day(s)" if s.eta_days is not None else ""
-        return ToolOutput("ok", s.status, f"{s.carrier} {s.tracking}: {s.status}, last scan {s.last_scan_days_ago} day(s) ago{eta}",
+        msg = f"{s.carrier} {s.tracking}: {s.status}, last scan {s.last_scan_days_ago} day(s) ago{eta}"
+        return ToolOutput("ok", s.status, msg,
                           {"carrier": s.carrier, "status": s.status, "eta_days": s.eta_days,
                            "last_scan_days_ago": s.last_scan_days_ago})
 
