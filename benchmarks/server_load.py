@@ -1,12 +1,18 @@
 """Load test of ``supportgym serve`` against OpenEnv's reference server, both serving inbox-v0.
 
 Loopback only; every phase is time-bounded and the servers are stopped at the end.
-HTTP load comes from ``wrk`` (one thread and one connection per client, so the Lua
-script can keep a session per connection: reset -> step ... -> done -> reset). The
-WebSocket load comes from a minimal asyncio client, in four forked processes, that writes
-pre-built frames (mask key 0, which RFC 6455 allows) and scans only the ends of replies
-with bytes.find, so the generator costs little next to the servers. Each server is one
-process with the same uvicorn settings.
+Load generator (``--generator``): ``c`` (default when gcc is present) is
+benchmarks/server_loadgen.c, compiled on first use: one epoll thread, one keep-alive
+connection per client, for both transports, costing about 30 us of CPU per request
+(mostly the kernel's receive of the 10 KB reply), a tenth of the servers'. ``wrk`` is
+the earlier set-up: ``wrk`` with a Lua script for HTTP (one thread and connection per
+client so the script can keep a session per connection) and a minimal asyncio WebSocket
+client in four processes; both cost 35-45% of the server's CPU per request, which on a
+2-core box is CPU taken from the server. Every client runs reset -> step ... -> done ->
+reset. The generator's own CPU per request is reported. Each server is one process with
+the same uvicorn settings; ``--pin`` (default on with 2+ CPUs) runs each server on the
+last CPU and the generator on the others (taskset), so both servers get one core and the
+generator never competes with them for it.
 
 The reference is openenv-core's ``create_app`` around InboxEnv (benchmarks/server_openenv_ref.py).
 Its HTTP ``/step`` has no sessions: every request builds, resets (in the adapter) and steps
@@ -26,6 +32,8 @@ import asyncio
 import json
 import os
 import platform
+import resource
+import shutil
 import socket
 import subprocess
 import sys
@@ -99,13 +107,21 @@ def cpu_seconds(pid: int) -> float:
 
 
 def with_cpu(pid: int, fn, *args) -> dict:
-    """Run one measured phase; add the server's CPU ms per step (robust to a busy machine)."""
-    c0 = cpu_seconds(pid)
+    """Run one measured phase; add the server's CPU ms per step (robust to a busy machine)
+    and the generator's CPU per request (child processes; the Python generator forks too)."""
+    c0, g0 = cpu_seconds(pid), children_cpu()
     r = fn(*args)
-    used = cpu_seconds(pid) - c0
+    used, gen = cpu_seconds(pid) - c0, children_cpu() - g0
     r["server_cpu_ms_per_step"] = round(1000 * used / r["steps"], 3) if r["steps"] else None
     r["server_cpu_util"] = round(used / r["seconds"], 2)
+    requests = r["steps"] + r["resets"]
+    r["generator_cpu_ms_per_request"] = round(1000 * gen / requests, 3) if requests else None
     return r
+
+
+def children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def free_port() -> int:
@@ -114,10 +130,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def pinned(cmd: list[str], cpus: str | None) -> list[str]:
+    return ["taskset", "-c", cpus, *cmd] if cpus else cmd
+
+
 def start(cmd: list[str], port: int) -> subprocess.Popen:
     # stderr to a file, not a pipe: a server logging per connection would fill a pipe and stall
     log = tempfile.TemporaryFile()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, cwd=HERE.parent)
+    proc = subprocess.Popen(pinned(cmd, PIN["server"]), stdout=subprocess.DEVNULL, stderr=log, cwd=HERE.parent)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -145,8 +165,9 @@ def run_wrk(script: str, url: str, clients: int, seconds: float) -> dict:
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
         f.write(script.replace("%ACTION%", ACTION).replace("%RESET%", RESET))
     try:
-        out = subprocess.run(["wrk", f"-t{clients}", f"-c{clients}", f"-d{max(1, round(seconds))}s", "--timeout", "10s",
-                              "-s", f.name, url], capture_output=True, text=True, timeout=seconds + 60)
+        out = subprocess.run(pinned(["wrk", f"-t{clients}", f"-c{clients}", f"-d{max(1, round(seconds))}s", "--timeout",
+                                     "10s", "-s", f.name, url], PIN["generator"]),
+                             capture_output=True, text=True, timeout=seconds + 60)
     finally:
         os.unlink(f.name)
     line = next((x for x in out.stdout.splitlines() if x.startswith("RESULT ")), None)
@@ -157,6 +178,33 @@ def run_wrk(script: str, url: str, clients: int, seconds: float) -> dict:
     return {"steps_per_s": round(r["steps"] / secs, 1), "requests_per_s": round(r["requests"] / secs, 1),
             "p50_ms": r["p50_us"] / 1000, "p99_ms": r["p99_us"] / 1000, "steps": r["steps"], "resets": r["resets"],
             "errors": r["errors"] + r["socket_errors"], "seconds": round(secs, 2)}
+
+
+# ---- C generator (benchmarks/server_loadgen.c) -------------------------------------------------
+def build_loadgen() -> str | None:
+    """Compile server_loadgen.c once per source version (into the temp dir); None without gcc."""
+    src = HERE / "server_loadgen.c"
+    if shutil.which("gcc") is None or not src.exists():
+        return None
+    import hashlib
+    exe = Path(tempfile.gettempdir()) / f"supportgym_loadgen_{hashlib.sha256(src.read_bytes()).hexdigest()[:12]}"
+    if not exe.exists():
+        tmp = exe.with_suffix(f".{os.getpid()}")
+        subprocess.run(["gcc", "-O2", "-o", str(tmp), str(src)], check=True, capture_output=True)
+        tmp.replace(exe)
+    return str(exe)
+
+
+def run_c(exe: str, mode: str, port: int, clients: int, seconds: float) -> dict:
+    out = subprocess.run(pinned([exe, mode, str(port), str(clients), str(seconds), RESET, ACTION], PIN["generator"]),
+                         capture_output=True, text=True, timeout=seconds + 60)
+    if out.returncode != 0:
+        raise RuntimeError(f"load generator failed ({out.returncode}): {out.stderr[-1000:]}")
+    r = json.loads(out.stdout)
+    secs = r["seconds"]
+    return {"steps_per_s": round(r["steps"] / secs, 1), "requests_per_s": round((r["steps"] + r["resets"] + r["errors"]) / secs, 1),
+            "p50_ms": round(r["p50_us"] / 1000, 3), "p99_ms": round(r["p99_us"] / 1000, 3), "steps": r["steps"],
+            "resets": r["resets"], "errors": r["errors"], "seconds": secs}
 
 
 # ---- WebSocket generator -------------------------------------------------------------------
@@ -240,7 +288,9 @@ def run_ws(port: int, path: str, clients: int, seconds: float, procs: int = 4) -
 
     procs = max(1, min(procs, clients))
     shares = [clients // procs + (i < clients % procs) for i in range(procs)]
-    with ProcessPoolExecutor(procs, mp_context=multiprocessing.get_context("fork")) as pool:
+    cpus = PIN["generator"]
+    init = (lambda: os.sched_setaffinity(0, parse_cpus(cpus))) if cpus else None  # noqa: E731
+    with ProcessPoolExecutor(procs, mp_context=multiprocessing.get_context("fork"), initializer=init) as pool:
         t0 = time.perf_counter()
         stop_at = t0 + seconds
         results = list(pool.map(_ws_process, [port] * procs, [path] * procs, shares, [stop_at] * procs))
@@ -252,15 +302,31 @@ def run_ws(port: int, path: str, clients: int, seconds: float, procs: int = 4) -
             "p50_ms": pct(0.50), "p99_ms": pct(0.99), **counts, "seconds": round(secs, 2)}
 
 
-def measure(name: str, cmd: list[str], port: int, args: argparse.Namespace, http_script: str, ws_path: str) -> dict:
+def parse_cpus(spec: str) -> set[int]:
+    out: set[int] = set()
+    for part in spec.split(","):
+        a, _, b = part.partition("-")
+        out.update(range(int(a), int(b or a) + 1))
+    return out
+
+
+#: taskset CPU lists (None: not pinned); set by main()
+PIN: dict[str, str | None] = {"server": None, "generator": None}
+
+
+def measure(cmd: list[str], port: int, args: argparse.Namespace, http_script: str, http_mode: str) -> dict:
     proc = start(cmd, port)
     try:
-        url = f"http://127.0.0.1:{port}"
-        run_wrk(http_script, url, args.clients, args.warmup)
-        http = with_cpu(proc.pid, run_wrk, http_script, url, args.clients, args.seconds)
-        run_ws(port, ws_path, args.clients, args.warmup)
-        ws = with_cpu(proc.pid, run_ws, port, ws_path, args.clients, args.seconds)
-        return {"http": http, "ws": ws}
+        if args.loadgen:
+            phases = {"http": (run_c, args.loadgen, http_mode, port), "ws": (run_c, args.loadgen, "ws", port)}
+        else:
+            url = f"http://127.0.0.1:{port}"
+            phases = {"http": (run_wrk, http_script, url), "ws": (run_ws, port, "/ws")}
+        out = {}
+        for transport, (fn, *head) in phases.items():
+            fn(*head, args.clients, args.warmup)
+            out[transport] = with_cpu(proc.pid, fn, *head, args.clients, args.seconds)
+        return out
     finally:
         stop(proc)
 
@@ -270,16 +336,26 @@ def main() -> None:
     p.add_argument("--clients", type=int, default=32)
     p.add_argument("--seconds", type=float, default=10.0)
     p.add_argument("--warmup", type=float, default=2.0)
+    p.add_argument("--generator", choices=["c", "wrk"], default=None,
+                   help="c: benchmarks/server_loadgen.c (default when gcc exists); wrk: wrk + Lua and a Python WS client")
+    p.add_argument("--pin", action=argparse.BooleanOptionalAction, default=(os.cpu_count() or 1) >= 2,
+                   help="taskset: each server on the last CPU, the generator on the others")
     args = p.parse_args()
+    args.loadgen = build_loadgen() if args.generator in (None, "c") else None
+    if args.generator == "c" and args.loadgen is None:
+        p.error("--generator c needs gcc")
+    if args.pin and shutil.which("taskset"):
+        n = os.cpu_count() or 1
+        PIN.update(server=str(n - 1), generator=f"0-{n - 2}" if n > 2 else "0")
     load_before = os.getloadavg()
 
     port = free_port()
-    ours = measure("supportgym", [sys.executable, "-c", "from supportgym.cli import main; main()", "serve",
-                                  "--port", str(port), "--serve-env", "inbox-v0", "--max-sessions", "4096",
-                                  "--log-level", "error"], port, args, LUA_SESSIONS, "/ws")
+    ours = measure([sys.executable, "-c", "from supportgym.cli import main; main()", "serve",
+                    "--port", str(port), "--serve-env", "inbox-v0", "--max-sessions", "4096",
+                    "--log-level", "error"], port, args, LUA_SESSIONS, "sessions")
     port = free_port()
-    ref = measure("openenv", [sys.executable, str(HERE / "server_openenv_ref.py"), str(port)], port, args,
-                  LUA_STATELESS, "/ws")
+    ref = measure([sys.executable, str(HERE / "server_openenv_ref.py"), str(port)], port, args,
+                  LUA_STATELESS, "stateless")
 
     def ratio(t: str, key: str = "steps_per_s") -> float | None:
         a, b = ours[t][key], ref[t][key]
@@ -294,6 +370,7 @@ def main() -> None:
         # openenv CPU per step / ours: the same comparison, less sensitive to other load on the box
         "ratio_server_cpu_per_step": {"http": ratio("http", "server_cpu_ms_per_step"),
                                       "ws": ratio("ws", "server_cpu_ms_per_step")},
+        "generator": "c" if args.loadgen else "wrk+python", "pinning": PIN,
         "cpu_count": os.cpu_count(), "loadavg_before": [round(x, 2) for x in load_before],
         "loadavg_after": [round(x, 2) for x in os.getloadavg()], "python": platform.python_version(),
     }))

@@ -9,6 +9,19 @@ import typer
 from .app import app
 
 
+def tune_gc() -> None:
+    """Fewer, cheaper garbage collections for a server process: objects alive after start-up
+    (modules, pydantic schemas, task data) move to the permanent generation so full
+    collections stop traversing them, and the youngest generation is collected every
+    10,000 net allocations instead of 700. A step allocates a few hundred objects, so
+    the default collected every few steps; server_load.py measured about 10% less CPU per step."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 10)
+
+
 @app.command()
 def serve(
     host: str = typer.Option("127.0.0.1", help="interface to bind; 0.0.0.0 to accept outside connections"),
@@ -31,5 +44,7 @@ def serve(
 
     config = ServerConfig(default_env=env, envs=envs or None, max_sessions=max_sessions, session_ttl_s=session_ttl,
                           max_body_bytes=max_body, offload_steps=offload_steps)
-    uvicorn.run(create_app(config), host=host, port=port, log_level=log_level, ws_max_size=max(16 * max_body, 2**20),
+    app = create_app(config)
+    tune_gc()
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=max(16 * max_body, 2**20),
                 ws=UVICORN_WS, access_log=False)

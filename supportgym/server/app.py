@@ -68,8 +68,8 @@ def create_app(config: ServerConfig | None = None, *, store: SessionStore | None
     app = SupportGymApp(title="SupportGym", version=__version__, description=DESCRIPTION, lifespan=lifespan)
     app.state.service = svc
     errors.install(app)
-    app.fast_path = FastPath(routes.install(app, svc), svc.catalog)
     ws.install(app, svc)
+    app.fast_path = FastPath(routes.install(app, svc), svc.catalog, lambda env: ws.WSEndpoint(svc, env))
     mcp.install(app, svc)
     if config.dashboard and mount_dashboard(app):
         log.info("dashboard mounted at /dashboard")

@@ -1,6 +1,6 @@
-"""The hot routes (POST reset/step) answered before FastAPI's middleware, routing and
-dependency layers, which cost more per request than parsing, stepping and rendering
-together. They run the very same handler functions as the documented FastAPI routes;
+"""The hot routes (POST reset/step, WebSocket /ws) answered before FastAPI's middleware,
+routing and dependency layers, which cost more per request than parsing, stepping and
+rendering together. They run the very same handlers as the documented FastAPI routes;
 only exact paths of served environments are taken here, everything else falls through.
 """
 
@@ -19,13 +19,16 @@ Handler = Callable[[Request, str | None], Awaitable[Response]]
 
 
 class FastPath:
-    def __init__(self, handlers: dict[str, Any], catalog: Catalog) -> None:
+    def __init__(self, handlers: dict[str, Any], catalog: Catalog, ws_endpoint: Callable[[str | None], Any]) -> None:
         self.table: dict[str, tuple[Handler, str | None]] = {}
+        self.ws_table: dict[str, Any] = {"/ws": ws_endpoint(None)}
         for verb in ("reset", "step"):
             self.table[f"/{verb}"] = (handlers[verb], None)
-            for served in catalog.envs.values():
-                for key in {served.id, served.spec.name}:
+        for served in catalog.envs.values():
+            for key in {served.id, served.spec.name}:
+                for verb in ("reset", "step"):
                     self.table[f"/envs/{key}/{verb}"] = (handlers[verb], key)
+                self.ws_table[f"/envs/{key}/ws"] = ws_endpoint(key)
 
     def match(self, scope: dict[str, Any]) -> tuple[Handler, str | None] | None:
         if scope["type"] != "http" or scope["method"] != "POST":
@@ -48,8 +51,14 @@ class SupportGymApp(FastAPI):
     fast_path: FastPath | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        route = self.fast_path.match(scope) if self.fast_path is not None else None
-        if route is None:
-            await super().__call__(scope, receive, send)
-        else:
-            await self.fast_path.serve(route, scope, receive, send)  # type: ignore[union-attr]
+        fast = self.fast_path
+        if fast is not None:
+            if scope["type"] == "websocket":
+                endpoint = fast.ws_table.get(scope["path"])
+                if endpoint is not None:
+                    return await endpoint(scope, receive, send)
+            else:
+                route = fast.match(scope)
+                if route is not None:
+                    return await fast.serve(route, scope, receive, send)
+        await super().__call__(scope, receive, send)

@@ -20,7 +20,6 @@ from .wire import (
     ResetBody,
     parse_reset,
     read_json,
-    render_result,
     require_sid,
     session_id_of,
     split_step,
@@ -65,14 +64,14 @@ def _handlers(svc: Service) -> dict[str, Any]:
         else:
             served = svc.pick(env, req.env)
         session, obs = await svc.reset(served, req, options, session, "http")
-        return _json(render_result(obs, session.id, session.env_id), session.id)
+        return _json(session.renderer.render(obs, session.id, session.env_id), session.id)
 
     async def step(request: Request, env: str | None) -> Response:
         raw, body_sid = split_step(await read_json(request, cfg.max_body_bytes))
         session = svc.store.get(require_sid(session_id_of(request, body_sid)))
         svc.check_env(session, env)
         obs = await svc.step(session, raw)
-        return _json(render_result(obs, session.id, session.env_id))
+        return _json(session.renderer.render(obs, session.id, session.env_id))
 
     async def state(request: Request, env: str | None) -> Response:
         session = svc.store.get(require_sid(session_id_of(request)))

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from ..core.env import Environment
 from .catalog import Served
 from .errors import ApiError
+from .render import Renderer
 
 SESSION_ID_BYTES = 24
 
@@ -34,6 +35,8 @@ class Session:
     closed: bool = False
     #: an episode has been reset (WebSocket sessions open before their first reset)
     started: bool = False
+    #: reuses the JSON of unchanged list fields between this session's observations
+    renderer: Renderer = field(default_factory=Renderer)
 
     @property
     def env_id(self) -> str:

@@ -1,8 +1,8 @@
-"""Request parsing and response rendering shared by the HTTP and WebSocket routes.
+"""Request parsing shared by the HTTP and WebSocket routes (rendering: render.py).
 
 Bodies are read and decoded here rather than by FastAPI so that size (413), bad
 JSON (400) and bad shape (422) each get their own status, and so the hot path
-pays for one orjson parse and one pydantic-core serialisation per step.
+pays for one orjson parse per step.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from fastapi import Request
 from pydantic import Field, ValidationError
 
 from ..core.env import validation_errors
-from ..core.types import Model, Observation
+from ..core.types import Model
 from .catalog import Served
 from .errors import ApiError, invalid
+from .render import render_result  # noqa: F401 - re-exported (tests render through wire)
 
 SESSION_HEADER = "x-session-id"
 #: keys of OpenEnv's StepRequest next to "action"; accepted and ignored
@@ -130,25 +131,3 @@ def require_sid(sid: str | None) -> str:
                        "no session id: send the session_id returned by POST /reset as the X-Session-Id header "
                        "(or as the body field / query parameter session_id)")
     return sid
-
-
-_TOP_LEVEL = {"reward", "done"}
-
-
-def render_result(obs: Observation, sid: str | None, env_id: str) -> bytes:
-    """OpenEnv's step/reset payload ``{"observation", "reward", "done"}`` plus our session and env ids.
-
-    The observation keeps every typed field (``reward_breakdown`` included); only
-    ``reward`` and ``done`` move up a level, as OpenEnv's serialize_observation does.
-    """
-    # to_json gives bytes straight from pydantic-core (model_dump_json would decode, then we'd encode)
-    parts = [
-        b'{"observation":', obs.__pydantic_serializer__.to_json(obs, exclude=_TOP_LEVEL),
-        b',"reward":', orjson.dumps(obs.reward),
-        b',"done":', b"true" if obs.done else b"false",
-        b',"env":', orjson.dumps(env_id),
-    ]
-    if sid is not None:
-        parts += [b',"session_id":', orjson.dumps(sid)]
-    parts.append(b"}")
-    return b"".join(parts)

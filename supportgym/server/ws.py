@@ -5,22 +5,27 @@ Server -> client: ``{"type": "observation", "data": {"observation", "reward", "d
 ``{"type": "state", "data": {...}}`` or ``{"type": "error", "data": {"message", "code", ...}}``.
 One connection is one session (it counts against the cap and expires when idle); a
 bad message gets an ``error`` reply and the connection and its episode carry on.
+
+:func:`serve` speaks raw ASGI (no Starlette ``WebSocket`` wrapper, no middleware), and the
+app calls it directly for the exact ``/ws`` paths of served environments (see fastpath.py):
+the wrapper and middleware layers ran on every message sent.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import orjson
-from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI
+from starlette.routing import WebSocketRoute
 
 from ..core.errors import SupportGymError
 from .errors import ApiError, from_programmer_error
 from .service import Service
 from .sessions import Session
-from .wire import parse_json, parse_reset, render_result
+from .wire import parse_json, parse_reset
 
 log = logging.getLogger("supportgym.server")
 
@@ -41,6 +46,26 @@ def error_message(err: ApiError) -> str:
     return orjson.dumps({"type": "error", "data": data}).decode()
 
 
+class Utf8Text(str):
+    """A str that remembers its UTF-8 bytes. ASGI wants str for a text frame (OpenEnv clients
+    expect text) and uvicorn encodes it right back; observations hold non-ASCII text, for which
+    that encode cost about 9 us per 10 KB message, now a lookup."""
+
+    def __new__(cls, data: bytes) -> Utf8Text:
+        self = super().__new__(cls, data, "utf-8")
+        self.utf8 = data
+        return self
+
+    def encode(self, encoding: str = "utf-8", errors: str = "strict") -> bytes:
+        if encoding.lower().replace("_", "-") in ("utf-8", "utf8"):
+            return self.utf8
+        return str.encode(self, encoding, errors)
+
+
+def _observation(session: Session, obs: Any) -> str:
+    return Utf8Text(b"".join([b'{"type":"observation","data":', session.renderer.render(obs, None, session.env_id), b"}"]))
+
+
 async def _handle(svc: Service, session: Session, path_env: str | None, msg: Any) -> str | None:
     """One message -> the reply text; None means the client asked to close."""
     if not isinstance(msg, Mapping):
@@ -50,14 +75,13 @@ async def _handle(svc: Service, session: Session, path_env: str | None, msg: Any
         raise ApiError(422, "invalid_request", f"data: expected an object, got {type(data).__name__}")
     data = data or {}
     svc.store.get(session.id)  # 404 if the session expired while the client idled; also marks it used
+    if kind == "step":
+        return _observation(session, await svc.step(session, data))
     if kind == "reset":
         req, options = parse_reset(data)
         served = svc.pick(path_env, req.env) if (path_env or req.env) else session.served
         _, obs = await svc.reset(served, req, options, session, "ws")
-        return '{"type":"observation","data":' + render_result(obs, None, session.env_id).decode() + "}"
-    if kind == "step":
-        obs = await svc.step(session, data)
-        return '{"type":"observation","data":' + render_result(obs, None, session.env_id).decode() + "}"
+        return _observation(session, obs)
     if kind == "state":
         return '{"type":"state","data":' + svc.state(session).model_dump_json() + "}"
     if kind == "close":
@@ -65,20 +89,36 @@ async def _handle(svc: Service, session: Session, path_env: str | None, msg: Any
     raise ApiError(422, "unknown_type", f"type: unknown message type {kind!r}; allowed: reset, step, state, close")
 
 
-async def serve(ws: WebSocket, svc: Service, path_env: str | None) -> None:
-    await ws.accept()
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+async def serve(svc: Service, path_env: str | None, receive: Receive, send: Send) -> None:
+    """One WebSocket connection (ASGI ``websocket`` scope) = one session."""
+    if (await receive())["type"] != "websocket.connect":
+        return  # the client left before the handshake completed
+    await send({"type": "websocket.accept"})
+
+    async def send_text(text: str) -> None:
+        await send({"type": "websocket.send", "text": text})
+
+    async def close(code: int = 1000) -> None:
+        await send({"type": "websocket.close", "code": code, "reason": ""})
+
     try:
         served = svc.pick(path_env, None)
         session = svc.store.add(served, served.make(), "ws")
     except ApiError as err:
-        await ws.send_text(error_message(err))
-        await ws.close(code=CLOSE_TRY_AGAIN_LATER if err.status == 503 else 1008)
+        await send_text(error_message(err))
+        await close(CLOSE_TRY_AGAIN_LATER if err.status == 503 else 1008)
         return
     limit = svc.config.max_body_bytes
+    disconnected = False
     try:
         while True:
-            frame = await ws.receive()
+            frame = await receive()
             if frame["type"] == "websocket.disconnect":
+                disconnected = True
                 break
             raw = frame.get("text") if frame.get("text") is not None else frame.get("bytes") or b""
             try:
@@ -88,7 +128,7 @@ async def serve(ws: WebSocket, svc: Service, path_env: str | None) -> None:
             except ApiError as err:
                 reply = error_message(err)
                 if err.code in ("unknown_session", "session_expired"):
-                    await ws.send_text(reply)
+                    await send_text(reply)
                     break
             except SupportGymError as err:
                 reply = error_message(from_programmer_error(err))
@@ -97,22 +137,29 @@ async def serve(ws: WebSocket, svc: Service, path_env: str | None) -> None:
                 reply = error_message(ApiError(500, "execution_error", "internal server error"))
             if reply is None:
                 break
-            await ws.send_text(reply)
-    except (WebSocketDisconnect, OSError):
-        pass  # the client went away, possibly while we were replying (uvicorn raises an OSError then)
+            await send_text(reply)
+    except OSError:
+        disconnected = True  # the client went away while we were replying (uvicorn raises an OSError then)
     finally:
         svc.store.drop(session.id)
-        try:
-            await ws.close()
-        except RuntimeError:
-            pass  # already closed by the client
+        if not disconnected:
+            try:
+                await close()
+            except (OSError, RuntimeError):
+                pass  # the client closed at the same moment
+
+
+class WSEndpoint:
+    """Raw ASGI endpoint for ``/ws`` routes; ``env`` pins the environment (else the path's ``{env}``)."""
+
+    def __init__(self, svc: Service, env: str | None = None) -> None:
+        self.svc, self.env = svc, env
+
+    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
+        env = self.env if self.env is not None else scope.get("path_params", {}).get("env")
+        await serve(self.svc, env, receive, send)
 
 
 def install(app: FastAPI, svc: Service) -> None:
-    @app.websocket("/ws")
-    async def ws_root(ws: WebSocket) -> None:
-        await serve(ws, svc, None)
-
-    @app.websocket("/envs/{env}/ws")
-    async def ws_env(ws: WebSocket, env: str) -> None:
-        await serve(ws, svc, env)
+    app.router.routes.append(WebSocketRoute("/ws", WSEndpoint(svc)))
+    app.router.routes.append(WebSocketRoute("/envs/{env}/ws", WSEndpoint(svc)))

@@ -29,6 +29,7 @@ import torch.nn.functional as F
 import torch.optim as optim
 
 import supportgym.envs.tooldesk  # noqa: F401  (registers the Gymnasium ids)
+from supportgym.envs.tooldesk.gym_env import greedy_rollouts
 
 
 @dataclass
@@ -133,23 +134,7 @@ class ReplayBuffer:
 
 def evaluate(actor: Actor, env_id: str, episodes: int, seed: int, **options: Any) -> dict[str, float]:
     """Greedy rollouts: mean reward, resolution rate, steps, and share solved in the expert's steps."""
-    env = gym.make(env_id)
-    rewards, resolved, steps, optimal = [], [], [], []
-    for ep in range(episodes):
-        obs, _ = env.reset(seed=seed + ep, options=dict(options, **({"index": ep} if options.get("task") == "benchmark" else {})))
-        total, done = 0.0, False
-        while not done:
-            obs, r, term, trunc, info = env.step(actor.greedy(obs))
-            total += r
-            done = term or trunc
-        rep = info["episode_report"]
-        rewards.append(total)
-        resolved.append(rep["resolved"])
-        steps.append(rep["steps"])
-        optimal.append(rep["resolved"] and rep["steps"] == rep["min_steps"])
-    env.close()
-    return {"mean_reward": float(np.mean(rewards)), "resolution_rate": float(np.mean(resolved)),
-            "mean_steps": float(np.mean(steps)), "optimal_rate": float(np.mean(optimal))}
+    return greedy_rollouts(actor.greedy, env_id, episodes, seed, **options)
 
 
 def save_checkpoint(path: str | os.PathLike[str], actor: Actor, args: Args, meta: dict[str, Any]) -> Path:

@@ -27,6 +27,7 @@ from stable_baselines3 import DQN, PPO
 from stable_baselines3.common.callbacks import BaseCallback
 
 import supportgym.envs.tooldesk  # noqa: F401  (registers the Gymnasium ids)
+from supportgym.envs.tooldesk.gym_env import greedy_rollouts
 
 from ..core.errors import ConfigError, expected
 
@@ -57,25 +58,8 @@ class SB3Config:
 
 
 def greedy_eval(model: Any, episodes: int, seed: int, **options: Any) -> dict[str, float]:
-    env = gym.make("SupportGym/ToolDesk-v0")
-    rewards, resolved, steps, optimal = [], [], [], []
-    for ep in range(episodes):
-        opts = dict(options, **({"index": ep} if options.get("task") == "benchmark" else {}))
-        obs, _ = env.reset(seed=seed + ep, options=opts)
-        total, done = 0.0, False
-        while not done:
-            action, _ = model.predict(obs, deterministic=True)
-            obs, r, term, trunc, info = env.step(int(action))
-            total += r
-            done = term or trunc
-        rep = info["episode_report"]
-        rewards.append(total)
-        resolved.append(rep["resolved"])
-        steps.append(rep["steps"])
-        optimal.append(rep["resolved"] and rep["steps"] == rep["min_steps"])
-    env.close()
-    return {"mean_reward": float(np.mean(rewards)), "resolution_rate": float(np.mean(resolved)),
-            "mean_steps": float(np.mean(steps)), "optimal_rate": float(np.mean(optimal))}
+    return greedy_rollouts(lambda obs: int(model.predict(obs, deterministic=True)[0]),
+                           "SupportGym/ToolDesk-v0", episodes, seed, **options)
 
 
 class ValidationCallback(BaseCallback):

@@ -15,6 +15,7 @@ report. Registered ids (import ``supportgym.envs.tooldesk`` first, or use
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import gymnasium as gym
@@ -74,6 +75,30 @@ class ToolDeskGymEnv(gym.Env[np.ndarray, np.int64]):
         from .prompts import render_prompt
 
         return render_prompt(self._obs)
+
+
+def greedy_rollouts(policy: Callable[[np.ndarray], int], env_id: str, episodes: int, seed: int,
+                    **options: Any) -> dict[str, float]:
+    """Run ``policy`` (features -> action id) greedily: mean reward, resolution rate, steps, and
+    the share solved in the expert's step count. Benchmark episodes play query ``index=ep``."""
+    env = gym.make(env_id)
+    rewards, resolved, steps, optimal = [], [], [], []
+    for ep in range(episodes):
+        opts = dict(options, **({"index": ep} if options.get("task") == "benchmark" else {}))
+        obs, _ = env.reset(seed=seed + ep, options=opts)
+        total, done = 0.0, False
+        while not done:
+            obs, r, term, trunc, info = env.step(int(policy(obs)))
+            total += r
+            done = term or trunc
+        rep = info["episode_report"]
+        rewards.append(total)
+        resolved.append(rep["resolved"])
+        steps.append(rep["steps"])
+        optimal.append(rep["resolved"] and rep["steps"] == rep["min_steps"])
+    env.close()
+    return {"mean_reward": float(np.mean(rewards)), "resolution_rate": float(np.mean(resolved)),
+            "mean_steps": float(np.mean(steps)), "optimal_rate": float(np.mean(optimal))}
 
 
 def register_gym() -> None:
