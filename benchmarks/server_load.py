@@ -22,7 +22,11 @@ Prints ONE JSON line: steps/s, p50/p99 latency (ms, over every request incl. res
 errors, the server process's CPU ms per step (from /proc; robust when other jobs share
 the cores), and ours/openenv ratios per transport.
 
-    uv run --all-extras python benchmarks/server_load.py [--clients 32] [--seconds 10] [--warmup 2]
+    uv run --all-extras python benchmarks/server_load.py [--clients 32] [--seconds 10] [--warmup 2] [--rounds 3]
+
+With ``--rounds N`` both servers stay up and are measured in alternation N times; the
+median round is reported per server and transport, ratios are medians of per-round ratios,
+and ``rounds_detail`` lists every round as (steps/s, server CPU ms/step, p99 ms).
 """
 
 from __future__ import annotations
@@ -314,21 +318,15 @@ def parse_cpus(spec: str) -> set[int]:
 PIN: dict[str, str | None] = {"server": None, "generator": None}
 
 
-def measure(cmd: list[str], port: int, args: argparse.Namespace, http_script: str, http_mode: str) -> dict:
-    proc = start(cmd, port)
-    try:
-        if args.loadgen:
-            phases = {"http": (run_c, args.loadgen, http_mode, port), "ws": (run_c, args.loadgen, "ws", port)}
-        else:
-            url = f"http://127.0.0.1:{port}"
-            phases = {"http": (run_wrk, http_script, url), "ws": (run_ws, port, "/ws")}
-        out = {}
-        for transport, (fn, *head) in phases.items():
-            fn(*head, args.clients, args.warmup)
-            out[transport] = with_cpu(proc.pid, fn, *head, args.clients, args.seconds)
-        return out
-    finally:
-        stop(proc)
+def phases(args: argparse.Namespace, port: int, http_script: str, http_mode: str) -> dict:
+    if args.loadgen:
+        return {"http": (run_c, args.loadgen, http_mode, port), "ws": (run_c, args.loadgen, "ws", port)}
+    return {"http": (run_wrk, http_script, f"http://127.0.0.1:{port}"), "ws": (run_ws, port, "/ws")}
+
+
+def median_run(runs: list[dict]) -> dict:
+    """The round whose steps/s is the median (its other figures belong to the same run)."""
+    return sorted(runs, key=lambda r: r["steps_per_s"])[len(runs) // 2]
 
 
 def main() -> None:
@@ -336,6 +334,8 @@ def main() -> None:
     p.add_argument("--clients", type=int, default=32)
     p.add_argument("--seconds", type=float, default=10.0)
     p.add_argument("--warmup", type=float, default=2.0)
+    p.add_argument("--rounds", type=int, default=1,
+                   help="interleaved rounds (ours/ref alternate within each); medians are reported")
     p.add_argument("--generator", choices=["c", "wrk"], default=None,
                    help="c: benchmarks/server_loadgen.c (default when gcc exists); wrk: wrk + Lua and a Python WS client")
     p.add_argument("--pin", action=argparse.BooleanOptionalAction, default=(os.cpu_count() or 1) >= 2,
@@ -349,27 +349,49 @@ def main() -> None:
         PIN.update(server=str(n - 1), generator=f"0-{n - 2}" if n > 2 else "0")
     load_before = os.getloadavg()
 
-    port = free_port()
-    ours = measure([sys.executable, "-c", "from supportgym.cli import main; main()", "serve",
-                    "--port", str(port), "--serve-env", "inbox-v0", "--max-sessions", "4096",
-                    "--log-level", "error"], port, args, LUA_SESSIONS, "sessions")
-    port = free_port()
-    ref = measure([sys.executable, str(HERE / "server_openenv_ref.py"), str(port)], port, args,
-                  LUA_STATELESS, "stateless")
+    # Both servers stay up for the whole run and are measured in alternation (the order flips
+    # every round), so a change in the machine's other load hits both alike.
+    p_ours, p_ref = free_port(), free_port()
+    servers = {
+        "supportgym": (start([sys.executable, "-c", "from supportgym.cli import main; main()", "serve",
+                              "--port", str(p_ours), "--serve-env", "inbox-v0", "--max-sessions", "4096",
+                              "--log-level", "error"], p_ours), phases(args, p_ours, LUA_SESSIONS, "sessions")),
+    }
+    try:
+        servers["openenv_reference"] = (start([sys.executable, str(HERE / "server_openenv_ref.py"), str(p_ref)], p_ref),
+                                        phases(args, p_ref, LUA_STATELESS, "stateless"))
+        runs: dict[str, dict[str, list[dict]]] = {name: {"http": [], "ws": []} for name in servers}
+        for rnd in range(args.rounds):
+            for transport in ("http", "ws"):
+                for name in (list(servers) if rnd % 2 == 0 else list(servers)[::-1]):
+                    proc, ph = servers[name]
+                    fn, *head = ph[transport]
+                    fn(*head, args.clients, args.warmup)
+                    runs[name][transport].append(with_cpu(proc.pid, fn, *head, args.clients, args.seconds))
+    finally:
+        for proc, _ in servers.values():
+            stop(proc)
 
-    def ratio(t: str, key: str = "steps_per_s") -> float | None:
-        a, b = ours[t][key], ref[t][key]
-        if not a or not b:
-            return None
-        return round(a / b, 2) if key == "steps_per_s" else round(b / a, 2)
+    ours = {t: median_run(r) for t, r in runs["supportgym"].items()}
+    ref = {t: median_run(r) for t, r in runs["openenv_reference"].items()}
+
+    def ratios(key: str) -> dict[str, float | None]:
+        """Median over rounds of the per-round ratio (ours/ref for steps/s, ref/ours for CPU)."""
+        out: dict[str, float | None] = {}
+        for t in ("http", "ws"):
+            vals = sorted((a[key] / b[key]) if key == "steps_per_s" else (b[key] / a[key])
+                          for a, b in zip(runs["supportgym"][t], runs["openenv_reference"][t]) if a[key] and b[key])
+            out[t] = round(vals[len(vals) // 2], 2) if vals else None
+        return out
 
     print(json.dumps({
         "benchmark": "server_load", "env": "inbox-v0 (task hard, 12 emails)", "clients": args.clients,
-        "seconds": args.seconds, "supportgym": ours, "openenv_reference": ref,
-        "ratio_steps_per_s": {"http": ratio("http"), "ws": ratio("ws")},
+        "seconds": args.seconds, "rounds": args.rounds, "supportgym": ours, "openenv_reference": ref,
+        "ratio_steps_per_s": ratios("steps_per_s"),
         # openenv CPU per step / ours: the same comparison, less sensitive to other load on the box
-        "ratio_server_cpu_per_step": {"http": ratio("http", "server_cpu_ms_per_step"),
-                                      "ws": ratio("ws", "server_cpu_ms_per_step")},
+        "ratio_server_cpu_per_step": ratios("server_cpu_ms_per_step"),
+        "rounds_detail": {name: {t: [(r["steps_per_s"], r["server_cpu_ms_per_step"], r["p99_ms"]) for r in rs]
+                                 for t, rs in per.items()} for name, per in runs.items()},
         "generator": "c" if args.loadgen else "wrk+python", "pinning": PIN,
         "cpu_count": os.cpu_count(), "loadavg_before": [round(x, 2) for x in load_before],
         "loadavg_after": [round(x, 2) for x in os.getloadavg()], "python": platform.python_version(),

@@ -59,10 +59,12 @@ def test_default_matrix_covers_every_env_with_builtin_agents():
     skipped = {(s["env"], s["agent"]) for s in p.skipped}
     for env_id in env_ids():
         table = AGENTS.get(spec(env_id).name, {})
-        for agent in ("random", "rules", "oracle", "pipeline"):
+        for agent in ("random", "rules", "oracle", "pipeline", "sac", "dqn", "ppo"):
             if agent in table:
                 assert (env_id, agent) in ran or (env_id, agent) in skipped or (env_id, "*") in skipped
-        assert not any(j.agent in ("llm", "sac", "ppo", "dqn") for j in p.jobs)
+        # LLM agents need a model or an endpoint: never part of the offline default matrix
+        assert not any(j.agent == "llm" for j in p.jobs)
+    assert {"sac", "dqn", "ppo"} <= {j.agent for j in p.jobs if j.env_id == "tooldesk-v0"}
     assert all(j.spec.task in (None, "split:test") or not j.spec.task.startswith("split:") for j in p.jobs)
 
 

@@ -33,7 +33,7 @@ from .runner import EpisodeSpec, run_episode
 
 SCHEMA = "supportgym.bench/1"
 #: built-in agents that need no model, checkpoint or endpoint
-DEFAULT_AGENTS: tuple[str, ...] = ("random", "rules", "oracle", "pipeline")
+DEFAULT_AGENTS: tuple[str, ...] = ("random", "rules", "oracle", "pipeline", "sac", "dqn", "ppo")
 #: agents whose actions depend on their random state; others run once per instance
 STOCHASTIC_AGENTS: frozenset[str] = frozenset({"random", "llm"})
 #: agents that call a model endpoint: their episodes are throttled per endpoint

@@ -127,7 +127,7 @@ class _Entry:
 class Renderer:
     """Renders one session's observations; see the module docstring."""
 
-    __slots__ = ("_entries", "_plan", "_model", "enabled")
+    __slots__ = ("_entries", "_model", "_plan", "enabled")
 
     def __init__(self, enabled: bool = True) -> None:
         self.enabled = enabled
