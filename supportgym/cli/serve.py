@@ -13,8 +13,9 @@ def tune_gc() -> None:
     """Fewer, cheaper garbage collections for a server process: objects alive after start-up
     (modules, pydantic schemas, task data) move to the permanent generation so full
     collections stop traversing them, and the youngest generation is collected every
-    10,000 net allocations instead of 700. A step allocates a few hundred objects, so
-    the default collected every few steps; server_load.py measured about 10% less CPU per step."""
+    10,000 net allocations instead of 700. Measured with gc.callbacks under WebSocket load:
+    collections took about 9 us per request with the defaults, under 3 us with these.
+    """
     import gc
 
     gc.collect()
