@@ -7,6 +7,8 @@ greedily. ``checkpoint=None`` uses the committed checkpoint under
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -35,12 +37,13 @@ class _PolicyAgent(Agent):
                 f"and pass --checkpoint {target}"
             )
         self.checkpoint = str(path)
-        self._load(path)
+        # The bench builds a fresh agent per episode; the checkpoint is read once per process
+        # (keyed by modification time, so a retrained file is read again).
+        self._choose = _cached_policy(type(self), str(path.resolve()), path.stat().st_mtime_ns)
 
-    def _load(self, path: Path) -> None:
-        raise NotImplementedError
-
-    def _choose(self, x: Any) -> int:
+    @classmethod
+    def _load(cls, path: Path) -> Callable[[Any], int]:
+        """Read a checkpoint; return a greedy policy features -> action id."""
         raise NotImplementedError
 
     def act(self, observation: ToolDeskObservation) -> ToolDeskAction:  # type: ignore[override]
@@ -53,32 +56,28 @@ class SACAgent(_PolicyAgent):
     algo = "sac"
     default_file = "tooldesk_sac.pt"
 
-    def _load(self, path: Path) -> None:
+    @classmethod
+    def _load(cls, path: Path) -> Callable[[Any], int]:
         import torch
 
         from ..train.sac_discrete import load_actor
 
         torch.set_num_threads(1)
-        self.actor = load_actor(path)
-
-    def _choose(self, x: Any) -> int:
-        return self.actor.greedy(x)
+        return load_actor(path).greedy
 
 
 class _SB3Agent(_PolicyAgent):
     default_file = ""
 
-    def _load(self, path: Path) -> None:
+    @classmethod
+    def _load(cls, path: Path) -> Callable[[Any], int]:
         import torch
 
         from ..train.sb3 import ALGOS
 
         torch.set_num_threads(1)
-        self.model = ALGOS[self.algo].load(str(path), device="cpu")
-
-    def _choose(self, x: Any) -> int:
-        action, _ = self.model.predict(x, deterministic=True)
-        return int(action)
+        model = ALGOS[cls.algo].load(str(path), device="cpu")
+        return lambda x: int(model.predict(x, deterministic=True)[0])
 
 
 class PPOAgent(_SB3Agent):
@@ -91,3 +90,8 @@ class DQNAgent(_SB3Agent):
     name = "dqn"
     algo = "dqn"
     default_file = "tooldesk_dqn.zip"
+
+
+@lru_cache(maxsize=16)
+def _cached_policy(cls: type[_PolicyAgent], path: str, mtime_ns: int) -> Callable[[Any], int]:
+    return cls._load(Path(path))
