@@ -62,3 +62,19 @@ def test_sft_lowers_the_loss_and_merges(tiny_model, tmp_path):
 def test_sft_config_names_a_missing_data_file(tmp_path):
     with pytest.raises(ConfigError, match="export"):
         SFTRunConfig(data=str(tmp_path / "missing.jsonl"))
+
+
+def test_sft_top_layers_only_and_held_out_evaluation(tiny_model, tmp_path):
+    summary = train_sft(SFTRunConfig(model=tiny_model, output_dir=str(tmp_path), episodes=1, max_steps=2, batch_size=4,
+                                     learning_rate=5e-3, threads=1, max_length=512, merge=False, lora_layers=1,
+                                     eval_episodes=1, eval_size=2))
+    adapter = json.loads((tmp_path / "adapter" / "adapter_config.json").read_text())
+    assert adapter["layers_to_transform"] == [1]  # the tiny model has 2 layers: only the top one adapted
+    after = json.loads((tmp_path / "eval_after.json").read_text())
+    assert after["metrics"]["scored_predictions"] == 2 and summary["after"] == after["metrics"]
+
+
+@pytest.mark.parametrize("bad", [{"lora_layers": 0}, {"eval_split": "dev"}, {"eval_episodes": -1}])
+def test_sft_config_rejects_bad_values(bad):
+    with pytest.raises(ConfigError, match=next(iter(bad))):
+        SFTRunConfig(**bad)

@@ -36,7 +36,8 @@ def grpo_command(
     max_steps: int = typer.Option(60, help="GRPO optimizer steps"),
     num_generations: int = typer.Option(4, help="completions per prompt (the group)"),
     prompts_per_step: int = typer.Option(2, help="prompts per step"),
-    max_completion_length: int = typer.Option(40, help="max new tokens per completion"),
+    max_completion_length: Optional[int] = typer.Option(
+        None, help="max new tokens per completion (default 40; whole episodes, tool results included: 384)"),
     learning_rate: float = typer.Option(1e-4),
     temperature: float = typer.Option(1.0),
     beta: float = typer.Option(0.0, help="KL coefficient (0: no reference model)"),
@@ -55,6 +56,8 @@ def grpo_command(
     rollout: str = typer.Option("constrained", help="constrained (valid JSON by construction) | sample (TRL free sampling)"),
     choice_temperature: float = typer.Option(1.5, help="constrained rollouts: temperature of the choice among allowed values"),
     explore: float = typer.Option(0.2, help="constrained rollouts: probability of a uniformly random allowed value"),
+    episode_mode: str = typer.Option("decision", help="decision (one decision per prompt) | episode (multi-step envs: "
+                                                      "the model plays whole episodes, actions as tools)"),
 ) -> None:
     """GRPO + LoRA on the environment's own reward; before/after evaluation on the held-out split."""
     from ..train.grpo import GRPORunConfig, train_grpo
@@ -66,6 +69,7 @@ def grpo_command(
         train_prompts=train_prompts, seed=seed, threads=threads, save_steps=save_steps, eval_episodes=eval_episodes,
         eval_size=eval_size, eval_split=eval_split, resume=resume, max_train_minutes=max_train_minutes,
         lora_layers=lora_layers, rollout=rollout, choice_temperature=choice_temperature, explore=explore,
+        episode_mode=episode_mode,
     )
     summary = train_grpo(cfg)
     console.print_json(json.dumps(summary, default=str))
@@ -90,6 +94,10 @@ def sft_command(
     resume: bool = typer.Option(True),
     merge: bool = typer.Option(True, help="also save base+LoRA merged (input for `train grpo --model`)"),
     max_train_minutes: Optional[float] = typer.Option(None),
+    lora_layers: Optional[int] = typer.Option(None, help="adapt only the top N layers (cheaper backward on CPU)"),
+    eval_episodes: int = typer.Option(0, help="held-out episodes to evaluate the trained model on (0: skip)"),
+    eval_size: int = typer.Option(10, help="emails per held-out episode (inbox)"),
+    eval_split: str = typer.Option("test"),
 ) -> None:
     """SFT with LoRA on expert trajectories; its merged model is the starting point of GRPO (SFT -> GRPO)."""
     from ..train.sft import SFTRunConfig, train_sft
@@ -97,7 +105,9 @@ def sft_command(
     cfg = SFTRunConfig(env=env, model=model, output_dir=str(output_dir or f"runs/sft-{env}"),
                        data=str(data) if data else None, agent=agent, episodes=episodes, split=split,
                        max_steps=max_steps, batch_size=batch_size, learning_rate=learning_rate, max_length=max_length,
-                       threads=threads, seed=seed, resume=resume, merge=merge, max_train_minutes=max_train_minutes)
+                       threads=threads, seed=seed, resume=resume, merge=merge, max_train_minutes=max_train_minutes,
+                       lora_layers=lora_layers, eval_episodes=eval_episodes,
+                       eval_size=eval_size, eval_split=eval_split)
     console.print_json(json.dumps(train_sft(cfg), default=str))
 
 

@@ -10,8 +10,8 @@ component. Nothing here reads gold labels.
 Multi-step environments (tooldesk, ticket) use the states an expert agent (``rules``)
 visits: a row records the expert's actions so far, the reward replays them and then
 steps the model's action, scoring that one decision (the seed's SFT -> GRPO recipe on
-expert states; whole-episode rollouts through TRL's ``environment_factory`` are not
-wired here).
+expert states). Whole episodes played by the model through tool calls are the other
+mode: :mod:`supportgym.train.env_tools` (``episode_mode="episode"``).
 """
 
 from __future__ import annotations
@@ -122,10 +122,15 @@ class EnvReward:
                 sums[f"env/{k}"] += v
             sums["env/valid_json"] += info["valid_json"]
             sums["env/total"] += r
-        n = max(1, len(rewards))
-        self.last = {k: v / n for k, v in sums.items()}
-        if log_metric is not None:
-            for k, v in self.last.items():
-                if not math.isnan(v):
-                    log_metric(k, v)
+        self.last = log_means(sums, len(rewards), log_metric)
         return rewards
+
+
+def log_means(sums: dict[str, float], n: int, log_metric: Callable[[str, float], None] | None) -> dict[str, float]:
+    """Batch means of summed reward components, handed to TRL's ``log_metric`` (NaNs skipped)."""
+    means = {k: v / max(1, n) for k, v in sums.items()}
+    if log_metric is not None:
+        for k, v in means.items():
+            if not math.isnan(v):
+                log_metric(k, v)
+    return means

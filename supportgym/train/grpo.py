@@ -7,6 +7,11 @@ directory gets ``config.json``, ``metrics.jsonl``, TRL checkpoints (``checkpoint
 resumed automatically after an interruption), the LoRA adapter (``adapter/``),
 ``eval_before.json`` / ``eval_after.json`` on the held-out split, PNG plots and
 ``summary.json``. The same code runs on a GPU (``use_cpu=False``, bf16 if you like).
+
+Whole-episode (``episode_mode="episode"``, multi-step environments): every prompt is a
+fresh episode that the model plays to the end by calling the environment's actions as
+tools through TRL's ``environment_factory``; the reward is the episode return
+(:mod:`supportgym.train.env_tools`).
 """
 
 from __future__ import annotations
@@ -21,9 +26,15 @@ from typing import Any
 from ..core.errors import ConfigError, expected
 from ..core.io import write_json_atomic
 from ..core.registry import spec
+from .env_tools import EPISODE_ENVS
 from .metrics_log import JsonlMetricsCallback, TimeBudgetCallback, last_checkpoint
 
 TRAIN_ENVS = ("inbox", "ticket", "tooldesk")
+EPISODE_MODES = ("decision", "episode")
+#: default completion budget of a whole episode, per env (tool results included)
+EPISODE_TOKENS = {"tooldesk": 384, "ticket": 1536}
+#: episode-mode environments whose tools take free-text arguments (sampled rollouts only)
+FREE_ARGUMENT_ENVS = ("ticket",)
 
 
 @dataclass
@@ -36,7 +47,11 @@ class GRPORunConfig:
     #: completions per prompt (the GRPO group)
     num_generations: int = 4
     prompts_per_step: int = 2
-    max_completion_length: int = 40
+    #: max new tokens per completion; None = 40 per decision, 384 per whole episode (tool results included)
+    max_completion_length: int | None = None
+    #: "decision": one decision per prompt (multi-step envs: states an expert visits);
+    #: "episode": the model plays whole episodes through tool calls (multi-step envs only)
+    episode_mode: str = "decision"
     learning_rate: float = 1e-4
     temperature: float = 1.0
     #: KL coefficient; 0 skips the reference model (TRL's default)
@@ -76,6 +91,19 @@ class GRPORunConfig:
         if name not in TRAIN_ENVS:
             raise ConfigError(expected("GRPORunConfig.env", self.env, list(TRAIN_ENVS)))
         self.env = name
+        if self.episode_mode not in EPISODE_MODES:
+            raise ConfigError(expected("GRPORunConfig.episode_mode", self.episode_mode, list(EPISODE_MODES)))
+        if self.episode_mode == "episode" and name not in EPISODE_ENVS:
+            raise ConfigError(expected("GRPORunConfig.episode_mode", self.episode_mode, ["decision"],
+                                       f"whole episodes are for the multi-step environments {list(EPISODE_ENVS)}; "
+                                       f"{name} trains with episode_mode='decision'"))
+        if self.episode_mode == "episode" and name in FREE_ARGUMENT_ENVS and self.rollout == "constrained":
+            raise ConfigError(expected("GRPORunConfig.rollout", self.rollout, ["sample"],
+                                       f"{name}'s tools take free-text arguments (a draft, a reason), which constrained "
+                                       "episode rollouts do not write: use rollout='sample' (--rollout sample)"))
+        if self.max_completion_length is None:
+            # a whole ticket episode is ~1.4k tokens with SmolLM2's tokenizer (its RESEARCH result alone ~630)
+            self.max_completion_length = EPISODE_TOKENS.get(name, 384) if self.episode_mode == "episode" else 40
         for attr, low in (("max_steps", 1), ("num_generations", 2), ("prompts_per_step", 1), ("max_completion_length", 4),
                           ("lora_r", 1), ("train_prompts", 1), ("save_steps", 1), ("eval_episodes", 0)):
             v = getattr(self, attr)
@@ -120,9 +148,30 @@ def _load(cfg: GRPORunConfig):
     return model, tok
 
 
-def _eval(cfg: GRPORunConfig, model, tok, out: Path) -> dict[str, Any] | None:
+def lora_config(model: Any, r: int, alpha: int, top_layers: int | None,
+                target_modules: tuple[str, ...] = ("q_proj", "k_proj", "v_proj", "o_proj"), dropout: float = 0.0):
+    """PEFT LoRA on ``target_modules``; with ``top_layers`` only the top N decoder layers are adapted,
+    so the backward pass stops there (on CPU that roughly halves a step)."""
+    from peft import LoraConfig
+
+    n = model.config.num_hidden_layers
+    layers = None if top_layers is None else list(range(max(0, n - top_layers), n))
+    return LoraConfig(r=r, lora_alpha=alpha, lora_dropout=dropout, target_modules=list(target_modules),
+                      layers_to_transform=layers, task_type="CAUSAL_LM")
+
+
+def _eval(cfg: Any, model, tok, out: Path) -> dict[str, Any] | None:
     if cfg.eval_episodes == 0:
         return None
+    if getattr(cfg, "episode_mode", "decision") == "episode":
+        from .env_tools import evaluate_episodes
+        from .episode_rollout import evaluate_constrained
+
+        # the policy that was trained, greedy: whole episodes through the same tools, calls chosen the same way
+        evaluate = evaluate_constrained if cfg.rollout == "constrained" else evaluate_episodes
+        result = evaluate(model, tok, cfg.env, episodes=cfg.eval_episodes, seed=cfg.eval_seed, split=cfg.eval_split)
+        write_json_atomic(out, result)
+        return result
     from ..agents.llm_local import LocalLM
     from .evaluate import evaluate_local
 
@@ -136,7 +185,6 @@ def _eval(cfg: GRPORunConfig, model, tok, out: Path) -> dict[str, Any] | None:
 def train_grpo(cfg: GRPORunConfig) -> dict[str, Any]:
     import torch
     from datasets import Dataset
-    from peft import LoraConfig
     from trl import GRPOConfig, GRPOTrainer
 
     from ..agents.llm_local import set_torch_threads
@@ -153,6 +201,12 @@ def train_grpo(cfg: GRPORunConfig) -> dict[str, Any]:
     use_cpu = (not torch.cuda.is_available()) if cfg.use_cpu is None else cfg.use_cpu
 
     model, tok = _load(cfg)
+    episode = cfg.episode_mode == "episode"
+    if episode:
+        from .env_tools import EpisodeReward, enable_tool_calling, episode_face, episode_rows, episode_trainer_kwargs
+        from .episode_rollout import EpisodeRollout
+
+        enable_tool_calling(tok)
     resume_from = last_checkpoint(run) if cfg.resume else None
     before = None
     if cfg.eval_before:
@@ -162,9 +216,17 @@ def train_grpo(cfg: GRPORunConfig) -> dict[str, Any]:
     def render(messages: list[dict[str, str]], prefill: str) -> str:
         return tok.apply_chat_template(messages, tokenize=False, add_generation_prompt=True) + prefill
 
-    rows = build_prompts(cfg.env, render, cfg.train_prompts, cfg.seed, split="train")
-    ds = Dataset.from_list([asdict(r) for r in rows])
-    reward = EnvReward(cfg.env)
+    # episode mode: "sample" lets the model write its own tool calls (TRL's environment_factory tool loop);
+    # "constrained" samples each call among the environment's tools (EpisodeRollout, for small models)
+    tool_loop = episode and cfg.rollout == "sample"
+    if episode:
+        rows = episode_rows(cfg.env, cfg.train_prompts, cfg.seed, split="train", observe=not tool_loop)
+        ds = Dataset.from_list(rows)
+        reward = EpisodeReward()
+    else:
+        rows = build_prompts(cfg.env, render, cfg.train_prompts, cfg.seed, split="train")
+        ds = Dataset.from_list([asdict(r) for r in rows])
+        reward = EnvReward(cfg.env)
     args = GRPOConfig(
         output_dir=str(run),
         use_cpu=use_cpu,
@@ -189,18 +251,19 @@ def train_grpo(cfg: GRPORunConfig) -> dict[str, Any]:
         # grad, so the backward pass would run through every layer even when LoRA adapts only the top ones
         gradient_checkpointing=False,
         log_completions=False,
-        **cfg.extra,
+        **({**episode_trainer_kwargs(cfg.env), **cfg.extra} if tool_loop else cfg.extra),
     )
-    n_layers = model.config.num_hidden_layers
-    layers = None if cfg.lora_layers is None else list(range(max(0, n_layers - cfg.lora_layers), n_layers))
-    lora = LoraConfig(r=cfg.lora_r, lora_alpha=cfg.lora_alpha, lora_dropout=cfg.lora_dropout,
-                      target_modules=list(cfg.target_modules), layers_to_transform=layers, task_type="CAUSAL_LM")
+    lora = lora_config(model, cfg.lora_r, cfg.lora_alpha, cfg.lora_layers, cfg.target_modules, cfg.lora_dropout)
     callback = JsonlMetricsCallback(run / "metrics.jsonl", resume_step=_step_of(resume_from))
     budget = TimeBudgetCallback(cfg.max_train_minutes)
-    rollout = ConstrainedRollout(cfg.env, tok, seed=cfg.seed, temperature=cfg.choice_temperature,
-                                 explore=cfg.explore) if cfg.rollout == "constrained" else None
+    rollout = None
+    if cfg.rollout == "constrained":
+        kw = dict(seed=cfg.seed, temperature=cfg.choice_temperature, explore=cfg.explore)
+        rollout = (EpisodeRollout(cfg.env, tok, rows, cfg.max_completion_length, **kw) if episode
+                   else ConstrainedRollout(cfg.env, tok, **kw))
     trainer = GRPOTrainer(model=model, reward_funcs=[reward], args=args, train_dataset=ds, processing_class=tok,
-                          peft_config=lora, callbacks=[callback, budget], rollout_func=rollout)
+                          peft_config=lora, callbacks=[callback, budget], rollout_func=rollout,
+                          environment_factory=episode_face(cfg.env)[0] if tool_loop else None)
     t0 = time.perf_counter()
     trainer.train(resume_from_checkpoint=str(resume_from) if resume_from else None)
     train_s = time.perf_counter() - t0
@@ -214,7 +277,7 @@ def train_grpo(cfg: GRPORunConfig) -> dict[str, Any]:
         "steps": trainer.state.global_step, "train_seconds": round(train_s, 1),
         "stopped_by_time_budget": budget.stopped_early,
         "seconds_per_step": round(callback.mean_step_seconds() or 0.0, 2), "torch_threads": threads,
-        "completions_per_step": cfg.num_generations * cfg.prompts_per_step,
+        "completions_per_step": cfg.num_generations * cfg.prompts_per_step, "episode_mode": cfg.episode_mode,
         "before": (before or {}).get("metrics"), "after": (after or {}).get("metrics"),
         "before_mean_step_reward": (before or {}).get("mean_step_reward"),
         "after_mean_step_reward": (after or {}).get("mean_step_reward"),

@@ -42,6 +42,8 @@ class SFTRunConfig:
     learning_rate: float = 2e-4
     lora_r: int = 16
     lora_alpha: int = 32
+    #: adapt only the top N layers (None: all); cheaper backward on CPU
+    lora_layers: int | None = None
     max_length: int = 1024
     threads: int | None = None
     save_steps: int = 25
@@ -49,18 +51,28 @@ class SFTRunConfig:
     merge: bool = True
     max_train_minutes: float | None = None
     use_cpu: bool | None = None
+    #: held-out evaluation of the trained model (0: skip); same meaning as in GRPORunConfig
+    eval_episodes: int = 0
+    eval_size: int | None = 10
+    eval_split: str = "test"
+    eval_seed: int = 1000
 
     def __post_init__(self) -> None:
         self.env = spec(self.env).name
         if self.data is not None and not Path(self.data).exists():
             raise ConfigError(expected("SFTRunConfig.data", self.data, "an existing chat JSONL file",
                                        "e.g. the tool desk's SFT export, or omit it to use --agent trajectories"))
-        for attr, low in (("episodes", 1), ("max_steps", 1), ("batch_size", 1), ("lora_r", 1), ("max_length", 32)):
+        for attr, low in (("episodes", 1), ("max_steps", 1), ("batch_size", 1), ("lora_r", 1), ("max_length", 32),
+                          ("eval_episodes", 0)):
             v = getattr(self, attr)
             if not isinstance(v, int) or v < low:
                 raise ConfigError(expected(f"SFTRunConfig.{attr}", v, f"an int >= {low}"))
         if not 0 < self.learning_rate < 1:
             raise ConfigError(expected("SFTRunConfig.learning_rate", self.learning_rate, "0 < lr < 1"))
+        if self.lora_layers is not None and (not isinstance(self.lora_layers, int) or self.lora_layers < 1):
+            raise ConfigError(expected("SFTRunConfig.lora_layers", self.lora_layers, "None (all layers) or an int >= 1"))
+        if self.eval_split not in ("train", "validation", "test"):
+            raise ConfigError(expected("SFTRunConfig.eval_split", self.eval_split, ["train", "validation", "test"]))
 
 
 def _format(env: str) -> PromptFormat:
@@ -119,11 +131,10 @@ def chat_examples(path: Path, env: str) -> list[dict[str, Any]]:
 def train_sft(cfg: SFTRunConfig) -> dict[str, Any]:
     import torch
     from datasets import Dataset
-    from peft import LoraConfig
     from trl import SFTConfig, SFTTrainer
 
     from ..agents.llm_local import set_torch_threads
-    from .grpo import _load
+    from .grpo import _eval, _load, lora_config
     from .plots import plot_run
 
     threads = set_torch_threads(cfg.threads)
@@ -144,8 +155,7 @@ def train_sft(cfg: SFTRunConfig) -> dict[str, Any]:
         logging_steps=1, save_steps=cfg.save_steps, save_total_limit=2, report_to="none", seed=cfg.seed,
         max_length=cfg.max_length, gradient_checkpointing=False, dataloader_num_workers=0,
     )
-    lora = LoraConfig(r=cfg.lora_r, lora_alpha=cfg.lora_alpha, target_modules=["q_proj", "k_proj", "v_proj", "o_proj"],
-                      task_type="CAUSAL_LM")
+    lora = lora_config(model, cfg.lora_r, cfg.lora_alpha, cfg.lora_layers)
     resume_from = last_checkpoint(run) if cfg.resume else None
     log = JsonlMetricsCallback(run / "metrics.jsonl",
                                resume_step=int(resume_from.name.rsplit("-", 1)[-1]) if resume_from else None)
@@ -154,16 +164,19 @@ def train_sft(cfg: SFTRunConfig) -> dict[str, Any]:
                          peft_config=lora, callbacks=[log, budget])
     t0 = time.perf_counter()
     trainer.train(resume_from_checkpoint=str(resume_from) if resume_from else None)
+    train_s = time.perf_counter() - t0
     trainer.model.save_pretrained(run / "adapter")
     tok.padding_side = "left"
     tok.save_pretrained(run / "adapter")
+    after = _eval(cfg, trainer.model, tok, run / "eval_after.json")
     if cfg.merge:
         merged = trainer.model.merge_and_unload()
         merged.save_pretrained(run / "merged")
         tok.save_pretrained(run / "merged")
     plot_run(run)
     summary = {"env": cfg.env, "examples": len(examples), "steps": trainer.state.global_step,
-               "train_seconds": round(time.perf_counter() - t0, 1), "torch_threads": threads,
+               "train_seconds": round(train_s, 1), "torch_threads": threads,
+               "after": (after or {}).get("metrics"), "after_mean_step_reward": (after or {}).get("mean_step_reward"),
                "final_loss": next((r.get("loss") for r in reversed(log_rows(run)) if "loss" in r), None),
                "merged": str(run / "merged") if cfg.merge else None}
     write_json_atomic(run / "summary.json", summary)
