@@ -228,25 +228,11 @@ class ScriptedPolicy:
         return [self.tok(t, add_special_tokens=False)["input_ids"] for t in texts], None
 
 
-def test_tool_loop_plays_ticket_episodes_and_learns_from_the_env_reward(tiny_model, tmp_path, monkeypatch):
+def test_tool_loop_plays_ticket_episodes_and_learns_from_the_env_reward(tiny_model, tmp_path, scripted_tool_loop):
     from safetensors.torch import load_file
     from transformers import AutoTokenizer
-    from trl import GRPOTrainer
 
-    import supportgym.train.env_tools as env_tools
-
-    policy = ScriptedPolicy(AutoTokenizer.from_pretrained(tiny_model))
-    monkeypatch.setattr(GRPOTrainer, "_generate_single_turn",
-                        lambda self, prompt_ids, *a, **k: policy(self, prompt_ids, *a, **k))
-    seen = []
-    original = env_tools.EpisodeReward.__call__
-
-    def recording(self, prompts, completions, environments=None, **kw):
-        rewards = original(self, prompts, completions, environments=environments, **kw)
-        seen.append([(e.seed, [dict(a) for a in e.actions], r) for e, r in zip(environments, rewards, strict=True)])
-        return rewards
-
-    monkeypatch.setattr(env_tools.EpisodeReward, "__call__", recording)
+    seen = scripted_tool_loop(ScriptedPolicy(AutoTokenizer.from_pretrained(tiny_model)))
     # at most 6 tool turns per rollout keeps the sequences short; the reward closes what is left open
     cfg = GRPORunConfig(env="ticket", model=tiny_model, output_dir=str(tmp_path), episode_mode="episode",
                         rollout="sample", max_steps=2, num_generations=4, prompts_per_step=1, train_prompts=4,

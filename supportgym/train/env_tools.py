@@ -29,6 +29,7 @@ matching response template; a model whose own template already does tools keeps 
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections import defaultdict
 from collections.abc import Callable
@@ -126,6 +127,8 @@ class EpisodeTools:
     tool_names: tuple[str, ...]
     #: the environment's step limit: an episode never needs more tool-calling turns
     max_turns: int
+    #: default completion budget of a whole episode in tokens (tool results included)
+    completion_tokens: int
     #: what the reward steps for each turn a rollout left unplayed (scored by the environment as malformed)
     _no_action: dict[str, Any]
     _over = "The episode is over; answer without calling a tool."
@@ -180,6 +183,11 @@ class EpisodeTools:
             self.filled_turns += 1
             self._take(dict(self._no_action))
 
+    @classmethod
+    def argument_tools(cls) -> list[str]:
+        """Tools that take arguments (constrained episode rollouts only choose among argument-free ones)."""
+        return [n for n in cls.tool_names if len(inspect.signature(getattr(cls, n)).parameters) > 1]
+
     @property
     def episode_return(self) -> float:
         return round(sum(self.step_rewards), 6)
@@ -208,6 +216,7 @@ class ToolDeskTools(EpisodeTools):
     env_id = "tooldesk-v0"
     tool_names: tuple[str, ...] = tuple(a.name for a in ACTIONS)
     max_turns = DEFAULT_MAX_STEPS
+    completion_tokens = 384
     _no_action = NO_ACTION
 
     def _first(self, obs: Any) -> str:

@@ -17,50 +17,38 @@ free-text draft) is refused with a ConfigError pointing to ``--rollout sample``.
 
 from __future__ import annotations
 
-import inspect
-import math
 import random
 from typing import Any
 
 from ..agents.llm_local import LocalLM
 from ..core.errors import ConfigError
 from .env_tools import episode_face
+from .rollout import PolicySampler
 
 CALL_OPEN = '<tool_call>\n{"name": "'
 CALL_CLOSE = '", "arguments": {}}\n</tool_call>'
 
 
-class EpisodeRollout:
+class EpisodeRollout(PolicySampler):
     def __init__(self, env: str, tokenizer: Any, rows: list[dict[str, Any]], max_completion_length: int,
                  seed: int = 0, temperature: float | None = None, explore: float = 0.0) -> None:
         self.cls, _ = episode_face(env)
-        takes_args = [n for n in self.cls.tool_names if len(inspect.signature(getattr(self.cls, n)).parameters) > 1]
+        takes_args = self.cls.argument_tools()
         if takes_args:
             raise ConfigError(f"--rollout constrained chooses among argument-free tools, but {env}'s tools "
                               f"{takes_args} take arguments, which it does not write; use --rollout sample "
                               "(TRL's tool loop: the model writes its own calls) for whole episodes of this "
                               "environment, or --episode-mode decision")
-        self.tok = tokenizer
+        super().__init__(tokenizer, seed, temperature, explore)
         # TRL hands a rollout_func the prompts only: the first observation (unique per seed) finds the row
         self.rows = {r["prompt"][-1]["content"]: r for r in rows}
         if len(self.rows) != len(rows):
             raise ConfigError("episode rows must start from distinct observations (one seed each)")
         self.budget = max_completion_length
-        self.seed, self.temperature, self.explore = seed, temperature, explore
-        self.calls = 0
         self.__name__ = "episode_rollout"
 
-    def _pick(self, scores: dict[str, float], temperature: float, rng: random.Random | None) -> str:
-        keys = list(scores)
-        if rng is None:  # greedy (evaluation)
-            return max(keys, key=scores.__getitem__)
-        if self.explore and rng.random() < self.explore:
-            return rng.choice(keys)
-        m = max(scores.values())
-        return rng.choices(keys, weights=[math.exp((scores[k] - m) / temperature) for k in keys], k=1)[0]
-
     def _ids(self, text: str) -> list[int]:
-        return self.tok(text, add_special_tokens=False)["input_ids"]
+        return self.tokenizer(text, add_special_tokens=False)["input_ids"]
 
     def play(self, lm: LocalLM, prompt: list[dict[str, Any]], temperature: float,
              rng: random.Random | None) -> tuple[list[int], list[int], list[int], Any]:
@@ -72,16 +60,16 @@ class EpisodeRollout:
         env.reset(**row)
         tools = [getattr(env, n) for n in self.cls.tool_names]
         messages = [dict(m) for m in prompt]
-        context = self.tok.apply_chat_template(messages, tools=tools, add_generation_prompt=True, tokenize=False)
+        context = self.tokenizer.apply_chat_template(messages, tools=tools, add_generation_prompt=True, tokenize=False)
         prompt_text = context
         completion: list[int] = []
         mask: list[int] = []
-        longest_call = max(len(self._ids(CALL_OPEN + n + CALL_CLOSE + self.tok.eos_token)) for n in self.cls.tool_names)
+        longest_call = max(len(self._ids(CALL_OPEN + n + CALL_CLOSE + self.tokenizer.eos_token)) for n in self.cls.tool_names)
         for _ in range(self.cls.max_turns):
-            scores = lm.choose(context + CALL_OPEN, list(self.cls.tool_names), suffix=CALL_CLOSE + self.tok.eos_token,
+            scores = lm.choose(context + CALL_OPEN, list(self.cls.tool_names), suffix=CALL_CLOSE + self.tokenizer.eos_token,
                                prompt=prompt_text).logprobs
-            name = self._pick(scores, temperature, rng)
-            said = CALL_OPEN + name + CALL_CLOSE + self.tok.eos_token
+            name = self._sample(scores, temperature, rng)
+            said = CALL_OPEN + name + CALL_CLOSE + self.tokenizer.eos_token
             ids = self._ids(said)
             completion += ids
             mask += [1] * len(ids)
@@ -91,7 +79,7 @@ class EpisodeRollout:
             messages += [{"role": "assistant", "content": "",
                           "tool_calls": [{"type": "function", "function": {"name": name, "arguments": {}}}]},
                          {"role": "tool", "name": name, "content": result}]
-            nxt = self.tok.apply_chat_template(messages, tools=tools, add_generation_prompt=True, tokenize=False)
+            nxt = self.tokenizer.apply_chat_template(messages, tools=tools, add_generation_prompt=True, tokenize=False)
             if not nxt.startswith(context + said):
                 raise ConfigError("this chat template renders tool calls differently from EpisodeRollout's "
                                   "<tool_call>{json}</tool_call> turns (or is not prefix-preserving); "
@@ -105,12 +93,7 @@ class EpisodeRollout:
         return self._ids(prompt_text), completion, mask, env
 
     def __call__(self, prompts: list[Any], trainer: Any) -> dict[str, Any]:
-        model = trainer.accelerator.unwrap_model(trainer.model)
-        was_training = model.training
-        lm = LocalLM(model_obj=model, tokenizer=self.tok, threads=None)
-        rng = random.Random(self.seed * 1_000_003 + self.calls)
-        self.calls += 1
-        temperature = float(self.temperature or trainer.args.temperature)
+        model, was_training, lm, rng, temperature = self._policy(trainer)
         out: dict[str, list[Any]] = {"prompt_ids": [], "completion_ids": [], "env_mask": [], "episodes": []}
         try:
             for prompt in prompts:

@@ -26,15 +26,11 @@ from typing import Any
 from ..core.errors import ConfigError, expected
 from ..core.io import write_json_atomic
 from ..core.registry import spec
-from .env_tools import EPISODE_ENVS
+from .env_tools import EPISODE_ENVS, episode_face
 from .metrics_log import JsonlMetricsCallback, TimeBudgetCallback, last_checkpoint
 
 TRAIN_ENVS = ("inbox", "ticket", "tooldesk")
 EPISODE_MODES = ("decision", "episode")
-#: default completion budget of a whole episode, per env (tool results included)
-EPISODE_TOKENS = {"tooldesk": 384, "ticket": 1536}
-#: episode-mode environments whose tools take free-text arguments (sampled rollouts only)
-FREE_ARGUMENT_ENVS = ("ticket",)
 
 
 @dataclass
@@ -47,7 +43,7 @@ class GRPORunConfig:
     #: completions per prompt (the GRPO group)
     num_generations: int = 4
     prompts_per_step: int = 2
-    #: max new tokens per completion; None = 40 per decision, 384 per whole episode (tool results included)
+    #: max new tokens per completion; None = 40 per decision, the tool face's completion_tokens per whole episode
     max_completion_length: int | None = None
     #: "decision": one decision per prompt (multi-step envs: states an expert visits);
     #: "episode": the model plays whole episodes through tool calls (multi-step envs only)
@@ -97,13 +93,13 @@ class GRPORunConfig:
             raise ConfigError(expected("GRPORunConfig.episode_mode", self.episode_mode, ["decision"],
                                        f"whole episodes are for the multi-step environments {list(EPISODE_ENVS)}; "
                                        f"{name} trains with episode_mode='decision'"))
-        if self.episode_mode == "episode" and name in FREE_ARGUMENT_ENVS and self.rollout == "constrained":
+        face = episode_face(name)[0] if self.episode_mode == "episode" else None
+        if face is not None and self.rollout == "constrained" and face.argument_tools():
             raise ConfigError(expected("GRPORunConfig.rollout", self.rollout, ["sample"],
-                                       f"{name}'s tools take free-text arguments (a draft, a reason), which constrained "
+                                       f"{name}'s tools {face.argument_tools()} take arguments, which constrained "
                                        "episode rollouts do not write: use rollout='sample' (--rollout sample)"))
         if self.max_completion_length is None:
-            # a whole ticket episode is ~1.4k tokens with SmolLM2's tokenizer (its RESEARCH result alone ~630)
-            self.max_completion_length = EPISODE_TOKENS.get(name, 384) if self.episode_mode == "episode" else 40
+            self.max_completion_length = face.completion_tokens if face is not None else 40
         for attr, low in (("max_steps", 1), ("num_generations", 2), ("prompts_per_step", 1), ("max_completion_length", 4),
                           ("lora_r", 1), ("train_prompts", 1), ("save_steps", 1), ("eval_episodes", 0)):
             v = getattr(self, attr)

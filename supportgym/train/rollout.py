@@ -22,7 +22,43 @@ from ..core.errors import ConfigError
 from ..core.registry import spec
 
 
-class ConstrainedRollout:
+class PolicySampler:
+    """What the constrained ``rollout_func``s share: a seeded choice among allowed values, and a
+    LocalLM view of the trainer's current policy for each call."""
+
+    def __init__(self, tokenizer: Any, seed: int = 0, temperature: float | None = None, explore: float = 0.0) -> None:
+        self.tokenizer = tokenizer
+        self.seed = seed
+        #: temperature of the choice among allowed values (None: the trainer's)
+        self.temperature = temperature
+        #: probability of a uniformly random allowed value: a 135M model is so sure of its first guess
+        #: that a whole group often agrees, leaving zero advantage; exploration keeps groups varied
+        self.explore = explore
+        self.calls = 0
+
+    def _sample(self, scores: dict[str, float], temperature: float, rng: random.Random | None) -> str:
+        """A choice among ``scores``' keys: softmax at ``temperature`` plus exploration; ``rng=None``: greedy."""
+        keys = list(scores)
+        if rng is None:
+            return max(keys, key=scores.__getitem__)
+        if self.explore and rng.random() < self.explore:
+            return rng.choice(keys)
+        m = max(scores.values())
+        weights = [math.exp((scores[k] - m) / temperature) for k in keys]
+        return rng.choices(keys, weights=weights, k=1)[0]
+
+    def _policy(self, trainer: Any) -> tuple[Any, bool, LocalLM, random.Random, float]:
+        """(model, whether it was training, a LocalLM over it, this call's rng, choice temperature).
+        The LocalLM switches the model to eval mode; the caller restores ``model.train(was_training)``."""
+        model = trainer.accelerator.unwrap_model(trainer.model)
+        was_training = model.training
+        lm = LocalLM(model_obj=model, tokenizer=self.tokenizer, threads=None)
+        rng = random.Random(self.seed * 1_000_003 + self.calls)
+        self.calls += 1
+        return model, was_training, lm, rng, float(self.temperature or trainer.args.temperature)
+
+
+class ConstrainedRollout(PolicySampler):
     def __init__(self, env: str, tokenizer: Any, seed: int = 0, temperature: float | None = None,
                  explore: float = 0.0) -> None:
         s = spec(env)
@@ -32,23 +68,8 @@ class ConstrainedRollout:
         if bad:
             raise ConfigError(f"constrained rollouts need closed-set fields only; {s.id} writes free fields {bad}: "
                               "use rollout='sample' for this environment")
-        self.tokenizer = tokenizer
-        self.seed = seed
-        #: temperature of the choice among allowed values (None: the trainer's)
-        self.temperature = temperature
-        #: probability of a uniformly random allowed value: a 135M model is so sure of its first guess
-        #: that a whole group often agrees, leaving zero advantage; exploration keeps groups varied
-        self.explore = explore
-        self.calls = 0
+        super().__init__(tokenizer, seed, temperature, explore)
         self.__name__ = "constrained_rollout"
-
-    def _sample(self, scores: dict[str, float], temperature: float, rng: random.Random) -> str:
-        keys = list(scores)
-        if self.explore and rng.random() < self.explore:
-            return rng.choice(keys)
-        m = max(scores.values())
-        weights = [math.exp((scores[k] - m) / temperature) for k in keys]
-        return rng.choices(keys, weights=weights, k=1)[0]
 
     def complete(self, lm: LocalLM, prompt: str, n: int, temperature: float, rng: random.Random) -> list[str]:
         """``n`` sampled completions of ``prompt`` (which ends with the JSON prefix)."""
@@ -77,12 +98,7 @@ class ConstrainedRollout:
         return p, c + [tok.eos_token_id]
 
     def __call__(self, prompts: list[str], trainer: Any) -> dict[str, Any]:
-        model = trainer.accelerator.unwrap_model(trainer.model)
-        was_training = model.training
-        lm = LocalLM(model_obj=model, tokenizer=self.tokenizer, threads=None)
-        rng = random.Random(self.seed * 1_000_003 + self.calls)
-        self.calls += 1
-        temperature = float(self.temperature or trainer.args.temperature)
+        model, was_training, lm, rng, temperature = self._policy(trainer)
         out_p: list[list[int]] = []
         out_c: list[list[int]] = []
         try:
