@@ -44,7 +44,8 @@ def build(max_sessions: int = 256) -> Any:
 if __name__ == "__main__":
     import uvicorn
 
-    from supportgym.server.config import UVICORN_WS
-
-    # the same uvicorn settings as `supportgym serve`, so the comparison is of the server code
-    uvicorn.run(build(), host="127.0.0.1", port=int(sys.argv[1]), log_level="error", access_log=False, ws=UVICORN_WS)
+    # the same uvicorn settings as `supportgym serve` (uvloop, httptools, sans-I/O WebSocket, no access
+    # log) with uvicorn's own protocol classes, as OpenEnv deploys; `supportgym serve` runs its
+    # subclasses of them (supportgym/server/protocols.py), which are part of what is measured
+    uvicorn.run(build(), host="127.0.0.1", port=int(sys.argv[1]), log_level="error", access_log=False,
+                ws="websockets-sansio")

@@ -95,7 +95,7 @@ def test_changed_lists_are_rendered_afresh():
     check(ListObs.model_construct(items=list(items), count=6))  # a copy
     check(ListObs.model_construct(items=items, other=None, count=7))
     check(ListObs(items=items, count=8))  # validated: pydantic copied the list
-    assert plan_of(ListObs).reusable == {"items", "other"}
+    assert set(plan_of(ListObs).reusable) == {"items", "other"}
 
 
 def test_models_with_custom_serialisation_are_never_spliced():
@@ -108,7 +108,7 @@ def test_models_with_custom_serialisation_are_never_spliced():
         def _short(self, v: list[Item]) -> list[str]:
             return [i.name for i in v]
 
-    assert plan_of(Custom).reusable == frozenset()
+    assert not plan_of(Custom).reusable
     items = [Item(name="a")]
     renderer = Renderer()
     for _ in range(3):

@@ -41,11 +41,11 @@ def serve(
     import uvicorn
 
     from ..server import ServerConfig, create_app
-    from ..server.config import UVICORN_WS
+    from ..server.config import UVICORN_HTTP, UVICORN_WS
 
     config = ServerConfig(default_env=env, envs=envs or None, max_sessions=max_sessions, session_ttl_s=session_ttl,
                           max_body_bytes=max_body, offload_steps=offload_steps)
     app = create_app(config)
     tune_gc()
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=max(16 * max_body, 2**20),
-                ws=UVICORN_WS, access_log=False)
+                http=UVICORN_HTTP, ws=UVICORN_WS, access_log=False)

@@ -7,9 +7,11 @@ from pydantic import Field
 from ..core.types import Model
 
 DEFAULT_PORT = 7860
-#: uvicorn's WebSocket implementation: the sans-I/O one cost about 15% less server CPU per
-#: message than the legacy "websockets" one in benchmarks/server_load.py runs
-UVICORN_WS = "websockets-sansio"
+#: uvicorn's protocol classes, extended (protocols.py): httptools sending each response in one
+#: write, and the sans-I/O WebSocket one (about 15% less server CPU per message than the legacy
+#: "websockets" one) letting /ws answer messages in data_received
+UVICORN_HTTP = "supportgym.server.protocols:JoinedWritesHTTPProtocol"
+UVICORN_WS = "supportgym.server.protocols:DirectWSProtocol"
 
 
 class ServerConfig(Model):

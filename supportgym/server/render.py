@@ -8,8 +8,11 @@ list object and its elements, and splices it back while the observation holds th
 list with the very same elements (checked by identity, so an append, removal or
 replacement is noticed). A list's JSON is only computed separately once the same list
 has been seen twice, so fields rebuilt every step (ticket's history, tooldesk's tool
-results) cost nothing extra. The output is byte-for-byte what :func:`render_result`
-gives; tests check that on full episodes of every environment.
+results) cost nothing extra; a field whose JSON was reused before in the session (the
+next episode's inbox) is kept from the first sighting. A model field holding one of a kept list's items (inbox-v0's
+``current_email`` is an item of its ``inbox``) is spliced from that item's JSON too. The
+output is byte-for-byte what :func:`render_result` gives; tests check that on full
+episodes of every environment.
 
 The one thing the identity check cannot see is a model inside a cached list being
 mutated in place between two steps; no built-in environment does that (an environment
@@ -19,6 +22,7 @@ would catch for the built-ins), and ``Renderer(enabled=False)`` turns reuse off.
 
 from __future__ import annotations
 
+import operator
 import types
 import typing
 from dataclasses import dataclass
@@ -42,27 +46,39 @@ def _tail(obs: Observation, sid: str | None, env_id: str) -> list[bytes]:
     return parts
 
 
-def render_result(obs: Observation, sid: str | None, env_id: str) -> bytes:
+def render_result(obs: Observation, sid: str | None, env_id: str, prefix: bytes = b"", suffix: bytes = b"") -> bytes:
     """OpenEnv's step/reset payload ``{"observation", "reward", "done"}`` plus our session and env ids.
 
     The observation keeps every typed field (``reward_breakdown`` included); only
     ``reward`` and ``done`` move up a level, as OpenEnv's serialize_observation does.
+    ``prefix``/``suffix`` wrap the payload in the same single copy (the WebSocket envelope).
     """
     # to_json gives bytes straight from pydantic-core (model_dump_json would decode, then we'd encode)
     body = obs.__pydantic_serializer__.to_json(obs, exclude=TOP_LEVEL)
-    return b"".join([b'{"observation":', body, *_tail(obs, sid, env_id)])
+    return b"".join([prefix, b'{"observation":', body, *_tail(obs, sid, env_id), suffix])
 
 
-def _is_model_list(annotation: Any) -> bool:
-    """``list[SomeModel]`` (optionally ``| None``)."""
+def _model_list_item(annotation: Any) -> type[BaseModel] | None:
+    """The item class of ``list[SomeModel]`` (optionally ``| None``), else None."""
     origin = typing.get_origin(annotation)
     if origin in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(annotation) if a is not type(None)]
-        return len(args) == 1 and _is_model_list(args[0])
+        return _model_list_item(args[0]) if len(args) == 1 else None
     if origin is not list:
-        return False
+        return None
     (item,) = typing.get_args(annotation) or (Any,)
-    return isinstance(item, type) and issubclass(item, BaseModel)
+    return item if isinstance(item, type) and issubclass(item, BaseModel) else None
+
+
+def _model_class(annotation: Any) -> type[BaseModel] | None:
+    """The class of a ``SomeModel`` (optionally ``| None``) field, else None."""
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        annotation = args[0] if len(args) == 1 else None
+    return annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
+
+
+Piece = tuple[bool, Any]  # (True, field name) spliced from the cache, (False, field set) serialised now
 
 
 @dataclass(frozen=True)
@@ -70,24 +86,27 @@ class _Plan:
     """Per observation class: its serialised fields in order and which of them may be reused."""
 
     fields: tuple[str, ...]
-    reusable: frozenset[str]
+    #: list[Model] fields -> item class: their JSON is kept while the same list holds the same items
+    reusable: dict[str, type[BaseModel]]
+    #: Model fields -> class: served from a kept list's item JSON when the value is one of its items
+    singles: dict[str, type[BaseModel]]
     keys: dict[str, bytes]  # field name -> b'"name":'
-    layouts: dict[frozenset[str], list[set[str] | str]]
+    layouts: dict[tuple[str, ...], tuple[Piece, ...]]
 
-    def layout(self, reused: frozenset[str]) -> list[set[str] | str]:
-        """The observation as pieces in field order: a reused field's name, or a set of
-        consecutive other fields that one pydantic call serialises (output without braces)."""
+    def layout(self, reused: tuple[str, ...]) -> tuple[Piece, ...]:
+        """The observation as pieces in field order: a reused field, or a set of consecutive
+        other fields that one pydantic call serialises (its output without braces)."""
         pieces = self.layouts.get(reused)
         if pieces is None:
-            pieces = []
+            out: list[Any] = []
             for name in self.fields:
                 if name in reused:
-                    pieces.append(name)
-                elif pieces and isinstance(pieces[-1], set):
-                    pieces[-1].add(name)
+                    out.append((True, name))
+                elif out and not out[-1][0]:
+                    out[-1][1].add(name)
                 else:
-                    pieces.append({name})
-            self.layouts[reused] = pieces
+                    out.append((False, {name}))
+            pieces = self.layouts[reused] = tuple(out)
         return pieces
 
     @classmethod
@@ -96,8 +115,17 @@ class _Plan:
                       or model.__pydantic_decorators__.model_serializers)
         fields = tuple(name for name, f in model.model_fields.items()
                        if name not in TOP_LEVEL and not f.exclude and f.serialization_alias is None and f.alias is None)
-        reusable = frozenset(n for n in fields if _is_model_list(model.model_fields[n].annotation)) if simple else frozenset()
-        return cls(fields, reusable, {n: orjson.dumps(n) + b":" for n in fields}, {})
+        lists, singles = {}, {}
+        if simple:
+            for name in fields:
+                annotation = model.model_fields[name].annotation
+                if (item := _model_list_item(annotation)) is not None:
+                    lists[name] = item
+                elif (one := _model_class(annotation)) is not None:
+                    singles[name] = one
+        if not lists:
+            singles = {}
+        return cls(fields, lists, singles, {n: orjson.dumps(n) + b":" for n in fields}, {})
 
 
 _PLANS: dict[type, _Plan] = {}
@@ -111,58 +139,95 @@ def plan_of(model: type[Observation]) -> _Plan:
 
 
 class _Entry:
-    __slots__ = ("items", "json", "obj")
+    """One list field's last value, its items, and (from the second sighting) their JSON."""
+
+    __slots__ = ("by_id", "items", "json", "obj")
 
     def __init__(self, obj: list[Any]) -> None:
         self.obj = obj
         self.items = tuple(obj)
         self.json: bytes | None = None  # computed when the same list comes back
+        #: id(item) -> its JSON, when every item is exactly the field's item class (so its own
+        #: serializer writes what the observation's would); the ids stay valid while self.items holds them
+        self.by_id: dict[int, bytes] = {}
 
     def same(self, value: Any) -> bool:
-        if value is not self.obj or len(value) != len(self.items):
-            return False
-        return all(a is b for a, b in zip(value, self.items))
+        items = self.items
+        return value is self.obj and len(value) == len(items) and all(map(operator.is_, value, items))
+
+    def fill(self, obs: Observation, name: str, item_cls: type[BaseModel], key: bytes) -> None:
+        if all(type(x) is item_cls for x in self.items):
+            to_json = item_cls.__pydantic_serializer__.to_json
+            parts = [to_json(x) for x in self.items]
+            self.by_id = {id(x): j for x, j in zip(self.items, parts)}
+            self.json = b"[" + b",".join(parts) + b"]"
+        else:
+            whole = obs.__pydantic_serializer__.to_json(obs, include={name})  # b'{"name":[...]}'
+            self.json = whole[len(key) + 1:-1]
 
 
 class Renderer:
     """Renders one session's observations; see the module docstring."""
 
-    __slots__ = ("_entries", "_model", "_plan", "enabled")
+    __slots__ = ("_entries", "_model", "_plan", "_reused", "enabled")
 
     def __init__(self, enabled: bool = True) -> None:
         self.enabled = enabled
         self._model: type | None = None
         self._plan: _Plan | None = None
         self._entries: dict[str, _Entry] = {}
+        #: list fields whose JSON was reused in this session: a new list there (the next episode's
+        #: inbox) is kept from its first sighting, as it will most likely come back
+        self._reused: set[str] = set()
 
-    def render(self, obs: Observation, sid: str | None, env_id: str) -> bytes:
+    def render(self, obs: Observation, sid: str | None, env_id: str, prefix: bytes = b"", suffix: bytes = b"") -> bytes:
         model = type(obs)
         if model is not self._model:  # first call, or the session was reset into another env
-            self._model, self._plan, self._entries = model, plan_of(model), {}
-        plan = self._plan
-        if not self.enabled or not plan.reusable:  # type: ignore[union-attr]
-            return render_result(obs, sid, env_id)
+            self._model, self._plan, self._entries, self._reused = model, plan_of(model), {}, set()
+        plan: _Plan = self._plan  # type: ignore[assignment]
+        if not self.enabled or not plan.reusable:
+            return render_result(obs, sid, env_id, prefix, suffix)
+        values = obs.__dict__
+        entries = self._entries
         reuse: dict[str, bytes] = {}
-        for name in plan.reusable:  # type: ignore[union-attr]
-            value = getattr(obs, name)
-            entry = self._entries.get(name)
+        kept: list[_Entry] = []
+        for name, item_cls in plan.reusable.items():
+            value = values[name]
+            entry = entries.get(name)
             if entry is None or not entry.same(value):
-                if isinstance(value, list):
-                    self._entries[name] = _Entry(value)
-                else:
-                    self._entries.pop(name, None)
-                continue
+                if not isinstance(value, list) or not value:  # an empty list costs nothing to write
+                    entries.pop(name, None)
+                    continue
+                entry = entries[name] = _Entry(value)
+                if name not in self._reused:
+                    continue
             if entry.json is None:
-                whole = obs.__pydantic_serializer__.to_json(obs, include={name})  # b'{"name":[...]}'
-                entry.json = whole[len(plan.keys[name]) + 1:-1]  # type: ignore[union-attr]
-            reuse[name] = entry.json
+                entry.fill(obs, name, item_cls, plan.keys[name])
+                self._reused.add(name)
+            reuse[name] = entry.json  # type: ignore[assignment]
+            if entry.by_id:
+                kept.append(entry)
+        for name, cls in plan.singles.items():
+            value = values[name]
+            if type(value) is cls:
+                for entry in kept:
+                    found = entry.by_id.get(id(value))
+                    if found is not None:
+                        reuse[name] = found
+                        break
         if not reuse:
-            return render_result(obs, sid, env_id)
-        return b"".join([b'{"observation":', self._splice(obs, plan, reuse), *_tail(obs, sid, env_id)])  # type: ignore[arg-type]
-
-    @staticmethod
-    def _splice(obs: Observation, plan: _Plan, reuse: dict[str, bytes]) -> bytes:
-        ser = obs.__pydantic_serializer__
-        parts = [ser.to_json(obs, include=piece)[1:-1] if isinstance(piece, set) else plan.keys[piece] + reuse[piece]
-                 for piece in plan.layout(frozenset(reuse))]
-        return b"{" + b",".join(parts) + b"}"
+            return render_result(obs, sid, env_id, prefix, suffix)
+        to_json = obs.__pydantic_serializer__.to_json
+        keys = plan.keys
+        parts = [prefix, b'{"observation":{']
+        for spliced, what in plan.layout(tuple(reuse)):
+            if len(parts) > 2:
+                parts.append(b",")
+            if spliced:
+                parts += (keys[what], reuse[what])
+            else:
+                parts.append(to_json(obs, include=what)[1:-1])
+        parts.append(b"}")
+        parts += _tail(obs, sid, env_id)
+        parts.append(suffix)
+        return b"".join(parts)

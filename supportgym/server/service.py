@@ -20,6 +20,10 @@ T = TypeVar("T")
 log = logging.getLogger("supportgym.server")
 
 
+class MustWait(Exception):
+    """A ``*_now`` call that cannot run without awaiting (steps offloaded, or the session busy)."""
+
+
 class Service:
     def __init__(self, config: ServerConfig, store: SessionStore | None = None) -> None:
         self.config = config
@@ -44,31 +48,50 @@ class Service:
             raise ApiError(409, "env_mismatch",
                            f"session belongs to {session.env_id}; use /envs/{session.served.spec.name}/... or the root routes")
 
+    # Every operation has a synchronous core (``*_now``) and an async wrapper that takes the
+    # session's lock and, with --offload-steps, runs the environment in a worker thread. The
+    # WebSocket fast path (ws.py) calls the cores directly: its sessions' ids never leave the
+    # server, so nothing else can hold their locks, and without offloading nothing awaits.
+
     async def reset(self, served: Served, req: ResetBody, options: dict[str, Any],
                     session: Session | None, transport: str) -> tuple[Session, Observation]:
-        extra = bool(options)
-        options = check_options(served, req, options)
-        kwargs = {"seed": req.seed, "episode_id": req.episode_id, "task": req.task, **options}
-        # Always reset a fresh instance and swap it in on success: a reset that fails half-way
-        # (bad option) must leave the session's current episode exactly as it was.
-        env = served.make()
+        env, kwargs, extra = self._prepare_reset(served, req, options)
         if session is None:
             self.store.check_capacity()  # fail before doing any work
-            obs = await self._reset_env(served, env, kwargs, extra)
+            obs = await self._run(self._reset_env, served, env, kwargs, extra)
             session = self.store.add(served, env, transport)
             session.started = True
             return session, obs
         async with session.lock:
-            obs = await self._reset_env(served, env, kwargs, extra)
-            session.env.close()
-            session.env, session.served = env, served
-            session.steps = 0
-            session.started = True
-            return session, obs
+            obs = await self._run(self._reset_env, served, env, kwargs, extra)
+            return session, self._swap(session, served, env, obs)
 
-    async def _reset_env(self, served: Served, env: Any, kwargs: dict[str, Any], extra: bool) -> Observation:
+    def reset_now(self, served: Served, req: ResetBody, options: dict[str, Any], session: Session) -> Observation:
+        """Reset an existing session without awaiting (see above)."""
+        self._check_free(session)
+        env, kwargs, extra = self._prepare_reset(served, req, options)
+        return self._swap(session, served, env, self._reset_env(served, env, kwargs, extra))
+
+    @staticmethod
+    def _prepare_reset(served: Served, req: ResetBody, options: dict[str, Any]) -> tuple[Any, dict[str, Any], bool]:
+        extra = bool(options)
+        options = check_options(served, req, options)
+        # Always reset a fresh instance and swap it in on success: a reset that fails half-way
+        # (bad option) must leave the session's current episode exactly as it was.
+        return served.make(), {"seed": req.seed, "episode_id": req.episode_id, "task": req.task, **options}, extra
+
+    @staticmethod
+    def _swap(session: Session, served: Served, env: Any, obs: Observation) -> Observation:
+        session.env.close()
+        session.env, session.served = env, served
+        session.steps = 0
+        session.started = True
+        return obs
+
+    @staticmethod
+    def _reset_env(served: Served, env: Any, kwargs: dict[str, Any], extra: bool) -> Observation:
         try:
-            return await self._run(env.reset, **kwargs)
+            return env.reset(**kwargs)
         except SupportGymError:
             raise
         except (TypeError, ValueError, AttributeError, KeyError) as err:
@@ -82,16 +105,33 @@ class Service:
     async def step(self, session: Session, raw: Mapping[str, Any]) -> Observation:
         action = parse_action(session.served, raw)
         async with session.lock:
-            if session.closed:
-                raise ApiError(404, "unknown_session", "the session was closed while this step waited")
-            if not session.started:
-                raise ApiError(409, "reset_needed", "no episode yet: send a reset first")
-            if session.env.done:
-                raise ApiError(409, "episode_done",
-                               "the episode has ended (done=true); reset the session (POST /reset with its id) to start another")
-            obs = await self._run(session.env.step, action)
+            self._check_steppable(session)
+            obs = await self._run(session.env.step, action) if self.config.offload_steps else session.env.step(action)
             session.steps += 1
             return obs
+
+    def step_now(self, session: Session, raw: Mapping[str, Any]) -> Observation:
+        """Step without awaiting (see above)."""
+        action = parse_action(session.served, raw)
+        self._check_free(session)
+        self._check_steppable(session)
+        obs = session.env.step(action)
+        session.steps += 1
+        return obs
+
+    def _check_free(self, session: Session) -> None:
+        if self.config.offload_steps or session.lock.locked():
+            raise MustWait
+
+    @staticmethod
+    def _check_steppable(session: Session) -> None:
+        if session.closed:
+            raise ApiError(404, "unknown_session", "the session was closed while this step waited")
+        if not session.started:
+            raise ApiError(409, "reset_needed", "no episode yet: send a reset first")
+        if session.env.done:
+            raise ApiError(409, "episode_done",
+                           "the episode has ended (done=true); reset the session (POST /reset with its id) to start another")
 
     def state(self, session: Session) -> State:
         if not session.started:

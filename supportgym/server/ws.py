@@ -8,7 +8,9 @@ bad message gets an ``error`` reply and the connection and its episode carry on.
 
 :func:`serve` speaks raw ASGI (no Starlette ``WebSocket`` wrapper, no middleware), and the
 app calls it directly for the exact ``/ws`` paths of served environments (see fastpath.py):
-the wrapper and middleware layers ran on every message sent.
+the wrapper and middleware layers ran on every message sent. Under ``supportgym serve``
+(uvicorn with :class:`~.protocols.DirectWSProtocol`) messages are answered inside the
+protocol's ``data_received`` by the same :func:`_reply`, without the per-message ASGI hops.
 """
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ from starlette.routing import WebSocketRoute
 
 from ..core.errors import SupportGymError
 from .errors import ApiError, from_programmer_error
-from .service import Service
+from .service import MustWait, Service
 from .sessions import Session
 from .wire import parse_json, parse_reset
+from .protocols import EXTENSION
 
 log = logging.getLogger("supportgym.server")
 
@@ -39,11 +42,11 @@ _WS_CODES = {
 CLOSE_TRY_AGAIN_LATER = 1013
 
 
-def error_message(err: ApiError) -> str:
+def error_message(err: ApiError) -> bytes:
     code = _WS_CODES.get(err.code) or ("VALIDATION_ERROR" if err.status == 422 else err.code.upper())
     data: dict[str, Any] = {"message": err.message, "code": code,
                             "reason": err.code, "status": err.status, **err.extra}
-    return orjson.dumps({"type": "error", "data": data}).decode()
+    return orjson.dumps({"type": "error", "data": data})
 
 
 class Utf8Text(str):
@@ -62,45 +65,130 @@ class Utf8Text(str):
         return str.encode(self, encoding, errors)
 
 
-def _observation(session: Session, obs: Any) -> str:
-    return Utf8Text(b"".join([b'{"type":"observation","data":', session.renderer.render(obs, None, session.env_id), b"}"]))
+def _observation(session: Session, obs: Any) -> bytes:
+    return session.renderer.render(obs, None, session.env_id, b'{"type":"observation","data":', b"}")
 
 
-async def _handle(svc: Service, session: Session, path_env: str | None, msg: Any) -> str | None:
-    """One message -> the reply text; None means the client asked to close."""
-    if not isinstance(msg, Mapping):
+def _message(msg: Any) -> tuple[Any, Mapping[str, Any]]:
+    if type(msg) is not dict and not isinstance(msg, Mapping):
         raise ApiError(422, "invalid_request", "a message must be a JSON object {\"type\": ..., \"data\": ...}")
-    kind, data = msg.get("type"), msg.get("data")
-    if data is not None and not isinstance(data, Mapping):
+    data = msg.get("data")
+    if data is not None and type(data) is not dict and not isinstance(data, Mapping):
         raise ApiError(422, "invalid_request", f"data: expected an object, got {type(data).__name__}")
-    data = data or {}
+    return msg.get("type"), data or {}
+
+
+def _reset_request(svc: Service, session: Session, path_env: str | None, data: Mapping[str, Any]) -> tuple[Any, ...]:
+    req, options = parse_reset(data)
+    served = svc.pick(path_env, req.env) if (path_env or req.env) else session.served
+    return served, req, options
+
+
+def _state(svc: Service, session: Session) -> bytes:
+    return b'{"type":"state","data":' + svc.state(session).model_dump_json().encode() + b"}"
+
+
+def _unknown(kind: Any) -> ApiError:
+    return ApiError(422, "unknown_type", f"type: unknown message type {kind!r}; allowed: reset, step, state, close")
+
+
+# One message -> the reply (None: the client asked to close). _handle awaits the session's lock
+# and offloaded steps; _handle_now is the same without awaiting, for the fast path (_direct).
+async def _handle(svc: Service, session: Session, path_env: str | None, msg: Any) -> bytes | None:
+    kind, data = _message(msg)
     svc.store.get(session.id)  # 404 if the session expired while the client idled; also marks it used
     if kind == "step":
         return _observation(session, await svc.step(session, data))
     if kind == "reset":
-        req, options = parse_reset(data)
-        served = svc.pick(path_env, req.env) if (path_env or req.env) else session.served
-        _, obs = await svc.reset(served, req, options, session, "ws")
-        return _observation(session, obs)
+        served, req, options = _reset_request(svc, session, path_env, data)
+        return _observation(session, (await svc.reset(served, req, options, session, "ws"))[1])
     if kind == "state":
-        return '{"type":"state","data":' + svc.state(session).model_dump_json() + "}"
+        return _state(svc, session)
     if kind == "close":
         return None
-    raise ApiError(422, "unknown_type", f"type: unknown message type {kind!r}; allowed: reset, step, state, close")
+    raise _unknown(kind)
+
+
+def _handle_now(svc: Service, session: Session, path_env: str | None, msg: Any) -> bytes | None:
+    kind, data = _message(msg)
+    svc.store.get(session.id)
+    if kind == "step":
+        return _observation(session, svc.step_now(session, data))
+    if kind == "reset":
+        return _observation(session, svc.reset_now(*_reset_request(svc, session, path_env, data), session))
+    if kind == "state":
+        return _state(svc, session)
+    if kind == "close":
+        return None
+    raise _unknown(kind)
+
+
+def _check_size(svc: Service, raw: bytes | str) -> None:
+    limit = svc.config.max_body_bytes
+    if len(raw) > limit:
+        raise ApiError(413, "message_too_large", f"message is {len(raw)} bytes; the limit is {limit}")
+
+
+def _error(err: Exception) -> tuple[bytes, bool]:
+    """An exception -> (error reply, whether the connection ends)."""
+    if isinstance(err, ApiError):
+        return error_message(err), err.code in ("unknown_session", "session_expired")
+    if isinstance(err, SupportGymError):
+        return error_message(from_programmer_error(err)), False
+    # an env bug must not kill the connection or leak internals
+    log.error("unhandled error in WebSocket session", exc_info=err)
+    return error_message(ApiError(500, "execution_error", "internal server error")), False
+
+
+async def _reply(svc: Service, session: Session, path_env: str | None, raw: bytes | str) -> tuple[bytes | None, bool]:
+    """One raw message -> (reply, end): reply None = nothing to send; end = close the connection after it."""
+    try:
+        _check_size(svc, raw)
+        reply = await _handle(svc, session, path_env, parse_json(raw))
+        return reply, reply is None
+    except Exception as err:  # noqa: BLE001 - every failure becomes an error message
+        return _error(err)
+
+
+class _Direct:
+    """The ``answer`` for :class:`~.protocols.DirectWSProtocol`. It declines (returns None) what
+    the ASGI loop must do: closing (a "close" message, or an error that ends the connection,
+    whose reply waits in ``ending`` for the loop to send), and anything that would have to
+    wait (MustWait, raised before anything in the session changed)."""
+
+    __slots__ = ("ending", "path_env", "session", "svc")
+
+    def __init__(self, svc: Service, session: Session, path_env: str | None) -> None:
+        self.svc, self.session, self.path_env = svc, session, path_env
+        self.ending: bytes | None = None
+
+    def __call__(self, raw: bytes) -> bytes | None:
+        try:
+            _check_size(self.svc, raw)
+            return _handle_now(self.svc, self.session, self.path_env, parse_json(raw))  # None for "close"
+        except MustWait:
+            return None
+        except Exception as err:  # noqa: BLE001 - every failure becomes an error message
+            reply, end = _error(err)
+            if end:
+                self.ending = reply
+                return None
+            return reply
 
 
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 
-async def serve(svc: Service, path_env: str | None, receive: Receive, send: Send) -> None:
+async def serve(svc: Service, path_env: str | None, receive: Receive, send: Send,
+                extensions: Mapping[str, Any] | None = None) -> None:
     """One WebSocket connection (ASGI ``websocket`` scope) = one session."""
     if (await receive())["type"] != "websocket.connect":
         return  # the client left before the handshake completed
     await send({"type": "websocket.accept"})
 
-    async def send_text(text: str) -> None:
-        await send({"type": "websocket.send", "text": text})
+    async def send_text(text: bytes) -> None:
+        await send({"type": "websocket.send", "text": Utf8Text(text)})
 
     async def close(code: int = 1000) -> None:
         await send({"type": "websocket.close", "code": code, "reason": ""})
@@ -112,7 +200,11 @@ async def serve(svc: Service, path_env: str | None, receive: Receive, send: Send
         await send_text(error_message(err))
         await close(CLOSE_TRY_AGAIN_LATER if err.status == 503 else 1008)
         return
-    limit = svc.config.max_body_bytes
+    direct = (extensions or {}).get(EXTENSION)
+    answer = None
+    if direct is not None and not svc.config.offload_steps:
+        answer = _Direct(svc, session, path_env)
+        direct["attach"](answer)
     disconnected = False
     try:
         while True:
@@ -120,27 +212,20 @@ async def serve(svc: Service, path_env: str | None, receive: Receive, send: Send
             if frame["type"] == "websocket.disconnect":
                 disconnected = True
                 break
-            raw = frame.get("text") if frame.get("text") is not None else frame.get("bytes") or b""
-            try:
-                if len(raw) > limit:
-                    raise ApiError(413, "message_too_large", f"message is {len(raw)} bytes; the limit is {limit}")
-                reply = await _handle(svc, session, path_env, parse_json(raw))
-            except ApiError as err:
-                reply = error_message(err)
-                if err.code in ("unknown_session", "session_expired"):
-                    await send_text(reply)
-                    break
-            except SupportGymError as err:
-                reply = error_message(from_programmer_error(err))
-            except Exception:  # noqa: BLE001 - an env bug must not kill the connection or leak internals
-                log.exception("unhandled error in WebSocket session")
-                reply = error_message(ApiError(500, "execution_error", "internal server error"))
-            if reply is None:
+            if answer is not None and answer.ending is not None:  # a message the fast path declined
+                reply, end, answer.ending = answer.ending, True, None
+            else:
+                raw = frame.get("text") if frame.get("text") is not None else frame.get("bytes") or b""
+                reply, end = await _reply(svc, session, path_env, raw)
+            if reply is not None:
+                await send_text(reply)
+            if end:
                 break
-            await send_text(reply)
     except OSError:
         disconnected = True  # the client went away while we were replying (uvicorn raises an OSError then)
     finally:
+        if answer is not None:
+            direct["attach"](None)
         svc.store.drop(session.id)
         if not disconnected:
             try:
@@ -157,7 +242,7 @@ class WSEndpoint:
 
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         env = self.env if self.env is not None else scope.get("path_params", {}).get("env")
-        await serve(self.svc, env, receive, send)
+        await serve(self.svc, env, receive, send, scope.get("extensions"))
 
 
 def install(app: FastAPI, svc: Service) -> None:

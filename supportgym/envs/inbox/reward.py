@@ -175,7 +175,7 @@ class EmailScorer:
         hit = 0
         for c, stems in self._matchers:
             if stems:
-                hit += all(p in reply_joined for p in stems)
+                hit += all(map(reply_joined.__contains__, stems))
             else:
                 hit += bool(c) and c in reply_compact
         return hit
@@ -214,9 +214,11 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str) -> float:
         coverage = min(1.0, scorer.cited(reply_compact, joined) / scorer.need)
     else:
         coverage = 1.0
-    tone = 0.5 * any(m in joined for m in rr.tone.get(category, ()))
+    # map(str.__contains__) rather than generator expressions: this runs on every step a server answers
+    contains = joined.__contains__
+    tone = 0.5 * any(map(contains, rr.tone.get(category, ())))
     tone += 0.5 * (not rr.courtesy.isdisjoint(toks))
-    if any(m in joined for m in rr.avoid.get(category, ())):
+    if any(map(contains, rr.avoid.get(category, ()))):
         tone = max(0.0, tone - 0.5)
     # tone only counts as far as the reply is about this email: a polite reply to nothing earns little
     base = 0.65 * coverage + 0.35 * tone * max(coverage, 0.3)
@@ -232,7 +234,7 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str) -> float:
         # non-overlapping k-grams: a copied passage of 2k tokens always contains one whole
         body = scorer.body_joined
         starts = range(0, n - k + 1, k)
-        copied = sum((" " + " ".join(toks[i:i + k]) + " ") in body for i in starts) / len(starts)
+        copied = sum([(" " + " ".join(toks[i:i + k]) + " ") in body for i in starts]) / len(starts)
         copy = 1.0 if copied <= d.copy_ok else max(0.0, 1.0 - (copied - d.copy_ok) / (d.copy_zero - d.copy_ok))
     else:
         copy = 1.0
@@ -285,11 +287,17 @@ def breakdown(priority: float = 0.0, category: float = 0.0, routing: float = 0.0
     })
 
 
+_FIELD_NAMES: dict[type, frozenset[str]] = {}
+
+
 def construct(cls: type[M], values: dict[str, Any]) -> M:
     """``cls.model_construct`` without its per-call overhead; ``values`` must hold every field."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = frozenset(cls.__pydantic_fields__)
     obj = cls.__new__(cls)
     _set(obj, "__dict__", values)
-    _set(obj, "__pydantic_fields_set__", set(cls.model_fields))
+    _set(obj, "__pydantic_fields_set__", set(names))
     _set(obj, "__pydantic_extra__", None)
     _set(obj, "__pydantic_private__", None)
     return obj

@@ -1,0 +1,203 @@
+"""uvicorn's protocol classes with two additions that ``supportgym serve`` uses; the
+benchmark measured both (docs/server.md, *Performance*).
+
+:class:`JoinedWritesHTTPProtocol` (httptools): uvicorn writes a response's status line and
+headers, then its body, as two ``send()`` calls, and with TCP_NODELAY as two TCP segments
+the client wakes up for separately. A thin transport wrapper holds a write until the next
+write or the end of the current event-loop callback, so a response leaves in one piece.
+
+:class:`DirectWSProtocol` (websockets-sansio): through plain ASGI every WebSocket message
+costs an event dict, a queue hand-off, a task switch, a UTF-8 decode, another dict and an
+awaited send before the reply is written; under load that glue cost about as much as
+stepping the environment. The app finds ``scope["extensions"]["supportgym.ws.direct"]`` and
+may call its ``attach(answer)`` after accepting: from then on each complete message
+(``bytes``) goes to ``answer`` inside ``data_received``, and a returned ``bytes`` is written
+at once as a text frame. ``answer`` returns ``None`` to decline a message, which then
+travels the ordinary ASGI path (``receive()``), so anything that must await (closing, a busy
+session, steps offloaded to threads) is handled there. Order is kept: a message is answered
+directly only while nothing waits in the ASGI queue (the protocol stops reading while
+something does) and the transport accepts writes; otherwise it is queued as usual.
+
+Everything else (handshakes, keep-alive, pipelining, pings, close and disconnect events) is
+uvicorn's, unchanged; an app that never calls ``attach`` gets exactly uvicorn's behaviour.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import struct
+from collections.abc import Callable
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import apply_mask
+from websockets.http11 import Request
+from websockets.protocol import State
+
+EXTENSION = "supportgym.ws.direct"
+
+Answer = Callable[[bytes], "bytes | None"]
+_HEAD16, _HEAD64 = struct.Struct("!BBH"), struct.Struct("!BBQ")
+
+
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode()
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+class _JoinedWrites:
+    """Transport wrapper: a write waits for the next one or the end of the current callback."""
+
+    __slots__ = ("_held", "_loop", "transport")
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self.transport, self._loop, self._held = transport, loop, None
+
+    def write(self, data: bytes) -> None:
+        held = self._held
+        if held is None:
+            self._held = data
+            self._loop.call_soon(self.flush)
+        else:
+            self._held = None
+            self.transport.write(held + data)
+
+    def flush(self) -> None:
+        held = self._held
+        if held is not None:
+            self._held = None
+            if not self.transport.is_closing():
+                self.transport.write(held)
+
+    def close(self) -> None:
+        self.flush()
+        self.transport.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.transport, name)
+
+
+class JoinedWritesHTTPProtocol(HttpToolsProtocol):
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(_JoinedWrites(transport, self.loop))  # type: ignore[arg-type]
+
+    def handle_websocket_upgrade(self) -> None:
+        wrapper = self.transport
+        if isinstance(wrapper, _JoinedWrites):  # the WebSocket protocol writes once per message itself
+            wrapper.flush()
+            self.transport = wrapper.transport
+        super().handle_websocket_upgrade()
+
+
+class DirectWSProtocol(WebSocketsSansIOProtocol):
+    answer: Answer | None = None
+    #: set once websockets' reader sat at a frame boundary with nothing negotiated: from then on
+    #: data_received splits frames itself (see _split) and feeds websockets whole frames only
+    _framing = False
+    _pending = b""
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        scope: dict[str, Any] | None = getattr(self, "scope", None)  # absent when the handshake was refused
+        if scope is not None:
+            scope["extensions"][EXTENSION] = {"attach": self.attach}
+
+    def attach(self, answer: Answer | None) -> None:
+        """Answer this connection's messages with ``answer`` (``None`` detaches)."""
+        self.answer = answer
+
+    def _direct_ok(self) -> bool:
+        return self.answer is not None and not self.close_sent and self.queue.empty() and self.writable.is_set()
+
+    def _reply(self, reply: bytes) -> None:
+        if self.conn.extensions:  # e.g. permessage-deflate: websockets frames (and compresses) it
+            self.conn.send_text(reply)
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            return
+        n = len(reply)
+        head = bytes((0x81, n)) if n < 126 else (_HEAD16.pack(0x81, 126, n) if n < 65536 else _HEAD64.pack(0x81, 127, n))
+        self.transport.write(head + reply)
+
+    # ---- messages decoded by websockets (handshake time, negotiated extensions, odd frames) ----
+    def send_receive_event_to_app(self) -> None:
+        if not self._direct_ok():
+            return super().send_receive_event_to_app()
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        if self.curr_msg_data_type == "text" and not _utf8(data):
+            return super().send_receive_event_to_app()  # uvicorn closes with 1007
+        reply = self.answer(data)  # type: ignore[misc]
+        if reply is None:
+            return super().send_receive_event_to_app()  # self.frames still holds the message
+        self.frames = []
+        self._reply(reply)
+
+    # ---- frames split here: websockets' Python frame parser and Frame objects cost about as much
+    # as the rest of the per-message transport work, for the one shape every message has ----
+    def data_received(self, data: bytes) -> None:
+        if not self._framing:
+            if (self.answer is None or self.conn.state is not State.OPEN or self.conn.extensions
+                    or self.conn.reader.buffer or self.conn.expect_continuation_frame):
+                return super().data_received(data)
+            self._framing = True
+        buf = self._pending + data if self._pending else data
+        self._pending = self._split(buf)
+
+    def _split(self, buf: bytes) -> bytes:
+        """Answer or hand on every whole frame in ``buf``; return the incomplete rest."""
+        pos, size, limit = 0, len(buf), self.conn.max_message_size
+        while size - pos >= 2:
+            b0, b1 = buf[pos], buf[pos + 1]
+            length, start = b1 & 0x7F, pos + 2
+            if length == 126:
+                if size - pos < 4:
+                    break
+                length, start = int.from_bytes(buf[pos + 2:pos + 4], "big"), pos + 4
+            elif length == 127:
+                if size - pos < 10:
+                    break
+                length, start = int.from_bytes(buf[pos + 2:pos + 10], "big"), pos + 10
+            if b1 & 0x80:
+                start += 4  # the client's masking key
+            if limit is not None and length > limit:
+                self._handover(buf[pos:])  # websockets refuses it (1009) and closes
+                return b""
+            end = start + length
+            if end > size:
+                break
+            if not self._answer_frame(b0, b1, buf, start, end):
+                super().data_received(buf[pos:end])
+                if self.conn.state is not State.OPEN:  # a close frame, or a protocol error
+                    self._handover(buf[end:])
+                    return b""
+            pos = end
+        return buf[pos:]
+
+    def _answer_frame(self, b0: int, b1: int, buf: bytes, start: int, end: int) -> bool:
+        """Take one whole frame: answer it, or queue it for the ASGI app exactly as uvicorn would
+        (when the answer declines, or something waits in the queue). False leaves the frame to
+        websockets: anything but a final (unfragmented), masked text/binary frame with no reserved
+        bits, and text that is not UTF-8 (websockets closes with 1007)."""
+        opcode = b0 & 0x0F
+        if (b0 & 0xF0) != 0x80 or opcode not in (1, 2) or not b1 & 0x80:
+            return False
+        payload = apply_mask(buf[start:end], buf[start - 4:start])
+        if opcode == 1 and not _utf8(payload):
+            return False
+        reply = self.answer(payload) if self._direct_ok() else None  # type: ignore[misc]
+        if reply is None:
+            self.curr_msg_data_type = "text" if opcode == 1 else "bytes"
+            self.frames = [payload]
+            WebSocketsSansIOProtocol.send_receive_event_to_app(self)
+        else:
+            self._reply(reply)
+        return True
+
+    def _handover(self, rest: bytes) -> None:
+        """From here on websockets parses everything itself."""
+        self._framing = False
+        if rest:
+            super().data_received(rest)
