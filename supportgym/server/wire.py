@@ -113,7 +113,7 @@ def split_step(body: Any) -> tuple[dict[str, Any], str | None]:
 def parse_action(served: Served, raw: Mapping[str, Any]) -> Any:
     """The typed action, or 422 naming each bad field; nothing in the session changes either way."""
     try:
-        return served.cls.action_type.__pydantic_validator__.validate_python(raw)  # model_validate, minus a Python layer
+        return served.cls.action_type.model_validate(raw)
     except ValidationError as err:
         raise invalid("invalid_action", validation_errors(err), f"{served.id}: invalid action") from None
 
