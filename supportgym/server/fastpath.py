@@ -11,11 +11,54 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
+from starlette.datastructures import QueryParams
+from starlette.requests import ClientDisconnect
 
 from .catalog import Catalog
 from .errors import response_for
 
 Handler = Callable[[Request, str | None], Awaitable[Response]]
+
+
+class _Headers:
+    __slots__ = ("raw",)
+
+    def __init__(self, raw: list[tuple[bytes, bytes]]) -> None:
+        self.raw = raw
+
+    def get(self, name: str, default: str | None = None) -> str | None:
+        key = name.lower().encode("latin-1")
+        for k, v in self.raw:
+            if k == key:
+                return v.decode("latin-1")
+        return default
+
+
+class RawRequest:
+    """What the reset/step handlers read of a Starlette ``Request`` (headers, query parameters,
+    the body stream), straight from the ASGI scope: building the full Request, its Headers and
+    its stream cost more than parsing the body here."""
+
+    __slots__ = ("_receive", "headers", "scope")
+
+    def __init__(self, scope: dict[str, Any], receive: Any) -> None:
+        self.scope, self._receive = scope, receive
+        self.headers = _Headers(scope["headers"])
+
+    @property
+    def query_params(self) -> QueryParams:
+        return QueryParams(self.scope.get("query_string", b""))
+
+    async def stream(self) -> Any:
+        while True:
+            message = await self._receive()
+            if message["type"] == "http.disconnect":
+                raise ClientDisconnect()
+            body = message.get("body", b"")
+            if body:
+                yield body
+            if not message.get("more_body", False):
+                return
 
 
 class FastPath:
@@ -39,10 +82,12 @@ class FastPath:
     async def serve(route: tuple[Handler, str | None], scope: dict[str, Any], receive: Any, send: Any) -> None:
         handler, env = route
         try:
-            response = await handler(Request(scope, receive), env)
+            response = await handler(RawRequest(scope, receive), env)  # type: ignore[arg-type]
         except Exception as err:  # noqa: BLE001 - every failure becomes a JSON error, as on the slow path
             response = response_for(err, f"POST {scope['path']}")
-        await response(scope, receive, send)
+        # what Response.__call__ sends (these responses carry no background tasks)
+        await send({"type": "http.response.start", "status": response.status_code, "headers": response.raw_headers})
+        await send({"type": "http.response.body", "body": response.body})
 
 
 class SupportGymApp(FastAPI):
