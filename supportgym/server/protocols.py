@@ -37,7 +37,8 @@ from websockets.protocol import State
 
 EXTENSION = "supportgym.ws.direct"
 
-Answer = Callable[[bytes], "bytes | None"]
+#: a message -> its reply (bytes, or pieces to send as one frame), or None to decline it
+Answer = Callable[[bytes], "bytes | list[bytes] | None"]
 _HEAD16, _HEAD64 = struct.Struct("!BBH"), struct.Struct("!BBQ")
 
 
@@ -64,7 +65,7 @@ class _JoinedWrites:
             self._loop.call_soon(self.flush)
         else:
             self._held = None
-            self.transport.write(held + data)
+            self.transport.writelines((held, data))  # one writev(), no copy of the body
 
     def flush(self) -> None:
         held = self._held
@@ -113,14 +114,15 @@ class DirectWSProtocol(WebSocketsSansIOProtocol):
     def _direct_ok(self) -> bool:
         return self.answer is not None and not self.close_sent and self.queue.empty() and self.writable.is_set()
 
-    def _reply(self, reply: bytes) -> None:
+    def _reply(self, reply: bytes | list[bytes]) -> None:
         if self.conn.extensions:  # e.g. permessage-deflate: websockets frames (and compresses) it
-            self.conn.send_text(reply)
+            self.conn.send_text(reply if isinstance(reply, bytes) else b"".join(reply))
             self.transport.write(b"".join(self.conn.data_to_send()))
             return
-        n = len(reply)
+        parts = [reply] if isinstance(reply, bytes) else reply
+        n = sum(map(len, parts))
         head = bytes((0x81, n)) if n < 126 else (_HEAD16.pack(0x81, 126, n) if n < 65536 else _HEAD64.pack(0x81, 127, n))
-        self.transport.write(head + reply)
+        self.transport.writelines([head, *parts])  # one writev(): the pieces are sent from where they lie
 
     # ---- messages decoded by websockets (handshake time, negotiated extensions, odd frames) ----
     def send_receive_event_to_app(self) -> None:

@@ -65,8 +65,15 @@ class Utf8Text(str):
         return str.encode(self, encoding, errors)
 
 
+_ENVELOPE = (b'{"type":"observation","data":', b"}")
+
+
 def _observation(session: Session, obs: Any) -> bytes:
-    return session.renderer.render(obs, None, session.env_id, b'{"type":"observation","data":', b"}")
+    return session.renderer.render(obs, None, session.env_id, *_ENVELOPE)
+
+
+def _observation_parts(session: Session, obs: Any) -> list[bytes]:
+    return session.renderer.render_parts(obs, None, session.env_id, *_ENVELOPE)
 
 
 def _message(msg: Any) -> tuple[Any, Mapping[str, Any]]:
@@ -109,13 +116,13 @@ async def _handle(svc: Service, session: Session, path_env: str | None, msg: Any
     raise _unknown(kind)
 
 
-def _handle_now(svc: Service, session: Session, path_env: str | None, msg: Any) -> bytes | None:
+def _handle_now(svc: Service, session: Session, path_env: str | None, msg: Any) -> bytes | list[bytes] | None:
     kind, data = _message(msg)
     svc.store.get(session.id)
     if kind == "step":
-        return _observation(session, svc.step_now(session, data))
+        return _observation_parts(session, svc.step_now(session, data))
     if kind == "reset":
-        return _observation(session, svc.reset_now(*_reset_request(svc, session, path_env, data), session))
+        return _observation_parts(session, svc.reset_now(*_reset_request(svc, session, path_env, data), session))
     if kind == "state":
         return _state(svc, session)
     if kind == "close":
@@ -162,7 +169,7 @@ class _Direct:
         self.svc, self.session, self.path_env = svc, session, path_env
         self.ending: bytes | None = None
 
-    def __call__(self, raw: bytes) -> bytes | None:
+    def __call__(self, raw: bytes) -> bytes | list[bytes] | None:
         try:
             _check_size(self.svc, raw)
             return _handle_now(self.svc, self.session, self.path_env, parse_json(raw))  # None for "close"
