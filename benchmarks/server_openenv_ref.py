@@ -46,6 +46,11 @@ if __name__ == "__main__":
 
     # the same uvicorn settings as `supportgym serve` (uvloop, httptools, sans-I/O WebSocket, no access
     # log) with uvicorn's own protocol classes, as OpenEnv deploys; `supportgym serve` runs its
-    # subclasses of them (supportgym/server/protocols.py), which are part of what is measured
+    # subclasses of them (supportgym/server/protocols.py), which are part of what is measured.
+    # argv[2] == "joined": the reference with supportgym's one-write HTTP protocol, to tell how much
+    # of the HTTP difference that alone makes (its WebSocket subclass does nothing for this app)
+    http = "httptools"
+    if len(sys.argv) > 2 and sys.argv[2] == "joined":
+        from supportgym.server.config import UVICORN_HTTP as http
     uvicorn.run(build(), host="127.0.0.1", port=int(sys.argv[1]), log_level="error", access_log=False,
-                ws="websockets-sansio")
+                http=http, ws="websockets-sansio")
