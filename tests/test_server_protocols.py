@@ -168,6 +168,8 @@ def test_errors_keep_the_connection_and_close_ends_it(server):
 @pytest.mark.parametrize(("data", "code"), [
     (frame(b'{"type": "state", "x": "\xff"}'), 1007),  # a text frame that is not UTF-8
     (frame(b"x", rsv=0x40), 1002),  # reserved bit without an extension
+    (frame(b"{", fin=False) + frame(msg("state")), 1002),  # a new message inside a fragmented one
+    (bytes([0x81, 0x02]) + b"{}", 1002),  # an unmasked client frame
 ])
 def test_protocol_violations_are_left_to_websockets(server, data, code):
     c = RawWS(server)

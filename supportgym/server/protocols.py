@@ -142,7 +142,7 @@ class DirectWSProtocol(WebSocketsSansIOProtocol):
     def data_received(self, data: bytes) -> None:
         if not self._framing:
             if (self.answer is None or self.conn.state is not State.OPEN or self.conn.extensions
-                    or self.conn.reader.buffer or self.conn.expect_continuation_frame):
+                    or self.conn.reader.buffer or self.conn.current_size is not None):
                 return super().data_received(data)
             self._framing = True
         buf = self._pending + data if self._pending else data
@@ -182,9 +182,9 @@ class DirectWSProtocol(WebSocketsSansIOProtocol):
         """Take one whole frame: answer it, or queue it for the ASGI app exactly as uvicorn would
         (when the answer declines, or something waits in the queue). False leaves the frame to
         websockets: anything but a final (unfragmented), masked text/binary frame with no reserved
-        bits, and text that is not UTF-8 (websockets closes with 1007)."""
+        bits outside a fragmented message, and text that is not UTF-8 (websockets closes with 1007)."""
         opcode = b0 & 0x0F
-        if (b0 & 0xF0) != 0x80 or opcode not in (1, 2) or not b1 & 0x80:
+        if (b0 & 0xF0) != 0x80 or opcode not in (1, 2) or not b1 & 0x80 or self.conn.current_size is not None:
             return False
         payload = apply_mask(buf[start:end], buf[start - 4:start])
         if opcode == 1 and not _utf8(payload):
