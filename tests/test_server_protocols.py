@@ -11,6 +11,7 @@ import os
 import random
 import socket
 import struct
+import zlib
 from typing import Any
 
 import orjson
@@ -229,3 +230,129 @@ def async_lock_held(svc: Service, session: Any) -> None:
                                    "route_to": "billing"})
 
     asyncio.run(main())
+
+
+# ---- the protocol driven by hand (fake transport): situations sockets cannot stage on demand ----
+class FakeTransport:
+    def __init__(self) -> None:
+        self.out: list[bytes] = []
+        self.closing = False
+
+    def write(self, data: bytes) -> None:
+        self.out.append(bytes(data))
+
+    def writelines(self, parts: Any) -> None:
+        self.out.append(b"".join(parts))
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    def close(self) -> None:
+        self.closing = True
+
+    def pause_reading(self) -> None: ...
+
+    def resume_reading(self) -> None: ...
+
+    def get_extra_info(self, key: str, default: Any = None) -> Any:
+        return {"peername": ("127.0.0.1", 1), "sockname": ("127.0.0.1", 2)}.get(key, default)
+
+
+def replies(out: list[bytes]) -> list[str]:
+    kinds = []
+    for chunk in out:
+        if chunk[0] == 0x81:  # text frames (the handshake response and close frames are skipped)
+            start = 4 if chunk[1] & 0x7F == 126 else 2
+            kinds.append(orjson.loads(chunk[start:])["type"])
+    return kinds
+
+
+async def hand_driven() -> tuple[Any, FakeTransport]:
+    import asyncio
+
+    from uvicorn.config import Config
+    from uvicorn.server import ServerState
+
+    from supportgym.server.config import UVICORN_WS
+    from supportgym.server.protocols import DirectWSProtocol
+
+    config = Config(app(), ws=UVICORN_WS, lifespan="off")
+    config.load()
+    proto = DirectWSProtocol(config, ServerState(), {}, _loop=asyncio.get_running_loop())
+    transport = FakeTransport()
+    proto.connection_made(transport)  # type: ignore[arg-type]
+    key = base64.b64encode(os.urandom(16)).decode()
+    proto.data_received((f"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                         f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    return proto, transport
+
+
+async def settle() -> None:
+    import asyncio
+
+    for _ in range(10):
+        await asyncio.sleep(0)
+
+
+def test_a_direct_answer_never_overtakes_a_reply_the_app_still_owes():
+    import asyncio
+
+    async def main() -> list[str]:
+        proto, transport = await hand_driven()
+        await settle()
+        assert proto.answer is not None
+        proto.data_received(frame(msg("reset", {"seed": 1})))  # answered directly
+        proto.pause_writing()  # the client stopped reading
+        proto.data_received(frame(msg("state")))  # queued for the app, which takes it and waits to write
+        await settle()
+        proto.resume_writing()  # writable again, but the app's reply is still to come ...
+        email = session_email(proto)
+        proto.data_received(frame(msg("step", {"email_id": email, "priority": "high", "category": "billing_inquiry",
+                                               "route_to": "billing"})))  # ... so this waits its turn
+        proto.data_received(frame(b"{bad"))
+        await settle()
+        return replies(transport.out)
+
+    assert asyncio.run(main()) == ["observation", "state", "observation", "error"]
+
+
+def session_email(proto: Any) -> str:
+    session = proto.answer.session
+    return session.env.unwrapped._ids[0] if hasattr(session.env, "unwrapped") else session.env._ids[0]
+
+
+def test_frames_websockets_saw_before_the_app_attached_stay_with_websockets():
+    import asyncio
+
+    async def main() -> list[str]:
+        proto, transport = await hand_driven()
+        first = frame(msg("state"))
+        proto.data_received(first[:2])  # a header arrives before the app attached; websockets consumes it
+        await settle()
+        proto.data_received(first[2:] + frame(msg("state")))
+        await settle()
+        assert not proto._framing
+        return replies(transport.out)
+
+    assert asyncio.run(main()) == ["error", "error"]  # both "state" messages answered (no episode yet)
+
+
+def test_permessage_deflate_message_then_close_in_one_write(server):
+    c = RawWS.__new__(RawWS)
+    host, port = server.removeprefix("http://").split(":")
+    c.sock = socket.create_connection((host, int(port)), timeout=10)
+    key = base64.b64encode(os.urandom(16)).decode()
+    c.sock.sendall((f"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}"
+                    "\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Extensions: permessage-deflate\r\n\r\n").encode())
+    c.buf = b""
+    while b"\r\n\r\n" not in c.buf:
+        c.buf += c._recv()
+    head, c.buf = c.buf.split(b"\r\n\r\n", 1)
+    assert b"permessage-deflate" in head
+    c.send(frame(msg("state")))  # compression is negotiated: frames go through websockets, answered directly
+    opcode, payload = c.read()
+    assert opcode == 1 and orjson.loads(zlib.decompressobj(-15).decompress(payload + b"\x00\x00\xff\xff"))["type"] == "error"
+    c.send(frame(msg("reset", {"seed": 1})) + frame(struct.pack("!H", 1000), opcode=8))  # no crash
+    while (code := c.read())[0] != 8:
+        pass
+    assert struct.unpack("!H", code[1][:2])[0] == 1000

@@ -15,8 +15,9 @@ may call its ``attach(answer)`` after accepting: from then on each complete mess
 at once as a text frame. ``answer`` returns ``None`` to decline a message, which then
 travels the ordinary ASGI path (``receive()``), so anything that must await (closing, a busy
 session, steps offloaded to threads) is handled there. Order is kept: a message is answered
-directly only while nothing waits in the ASGI queue (the protocol stops reading while
-something does) and the transport accepts writes; otherwise it is queued as usual.
+directly only while the connection is open, nothing waits in the ASGI queue (the protocol
+stops reading while something does), the app is not still replying to a message it took, and
+the transport accepts writes; otherwise it is queued as usual.
 
 Everything else (handshakes, keep-alive, pipelining, pings, close and disconnect events) is
 uvicorn's, unchanged; an app that never calls ``attach`` gets exactly uvicorn's behaviour.
@@ -96,10 +97,16 @@ class JoinedWritesHTTPProtocol(HttpToolsProtocol):
 
 class DirectWSProtocol(WebSocketsSansIOProtocol):
     answer: Answer | None = None
-    #: set once websockets' reader sat at a frame boundary with nothing negotiated: from then on
-    #: data_received splits frames itself (see _split) and feeds websockets whole frames only
+    #: data_received splits frames itself (see _split) and feeds websockets whole frames only. It
+    #: starts only if websockets never saw a frame byte, so both always agree where frames begin
     _framing = False
+    #: websockets has seen frame bytes (before the app attached, or after a handover): it keeps
+    #: parsing this connection itself
+    _handed_over = False
     _pending = b""
+    #: the app took a message from the ASGI queue and has not asked for the next one yet: its reply
+    #: is still to come, so a direct answer now could overtake it
+    _app_holds = False
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
@@ -112,7 +119,14 @@ class DirectWSProtocol(WebSocketsSansIOProtocol):
         self.answer = answer
 
     def _direct_ok(self) -> bool:
-        return self.answer is not None and not self.close_sent and self.queue.empty() and self.writable.is_set()
+        return (self.answer is not None and not self.close_sent and self.conn.state is State.OPEN
+                and self.queue.empty() and not self._app_holds and self.writable.is_set())
+
+    async def receive(self) -> Any:
+        self._app_holds = False  # the app finished with whatever it took before
+        message = await super().receive()
+        self._app_holds = message["type"] == "websocket.receive"
+        return message
 
     def _reply(self, reply: bytes | list[bytes]) -> None:
         if self.conn.extensions:  # e.g. permessage-deflate: websockets frames (and compresses) it
@@ -141,8 +155,10 @@ class DirectWSProtocol(WebSocketsSansIOProtocol):
     # as the rest of the per-message transport work, for the one shape every message has ----
     def data_received(self, data: bytes) -> None:
         if not self._framing:
-            if (self.answer is None or self.conn.state is not State.OPEN or self.conn.extensions
-                    or self.conn.reader.buffer or self.conn.current_size is not None):
+            if not self.handshake_initiated:  # the HTTP request (uvicorn hands it over on its own)
+                return super().data_received(data)
+            if self._handed_over or self.answer is None or self.conn.state is not State.OPEN or self.conn.extensions:
+                self._handed_over = True
                 return super().data_received(data)
             self._framing = True
         buf = self._pending + data if self._pending else data
@@ -200,6 +216,6 @@ class DirectWSProtocol(WebSocketsSansIOProtocol):
 
     def _handover(self, rest: bytes) -> None:
         """From here on websockets parses everything itself."""
-        self._framing = False
+        self._framing, self._handed_over = False, True
         if rest:
             super().data_received(rest)
