@@ -11,6 +11,7 @@ pytest.importorskip("trl")
 os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
 
 import torch  # noqa: E402
+from scripted_llm import ScriptedModel, tool_call  # noqa: E402
 
 from supportgym.core.errors import ConfigError  # noqa: E402
 from supportgym.core.registry import make  # noqa: E402
@@ -253,25 +254,6 @@ def test_episode_mode_defaults_to_a_whole_episode_budget():
 
 
 # ---- held-out evaluation through the same tools ------------------------------------------------
-class ScriptedModel:
-    """``generate`` answers with the next scripted tool call (then a plain reply)."""
-
-    device = torch.device("cpu")
-    training = False
-
-    def __init__(self, tok, names):
-        self.tok, self.names = tok, list(names)
-
-    def eval(self):
-        return self
-
-    def generate(self, input_ids, **_):
-        text = (f'<tool_call>\n{{"name": "{self.names.pop(0)}", "arguments": {{}}}}\n</tool_call><|im_end|>'
-                if self.names else "Goodbye.<|im_end|>")
-        new = self.tok(text, add_special_tokens=False)["input_ids"]
-        return torch.cat([input_ids, torch.tensor([new])], dim=1)
-
-
 def test_play_episode_steps_the_env_with_the_models_calls(tiny_model):
     from transformers import AutoTokenizer
 
@@ -279,14 +261,14 @@ def test_play_episode_steps_the_env_with_the_models_calls(tiny_model):
 
     tok = enable_tool_calling(AutoTokenizer.from_pretrained(tiny_model))
     row = episode_rows("tooldesk", 1, seed=7, split="test")[0]
-    model = ScriptedModel(tok, ["invoke_order_service", "no_such_tool", "resolve_query"])
+    model = ScriptedModel(tok, [tool_call(n) for n in ("invoke_order_service", "no_such_tool", "resolve_query")])
     t = play_episode(model, tok, "tooldesk", row)
     assert t.actions == [0, 7] and t.done and t.filled_turns == 0
     assert t.episode_return == pytest.approx(_replay(7, "split:test", [0, 7])[0])
     # an answer without a call ends the rollout; the environment then scores the unfinished episode
-    t = play_episode(ScriptedModel(tok, ["invoke_order_service"]), tok, "tooldesk", row)
+    t = play_episode(ScriptedModel(tok, [tool_call("invoke_order_service")]), tok, "tooldesk", row)
     assert t.actions == [0] and t.filled_turns > 0
     assert t.episode_return == pytest.approx(_replay(7, "split:test", [0])[0])
-    result = evaluate_episodes(ScriptedModel(tok, ["escalate_to_human_agent"] * 2), tok, "tooldesk", episodes=2,
+    result = evaluate_episodes(ScriptedModel(tok, [tool_call("escalate_to_human_agent")] * 2), tok, "tooldesk", episodes=2,
                                seed=0)
     assert result["metrics"]["episodes"] == 2.0 and result["tool_calls_per_episode"] == 1.0

@@ -12,6 +12,7 @@ pytest.importorskip("trl")
 os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
 
 import torch  # noqa: E402
+from scripted_llm import ScriptedModel, tool_call  # noqa: E402
 
 from supportgym.core.errors import ConfigError  # noqa: E402
 from supportgym.core.registry import make  # noqa: E402
@@ -200,17 +201,13 @@ def tiny_model(tmp_path_factory):
     return str(path)
 
 
-def _call(name: str, **args) -> str:
-    return f'<tool_call>\n{json.dumps({"name": name, "arguments": args})}\n</tool_call><|im_end|>'
-
-
 CALLS = [
-    _call("research"), _call("research", order_id="ORD-00000"),
-    _call("tag", ticket_type="delivery", flags=[]), _call("tag", ticket_type="billing", flags=["vip", "abuse"]),
-    _call("tag", ticket_type="weather"),  # a bad value: stepped, scored invalid
-    _call("draft", text=REPLY), _call("draft", text="We cannot help."), _call("draft"),  # missing text: TRL's error
-    _call("qa"), _call("escalate", team="fraud", reason="flagged account"), _call("escalate", team="police"),
-    _call("submit"), _call("submit"), _call("no_such_tool"),
+    tool_call("research"), tool_call("research", order_id="ORD-00000"),
+    tool_call("tag", ticket_type="delivery", flags=[]), tool_call("tag", ticket_type="billing", flags=["vip", "abuse"]),
+    tool_call("tag", ticket_type="weather"),  # a bad value: stepped, scored invalid
+    tool_call("draft", text=REPLY), tool_call("draft", text="We cannot help."), tool_call("draft"),  # missing text: TRL's error
+    tool_call("qa"), tool_call("escalate", team="fraud", reason="flagged account"), tool_call("escalate", team="police"),
+    tool_call("submit"), tool_call("submit"), tool_call("no_such_tool"),
     "I will get back to you.<|im_end|>",  # no call: the rollout ends, the reward closes the episode
 ]
 
@@ -264,24 +261,6 @@ def test_tool_loop_plays_ticket_episodes_and_learns_from_the_env_reward(tiny_mod
 
 
 # ---- held-out evaluation through the same tools ------------------------------------------------
-class ScriptedModel:
-    """``generate`` answers with the next scripted reply."""
-
-    device = torch.device("cpu")
-    training = False
-
-    def __init__(self, tok, texts):
-        self.tok, self.texts = tok, list(texts)
-
-    def eval(self):
-        return self
-
-    def generate(self, input_ids, **_):
-        text = self.texts.pop(0) if self.texts else "Goodbye.<|im_end|>"
-        new = self.tok(text, add_special_tokens=False)["input_ids"]
-        return torch.cat([input_ids, torch.tensor([new])], dim=1)
-
-
 def test_play_episode_passes_typed_arguments_to_the_env(tiny_model):
     from transformers import AutoTokenizer
 
@@ -289,14 +268,14 @@ def test_play_episode_passes_typed_arguments_to_the_env(tiny_model):
 
     tok = enable_tool_calling(AutoTokenizer.from_pretrained(tiny_model))
     row = _row(7, split="test")
-    script = [_call("research"), _call("tag", ticket_type="delivery", flags=["vip"]), _call("draft"),
-              _call("draft", text=REPLY), _call("submit")]
+    script = [tool_call("research"), tool_call("tag", ticket_type="delivery", flags=["vip"]), tool_call("draft"),
+              tool_call("draft", text=REPLY), tool_call("submit")]
     t = play_episode(ScriptedModel(tok, script), tok, "ticket", row)
     assert [a["type"] for a in t.actions] == ["RESEARCH", "TAG", "DRAFT", "SUBMIT"]  # argument-less draft refused
     assert t.actions[1] == {"type": "TAG", "ticket_type": "delivery", "flags": ["vip"]}
     assert t.done and t.filled_turns == 0
     assert t.step_rewards == _replay(row, t.actions)[0]
-    result = evaluate_episodes(ScriptedModel(tok, [_call("research")] + ["Bye.<|im_end|>"]), tok, "ticket",
+    result = evaluate_episodes(ScriptedModel(tok, [tool_call("research")] + ["Bye.<|im_end|>"]), tok, "ticket",
                                episodes=2, seed=0)
     assert result["env"] == "ticket-v0" and result["metrics"]["episodes"] == 2.0
     assert result["tool_calls_per_episode"] == 0.5
