@@ -145,9 +145,14 @@ class DirectWSProtocol(WebSocketsSansIOProtocol):
         data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
         if self.curr_msg_data_type == "text" and not _utf8(data):
             return super().send_receive_event_to_app()  # uvicorn closes with 1007
-        reply = self.answer(data)  # type: ignore[misc]
+        self._deliver(data)
+
+    def _deliver(self, data: bytes) -> None:
+        """Answer a whole message (also held in ``self.frames``), or queue it for the ASGI app
+        exactly as uvicorn would when the answer declines or may not run now."""
+        reply = self.answer(data) if self._direct_ok() else None  # type: ignore[misc]
         if reply is None:
-            return super().send_receive_event_to_app()  # self.frames still holds the message
+            return WebSocketsSansIOProtocol.send_receive_event_to_app(self)
         self.frames = []
         self._reply(reply)
 
@@ -205,13 +210,9 @@ class DirectWSProtocol(WebSocketsSansIOProtocol):
         payload = apply_mask(buf[start:end], buf[start - 4:start])
         if opcode == 1 and not _utf8(payload):
             return False
-        reply = self.answer(payload) if self._direct_ok() else None  # type: ignore[misc]
-        if reply is None:
-            self.curr_msg_data_type = "text" if opcode == 1 else "bytes"
-            self.frames = [payload]
-            WebSocketsSansIOProtocol.send_receive_event_to_app(self)
-        else:
-            self._reply(reply)
+        self.curr_msg_data_type = "text" if opcode == 1 else "bytes"
+        self.frames = [payload]
+        self._deliver(payload)
         return True
 
     def _handover(self, rest: bytes) -> None:

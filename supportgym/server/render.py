@@ -58,24 +58,27 @@ def render_result(obs: Observation, sid: str | None, env_id: str, prefix: bytes 
     return b"".join([prefix, b'{"observation":', body, *_tail(obs, sid, env_id), suffix])
 
 
-def _model_list_item(annotation: Any) -> type[BaseModel] | None:
-    """The item class of ``list[SomeModel]`` (optionally ``| None``), else None."""
-    origin = typing.get_origin(annotation)
-    if origin in (typing.Union, types.UnionType):
+def _unoptional(annotation: Any) -> Any:
+    """``X | None`` -> ``X`` (None when the union holds more than one other type)."""
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(annotation) if a is not type(None)]
-        return _model_list_item(args[0]) if len(args) == 1 else None
-    if origin is not list:
-        return None
-    (item,) = typing.get_args(annotation) or (Any,)
-    return item if isinstance(item, type) and issubclass(item, BaseModel) else None
+        return args[0] if len(args) == 1 else None
+    return annotation
 
 
 def _model_class(annotation: Any) -> type[BaseModel] | None:
     """The class of a ``SomeModel`` (optionally ``| None``) field, else None."""
-    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(annotation) if a is not type(None)]
-        annotation = args[0] if len(args) == 1 else None
+    annotation = _unoptional(annotation)
     return annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
+
+
+def _model_list_item(annotation: Any) -> type[BaseModel] | None:
+    """The item class of ``list[SomeModel]`` (optionally ``| None``), else None."""
+    annotation = _unoptional(annotation)
+    if typing.get_origin(annotation) is not list:
+        return None
+    (item,) = typing.get_args(annotation) or (Any,)
+    return item if isinstance(item, type) and issubclass(item, BaseModel) else None
 
 
 Piece = tuple[bool, Any]  # (True, field name) spliced from the cache, (False, field set) serialised now

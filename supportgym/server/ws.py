@@ -10,7 +10,8 @@ bad message gets an ``error`` reply and the connection and its episode carry on.
 app calls it directly for the exact ``/ws`` paths of served environments (see fastpath.py):
 the wrapper and middleware layers ran on every message sent. Under ``supportgym serve``
 (uvicorn with :class:`~.protocols.DirectWSProtocol`) messages are answered inside the
-protocol's ``data_received`` by the same :func:`_reply`, without the per-message ASGI hops.
+protocol's ``data_received`` by :class:`_Direct` (:func:`_handle_now`, the synchronous twin of
+:func:`_handle`), without the per-message ASGI hops.
 """
 
 from __future__ import annotations
@@ -100,7 +101,7 @@ def _unknown(kind: Any) -> ApiError:
 
 
 # One message -> the reply (None: the client asked to close). _handle awaits the session's lock
-# and offloaded steps; _handle_now is the same without awaiting, for the fast path (_direct).
+# and offloaded steps; _handle_now is the same without awaiting, for the fast path (_Direct).
 async def _handle(svc: Service, session: Session, path_env: str | None, msg: Any) -> bytes | None:
     kind, data = _message(msg)
     svc.store.get(session.id)  # 404 if the session expired while the client idled; also marks it used
