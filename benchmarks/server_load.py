@@ -18,8 +18,8 @@ The reference is openenv-core's ``create_app`` around InboxEnv (benchmarks/serve
 Its HTTP ``/step`` has no sessions: every request builds, resets (in the adapter) and steps
 a fresh environment, which is what OpenEnv HTTP clients get. Its WebSocket keeps a session.
 It runs uvicorn's own protocol classes, as OpenEnv deploys; ``supportgym serve`` runs its
-subclasses (supportgym/server/protocols.py). ``--reference-http joined`` gives the reference
-supportgym's one-write HTTP protocol too, to separate that change from the rest.
+subclasses (supportgym/server/protocols.py). ``--reference-writes held`` gives the reference
+supportgym's held writes on both transports, to separate that change from the rest.
 
 Prints ONE JSON line: steps/s, p50/p99 latency (ms, over every request incl. resets),
 errors, the server process's CPU ms per step (from /proc; robust when other jobs share
@@ -341,9 +341,9 @@ def main() -> None:
                    help="interleaved rounds (ours/ref alternate within each); medians are reported")
     p.add_argument("--generator", choices=["c", "wrk"], default=None,
                    help="c: benchmarks/server_loadgen.c (default when gcc exists); wrk: wrk + Lua and a Python WS client")
-    p.add_argument("--reference-http", choices=["stock", "joined"], default="stock",
-                   help="the reference's HTTP protocol: uvicorn's (stock, as OpenEnv deploys) or supportgym's "
-                        "one-write subclass (joined), to separate that change from the rest")
+    p.add_argument("--reference-writes", choices=["stock", "held"], default="stock",
+                   help="the reference's protocol classes: uvicorn's (stock, as OpenEnv deploys) or supportgym's "
+                        "held-writes subclasses (held), to separate that change from the rest")
     p.add_argument("--pin", action=argparse.BooleanOptionalAction, default=(os.cpu_count() or 1) >= 2,
                    help="taskset: each server on the last CPU, the generator on the others")
     args = p.parse_args()
@@ -365,7 +365,7 @@ def main() -> None:
     }
     try:
         servers["openenv_reference"] = (start([sys.executable, str(HERE / "server_openenv_ref.py"), str(p_ref),
-                                               args.reference_http], p_ref),
+                                               args.reference_writes], p_ref),
                                         phases(args, p_ref, LUA_STATELESS, "stateless"))
         runs: dict[str, dict[str, list[dict]]] = {name: {"http": [], "ws": []} for name in servers}
         for rnd in range(args.rounds):
@@ -399,7 +399,7 @@ def main() -> None:
         "ratio_server_cpu_per_step": ratios("server_cpu_ms_per_step"),
         "rounds_detail": {name: {t: [(r["steps_per_s"], r["server_cpu_ms_per_step"], r["p99_ms"]) for r in rs]
                                  for t, rs in per.items()} for name, per in runs.items()},
-        "generator": "c" if args.loadgen else "wrk+python", "pinning": PIN, "reference_http": args.reference_http,
+        "generator": "c" if args.loadgen else "wrk+python", "pinning": PIN, "reference_writes": args.reference_writes,
         "cpu_count": os.cpu_count(), "loadavg_before": [round(x, 2) for x in load_before],
         "loadavg_after": [round(x, 2) for x in os.getloadavg()], "python": platform.python_version(),
     }))

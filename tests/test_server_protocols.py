@@ -259,11 +259,20 @@ class FakeTransport:
 
 
 def replies(out: list[bytes]) -> list[str]:
-    kinds = []
-    for chunk in out:
-        if chunk[0] == 0x81:  # text frames (the handshake response and close frames are skipped)
-            start = 4 if chunk[1] & 0x7F == 126 else 2
-            kinds.append(orjson.loads(chunk[start:])["type"])
+    """The types of the text messages written (the handshake response and close frames skipped);
+    one write may hold several frames (writes are held to the end of the loop turn)."""
+    stream = b"".join(out)
+    pos, kinds = stream.index(b"\r\n\r\n") + 4, []
+    while pos < len(stream):
+        b0, n = stream[pos], stream[pos + 1] & 0x7F
+        start = pos + 2
+        if n == 126:
+            n, start = int.from_bytes(stream[pos + 2:pos + 4], "big"), pos + 4
+        elif n == 127:
+            n, start = int.from_bytes(stream[pos + 2:pos + 10], "big"), pos + 10
+        if b0 == 0x81:
+            kinds.append(orjson.loads(stream[start:start + n])["type"])
+        pos = start + n
     return kinds
 
 
@@ -314,6 +323,31 @@ def test_a_direct_answer_never_overtakes_a_reply_the_app_still_owes():
         return replies(transport.out)
 
     assert asyncio.run(main()) == ["observation", "state", "observation", "error"]
+
+
+def test_held_writes_leave_after_the_loop_turn_one_writev_per_connection_in_order():
+    import asyncio
+
+    from supportgym.server.protocols import _HeldWrites
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        a, b = FakeTransport(), FakeTransport()
+        wa, wb = _HeldWrites(a, loop), _HeldWrites(b, loop)  # type: ignore[arg-type]
+        wa.write(b"1")
+        wb.writelines([b"x", b"y"])
+        wa.writelines([b"2", b"3"])
+        assert a.out == b.out == []  # held for the rest of this turn of the loop
+        await asyncio.sleep(0)
+        assert a.out == [b"123"] and b.out == [b"xy"]  # one writelines() each, in the order written
+        wa.write(b"4")
+        wa.close()  # what is held leaves before the close
+        assert a.out == [b"123", b"4"] and a.closing
+        wa.write(b"5")
+        await asyncio.sleep(0)
+        assert a.out == [b"123", b"4"]  # nothing goes to a closing transport
+
+    asyncio.run(main())
 
 
 def session_email(proto: Any) -> str:

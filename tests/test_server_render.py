@@ -5,6 +5,7 @@ episodes of every real environment; changed lists are never served from the cach
 from __future__ import annotations
 
 import json
+import operator
 import random
 
 import orjson
@@ -53,8 +54,22 @@ def test_inbox_reuses_its_inbox_json_within_an_episode():
     for o in obs[:3]:
         renderer.render(o, None, "inbox-v0")
     entry = renderer._entries["inbox"]
-    assert entry.obj is obs[2].inbox and entry.json is not None  # the splice path ran
+    assert entry.items == tuple(obs[2].inbox) and entry.json is not None  # the splice path ran
     assert renderer.render(obs[3], None, "inbox-v0") == render_result(obs[3], None, "inbox-v0")
+
+
+def test_inbox_json_of_a_fixed_task_carries_over_to_the_next_episode():
+    """A fixed task's emails are loaded once per process: the next episode's inbox is a new list
+    of the same Email objects, and its JSON is spliced without being made again."""
+    env, renderer = make("inbox-v0"), Renderer()
+    first = env.reset(seed=1, task="hard")
+    for obs in (first, env.step(env.sample_action(random.Random(0)))):
+        renderer.render(obs, None, "inbox-v0")
+    kept = renderer._entries["inbox"].json
+    again = env.reset(seed=2, task="hard")
+    assert again.inbox is not first.inbox and all(map(operator.is_, again.inbox, first.inbox))
+    assert renderer.render(again, None, "inbox-v0") == render_result(again, None, "inbox-v0")
+    assert renderer._entries["inbox"].json is kept
 
 
 def test_renderer_switches_env_within_a_session(monkeypatch):

@@ -10,7 +10,7 @@ DEFAULT_PORT = 7860
 #: uvicorn's protocol classes, extended (protocols.py): httptools sending each response in one
 #: write, and the sans-I/O WebSocket one (about 15% less server CPU per message than the legacy
 #: "websockets" one) letting /ws answer messages in data_received
-UVICORN_HTTP = "supportgym.server.protocols:JoinedWritesHTTPProtocol"
+UVICORN_HTTP = "supportgym.server.protocols:HeldWritesHTTPProtocol"
 UVICORN_WS = "supportgym.server.protocols:DirectWSProtocol"
 
 

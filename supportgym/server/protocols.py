@@ -1,10 +1,15 @@
 """uvicorn's protocol classes with two additions that ``supportgym serve`` uses; the
 benchmark measured both (docs/server.md, *Performance*).
 
-:class:`JoinedWritesHTTPProtocol` (httptools): uvicorn writes a response's status line and
-headers, then its body, as two ``send()`` calls, and with TCP_NODELAY as two TCP segments
-the client wakes up for separately. A thin transport wrapper holds a write until the next
-write or the end of the current event-loop callback, so a response leaves in one piece.
+Held writes (:class:`HeldWritesHTTPProtocol`, :class:`HeldWritesWSProtocol`): a thin
+transport wrapper holds a connection's writes until the event loop has run the I/O callbacks
+at hand, then sends each connection's writes of that turn with one ``writev()``, all
+connections back to back. uvicorn wrote a response's status line and headers, then its body,
+as two ``send()`` calls (with TCP_NODELAY, two segments the client woke up for separately);
+and answering each message with its own ``send()`` as it came meant, for a client process
+driving many connections (a trainer's vectorised environments, the load generator), one
+wake-up per reply, where replies sent together are read in one go. The wait is the rest of
+the current loop turn: the replies to every message read in it.
 
 :class:`DirectWSProtocol` (websockets-sansio): through plain ASGI every WebSocket message
 costs an event dict, a queue hand-off, a task switch, a UTF-8 decode, another dict and an
@@ -12,7 +17,7 @@ awaited send before the reply is written; under load that glue cost about as muc
 stepping the environment. The app finds ``scope["extensions"]["supportgym.ws.direct"]`` and
 may call its ``attach(answer)`` after accepting: from then on each complete message
 (``bytes``) goes to ``answer`` inside ``data_received``, and a returned ``bytes`` is written
-at once as a text frame. ``answer`` returns ``None`` to decline a message, which then
+as a text frame (held, as above). ``answer`` returns ``None`` to decline a message, which then
 travels the ordinary ASGI path (``receive()``), so anything that must await (closing, a busy
 session, steps offloaded to threads) is handled there. Order is kept: a message is answered
 directly only while the connection is open, nothing waits in the ASGI queue (the protocol
@@ -51,8 +56,10 @@ def _utf8(data: bytes) -> bool:
     return True
 
 
-class _JoinedWrites:
-    """Transport wrapper: a write waits for the next one or the end of the current callback."""
+class _HeldWrites:
+    """Transport wrapper: writes wait until the event loop has run the I/O callbacks at hand
+    (every connection that became readable in this turn of the loop), then each connection's
+    writes of that turn leave with one writev(), all of them back to back."""
 
     __slots__ = ("_held", "_loop", "transport")
 
@@ -60,42 +67,74 @@ class _JoinedWrites:
         self.transport, self._loop, self._held = transport, loop, None
 
     def write(self, data: bytes) -> None:
-        held = self._held
-        if held is None:
-            self._held = data
-            self._loop.call_soon(self.flush)
+        if self._held is None:
+            self._held = [data]
+            _hold(self._loop, self)
         else:
-            self._held = None
-            self.transport.writelines((held, data))  # one writev(), no copy of the body
+            self._held.append(data)
+
+    def writelines(self, pieces: list[bytes]) -> None:
+        if self._held is None:
+            self._held = list(pieces)
+            _hold(self._loop, self)
+        else:
+            self._held.extend(pieces)
 
     def flush(self) -> None:
         held = self._held
         if held is not None:
             self._held = None
             if not self.transport.is_closing():
-                self.transport.write(held)
+                self.transport.writelines(held)  # one writev(): the pieces are sent from where they lie
 
     def close(self) -> None:
         self.flush()
         self.transport.close()
 
+    def write_eof(self) -> None:
+        self.flush()
+        self.transport.write_eof()
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self.transport, name)
 
 
-class JoinedWritesHTTPProtocol(HttpToolsProtocol):
+#: per event loop: the wrappers holding writes in its current turn (one flush callback for all)
+_HELD: dict[asyncio.AbstractEventLoop, list[_HeldWrites]] = {}
+
+
+def _hold(loop: asyncio.AbstractEventLoop, wrapper: _HeldWrites) -> None:
+    held = _HELD.get(loop)
+    if held is None:
+        held = _HELD[loop] = []
+        loop.call_soon(_flush_held, loop, held)
+    held.append(wrapper)
+
+
+def _flush_held(loop: asyncio.AbstractEventLoop, held: list[_HeldWrites]) -> None:
+    del _HELD[loop]  # a write made while flushing starts the next batch
+    for wrapper in held:
+        wrapper.flush()
+
+
+class HeldWritesHTTPProtocol(HttpToolsProtocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(_JoinedWrites(transport, self.loop))  # type: ignore[arg-type]
+        super().connection_made(_HeldWrites(transport, self.loop))  # type: ignore[arg-type]
 
     def handle_websocket_upgrade(self) -> None:
         wrapper = self.transport
-        if isinstance(wrapper, _JoinedWrites):  # the WebSocket protocol writes once per message itself
+        if isinstance(wrapper, _HeldWrites):  # the WebSocket protocol wraps the transport itself
             wrapper.flush()
             self.transport = wrapper.transport
         super().handle_websocket_upgrade()
 
 
-class DirectWSProtocol(WebSocketsSansIOProtocol):
+class HeldWritesWSProtocol(WebSocketsSansIOProtocol):
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(_HeldWrites(transport, self.loop))  # type: ignore[arg-type]
+
+
+class DirectWSProtocol(HeldWritesWSProtocol):
     answer: Answer | None = None
     #: data_received splits frames itself (see _split) and feeds websockets whole frames only. It
     #: starts only if websockets never saw a frame byte, so both always agree where frames begin
@@ -136,7 +175,7 @@ class DirectWSProtocol(WebSocketsSansIOProtocol):
         parts = [reply] if isinstance(reply, bytes) else reply
         n = sum(map(len, parts))
         head = bytes((0x81, n)) if n < 126 else (_HEAD16.pack(0x81, 126, n) if n < 65536 else _HEAD64.pack(0x81, 127, n))
-        self.transport.writelines([head, *parts])  # one writev(): the pieces are sent from where they lie
+        self.transport.writelines([head, *parts])
 
     # ---- messages decoded by websockets (handshake time, negotiated extensions, odd frames) ----
     def send_receive_event_to_app(self) -> None:

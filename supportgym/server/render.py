@@ -1,22 +1,23 @@
 """Observation -> response bytes, reusing the JSON of list fields that did not change.
 
 Serialising the observation was the largest cost of a step in our own code: inbox-v0
-resends its whole inbox (about 9 KB of its 10 KB observation) every step, as the same
-list object holding the same Email objects for the whole episode. :class:`Renderer`
-(one per session) keeps the JSON of each ``list[BaseModel]`` field together with the
-list object and its elements, and splices it back while the observation holds that very
-list with the very same elements (checked by identity, so an append, removal or
-replacement is noticed). A list's JSON is only computed separately once the same list
-has been seen twice, so fields rebuilt every step (ticket's history, tooldesk's tool
-results) cost nothing extra; a field whose JSON was reused before in the session (the
-next episode's inbox) is kept from the first sighting. A model field holding one of a kept list's items (inbox-v0's
+resends its whole inbox (about 9 KB of its 10 KB observation) every step, a list holding
+the same Email objects for the whole episode (and, for a fixed task, for every episode:
+tasks are loaded once per process). :class:`Renderer` (one per session) keeps the JSON of
+each ``list[BaseModel]`` field together with the elements it was made from, and splices it
+back while the observation's list holds those very elements (checked by identity, so an
+append, removal or replacement is noticed; the list object itself may be a new one). A
+list's JSON is only computed separately once the same elements have been seen twice, so
+fields rebuilt every step (ticket's history, tooldesk's tool results) cost nothing extra;
+a field whose JSON was reused before in the session (the next episode's inbox) is kept
+from the first sighting. A model field holding one of a kept list's items (inbox-v0's
 ``current_email`` is an item of its ``inbox``) is spliced from that item's JSON too. The
 output is byte-for-byte what :func:`render_result` gives; tests check that on full
 episodes of every environment.
 
 The one thing the identity check cannot see is a model inside a cached list being
 mutated in place between two steps; no built-in environment does that (an environment
-that did would return the same list object holding changed items, which the tests above
+that did would return a list holding the same, changed items, which the tests above
 would catch for the built-ins), and ``Renderer(enabled=False)`` turns reuse off.
 """
 
@@ -89,7 +90,7 @@ class _Plan:
     """Per observation class: its serialised fields in order and which of them may be reused."""
 
     fields: tuple[str, ...]
-    #: list[Model] fields -> item class: their JSON is kept while the same list holds the same items
+    #: list[Model] fields -> item class: their JSON is kept while the list holds the same items
     reusable: dict[str, type[BaseModel]]
     #: Model fields -> class: served from a kept list's item JSON when the value is one of its items
     singles: dict[str, type[BaseModel]]
@@ -142,21 +143,20 @@ def plan_of(model: type[Observation]) -> _Plan:
 
 
 class _Entry:
-    """One list field's last value, its items, and (from the second sighting) their JSON."""
+    """One list field's last items and (from the second sighting) their JSON."""
 
-    __slots__ = ("by_id", "items", "json", "obj")
+    __slots__ = ("by_id", "items", "json")
 
-    def __init__(self, obj: list[Any]) -> None:
-        self.obj = obj
-        self.items = tuple(obj)
-        self.json: bytes | None = None  # computed when the same list comes back
+    def __init__(self, value: list[Any]) -> None:
+        self.items = tuple(value)
+        self.json: bytes | None = None  # computed when the same items come back
         #: id(item) -> its JSON, when every item is exactly the field's item class (so its own
         #: serializer writes what the observation's would); the ids stay valid while self.items holds them
         self.by_id: dict[int, bytes] = {}
 
     def same(self, value: Any) -> bool:
         items = self.items
-        return value is self.obj and len(value) == len(items) and all(map(operator.is_, value, items))
+        return type(value) is list and len(value) == len(items) and all(map(operator.is_, value, items))
 
     def fill(self, obs: Observation, name: str, item_cls: type[BaseModel], key: bytes) -> None:
         if all(type(x) is item_cls for x in self.items):
