@@ -328,7 +328,7 @@ def test_a_direct_answer_never_overtakes_a_reply_the_app_still_owes():
 def test_held_writes_leave_after_the_loop_turn_one_writev_per_connection_in_order():
     import asyncio
 
-    from supportgym.server.protocols import _HeldWrites
+    from supportgym.server.protocols import FLUSH_AT, _HeldWrites
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
@@ -347,7 +347,47 @@ def test_held_writes_leave_after_the_loop_turn_one_writev_per_connection_in_orde
         await asyncio.sleep(0)
         assert a.out == [b"123", b"4"]  # nothing goes to a closing transport
 
+        big = b"x" * (FLUSH_AT // 2 + 1)
+        wb.write(big)
+        assert b.out == [b"xy"]
+        wb.write(big)  # past FLUSH_AT: out at once, where the transport's flow control sees it
+        assert b.out == [b"xy", big + big]
+        wb.write(b"z")
+        await asyncio.sleep(0)
+        assert b.out == [b"xy", big + big, b"z"]
+
+        class Broken(FakeTransport):
+            def writelines(self, parts: Any) -> None:
+                raise RuntimeError("handler is closed")
+
+        c = Broken()
+        wc = _HeldWrites(c, loop)  # type: ignore[arg-type]
+        wc.write(b"lost")
+        wb.write(b"kept")  # queued after the broken connection in the same turn
+        await asyncio.sleep(0)
+        assert b.out[-1] == b"kept"  # one failing connection does not strand the others
+
+        buf = bytearray(b"AAAA")
+        wb.write(buf)
+        buf[:] = b"BBBB"  # an app refilling its buffer before the turn ends
+        wb.writelines([memoryview(buf)])
+        await asyncio.sleep(0)
+        assert b.out[-1] == b"AAAABBBB"
+
     asyncio.run(main())
+
+
+def test_http_client_that_half_closes_still_gets_its_response(server):
+    host, port = server.removeprefix("http://").split(":")
+    for _ in range(10):
+        sock = socket.create_connection((host, int(port)), timeout=10)
+        sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        sock.shutdown(socket.SHUT_WR)  # request sent, then FIN (nc -N, some health checkers)
+        buf = b""
+        while chunk := sock.recv(65536):
+            buf += chunk
+        sock.close()
+        assert buf.startswith(b"HTTP/1.1 200") and buf.endswith(b"}"), buf[:200]
 
 
 def session_email(proto: Any) -> str:

@@ -107,7 +107,11 @@ def test_changed_lists_are_rendered_afresh():
     check(ListObs.model_construct(items=items, count=4))
     items[0] = Item(name="z")  # replaced in place
     check(ListObs.model_construct(items=items, count=5))
-    check(ListObs.model_construct(items=list(items), count=6))  # a copy
+    check(ListObs.model_construct(items=list(items), count=6))  # a copy: the same items, spliced
+    check(ListObs.model_construct(items=items[::-1], count=61))  # the same items in another order
+    check(ListObs.model_construct(items=[Item(name="z"), *items[1:]], count=62))  # an equal, distinct item
+    with pytest.warns(UserWarning, match="Expected `list"):  # pydantic's own, on both renderings
+        check(ListObs.model_construct(items=tuple(items), count=63))  # not a list: never spliced
     check(ListObs.model_construct(items=items, other=None, count=7))
     check(ListObs(items=items, count=8))  # validated: pydantic copied the list
     assert set(plan_of(ListObs).reusable) == {"items", "other"}

@@ -31,7 +31,9 @@ uvicorn's, unchanged; an app that never calls ``attach`` gets exactly uvicorn's 
 from __future__ import annotations
 
 import asyncio
+import logging
 import struct
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -42,6 +44,7 @@ from websockets.http11 import Request
 from websockets.protocol import State
 
 EXTENSION = "supportgym.ws.direct"
+log = logging.getLogger("supportgym.server")
 
 #: a message -> its reply (bytes, or pieces to send as one frame), or None to decline it
 Answer = Callable[[bytes], "bytes | list[bytes] | None"]
@@ -56,70 +59,104 @@ def _utf8(data: bytes) -> bool:
     return True
 
 
+#: held bytes that leave at once: a long burst (a big streamed response) still meets the
+#: transport's flow control (pause_writing) instead of piling up here
+FLUSH_AT = 256 * 1024
+
+
 class _HeldWrites:
     """Transport wrapper: writes wait until the event loop has run the I/O callbacks at hand
     (every connection that became readable in this turn of the loop), then each connection's
-    writes of that turn leave with one writev(), all of them back to back."""
+    writes of that turn leave with one writelines() (under uvloop one writev()), all of them
+    back to back."""
 
-    __slots__ = ("_held", "_loop", "transport")
+    __slots__ = ("_held", "_loop", "_size", "transport")
 
     def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
-        self.transport, self._loop, self._held = transport, loop, None
+        self.transport, self._loop, self._held, self._size = transport, loop, None, 0
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        # a bytearray the app refills before the turn ends must leave as it was when written
+        self.add_bytes([data if type(data) is bytes else bytes(data)], len(data))
+
+    def writelines(self, pieces: Any) -> None:
+        pieces = [p if type(p) is bytes else bytes(p) for p in pieces]
+        self.add_bytes(pieces, sum(map(len, pieces)))
+
+    def add_bytes(self, pieces: list[bytes], size: int) -> None:
+        """Hold ``pieces`` (``bytes``, ``size`` of them in all; the list is kept, not copied)."""
         if self._held is None:
-            self._held = [data]
+            self._held, self._size = pieces, size
             _hold(self._loop, self)
         else:
-            self._held.append(data)
-
-    def writelines(self, pieces: list[bytes]) -> None:
-        if self._held is None:
-            self._held = list(pieces)
-            _hold(self._loop, self)
-        else:
-            self._held.extend(pieces)
+            self._held += pieces
+            self._size += size
+        if self._size > FLUSH_AT:
+            self.flush()
 
     def flush(self) -> None:
         held = self._held
         if held is not None:
             self._held = None
             if not self.transport.is_closing():
-                self.transport.writelines(held)  # one writev(): the pieces are sent from where they lie
+                self.transport.writelines(held)  # the pieces are sent from where they lie
 
     def close(self) -> None:
-        self.flush()
-        self.transport.close()
+        try:
+            self.flush()
+        finally:
+            self.transport.close()
 
     def write_eof(self) -> None:
-        self.flush()
-        self.transport.write_eof()
+        try:
+            self.flush()
+        finally:
+            self.transport.write_eof()
 
     def __getattr__(self, name: str) -> Any:
+        if name == "transport":  # unset (a copy made without __init__): no endless recursion
+            raise AttributeError(name)
         return getattr(self.transport, name)
 
 
-#: per event loop: the wrappers holding writes in its current turn (one flush callback for all)
-_HELD: dict[asyncio.AbstractEventLoop, list[_HeldWrites]] = {}
+#: per event loop: the wrappers holding writes in its current turn (one flush callback for all);
+#: weak, so a loop closed with a flush still pending does not stay alive here
+_HELD: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[_HeldWrites]] = weakref.WeakKeyDictionary()
 
 
 def _hold(loop: asyncio.AbstractEventLoop, wrapper: _HeldWrites) -> None:
     held = _HELD.get(loop)
     if held is None:
-        held = _HELD[loop] = []
-        loop.call_soon(_flush_held, loop, held)
-    held.append(wrapper)
+        held = [wrapper]
+        loop.call_soon(_flush_held, loop, held)  # first: a closed loop raises before anything is registered
+        _HELD[loop] = held
+    else:
+        held.append(wrapper)
 
 
 def _flush_held(loop: asyncio.AbstractEventLoop, held: list[_HeldWrites]) -> None:
     del _HELD[loop]  # a write made while flushing starts the next batch
     for wrapper in held:
-        wrapper.flush()
+        try:
+            wrapper.flush()
+        except Exception:  # noqa: BLE001 - one broken connection must not strand the others' replies
+            log.exception("writing to a connection failed")
+
+
+def _flush_on_eof(transport: Any) -> None:
+    """A client that half-closes (sends its request, then FIN) still gets what is held: the
+    transport closes itself right after eof_received, before this turn's flush would run."""
+    if isinstance(transport, _HeldWrites):
+        transport.flush()
 
 
 class HeldWritesHTTPProtocol(HttpToolsProtocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(_HeldWrites(transport, self.loop))  # type: ignore[arg-type]
+
+    def eof_received(self) -> None:
+        _flush_on_eof(self.transport)
+        return super().eof_received()
 
     def handle_websocket_upgrade(self) -> None:
         wrapper = self.transport
@@ -132,6 +169,10 @@ class HeldWritesHTTPProtocol(HttpToolsProtocol):
 class HeldWritesWSProtocol(WebSocketsSansIOProtocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(_HeldWrites(transport, self.loop))  # type: ignore[arg-type]
+
+    def eof_received(self) -> None:
+        _flush_on_eof(self.transport)
+        return super().eof_received()
 
 
 class DirectWSProtocol(HeldWritesWSProtocol):
@@ -175,7 +216,7 @@ class DirectWSProtocol(HeldWritesWSProtocol):
         parts = [reply] if isinstance(reply, bytes) else reply
         n = sum(map(len, parts))
         head = bytes((0x81, n)) if n < 126 else (_HEAD16.pack(0x81, 126, n) if n < 65536 else _HEAD64.pack(0x81, 127, n))
-        self.transport.writelines([head, *parts])
+        self.transport.add_bytes([head, *parts], len(head) + n)  # type: ignore[attr-defined] # a _HeldWrites
 
     # ---- messages decoded by websockets (handshake time, negotiated extensions, odd frames) ----
     def send_receive_event_to_app(self) -> None:
