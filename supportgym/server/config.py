@@ -7,9 +7,9 @@ from pydantic import Field
 from ..core.types import Model
 
 DEFAULT_PORT = 7860
-#: uvicorn's protocol classes, extended (protocols.py): httptools sending each response in one
-#: write, and the sans-I/O WebSocket one (about 15% less server CPU per message than the legacy
-#: "websockets" one) letting /ws answer messages in data_received
+#: uvicorn's protocol classes, extended (protocols.py): both hold each connection's writes to the
+#: end of the event-loop turn; the sans-I/O WebSocket one (about 15% less server CPU per message
+#: than the legacy "websockets" one) also lets /ws answer messages in data_received
 UVICORN_HTTP = "supportgym.server.protocols:HeldWritesHTTPProtocol"
 UVICORN_WS = "supportgym.server.protocols:DirectWSProtocol"
 

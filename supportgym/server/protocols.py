@@ -143,21 +143,24 @@ def _flush_held(loop: asyncio.AbstractEventLoop, held: list[_HeldWrites]) -> Non
             log.exception("writing to a connection failed")
 
 
-def _flush_on_eof(transport: Any) -> None:
-    """A client that half-closes (sends its request, then FIN) still gets what is held: the
-    transport closes itself right after eof_received, before this turn's flush would run."""
-    if isinstance(transport, _HeldWrites):
-        transport.flush()
+class _HoldsWrites:
+    """Mixin for a uvicorn protocol class: its transport is a :class:`_HeldWrites`."""
 
+    loop: asyncio.AbstractEventLoop
+    transport: Any
 
-class HeldWritesHTTPProtocol(HttpToolsProtocol):
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(_HeldWrites(transport, self.loop))  # type: ignore[arg-type]
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(_HeldWrites(transport, self.loop))  # type: ignore[misc, arg-type]
 
     def eof_received(self) -> None:
-        _flush_on_eof(self.transport)
-        return super().eof_received()
+        # a client that half-closes (sends its request, then FIN) still gets what is held: the
+        # transport closes itself right after eof_received, before this turn's flush would run
+        if isinstance(self.transport, _HeldWrites):
+            self.transport.flush()
+        return super().eof_received()  # type: ignore[misc]
 
+
+class HeldWritesHTTPProtocol(_HoldsWrites, HttpToolsProtocol):
     def handle_websocket_upgrade(self) -> None:
         wrapper = self.transport
         if isinstance(wrapper, _HeldWrites):  # the WebSocket protocol wraps the transport itself
@@ -166,13 +169,8 @@ class HeldWritesHTTPProtocol(HttpToolsProtocol):
         super().handle_websocket_upgrade()
 
 
-class HeldWritesWSProtocol(WebSocketsSansIOProtocol):
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        super().connection_made(_HeldWrites(transport, self.loop))  # type: ignore[arg-type]
-
-    def eof_received(self) -> None:
-        _flush_on_eof(self.transport)
-        return super().eof_received()
+class HeldWritesWSProtocol(_HoldsWrites, WebSocketsSansIOProtocol):
+    pass
 
 
 class DirectWSProtocol(HeldWritesWSProtocol):

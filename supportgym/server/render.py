@@ -205,7 +205,7 @@ class Renderer:
             value = values[name]
             entry = entries.get(name)
             if entry is None or not entry.same(value):
-                if not isinstance(value, list) or not value:  # an empty list costs nothing to write
+                if type(value) is not list or not value:  # as in _Entry.same; an empty list costs nothing to write
                     entries.pop(name, None)
                     continue
                 entry = entries[name] = _Entry(value)

@@ -106,7 +106,7 @@ class Service:
         action = parse_action(session.served, raw)
         async with session.lock:
             self._check_steppable(session)
-            obs = await self._run(session.env.step, action) if self.config.offload_steps else session.env.step(action)
+            obs = await self._run(session.env.step, action)
             session.steps += 1
             return obs
 
