@@ -11,7 +11,7 @@ pytest.importorskip("trl")
 os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
 
 import torch  # noqa: E402
-from scripted_llm import ScriptedModel, tool_call  # noqa: E402
+from scripted_llm import ScriptedModel, ScriptedPolicy, assert_lora_learned, tool_call  # noqa: E402
 
 from supportgym.core.errors import ConfigError  # noqa: E402
 from supportgym.core.registry import make  # noqa: E402
@@ -127,37 +127,23 @@ def test_tool_template_keeps_plain_chats_and_parses_calls(tiny_model):
     assert [tok.apply_chat_template(c, tokenize=False, add_generation_prompt=True) for c in chats] == plain
     t = ToolDeskTools()
     prefix = tok.apply_chat_template(chats[0], tools=[t.resolve_query], add_generation_prompt=True, return_dict=False)
-    text = '<tool_call>\n{"name": "resolve_query", "arguments": {}}\n</tool_call><|im_end|>'
+    text = tool_call("resolve_query")
     msg = parse_response(tok, tok(text, add_special_tokens=False)["input_ids"], prefix=prefix, tools=[t.resolve_query])
     assert msg["tool_calls"][0]["function"] == {"name": "resolve_query", "arguments": {}}
 
 
 # ---- the trainer, end to end ------------------------------------------------------------------
-class ScriptedPolicy:
-    """Stands in for sampling: the tiny random model never writes a well-formed tool call, so every episode
-    would score the same and GRPO's gradient would be zero. Everything after the sampled text (TRL's tool
-    loop, the environment, the reward, the loss on the model's log-probs, the LoRA update) is real."""
-
-    def __init__(self, tok, seed=0):
-        self.tok, self.rng = tok, random.Random(seed)
-
-    def __call__(self, trainer, prompt_ids, *args, **kwargs):
-        out = []
-        for _ in prompt_ids:
-            r = self.rng.random()
-            if r < 0.15:
-                text = "Done.<|im_end|>"
-            else:
-                name = self.rng.choice(ACTION_NAMES if r < 0.6 else ACTION_NAMES[:8])
-                text = f'<tool_call>\n{{"name": "{name}", "arguments": {{}}}}\n</tool_call><|im_end|>'
-            out.append(self.tok(text, add_special_tokens=False)["input_ids"])
-        return out, None
+def _tooldesk_call(rng: random.Random) -> str:
+    r = rng.random()
+    if r < 0.15:
+        return "Done.<|im_end|>"
+    return tool_call(rng.choice(ACTION_NAMES if r < 0.6 else ACTION_NAMES[:8]))
 
 
 def test_tool_loop_plays_whole_episodes_and_learns_from_the_env_reward(tiny_model, tmp_path, scripted_tool_loop):
     from transformers import AutoTokenizer
 
-    seen = scripted_tool_loop(ScriptedPolicy(AutoTokenizer.from_pretrained(tiny_model)))
+    seen = scripted_tool_loop(ScriptedPolicy(AutoTokenizer.from_pretrained(tiny_model), _tooldesk_call))
     cfg = GRPORunConfig(env="tooldesk", model=tiny_model, output_dir=str(tmp_path), episode_mode="episode",
                         rollout="sample", max_steps=2, num_generations=4, prompts_per_step=1, train_prompts=4,
                         eval_episodes=0,
@@ -177,11 +163,7 @@ def test_tool_loop_plays_whole_episodes_and_learns_from_the_env_reward(tiny_mode
         for k in ("useful_tool_call", "step_cost", "malformed_action"):
             assert r[f"env/{k}"] == pytest.approx(sum(c.get(k, 0.0) for _, c in replays) / len(replays), abs=1e-4)
     assert any(r["reward_std"] > 0 for r in steps)
-    from safetensors.torch import load_file
-
-    weights = load_file(str(tmp_path / "adapter" / "adapter_model.safetensors"))
-    b = [v for k, v in weights.items() if "lora_B" in k]
-    assert b and any(float(v.abs().max()) > 0 for v in b)
+    assert_lora_learned(tmp_path)
 
 
 def test_constrained_episodes_always_call_real_tools_and_mask_the_env(tiny_model, tmp_path, monkeypatch):
@@ -233,10 +215,7 @@ def test_constrained_episodes_always_call_real_tools_and_mask_the_env(tiny_model
     assert row["rewards/EpisodeReward/mean"] == pytest.approx(row["env/total"], abs=1e-4)
     assert row["env/tool_calls"] >= 1
     assert row["reward_std"] > 0 and row["grad_norm"] > 0
-    from safetensors.torch import load_file
-
-    weights = load_file(str(tmp_path / "adapter" / "adapter_model.safetensors"))
-    assert any(float(v.abs().max()) > 0 for k, v in weights.items() if "lora_B" in k)
+    assert_lora_learned(tmp_path)
 
 
 @pytest.mark.parametrize("bad, match", [

@@ -12,7 +12,7 @@ pytest.importorskip("trl")
 os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
 
 import torch  # noqa: E402
-from scripted_llm import ScriptedModel, tool_call  # noqa: E402
+from scripted_llm import ScriptedModel, ScriptedPolicy, assert_lora_learned, tool_call  # noqa: E402
 
 from supportgym.core.errors import ConfigError  # noqa: E402
 from supportgym.core.registry import make  # noqa: E402
@@ -212,24 +212,15 @@ CALLS = [
 ]
 
 
-class ScriptedPolicy:
-    """Stands in for sampling (the tiny random model never writes a well-formed call): tool calls with typed
-    arguments, some bad. Everything after the sampled text (TRL's tool loop and its argument parsing, the
-    environment, the reward, the loss on the model's log-probs, the LoRA update) is real."""
-
-    def __init__(self, tok, seed=0):
-        self.tok, self.rng = tok, random.Random(seed)
-
-    def __call__(self, trainer, prompt_ids, *args, **kwargs):
-        texts = [self.rng.choice(CALLS) if self.rng.random() < 0.9 else CALLS[-1] for _ in prompt_ids]
-        return [self.tok(t, add_special_tokens=False)["input_ids"] for t in texts], None
+def _ticket_call(rng: random.Random) -> str:
+    """Tool calls with typed arguments, some bad; now and then no call at all."""
+    return rng.choice(CALLS) if rng.random() < 0.9 else CALLS[-1]
 
 
 def test_tool_loop_plays_ticket_episodes_and_learns_from_the_env_reward(tiny_model, tmp_path, scripted_tool_loop):
-    from safetensors.torch import load_file
     from transformers import AutoTokenizer
 
-    seen = scripted_tool_loop(ScriptedPolicy(AutoTokenizer.from_pretrained(tiny_model)))
+    seen = scripted_tool_loop(ScriptedPolicy(AutoTokenizer.from_pretrained(tiny_model), _ticket_call))
     # at most 6 tool turns per rollout keeps the sequences short; the reward closes what is left open
     cfg = GRPORunConfig(env="ticket", model=tiny_model, output_dir=str(tmp_path), episode_mode="episode",
                         rollout="sample", max_steps=2, num_generations=4, prompts_per_step=1, train_prompts=4,
@@ -255,9 +246,7 @@ def test_tool_loop_plays_ticket_episodes_and_learns_from_the_env_reward(tiny_mod
     # TRL's parser handed the typed arguments through to the environment
     assert ("TAG", ("flags", "ticket_type")) in typed or ("DRAFT", ("text",)) in typed
     assert any(r["reward_std"] > 0 for r in steps)
-    weights = load_file(str(tmp_path / "adapter" / "adapter_model.safetensors"))
-    b = [v for k, v in weights.items() if "lora_B" in k]
-    assert b and any(float(v.abs().max()) > 0 for v in b)
+    assert_lora_learned(tmp_path)
 
 
 # ---- held-out evaluation through the same tools ------------------------------------------------

@@ -37,7 +37,7 @@ def grpo_command(
     num_generations: int = typer.Option(4, help="completions per prompt (the group)"),
     prompts_per_step: int = typer.Option(2, help="prompts per step"),
     max_completion_length: Optional[int] = typer.Option(
-        None, help="max new tokens per completion (default 40; whole episodes, tool results included: 384)"),
+        None, help="max new tokens per completion (default 40; whole episodes, tool results included: 384 tooldesk, 1536 ticket)"),
     learning_rate: float = typer.Option(1e-4),
     temperature: float = typer.Option(1.0),
     beta: float = typer.Option(0.0, help="KL coefficient (0: no reference model)"),

@@ -355,10 +355,11 @@ def play_episode(model: Any, tok: Any, env: str, row: dict[str, Any], max_new_to
 
 
 def evaluate_episodes(model: Any, tok: Any, env: str, *, episodes: int, seed: int, split: str = "test",
-                      max_new_tokens: int = 64,
-                      player: Callable[[dict[str, Any]], Any] | None = None) -> dict[str, Any]:
+                      max_new_tokens: int = 64, player: Callable[[dict[str, Any]], Any] | None = None,
+                      rows: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Greedy whole episodes on a held-out split, scored by the environment's own metrics. ``player(row)``
-    plays one episode and returns the finished tool object (default: :func:`play_episode`, free tool calls)."""
+    plays one episode and returns the finished tool object (default: :func:`play_episode`, free tool calls).
+    ``rows``: the episodes' rows when the caller built them already (``episode_rows`` with these arguments)."""
     import time
 
     from ..eval.runner import EpisodeRecord, summarize
@@ -369,7 +370,9 @@ def evaluate_episodes(model: Any, tok: Any, env: str, *, episodes: int, seed: in
     t0 = time.perf_counter()
     records, calls = [], 0
     try:
-        for row in episode_rows(env, episodes, seed, split=split, observe=player is not None):
+        if rows is None:
+            rows = episode_rows(env, episodes, seed, split=split, observe=player is not None)
+        for row in rows:
             t = player(row) if player is not None else play_episode(model, tok, env, row, max_new_tokens)
             calls += len(t.actions)
             records.append(EpisodeRecord(env_id=cls.env_id, agent="llm-tools", task=row["env_task"],

@@ -46,6 +46,10 @@ class EpisodeRollout(PolicySampler):
             raise ConfigError("episode rows must start from distinct observations (one seed each)")
         self.budget = max_completion_length
         self.__name__ = "episode_rollout"
+        #: each tool's call turn as the policy says it (text, ids): the same every episode
+        self._calls = {n: CALL_OPEN + n + CALL_CLOSE + tokenizer.eos_token for n in self.cls.tool_names}
+        self._call_ids = {n: self._ids(text) for n, text in self._calls.items()}
+        self._longest_call = max(map(len, self._call_ids.values()))
 
     def _ids(self, text: str) -> list[int]:
         return self.tokenizer(text, add_special_tokens=False)["input_ids"]
@@ -64,13 +68,11 @@ class EpisodeRollout(PolicySampler):
         prompt_text = context
         completion: list[int] = []
         mask: list[int] = []
-        longest_call = max(len(self._ids(CALL_OPEN + n + CALL_CLOSE + self.tokenizer.eos_token)) for n in self.cls.tool_names)
         for _ in range(self.cls.max_turns):
             scores = lm.choose(context + CALL_OPEN, list(self.cls.tool_names), suffix=CALL_CLOSE + self.tokenizer.eos_token,
                                prompt=prompt_text).logprobs
             name = self._sample(scores, temperature, rng)
-            said = CALL_OPEN + name + CALL_CLOSE + self.tokenizer.eos_token
-            ids = self._ids(said)
+            said, ids = self._calls[name], self._call_ids[name]
             completion += ids
             mask += [1] * len(ids)
             result = getattr(env, name)()
@@ -85,7 +87,7 @@ class EpisodeRollout(PolicySampler):
                                   "<tool_call>{json}</tool_call> turns (or is not prefix-preserving); "
                                   "use --rollout sample with this model")
             env_ids = self._ids(nxt[len(context) + len(said):])
-            if len(completion) + len(env_ids) + longest_call > self.budget:
+            if len(completion) + len(env_ids) + self._longest_call > self.budget:
                 break  # out of completion budget: the reward closes the episode the environment's way
             completion += env_ids
             mask += [0] * len(env_ids)
@@ -124,6 +126,6 @@ def evaluate_constrained(model: Any, tok: Any, env: str, *, episodes: int, seed:
         return env_obj
 
     try:
-        return evaluate_episodes(model, tok, env, episodes=episodes, seed=seed, split=split, player=player)
+        return evaluate_episodes(model, tok, env, episodes=episodes, seed=seed, split=split, player=player, rows=rows)
     finally:
         model.train(was_training)

@@ -199,7 +199,7 @@ def train_grpo(cfg: GRPORunConfig) -> dict[str, Any]:
     model, tok = _load(cfg)
     episode = cfg.episode_mode == "episode"
     if episode:
-        from .env_tools import EpisodeReward, enable_tool_calling, episode_face, episode_rows, episode_trainer_kwargs
+        from .env_tools import EpisodeReward, enable_tool_calling, episode_rows, episode_trainer_kwargs
         from .episode_rollout import EpisodeRollout
 
         enable_tool_calling(tok)
