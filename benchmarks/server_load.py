@@ -9,23 +9,25 @@ the earlier set-up: ``wrk`` with a Lua script for HTTP (one thread and connectio
 client so the script can keep a session per connection) and a minimal asyncio WebSocket
 client in four processes; both cost 35-45% of the server's CPU per request, which on a
 2-core box is CPU taken from the server. Every client runs reset -> step ... -> done ->
-reset. The generator's own CPU per request is reported. Each server is one process with
-the same uvicorn settings; ``--pin`` (default on with 2+ CPUs) runs each server on the
-last CPU and the generator on the others (taskset), so both servers get one core and the
-generator never competes with them for it.
+reset. The generator's own CPU per request is reported. Each server is one process;
+``--pin`` (default on with 2+ CPUs) runs each server on the last CPU and the generator on
+the others (taskset), so each server gets one core and the generator never competes with
+them for it.
 
 The reference is openenv-core's ``create_app`` around InboxEnv (benchmarks/server_openenv_ref.py).
 Its HTTP ``/step`` has no sessions: every request builds, resets (in the adapter) and steps
 a fresh environment, which is what OpenEnv HTTP clients get. Its WebSocket keeps a session.
-It runs uvicorn's own protocol classes, as OpenEnv deploys; ``supportgym serve`` runs its
-subclasses (supportgym/server/protocols.py). ``--reference-writes held`` gives the reference
-supportgym's held writes on both transports, to separate that change from the rest.
+It runs uvicorn with httptools, uvloop and the sans-I/O WebSocket protocol, as OpenEnv
+deploys. ``--variant`` adds ``supportgym serve`` flag sets measured in the same run (each
+its own server, e.g. ``--variant="--server uvicorn"``); the plain ``supportgym serve`` (granian
+when the ``server`` extra is installed) is always measured.
 
 Prints ONE JSON line: steps/s, p50/p99 latency (ms, over every request incl. resets),
 errors, the server process's CPU ms per step (from /proc; robust when other jobs share
 the cores), and ours/openenv ratios per transport.
 
-    uv run --all-extras python benchmarks/server_load.py [--clients 32] [--seconds 10] [--warmup 2] [--rounds 3]
+    uv run --all-extras python benchmarks/server_load.py [--clients 32] [--seconds 10] [--warmup 2] [--rounds 3] \
+        [--variant="--server uvicorn"]
 
 With ``--rounds N`` both servers stay up and are measured in alternation N times; the
 median round is reported per server and transport, ratios are medians of per-round ratios,
@@ -341,9 +343,8 @@ def main() -> None:
                    help="interleaved rounds (ours/ref alternate within each); medians are reported")
     p.add_argument("--generator", choices=["c", "wrk"], default=None,
                    help="c: benchmarks/server_loadgen.c (default when gcc exists); wrk: wrk + Lua and a Python WS client")
-    p.add_argument("--reference-writes", choices=["stock", "held"], default="stock",
-                   help="the reference's protocol classes: uvicorn's (stock, as OpenEnv deploys) or supportgym's "
-                        "held-writes subclasses (held), to separate that change from the rest")
+    p.add_argument("--variant", action="append", default=[],
+                   help="extra `supportgym serve` flags measured as another server (repeatable)")
     p.add_argument("--pin", action=argparse.BooleanOptionalAction, default=(os.cpu_count() or 1) >= 2,
                    help="taskset: each server on the last CPU, the generator on the others")
     args = p.parse_args()
@@ -357,17 +358,20 @@ def main() -> None:
 
     # Both servers stay up for the whole run and are measured in alternation (the order flips
     # every round), so a change in the machine's other load hits both alike.
-    p_ours, p_ref = free_port(), free_port()
-    servers = {
-        "supportgym": (start([sys.executable, "-c", "from supportgym.cli import main; main()", "serve",
-                              "--port", str(p_ours), "--serve-env", "inbox-v0", "--max-sessions", "4096",
-                              "--log-level", "error"], p_ours), phases(args, p_ours, LUA_SESSIONS, "sessions")),
-    }
+    servers: dict[str, tuple[subprocess.Popen, dict]] = {}
     try:
-        servers["openenv_reference"] = (start([sys.executable, str(HERE / "server_openenv_ref.py"), str(p_ref),
-                                               args.reference_writes], p_ref),
+        for flags in ["", *args.variant]:
+            port = free_port()
+            name = f"supportgym {flags}".strip()
+            servers[name] = (start([sys.executable, "-c", "from supportgym.cli import main; main()", "serve",
+                                    "--port", str(port), "--serve-env", "inbox-v0", "--max-sessions", "4096",
+                                    "--log-level", "error", *flags.split()], port),
+                             phases(args, port, LUA_SESSIONS, "sessions"))
+        p_ref = free_port()
+        servers["openenv_reference"] = (start([sys.executable, str(HERE / "server_openenv_ref.py"), str(p_ref)], p_ref),
                                         phases(args, p_ref, LUA_STATELESS, "stateless"))
         runs: dict[str, dict[str, list[dict]]] = {name: {"http": [], "ws": []} for name in servers}
+        ours_names = [n for n in servers if n != "openenv_reference"]
         for rnd in range(args.rounds):
             for transport in ("http", "ws"):
                 for name in (list(servers) if rnd % 2 == 0 else list(servers)[::-1]):
@@ -379,27 +383,26 @@ def main() -> None:
         for proc, _ in servers.values():
             stop(proc)
 
-    ours = {t: median_run(r) for t, r in runs["supportgym"].items()}
-    ref = {t: median_run(r) for t, r in runs["openenv_reference"].items()}
+    medians = {name: {t: median_run(r) for t, r in per.items()} for name, per in runs.items()}
 
-    def ratios(key: str) -> dict[str, float | None]:
+    def ratios(name: str, key: str) -> dict[str, float | None]:
         """Median over rounds of the per-round ratio (ours/ref for steps/s, ref/ours for CPU)."""
         out: dict[str, float | None] = {}
         for t in ("http", "ws"):
             vals = sorted((a[key] / b[key]) if key == "steps_per_s" else (b[key] / a[key])
-                          for a, b in zip(runs["supportgym"][t], runs["openenv_reference"][t]) if a[key] and b[key])
+                          for a, b in zip(runs[name][t], runs["openenv_reference"][t]) if a[key] and b[key])
             out[t] = round(vals[len(vals) // 2], 2) if vals else None
         return out
 
     print(json.dumps({
         "benchmark": "server_load", "env": "inbox-v0 (task hard, 12 emails)", "clients": args.clients,
-        "seconds": args.seconds, "rounds": args.rounds, "supportgym": ours, "openenv_reference": ref,
-        "ratio_steps_per_s": ratios("steps_per_s"),
+        "seconds": args.seconds, "rounds": args.rounds, "servers": medians,
+        "ratio_steps_per_s": {n: ratios(n, "steps_per_s") for n in ours_names},
         # openenv CPU per step / ours: the same comparison, less sensitive to other load on the box
-        "ratio_server_cpu_per_step": ratios("server_cpu_ms_per_step"),
+        "ratio_server_cpu_per_step": {n: ratios(n, "server_cpu_ms_per_step") for n in ours_names},
         "rounds_detail": {name: {t: [(r["steps_per_s"], r["server_cpu_ms_per_step"], r["p99_ms"]) for r in rs]
                                  for t, rs in per.items()} for name, per in runs.items()},
-        "generator": "c" if args.loadgen else "wrk+python", "pinning": PIN, "reference_writes": args.reference_writes,
+        "generator": "c" if args.loadgen else "wrk+python", "pinning": PIN,
         "cpu_count": os.cpu_count(), "loadavg_before": [round(x, 2) for x in load_before],
         "loadavg_after": [round(x, 2) for x in os.getloadavg()], "python": platform.python_version(),
     }))

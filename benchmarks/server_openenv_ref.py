@@ -44,14 +44,6 @@ def build(max_sessions: int = 256) -> Any:
 if __name__ == "__main__":
     import uvicorn
 
-    # the same uvicorn settings as `supportgym serve` (uvloop, httptools, sans-I/O WebSocket, no access
-    # log) with uvicorn's own protocol classes, as OpenEnv deploys; `supportgym serve` runs its
-    # subclasses of them (supportgym/server/protocols.py), which are part of what is measured.
-    # argv[2] == "held": the reference with supportgym's held writes on both transports (its HTTP
-    # protocol, and the WebSocket one without direct answers, which this app could not use), to
-    # tell how much of the difference that alone makes
-    http, ws = "httptools", "websockets-sansio"
-    if len(sys.argv) > 2 and sys.argv[2] == "held":
-        from supportgym.server.config import UVICORN_HTTP as http
-        ws = "supportgym.server.protocols:HeldWritesWSProtocol"
-    uvicorn.run(build(), host="127.0.0.1", port=int(sys.argv[1]), log_level="error", access_log=False, http=http, ws=ws)
+    # the uvicorn settings OpenEnv deploys with (uvloop, httptools, sans-I/O WebSocket), no access log
+    uvicorn.run(build(), host="127.0.0.1", port=int(sys.argv[1]), log_level="error", access_log=False,
+                http="httptools", ws="websockets-sansio", loop="uvloop")

@@ -106,3 +106,85 @@ def test_paths_outside_the_roots_are_refused(client, path):
 def test_routes_stay_out_of_the_openapi_schema(client):
     paths = client.get("/openapi.json").json()["paths"]
     assert not [p for p in paths if p.startswith("/dashboard")]
+
+
+def test_nul_bytes_in_paths_are_a_400(client):
+    for route, param in (("metrics", "path"), ("results", "dir"), ("report", "path")):
+        r = client.get(f"/dashboard/api/{route}", params={param: "a\x00b"})
+        assert r.status_code == 400, (route, r.text)
+        assert "NUL" in r.json()["detail"]
+
+
+def test_model_agents_need_the_opt_in_and_runs_are_limited(tmp_path):
+    from supportgym.dashboard import RunGate
+
+    r = TestClient(_app(tmp_path)).get("/dashboard/api/run", params={"env": "inbox-v0", "agent": "llm"})
+    assert r.status_code == 403 and "--allow-llm" in r.json()["detail"]
+    gate = RunGate(allow_llm=True, limit=1)
+    gate.enter("llm")  # allowed, and holds the only slot
+    with pytest.raises(Exception) as busy:
+        gate.enter("rules")
+    assert busy.value.status_code == 429 and "already running" in busy.value.detail
+    gate.leave()
+    gate.enter("rules")
+
+
+def test_a_second_run_while_one_holds_the_only_slot_gets_429(tmp_path):
+    import threading
+
+    from supportgym.dashboard import episode
+
+    started, release = threading.Event(), threading.Event()
+    real = episode.iter_episode
+
+    def slow(*args, **kwargs):
+        started.set()
+        release.wait(10)
+        yield from real(*args, **kwargs)
+
+    app = _app(tmp_path, max_runs=1)
+    with TestClient(app) as c:
+        import supportgym.dashboard as dash
+
+        dash_iter, dash.iter_episode = dash.iter_episode, slow
+        try:
+            t = threading.Thread(target=lambda: c.get("/dashboard/api/run/stream", params={"env": "benchtoy-v0"}))
+            t.start()
+            assert started.wait(10)
+            r = c.get("/dashboard/api/run", params={"env": "benchtoy-v0"})
+            assert r.status_code == 429 and r.headers["retry-after"] == "5"
+            release.set()
+            t.join(10)
+            assert c.get("/dashboard/api/run", params={"env": "benchtoy-v0"}).status_code == 200
+        finally:
+            dash.iter_episode = dash_iter
+            release.set()
+
+
+def test_run_stream_reports_each_step_then_the_result(client):
+    r = client.get("/dashboard/api/run/stream", params={"env": "benchtoy-v0", "agent": "rules", "seed": 1})
+    events = [json.loads(line) for line in r.text.splitlines()]
+    assert events[0]["event"] == "start" and events[-1]["event"] == "done"
+    steps = [e for e in events if e["event"] == "step"]
+    assert [e["i"] for e in steps] == list(range(1, len(steps) + 1)) and steps
+    assert events[-1]["result"]["steps"][-1]["cumulative_reward"] == steps[-1]["cumulative_reward"]
+    bad = client.get("/dashboard/api/run/stream", params={"env": "nope-v0"})
+    assert json.loads(bad.text.splitlines()[-1])["event"] == "error"
+
+
+def test_training_view_lists_only_metrics_logs_and_names_the_x_axis(tmp_path):
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "metrics.jsonl").write_text('{"step": 1, "loss": 0.5}\n')
+    (tmp_path / "emails.jsonl").write_text('{"subject": "hi", "body": "x"}\n')  # data, not metrics
+    (tmp_path / "episodes.jsonl").write_text('{"episode_id": "a", "steps": [1, 2]}\n')
+    (tmp_path / "deep.jsonl").write_text("[" * 5000 + "]" * 5000 + "\n")
+    c = TestClient(_app(tmp_path, metrics=tmp_path))
+    assert c.get("/dashboard/api/metrics/files").json()["files"] == ["run/metrics.jsonl"]
+    assert c.get("/dashboard/api/metrics", params={"path": "run/metrics.jsonl"}).json()["x_key"] == "step"
+    assert c.get("/dashboard/api/metrics", params={"path": "deep.jsonl"}).json()["bad_lines"] == 1
+
+
+def _app(tmp_path, metrics=None, **kwargs):
+    app = FastAPI()
+    mount(app, results_dir=tmp_path, metrics_dir=metrics or tmp_path, **kwargs)
+    return app

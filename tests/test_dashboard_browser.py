@@ -178,6 +178,9 @@ def test_training_curves_and_leaderboard(page, site, tmp_path):
     page.wait_for_function("document.querySelectorAll('#t-charts .chart').length >= 3")
     titles = page.locator("#t-charts h3").all_inner_texts()
     assert {"reward", "loss", "components.route"} <= set(titles)
+    x_labels = page.locator("#t-charts .axis-label.x").all_text_contents()
+    assert x_labels and set(x_labels) == {"step"}  # the log's step key names the x axis
+    assert "loss" in page.locator("#t-charts .axis-label.y").all_text_contents()
     page.screenshot(path=str(tmp_path / "training.png"), full_page=True)
 
     page.click("#tabs button[data-view=leaderboard]")

@@ -15,7 +15,7 @@ from test_server_toyenv import running
 from supportgym.core.registry import make
 from supportgym.envs.inbox.models import CATEGORIES, PRIORITIES, ROUTES
 from supportgym.server import ServerConfig, create_app
-from supportgym.server.wire import render_result
+from supportgym.server.render import render_result
 
 N = 64
 

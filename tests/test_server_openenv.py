@@ -54,10 +54,12 @@ def test_openenv_generic_client_full_episode(url):
             assert env.state()["step_count"] == 0  # the bad action did not advance the episode
 
 
-def test_openenv_validate_passes_against_running_server(url):
+@pytest.mark.parametrize("path", ["", "/envs/servertoy", f"/envs/{TOY_ID}"])
+def test_openenv_validate_passes_against_running_server(url, path):
+    """At the root and under each per-env path (openapi.json and mcp exist there too)."""
     from openenv.cli._validation import validate_running_environment
 
-    report = validate_running_environment(url)
+    report = validate_running_environment(url + path)
     assert report["passed"], json.dumps(report, indent=1)
     assert report["mode"] == "simulation"
 

@@ -5,7 +5,6 @@ episodes of every real environment; changed lists are never served from the cach
 from __future__ import annotations
 
 import json
-import operator
 import random
 
 import orjson
@@ -13,7 +12,9 @@ import pytest
 
 from supportgym.core.registry import env_ids, make, spec
 from supportgym.core.types import Model, Observation
-from supportgym.server.render import Renderer, plan_of, render_result
+from pydantic import ConfigDict, ValidationError
+
+from supportgym.server.render import Renderer, immutable, plan_of, render_result
 from supportgym.server.ws import Utf8Text
 
 REAL = [e for e in env_ids() if spec(e).entry_point.startswith("supportgym.envs.")]
@@ -47,29 +48,51 @@ def test_renderer_bytes_equal_plain_rendering_and_model_dump(env_id, monkeypatch
         assert payload["env"] == env_id and payload.get("session_id") == sid
 
 
-def test_inbox_reuses_its_inbox_json_within_an_episode():
-    obs = episodes("inbox-v0", 1, seed=3)
-    assert "inbox" in plan_of(type(obs[0])).reusable and len(obs) > 3
+def test_real_envs_reuse_only_deeply_immutable_item_models():
+    """Reuse follows the item class: a built-in env whose list items are plain (mutable) models
+    is rendered afresh every step; one that freezes them gets its JSON reused."""
+    for env_id in REAL:
+        obs_type = make(env_id).observation_type
+        for name, item in plan_of(obs_type).reusable.items():
+            assert immutable(item), (env_id, name)
+
+
+def test_inbox_emails_are_frozen_so_their_json_is_reused_on_a_real_episode():
+    """inbox-v0 resends its whole inbox every step: its Email items are deeply immutable, so the
+    renderer keeps the list's JSON (and current_email's) and the bytes still equal the plain ones."""
+    from supportgym.envs.inbox.models import Email, InboxObservation
+
+    plan = plan_of(InboxObservation)
+    assert plan.reusable == {"inbox": Email} and plan.singles == {"current_email": Email}
+    env, rng, renderer = make("inbox-v0"), random.Random(0), Renderer()
+    obs = env.reset(seed=0, task="hard")
+    for _ in range(4):
+        assert renderer.render(obs, None, "inbox-v0") == render_result(obs, None, "inbox-v0")
+        obs = env.step(env.sample_action(rng))
+    assert renderer._entries["inbox"].json is not None  # kept, not re-serialised
+    email = obs.inbox[0]
+    with pytest.raises(ValidationError):
+        email.body = "edited"
+    with pytest.raises(ValidationError):
+        email.header.subject = "edited"
+    assert isinstance(email.header.attachments, tuple)
+
+
+def test_a_frozen_fixed_inbox_is_reused_within_and_across_episodes():
+    """Items of a deeply immutable class: the list JSON is kept from the second sighting, and a
+    new list of the same items (the next episode of a fixed task) is spliced at once."""
+    items = [FrozenItem(name="a", tags=("x",)), FrozenItem(name="b")]
     renderer = Renderer()
-    for o in obs[:3]:
-        renderer.render(o, None, "inbox-v0")
-    entry = renderer._entries["inbox"]
-    assert entry.items == tuple(obs[2].inbox) and entry.json is not None  # the splice path ran
-    assert renderer.render(obs[3], None, "inbox-v0") == render_result(obs[3], None, "inbox-v0")
-
-
-def test_inbox_json_of_a_fixed_task_carries_over_to_the_next_episode():
-    """A fixed task's emails are loaded once per process: the next episode's inbox is a new list
-    of the same Email objects, and its JSON is spliced without being made again."""
-    env, renderer = make("inbox-v0"), Renderer()
-    first = env.reset(seed=1, task="hard")
-    for obs in (first, env.step(env.sample_action(random.Random(0)))):
-        renderer.render(obs, None, "inbox-v0")
-    kept = renderer._entries["inbox"].json
-    again = env.reset(seed=2, task="hard")
-    assert again.inbox is not first.inbox and all(map(operator.is_, again.inbox, first.inbox))
-    assert renderer.render(again, None, "inbox-v0") == render_result(again, None, "inbox-v0")
-    assert renderer._entries["inbox"].json is kept
+    for n in range(3):
+        obs = FrozenObs.model_construct(items=list(items), current=items[n % 2], count=n)
+        assert renderer.render(obs, None, "t") == render_result(obs, None, "t")
+    kept = renderer._entries["items"].json
+    assert kept is not None
+    obs = FrozenObs.model_construct(items=list(items), current=items[1], count=9)
+    assert renderer.render(obs, None, "t") == render_result(obs, None, "t")
+    assert renderer._entries["items"].json is kept
+    with pytest.raises(ValidationError):
+        items[0].name = "changed"  # frozen: what is reused cannot be edited in place
 
 
 def test_renderer_switches_env_within_a_session(monkeypatch):
@@ -85,14 +108,63 @@ class Item(Model):
     tags: list[str] = []
 
 
-class ListObs(Observation):
-    items: list[Item] = []
-    other: list[Item] | None = None
+class FrozenItem(Model):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str
+    tags: tuple[str, ...] = ()
+
+
+class FrozenButListItem(FrozenItem):
+    extra_tags: list[str] = []  # frozen, but the list inside can be edited in place
+
+
+class FrozenObs(Observation):
+    items: list[FrozenItem] = []
+    current: FrozenItem | None = None
     count: int = 0
 
 
-def test_changed_lists_are_rendered_afresh():
+class ListObs(Observation):
+    items: list[FrozenItem] = []
+    other: list[FrozenItem] | None = None
+    count: int = 0
+
+
+class MutableObs(Observation):
+    items: list[Item] = []
+    step: int = 0
+
+
+def test_immutable_rule():
+    assert immutable(FrozenItem) and not immutable(Item) and not immutable(FrozenButListItem)
+    assert set(plan_of(MutableObs).reusable) == set()
+
+
+def test_toy_env_editing_a_list_item_in_place_gets_fresh_bytes():
+    """A toy env that keeps its items and edits one in place between steps (a status flag, an
+    appended tag): every step's bytes are the plain rendering's, at step 3 and after."""
     items = [Item(name="a"), Item(name="b")]
+    renderer = Renderer()
+    for step in range(6):
+        if step >= 2:
+            items[step % 2].name = f"edited-{step}"
+            items[0].tags.append(str(step))
+        obs = MutableObs.model_construct(items=items, step=step)
+        assert renderer.render(obs, "s", "toy") == render_result(obs, "s", "toy"), step
+
+
+def test_a_frozen_subclass_that_adds_a_list_is_not_reused():
+    items = [FrozenButListItem(name="a")]
+    renderer = Renderer()
+    for step in range(4):
+        items[0].extra_tags.append(str(step))
+        obs = ListObs.model_construct(items=items, count=step)
+        assert renderer.render(obs, None, "t") == render_result(obs, None, "t"), step
+    assert "items" not in renderer._entries or renderer._entries["items"].json is None
+
+
+def test_changed_lists_are_rendered_afresh():
+    items = [FrozenItem(name="a"), FrozenItem(name="b")]
     renderer = Renderer()
 
     def check(obs: ListObs) -> None:
@@ -102,14 +174,14 @@ def test_changed_lists_are_rendered_afresh():
     for n in range(3):  # same list object: cached after the second render
         check(ListObs.model_construct(items=items, other=items, count=n))
     assert renderer._entries["items"].json is not None
-    items.append(Item(name="c"))  # appended in place
+    items.append(FrozenItem(name="c"))  # appended in place
     check(ListObs.model_construct(items=items, count=3))
     check(ListObs.model_construct(items=items, count=4))
-    items[0] = Item(name="z")  # replaced in place
+    items[0] = FrozenItem(name="z")  # replaced in place
     check(ListObs.model_construct(items=items, count=5))
     check(ListObs.model_construct(items=list(items), count=6))  # a copy: the same items, spliced
     check(ListObs.model_construct(items=items[::-1], count=61))  # the same items in another order
-    check(ListObs.model_construct(items=[Item(name="z"), *items[1:]], count=62))  # an equal, distinct item
+    check(ListObs.model_construct(items=[FrozenItem(name="z"), *items[1:]], count=62))  # an equal, distinct item
     with pytest.warns(UserWarning, match="Expected `list"):  # pydantic's own, on both renderings
         check(ListObs.model_construct(items=tuple(items), count=63))  # not a list: never spliced
     check(ListObs.model_construct(items=items, other=None, count=7))
@@ -121,14 +193,14 @@ def test_models_with_custom_serialisation_are_never_spliced():
     from pydantic import field_serializer
 
     class Custom(Observation):
-        items: list[Item] = []
+        items: list[FrozenItem] = []
 
         @field_serializer("items")
-        def _short(self, v: list[Item]) -> list[str]:
+        def _short(self, v: list[FrozenItem]) -> list[str]:
             return [i.name for i in v]
 
     assert not plan_of(Custom).reusable
-    items = [Item(name="a")]
+    items = [FrozenItem(name="a")]
     renderer = Renderer()
     for _ in range(3):
         obs = Custom.model_construct(items=items)

@@ -106,16 +106,15 @@ from collections.abc import Iterator  # noqa: E402
 
 @contextlib.contextmanager
 def running(app: Any) -> Iterator[str]:
-    """Serve ``app`` with uvicorn on a free loopback port in a thread; yield its base URL."""
+    """Serve ``app`` with uvicorn (as ``supportgym serve --server uvicorn`` runs it) on a free
+    loopback port in a thread; yield its base URL."""
     import uvicorn
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    from supportgym.server.config import UVICORN_HTTP, UVICORN_WS
-
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                                           http=UVICORN_HTTP, ws=UVICORN_WS))
+                                           http="httptools", ws="websockets-sansio"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 from test_server_toyenv import TOY_ID, toy_app
 
 from supportgym.core.registry import make
@@ -57,9 +59,25 @@ def test_ws_sessions_count_against_capacity_and_are_freed_on_close():
             assert c.get("/health").json()["active_sessions"] == 1
             assert c.post("/reset", json={}).status_code == 503
             with c.websocket_connect("/ws") as ws2:
-                assert json.loads(ws2.receive_text())["data"]["code"] == "CAPACITY_REACHED"
+                assert call(ws2, {"type": "reset", "data": {}})["data"]["code"] == "CAPACITY_REACHED"
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    ws2.receive_text()
+                assert closed.value.code == 1013  # try again later
         assert c.get("/health").json()["active_sessions"] == 0
         assert c.post("/reset", json={}).status_code == 200
+
+
+def test_idle_websockets_take_no_session_slot_before_their_first_reset():
+    with TestClient(toy_app(max_sessions=2)) as c:
+        with c.websocket_connect("/ws") as a, c.websocket_connect("/ws") as b, c.websocket_connect("/ws") as idle:
+            assert c.get("/health").json()["active_sessions"] == 0
+            assert call(idle, {"type": "step", "data": {"item_id": "x", "label": "red"}})["data"]["code"] == "RESET_NEEDED"
+            assert call(idle, {"type": "state"})["data"]["reason"] == "reset_needed"
+            sid = c.post("/reset", json={}).headers["x-session-id"]  # slots are free for HTTP clients
+            assert call(a, {"type": "reset", "data": {}})["type"] == "observation"
+            assert call(b, {"type": "reset", "data": {}})["data"]["code"] == "CAPACITY_REACHED"
+            c.post("/close", headers={"X-Session-Id": sid})
+            assert c.get("/health").json()["active_sessions"] == 1
 
 
 def test_ws_unknown_env_path_is_an_error_message():
@@ -80,3 +98,11 @@ def test_ws_session_expires_when_idle():
         err = call(ws, {"type": "state"})
         assert (err["data"]["code"], err["data"]["reason"]) == ("SESSION_ERROR", "session_expired")
         assert len(store) == 0
+
+
+def test_a_connection_that_never_resets_is_closed_after_the_session_ttl():
+    with TestClient(toy_app(session_ttl_s=0.3)) as c, c.websocket_connect("/ws") as ws:
+        assert json.loads(ws.receive_text())["data"]["reason"] == "idle_timeout"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+        assert closed.value.code == 1000

@@ -23,29 +23,66 @@ def tune_gc() -> None:
     gc.set_threshold(10_000, 10, 10)
 
 
+def tune_threads() -> None:
+    """Hand the GIL over every 0.5 ms instead of 5 ms while a worker thread runs (a generated
+    reset, an offloaded step): with the default, a busy event loop kept such a thread waiting
+    up to 5 ms per hand-over, and under load the clients waiting on those resets left the loop
+    half idle. With one thread running nothing changes."""
+    import sys
+
+    sys.setswitchinterval(0.0005)
+
+
 @app.command()
 def serve(
     host: str = typer.Option("127.0.0.1", help="interface to bind; 0.0.0.0 to accept outside connections"),
-    port: int = typer.Option(7860, min=0, max=65535, help="TCP port (7860 is the Hugging Face Spaces port)"),
+    port: int = typer.Option(7860, min=0, max=65535, help="TCP port (7860 is the Hugging Face Spaces port; 0: any free port)"),
     env: str = typer.Option("inbox-v0", "--env", help="default environment when a reset names none"),
     envs: Optional[list[str]] = typer.Option(None, "--serve-env", help="serve only these env ids (repeatable)"),
     max_sessions: int = typer.Option(1024, min=1, help="concurrent sessions (HTTP + WebSocket); more get 503"),
     session_ttl: float = typer.Option(600.0, min=0.001, help="seconds an idle session lives"),
     max_body: int = typer.Option(64 * 1024, min=1024, help="largest request body / WebSocket message, bytes"),
-    offload_steps: bool = typer.Option(False, help="run env steps in worker threads (for envs that block)"),
-    log_level: str = typer.Option("warning", help="uvicorn log level"),
+    max_reset_size: int = typer.Option(200, min=1, help="largest reset option `size` (and list option length)"),
+    offload_steps: bool = typer.Option(False, help="run every env step in a worker thread (slow envs move there by themselves)"),
+    server: str = typer.Option("auto", help="ASGI server: granian (the server extra), uvicorn, or auto "
+                               "(granian when installed, else uvicorn)"),
+    allow_llm: bool = typer.Option(False, "--allow-llm", help="let the dashboard run agents that load a language model"),
+    warm_up: bool = typer.Option(True, help="load models (ticket-v0's MiniLM) before taking requests"),
+    keep_alive: int = typer.Option(5, min=1, help="seconds an idle keep-alive connection stays open"),
+    body_timeout: float = typer.Option(30.0, min=0.1, help="seconds a client may take to send a request body (then 408)"),
+    max_connections: int = typer.Option(4096, min=1, help="open connections (and in-flight requests); more get 503"),
+    log_level: str = typer.Option("warning", help="server log level"),
 ) -> None:
     """Serve every environment over HTTP and WebSocket (OpenEnv-compatible); see docs/server.md."""
-    # WebSocket frames up to 16x the body limit still get an "error" reply (message_too_large);
-    # only larger ones make uvicorn drop the connection, which bounds memory per client.
-    import uvicorn
+    import logging
 
     from ..server import ServerConfig, create_app
-    from ..server.config import UVICORN_HTTP, UVICORN_WS
+    from ..server.config import ResetLimits
+    from ..server.run import RunOptions, announce_when_ready, bind, installed, run_granian, run_uvicorn
 
+    if server not in ("auto", "uvicorn", "granian"):
+        raise typer.BadParameter(f"got {server!r}; allowed: auto, granian, uvicorn", param_hint="--server")
+    if server == "auto":
+        server = "granian" if installed("granian") else "uvicorn"
+    level = logging.getLevelName(log_level.upper())
+    logging.basicConfig(level=level if isinstance(level, int) else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    sock = bind(host, port)  # fails early on a taken port; port 0 becomes a free one
+    port = sock.getsockname()[1]
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else (f"[{host}]" if ":" in host else host)
     config = ServerConfig(default_env=env, envs=envs or None, max_sessions=max_sessions, session_ttl_s=session_ttl,
-                          max_body_bytes=max_body, offload_steps=offload_steps)
-    app = create_app(config)
+                          max_body_bytes=max_body, body_timeout_s=body_timeout, offload_steps=offload_steps, warm_up=warm_up, allow_llm=allow_llm,
+                          reset_limits=ResetLimits(size=max_reset_size, items=max_reset_size))
+    # WebSocket frames up to 16x the body limit still get an "error" reply (message_too_large);
+    # only larger ones make the server drop the connection, which bounds memory per client.
+    opts = RunOptions(host=host, port=port, backend=server, log_level=log_level,  # type: ignore[arg-type]
+                      keep_alive_s=keep_alive, max_connections=max_connections, ws_max_bytes=max(16 * max_body, 2**20))
+    application = create_app(config)
     tune_gc()
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=max(16 * max_body, 2**20),
-                http=UVICORN_HTTP, ws=UVICORN_WS, access_log=False)
+    tune_threads()
+    announce_when_ready(f"http://{shown}:{port}", application)
+    if server == "granian":
+        sock.close()  # granian binds its own socket (the port was free a moment ago)
+        run_granian(application, opts)
+    else:
+        run_uvicorn(application, sock, opts)

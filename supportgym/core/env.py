@@ -130,6 +130,15 @@ class Environment(ABC, Generic[ActT, ObsT, StateT]):
 
     # ---- helpers shared by subclasses -------------------------------------------
     @classmethod
+    def missing_data(cls, split: str) -> str | None:
+        """Why ``split``'s data is not on this machine, or None when it is.
+
+        Checkers and the default benchmark matrix skip such splits; a reset that names one
+        still raises :class:`DataUnavailableError`.
+        """
+        return None
+
+    @classmethod
     def resolve_task(cls, task: str | None, split: str | None = None) -> str:
         """Check ``task`` / ``split``; returns the task name ("split:<name>" for a split)."""
         if task is not None and split is not None:

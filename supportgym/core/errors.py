@@ -33,6 +33,13 @@ class ConfigError(SupportGymError, ValueError):
     """A bad configuration value (options to reset, a config dataclass, a CLI flag)."""
 
 
+class DataUnavailableError(SupportGymError, LookupError):
+    """Data a split needs is not on this machine (e.g. the real-mail corpora, never packaged).
+
+    Checkers and default benchmark matrices skip such splits; asking for one by name still fails.
+    """
+
+
 class ResetNeededError(SupportGymError, RuntimeError):
     """``step`` or ``state`` was called before ``reset``."""
 
@@ -56,6 +63,18 @@ class DataFormatError(SupportGymError, ValueError):
         self.line = line
         where = f"{self.path}:{line}" if line is not None else self.path
         super().__init__(f"{where}: {message}")
+
+
+class EndpointError(SupportGymError, RuntimeError):
+    """A model endpoint (an OpenAI-compatible server) could not be reached or answered with an error.
+
+    The message names the URL and what to check; ``bench`` retries these and records a job that
+    still fails as an infrastructure error instead of aborting the run.
+    """
+
+    def __init__(self, url: str, message: str) -> None:
+        self.url = url
+        super().__init__(f"{url}: {message}")
 
 
 def expected(what: str, got: object, allowed: object, fix: str = "") -> str:

@@ -5,6 +5,9 @@
 
 * ``envs``: environments, tasks, splits and agents;
 * ``run?env=&task=&agent=&seed=``: runs one episode in-process, returns every step;
+  ``run/stream`` the same as NDJSON progress events (one line per step, then the result).
+  At most ``max_runs`` run at once (more get 429); agents that load a model in the server
+  (``MODEL_AGENTS``: ``llm``, ``head``) only with ``allow_llm`` (``supportgym serve --allow-llm``);
 * ``results[?dir=]``: leaderboard over the bench results under the results folder;
   ``report?path=``: one run's report.html;
 * ``metrics/files`` and ``metrics?path=``: training curves from a JSONL metrics log.
@@ -14,30 +17,57 @@ Routes only read: result and log paths are confined to the folders given here.
 
 from __future__ import annotations
 
+import json
 import os
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, HTTPException, Query
-from fastapi.responses import FileResponse, RedirectResponse
+from fastapi.responses import FileResponse, RedirectResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 
 from ..core.errors import SupportGymError
 from ..eval.leaderboard import leaderboard_rows, load_results
-from .episode import catalog, trace_episode
+from .episode import catalog, iter_episode, trace_episode
 from .files import inside, list_jsonl, read_metrics
 
 STATIC = Path(__file__).parent / "static"
 MAX_STEPS = 1000
+#: agents that load a model inside the server process (a language model, MiniLM features): minutes
+#: of CPU and gigabytes of memory per request, so only on an explicit opt-in
+MODEL_AGENTS = frozenset({"llm", "head"})
 
 
 def _bad(err: Exception) -> HTTPException:
     return HTTPException(status_code=400, detail=str(err))
 
 
-def router(results_dir: Path, metrics_dir: Path) -> APIRouter:
+class RunGate:
+    """Who may run an episode now: model agents only when allowed, at most ``limit`` at once."""
+
+    def __init__(self, allow_llm: bool, limit: int) -> None:
+        self.allow_llm, self.limit = allow_llm, limit
+        self._slots = threading.BoundedSemaphore(limit)
+
+    def enter(self, agent: str) -> None:
+        if agent in MODEL_AGENTS and not self.allow_llm:
+            raise HTTPException(status_code=403, detail=(
+                f"agent {agent!r} loads a model inside the server and is off here; start the server with "
+                f"`supportgym serve --allow-llm` to enable it (allowed now: agents other than {sorted(MODEL_AGENTS)})"))
+        if not self._slots.acquire(blocking=False):
+            raise HTTPException(status_code=429, headers={"Retry-After": "5"}, detail=(
+                f"{self.limit} dashboard episode(s) already running (the server's limit); try again when one ends"))
+
+    def leave(self) -> None:
+        self._slots.release()
+
+
+def router(results_dir: Path, metrics_dir: Path, allow_llm: bool = False, max_runs: int = 2) -> APIRouter:
     # Kept out of the OpenAPI schema: internal to the pages, and /run is too costly to fuzz.
     api = APIRouter(tags=["dashboard"], include_in_schema=False)
+    gate = RunGate(allow_llm, max_runs)
 
     @api.get("/envs")
     def envs() -> list[dict[str, Any]]:
@@ -52,10 +82,35 @@ def router(results_dir: Path, metrics_dir: Path) -> APIRouter:
         max_steps: int = Query(300, ge=1, le=MAX_STEPS),
     ) -> dict[str, Any]:
         # A plain def: FastAPI runs it in its thread pool, so an episode never blocks the event loop.
+        gate.enter(agent)
         try:
             return trace_episode(env, agent, task or None, seed, max_steps)
         except Exception as err:  # an agent that cannot load or crashes is reported, not a 500
             raise _bad(err) from err
+        finally:
+            gate.leave()
+
+    @api.get("/run/stream")
+    def run_stream(
+        env: str,
+        agent: str = "rules",
+        task: str | None = None,
+        seed: int = Query(0, ge=0, le=2**31 - 1),
+        max_steps: int = Query(300, ge=1, le=MAX_STEPS),
+    ) -> StreamingResponse:
+        """``/run`` as NDJSON events (start, one per step, done; or error), for live progress."""
+        gate.enter(agent)
+
+        def lines() -> Iterator[bytes]:  # a sync iterator: Starlette drives it in its thread pool
+            try:
+                for event in iter_episode(env, agent, task or None, seed, max_steps):
+                    yield json.dumps(event).encode() + b"\n"
+            except Exception as err:  # noqa: BLE001 - reported in the stream: the status line is sent
+                yield json.dumps({"event": "error", "message": str(err) or type(err).__name__}).encode() + b"\n"
+            finally:
+                gate.leave()
+
+        return StreamingResponse(lines(), media_type="application/x-ndjson")
 
     @api.get("/results")
     def results(dir: str | None = None, task: str | None = None) -> dict[str, Any]:
@@ -99,12 +154,15 @@ def mount(
     prefix: str = "/dashboard",
     results_dir: str | os.PathLike[str] | None = None,
     metrics_dir: str | os.PathLike[str] | None = None,
+    allow_llm: bool = False,
+    max_runs: int = 2,
 ) -> None:
     """Add the dashboard to ``app``. Folders default to $SUPPORTGYM_RESULTS_DIR (else
-    ./results) and $SUPPORTGYM_METRICS_DIR (else the working directory)."""
+    ./results) and $SUPPORTGYM_METRICS_DIR (else the working directory). ``allow_llm`` lets
+    ``/run`` use agents that load a model; ``max_runs`` episodes may run at once."""
     results = Path(results_dir or os.environ.get("SUPPORTGYM_RESULTS_DIR", "results"))
     logs = Path(metrics_dir or os.environ.get("SUPPORTGYM_METRICS_DIR", "."))
-    app.include_router(router(results, logs), prefix=f"{prefix}/api")
+    app.include_router(router(results, logs, allow_llm, max_runs), prefix=f"{prefix}/api")
 
     @app.get(prefix, include_in_schema=False)
     def _slash() -> RedirectResponse:

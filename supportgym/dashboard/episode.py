@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from pydantic import BaseModel
@@ -66,6 +67,19 @@ def catalog() -> list[dict[str, Any]]:
 
 def trace_episode(env_id: str, agent_name: str, task: str | None, seed: int, max_steps: int = 500,
                   **agent_kwargs: Any) -> dict[str, Any]:
+    """The whole episode at once (the last event of :func:`iter_episode`)."""
+    result: dict[str, Any] = {}
+    for event in iter_episode(env_id, agent_name, task, seed, max_steps, **agent_kwargs):
+        result = event
+    return result["result"]
+
+
+def iter_episode(env_id: str, agent_name: str, task: str | None, seed: int, max_steps: int = 500,
+                 **agent_kwargs: Any) -> Iterator[dict[str, Any]]:
+    """Run one episode, yielding progress as it goes: ``{"event": "start", "env", "agent"}``,
+    ``{"event": "step", "i", "reward", "cumulative_reward", "done"}`` per step (a slow agent
+    such as ``llm`` shows its progress), and last ``{"event": "done", "result": {...}}``."""
+    yield {"event": "start", "env": env_id, "agent": agent_name, "max_steps": max_steps}
     env = make(env_id)
     # The bench's per-agent defaults (no lesson memory for the pipeline): the episode shown
     # is the one the bench scores, and watching it writes nothing.
@@ -94,6 +108,7 @@ def trace_episode(env_id: str, agent_name: str, task: str | None, seed: int, max
             "breakdown": breakdown, "feedback": obs.feedback, "done": obs.done,
             "observation": obs.model_dump(mode="json"), "state": env.state.model_dump(mode="json"), "trace": trace,
         })
+        yield {"event": "step", "i": len(steps), "reward": reward, "cumulative_reward": total, "done": obs.done}
     end = getattr(agent, "end_episode", None)  # the runner's hook (agents that learn review the episode)
     if end is not None:
         end(obs)
@@ -106,10 +121,10 @@ def trace_episode(env_id: str, agent_name: str, task: str | None, seed: int, max
     except Exception as err:  # the episode is still worth showing
         metrics = {"error": f"{type(err).__name__}: {err}"}
     rec = record.model_dump(mode="json")
-    return {
+    yield {"event": "done", "result": {
         "env": spec(env_id).id, "env_name": spec(env_id).name, "agent": agent_name,
         "is_oracle": bool(getattr(agent, "is_oracle", False)), "task": env.state.task, "seed": seed,
         "episode_id": env.episode_id, "initial": initial, "steps": steps, "total_reward": total,
         "truncated": not obs.done, "report": report, "score": episode_score(rec), "success": episode_success(rec),
         "metrics": metrics, "agent_counters": dict(agent.counters),
-    }
+    }}

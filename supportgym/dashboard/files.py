@@ -22,6 +22,8 @@ MAX_POINTS = 2000
 
 
 def inside(root: Path, rel: str | None) -> Path:
+    if rel is not None and "\x00" in rel:
+        raise ConfigError("path: contains a NUL byte; allowed: a relative path inside the folder")
     base = root.resolve()
     target = (base / (rel or "")).resolve()
     if target != base and base not in target.parents:
@@ -29,13 +31,37 @@ def inside(root: Path, rel: str | None) -> Path:
     return target
 
 
-def list_jsonl(root: Path, limit: int = 200) -> list[str]:
+def is_metrics_log(path: Path) -> bool:
+    """A training metrics log: its first line is a JSON object with a step key (``STEP_KEYS``)
+    and at least one other numeric value. Data files (emails, episodes, benchmarks) are not."""
+    try:
+        with path.open("rb") as f:
+            first = f.readline(64 * 1024)
+        obj = json.loads(first)
+        if not isinstance(obj, dict):
+            return False
+        flat: dict[str, float] = {}
+        _flat("", obj, flat)
+    except (OSError, ValueError, RecursionError):  # a line nested too deep is no metrics line
+        return False
+    return any(k in flat for k in STEP_KEYS) and any(k not in STEP_KEYS for k in flat)
+
+
+def list_jsonl(root: Path, limit: int = 200, scan: int = 5000) -> list[str]:
+    """Metrics logs under ``root`` (see :func:`is_metrics_log`); at most ``limit``, looking at
+    no more than ``scan`` .jsonl files."""
     base = root.resolve()
     found: list[str] = []
+    seen = 0
     for folder, dirs, files in os.walk(base):
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
         for f in sorted(files):
-            if f.endswith(".jsonl"):
+            if not f.endswith(".jsonl"):
+                continue
+            seen += 1
+            if seen > scan:
+                return found
+            if is_metrics_log(Path(folder) / f):
                 found.append(str((Path(folder) / f).relative_to(base)))
                 if len(found) >= limit:
                     return found
@@ -57,21 +83,23 @@ def read_metrics(path: Path) -> dict[str, Any]:
         raise ConfigError(f"metrics log: got {str(path)!r}; allowed: an existing .jsonl file")
     series: dict[str, list[list[float]]] = {}
     bad = 0
+    x_key: str | None = None
     with path.open(encoding="utf-8") as f:
         for n, line in enumerate(f):
             if n >= MAX_LINES:
                 break
+            flat: dict[str, float] = {}
             try:
                 obj = json.loads(line)
-            except ValueError:
+                if not isinstance(obj, dict):
+                    raise ValueError("not an object")
+                _flat("", obj, flat)
+            except (ValueError, RecursionError):
                 bad += 1
                 continue
-            if not isinstance(obj, dict):
-                bad += 1
-                continue
-            flat: dict[str, float] = {}
-            _flat("", obj, flat)
-            x = next((flat[k] for k in STEP_KEYS if k in flat), float(n))
+            key_here = next((k for k in STEP_KEYS if k in flat), None)
+            x_key = x_key or key_here
+            x = flat[key_here] if key_here is not None else float(n)
             for key, y in flat.items():
                 if key not in STEP_KEYS:
                     series.setdefault(key, []).append([x, y])
@@ -79,4 +107,5 @@ def read_metrics(path: Path) -> dict[str, Any]:
         if len(pts) > MAX_POINTS:
             stride = math.ceil(len(pts) / MAX_POINTS)
             series[key] = pts[::stride]
-    return {"series": series, "bad_lines": bad}
+    # the x axis' name: the step key of the log (else the line number)
+    return {"series": series, "bad_lines": bad, "x_key": x_key or "line"}

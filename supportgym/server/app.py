@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import inspect
 import logging
 from collections.abc import AsyncIterator
 
+import anyio.to_thread
 from fastapi import FastAPI
 
 from .. import __version__
@@ -38,7 +40,7 @@ async def _reaper(store: SessionStore) -> None:
         store.reap()
 
 
-def mount_dashboard(app: FastAPI) -> bool:
+def mount_dashboard(app: FastAPI, config: ServerConfig | None = None) -> bool:
     try:
         dashboard = importlib.import_module("supportgym.dashboard")
     except ModuleNotFoundError as err:
@@ -48,7 +50,10 @@ def mount_dashboard(app: FastAPI) -> bool:
     mount = getattr(dashboard, "mount", None)
     if mount is None:
         return False
-    mount(app)
+    config = config or ServerConfig()
+    settings = {"allow_llm": config.allow_llm, "max_runs": config.max_dashboard_runs}
+    accepted = inspect.signature(mount).parameters
+    mount(app, **{k: v for k, v in settings.items() if k in accepted})
     return True
 
 
@@ -58,6 +63,8 @@ def create_app(config: ServerConfig | None = None, *, store: SessionStore | None
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        if config.warm_up:  # in a thread: the loop stays free (granian and uvicorn wait for it anyway)
+            await anyio.to_thread.run_sync(svc.warm_up)
         task = asyncio.create_task(_reaper(svc.store))
         try:
             yield
@@ -71,6 +78,7 @@ def create_app(config: ServerConfig | None = None, *, store: SessionStore | None
     ws.install(app, svc)
     app.fast_path = FastPath(routes.install(app, svc), svc.catalog, lambda env: ws.WSEndpoint(svc, env))
     mcp.install(app, svc)
-    if config.dashboard and mount_dashboard(app):
+    app.state.dashboard = config.dashboard and mount_dashboard(app, config)
+    if app.state.dashboard:
         log.info("dashboard mounted at /dashboard")
     return app

@@ -6,6 +6,7 @@ Settings come from SUPPORTGYM_* environment variables (e.g. SUPPORTGYM_MAX_SESSI
 
 from __future__ import annotations
 
+import json
 import os
 
 from .app import create_app
@@ -18,6 +19,8 @@ def config_from_env(environ: dict[str, str] | None = None) -> ServerConfig:
               if f"SUPPORTGYM_{name.upper()}" in environ}
     if "envs" in values:
         values["envs"] = [e for e in values["envs"].split(",") if e]  # type: ignore[assignment]
+    if "reset_limits" in values:  # SUPPORTGYM_RESET_LIMITS='{"size": 50}'
+        values["reset_limits"] = json.loads(values["reset_limits"])
     return ServerConfig.model_validate(values)
 
 

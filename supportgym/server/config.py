@@ -6,12 +6,14 @@ from pydantic import Field
 
 from ..core.types import Model
 
-DEFAULT_PORT = 7860
-#: uvicorn's protocol classes, extended (protocols.py): both hold each connection's writes to the
-#: end of the event-loop turn; the sans-I/O WebSocket one (about 15% less server CPU per message
-#: than the legacy "websockets" one) also lets /ws answer messages in data_received
-UVICORN_HTTP = "supportgym.server.protocols:HeldWritesHTTPProtocol"
-UVICORN_WS = "supportgym.server.protocols:DirectWSProtocol"
+
+class ResetLimits(Model):
+    """Bounds on client-chosen reset options, checked before the environment sees them: a
+    generated inbox of 20,000 emails took 4-5 s to build and made every step re-send ~10 MB."""
+
+    size: int = Field(200, ge=1, description="largest `size` (emails in a generated inbox)")
+    max_steps: int = Field(1000, ge=1, description="largest `max_steps` a reset may ask for")
+    items: int = Field(200, ge=1, description="longest list option (e.g. inbox `emails`)")
 
 
 class ServerConfig(Model):
@@ -22,9 +24,23 @@ class ServerConfig(Model):
     max_sessions: int = Field(1024, ge=1, description="concurrent sessions (HTTP and WebSocket together)")
     session_ttl_s: float = Field(600.0, gt=0, description="idle seconds before a session is dropped")
     max_body_bytes: int = Field(64 * 1024, ge=1024, description="largest request body or WebSocket message")
-    #: run env.reset/step in a worker thread instead of on the event loop. Off by default:
-    #: the built-in environments step in well under a millisecond and hold the GIL, so a
-    #: thread hop only adds latency; turn it on for environments that block or release the GIL.
+    #: seconds a client may take to send a whole request body (then 408)
+    body_timeout_s: float = Field(30.0, gt=0)
+    #: deepest JSON nesting accepted in a body or message (then 400 json_too_deep)
+    max_json_depth: int = Field(32, ge=4, le=512)
+    reset_limits: ResetLimits = Field(default_factory=ResetLimits)
+    #: run every env.step in a worker thread. Off by default: the built-in environments step in
+    #: well under a millisecond and hold the GIL, so a thread hop only adds latency. Resets always
+    #: run in a worker thread, and so do the steps of an env once one of its steps took longer
+    #: than ``slow_step_ms`` on the loop (see docs/server.md, *Design*).
     offload_steps: bool = False
+    slow_step_ms: float = Field(20.0, gt=0)
+    #: load the models an environment needs (ticket-v0's MiniLM) before serving, not on a first
+    #: request (`supportgym serve` turns it on; off here so that in-process apps start at once)
+    warm_up: bool = False
     #: mount supportgym.dashboard at /dashboard when that package is installed
     dashboard: bool = True
+    #: let the dashboard run agents that load a language model inside the server (`serve --allow-llm`)
+    allow_llm: bool = False
+    #: dashboard episodes run at the same time; more get 429
+    max_dashboard_runs: int = Field(2, ge=1)

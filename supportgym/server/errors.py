@@ -16,6 +16,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 
 from ..core.env import describe_errors
 from ..core.errors import SupportGymError
@@ -58,6 +59,9 @@ def response_for(err: Exception, where: str = "") -> Response:
         return _json(err)
     if isinstance(err, SupportGymError):
         return _json(from_programmer_error(err))
+    if isinstance(err, ClientDisconnect):  # nobody is left to answer; one line, no traceback
+        log.info("client disconnected before sending the whole request body (%s)", where)
+        return _json(ApiError(400, "client_disconnected", "the client disconnected mid-body"))
     log.exception("unhandled error on %s", where, exc_info=err)
     return _json(INTERNAL)
 

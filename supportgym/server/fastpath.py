@@ -15,7 +15,7 @@ from starlette.datastructures import QueryParams
 from starlette.requests import ClientDisconnect
 
 from .catalog import Catalog
-from .errors import response_for
+from .errors import log, response_for
 
 Handler = Callable[[Request, str | None], Awaitable[Response]]
 
@@ -83,6 +83,10 @@ class FastPath:
         handler, env = route
         try:
             response = await handler(RawRequest(scope, receive), env)  # type: ignore[arg-type]
+        except ClientDisconnect:
+            client = scope.get("client") or ("?", 0)
+            log.info("client %s:%s disconnected before sending the whole body of POST %s", *client[:2], scope["path"])
+            return
         except Exception as err:  # noqa: BLE001 - every failure becomes a JSON error, as on the slow path
             response = response_for(err, f"POST {scope['path']}")
         # what Response.__call__ sends (these responses carry no background tasks)

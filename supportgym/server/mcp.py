@@ -30,11 +30,18 @@ def _reply(id_: Any, result: Any = None, error: tuple[int, str] | None = None) -
 
 
 def install(app: FastAPI, svc: Service) -> None:
-    @app.post("/mcp", tags=["MCP"], summary="MCP JSON-RPC (no tools: use reset/step)",
-              openapi_extra={"requestBody": {"content": {"application/json": {"schema": {"type": "object"}}}}})
+    doc = {"requestBody": {"content": {"application/json": {"schema": {"type": "object"}}}}}
+
+    @app.post("/envs/{env}/mcp", tags=["MCP"], summary="MCP JSON-RPC for one environment", openapi_extra=doc)
+    async def env_mcp(request: Request, env: str) -> Response:
+        svc.pick(env, None)  # 404 for an unknown env
+        return await mcp(request)
+
+    @app.post("/mcp", tags=["MCP"], summary="MCP JSON-RPC (no tools: use reset/step)", openapi_extra=doc)
     async def mcp(request: Request) -> Response:
         try:
-            msg = await read_json(request, svc.config.max_body_bytes)
+            cfg = svc.config
+            msg = await read_json(request, cfg.max_body_bytes, cfg.max_json_depth, cfg.body_timeout_s)
         except ApiError as err:
             return _reply(None, error=(PARSE_ERROR, err.message))
         if not isinstance(msg, dict):

@@ -15,18 +15,23 @@ from the first sighting. A model field holding one of a kept list's items (inbox
 output is byte-for-byte what :func:`render_result` gives; tests check that on full
 episodes of every environment.
 
-The one thing the identity check cannot see is a model inside a cached list being
-mutated in place between two steps; no built-in environment does that (an environment
-that did would return a list holding the same, changed items, which the tests above
-would catch for the built-ins), and ``Renderer(enabled=False)`` turns reuse off.
+Reuse is safe only if an item cannot change while its JSON is kept, and the identity check
+cannot see an item edited in place. So a list field is reused only when its item class is
+*deeply immutable* (:func:`immutable`): a frozen pydantic model whose fields are all scalars,
+literals, enums, tuples/frozensets of such, or other deeply immutable models. Any other item
+class (a plain model, a ``list`` or ``dict`` field anywhere inside) is serialised every time:
+an environment opts in to reuse by freezing the item models it re-sends, and cannot opt in by
+mistake. ``Renderer(enabled=False)`` turns reuse off altogether.
 """
 
 from __future__ import annotations
 
+import enum
 import operator
 import types
 import typing
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import orjson
@@ -73,6 +78,37 @@ def _model_class(annotation: Any) -> type[BaseModel] | None:
     return annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
 
 
+_SCALARS = (str, int, float, bool, bytes, type(None))
+
+
+def _immutable_type(annotation: Any) -> bool:
+    if annotation in _SCALARS or annotation is None:
+        return True
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Literal:
+        return True
+    if origin is typing.Annotated:
+        return _immutable_type(args[0])
+    if origin in (typing.Union, types.UnionType, tuple, frozenset):
+        return all(a is Ellipsis or _immutable_type(a) for a in args)
+    if isinstance(annotation, type):
+        if issubclass(annotation, enum.Enum):
+            return True
+        if issubclass(annotation, BaseModel):
+            return immutable(annotation)
+    return False
+
+
+@cache
+def immutable(model: type[BaseModel]) -> bool:
+    """Whether instances of ``model`` can never change after construction: frozen, no extra
+    fields, and every field deeply immutable (a list, dict, set or ``Any`` anywhere: no)."""
+    cfg = model.model_config
+    if not cfg.get("frozen") or cfg.get("extra") == "allow":
+        return False
+    return all(_immutable_type(f.annotation) for f in model.model_fields.values())
+
+
 def _model_list_item(annotation: Any) -> type[BaseModel] | None:
     """The item class of ``list[SomeModel]`` (optionally ``| None``), else None."""
     annotation = _unoptional(annotation)
@@ -90,7 +126,8 @@ class _Plan:
     """Per observation class: its serialised fields in order and which of them may be reused."""
 
     fields: tuple[str, ...]
-    #: list[Model] fields -> item class: their JSON is kept while the list holds the same items
+    #: list[Model] fields with a deeply immutable item class (:func:`immutable`) -> that class:
+    #: their JSON is kept while the list holds the same items
     reusable: dict[str, type[BaseModel]]
     #: Model fields -> class: served from a kept list's item JSON when the value is one of its items
     singles: dict[str, type[BaseModel]]
@@ -124,8 +161,9 @@ class _Plan:
             for name in fields:
                 annotation = model.model_fields[name].annotation
                 if (item := _model_list_item(annotation)) is not None:
-                    lists[name] = item
-                elif (one := _model_class(annotation)) is not None:
+                    if immutable(item):
+                        lists[name] = item
+                elif (one := _model_class(annotation)) is not None and immutable(one):
                     singles[name] = one
         if not lists:
             singles = {}
@@ -158,15 +196,16 @@ class _Entry:
         items = self.items
         return type(value) is list and len(value) == len(items) and all(map(operator.is_, value, items))
 
-    def fill(self, obs: Observation, name: str, item_cls: type[BaseModel], key: bytes) -> None:
-        if all(type(x) is item_cls for x in self.items):
-            to_json = item_cls.__pydantic_serializer__.to_json
-            parts = [to_json(x) for x in self.items]
-            self.by_id = {id(x): j for x, j in zip(self.items, parts)}
-            self.json = b"[" + b",".join(parts) + b"]"
-        else:
-            whole = obs.__pydantic_serializer__.to_json(obs, include={name})  # b'{"name":[...]}'
-            self.json = whole[len(key) + 1:-1]
+    def fill(self, item_cls: type[BaseModel]) -> bool:
+        """Compute the JSON; False (nothing kept) unless every item is exactly ``item_cls``: a
+        subclass may add mutable fields, and its own serializer may differ from the field's."""
+        if not all(type(x) is item_cls for x in self.items):
+            return False
+        to_json = item_cls.__pydantic_serializer__.to_json
+        parts = [to_json(x) for x in self.items]
+        self.by_id = {id(x): j for x, j in zip(self.items, parts)}
+        self.json = b"[" + b",".join(parts) + b"]"
+        return True
 
 
 class Renderer:
@@ -184,13 +223,10 @@ class Renderer:
         self._reused: set[str] = set()
 
     def render(self, obs: Observation, sid: str | None, env_id: str, prefix: bytes = b"", suffix: bytes = b"") -> bytes:
-        return b"".join(self.render_parts(obs, sid, env_id, prefix, suffix))
+        return b"".join(self._parts(obs, sid, env_id, prefix, suffix))
 
-    def render_parts(self, obs: Observation, sid: str | None, env_id: str, prefix: bytes = b"",
-                     suffix: bytes = b"") -> list[bytes]:
-        """:meth:`render` as the pieces it would join: a transport that writes them with one
-        writev() sends the kept JSON from where it lies, instead of copying it into a fresh
-        10 KB buffer first (under load, writing fresh bytes cost about as much as rendering)."""
+    def _parts(self, obs: Observation, sid: str | None, env_id: str, prefix: bytes, suffix: bytes) -> list[bytes]:
+        """The rendering as pieces (kept JSON spliced between freshly serialised fields)."""
         model = type(obs)
         if model is not self._model:  # first call, or the session was reset into another env
             self._model, self._plan, self._entries, self._reused = model, plan_of(model), {}, set()
@@ -212,7 +248,9 @@ class Renderer:
                 if name not in self._reused:
                     continue
             if entry.json is None:
-                entry.fill(obs, name, item_cls, plan.keys[name])
+                if not entry.fill(item_cls):
+                    entries.pop(name)
+                    continue
                 self._reused.add(name)
             reuse[name] = entry.json  # type: ignore[assignment]
             if entry.by_id:

@@ -55,8 +55,11 @@ def _json(data: bytes, sid: str | None = None) -> Response:
 def _handlers(svc: Service) -> dict[str, Any]:
     cfg = svc.config
 
+    async def body(request: Request) -> Any:
+        return await read_json(request, cfg.max_body_bytes, cfg.max_json_depth, cfg.body_timeout_s)
+
     async def reset(request: Request, env: str | None) -> Response:
-        req, options = parse_reset(await read_json(request, cfg.max_body_bytes))
+        req, options = parse_reset(await body(request))
         sid = session_id_of(request, req.session_id)
         session = svc.store.get(sid) if sid else None
         if session is not None and env is None and req.env is None:
@@ -67,7 +70,7 @@ def _handlers(svc: Service) -> dict[str, Any]:
         return _json(session.renderer.render(obs, session.id, session.env_id), session.id)
 
     async def step(request: Request, env: str | None) -> Response:
-        raw, body_sid = split_step(await read_json(request, cfg.max_body_bytes))
+        raw, body_sid = split_step(await body(request))
         session = svc.store.get(require_sid(session_id_of(request, body_sid)))
         svc.check_env(session, env)
         obs = await svc.step(session, raw)
@@ -169,4 +172,35 @@ def install(app: FastAPI, svc: Service) -> dict[str, Any]:
 
     app.include_router(root)
     app.include_router(per_env)
+
+    specs: dict[str, bytes] = {}
+
+    @app.get("/envs/{env}/openapi.json", include_in_schema=False)
+    async def env_openapi(env: str = EnvPath) -> Response:
+        """The per-env routes as if they were a server of their own (``openenv validate --url
+        http://host/envs/ticket`` reads this)."""
+        served = svc.pick(env, None)
+        if served.id not in specs:
+            specs[served.id] = orjson.dumps(env_openapi_spec(app.openapi(), served.id))
+        return _json(specs[served.id])
+
     return h
+
+
+def env_openapi_spec(full: dict[str, Any], env_id: str) -> dict[str, Any]:
+    """The app's OpenAPI document cut down to ``/envs/{env}/...``, with the prefix and its
+    ``env`` path parameter removed."""
+    prefix = "/envs/{env}"
+    paths: dict[str, Any] = {}
+    for path, item in full.get("paths", {}).items():
+        if not path.startswith(prefix + "/"):
+            continue
+        ops = {}
+        for verb, op in item.items():
+            op = dict(op)
+            op["parameters"] = [p for p in op.get("parameters", []) if not (p.get("in") == "path" and p.get("name") == "env")]
+            op["operationId"] = f"{op.get('operationId', verb)}_{env_id}".replace("-", "_")
+            ops[verb] = op
+        paths[path[len(prefix):]] = ops
+    info = {**full.get("info", {}), "title": f"SupportGym {env_id}"}
+    return {**full, "info": info, "paths": paths}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -20,8 +21,8 @@ T = TypeVar("T")
 log = logging.getLogger("supportgym.server")
 
 
-class MustWait(Exception):
-    """A ``*_now`` call that cannot run without awaiting (steps offloaded, or the session busy)."""
+#: said once the models are loaded; an environment that needs a model for its rewards loads it here
+WARM_UP_TEXT = "We are sorry for the trouble; we have fixed it and will follow up."
 
 
 class Service:
@@ -29,11 +30,46 @@ class Service:
         self.config = config
         self.catalog = Catalog(config.envs, config.default_env)
         self.store = store if store is not None else SessionStore(config.max_sessions, config.session_ttl_s)
+        #: env ids whose steps run in worker threads: a step of theirs took over slow_step_ms on the loop
+        self.slow: set[str] = set()
 
-    async def _run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        if self.config.offload_steps:
-            return await anyio.to_thread.run_sync(lambda: fn(*args, **kwargs))
-        return fn(*args, **kwargs)
+    @staticmethod
+    async def _thread(fn: Callable[..., T], *args: Any) -> T:
+        return await anyio.to_thread.run_sync(fn, *args)
+
+    def offloads(self, served: Served) -> bool:
+        return self.config.offload_steps or served.id in self.slow
+
+    def _timed_step(self, session: Session, action: Any) -> Observation:
+        """A step on the event loop; an env whose step blocks the loop too long is moved to threads."""
+        t0 = time.perf_counter()
+        obs = session.env.step(action)
+        ms = 1000 * (time.perf_counter() - t0)
+        if ms > self.config.slow_step_ms and session.env_id not in self.slow:
+            self.slow.add(session.env_id)
+            log.warning("%s: a step took %.0f ms on the event loop; its steps run in worker threads from now on",
+                        session.env_id, ms)
+        return obs
+
+    def warm_up(self) -> None:
+        """Load what the served environments load lazily (task data, ticket-v0's MiniLM scorer),
+        so that no first request waits for it. Runs before the server takes requests."""
+        for served in self.catalog.envs.values():
+            t0 = time.perf_counter()
+            env = served.make()
+            try:
+                env.reset(seed=0)
+                hook = getattr(env, "warm_up", None)
+                scorer = getattr(env, "empathy", None)
+                if callable(hook):
+                    hook()
+                elif callable(getattr(scorer, "score", None)):
+                    scorer.score(WARM_UP_TEXT)  # ticket-v0: loads MiniLM when the semantic extra is installed
+            except Exception as err:  # noqa: BLE001 - a failing warm-up shows again, with its message, on use
+                log.warning("warming up %s failed: %s: %s", served.id, type(err).__name__, err)
+            finally:
+                env.close()
+            log.info("%s ready in %.1f s", served.id, time.perf_counter() - t0)
 
     def pick(self, path_env: str | None, body_env: str | None) -> Served:
         if path_env is not None:
@@ -48,34 +84,47 @@ class Service:
             raise ApiError(409, "env_mismatch",
                            f"session belongs to {session.env_id}; use /envs/{session.served.spec.name}/... or the root routes")
 
-    # Every operation has a synchronous core (``*_now``) and an async wrapper that takes the
-    # session's lock and, with --offload-steps, runs the environment in a worker thread. The
-    # WebSocket fast path (ws.py) calls the cores directly: its sessions' ids never leave the
-    # server, so nothing else can hold their locks, and without offloading nothing awaits.
+    # Where a reset runs: generating an episode (a split, a size, any option) takes milliseconds to
+    # a second (bounded by ResetLimits) and runs in a worker thread, so the loop keeps answering
+    # everyone else. A fixed task is loaded once per process (warm_up) and its reset takes tens of
+    # microseconds: it runs on the loop, where a thread hop would cost more than the reset,
+    # unless one of them took longer than slow_step_ms (then that env's resets move to threads).
+    def _reset_in_thread(self, served: Served, req: ResetBody, kwargs: dict[str, Any]) -> bool:
+        plain = {"seed", "episode_id", "task"}
+        return (self.config.offload_steps or f"reset:{served.id}" in self.slow or req.split is not None
+                or (req.task or "").startswith("split:") or any(k not in plain for k in kwargs))
+
+    def _timed_reset(self, served: Served, env: Any, kwargs: dict[str, Any], extra: bool) -> Observation:
+        t0 = time.perf_counter()
+        obs = self._reset_env(served, env, kwargs, extra)
+        ms = 1000 * (time.perf_counter() - t0)
+        if ms > self.config.slow_step_ms and f"reset:{served.id}" not in self.slow:
+            self.slow.add(f"reset:{served.id}")
+            log.warning("%s: a reset took %.0f ms on the event loop; its resets run in worker threads from now on",
+                        served.id, ms)
+        return obs
+
+    async def _run_reset(self, served: Served, req: ResetBody, env: Any, kwargs: dict[str, Any], extra: bool) -> Observation:
+        if self._reset_in_thread(served, req, kwargs):
+            return await self._thread(self._reset_env, served, env, kwargs, extra)
+        return self._timed_reset(served, env, kwargs, extra)
 
     async def reset(self, served: Served, req: ResetBody, options: dict[str, Any],
                     session: Session | None, transport: str) -> tuple[Session, Observation]:
         env, kwargs, extra = self._prepare_reset(served, req, options)
         if session is None:
             self.store.check_capacity()  # fail before doing any work
-            obs = await self._run(self._reset_env, served, env, kwargs, extra)
+            obs = await self._run_reset(served, req, env, kwargs, extra)
             session = self.store.add(served, env, transport)
             session.started = True
             return session, obs
         async with session.lock:
-            obs = await self._run(self._reset_env, served, env, kwargs, extra)
+            obs = await self._run_reset(served, req, env, kwargs, extra)
             return session, self._swap(session, served, env, obs)
 
-    def reset_now(self, served: Served, req: ResetBody, options: dict[str, Any], session: Session) -> Observation:
-        """Reset an existing session without awaiting (see above)."""
-        self._check_free(session)
-        env, kwargs, extra = self._prepare_reset(served, req, options)
-        return self._swap(session, served, env, self._reset_env(served, env, kwargs, extra))
-
-    @staticmethod
-    def _prepare_reset(served: Served, req: ResetBody, options: dict[str, Any]) -> tuple[Any, dict[str, Any], bool]:
+    def _prepare_reset(self, served: Served, req: ResetBody, options: dict[str, Any]) -> tuple[Any, dict[str, Any], bool]:
         extra = bool(options)
-        options = check_options(served, req, options)
+        options = check_options(served, req, options, self.config.reset_limits)
         # Always reset a fresh instance and swap it in on success: a reset that fails half-way
         # (bad option) must leave the session's current episode exactly as it was.
         return served.make(), {"seed": req.seed, "episode_id": req.episode_id, "task": req.task, **options}, extra
@@ -106,22 +155,12 @@ class Service:
         action = parse_action(session.served, raw)
         async with session.lock:
             self._check_steppable(session)
-            obs = await self._run(session.env.step, action)
+            if self.offloads(session.served):
+                obs = await self._thread(session.env.step, action)
+            else:
+                obs = self._timed_step(session, action)
             session.steps += 1
             return obs
-
-    def step_now(self, session: Session, raw: Mapping[str, Any]) -> Observation:
-        """Step without awaiting (see above)."""
-        action = parse_action(session.served, raw)
-        self._check_free(session)
-        self._check_steppable(session)
-        obs = session.env.step(action)
-        session.steps += 1
-        return obs
-
-    def _check_free(self, session: Session) -> None:
-        if self.config.offload_steps or session.lock.locked():
-            raise MustWait
 
     @staticmethod
     def _check_steppable(session: Session) -> None:

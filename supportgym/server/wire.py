@@ -7,6 +7,7 @@ pays for one orjson parse per step.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from typing import Any
 
@@ -14,15 +15,15 @@ import orjson
 from fastapi import Request
 from pydantic import Field, ValidationError
 
-from ..core.env import validation_errors
 from ..core.types import Model
 from .catalog import Served
+from .config import ResetLimits
 from .errors import ApiError, invalid
-from .render import render_result  # noqa: F401 - re-exported (tests render through wire)
 
 SESSION_HEADER = "x-session-id"
-#: keys of OpenEnv's StepRequest next to "action"; accepted and ignored
-STEP_ENVELOPE_KEYS = frozenset({"action", "session_id", "timeout_s", "request_id"})
+#: the deepest nesting parse_json accepts unless told otherwise (ServerConfig.max_json_depth)
+MAX_DEPTH = 32
+_SCALARS = (str, int, float, bool, type(None))
 
 
 class ResetBody(Model):
@@ -39,18 +40,24 @@ class ResetBody(Model):
     options: dict[str, Any] | None = Field(None, description="extra options for the environment's reset")
 
 
-async def read_json(request: Request, max_bytes: int) -> Any:
-    """The body as JSON (None when empty); 413 past ``max_bytes``, 400 when not JSON."""
+async def read_json(request: Request, max_bytes: int, max_depth: int = MAX_DEPTH, timeout_s: float = 30.0) -> Any:
+    """The body as JSON (None when empty); 413 past ``max_bytes``, 400 when not JSON or nested
+    deeper than ``max_depth``, 408 when the whole body took longer than ``timeout_s``."""
     length = request.headers.get("content-length")
     if length is not None and length.isdigit() and int(length) > max_bytes:
         raise too_large(int(length), max_bytes)
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > max_bytes:
-            raise too_large(size, max_bytes)
-        chunks.append(chunk)
-    return parse_json(b"".join(chunks))
+    try:
+        async with asyncio.timeout(timeout_s):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > max_bytes:
+                    raise too_large(size, max_bytes)
+                chunks.append(chunk)
+    except TimeoutError:
+        raise ApiError(408, "body_timeout", f"the request body did not arrive within {timeout_s:g} s",
+                       headers={"Connection": "close"}) from None
+    return parse_json(b"".join(chunks), max_depth)
 
 
 def too_large(size: int, max_bytes: int) -> ApiError:
@@ -58,13 +65,54 @@ def too_large(size: int, max_bytes: int) -> ApiError:
                     max_bytes=max_bytes)
 
 
-def parse_json(raw: bytes | str) -> Any:
+def parse_json(raw: bytes | str, max_depth: int = MAX_DEPTH) -> Any:
     if not raw or (isinstance(raw, bytes) and not raw.strip()):
         return None
     try:
-        return orjson.loads(raw)
+        value = orjson.loads(raw)
     except orjson.JSONDecodeError as err:
         raise ApiError(400, "invalid_json", f"not valid JSON: {err}") from None
+    # Deep nesting is refused here, before validation, error messages or an environment could
+    # recurse on it. Counting brackets (in C) skips the walk for every ordinary body.
+    brackets = raw.count("[") + raw.count("{") if isinstance(raw, str) else raw.count(b"[") + raw.count(b"{")
+    if brackets > max_depth and depth(value, max_depth) > max_depth:
+        raise ApiError(400, "json_too_deep", f"JSON nested deeper than {max_depth} levels; flatten the request",
+                       max_depth=max_depth)
+    return value
+
+
+def depth(value: Any, stop: int) -> int:
+    """Nesting depth of parsed JSON (a scalar is 0), without recursion; stops counting past ``stop``."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, level = stack.pop()
+        if isinstance(node, dict):
+            node = node.values()
+        elif not isinstance(node, list):
+            continue
+        deepest = max(deepest, level)
+        if deepest > stop:
+            return deepest
+        stack.extend((child, level + 1) for child in node if isinstance(child, (dict, list)))
+    return deepest
+
+
+def validation_errors(err: ValidationError) -> list[dict[str, Any]]:
+    """Pydantic errors as plain JSON (field, message, the bad input when it is a scalar,
+    allowed values). Never walks or prints a non-scalar input: it may be any client JSON."""
+    out = []
+    for e in err.errors(include_url=False, include_input=True, include_context=True):
+        item: dict[str, Any] = {"field": ".".join(str(p) for p in e["loc"]), "message": e["msg"], "type": e["type"]}
+        bad = e.get("input")
+        if isinstance(bad, _SCALARS):
+            item["input"] = bad if not isinstance(bad, str) or len(bad) <= 200 else bad[:200] + "..."
+        elif "input" in e:
+            item["input_type"] = type(bad).__name__
+        ctx = e.get("ctx") or {}
+        if "expected" in ctx:
+            item["allowed"] = str(ctx["expected"])
+        out.append(item)
+    return out
 
 
 def parse_reset(body: Any) -> tuple[ResetBody, dict[str, Any]]:
@@ -82,7 +130,21 @@ def parse_reset(body: Any) -> tuple[ResetBody, dict[str, Any]]:
     return req, options
 
 
-def check_options(served: Served, req: ResetBody, options: dict[str, Any]) -> dict[str, Any]:
+def check_limits(options: Mapping[str, Any], limits: ResetLimits) -> None:
+    """422 when a reset option asks for more than this server allows (the env checks the rest)."""
+    for name, bound in (("size", limits.size), ("max_steps", limits.max_steps)):
+        value = options.get(name)
+        if isinstance(value, int) and not isinstance(value, bool) and value > bound:
+            raise ApiError(422, "reset_limit", f"reset option {name}={value} is over this server's bound {bound}; "
+                           f"ask for at most {bound} (the server's ResetLimits.{name})", field=name, bound=bound)
+    for name, value in options.items():
+        if isinstance(value, list) and len(value) > limits.items:
+            raise ApiError(422, "reset_limit", f"reset option {name} has {len(value)} items; this server's bound "
+                           f"is {limits.items} (ResetLimits.items)", field=name, bound=limits.items)
+
+
+def check_options(served: Served, req: ResetBody, options: dict[str, Any],
+                  limits: ResetLimits | None = None) -> dict[str, Any]:
     allowed = served.reset_options
     if allowed is not None:
         unknown = sorted(set(options) - allowed)
@@ -93,6 +155,7 @@ def check_options(served: Served, req: ResetBody, options: dict[str, Any]) -> di
                            allowed=sorted(allowed))
     if req.split is not None:
         options["split"] = req.split
+    check_limits(options, limits or ResetLimits())
     return options
 
 

@@ -3,19 +3,18 @@
 Client -> server: ``{"type": "reset"|"step"|"state"|"close", "data": {...}}``.
 Server -> client: ``{"type": "observation", "data": {"observation", "reward", "done", ...}}``,
 ``{"type": "state", "data": {...}}`` or ``{"type": "error", "data": {"message", "code", ...}}``.
-One connection is one session (it counts against the cap and expires when idle); a
-bad message gets an ``error`` reply and the connection and its episode carry on.
+One connection is one session, opened by its first reset (an idle connection holds no slot);
+it counts against the cap and expires when idle. A bad message gets an ``error`` reply and
+the connection and its episode carry on.
 
 :func:`serve` speaks raw ASGI (no Starlette ``WebSocket`` wrapper, no middleware), and the
 app calls it directly for the exact ``/ws`` paths of served environments (see fastpath.py):
-the wrapper and middleware layers ran on every message sent. Under ``supportgym serve``
-(uvicorn with :class:`~.protocols.DirectWSProtocol`) messages are answered inside the
-protocol's ``data_received`` by :class:`_Direct` (:func:`_handle_now`, the synchronous twin of
-:func:`_handle`), without the per-message ASGI hops.
+the wrapper and middleware layers ran on every message sent.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -26,10 +25,9 @@ from starlette.routing import WebSocketRoute
 
 from ..core.errors import SupportGymError
 from .errors import ApiError, from_programmer_error
-from .service import MustWait, Service
+from .service import Service
 from .sessions import Session
 from .wire import parse_json, parse_reset
-from .protocols import EXTENSION
 
 log = logging.getLogger("supportgym.server")
 
@@ -73,10 +71,6 @@ def _observation(session: Session, obs: Any) -> bytes:
     return session.renderer.render(obs, None, session.env_id, *_ENVELOPE)
 
 
-def _observation_parts(session: Session, obs: Any) -> list[bytes]:
-    return session.renderer.render_parts(obs, None, session.env_id, *_ENVELOPE)
-
-
 def _message(msg: Any) -> tuple[Any, Mapping[str, Any]]:
     if type(msg) is not dict and not isinstance(msg, Mapping):
         raise ApiError(422, "invalid_request", "a message must be a JSON object {\"type\": ..., \"data\": ...}")
@@ -86,10 +80,20 @@ def _message(msg: Any) -> tuple[Any, Mapping[str, Any]]:
     return msg.get("type"), data or {}
 
 
-def _reset_request(svc: Service, session: Session, path_env: str | None, data: Mapping[str, Any]) -> tuple[Any, ...]:
-    req, options = parse_reset(data)
-    served = svc.pick(path_env, req.env) if (path_env or req.env) else session.served
-    return served, req, options
+class Conn:
+    """One WebSocket connection: its session exists from the first reset on."""
+
+    __slots__ = ("path_env", "session")
+
+    def __init__(self, path_env: str | None) -> None:
+        self.path_env = path_env
+        self.session: Session | None = None
+
+    def live(self, svc: Service) -> Session:
+        """The connection's session (404 if it expired while the client idled; marks it used)."""
+        if self.session is None:
+            raise ApiError(409, "reset_needed", "no episode yet: send a reset first")
+        return svc.store.get(self.session.id)
 
 
 def _state(svc: Service, session: Session) -> bytes:
@@ -100,32 +104,28 @@ def _unknown(kind: Any) -> ApiError:
     return ApiError(422, "unknown_type", f"type: unknown message type {kind!r}; allowed: reset, step, state, close")
 
 
-# One message -> the reply (None: the client asked to close). _handle awaits the session's lock
-# and offloaded steps; _handle_now is the same without awaiting, for the fast path (_Direct).
-async def _handle(svc: Service, session: Session, path_env: str | None, msg: Any) -> bytes | None:
+async def _reset(svc: Service, conn: Conn, data: Mapping[str, Any]) -> bytes:
+    req, options = parse_reset(data)
+    session = conn.live(svc) if conn.session is not None else None
+    if conn.path_env or req.env or session is None:
+        served = svc.pick(conn.path_env, req.env)
+    else:
+        served = session.served
+    session, obs = await svc.reset(served, req, options, session, "ws")
+    conn.session = session
+    return _observation(session, obs)
+
+
+# One message -> the reply (None: the client asked to close).
+async def _handle(svc: Service, conn: Conn, msg: Any) -> bytes | None:
     kind, data = _message(msg)
-    svc.store.get(session.id)  # 404 if the session expired while the client idled; also marks it used
     if kind == "step":
+        session = conn.live(svc)
         return _observation(session, await svc.step(session, data))
     if kind == "reset":
-        served, req, options = _reset_request(svc, session, path_env, data)
-        return _observation(session, (await svc.reset(served, req, options, session, "ws"))[1])
+        return await _reset(svc, conn, data)
     if kind == "state":
-        return _state(svc, session)
-    if kind == "close":
-        return None
-    raise _unknown(kind)
-
-
-def _handle_now(svc: Service, session: Session, path_env: str | None, msg: Any) -> bytes | list[bytes] | None:
-    kind, data = _message(msg)
-    svc.store.get(session.id)
-    if kind == "step":
-        return _observation_parts(session, svc.step_now(session, data))
-    if kind == "reset":
-        return _observation_parts(session, svc.reset_now(*_reset_request(svc, session, path_env, data), session))
-    if kind == "state":
-        return _state(svc, session)
+        return _state(svc, conn.live(svc))
     if kind == "close":
         return None
     raise _unknown(kind)
@@ -137,59 +137,37 @@ def _check_size(svc: Service, raw: bytes | str) -> None:
         raise ApiError(413, "message_too_large", f"message is {len(raw)} bytes; the limit is {limit}")
 
 
-def _error(err: Exception) -> tuple[bytes, bool]:
-    """An exception -> (error reply, whether the connection ends)."""
+#: errors after which the connection closes: its session is gone, or the server is full (1013)
+_ENDS = {"unknown_session": 1000, "session_expired": 1000, "capacity_reached": CLOSE_TRY_AGAIN_LATER}
+
+
+def _error(err: Exception) -> tuple[bytes, int]:
+    """An exception -> (error reply, close code when the connection ends, else 0)."""
     if isinstance(err, ApiError):
-        return error_message(err), err.code in ("unknown_session", "session_expired")
+        return error_message(err), _ENDS.get(err.code, 0)
     if isinstance(err, SupportGymError):
-        return error_message(from_programmer_error(err)), False
+        return error_message(from_programmer_error(err)), 0
     # an env bug must not kill the connection or leak internals
     log.error("unhandled error in WebSocket session", exc_info=err)
-    return error_message(ApiError(500, "execution_error", "internal server error")), False
+    return error_message(ApiError(500, "execution_error", "internal server error")), 0
 
 
-async def _reply(svc: Service, session: Session, path_env: str | None, raw: bytes | str) -> tuple[bytes | None, bool]:
-    """One raw message -> (reply, end): reply None = nothing to send; end = close the connection after it."""
+async def _reply(svc: Service, conn: Conn, raw: bytes | str) -> tuple[bytes | None, int]:
+    """One raw message -> (reply, end): reply None = nothing to send; end = the close code when
+    the connection ends after it (0: it goes on)."""
     try:
         _check_size(svc, raw)
-        reply = await _handle(svc, session, path_env, parse_json(raw))
-        return reply, reply is None
+        reply = await _handle(svc, conn, parse_json(raw, svc.config.max_json_depth))
+        return reply, 1000 if reply is None else 0
     except Exception as err:  # noqa: BLE001 - every failure becomes an error message
         return _error(err)
-
-
-class _Direct:
-    """The ``answer`` for :class:`~.protocols.DirectWSProtocol`. It declines (returns None) what
-    the ASGI loop must do: closing (a "close" message, or an error that ends the connection,
-    whose reply waits in ``ending`` for the loop to send), and anything that would have to
-    wait (MustWait, raised before anything in the session changed)."""
-
-    __slots__ = ("ending", "path_env", "session", "svc")
-
-    def __init__(self, svc: Service, session: Session, path_env: str | None) -> None:
-        self.svc, self.session, self.path_env = svc, session, path_env
-        self.ending: bytes | None = None
-
-    def __call__(self, raw: bytes) -> bytes | list[bytes] | None:
-        try:
-            _check_size(self.svc, raw)
-            return _handle_now(self.svc, self.session, self.path_env, parse_json(raw))  # None for "close"
-        except MustWait:
-            return None
-        except Exception as err:  # noqa: BLE001 - every failure becomes an error message
-            reply, end = _error(err)
-            if end:
-                self.ending = reply
-                return None
-            return reply
 
 
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 
-async def serve(svc: Service, path_env: str | None, receive: Receive, send: Send,
-                extensions: Mapping[str, Any] | None = None) -> None:
+async def serve(svc: Service, path_env: str | None, receive: Receive, send: Send) -> None:
     """One WebSocket connection (ASGI ``websocket`` scope) = one session."""
     if (await receive())["type"] != "websocket.connect":
         return  # the client left before the handshake completed
@@ -202,39 +180,41 @@ async def serve(svc: Service, path_env: str | None, receive: Receive, send: Send
         await send({"type": "websocket.close", "code": code, "reason": ""})
 
     try:
-        served = svc.pick(path_env, None)
-        session = svc.store.add(served, served.make(), "ws")
+        svc.pick(path_env, None)  # 404-style refusal of an unknown /envs/{env}/ws before any message
     except ApiError as err:
         await send_text(error_message(err))
-        await close(CLOSE_TRY_AGAIN_LATER if err.status == 503 else 1008)
+        await close(1008)
         return
-    direct = (extensions or {}).get(EXTENSION)
-    answer = None
-    if direct is not None and not svc.config.offload_steps:
-        answer = _Direct(svc, session, path_env)
-        direct["attach"](answer)
+    conn = Conn(path_env)
     disconnected = False
     try:
         while True:
-            frame = await receive()
+            if conn.session is None:  # no slot held yet, but an idle connection must not linger either
+                try:
+                    frame = await asyncio.wait_for(receive(), svc.config.session_ttl_s)
+                except TimeoutError:
+                    await send_text(error_message(ApiError(408, "idle_timeout", (
+                        f"no reset within {svc.config.session_ttl_s:g} s of connecting; reconnect and send a reset"))))
+                    break
+            else:
+                frame = await receive()
             if frame["type"] == "websocket.disconnect":
                 disconnected = True
                 break
-            if answer is not None and answer.ending is not None:  # a message the fast path declined
-                reply, end, answer.ending = answer.ending, True, None
-            else:
-                raw = frame.get("text") if frame.get("text") is not None else frame.get("bytes") or b""
-                reply, end = await _reply(svc, session, path_env, raw)
+            raw = frame.get("text") if frame.get("text") is not None else frame.get("bytes") or b""
+            reply, end = await _reply(svc, conn, raw)
             if reply is not None:
                 await send_text(reply)
             if end:
+                if end == CLOSE_TRY_AGAIN_LATER:  # a full server: come back later
+                    await close(end)
+                    disconnected = True
                 break
     except OSError:
         disconnected = True  # the client went away while we were replying (uvicorn raises an OSError then)
     finally:
-        if answer is not None:
-            direct["attach"](None)
-        svc.store.drop(session.id)
+        if conn.session is not None:
+            svc.store.drop(conn.session.id)
         if not disconnected:
             try:
                 await close()
@@ -250,7 +230,7 @@ class WSEndpoint:
 
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         env = self.env if self.env is not None else scope.get("path_params", {}).get("env")
-        await serve(self.svc, env, receive, send, scope.get("extensions"))
+        await serve(self.svc, env, receive, send)
 
 
 def install(app: FastAPI, svc: Service) -> None:

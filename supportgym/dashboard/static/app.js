@@ -18,6 +18,36 @@ async function getJSON(path, params) {
   return body;
 }
 
+// /run/stream: NDJSON events (start, one per step, done | error); onStep sees each step as it ends,
+// so a slow agent (llm) shows its progress instead of one long wait
+async function streamRun(params, onStep) {
+  const url = new URL("run/stream", API);
+  for (const [k, v] of Object.entries(params || {})) if (v !== "" && v != null) url.searchParams.set(k, v);
+  const r = await fetch(url);
+  if (!r.ok) {
+    const body = await r.json().catch(() => ({}));
+    const msg = (body.error && body.error.message) || body.detail;
+    throw new Error(msg ? (typeof msg === "string" ? msg : JSON.stringify(msg)) : `HTTP ${r.status}`);
+  }
+  const reader = r.body.getReader(), dec = new TextDecoder();
+  let buf = "", result = null;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (value) buf += dec.decode(value, { stream: true });
+    let nl;
+    while ((nl = buf.indexOf("\n")) >= 0) {
+      const ev = JSON.parse(buf.slice(0, nl));
+      buf = buf.slice(nl + 1);
+      if (ev.event === "step") onStep(ev);
+      else if (ev.event === "done") result = ev.result;
+      else if (ev.event === "error") throw new Error(ev.message);
+    }
+    if (done) break;
+  }
+  if (!result) throw new Error("the episode stream ended early");
+  return result;
+}
+
 function status(id, text, error) {
   const e = $(id);
   e.textContent = text;
@@ -107,7 +137,8 @@ async function runWatch() {
   status("w-status", `running ${params.agent} on ${params.env} · ${params.task} · seed ${params.seed}…`);
   $("w-run").disabled = true;
   try {
-    W.run = await getJSON("run", params);
+    W.run = await streamRun(params, ev => status("w-status",
+      `running ${params.agent}: step ${ev.i}, cumulative reward ${fmt(ev.cumulative_reward)}…`));
     W.i = 0;
     status("w-status", `episode ${W.run.episode_id}: ${W.run.steps.length} steps, total reward ${fmt(W.run.total_reward)}` +
       (W.run.truncated ? " (cut at the step limit)" : ""));
@@ -181,7 +212,8 @@ async function loadMetrics() {
     $("t-charts").replaceChildren(...names.map(k => {
       const pts = d.series[k];
       return h("div", { class: "card chart" }, h("h3", {}, k),
-        lineChart([{ points: pts, color: "#9ab8f5", width: 1.2 }, { points: rollingMean(pts, w), color: "#2f6fed", width: 2.2 }]));
+        lineChart([{ points: pts, color: "#9ab8f5", width: 1.2 }, { points: rollingMean(pts, w), color: "#2f6fed", width: 2.2 }],
+          { xLabel: d.x_key, yLabel: k }));
     }));
     status("t-status", `${path}: ${names.length} series` + (d.bad_lines ? `, ${d.bad_lines} unreadable line(s) skipped` : ""));
   } catch (err) { status("t-status", "error: " + err.message, true); }

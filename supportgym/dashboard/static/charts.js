@@ -19,7 +19,8 @@ function niceNum(x) {
 
 // series: [{name, points: [[x, y], ...], color?, width?, opacity?}]
 function lineChart(series, opts = {}) {
-  const W = opts.width || 560, H = opts.height || 220, L = 46, R = 10, T = 10, B = 26;
+  // opts.xLabel / opts.yLabel name the axes (room is made for them only when given)
+  const W = opts.width || 560, H = opts.height || 220, L = opts.yLabel ? 60 : 46, R = 10, T = 10, B = opts.xLabel ? 40 : 26;
   const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, role: "img" });
   const pts = series.flatMap(s => s.points);
   if (!pts.length) {
@@ -46,8 +47,19 @@ function lineChart(series, opts = {}) {
   }
   for (let i = 0; i <= 4; i++) {
     const x = x0 + (x1 - x0) * i / 4;
-    const t = svgEl("text", { x: sx(x), y: H - 8, "text-anchor": "middle", "font-size": 10, fill: "#637082" });
+    const t = svgEl("text", { x: sx(x), y: H - B + 16, "text-anchor": "middle", "font-size": 10, fill: "#637082" });
     t.textContent = niceNum(x);
+    svg.appendChild(t);
+  }
+  if (opts.xLabel) {
+    const t = svgEl("text", { x: (L + W - R) / 2, y: H - 2, "text-anchor": "middle", "font-size": 11, fill: "#3b4656", class: "axis-label x" });
+    t.textContent = opts.xLabel;
+    svg.appendChild(t);
+  }
+  if (opts.yLabel) {
+    const t = svgEl("text", { x: 0, y: 0, "text-anchor": "middle", "font-size": 11, fill: "#3b4656", class: "axis-label y",
+      transform: `translate(12 ${(T + H - B) / 2}) rotate(-90)` });
+    t.textContent = opts.yLabel;
     svg.appendChild(t);
   }
   if (zeroLine) svg.appendChild(svgEl("line", { x1: L, x2: W - R, y1: sy(0), y2: sy(0), stroke: "#9aa7b8" }));

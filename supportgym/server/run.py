@@ -1,0 +1,116 @@
+"""Run the app under an ASGI server: granian (``serve``'s default when the ``server`` extra is
+installed) or uvicorn (``serve --server uvicorn``, and the fallback without the extra).
+
+Both are configured through their public settings only. granian (a Rust HTTP server, one
+process, embedded): a connection gets ``keep_alive_s`` to send each request's headers,
+idle keep-alive connections included; it parses one request of a connection at a time, so
+unread pipelined requests wait in the socket; ``max_connections`` is its backpressure.
+uvicorn: httptools and uvloop when installed (else h11 and asyncio), the sans-I/O WebSocket
+implementation, idle keep-alive connections closed after ``keep_alive_s``, at most
+``max_connections`` connections and tasks (more get 503); with httptools it parses every
+pipelined request of a read at once (see docs/server.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import socket
+import threading
+import time
+import urllib.request
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..core.errors import ConfigError
+
+Backend = Literal["uvicorn", "granian"]
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    host: str = "127.0.0.1"
+    port: int = 7860
+    backend: Backend = "uvicorn"
+    log_level: str = "warning"
+    #: seconds an idle keep-alive connection stays open (granian: also the time allowed for headers)
+    keep_alive_s: int = 5
+    max_connections: int = 4096
+    #: largest WebSocket message the server reads before dropping the connection
+    ws_max_bytes: int = 2**20
+
+
+def installed(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket (port 0: a free one), so the address is known before serving."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as err:
+        sock.close()
+        raise ConfigError(f"cannot listen on {host}:{port}: {err.strerror}; pick another --port or --host") from None
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def announce_when_ready(url: str, app: Any, timeout_s: float = 600.0) -> threading.Thread:
+    """Print the server's address (and the dashboard's) once ``/health`` answers: then models
+    are loaded (the app's start-up warms them) and the socket takes connections."""
+    names = ", ".join(app.state.service.catalog.envs)
+    board = f"; dashboard: {url}/dashboard/" if getattr(app.state, "dashboard", False) else ""
+
+    def wait() -> None:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"{url}/health", timeout=2) as r:
+                    if r.status == 200:
+                        print(f"SupportGym ready at {url} (envs: {names}){board}", flush=True)
+                        return
+            except OSError:
+                pass
+            time.sleep(0.05)
+
+    thread = threading.Thread(target=wait, name="announce", daemon=True)
+    thread.start()
+    return thread
+
+
+def run_uvicorn(app: Any, sock: socket.socket, opts: RunOptions) -> None:
+    import uvicorn
+
+    config = uvicorn.Config(
+        app, log_level=opts.log_level, access_log=False, ws="websockets-sansio", ws_max_size=opts.ws_max_bytes,
+        http="httptools" if installed("httptools") else "h11", loop="uvloop" if installed("uvloop") else "asyncio",
+        timeout_keep_alive=opts.keep_alive_s, limit_concurrency=opts.max_connections,
+    )
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def run_granian(app: Any, opts: RunOptions) -> None:
+    if not installed("granian"):
+        raise ConfigError("--server granian needs granian: pip install 'supportgym[server]'")
+    from granian.constants import HTTPModes, Interfaces
+    from granian.http import HTTP1Settings
+    from granian.log import LogLevels
+    from granian.server.embed import Server
+
+    level = {"critical": "critical", "error": "error", "warning": "warning", "info": "info", "debug": "debug",
+             "trace": "debug"}.get(opts.log_level, "warning")
+    server = Server(
+        app, address=opts.host, port=opts.port, interface=Interfaces.ASGI, http=HTTPModes.http1, websockets=True,
+        backlog=2048, backpressure=opts.max_connections, log_level=LogLevels(level), log_access=False,
+        http1_settings=HTTP1Settings(header_read_timeout=opts.keep_alive_s * 1000, keep_alive=True),
+    )
+    if installed("uvloop"):
+        import uvloop
+
+        uvloop.run(server.serve())
+    else:
+        asyncio.run(server.serve())

@@ -1,0 +1,84 @@
+"""Nothing slow runs on the event loop for long: models load at start-up (before the server
+answers), an environment whose step blocks moves to worker threads after its first slow step,
+generated resets run in threads, and meanwhile every other client is answered at once."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import httpx
+from test_server_toyenv import TOY_ID, ToyEnv, running
+
+from supportgym.core import env_ids, register
+from supportgym.server import ServerConfig, create_app
+
+SLOW_ID = "serverslowtoy-v0"
+BLOCK_S = 0.6
+
+
+class SlowToyEnv(ToyEnv):
+    """The toy env with a model to load (warm_up) and a step that blocks (as ticket-v0's MiniLM
+    scoring does), and a generated split whose reset blocks too."""
+
+    name = "serverslowtoy"
+    warmed = 0
+
+    def warm_up(self) -> None:
+        time.sleep(0.3)
+        type(self).warmed += 1
+
+    def _reset(self, *, seed: int, task: str, **options: Any) -> Any:
+        if options.get("split"):
+            time.sleep(BLOCK_S)
+        return super()._reset(seed=seed, task=task or "long")
+
+    def _step(self, action: Any) -> Any:
+        time.sleep(BLOCK_S)
+        return super()._step(action)
+
+
+if SLOW_ID not in env_ids():
+    register(SLOW_ID, entry_point=f"{__name__}:SlowToyEnv", description="server test: a slow env",
+             metrics="test_server_toyenv:summarize")
+
+
+def app(**kw: Any) -> Any:
+    return create_app(ServerConfig(default_env=SLOW_ID, envs=[SLOW_ID, TOY_ID], dashboard=False, **kw))
+
+
+def health_latency(base: str, while_running: Any) -> float:
+    """Seconds /health takes while ``while_running`` (a blocking call) is in flight."""
+    worker = threading.Thread(target=while_running)
+    worker.start()
+    time.sleep(0.15)  # the slow call is under way
+    t0 = time.monotonic()
+    assert httpx.get(f"{base}/health", timeout=10).status_code == 200
+    took = time.monotonic() - t0
+    worker.join(10)
+    return took
+
+
+def test_models_load_before_the_server_answers():
+    SlowToyEnv.warmed = 0
+    with running(app(warm_up=True)):
+        assert SlowToyEnv.warmed == 1  # the start-up warmed it before the first request could come
+    with running(app()):
+        assert SlowToyEnv.warmed == 1  # warm_up=False (in-process apps): nothing loaded
+
+
+def test_a_blocking_step_moves_to_threads_and_others_are_answered_meanwhile():
+    with running(app()) as base, httpx.Client(base_url=base, timeout=10) as c:
+        sid = c.post("/reset", json={"seed": 1}).headers["x-session-id"]
+        svc_slow = lambda: c.post("/step", json={"item_id": "x", "label": "red"}, headers={"X-Session-Id": sid})  # noqa: E731
+        assert svc_slow().status_code == 200  # the first slow step ran on the loop, and was noticed
+        assert health_latency(base, svc_slow) < BLOCK_S / 2  # the next ones run in a thread
+        fast = c.post(f"/envs/{TOY_ID}/reset", json={"seed": 1}).headers["x-session-id"]
+        r = c.post("/step", json={"item_id": "x", "label": "red"}, headers={"X-Session-Id": fast})
+        assert r.status_code == 200  # other envs still step on the loop
+
+
+def test_a_generated_reset_runs_in_a_thread():
+    with running(app()) as base, httpx.Client(base_url=base, timeout=10) as c:
+        assert health_latency(base, lambda: c.post("/reset", json={"seed": 1, "split": "train"})) < BLOCK_S / 2
