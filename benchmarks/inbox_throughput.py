@@ -1,4 +1,4 @@
-"""In-process throughput of inbox-v0 (steps per second on one core); prints ONE JSON line.
+"""In-process throughput of the inbox env (steps per second on one core); prints ONE JSON line.
 
 Headline rates (``*_steps_per_s``) are from the fastest timing pass, as timeit reports
 (the machines here are shared: other processes steal the core in slower passes); the
@@ -10,7 +10,14 @@ acts live (its reply templating included). Episodes: the fixed tasks and generat
 test-split episodes of 10 emails (drawn once and passed with ``emails=``, so the
 generator's own cost is reported separately as ``split:test+generator``).
 
-    uv run --all-extras python benchmarks/inbox_throughput.py [--seconds 2] [--episodes 20]
+``end_to_end`` (the figure the inbox target is stated on): the oracle agent acting live on
+the fixed tasks, cycling easy -> medium -> hard, wall clock over ``--e2e-episodes`` (>= 1,000)
+episodes after a warm-up, reset and agent included: steps / elapsed wall seconds, best of
+``--e2e-repeats`` windows (all reported, with steps per CPU second beside them). Target:
+>= 10,000 steps/s on one core.
+
+    uv run --all-extras python benchmarks/inbox_throughput.py [--env inbox-v1] [--seconds 2] [--episodes 20]
+        [--e2e-episodes 1500]
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import json
 import os
 import platform
 import time
+from typing import Any
 
 from supportgym import make
 from supportgym.agents.inbox_rules import InboxOracleAgent
@@ -57,8 +65,44 @@ def timed(fn, seconds: float) -> dict[str, float]:
             return {"best": best, "cpu": steps / cpu, "wall": steps / (time.perf_counter() - wall0), "steps": steps}
 
 
+ENV_ID = "inbox-v1"
+
+
+def end_to_end(episodes: int, repeats: int = 3, warmup: int = 60) -> dict[str, Any]:
+    """Oracle acting live on fixed tasks cycling; wall-clock steps/s over ``episodes`` after ``warmup``.
+
+    ``repeats`` windows of ``episodes`` each; the best window is the headline (on a shared
+    machine the slower ones measure the neighbours), every window is reported.
+    """
+    env = make(ENV_ID)
+    agent = InboxOracleAgent(seed=0)
+    tasks = itertools.cycle(("easy", "medium", "hard"))
+
+    def episode() -> int:
+        obs = env.reset(seed=0, task=next(tasks))
+        agent.bind(env, 0)
+        n = 0
+        while not obs.done:
+            obs = env.step(agent.act(obs))
+            n += 1
+        return n
+
+    for _ in range(warmup):
+        episode()
+    windows = []
+    for _ in range(repeats):
+        steps, cpu0, t0 = 0, time.process_time(), time.perf_counter()
+        for _ in range(episodes):
+            steps += episode()
+        wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+        windows.append({"steps_per_s": round(steps / wall), "steps_per_cpu_s": round(steps / cpu), "wall_s": round(wall, 3)})
+    best = max(windows, key=lambda w: w["steps_per_s"])
+    return {"steps_per_s": best["steps_per_s"], "steps_per_cpu_s": best["steps_per_cpu_s"], "episodes": episodes,
+            "steps": steps, "windows": windows}
+
+
 def bench(task: str | None, seeds: list[int], options: dict, seconds: float) -> dict[str, float]:
-    env = make("inbox-v0")
+    env = make(ENV_ID)
     plans = [(s, record(env, task, s, options)) for s in seeds]
 
     turn = itertools.count()
@@ -97,7 +141,7 @@ def report(env: dict[str, float], agent: dict[str, float] | None = None) -> dict
 
 
 def bench_drawn(drawn: list, seconds: float) -> dict[str, float]:
-    env = make("inbox-v0")
+    env = make(ENV_ID)
     plans = [(emails, record(env, None, 0, {"emails": emails})) for emails in drawn]
 
     turn = itertools.count()
@@ -115,12 +159,18 @@ def bench_drawn(drawn: list, seconds: float) -> dict[str, float]:
 
 
 def main() -> None:
+    global ENV_ID
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seconds", type=float, default=2.0, help="timing window per case")
     ap.add_argument("--episodes", type=int, default=20, help="generated episodes (seeds) per pass")
+    ap.add_argument("--e2e-episodes", type=int, default=1500, help="episodes timed end to end (>= 1000)")
+    ap.add_argument("--e2e-repeats", type=int, default=3, help="end-to-end windows (best is the headline)")
+    ap.add_argument("--env", default=ENV_ID, help="inbox env id (inbox-v0, inbox-v1)")
     args = ap.parse_args()
+    ENV_ID = args.env
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core, as the target says
+    e2e = end_to_end(max(1000, args.e2e_episodes), args.e2e_repeats)
     cases = {t: bench(t, [0], {}, args.seconds) for t in ("easy", "medium", "hard")}
     # generated mail drawn once, then reset with emails=[...]: times the environment, not the generator
     from supportgym.envs.inbox.generator import generate_episode
@@ -131,7 +181,8 @@ def main() -> None:
     cases["split:test+generator"] = bench(None, list(range(args.episodes)), {"split": "test", "size": 10}, args.seconds)
     env_rates = [c["env_steps_per_s"] for k, c in cases.items() if not k.endswith("+generator")]
     print(json.dumps({
-        "benchmark": "inbox_throughput", "env": "inbox-v0", "agent": "oracle", "python": platform.python_version(),
+        "benchmark": "inbox_throughput", "env": ENV_ID, "agent": "oracle", "python": platform.python_version(),
+        "end_to_end": e2e, "end_to_end_target_steps_per_s": 10000, "meets_end_to_end_target": e2e["steps_per_s"] >= 10000,
         "min_env_steps_per_s": min(env_rates), "target_steps_per_s": 20000,
         "meets_target": min(env_rates) >= 20000, "loadavg_1m": os.getloadavg()[0], "cpus": os.cpu_count(),
         "cases": cases,

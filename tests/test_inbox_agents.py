@@ -178,3 +178,44 @@ def test_metrics_summary_keys():
                 "flag_precision", "flag_recall", "sla_breaches", "budget_abuse", "invalid_rate", "repair_rate"):
         assert isinstance(m[key], float)
     assert 0.0 <= m["normalized_score"] <= 1.0
+
+
+# ---- generalisation to real mail (issue 13) ------------------------------------------------
+def _mail(subject: str, body: str, sender: str = "") -> LabelledEmail:
+    return LabelledEmail.model_validate({"email": {"header": {"id": "x1", "sender": sender, "subject": subject,
+                                                              "timestamp": "2002-08-01T10:00:00Z"}, "body": body}})
+
+
+@pytest.mark.parametrize("subject,body,sender", [
+    ("LOWEST MORTGAGE RATES IN YEARS!!!", "Refinance now and save thousands! Interest rates have never been lower. "
+     "No obligation, FREE quote. Click here: http://www.best-rates-4u.biz/refi?aff=331 To be removed from our list "
+     "reply with REMOVE in the subject line.", "ratecenter8812@hotmail.com"),
+    ("Online pharmacy - 80% off", "Viagra, Cialis and other meds without prescription. Order now, discreet shipping "
+     "worldwide! http://cheap-meds-online.info", "Pharmacy <sales@cheap-meds-online.info>"),
+    ("Make $5000 a week from home!", "Dear Friend, this is a once in a lifetime business opportunity. Earn $5,000 per week "
+     "working from home, no experience needed. This is not spam: you signed up... To be removed click here.", ""),
+    ("Gane dinero desde casa", "¡Oferta especial! Gane dinero extra desde casa. 100% gratis, sin riesgo. Haga clic aquí "
+     "http://dinero-facil.biz para darse de baja.", "promo4481@yahoo.com"),
+])
+def test_rules_trash_bulk_marketing(subject, body, sender):
+    _, cat, pri, route = InboxRulesAgent().read(_mail(subject, body, sender).email)
+    assert (cat, pri, route) == ("spam_phishing", "spam", "trash")
+
+
+@pytest.mark.parametrize("subject,body,sender,route", [
+    ("[ILUG] kernel 2.4.19 and the sound card", "Has anyone got the es1371 module working with 2.4.19? Mine hangs at boot.\n"
+     "--\nIrish Linux Users' Group: ilug@linux.ie\nhttp://www.linux.ie/mailman/listinfo/ilug for (un)subscription information.",
+     "Joe Bloggs <joe@example.ie>", "archive"),
+    ("This week at CNET: new laptops", "In this issue: our review of the new laptops, 20% off accessories for members. "
+     "You received this email because you signed up at cnet.com. Manage your subscription: http://www.cnet.com/prefs",
+     "CNET Newsletter <newsletter@cnet.com>", "archive"),
+    ("Rechnung doppelt abgebucht", "Sehr geehrte Damen und Herren, die Zahlung für meine Rechnung wurde zweimal von meiner "
+     "Kreditkarte abgebucht. Bitte erstatten Sie den Betrag.", "", "billing"),
+    ("Consulta sobre disponibilidade", "Prezados, gostaria de comprar 20 notebooks Dell e saber o preço e a "
+     "disponibilidade em estoque.", "", "sales"),
+    ("Imprimante ne fonctionne plus", "Bonjour, mon imprimante affiche une erreur et ne fonctionne plus depuis la mise à jour "
+     "du pilote. Pouvez-vous m'aider ?", "", "support_tier1"),
+])
+def test_rules_route_list_mail_and_multilingual_tickets(subject, body, sender, route):
+    _, cat, _, got = InboxRulesAgent().read(_mail(subject, body, sender).email)
+    assert got == route and cat != "spam_phishing"

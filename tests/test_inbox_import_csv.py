@@ -127,7 +127,7 @@ def test_tsv_and_own_field_names(tmp_path):
                     "m1\ta@x.com\tHi\tBody text\tcv.pdf; photo.jpg\n", encoding="utf-8")
     (item,) = load_emails(path)
     assert (item.id, item.email.header.sender) == ("m1", "a@x.com")
-    assert item.email.header.attachments == ["cv.pdf", "photo.jpg"]
+    assert item.email.header.attachments == ("cv.pdf", "photo.jpg")
 
 
 def test_preset_is_valid_data():

@@ -33,7 +33,7 @@ def test_good_file_loads_with_and_without_gold(tmp_path):
     assert second.gold is None
     assert second.email.header.timestamp == "1970-01-01T00:00:00Z"
     assert third.email.header.timestamp == "2024-03-01T09:15:00Z"  # normalised to UTC
-    assert third.email.header.attachments == ["a.pdf"]
+    assert third.email.header.attachments == ("a.pdf",)
     assert third.gold.flag_review is False
     assert first.meta == {"source": f"{path}:1", "format": "jsonl"}
 

@@ -174,3 +174,62 @@ def test_step_reward_is_sum_of_components():
     bd = obs.reward_breakdown
     assert obs.reward == pytest.approx(sum(bd.components().values()))
     assert bd.priority == pytest.approx(0.1) and bd.routing == pytest.approx(0.15) and bd.escalation == pytest.approx(0.1)
+
+
+# ---- inbox-v1: copy-proof replies, over-prioritisation cost, strict SLA lanes --------------------------------
+CFG1 = load_config(1)
+
+
+def test_v1_config_is_v0_plus_its_overrides():
+    assert CFG.version == 0 and CFG1.version == 1
+    assert CFG.copy_check == "shingles" and CFG1.copy_check == "bag"
+    assert CFG.sla_tolerance == 1 and CFG1.sla_tolerance == 0
+    assert CFG.penalties.over_priority == {} and CFG1.penalties.over_priority["urgent"] > 0
+    assert CFG1.weights == CFG.weights and CFG1.sla == CFG.sla and CFG1.queues == CFG.queues
+    with pytest.raises(ValueError, match="unknown reward version 9"):
+        load_config(9)
+
+
+@pytest.mark.parametrize("pred,credit,cost", [("high", 0.2, 0.0), ("medium", 0.1, 0.0), ("urgent", 0.05, -0.15),
+                                              ("low", 0.0, 0.0)])
+def test_v1_over_prioritising_earns_less_and_costs_lane_capacity(pred, credit, cost):
+    from supportgym.envs.inbox.reward import over_priority_penalty
+
+    assert score_labels(CFG1, GOLD, pred, "billing_inquiry", "billing", True)[0] == pytest.approx(credit)
+    assert over_priority_penalty(CFG1, GOLD, pred) == pytest.approx(cost)
+    assert over_priority_penalty(CFG, GOLD, pred) == 0.0  # v0 never charged for it
+
+
+def test_v1_raising_a_correct_label_never_pays():
+    """For every true priority, labelling it one level higher earns strictly less than the truth."""
+    from supportgym.envs.inbox.models import PRIORITIES
+    from supportgym.envs.inbox.reward import over_priority_penalty
+
+    for i, p in enumerate(PRIORITIES[1:], start=1):
+        g = GOLD.model_copy(update={"priority": p})
+        exact = score_labels(CFG1, g, p, g.category, g.route_to, True)[0]
+        up = PRIORITIES[i - 1]
+        raised = score_labels(CFG1, g, up, g.category, g.route_to, True)[0] + over_priority_penalty(CFG1, g, up)
+        assert raised < exact - 0.1, (p, up)
+
+
+@pytest.mark.parametrize("eid,scorer,category,specific", SCORED, ids=[s[0] for s in SCORED])
+def test_v1_honest_replies_keep_their_score(eid, scorer, category, specific):
+    """The bag copy check leaves an honest reply that cites the email's facts untouched."""
+    assert reply_quality(scorer, category, specific, "bag") == pytest.approx(reply_quality(scorer, category, specific))
+    assert reply_quality(scorer, category, specific, "bag") >= 0.9
+
+
+def test_v1_copy_check_reads_the_subject_too():
+    le, sc = load_task("easy").emails[3], load_task("easy").scorers[3]
+    subject = " ".join([le.email.header.subject] * 6)
+    assert reply_quality(sc, "billing_inquiry", subject, "bag") < 0.1
+
+
+def test_v1_over_prioritisation_cost_grows_with_congestion():
+    from supportgym.envs.inbox.reward import over_priority_penalty
+
+    low = GOLD.model_copy(update={"priority": "low"})
+    costs = [over_priority_penalty(CFG1, low, "high", k) for k in range(4)]
+    assert costs[0] == pytest.approx(-0.1) and costs[1] == pytest.approx(-0.15)
+    assert all(b < a for a, b in zip(costs, costs[1:]))

@@ -59,6 +59,19 @@ class RulesData(Model):
     signature: str
     templates: dict[str, str]
     team_names: dict[str, str]
+    #: bulk-marketing cues (offers, money, pills, remove footers; en/de/es/pt/fr) and their threshold
+    marketing: dict[str, float] = Field(default_factory=dict)
+    spam_threshold_marketing: float = 4.0
+    #: list mail and newsletters carry footers and offers legitimately: they need more evidence
+    spam_threshold_marketing_list: float = 7.0
+    #: the phishing keyword threshold for list mail without a look-alike sender or link
+    spam_threshold_list: float = 4.5
+    #: keyword hits pile up in long legitimate newsletters: beyond this many words they count less
+    marketing_length_norm_words: int = 400
+    #: cues of a subscription the reader chose (issues, members, editors): evidence against bulk mail in list mail
+    relationship: dict[str, float] = Field(default_factory=dict)
+    #: weights of shape cues real bulk mail has: capitals, "!", money in the subject, HTML leftovers
+    shape: dict[str, float] = Field(default_factory=dict)
 
 
 def _kw_regex(kw: str) -> re.Pattern[str]:
@@ -73,10 +86,11 @@ class Table:
     """A weighted keyword table compiled to regexes."""
 
     def __init__(self, weights: dict[str, float]) -> None:
-        self.items = [(_kw_regex(k), w) for k, w in weights.items()]
+        # the literal part of each keyword first: a substring test is far cheaper than a regex search
+        self.items = [(k.rstrip("*"), _kw_regex(k), w) for k, w in weights.items()]
 
     def score(self, text: str) -> float:
-        return sum(w for rx, w in self.items if rx.search(text))
+        return sum(w for lit, rx, w in self.items if lit in text and rx.search(text))
 
 
 @dataclass(frozen=True)
@@ -90,6 +104,8 @@ class Rules:
     severe: Table
     tier2: Table
     newsletter: Table
+    marketing: Table
+    relationship: Table
 
 
 @lru_cache(maxsize=1)
@@ -102,6 +118,7 @@ def rules() -> Rules:
     return Rules(
         d, Table(d.spam), {c: Table(t) for c, t in d.categories.items()}, Table(d.urgent), Table(d.high),
         Table(d.low), Table(d.severe), Table(dict.fromkeys(d.tier2, 1.0)), Table(dict.fromkeys(d.newsletter, 1.0)),
+        Table(d.marketing), Table(d.relationship),
     )
 
 
@@ -166,6 +183,8 @@ class Analysis:
     topic: str
     name: str
     big_customer: bool = False
+    #: bulk-marketing score (keywords + shape cues) and its reasons
+    marketing: float = 0.0
 
 
 def analyse(email: Email) -> Analysis:
@@ -208,14 +227,86 @@ def analyse(email: Email) -> Analysis:
         if a not in _NOISE_ACRONYMS and a.lower() not in seen and len(facts) < 4:
             facts.append(a)
             seen.add(a.lower())
+    unquoted = _UNQUOTED_RE.sub("", full)
+    n_words = max(1, len(unquoted.split()))
+    marketing = (r.marketing.score(unquoted) * min(1.0, (d.marketing_length_norm_words / n_words) ** 0.5)
+                 + _shape_score(h.sender, h.subject, email.body, d.shape))
+    newsletter = r.newsletter.score(f"{h.sender.lower()}\n{full}") > 0 or bool(_SERIAL_RE.search(h.subject))
+    if newsletter:
+        marketing -= r.relationship.score(unquoted)
     return Analysis(
-        spam_score=spam, spam_reasons=reasons,
+        spam_score=spam, spam_reasons=reasons, marketing=marketing,
         category_scores={c: t.score(text) for c, t in r.categories.items()},
         urgent=r.urgent.score(text), high=r.high.score(text), low=r.low.score(text),
-        severity=r.severe.score(text), tier2=r.tier2.score(text) > 0, newsletter=r.newsletter.score(full) > 0,
+        severity=r.severe.score(text), tier2=r.tier2.score(text) > 0, newsletter=newsletter,
         internal=internal, facts=facts, topic=subject, name=sender_name(h.sender),
         big_customer=_big_customer(full, d),
     )
+
+
+#: a numbered issue in the subject: "Standard Issue 131", "Vol. 4", "Lesson 2", "Ausgabe 12"
+_SERIAL_RE = re.compile(r"\b(?:issue|vol\.?|volume|edition|lesson|ausgabe|edición|edição|numéro)\s*(?:no\.?\s*)?#?\d+", re.I)
+_UNQUOTED_RE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
+_MONEY_RE = re.compile(r"[$€£]\s?\d|\d\s?%|\bfree\b|\$\$", re.IGNORECASE)
+_HTML_LEFT_RE = re.compile(r"&nbsp;|&amp;|<\s*/?\s*(?:font|td|tr|table|div|span|img|center)\b|\b(?:size|color|face)=", re.I)
+_FULL_URL_RE = re.compile(r"https?://[^\s)\"'<>]+", re.I)
+#: affiliate and ad-tracking parameters in links
+_AFFILIATE_RE = re.compile(r"[?&](?:aff\w*|ad_?key|ad_?id|click_?id|ref_?id|track\w*|campaign)=|/(?:adclick|click\.php|redirect)", re.I)
+_WWW_RE = re.compile(r"\bwww\.([a-z0-9-]+)\.", re.I)
+_DIGIT_RUN_RE = re.compile(r"\d{3,}")
+_MONEY_RATE_RE = re.compile(r"[$€£]\s?[\d,.]+\s*(?:k\s*)?(?:per|a|/|every)\s*(?:day|week|month|hour|year)", re.I)
+#: long runs mixing digits and letters of both cases, or no vowels: random tokens, not words or ids
+_GIBBERISH_RE = re.compile(r"\b(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{12,}\b|\b[bcdfghjklmnpqrstvwxz]{7,}\b")
+_HTTP_RE = re.compile(r"\bhttp://|\bwww\.", re.I)
+
+
+def _FAR_SCRIPT(c: str) -> bool:
+    o = ord(c)
+    return 0x0E00 <= o <= 0x0E7F or 0x1100 <= o <= 0x11FF or 0x3040 <= o <= 0x9FFF or 0xAC00 <= o <= 0xD7AF
+
+
+def _shape_score(sender: str, subject: str, body: str, w: dict[str, float]) -> float:
+    """How much an email looks like bulk marketing by its form, whatever its language."""
+    score = 0.0
+    _, addr = sender_parts(sender)
+    if len(_DIGIT_RUN_RE.findall(addr.split("@")[0])) and "@" in addr:
+        score += w.get("sender_digits", 0.0)  # throwaway addresses: lu5guxf4c4149@, stewart3448@
+    links = {registrable(m.lower())[0] for m in URL_RE.findall(body)} | {m.lower() for m in _WWW_RE.findall(body)}
+    own = registrable(addr.split("@")[-1])[0] if "@" in addr else ""
+    if links and own:
+        # a company's newsletter links to its own site; bulk mail points somewhere else
+        score += w.get("links_own_domain", 0.0) if any(own in x for x in links) else w.get("links_elsewhere", 0.0)
+    urls = _FULL_URL_RE.findall(body)
+    if urls and max(urls.count(u) for u in set(urls)) >= 3:
+        score += w.get("repeated_link", 0.0)  # one tracked link pasted over and over
+    if any(_AFFILIATE_RE.search(u) for u in urls):
+        score += w.get("affiliate_link", 0.0)
+    if _MONEY_RATE_RE.search(body):
+        score += w.get("money_rate", 0.0)
+    if _GIBBERISH_RE.search(subject) or len(_GIBBERISH_RE.findall(body[:3000])) >= 2:
+        score += w.get("gibberish", 0.0)  # tracking codes that defeat filters
+    letters = [c for c in subject if c.isalpha()]
+    if len(letters) >= 8 and sum(c.isupper() for c in letters) / len(letters) > 0.7:
+        score += w.get("caps_subject", 0.0)
+    if "!" in subject:
+        score += w.get("excl_subject", 0.0) + (w.get("excl_many", 0.0) if "!!" in subject or subject.count("!") >= 2 else 0.0)
+    if _MONEY_RE.search(subject):
+        score += w.get("money_subject", 0.0)
+    if _HTML_LEFT_RE.search(body):
+        score += w.get("html_leftovers", 0.0)
+    if len(_HTTP_RE.findall(body)) >= 4:
+        score += w.get("many_http_links", 0.0)
+    text = subject + body[:2000]
+    alpha = [c for c in text if c.isalpha()]
+    if len(alpha) >= 20 and sum(1 for c in alpha if _FAR_SCRIPT(c)) / len(alpha) > 0.3:
+        score += w.get("far_script", 0.0)  # a script none of our customers writes in (CJK, Hangul, Thai, ...)
+    if len(text) >= 80 and sum(1 for c in text if "\u00a0" <= c <= "\u00ff") / len(text) > 0.2:
+        score += w.get("mojibake", 0.0)  # a far-away charset decoded as Latin-1: "ÊÓËÃÑº"
+    words = body.split()
+    caps = sum(1 for x in words if len(x) >= 4 and x.isupper())
+    if len(words) >= 30 and caps / len(words) > 0.15:
+        score += w.get("shouting_body", 0.0)
+    return score
 
 
 def _big_customer(text: str, d: RulesData) -> bool:

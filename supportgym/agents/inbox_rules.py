@@ -19,9 +19,20 @@ from .repair import validate_action
 RANK = {p: i for i, p in enumerate(PRIORITIES)}
 
 
+def is_spam(a: Analysis) -> bool:
+    """Phishing cues (look-alike senders and links, credential bait) or enough bulk-marketing evidence."""
+    d = rules().data
+    if a.newsletter:  # list mail carries footers, offers and links legitimately: it needs more evidence
+        phish = d.spam_threshold if a.spam_reasons else d.spam_threshold_list
+        return a.spam_score >= phish or a.marketing >= d.spam_threshold_marketing_list
+    return a.spam_score >= d.spam_threshold or a.marketing >= d.spam_threshold_marketing
+
+
 def decide_category(a: Analysis) -> str:
-    if a.spam_score >= rules().data.spam_threshold:
+    if is_spam(a):
         return "spam_phishing"
+    if a.newsletter:
+        return "general_inquiry"  # list mail and newsletters inform; nobody has to act on them
     scores = dict(a.category_scores)
     if a.internal:
         scores["internal_hr"] = scores.get("internal_hr", 0.0) + 1.0

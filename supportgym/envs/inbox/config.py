@@ -1,4 +1,9 @@
-"""Numbers of the inbox environment (SLA steps, budget, queues, reward weights), from data/config.json."""
+"""Numbers of the inbox environment (SLA steps, budget, queues, reward weights), from data/config.json.
+
+``config.json`` holds the ``inbox-v0`` numbers; ``versions.<N>`` in the same file lists what a
+later reward version changes (merged over the v0 numbers), so every registered version stays
+reproducible from one file.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +11,12 @@ import json
 import math
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, Literal
 
 from pydantic import Field
 
 from ...core.types import Model
-from .models import ROUTES
+from .models import PRIORITIES, ROUTES
 
 DATA = Path(__file__).parent / "data"
 
@@ -42,8 +48,11 @@ class Weights(Model):
 
 
 class Partial(Model):
+    #: credit for a label one level *below* the true priority (and above it, unless priority_over is set)
     priority_adjacent: float = Field(ge=0, le=1)
     acceptable_route: float = Field(ge=0, le=1)
+    #: credit for a label one level *above* the true priority; None: same as priority_adjacent (v0)
+    priority_over: float | None = Field(None, ge=0, le=1)
 
 
 class Penalties(Model):
@@ -53,6 +62,11 @@ class Penalties(Model):
     queue_overflow: float = Field(ge=0)
     #: fraction of the reply weight taken away for replying to spam/phishing
     spam_reply: float = Field(ge=0)
+    #: cost of labelling mail above its true priority, by the label given: the slot it takes
+    #: in that priority's lane is taken from mail that needs it (v0: none)
+    over_priority: dict[str, float] = Field(default_factory=dict)
+    #: each earlier over-prioritised email of the episode raises that cost by this fraction (v0: 0)
+    over_priority_congestion: float = Field(0.0, ge=0)
 
 
 class InboxConfig(Model):
@@ -67,15 +81,42 @@ class InboxConfig(Model):
     weights: Weights
     partial: Partial
     penalties: Penalties
+    #: reward version (the N of inbox-vN) these numbers belong to
+    version: int = Field(0, ge=0)
+    #: a label this many levels below the true priority still meets the SLA (v0: 1)
+    sla_tolerance: int = Field(1, ge=0)
+    #: how a reply's copying of the email is measured: "shingles" (v0: exact 4-grams of the
+    #: body) or "bag" (v1: order-free token overlap with subject and body, see reward.py)
+    copy_check: Literal["shingles", "bag"] = "shingles"
 
     def capacities(self, n_emails: int) -> dict[str, int]:
         return {r: q.capacity(n_emails) for r, q in self.queues.items()}
 
 
-@lru_cache(maxsize=1)
-def load_config() -> InboxConfig:
-    cfg = InboxConfig.model_validate(json.loads((DATA / "config.json").read_text(encoding="utf-8")))
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for k, v in over.items():
+        if k.startswith("_"):  # "_comment"
+            continue
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+@lru_cache(maxsize=None)
+def load_config(version: int = 0) -> InboxConfig:
+    """The numbers of reward version ``version`` (0 for inbox-v0, 1 for inbox-v1, ...)."""
+    raw = json.loads((DATA / "config.json").read_text(encoding="utf-8"))
+    versions = raw.pop("versions", {})
+    if version != 0:
+        if str(version) not in versions:
+            raise ValueError(f"inbox config: unknown reward version {version}; allowed: {[0, *map(int, versions)]}")
+        raw = _merge(raw, versions[str(version)])
+    cfg = InboxConfig.model_validate({**raw, "version": version})
     bad = [r for r in cfg.queues if r not in ROUTES]
     if bad:
         raise ValueError(f"data/config.json: unknown queue routes {bad}; allowed: {list(ROUTES)}")
+    bad = [p for p in cfg.penalties.over_priority if p not in PRIORITIES]
+    if bad:
+        raise ValueError(f"data/config.json: penalties.over_priority has unknown priorities {bad}; "
+                         f"allowed: {list(PRIORITIES)}")
     return cfg

@@ -4,9 +4,11 @@ Time: every step (valid or not) advances the clock by one. Email ``i`` arrives a
 step ``i`` (the inbox is a stream handled at one email per step), so its deadline is
 ``i + sla[true priority].steps``; low and spam mail have none. An email meets its SLA
 when a valid action handles it by its deadline *and* the handling really reaches a
-team: not trashed/archived, not dropped by a full queue, and not deprioritised by two
-or more levels. Mishandled mail stays on the clock ("parked") and breaches at its
-deadline (or when the episode ends, whichever is first). Warnings list every email on
+team: not trashed/archived, not dropped by a full queue, and not deprioritised by more
+than ``sla_tolerance`` levels (v0: 1, so two levels below breaches; v1: 0, the label's lane
+is the one that works the email, and a lower lane is too slow for its deadline).
+Mishandled mail stays on the clock ("parked") and breaches at its deadline (or when the
+episode ends, whichever is first). Warnings list every email on
 the clock with at most ``sla_warn_within`` steps left.
 """
 
@@ -15,8 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .config import InboxConfig
-from .models import Gold, SlaWarning
-from .reward import PRIORITY_RANK, UNLIMITED_ROUTES, construct
+from .models import PRIORITY_RANK, UNLIMITED_ROUTES, Gold, SlaWarning, construct
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,7 @@ class SlaPlan:
 class Dynamics:
     """Mutable clock, budget and queue state of one episode."""
 
-    __slots__ = ("cfg", "golds", "budget", "queues", "t", "on_clock", "breached", "by_deadline")
+    __slots__ = ("cfg", "golds", "budget", "queues", "t", "on_clock", "breached", "by_deadline", "over_prioritised")
 
     def __init__(self, cfg: InboxConfig, golds: list[Gold | None], plan: SlaPlan, budget: int,
                  queues: dict[str, int]) -> None:
@@ -54,6 +55,8 @@ class Dynamics:
         self.on_clock = set(plan.clocked)
         self.breached: list[int] = []
         self.by_deadline = plan.by_deadline
+        #: emails labelled above their true priority so far (their lane slows down: reward.over_priority_penalty)
+        self.over_prioritised = 0
 
     # ---- budget and queues ---------------------------------------------------------
     def spend_flag(self) -> bool:
@@ -79,7 +82,8 @@ class Dynamics:
             return
         g = self.golds[i]
         assert g is not None
-        if reached_team and route not in UNLIMITED_ROUTES and PRIORITY_RANK[priority] - PRIORITY_RANK[g.priority] < 2:
+        if (reached_team and route not in UNLIMITED_ROUTES
+                and PRIORITY_RANK[priority] - PRIORITY_RANK[g.priority] <= self.cfg.sla_tolerance):
             self.on_clock.discard(i)
 
     def tick(self) -> list[int]:

@@ -1,7 +1,9 @@
-"""``inbox-v0``: triage a corporate inbox one email per step (see docs/inbox.md).
+"""``inbox-v0`` / ``inbox-v1``: triage a corporate inbox one email per step (see docs/inbox.md).
+
+The two versions share this class; ``version`` picks the reward numbers (config.load_config).
 
 Hot path notes: email models are built once per episode (tasks: once per process),
-observations are assembled without re-validation (``reward.construct``: the environment's
+observations are assembled without re-validation (``models.construct``: the environment's
 own values are valid by construction), the facts and token strings the reward needs are
 prepared once per email, and report dicts are only built when ``episode_report`` is asked.
 """
@@ -15,7 +17,7 @@ from typing import Any, ClassVar
 from pydantic import ValidationError
 
 from ...core.env import Environment, describe_errors
-from ...core.errors import ConfigError, expected
+from ...core.errors import ConfigError, DataUnavailableError, expected
 from .config import InboxConfig, load_config
 from .dynamics import Dynamics, SlaPlan
 from .models import (
@@ -29,17 +31,19 @@ from .models import (
     InboxReward,
     InboxState,
     LabelledEmail,
+    construct,
 )
 from .reward import (
     EmailScorer,
     breakdown,
     component_dict,
-    construct,
     max_total,
     normalized,
+    over_priority_penalty,
     score_labels,
     score_reply,
 )
+from .sources import SPLIT_NAMES, emails_for_split
 from .tasks import TASKS, duplicate_ids, load_task
 
 OPTIONS = ("split", "size", "emails", "budget", "queue_capacity", "max_steps")
@@ -87,11 +91,29 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
     observation_type = InboxObservation
     state_type = InboxState
     tasks: ClassVar[dict[str, str]] = TASKS
+    #: generated splits, then real mail and hard mail (sources.py says where each comes from)
+    splits: ClassVar[tuple[str, ...]] = SPLIT_NAMES
 
-    def __init__(self, config: InboxConfig | None = None) -> None:
+    def __init__(self, config: InboxConfig | None = None, version: int = 0) -> None:
+        """``version``: the reward version (0: inbox-v0, 1: inbox-v1); ``config`` overrides its numbers."""
         super().__init__()
-        self.cfg = config or load_config()
+        self.cfg = config or load_config(version)
+        self.version = self.cfg.version
         self._caps: dict[int, dict[str, int]] = {}
+        # fixed tasks precompute their SLA deadlines with the v0 numbers; other numbers rebuild them
+        self._task_plans = self.cfg.sla == load_config().sla
+
+    @classmethod
+    def missing_data(cls, split: str) -> str | None:
+        if not split.startswith("real:"):
+            return None
+        from .real import data_root  # reads no mail; only looks for the folder
+
+        try:
+            data_root()
+        except DataUnavailableError as err:
+            return str(err)
+        return None
 
     @classmethod
     def resolve_task(cls, task: str | None, split: str | None = None) -> str:
@@ -123,7 +145,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
             if options.get("size") is not None:
                 raise ConfigError(f"inbox reset option size is for generated splits; task {task!r} has a fixed size")
             t = load_task(task)
-            emails, scorers, plan = t.emails, t.scorers, t.sla
+            emails, scorers, plan = t.emails, t.scorers, (t.sla if self._task_plans else None)
             budget = t.budget if t.budget is not None else budget
             capacity = t.queue_capacity
         if options.get("budget") is not None:
@@ -146,7 +168,9 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
         golds = [e.gold for e in emails]
         self._dyn = Dynamics(cfg, golds, plan or SlaPlan.build(cfg, golds), budget, queues)
         self._max_steps = _positive_int("max_steps", options.get("max_steps", cfg.max_steps_factor * n), 1)
-        key = (task, budget, tuple(queues.values())) if plan is not None else None
+        # cached per (version, task, budget, queues) for the registered numbers only: a custom config has its own
+        key = (cfg.version, task, budget, tuple(queues.values())) if plan is not None and cfg is load_config(
+            cfg.version) else None
         bound = _MAX_TOTAL.get(key) if key else None
         if bound is None:
             bound = max_total(cfg, [g for g in golds if g is not None], budget, queues)
@@ -173,11 +197,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
 
     @staticmethod
     def _generate(split: str, size: int, seed: int) -> list[LabelledEmail]:
-        try:
-            from .generator import generate_episode
-        except ImportError as err:  # the generator ships in its own module
-            raise ConfigError(f"inbox split episodes need supportgym.envs.inbox.generator ({err})") from err
-        return list(generate_episode(split, size, seed))
+        return emails_for_split(split, size, seed)
 
     # ---- step -------------------------------------------------------------------------
     def _step(self, action: InboxAction) -> InboxObservation:
@@ -210,14 +230,16 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
         if gold is not None:
             p, c, r, e = score_labels(cfg, gold, action.priority, action.category, action.route_to, escalated)
             y = score_reply(cfg, self._scorers[i], action.reply_draft)
+            cap = over_priority_penalty(cfg, gold, action.priority, dyn.over_prioritised)
+            dyn.over_prioritised += cap < 0
             dyn.handle(i, action.priority, action.route_to, reached)
         else:
-            p = c = r = e = y = 0.0
+            p = c = r = e = y = cap = 0.0
         self._processed.append(self._ids[i])
         self._cur = i + 1
         sla_pen, breach_note = self._advance_clock()
         bd = breakdown(priority=p, category=c, routing=r, reply=y, escalation=e, sla_penalty=sla_pen,
-                       budget_penalty=budget_pen, queue_penalty=queue_pen)
+                       budget_penalty=budget_pen, queue_penalty=queue_pen, capacity_penalty=cap)
         self._predictions.append((i, action, escalated, dyn.t - 1, bd))  # dicts are built by episode_report
         if breach_note:
             notes.append(breach_note)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Any, Literal, TypeVar, get_args
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from ...core.types import Action, Model, Observation, RewardBreakdown, State
+
+M = TypeVar("M", bound=Model)
 
 Priority = Literal["urgent", "high", "medium", "low", "spam"]
 Category = Literal[
@@ -19,19 +21,30 @@ PRIORITIES: tuple[str, ...] = get_args(Priority)
 CATEGORIES: tuple[str, ...] = get_args(Category)
 ROUTES: tuple[str, ...] = get_args(Route)
 
+#: urgent > high > medium > low > spam, as ranks (0 = most urgent)
+PRIORITY_RANK: dict[str, int] = {p: i for i, p in enumerate(PRIORITIES)}
+#: routes without a team queue: mail sent there never reaches a team
+UNLIMITED_ROUTES: tuple[str, ...] = ("trash", "archive")
+
 SUMMARY_MAX = 280
 REPLY_MAX = 4000
 
 
 class EmailHeader(Model):
+    # frozen (attachments a tuple): an email never changes once built, so the server may keep
+    # its JSON between steps (server/render.py reuses only deeply immutable list items)
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
     id: str
     sender: str
     subject: str
     timestamp: str = Field(description="ISO 8601, UTC")
-    attachments: list[str] = Field(default_factory=list)
+    attachments: tuple[str, ...] = Field(default_factory=tuple)
 
 
 class Email(Model):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
     header: EmailHeader
     body: str
 
@@ -86,6 +99,8 @@ class InboxReward(RewardBreakdown):
     invalid_penalty: float = 0.0
     budget_penalty: float = 0.0
     queue_penalty: float = 0.0
+    #: v1: a label above the true priority takes a lane slot from mail that needs it
+    capacity_penalty: float = 0.0
 
 
 class SlaWarning(Model):
@@ -110,3 +125,21 @@ class InboxState(State):
     remaining: int = 0
     escalation_budget_remaining: int = 0
     cumulative_reward: float = 0.0
+
+
+_set = object.__setattr__
+_FIELD_NAMES: dict[type, frozenset[str]] = {}
+
+
+def construct(cls: type[M], values: dict[str, Any]) -> M:
+    """``cls.model_construct`` without its per-call overhead, for values the environment
+    built itself (valid by construction); ``values`` must hold every field."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = frozenset(cls.__pydantic_fields__)
+    obj = cls.__new__(cls)
+    _set(obj, "__dict__", values)
+    _set(obj, "__pydantic_fields_set__", set(names))
+    _set(obj, "__pydantic_extra__", None)
+    _set(obj, "__pydantic_private__", None)
+    return obj

@@ -63,6 +63,7 @@ class Styles:
     urgent_cues: dict[str, tuple[Parsed, ...]]
     internal_signoffs: tuple[Parsed, ...]
     internal_greetings: tuple[Parsed, ...]
+    footers: dict[str, tuple[Parsed, ...]]
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,7 @@ class SplitBank:
     source: SplitFile
     styles: Styles
     by_category: dict[str, tuple[Compiled, ...]]
+    pools: dict[str, tuple[Parsed, ...]]
 
 
 def _load_yaml(path: Path) -> Any:
@@ -119,7 +121,7 @@ def template_texts(t: Template) -> list[str]:
 
 def style_texts(s: StylePool) -> list[str]:
     out: list[str] = []
-    for pool in (s.greetings, s.closings, s.urgent_cues):
+    for pool in (s.greetings, s.closings, s.urgent_cues, s.footers):
         for texts in pool.values():
             out.extend(texts)
     for texts in (s.internal_greetings, s.rambling, s.angry, s.polite, s.followups, s.thread_headers, s.signatures,
@@ -138,7 +140,12 @@ def _compile_styles(s: StylePool) -> Styles:
         thread_headers=ps(s.thread_headers), signatures=ps(s.signatures), account_lines=ps(s.account_lines),
         mobile_footers=ps(s.mobile_footers), urgent_cues={k: ps(v) for k, v in s.urgent_cues.items()},
         internal_signoffs=ps(s.internal_signoffs), internal_greetings=ps(s.internal_greetings),
+        footers={k: ps(v) for k, v in s.footers.items()},
     )
+
+
+def pool_texts(source: SplitFile) -> list[str]:
+    return [x for texts in source.pools.values() for x in texts]
 
 
 def _compile(t: Template) -> Compiled:
@@ -188,7 +195,15 @@ def load_split_file(path: Path, split: str) -> SplitBank:
         unknown = sorted(set(t.brands) - {b.name for b in vocab().brands})
         if unknown:
             raise DataFormatError(path, expected(f"template {t.id}: brands", unknown, "brand names in vocab.yaml"))
+        for fill in (t.fill, t.quote):
+            if fill is not None and len(source.pools.get(fill.pool, ())) < fill.max:
+                raise DataFormatError(path, expected(f"template {t.id}: pool {fill.pool!r}",
+                                                     len(source.pools.get(fill.pool, ())),
+                                                     f"a pool in `pools` with at least {fill.max} sentences"))
+        if t.footer is not None and not source.style.footers.get(t.footer):
+            raise DataFormatError(path, f"template {t.id}: footer {t.footer!r} needs style.footers.{t.footer}")
     _check_slots(path, "style", style_texts(source.style), STYLE_SLOTS)
+    _check_slots(path, "pools", pool_texts(source), STYLE_SLOTS)
     missing_cues = [c for c in CATEGORIES if c not in source.style.urgent_cues and c != "spam_phishing"]
     if missing_cues:
         raise DataFormatError(path, f"style.urgent_cues lacks categories {missing_cues}")
@@ -202,4 +217,5 @@ def load_split_file(path: Path, split: str) -> SplitBank:
     if empty:
         raise DataFormatError(path, f"no templates for categories {empty}; every split needs all eight")
     return SplitBank(split=split, source=source, styles=_compile_styles(source.style),
-                     by_category={c: tuple(ts) for c, ts in by_category.items()})
+                     by_category={c: tuple(ts) for c, ts in by_category.items()},
+                     pools={k: tuple(parse(x) for x in v) for k, v in source.pools.items()})

@@ -10,11 +10,14 @@ from itertools import accumulate
 from ..models import Email, EmailHeader, Gold, LabelledEmail
 from .bank import Compiled, Parsed, SplitBank, Styles
 from .noise import typos
-from .schema import Mix, Vocab
+from .schema import Fill, Mix, Vocab
 from .slots import SlotContext, make_identity
+from .surface import render_html_only
 
 LADDER = ("low", "medium", "high", "urgent")
-_HUMAN = frozenset({"customer", "prospect", "external"})
+_HUMAN = frozenset({"customer", "prospect", "external", "consumer"})
+#: bulk mail: no writing style, no personal thread, often HTML
+_BULK = frozenset({"marketer", "newsletter", "robot", "phish"})
 # The angry and rambling pools speak as a paying customer ("loyal customer for years"), so
 # only customers use angry, and colleagues write neither.
 _SENDER_STYLES = {
@@ -22,9 +25,11 @@ _SENDER_STYLES = {
     "prospect": ("formal", "curt", "rambling", "polite"),
     "external": ("formal", "curt", "rambling", "polite"),
     "internal": ("formal", "curt", "polite"),
+    "consumer": ("formal", "curt", "rambling", "polite"),
     "phish": (),  # spam keeps its own voice
+    "marketer": (), "list": (), "newsletter": (), "robot": (),
 }
-_RE = {"en": "Re: ", "de": "AW: ", "es": "RE: ", "hi-en": "Re: "}
+_RE = {"en": "Re: ", "de": "AW: ", "es": "RE: ", "hi-en": "Re: ", "pt": "RE: ", "fr": "RE : "}
 
 
 # Fixed English names rather than strftime's %a/%b, which follow the process locale.
@@ -59,6 +64,8 @@ class Renderer:
                 fits = [s for s in _SENDER_STYLES[c.t.sender] if mix.styles.get(s, 0) > 0]
                 names = [s for s in fits if s in c.t.styles] or fits
                 self.style_table[c.t.id] = (names, list(accumulate(mix.styles[s] for s in names)))
+        self.template_table = {cat: (cs, list(accumulate(c.t.weight for c in cs)))
+                               for cat, cs in bank.by_category.items()}
         by_name = {b.name: b for b in vocab.brands}
         self.brands = {c.t.id: [by_name[n] for n in c.t.brands] or vocab.brands
                        for cs in bank.by_category.values() for c in cs}
@@ -80,10 +87,11 @@ class Renderer:
         tier = rng.choices(self.tiers, cum_weights=self.tier_cum)[0] if t.sender == "customer" else ""
         brand = rng.choice(self.brands[t.id]) if t.sender == "phish" else None
         who = make_identity(t.sender, rng, self.vocab, t.lang, tier, brand)
-        ctx = SlotContext(rng, self.vocab, t.lang, now, t.numbers, who, tier, brand)
-        # spam keeps its own voice: no style wrapper, no bumping thread, nothing a reply should cite
+        anon = t.anon_rate > 0 and rng.random() < t.anon_rate
+        ctx = SlotContext(rng, self.vocab, t.lang, now, t.numbers, who, tier, brand, anon)
+        # spam and bulk mail keep their own voice: no style wrapper, no bumping thread
         spam = t.category == "spam_phishing"
-        english = t.lang == "en" and not spam
+        english = t.lang == "en" and not spam and bool(_SENDER_STYLES[t.sender])
         if not english:
             style = "native"
         else:
@@ -107,6 +115,10 @@ class Renderer:
         shout_at = rng.randrange(len(parts)) if style == "angry" and rng.random() < 0.5 else -1
         sentences = [self._fill(p, ctx, noise, i == shout_at) for i, p in enumerate(parts)]
 
+        used: set[Parsed] = set()
+        if c.t.fill is not None:
+            filler = self._pool(c.t.fill, ctx, noise, used)
+            sentences[1:1] = filler if style == "native" else [" ".join(filler)] if filler else []
         if style == "native":
             paragraphs = sentences
         elif style in ("curt", "rambling") or len(sentences) < 3:
@@ -124,10 +136,19 @@ class Renderer:
         signature = self._signature(c, ctx, st, style, noise, english)
         if signature:
             blocks.append(signature)
-        body = "\n\n".join(blocks)
+        if c.t.quote is not None:
+            blocks.append(self._quoted(c, ctx, now, used))
+        if t.footer is not None:
+            blocks.append(self._fill(rng.choice(st.footers[t.footer]), ctx))
+        fmt = "plain"
+        if t.html_rate and rng.random() < t.html_rate:
+            fmt = "html" if rng.random() < mix.html_only_share else "multipart"
+        # multipart mail: the importer shows the sender's own text/plain part, i.e. the blocks as written
+        body = render_html_only(blocks, rng, t.sender in _BULK) if fmt == "html" else "\n\n".join(blocks)
 
         subject = self._fill(rng.choice(c.subjects), ctx, shout=style == "angry" and rng.random() < 0.3)
-        thread = not spam and t.lang != "de" and t.lang != "es" and rng.random() < (
+        thread = not spam and t.lang in ("en", "hi-en", "pt", "fr") and t.sender not in _BULK \
+            and c.t.quote is None and fmt == "plain" and rng.random() < (
             mix.thread_rate / 2 if t.sender == "internal" else mix.thread_rate)
         if thread:
             subject = _RE[t.lang] + subject
@@ -137,15 +158,48 @@ class Renderer:
             body = f"{self._fill(rng.choice(st.followups), ctx)}\n\n{self._fill(rng.choice(st.thread_headers), ctx)}\n{quoted}"
         attachments = [self._fill(rng.choice(c.attachments), ctx)] if c.attachments and rng.random() < t.attach_rate else []
 
+        if rng.random() < mix.empty_subject.get(t.sender, 0.0):
+            subject = ""
+        sender = who.address if rng.random() < mix.bare_sender.get(t.sender, 0.0) else who.display
+
         gold = self._gold(c, ctx, urgent, tier)
-        header = EmailHeader(id=email_id, sender=who.display, subject=subject, timestamp=_iso(now),
+        header = EmailHeader(id=email_id, sender=sender, subject=subject, timestamp=_iso(now),
                              attachments=attachments)
         meta = {"source": "generator", "split": split, "template": t.id, "lang": t.lang, "style": style,
                 "sender_kind": t.sender, "thread": "yes" if thread else "no", "typos": "yes" if noise else "no",
-                "urgency_cue": "yes" if urgent else "no"}
+                "urgency_cue": "yes" if urgent else "no", "format": fmt, "anon": "yes" if anon else "no"}
         if tier:
             meta["tier"] = tier
         return LabelledEmail(email=Email(header=header, body=body), gold=gold, meta=meta)
+
+    def _pool(self, fill: Fill, ctx: SlotContext, noise: float, used: set[Parsed] | None = None) -> list[str]:
+        """Sentences of a pool, grouped into paragraphs of ``mix.fill_paragraph`` sentences.
+
+        ``used`` collects what this email already said, so a quoted post never repeats the new text."""
+        rng = ctx.rng
+        pool = self.bank.pools[fill.pool]
+        if used:
+            pool = tuple(p for p in pool if p not in used)
+        picked = rng.sample(pool, min(len(pool), rng.randint(fill.min, fill.max)))
+        if used is not None:
+            used.update(picked)
+        lo, hi = self.mix.fill_paragraph
+        out, i = [], 0
+        while i < len(picked):
+            k = rng.randint(lo, hi)
+            out.append(" ".join(self._fill(p, ctx, noise) for p in picked[i:i + k]))
+            i += k
+        return out
+
+    def _quoted(self, c: Compiled, ctx: SlotContext, now: datetime, used: set[Parsed]) -> str:
+        """An earlier list message, quoted under a header, below the new text (bottom-posting)."""
+        rng = ctx.rng
+        ctx.values["quote_date"] = _mail_date(now - timedelta(days=rng.randint(0, 4), minutes=rng.randint(5, 900)))
+        first, last = ctx.person()
+        ctx.values["quote_sender"] = f"{first} {last}"
+        header = self._fill(rng.choice(self.styles.thread_headers), ctx)
+        text = "\n\n".join(self._pool(c.t.quote, ctx, 0.0, used))  # type: ignore[arg-type]
+        return header + "\n" + "\n".join("> " + line if line else ">" for line in text.split("\n"))
 
     def _signature(self, c: Compiled, ctx: SlotContext, st: Styles, style: str, noise: float, english: bool) -> str:
         t, rng = c.t, ctx.rng
@@ -154,6 +208,8 @@ class Renderer:
             closing = self._fill(rng.choice(st.closings[style]), ctx, noise)
             if closing:
                 lines.append(closing)
+        if t.sender == "list":
+            lines.append(ctx.get("first_name") if rng.random() < 0.5 else f"-- \n{ctx.get('sender_name')}")
         if t.sender == "internal":
             lines.append(self._fill(rng.choice(st.internal_signoffs), ctx))
         elif t.sender in _HUMAN:
@@ -188,7 +244,7 @@ class Renderer:
         if route != t.route_to and t.route_to not in acceptable:
             acceptable.append(t.route_to)
         facts = [ctx.values[n] for n in t.key_facts]
-        if t.sender in _HUMAN and t.category != "spam_phishing" and ctx.identity.first not in facts:
+        if t.sender in _HUMAN and t.category != "spam_phishing" and not ctx.anon and ctx.identity.first not in facts:
             facts.append(ctx.identity.first)
         return Gold(priority=priority, category=t.category, route_to=route, flag_review=flag,
-                    acceptable_routes=acceptable, key_facts=facts)
+                    acceptable_routes=acceptable, key_facts=facts, reply_expected=t.reply)

@@ -57,7 +57,8 @@ def _stream(split: str, seed: int, id_format: str, overrides: Mapping[str, Any] 
         n += 1
         now += timedelta(minutes=rng.randint(lo, hi), seconds=rng.randrange(60))
         category = rng.choices(cats, cum_weights=cum)[0]
-        template = rng.choice(r.bank.by_category[category])
+        pool, weights = r.template_table[category]
+        template = rng.choices(pool, cum_weights=weights)[0] if len(pool) > 1 else pool[0]
         yield r.render(template, rng, now, id_format.format(n), split)
 
 

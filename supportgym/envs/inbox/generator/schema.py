@@ -13,9 +13,15 @@ from pydantic import Field, model_validator
 from ....core.types import Model
 from ..models import Category, Priority, Route
 
-Lang = Literal["en", "de", "es", "hi-en"]
+Lang = Literal["en", "de", "es", "hi-en", "pt", "fr"]
 Style = Literal["formal", "curt", "rambling", "angry", "polite"]
-SenderKind = Literal["customer", "prospect", "internal", "external", "phish"]
+#: customer: a business account holder; consumer: a shop's private customer (free mail, often
+#: anonymised); marketer: bulk advertising; list: a person posting to a mailing list;
+#: newsletter: a company's bulk mail; robot: notifications and auto-replies
+SenderKind = Literal["customer", "prospect", "internal", "external", "phish", "consumer", "marketer", "list",
+                     "newsletter", "robot"]
+#: footers appended below the signature (pools in the split's style)
+Footer = Literal["list", "unsubscribe", "disclaimer"]
 Tier = Literal["Free", "Starter", "Business", "Enterprise"]
 
 STYLES: tuple[str, ...] = ("formal", "curt", "rambling", "angry", "polite")
@@ -39,9 +45,37 @@ class Bump(Model):
         return self
 
 
+class Fill(Model):
+    """Paragraphs drawn from one of the split's sentence pools (long newsletters, list threads)."""
+
+    pool: str
+    #: how many sentences, drawn without replacement
+    min: int = Field(ge=0)
+    max: int = Field(ge=1)
+
+    @model_validator(mode="after")
+    def _range(self) -> Fill:
+        if self.min > self.max:
+            raise ValueError("fill needs min <= max")
+        return self
+
+
 class Template(Model):
     id: str = Field(pattern=r"^[a-z0-9_.-]+$")
     category: Category
+    #: relative weight among the templates of its category (default 1)
+    weight: float = Field(1.0, gt=0)
+    #: whether a reply is wanted (None: yes unless spam); notifications and list mail say false
+    reply: bool | None = None
+    #: chance the mail is sent as HTML (HTML-only or multipart, see mix.html_only_share)
+    html_rate: float = Field(0.0, ge=0.0, le=1.0)
+    footer: Footer | None = None
+    #: sentences from a pool added after the opening part
+    fill: Fill | None = None
+    #: an earlier message, quoted below the new text (list replies), from a pool
+    quote: Fill | None = None
+    #: chance that names, account and phone numbers show as <name>, <acc_num>, <tel_num>
+    anon_rate: float = Field(0.0, ge=0.0, le=1.0)
     lang: Lang = "en"
     sender: SenderKind = "customer"
     #: writing styles that fit this mail (empty: all the sender kind allows); English only
@@ -81,8 +115,8 @@ class Template(Model):
             raise ValueError("every body part needs at least one phrasing")
         if (self.category == "spam_phishing") != (self.priority == "spam"):
             raise ValueError("spam_phishing mail has priority `spam`, and only it")
-        if self.sender == "phish" and self.category != "spam_phishing":
-            raise ValueError("a `phish` sender only writes spam_phishing mail")
+        if self.sender in ("phish", "marketer") and self.category != "spam_phishing":
+            raise ValueError(f"a `{self.sender}` sender only writes spam_phishing mail")
         if self.lang != "en" and self.urgent_rate > 0 and not self.urgent_cues:
             raise ValueError("non-English templates with urgent_rate > 0 need their own `urgent_cues`")
         for name in self.key_facts:
@@ -120,11 +154,15 @@ class StylePool(Model):
     internal_greetings: list[str] = Field(min_length=2)
     #: internal mail sign-offs
     internal_signoffs: list[str] = Field(min_length=1)
+    #: list footers, unsubscribe/remove footers and corporate disclaimers
+    footers: dict[Footer, list[str]] = Field(default_factory=dict)
 
 
 class SplitFile(Model):
     split: Literal["train", "validation", "test"]
     style: StylePool
+    #: sentence pools for template ``fill``/``quote`` (split-specific phrasing like the rest)
+    pools: dict[str, list[str]] = Field(default_factory=dict)
     templates: list[Template] = Field(min_length=1)
 
 
@@ -163,6 +201,21 @@ class Vocab(Model):
     phish_tlds: list[str] = Field(min_length=3)
     phish_suffixes: list[str] = Field(min_length=3)
     free_mail: list[str] = Field(min_length=2)
+    #: national free-mail domains by language (consumers write from them)
+    free_mail_by_lang: dict[Lang, list[str]] = Field(default_factory=dict)
+    #: what a shop of consumer electronics and IT services sells and services
+    store_products: list[str] = Field(min_length=5)
+    it_services: list[str] = Field(min_length=3)
+    #: syllables that make made-up web domains (marketers, lists, shops)
+    web_words: list[str] = Field(min_length=10)
+    web_tlds: list[str] = Field(min_length=3)
+    shorteners: list[str] = Field(min_length=2)
+    mailing_lists: list[str] = Field(min_length=3)
+    newsletter_brands: list[str] = Field(min_length=3)
+    services: list[str] = Field(min_length=3)
+    marketer_names: list[str] = Field(min_length=3)
+    remedies: list[str] = Field(min_length=3)
+    software: list[str] = Field(min_length=3)
     months: dict[Lang, list[str]]
     weekdays: dict[Lang, list[str]]
     currency: dict[Lang, str]
@@ -190,6 +243,14 @@ class Mix(Model):
     #: chance per eligible word once an email is chosen for typos
     typo_word_rate: float = Field(ge=0.0, le=1.0)
     mobile_rate: float = Field(ge=0.0, le=1.0)
+    #: of the mail sent as HTML, the share without a text/plain part (the rest is multipart)
+    html_only_share: float = Field(0.6, ge=0.0, le=1.0)
+    #: by sender kind: chance the From header is a bare address without a display name
+    bare_sender: dict[SenderKind, float] = Field(default_factory=dict)
+    #: by sender kind: chance of an empty subject line
+    empty_subject: dict[SenderKind, float] = Field(default_factory=dict)
+    #: sentences per paragraph of pool fill
+    fill_paragraph: tuple[int, int] = (1, 4)
     #: range of minutes between two consecutive emails
     gap_minutes: tuple[int, int] = (1, 90)
     start: str = "2026-03-02T08:00:00Z"
@@ -204,4 +265,6 @@ class Mix(Model):
             raise ValueError("style weights must be >= 0 with a positive sum")
         if not 0 < self.gap_minutes[0] <= self.gap_minutes[1]:
             raise ValueError("gap_minutes needs 0 < low <= high, so timestamps strictly increase")
+        if not 0 < self.fill_paragraph[0] <= self.fill_paragraph[1]:
+            raise ValueError("fill_paragraph needs 0 < low <= high sentences per paragraph")
         return self

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from itertools import combinations
 
-from .bank import _SLOT, load_split, style_texts, template_texts
+from .bank import _SLOT, load_split, pool_texts, style_texts, template_texts
 
 _WORDS = re.compile(r"\w+", re.UNICODE)
 
@@ -23,7 +23,7 @@ def ngrams(text: str, n: int = 5) -> set[tuple[str, ...]]:
 
 def phrasings(split: str) -> list[str]:
     bank = load_split(split)
-    out = style_texts(bank.source.style)
+    out = style_texts(bank.source.style) + pool_texts(bank.source)
     for t in bank.source.templates:
         out.extend(template_texts(t))
     return out

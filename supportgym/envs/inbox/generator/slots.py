@@ -23,9 +23,12 @@ DEFAULT_RANGES: dict[str, tuple[float, float]] = {
 }
 _DOMAIN_TLD: dict[str, tuple[str, ...]] = {
     "en": ("com", "io", "co.uk", "net"), "de": ("de", "com", "at"), "es": ("es", "com", "mx"),
-    "hi-en": ("in", "co.in", "com"),
+    "hi-en": ("in", "co.in", "com"), "pt": ("com.br", "pt", "com"), "fr": ("fr", "com", "be"),
 }
-_TRANSLIT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "ñ": "n"})
+#: where a marketer's or list's link points: paths of made-up sites
+_PATHS = ("index.html", "offer", "go", "specials/now", "members/join.php", "cgi-bin/r.cgi", "promo", "info.htm",
+          "archive", "story", "a/b", "p/", "track", "deal")
+_TRANSLIT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "ñ": "n", "ç": "c"})
 _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
 _CORP_SUFFIX = re.compile(r"\b(gmbh|ag|s\.?a\.?|s\.?l\.?|ltd|llc|inc|pvt|plc|co)\b\.?", re.I)
 
@@ -40,9 +43,12 @@ def slug(text: str) -> str:
 def money(value: float, lang: Lang, vocab: Vocab) -> str:
     cur = vocab.currency[lang]
     whole = f"{value:,.2f}"
-    if lang in ("de", "es"):
+    if lang in ("de", "es", "fr"):
         whole = whole.replace(",", "_").replace(".", ",").replace("_", ".")
         return f"{whole} {cur}"
+    if lang == "pt":
+        whole = whole.replace(",", "_").replace(".", ",").replace("_", ".")
+        return f"{cur} {whole}"
     return f"{cur}{whole}"
 
 
@@ -50,7 +56,7 @@ def long_date(day: datetime, lang: Lang, vocab: Vocab) -> str:
     month = vocab.months[lang][day.month - 1]
     if lang == "de":
         return f"{day.day}. {month} {day.year}"
-    if lang == "es":
+    if lang in ("es", "pt"):
         return f"{day.day} de {month} de {day.year}"
     return f"{day.day} {month} {day.year}"
 
@@ -71,9 +77,11 @@ class SlotContext:
 
     def __init__(self, rng: random.Random, vocab: Vocab, lang: Lang, now: datetime,
                  ranges: dict[str, tuple[float, float]], identity: Identity, tier: str,
-                 brand: Brand | None) -> None:
+                 brand: Brand | None, anon: bool = False) -> None:
         self.rng, self.vocab, self.lang, self.now = rng, vocab, lang, now
         self.ranges, self.identity, self.tier, self.brand = ranges, identity, tier, brand
+        #: anonymised mail shows <name>, <acc_num>, <tel_num>, <email> instead of the values
+        self.anon = anon
         self.values: dict[str, str] = {}
         self.nums: dict[str, float] = {}
 
@@ -117,11 +125,43 @@ def _other_name(ctx: SlotContext) -> str:
     return f"{first} {last}"
 
 
+def web_domain(ctx: SlotContext) -> str:
+    """A made-up site: two or three syllables and a TLD, so no fixed domain list can be learned."""
+    w = ctx.vocab.web_words
+    parts = ctx.rng.sample(w, ctx.rng.choice((2, 2, 3)))
+    joiner = "-" if ctx.rng.random() < 0.2 else ""
+    return joiner.join(parts) + "." + ctx.rng.choice(ctx.vocab.web_tlds)
+
+
+def _site(ctx: SlotContext) -> str:
+    """The one site an email points to (its links share a domain, as real mail does)."""
+    if "site" not in ctx.values:
+        ctx.values["site"] = web_domain(ctx)
+    return ctx.values["site"]
+
+
+def _http_url(ctx: SlotContext) -> str:
+    host = ("www." if ctx.rng.random() < 0.6 else "") + _site(ctx)
+    tail = ctx.rng.choice(_PATHS)
+    if ctx.rng.random() < 0.4:
+        tail += f"?id={_digits(ctx, ctx.rng.randint(3, 7))}"
+    return f"http://{host}/{tail}"
+
+
+def _short_url(ctx: SlotContext) -> str:
+    code = "".join(ctx.rng.choice("abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789") for _ in range(6))
+    return f"{'https' if ctx.rng.random() < 0.5 else 'http'}://{ctx.rng.choice(ctx.vocab.shorteners)}/{code}"
+
+
+def _anon(ctx: SlotContext, mask: str, value: Callable[[SlotContext], str]) -> str:
+    return mask if ctx.anon else value(ctx)
+
+
 Slot = Callable[[SlotContext], str]
 
 SLOTS: dict[str, Slot] = {
-    "sender_name": lambda c: f"{c.identity.first} {c.identity.last}",
-    "first_name": lambda c: c.identity.first,
+    "sender_name": lambda c: _anon(c, "<name>", lambda c: f"{c.identity.first} {c.identity.last}".strip()),
+    "first_name": lambda c: _anon(c, "<name>", lambda c: c.identity.first),
     "last_name": lambda c: c.identity.last,
     "sender_email": lambda c: c.identity.address,
     "company": lambda c: c.identity.company,
@@ -169,7 +209,31 @@ SLOTS: dict[str, Slot] = {
     "brand": lambda c: _brand(c).name,
     "brand_domain": lambda c: _brand(c).domain,
     "phish_domain": lambda c: c.identity.domain if ctx_is_phish(c) else lookalike_domain(_brand(c), c.vocab, c.rng),
-    "phish_url": lambda c: f"https://{c.get('phish_domain')}/{c.rng.choice(('verify', 'login', 'secure', 'billing', 'claim'))}?id={_digits(c, 8)}",
+    "acc_num": lambda c: _anon(c, "<acc_num>", lambda c: _digits(c, c.rng.choice((8, 9, 10)))),
+    "tel_num": lambda c: _anon(c, "<tel_num>", lambda c: c.get("phone")),
+    "email_address": lambda c: _anon(c, "<email>", lambda c: c.identity.address),
+    "store_product": lambda c: c.rng.choice(c.vocab.store_products),
+    "it_service": lambda c: c.rng.choice(c.vocab.it_services),
+    "software": lambda c: c.rng.choice(c.vocab.software),
+    "service": lambda c: c.rng.choice(c.vocab.services),
+    "remedy": lambda c: c.rng.choice(c.vocab.remedies),
+    "serial": lambda c: "".join(c.rng.choice("ABCDEFGHJKLMNPRSTVWXYZ0123456789") for _ in range(10)),
+    "list_name": lambda c: c.identity.company if c.identity.company in c.vocab.mailing_lists
+    else c.rng.choice(c.vocab.mailing_lists),
+    "newsletter": lambda c: c.identity.company if c.identity.company in c.vocab.newsletter_brands
+    else c.rng.choice(c.vocab.newsletter_brands),
+    "site": _site,
+    "http_url": _http_url,
+    "www_url": lambda c: f"www.{_site(c)}",
+    "short_url": _short_url,
+    "unsub_url": lambda c: f"http://{_site(c)}/{c.rng.choice(('remove', 'unsubscribe', 'optout', 'u'))}"
+    f"{'.php' if c.rng.random() < 0.3 else ''}?e={_digits(c, 6)}",
+    "list_url": lambda c: f"http://lists.{c.get('list_host')}/mailman/listinfo/{slug(c.get('list_name'))}",
+    "list_host": lambda c: c.values.setdefault("list_host", web_domain(c)),
+    "ordinal": lambda c: str(c.rng.randint(2, 9)),
+    "year": lambda c: str(c.now.year),
+    # 2000s phishing often used plain http; today's mostly https: both, so neither marks spam
+    "phish_url": lambda c: f"{'https' if c.rng.random() < 0.5 else 'http'}://{c.get('phish_domain')}/{c.rng.choice(('verify', 'login', 'secure', 'billing', 'claim'))}?id={_digits(c, 8)}",
 }
 
 
@@ -185,8 +249,19 @@ def make_identity(kind: str, rng: random.Random, vocab: Vocab, lang: Lang, tier:
         domain = lookalike_domain(brand, vocab, rng)
         local = rng.choice(brand.senders)
         return Identity(brand.name, "", brand.name, domain, local, f"{brand.name} <{local}@{domain}>")
+    if kind in ("marketer", "newsletter", "robot"):
+        return _bulk_identity(kind, rng, vocab)
     names = vocab.names[lang]
     first, last = rng.choice(names.first), rng.choice(names.last)
+    if kind in ("consumer", "list"):
+        pool = vocab.free_mail_by_lang.get(lang, []) + vocab.free_mail
+        if kind == "list" and rng.random() < 0.6:
+            company = rng.choice(vocab.mailing_lists)
+            domain = f"{rng.choice(vocab.web_words)}{rng.choice(vocab.web_words)}.{rng.choice(vocab.web_tlds)}"
+        else:
+            company, domain = "", rng.choice(pool)
+        local = f"{slug(first)}.{slug(last)}" if rng.random() < 0.5 else f"{slug(first)}{rng.randint(1, 99)}"
+        return Identity(first, last, company, domain, local, f"{first} {last} <{local}@{domain}>")
     if kind == "internal":
         company, domain = vocab.house, vocab.house_domain
     elif kind == "external":
@@ -198,3 +273,21 @@ def make_identity(kind: str, rng: random.Random, vocab: Vocab, lang: Lang, tier:
         domain = rng.choice(vocab.free_mail) if small and rng.random() < 0.5 else f"{slug(company)}.{rng.choice(_DOMAIN_TLD[lang])}"
     local = f"{slug(first)}.{slug(last)}" if rng.random() < 0.7 else f"{slug(first)[0]}{slug(last)}"
     return Identity(first, last, company, domain, local, f"{first} {last} <{local}@{domain}>")
+
+
+def _bulk_identity(kind: str, rng: random.Random, vocab: Vocab) -> Identity:
+    """Bulk senders: a marketer's throwaway domain, a newsletter brand, a notification robot."""
+    w = vocab.web_words
+    if kind == "marketer":
+        name = rng.choice(vocab.marketer_names)
+        domain = f"{rng.choice(w)}{rng.choice(w)}{rng.randint(1, 999) if rng.random() < 0.3 else ''}.{rng.choice(vocab.web_tlds)}"
+        local = rng.choice((f"{rng.choice(w)}{rng.randint(10, 9999)}", "offers", "info", "sales", "news", rng.choice(w)))
+    elif kind == "newsletter":
+        name = rng.choice(vocab.newsletter_brands)
+        domain = f"{slug(name).replace('-', '')}.{rng.choice(('com', 'net', 'org'))}"
+        local = rng.choice(("newsletter", "news", "editor", "digest", "updates"))
+    else:
+        name = rng.choice(vocab.services)
+        domain = f"{slug(name).replace('-', '')}.{rng.choice(('com', 'net', 'io'))}"
+        local = rng.choice(("no-reply", "noreply", "notifications", "alerts", "mailer-daemon", "auto"))
+    return Identity(name, "", name, domain, local, f"{name} <{local}@{domain}>")

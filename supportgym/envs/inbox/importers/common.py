@@ -8,6 +8,7 @@ import re
 from datetime import UTC, datetime
 
 from ..models import Email, EmailHeader, Gold, LabelledEmail
+from .limits import MAX_BODY_CHARS, MAX_HEADER_CHARS, cut
 
 #: Used when a message has no usable date, so that the same file always imports the same way.
 FALLBACK_TIMESTAMP = "1970-01-01T00:00:00Z"
@@ -125,5 +126,16 @@ def make_email(
     *, id: str, sender: str, subject: str, body: str, timestamp: str = FALLBACK_TIMESTAMP,
     attachments: list[str] | None = None, gold: Gold | None = None, meta: dict[str, str] | None = None,
 ) -> LabelledEmail:
+    """One imported email; body, subject and sender are bounded (limits.py) and any cut is noted
+    in ``meta["truncated"]`` next to the notes the importer passed there."""
+    meta = dict(meta or {})
+    notes = [meta.pop("truncated")] if meta.get("truncated") else []
+    sender, sender_cut = cut(sender, MAX_HEADER_CHARS)
+    subject, subject_cut = cut(subject, MAX_HEADER_CHARS)
+    body, body_cut = cut(body, MAX_BODY_CHARS)
+    notes += [f"{name} {note}" for name, note in (("sender", sender_cut), ("subject", subject_cut), ("body", body_cut))
+              if note]
+    if notes:
+        meta["truncated"] = "; ".join(notes)
     header = EmailHeader(id=id, sender=sender, subject=subject, timestamp=timestamp, attachments=attachments or [])
-    return LabelledEmail(email=Email(header=header, body=body), gold=gold, meta=meta or {})
+    return LabelledEmail(email=Email(header=header, body=body), gold=gold, meta=meta)

@@ -192,7 +192,9 @@ def load_csv(
     if not text.strip():
         raise DataFormatError(path, "empty file: expected a header row and one row per email")
     sep = delimiter or ("\t" if path.suffix.lower() in (".tsv", ".tab") else ",")
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
+    # strict: an unterminated quote is an error at the end of the file, not one huge last field
+    # that swallows every row after it
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, strict=True)
     try:
         header = [h.strip() for h in next(reader)]
     except csv.Error as exc:
@@ -219,6 +221,14 @@ def load_csv(
         except StopIteration:
             break
         except csv.Error as exc:
+            if "unexpected end of data" in str(exc):
+                raise DataFormatError(path, "a quoted field opened on this line is never closed (an unmatched "
+                                      f"'\"'; it runs to the end of the file at line {reader.line_num})",
+                                      line=start) from None
+            if "field larger than field limit" in str(exc):
+                raise DataFormatError(path, f"bad CSV: {exc}: a cell over {csv.field_size_limit()} characters, "
+                                      "usually an unmatched '\"' earlier on; a long body can go in JSONL "
+                                      "(bodies are cut to MAX_BODY_CHARS anyway)", line=start) from None
             raise DataFormatError(path, f"bad CSV: {exc}", line=start) from None
         line_end = reader.line_num
         if not row or (len(row) == 1 and not row[0].strip()):

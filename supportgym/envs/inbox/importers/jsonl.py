@@ -80,12 +80,18 @@ def _record(text: str) -> JsonlEmail:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"invalid JSON: {exc.msg} at column {exc.colno}") from None
+    except RecursionError:
+        raise ValueError("JSON nested too deeply for Python's parser (an email object needs 3 levels)") from None
     if not isinstance(obj, dict):
         raise ValueError(f"expected a JSON object with keys {', '.join(ALLOWED_KEYS)}; got {type(obj).__name__}")
     try:
         return JsonlEmail.model_validate(obj)
     except ValidationError as exc:
-        raise ValueError(_describe(exc)) from None
+        try:
+            raise ValueError(_describe(exc)) from None
+        except RecursionError:  # describing a deeply nested bad value
+            raise ValueError("a value nested too deeply to describe; expected "
+                             f"keys {', '.join(ALLOWED_KEYS)} with string values") from None
 
 
 def to_labelled(record: JsonlEmail, source: str) -> LabelledEmail:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import mailbox
 import re
 from email import policy
 from email.header import decode_header
@@ -15,6 +14,7 @@ from ....core.errors import DataFormatError
 from ..models import LabelledEmail
 from .common import FALLBACK_TIMESTAMP, clean_text, decode_bytes, iso_utc, make_email, one_line, stable_id, unique_ids
 from .html_text import html_to_text, looks_like_html, tidy
+from .limits import MAX_PART_BYTES, bound_headers
 
 #: Headers of which at least one must be present for bytes to count as a mail message.
 _MAIL_HEADERS = ("from", "to", "subject", "date", "message-id", "received", "return-path", "mime-version",
@@ -78,8 +78,9 @@ def _timestamp(msg: Message) -> tuple[str, str]:
     return FALLBACK_TIMESTAMP, "fallback"
 
 
-def _part_text(part: Message, subtype: str) -> tuple[str, str]:
-    """Decoded text of one leaf part (transfer encoding and charset); HTML converted."""
+def _part_text(part: Message, subtype: str) -> tuple[str, str, bool]:
+    """Decoded text of one leaf part (transfer encoding and charset), HTML converted; and
+    whether the part was cut to ``MAX_PART_BYTES`` first."""
     try:
         payload = part.get_payload(decode=True)
     except Exception:  # noqa: BLE001 - e.g. a broken base64 tail
@@ -87,6 +88,8 @@ def _part_text(part: Message, subtype: str) -> tuple[str, str]:
     if payload is None:
         raw = part.get_payload()
         payload = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else b""
+    was_cut = len(payload) > MAX_PART_BYTES
+    payload = payload[:MAX_PART_BYTES]
     charset = _declared_charset(part)
     if charset is None and subtype == "html":
         found = _META_CHARSET.search(payload[:4096])
@@ -94,8 +97,8 @@ def _part_text(part: Message, subtype: str) -> tuple[str, str]:
     text, used = decode_bytes(payload, charset)
     text = clean_text(text)
     if subtype == "html" or looks_like_html(text):
-        return html_to_text(text), used
-    return tidy(text), used
+        return html_to_text(text), used, was_cut
+    return tidy(text), used, was_cut
 
 
 def _declared_charset(part: Message) -> str | None:
@@ -142,7 +145,9 @@ def _body_and_attachments(msg: Message) -> tuple[str, list[str], dict[str, str]]
     for group, kind in ((plain, "plain"), (html, "html"), (text_attachments, "attachment")):
         texts = []
         for part, subtype in group:
-            text, used = _part_text(part, subtype)
+            text, used, was_cut = _part_text(part, subtype)
+            if was_cut:
+                meta["truncated"] = f"a {subtype} part cut to {MAX_PART_BYTES} bytes before decoding"
             if text:
                 texts.append(text)
                 meta.setdefault("charset", used)
@@ -161,6 +166,7 @@ def parse_message(data: bytes, *, source: str, fallback_id: str) -> LabelledEmai
     """One message from its raw bytes; ``source`` is recorded in ``meta["source"]``."""
     if not data.strip():
         raise NotMailError("empty message: expected RFC 822 mail (headers, blank line, body)")
+    data, header_cuts = bound_headers(data)
     try:
         msg = _PARSER.parsebytes(data)
     except Exception as exc:  # noqa: BLE001 - the stdlib parser is lenient, but be sure
@@ -180,6 +186,8 @@ def parse_message(data: bytes, *, source: str, fallback_id: str) -> LabelledEmai
     message_id = one_line(_raw_header(msg, "message-id") or "").strip("<> ")
     timestamp, ts_source = _timestamp(msg)
     meta.update({"source": source, "format": "mime", "timestamp_source": ts_source})
+    if header_cuts:
+        meta["truncated"] = "; ".join([*header_cuts, *filter(None, [meta.get("truncated")])])
     if msg.defects:
         meta["mime_defects"] = ",".join(sorted({type(d).__name__ for d in msg.defects}))
     return make_email(
@@ -220,38 +228,51 @@ def load_eml(path: str | Path) -> list[LabelledEmail]:
     return unique_ids(out, str(root))
 
 
+#: an mbox separator: a line starting with "From " (mboxo/mboxrd, as the stdlib's mailbox reads it)
+_FROM_LINE = re.compile(rb"^From ", re.M)
+
+
+def split_mbox(raw: bytes) -> list[tuple[int, bytes]]:
+    """``(line number, message bytes)`` of every message, separator lines removed.
+
+    The rule is the stdlib ``mailbox.mbox``'s: every line starting with ``From `` opens a
+    message, and one blank line before it belongs to the separator. Done here, not through
+    ``mailbox``, because the line of each message (for error messages) is only in its private
+    table of contents.
+    """
+    starts = [m.start() for m in _FROM_LINE.finditer(raw)]
+    out = []
+    line = 1
+    for i, start in enumerate(starts):
+        if i:
+            line += raw.count(b"\n", starts[i - 1], start)
+        stop = starts[i + 1] if i + 1 < len(starts) else len(raw)
+        first_nl = raw.find(b"\n", start, stop)
+        body = raw[first_nl + 1 : stop] if first_nl >= 0 else b""
+        if i + 1 < len(starts):
+            body = body[:-1] if body.endswith(b"\n\n") else body
+        out.append((line, body))
+    return out
+
+
 def load_mbox(path: str | Path) -> list[LabelledEmail]:
     """Load every message of an mbox file (``From `` separator lines), in file order."""
     path = Path(path)
     if not path.is_file():
         raise DataFormatError(path, "no such mbox file")
-    raw = path.read_bytes()
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise DataFormatError(path, f"cannot read: {exc.strerror}") from None
     if not raw.startswith(b"From "):
         raise DataFormatError(path, "not an mbox file: it must start with a 'From ' separator line", line=1)
-    box = mailbox.mbox(path, create=False)
     out = []
-    try:
-        keys = list(box.keys())
-        # mailbox keeps each message's byte offset in its private table of contents; it is
-        # used only to name the line of a bad message
-        toc = getattr(box, "_toc", {})
-        seen_offset, seen_line = 0, 1
-        for index, key in enumerate(keys, start=1):
-            offset = toc.get(key, (None,))[0]
-            line = None
-            if isinstance(offset, int) and offset >= seen_offset:  # messages come in file order
-                seen_line += raw.count(b"\n", seen_offset, offset)
-                seen_offset, line = offset, seen_line
-            try:
-                data = box.get_bytes(key)
-                out.append(parse_message(data, source=f"{path}#{index}",
-                                         fallback_id=stable_id("mbox", path.name, str(index))))
-            except NotMailError as exc:
-                raise DataFormatError(path, f"message {index}: {exc}", line=line) from None
-            except (OSError, mailbox.Error) as exc:
-                raise DataFormatError(path, f"message {index}: cannot read: {exc}", line=line) from None
-    finally:
-        box.close()
+    for index, (line, data) in enumerate(split_mbox(raw), start=1):
+        try:
+            out.append(parse_message(data, source=f"{path}#{index}",
+                                     fallback_id=stable_id("mbox", path.name, str(index))))
+        except NotMailError as exc:
+            raise DataFormatError(path, f"message {index}: {exc}", line=line) from None
     if not out:
         raise DataFormatError(path, "mbox holds no messages")
     return unique_ids(out, str(path))

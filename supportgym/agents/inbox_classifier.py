@@ -1,0 +1,151 @@
+"""``classifier``: a learned inbox triager (TF-IDF features, one linear head per field).
+
+Trained by ``supportgym train classifier --env inbox`` (supportgym/train/classifier.py, with
+scikit-learn) on generated train mail plus ``real:train``; the weights are saved as a
+numpy ``.npz`` plus a ``.json`` card, so loading and predicting need numpy only. The
+committed checkpoint (``checkpoints/inbox_classifier.*``) makes the agent work right
+after set-up; ``checkpoint=PATH`` (``--checkpoint``) loads another one.
+
+Labels come from the heads (route first; priority and category stay consistent with it);
+the planning around them is the rules agent's: queue-aware routing, budget-aware flags
+(the flag head's probability takes the place of the rules' severity score) and replies
+that cite the email's own facts. No gold labels are read.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import warnings
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..core.errors import ConfigError
+from ..envs.inbox.models import Email
+from .inbox_features import FEATURES_VERSION, Vectorizer, rules_fingerprint
+from .inbox_heuristics import Analysis, analyse, rules
+from .inbox_rules import InboxRulesAgent
+
+CHECKPOINT_DIR = Path(__file__).parent / "checkpoints"
+DEFAULT_CHECKPOINT = CHECKPOINT_DIR / "inbox_classifier.npz"
+FIELDS = ("route_to", "category", "priority", "flag_review")
+TRAIN_HINT = "supportgym train classifier --env inbox"
+
+
+class Head:
+    """A softmax layer over one field's classes (a binary head is stored as two columns)."""
+
+    def __init__(self, classes: list[str], weights: np.ndarray, bias: np.ndarray) -> None:
+        self.classes = classes
+        self.weights = weights.astype(np.float32)
+        self.bias = bias.astype(np.float32)
+
+    def proba(self, ind: np.ndarray, val: np.ndarray) -> np.ndarray:
+        z = val @ self.weights[ind] + self.bias
+        z = np.exp(z - z.max())
+        return z / z.sum()
+
+
+class TriageModel:
+    """A vectorizer and its heads; ``save``/``load`` use .npz (arrays) + .json (card), no pickle."""
+
+    def __init__(self, vectorizer: Vectorizer, heads: dict[str, Head], card: dict[str, Any]) -> None:
+        self.vectorizer = vectorizer
+        self.heads = heads
+        self.card = card
+
+    def predict(self, email: Email) -> dict[str, dict[str, float]]:
+        ind, val = self.vectorizer.row(email)
+        return {f: dict(zip(h.classes, map(float, h.proba(ind, val)), strict=True)) for f, h in self.heads.items()}
+
+    def save(self, path: str | Path) -> Path:
+        from ..core.io import write_text_atomic
+
+        path = Path(path).with_suffix(".npz")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        arrays: dict[str, np.ndarray] = {
+            "vocab": np.frombuffer("\n".join(self.vectorizer.vocab).encode("utf-8"), dtype=np.uint8),
+            "idf": self.vectorizer.idf.astype(np.float16),
+        }
+        for f, h in self.heads.items():
+            arrays[f"{f}.weights"] = h.weights.astype(np.float16)
+            arrays[f"{f}.bias"] = h.bias.astype(np.float32)
+        tmp = path.with_name(path.name + ".tmp.npz")
+        np.savez_compressed(tmp, **arrays)
+        tmp.replace(path)
+        card = {**self.card, "features_version": FEATURES_VERSION, "rules_fingerprint": rules_fingerprint(),
+                "heads": {f: h.classes for f, h in self.heads.items()}}
+        write_text_atomic(path.with_suffix(".json"), json.dumps(card, indent=2, sort_keys=True) + "\n")
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> TriageModel:
+        path = Path(path).with_suffix(".npz")
+        card_path = path.with_suffix(".json")
+        if not path.is_file() or not card_path.is_file():
+            raise ConfigError(f"classifier checkpoint {path} (+ .json) not found; train one with `{TRAIN_HINT}` "
+                              "or pass checkpoint=PATH (--checkpoint)")
+        card = json.loads(card_path.read_text(encoding="utf-8"))
+        if card.get("features_version") != FEATURES_VERSION:
+            raise ConfigError(f"classifier checkpoint {path} was made with features v{card.get('features_version')}, "
+                              f"this code computes v{FEATURES_VERSION}; retrain with `{TRAIN_HINT}`")
+        if card.get("rules_fingerprint") not in (None, rules_fingerprint()):
+            # the rules' keyword scores are features: edited tables shift the inputs the heads were fit on
+            warnings.warn(f"classifier checkpoint {path} was trained with other rules tables "
+                          f"(agents/data/inbox_rules.json); retrain with `{TRAIN_HINT}`", stacklevel=2)
+        with np.load(path, allow_pickle=False) as z:
+            vocab = z["vocab"].tobytes().decode("utf-8").split("\n")
+            vec = Vectorizer(vocab, z["idf"])
+            heads = {f: Head(list(classes), z[f"{f}.weights"], z[f"{f}.bias"]) for f, classes in card["heads"].items()}
+        return cls(vec, heads, card)
+
+
+@lru_cache(maxsize=2)
+def load_model(path: str) -> TriageModel:
+    """Read once per process: the bench builds a fresh agent per episode."""
+    return TriageModel.load(path)
+
+
+def decide(probs: dict[str, dict[str, float]]) -> tuple[str, str, str]:
+    """(category, priority, route): the route head leads; spam labels only go with trash and back."""
+    route = max(probs["route_to"], key=probs["route_to"].__getitem__)
+    if route == "trash":
+        return "spam_phishing", "spam", route
+    cat = max((c for c in probs["category"] if c != "spam_phishing"), key=probs["category"].__getitem__)
+    pri = max((p for p in probs["priority"] if p != "spam"), key=probs["priority"].__getitem__)
+    return cat, pri, route
+
+
+class InboxClassifierAgent(InboxRulesAgent):
+    """Learned labels inside the rules agent's queue, budget and reply planning."""
+
+    name = "classifier"
+
+    def __init__(self, seed: int | None = None, checkpoint: str | None = None, use_repair: bool = True,
+                 **kwargs: Any) -> None:
+        if kwargs:
+            raise ConfigError(f"classifier agent: unexpected options {sorted(kwargs)}; allowed: seed, checkpoint")
+        super().__init__(seed, use_repair=use_repair)
+        self.checkpoint = str(Path(checkpoint) if checkpoint else DEFAULT_CHECKPOINT)
+        self.model = load_model(self.checkpoint)
+
+    def read(self, email: Email) -> tuple[Analysis, str, str, str]:
+        hit = self._cache.get(email.header.id)
+        if hit is None:
+            probs = self.model.predict(email)
+            cat, pri, route = decide(probs)
+            a = analyse(email)
+            if "flag_review" in probs:
+                # the flag head's confidence replaces the keyword severity in the rules' flag planning
+                sev = 2.0 * rules().data.flag_min_severity * probs["flag_review"].get("true", 0.0)
+                a = dataclasses.replace(a, severity=sev if pri != "spam" else 0.0)
+            hit = self._cache[email.header.id] = (a, cat, pri, route)
+        return hit
+
+    def reply(self, a: Analysis, cat: str, pri: str, route: str) -> str:
+        if route in ("trash", "archive"):
+            return ""  # spam gets none; filed mail (lists, newsletters, notifications) expects none
+        return super().reply(a, cat, pri, route)

@@ -1,0 +1,101 @@
+"""``supportgym export``: write a split's emails with gold labels to a file.
+
+The JSONL output is exactly the import schema that ``supportgym eval --emails FILE`` reads
+(``envs/inbox/importers/jsonl.py``), so an exported file round-trips: same emails, same gold.
+Same arguments give a byte-identical file; files are written atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from ..core.errors import ConfigError, expected
+from ..core.io import write_text_atomic
+from ..core.registry import spec
+from .app import app
+
+console = Console(stderr=True)
+FORMATS = ("jsonl", "hf")
+
+
+def export_emails(split: str, n: int | None, seed: int) -> list:
+    """The emails ``supportgym export`` writes: ``n`` of a split, or a whole finite (real/hard) split."""
+    from ..envs.inbox.sources import emails_for_split, parse_split, whole_split
+
+    prefix, _ = parse_split(split)
+    if n is None:
+        if prefix is None:
+            raise ConfigError(f"--n is required for the generated split {split!r} (it is an endless stream)")
+        return whole_split(split)
+    if n < 1:
+        raise ConfigError(expected("--n", n, "an int >= 1"))
+    return emails_for_split(split, n, seed)
+
+
+def jsonl_text(emails: list) -> str:
+    from ..envs.inbox.importers.jsonl import to_record
+
+    return "".join(json.dumps(to_record(e), ensure_ascii=False) + "\n" for e in emails)
+
+
+def write_hf(emails: list, out: Path) -> Path:
+    """A Hugging Face ``datasets`` dataset (``save_to_disk``), swapped into place in one rename."""
+    try:
+        from datasets import Dataset
+    except ImportError:
+        raise ConfigError("--format hf needs the `datasets` package (pip install 'supportgym[train]'); or export "
+                          "JSONL and load it with datasets.load_dataset('json', data_files='FILE.jsonl')") from None
+    from ..envs.inbox.importers.jsonl import to_record
+
+    rows = []
+    for e in emails:
+        r = to_record(e)
+        r.setdefault("attachments", [])
+        r["gold"] = r.get("gold")
+        rows.append(r)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        Dataset.from_list(rows).save_to_disk(str(tmp / "data"))
+        old = None
+        if out.exists():
+            old = out.with_name(f".{out.name}.old")
+            shutil.rmtree(old, ignore_errors=True)
+            os.replace(out, old)
+        os.replace(tmp / "data", out)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return out
+
+
+@app.command("export")
+def export_command(
+    out: Path = typer.Option(..., help="output file (.jsonl) or, with --format hf, a dataset folder"),
+    env: str = typer.Option("inbox", help="environment (only inbox has emails to export)"),
+    split: str = typer.Option("train", help="train|validation|test (generated), real:train|validation|test, "
+                                            "hard:train|validation|test"),
+    n: Optional[int] = typer.Option(None, "--n", help="number of emails; real:*/hard:* without --n: the whole part"),
+    seed: int = typer.Option(0, help="seed of the generated stream or of the sample from a real/hard part"),
+    format: str = typer.Option("jsonl", "--format", help="jsonl (the --emails import schema) or hf (datasets)"),
+) -> None:
+    """Write emails of SPLIT with gold labels; `supportgym eval --emails OUT` reads the JSONL back."""
+    if spec(env).name != "inbox":
+        raise ConfigError(f"export writes emails: only the inbox environment has them, not {env!r}")
+    if format not in FORMATS:
+        raise ConfigError(expected("--format", format, list(FORMATS)))
+    emails = export_emails(split, n, seed)
+    if format == "hf":
+        write_hf(emails, out)
+    else:
+        write_text_atomic(out, jsonl_text(emails))
+    console.print(f"wrote {len(emails)} emails of split {split} to {out} ({format})")

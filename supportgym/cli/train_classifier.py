@@ -1,0 +1,51 @@
+"""``supportgym train classifier --env inbox``: the learned triage baseline (scikit-learn, CPU, minutes)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from ..core.errors import ConfigError
+from .app import train_app
+
+console = Console()
+
+
+@train_app.command("classifier")
+def classifier_command(
+    env: str = typer.Option("inbox", help="only inbox has a classifier agent"),
+    out: Optional[Path] = typer.Option(None, help="checkpoint path (.npz + .json); default: the committed one "
+                                                  "under supportgym/agents/checkpoints/"),
+    generated: Optional[int] = typer.Option(None, help="generated train emails (default 12000)"),
+    generated_validation: Optional[int] = typer.Option(None, help="generated validation emails (default 2000)"),
+    real_weight: Optional[float] = typer.Option(None, help="weight of real:train relative to its size (default 2)"),
+    balance_power: Optional[float] = typer.Option(None, help="class balancing inside each source, 0..1 (default 1)"),
+    hard: bool = typer.Option(True, help="add hard:train / hard:validation where that source exists"),
+    c: Optional[list[float]] = typer.Option(None, "--c", help="regularisation strengths to try (repeat the option)"),
+    max_features: Optional[int] = typer.Option(None, help="vocabulary size (default 60000)"),
+    corpora: Optional[Path] = typer.Option(None, help="real-mail corpora folder (default $SUPPORTGYM_CORPORA or "
+                                                      "../shared/corpora)"),
+    seed: int = typer.Option(0),
+    cv: bool = typer.Option(False, "--cv", help="only cross-validate the route head inside real:train (5 folds) "
+                                                 "and print the out-of-fold figures; writes no checkpoint"),
+) -> None:
+    """TF-IDF + one class-balanced logistic head per field, on generated train + real:train; selected on validation."""
+    if env != "inbox":
+        raise ConfigError(f"train classifier: env {env!r} has no classifier agent; use --env inbox")
+    from ..train.classifier import ClassifierConfig, cross_validate_real, train_classifier
+
+    given = {"generated": generated, "generated_validation": generated_validation, "real_weight": real_weight,
+             "balance_power": balance_power, "c_grid": c or None, "max_features": max_features,
+             "corpora": str(corpora) if corpora else None, "out": str(out) if out else None}
+    fields = {k: v for k, v in given.items() if v is not None}
+    fields.update(hard=hard, seed=seed)
+    if cv:
+        console.print_json(json.dumps(cross_validate_real(ClassifierConfig(**fields))))
+        return
+    summary = train_classifier(ClassifierConfig(**fields))
+    summary.pop("tried", None)
+    console.print_json(json.dumps(summary, default=str))

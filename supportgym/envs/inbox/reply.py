@@ -1,0 +1,288 @@
+"""quality(reply): how well a reply addresses *this* email (see reward.py for the formula).
+
+Prepared per email once (EmailScorer) and run on every step, so it is written for speed:
+token strings are joined once, markers are matched as substrings, sets are precompiled.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from operator import itemgetter
+from functools import lru_cache
+from typing import Any
+
+from pydantic import Field
+
+from ...core.types import Model
+from .config import DATA
+from .models import LabelledEmail
+from .text import extract_facts, first_name, tokens
+
+
+class ReplyScoring(Model):
+    comment: str = Field("", alias="_comment")
+    comment_bag: str = Field("", alias="_comment_bag")
+    min_words: int
+    max_words: int
+    zero_at_words: int
+    fallback_fact_min_len: int
+    max_facts_needed: int
+    shingle: int
+    copy_ok: float
+    copy_zero: float
+    unique_ratio_ok: float
+    function_ratio_ok: float
+    #: v1 "bag" copy check (see reply_copy_bag): stem length, and the ramps of echo and recall
+    stem: int = Field(5, ge=1, le=15)
+    echo_ok: float = 0.5
+    echo_zero: float = 0.85
+    recall_ok: float = 0.35
+    recall_zero: float = 0.75
+    #: recall's denominator is at least this many distinct content words (short emails)
+    recall_min_words: int = 20
+    #: the body's longest words (at most long_words_max, of long_word+ letters, not in the subject)
+    #: are looked up in the reply's separator-free text: spelled = hits / max(#words, spelled_min_words)
+    long_word: int = 6
+    long_words_max: int = 16
+    spelled_min_words: int = 8
+    spelled_ok: float = 0.25
+    spelled_zero: float = 0.5
+    courtesy: list[str]
+    tone: dict[str, list[str]]
+    avoid: dict[str, list[str]]
+    function_words: list[str]
+
+
+@dataclass(frozen=True)
+class ReplyRules:
+    """ReplyScoring compiled once: regexes and sets used on every step."""
+
+    data: ReplyScoring
+    courtesy: frozenset[str]
+    function_words: frozenset[str]
+    #: function and courtesy words: shared with any email without copying it (copy_bag)
+    neutral: frozenset[str]
+    #: " marker" strings matched against " ".join(tokens) (word-start prefixes)
+    tone: dict[str, tuple[str, ...]]
+    #: " marker " strings (whole words)
+    avoid: dict[str, tuple[str, ...]]
+
+
+@lru_cache(maxsize=1)
+def reply_rules() -> ReplyRules:
+    data = ReplyScoring.model_validate(json.loads((DATA / "reply_scoring.json").read_text(encoding="utf-8")))
+    return ReplyRules(
+        data=data,
+        courtesy=frozenset(data.courtesy),
+        function_words=frozenset(data.function_words),
+        neutral=frozenset(data.function_words) | frozenset(data.courtesy),
+        tone={c: tuple(" " + " ".join(tokens(w)) for w in ws) for c, ws in data.tone.items()},
+        avoid={c: tuple(" " + " ".join(tokens(w)) + " " for w in ws) for c, ws in data.avoid.items()},
+    )
+
+
+def fact_matcher(text: str) -> tuple[str, tuple[str, ...]]:
+    """How a reply cites ``text``: (compact, ()) for facts with digits, matched as a compact
+    substring ('INV-2024-0042' in 'inv20240042'); ("", stems) for words, each matched at a
+    word start of the reply (5-letter stems; short words such as AI or HR whole)."""
+    toks = tokens(text)
+    c = "".join(toks)
+    if not c.isalpha():
+        return c, ()
+    return "", tuple([" " + t[:5] if len(t) >= 3 else " " + t + " " for t in toks])
+
+
+class EmailScorer:
+    """What the reward needs about one email, prepared on first use and then kept.
+
+    Fixed tasks keep their scorers for the whole process, so their facts and token
+    strings are computed once; generated mail pays only for what its actions need
+    (spam and unreplied mail never tokenise their body).
+    """
+
+    __slots__ = ("email", "gold", "_facts", "_matchers", "_need", "_body", "_gold_json", "_bag")
+
+    def __init__(self, le: LabelledEmail) -> None:
+        self.email, self.gold = le.email, le.gold
+        self._facts: tuple[str, ...] | None = None
+        self._matchers: list[tuple[str, tuple[str, ...]]] = []
+        self._need = 0
+        self._body: str | None = None
+        self._gold_json: dict[str, Any] | None = None
+        self._bag: tuple[frozenset[str], frozenset[str]] | None = None
+
+    @classmethod
+    def build(cls, le: LabelledEmail) -> EmailScorer:
+        return cls(le)
+
+    def _prepare(self) -> None:
+        rules = reply_rules().data
+        subject, body, gold = self.email.header.subject, self.email.body, self.gold
+        if gold is not None and gold.key_facts:
+            raw = list(gold.key_facts)
+        else:  # what the sender will look for: their ids and amounts, and their name
+            raw = extract_facts(subject, body)
+            name = first_name(self.email.header.sender)
+            if raw and name:
+                raw.append(name)
+        need = min(len(raw), rules.max_facts_needed)
+        if not raw:
+            fw = reply_rules().function_words
+            raw = [t for t in dict.fromkeys(tokens(subject)) if len(t) >= rules.fallback_fact_min_len and t not in fw][:3]
+            need = min(len(raw), 2)
+        self._facts, self._matchers, self._need = tuple(raw), [fact_matcher(f) for f in raw], need
+
+    @property
+    def facts(self) -> tuple[str, ...]:
+        """The facts a good reply cites (gold key_facts, else extracted ones)."""
+        if self._facts is None:
+            self._prepare()
+        return self._facts  # type: ignore[return-value]
+
+    def cited(self, reply_compact: str, reply_joined: str) -> int:
+        """How many facts the reply cites; ``reply_joined`` is " " + " ".join(tokens) + " "."""
+        if self._facts is None:
+            self._prepare()
+        hit = 0
+        for c, stems in self._matchers:
+            if stems:
+                hit += all(map(reply_joined.__contains__, stems))
+            else:
+                hit += bool(c) and c in reply_compact
+        return hit
+
+    @property
+    def need(self) -> int:
+        if self._facts is None:
+            self._prepare()
+        return self._need
+
+    @property
+    def body_joined(self) -> str:
+        """" " + " ".join(tokens(body)) + " ": a copied k-gram of the reply is a substring of it."""
+        if self._body is None:
+            self._body = " " + " ".join(tokens(self.email.body)) + " "
+        return self._body
+
+    @property
+    def bag(self) -> tuple[frozenset[str], frozenset[str], tuple[str, ...]]:
+        """(neutral tokens of this email, content stems, long content words) of the whole email,
+        subject and quoted history included.
+
+        Neutral: words a reply may share with the email without copying it: function and
+        courtesy words (``ReplyRules.neutral``), plus here the facts to cite and the sender's
+        name. Content stems: the first ``stem`` letters of every other token (numbers and
+        short words included). Long words: the ``long_words_max`` longest body words of at
+        least ``long_word`` letters that are not in the subject, whole.
+        """
+        if self._bag is None:
+            rr = reply_rules()
+            d, static = rr.data, rr.neutral
+            extra = frozenset(tokens(" ".join(self.facts) + " " + first_name(self.email.header.sender)))
+            subject, body = set(tokens(self.email.header.subject)), set(tokens(self.email.body))
+            whole = (subject | body) - static - extra
+            # body words only: quoting the subject is what honest replies do
+            long_words = [t for t in whole - subject if len(t) >= d.long_word and t.isalpha()]
+            if len(long_words) > d.long_words_max:  # keep the longest; ties by spelling, whatever the hash seed
+                long_words.sort(key=lambda t: (-len(t), t))
+            self._bag = (extra, frozenset(map(_STEM[d.stem], whole)), tuple(long_words[: d.long_words_max]))
+        return self._bag
+
+    @property
+    def gold_json(self) -> dict[str, Any] | None:
+        if self._gold_json is None and self.gold is not None:
+            self._gold_json = self.gold.model_dump(mode="json")
+        return self._gold_json
+
+
+_STEM = {k: itemgetter(slice(None, k)) for k in range(1, 16)}
+
+
+def _ramp(x: float, ok: float, zero: float) -> float:
+    return 1.0 if x <= ok else max(0.0, 1.0 - (x - ok) / (zero - ok))
+
+
+def copy_shingles(scorer: EmailScorer, toks: list[str]) -> float:
+    """v0: 1 if <= copy_ok of the reply's non-overlapping k-grams appear in the body, 0 at copy_zero."""
+    d = reply_rules().data
+    k, n = d.shingle, len(toks)
+    if n < k:
+        return 1.0
+    # non-overlapping k-grams: a copied passage of 2k tokens always contains one whole
+    body = scorer.body_joined
+    starts = range(0, n - k + 1, k)
+    copied = sum([(" " + " ".join(toks[i:i + k]) + " ") in body for i in starts]) / len(starts)
+    return _ramp(copied, d.copy_ok, d.copy_zero)
+
+
+def copy_bag(scorer: EmailScorer, toks: list[str], compact: str | None = None) -> float:
+    """v1: order-free copy check against the whole email (subject, body, quoted history).
+
+    Over the reply's content words (not neutral, see EmailScorer.bag), compared as distinct stems
+    (so neither repeating the email's words nor repeating one filler word moves them)::
+
+        echo   = share of the reply's distinct content stems that occur in the email
+        recall = distinct email stems the reply repeats / max(#email stems, recall_min_words)
+        spelled = the body's longest words (not in the subject) found in the reply's text with
+                 separators removed / max(#those words, spelled_min_words)
+        copy   = ramp(echo, echo_ok, echo_zero) * ramp(recall, recall_ok, recall_zero)
+                 * ramp(spelled, spelled_ok, spelled_zero)
+
+    Word order, inserted function words, repeated or shuffled words and inflections do not
+    change either figure, so the email's own text in any order or with insertions is caught by
+    echo, and the email padded with foreign words is caught by recall. Long words are also
+    looked up in the reply's text with separators removed, so splitting words with inserted
+    separators does not hide them (``compact``: "".join(toks), when the caller has it).
+    """
+    rr = reply_rules()
+    d, static = rr.data, rr.neutral
+    extra, content, long_words = scorer.bag
+    k = d.stem
+    # set algebra and map at C speed: this runs on every step
+    stems = set(map(_STEM[k], set(toks) - static - extra))
+    echoed = len(stems & content)
+    echo = echoed / len(stems) if stems else 0.0
+    recall = echoed / max(len(content), d.recall_min_words)
+    copy = _ramp(echo, d.echo_ok, d.echo_zero) * _ramp(recall, d.recall_ok, d.recall_zero)
+    if long_words and copy:
+        # the body's long words found anywhere in the reply's text with separators removed: a
+        # word split by inserted separators ("inv-oi.ce") is still found, in any number of pieces
+        hits = sum(map((compact if compact is not None else "".join(toks)).__contains__, long_words))
+        copy *= _ramp(hits / max(len(long_words), d.spelled_min_words), d.spelled_ok, d.spelled_zero)
+    return copy
+
+
+def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: str = "shingles") -> float:
+    """quality(reply) in [0, 1]; see the module docstring. ``copy_check``: "shingles" (v0) or "bag" (v1)."""
+    rr = reply_rules()
+    d = rr.data
+    toks = tokens(reply)
+    n = len(toks)
+    if n == 0:
+        return 0.0
+    joined = " " + " ".join(toks) + " "
+    reply_compact = "".join(toks)
+    if scorer.need:
+        coverage = min(1.0, scorer.cited(reply_compact, joined) / scorer.need)
+    else:
+        coverage = 1.0
+    # map(str.__contains__) rather than generator expressions: this runs on every step a server answers
+    contains = joined.__contains__
+    tone = 0.5 * any(map(contains, rr.tone.get(category, ())))
+    tone += 0.5 * (not rr.courtesy.isdisjoint(toks))
+    if any(map(contains, rr.avoid.get(category, ()))):
+        tone = max(0.0, tone - 0.5)
+    # tone only counts as far as the reply is about this email: a polite reply to nothing earns little
+    base = 0.65 * coverage + 0.35 * tone * max(coverage, 0.3)
+
+    if n < d.min_words:
+        length = n / d.min_words
+    elif n <= d.max_words:
+        length = 1.0
+    else:
+        length = max(0.0, 1.0 - (n - d.max_words) / (d.zero_at_words - d.max_words))
+    copy = copy_bag(scorer, toks, reply_compact) if copy_check == "bag" else copy_shingles(scorer, toks)
+    variety = 1.0 if n < 10 else min(1.0, len(set(toks)) / n / d.unique_ratio_ok)
+    fluency = min(1.0, sum(map(rr.function_words.__contains__, toks)) / n / d.function_ratio_ok)
+    return base * length * copy * variety * fluency

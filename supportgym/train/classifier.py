@@ -1,0 +1,254 @@
+"""Train the ``classifier`` inbox agent: TF-IDF features, one class-balanced logistic head per field.
+
+Classes are balanced inside each source (see ``source_weights``).
+
+Data: generated ``train`` mail, ``hard:train`` when that source exists, and ``real:train``
+(weighted up: it is small and it is what the agent will meet). Model selection (the
+regularisation strength) uses validation parts only: generated ``validation``,
+``real:validation`` (and ``hard:validation``); no test split is read here. The result is
+saved as .npz + .json (see ``agents/inbox_classifier.py``), loadable without scikit-learn.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from pydantic import Field
+
+from ..agents.inbox_classifier import DEFAULT_CHECKPOINT, FIELDS, Head, TriageModel
+from ..agents.inbox_features import Vectorizer, features
+from ..core.errors import ConfigError
+from ..core.types import Model
+from ..envs.inbox.models import LabelledEmail
+from ..envs.inbox.real import real_metrics, real_pool
+
+
+class ClassifierConfig(Model):
+    generated: int = Field(12_000, ge=0, description="generated train emails")
+    generated_validation: int = Field(2_000, ge=0, description="generated validation emails for model selection")
+    real_weight: float = Field(2.0, gt=0, description="total weight of real:train relative to its size (generated: 1)")
+    balance_power: float = Field(1.0, ge=0, le=1, description="class balancing inside each source: weight ~ "
+                                 "(1 / class count) ** power (1: fully balanced, 0: none)")
+    hard: bool = Field(True, description="add hard:train / hard:validation when that source exists")
+    max_features: int = Field(60_000, ge=1_000)
+    min_df: int = Field(2, ge=1)
+    c_grid: list[float] = Field(default_factory=lambda: [1.0, 4.0], min_length=1,
+                                description="inverse regularisation strengths tried; the best on validation is kept")
+    max_iter: int = Field(400, ge=10)
+    seed: int = 0
+    out: str = str(DEFAULT_CHECKPOINT)
+    corpora: str | None = Field(None, description="real-mail corpora folder (default: $SUPPORTGYM_CORPORA or ../shared/corpora)")
+
+
+def _label(e: LabelledEmail, field: str) -> str:
+    assert e.gold is not None
+    v = getattr(e.gold, field)
+    return str(v).lower() if isinstance(v, bool) else v
+
+
+def _source(name: str, part: str, n: int, seed: int, root: str | None) -> list[LabelledEmail]:
+    if name == "generated":
+        from ..envs.inbox.generator import iter_emails
+
+        return list(islice(iter_emails(part, seed), n))
+    if name == "real":
+        return real_pool(part, Path(root) if root else None)
+    from ..envs.inbox.sources import whole_split
+
+    try:
+        return whole_split(f"{name}:{part}")
+    except ConfigError:
+        return []  # an optional source that is not in this tree
+
+
+def load_data(cfg: ClassifierConfig) -> tuple[dict[str, list[LabelledEmail]], dict[str, list[LabelledEmail]]]:
+    """(train sets, validation sets) by source name."""
+    names = ["generated", "real"] + (["hard"] if cfg.hard else [])
+    sizes = {"train": cfg.generated, "validation": cfg.generated_validation}
+    out: tuple[dict[str, list[LabelledEmail]], dict[str, list[LabelledEmail]]] = ({}, {})
+    for k, part in enumerate(("train", "validation")):
+        for name in names:
+            emails = [e for e in _source(name, part, sizes[part], cfg.seed, cfg.corpora) if e.gold is not None]
+            if emails:
+                out[k][name] = emails
+    return out
+
+
+def build_vocab(docs: list[Counter[str]], weights: np.ndarray, cfg: ClassifierConfig) -> tuple[list[str], np.ndarray]:
+    """Features by weighted document frequency (real mail counts as much as its weight), with smooth IDF."""
+    df: Counter[str] = Counter()
+    raw: Counter[str] = Counter()
+    for d, w in zip(docs, weights, strict=True):
+        for f in d:
+            df[f] += float(w)
+            raw[f] += 1
+    kept = [f for f in df if raw[f] >= cfg.min_df]
+    kept.sort(key=lambda f: (-df[f], f))
+    vocab = kept[: cfg.max_features]
+    total = float(weights.sum())
+    idf = np.array([math.log((1 + total) / (1 + df[f])) + 1.0 for f in vocab], dtype=np.float32)
+    return vocab, idf
+
+
+def matrix(docs: list[Counter[str]], vec: Vectorizer) -> Any:
+    """Rows exactly as ``Vectorizer.row`` computes them at inference time."""
+    from scipy.sparse import csr_matrix
+
+    indptr, ind, val = [0], [], []
+    for d in docs:
+        ii, vv = [], []
+        for f, n in d.items():
+            i = vec.index.get(f)
+            if i is not None:
+                ii.append(i)
+                vv.append((1.0 + math.log(n)) * vec.idf[i])
+        norm = math.sqrt(sum(v * v for v in vv)) or 1.0
+        ind.extend(ii)
+        val.extend(v / norm for v in vv)
+        indptr.append(len(ind))
+    return csr_matrix((np.asarray(val, np.float32), np.asarray(ind, np.int64), np.asarray(indptr, np.int64)),
+                      shape=(len(docs), len(vec.vocab)))
+
+
+def source_weights(sources: list[str], labels: list[str], cfg: ClassifierConfig) -> np.ndarray:
+    """Class-balanced sample weights computed inside each source, then scaled to the source's share.
+
+    Balancing inside a source lets the few real billing and sales tickets count against the
+    many real support tickets without letting thousands of generated billing emails speak for them.
+    """
+    pairs = Counter(zip(sources, labels, strict=True))
+    sizes = Counter(sources)
+    kinds = Counter(s for s, _ in pairs)
+    raw = np.array([(sizes[s] / (kinds[s] * pairs[(s, y)])) ** cfg.balance_power
+                    for s, y in zip(sources, labels, strict=True)], np.float64)
+    src = np.array(sources)
+    for s, n in sizes.items():
+        mask = src == s
+        raw[mask] *= (cfg.real_weight if s == "real" else 1.0) * n / raw[mask].sum()
+    return raw.astype(np.float32)
+
+
+def fit_head(x: Any, y: list[str], w: np.ndarray, c: float, cfg: ClassifierConfig) -> Head:
+    from sklearn.linear_model import LogisticRegression
+
+    clf = LogisticRegression(C=c, max_iter=cfg.max_iter, random_state=cfg.seed)
+    clf.fit(x, y, sample_weight=w)
+    classes = [str(k) for k in clf.classes_]
+    coef, bias = clf.coef_.T.astype(np.float32), clf.intercept_.astype(np.float32)
+    if len(classes) == 2:  # binary: sigmoid(z) == softmax([-z/2, z/2])
+        coef, bias = np.hstack([-coef / 2, coef / 2]), np.array([-bias[0] / 2, bias[0] / 2], np.float32)
+    return Head(classes, coef, bias)
+
+
+def predict_labels(x: Any, heads: dict[str, Head]) -> list[tuple[str, str, str]]:
+    """(category, priority, route) per row, decided as the agent decides them."""
+    from ..agents.inbox_classifier import decide
+
+    scores = {f: np.asarray(x @ h.weights) + h.bias for f, h in heads.items()}
+    out = []
+    for r in range(x.shape[0]):
+        probs = {f: dict(zip(heads[f].classes, map(float, scores[f][r]), strict=True)) for f in ("route_to", "category", "priority")}
+        out.append(decide(probs))
+    return out
+
+
+def evaluate_sets(sets: dict[str, tuple[list[LabelledEmail], Any]], heads: dict[str, Head]) -> dict[str, dict[str, Any]]:
+    report = {}
+    for name, (emails, x) in sets.items():
+        labels = predict_labels(x, heads)
+        m = real_metrics([(e, route, cat) for e, (cat, _, route) in zip(emails, labels, strict=True)])
+        m["priority_accuracy"] = round(sum(p == e.gold.priority for e, (_, p, _) in zip(emails, labels, strict=True)  # type: ignore[union-attr]
+                                           ) / max(1, len(emails)), 4)
+        report[name] = {k: v for k, v in m.items() if v is not None}
+    return report
+
+
+def selection_score(report: dict[str, dict[str, Any]]) -> float:
+    """Mean validation route accuracy, minus a heavy price for trashed real ham (the costly error)."""
+    accs = [m["route_accuracy"] for m in report.values() if "route_accuracy" in m]
+    real = report.get("real", {})
+    ham = real.get("ham_to_trash", 0.0) + real.get("hard_ham_to_trash", 0.0)
+    return sum(accs) / max(1, len(accs)) + real.get("ticket_family_recall", 0.0) - 3.0 * ham
+
+
+def train_classifier(cfg: ClassifierConfig) -> dict[str, Any]:
+    try:
+        import sklearn  # noqa: F401
+    except ImportError:
+        raise ConfigError("training the classifier needs scikit-learn: `uv sync --extra classifier` "
+                          "(or `pip install 'supportgym[classifier]'`); using the committed checkpoint does not") from None
+    t0 = time.monotonic()
+    train, val = load_data(cfg)
+    if "generated" not in train and "real" not in train:
+        raise ConfigError("classifier training found no labelled mail; set generated > 0 or point at the corpora")
+    emails = [e for es in train.values() for e in es]
+    sources = [name for name, es in train.items() for _ in es]
+    weights = np.concatenate([np.full(len(es), cfg.real_weight if name == "real" else 1.0, np.float32)
+                              for name, es in train.items()])
+    docs = [features(e.email) for e in emails]
+    vocab, idf = build_vocab(docs, weights, cfg)
+    vec = Vectorizer(vocab, idf)
+    x = matrix(docs, vec)
+    val_sets = {name: (es, matrix([features(e.email) for e in es], vec)) for name, es in val.items()}
+    t_feat = time.monotonic() - t0
+    tried = []
+    best: tuple[float, float, dict[str, Head], dict[str, Any]] | None = None
+    for c in cfg.c_grid:
+        heads = {}
+        for f in FIELDS:
+            y = [_label(e, f) for e in emails]
+            heads[f] = fit_head(x, y, source_weights(sources, y, cfg), c, cfg)
+        report = evaluate_sets(val_sets, heads)
+        score = selection_score(report)
+        tried.append({"C": c, "score": round(score, 4), "validation": report})
+        if best is None or score > best[0]:
+            best = (score, c, heads, report)
+    assert best is not None
+    _, c, heads, report = best
+    card = {
+        "model": "TF-IDF (words, word bigrams, subject words, char 3-5-grams in words, shape cues) + "
+                 "class-balanced logistic regression per field",
+        "trained_on": {name: len(es) for name, es in train.items()},
+        "real_weight": cfg.real_weight, "balance_power": cfg.balance_power, "C": c, "features": len(vocab), "seed": cfg.seed,
+        "validation": report, "selection": [{"C": t["C"], "score": t["score"]} for t in tried],
+        "command": "supportgym train classifier --env inbox",
+    }
+    path = TriageModel(vec, heads, card).save(cfg.out)
+    return {"checkpoint": str(path), "size_bytes": path.stat().st_size, "seconds": round(time.monotonic() - t0, 1),
+            "feature_seconds": round(t_feat, 1), **card, "tried": tried}
+
+
+def cross_validate_real(cfg: ClassifierConfig, folds: int = 5) -> dict[str, Any]:
+    """Out-of-fold route figures inside ``real:train`` (generated mail beside every fold).
+
+    ``real:validation`` holds only a handful of billing and sales tickets; this is how the
+    source weighting was chosen. Route head only, C = the first of ``c_grid``.
+    """
+    train, _ = load_data(cfg.model_copy(update={"generated_validation": 0}))
+    real = train.pop("real", [])
+    if len(real) < folds:
+        raise ConfigError(f"cross-validation needs at least {folds} real:train emails; found {len(real)}")
+    others = [e for es in train.values() for e in es]
+    other_src = [n for n, es in train.items() for _ in es]
+    other_docs = [features(e.email) for e in others]
+    real_docs = [features(e.email) for e in real]
+    rows = []
+    for k in range(folds):
+        tr = [i for i in range(len(real)) if i % folds != k]
+        docs = other_docs + [real_docs[i] for i in tr]
+        sources = other_src + ["real"] * len(tr)
+        y = [_label(e, "route_to") for e in others] + [_label(real[i], "route_to") for i in tr]
+        w0 = np.array([cfg.real_weight if s == "real" else 1.0 for s in sources], np.float32)
+        vec = Vectorizer(*build_vocab(docs, w0, cfg))
+        head = fit_head(matrix(docs, vec), y, source_weights(sources, y, cfg), cfg.c_grid[0], cfg)
+        held = [i for i in range(len(real)) if i % folds == k]
+        scores = np.asarray(matrix([real_docs[i] for i in held], vec) @ head.weights) + head.bias
+        rows += [(real[i], head.classes[int(np.argmax(s))], "") for i, s in zip(held, scores, strict=True)]
+    m = real_metrics(rows)
+    return {k: v for k, v in m.items() if v is not None and k != "category_accuracy"}

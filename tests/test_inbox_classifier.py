@@ -1,0 +1,145 @@
+"""The learned ``classifier`` inbox agent: committed checkpoint, no-sklearn inference, training round trip."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import yaml
+
+from supportgym import make
+from supportgym.agents import make_agent
+from supportgym.agents.inbox_classifier import DEFAULT_CHECKPOINT, InboxClassifierAgent, TriageModel, decide
+from supportgym.core.errors import ConfigError
+from supportgym.envs.inbox import real
+from supportgym.envs.inbox.models import LabelledEmail
+from supportgym.envs.inbox.tasks import load_task
+from supportgym.eval.runner import episode_specs, evaluate, summarize
+
+
+def test_committed_checkpoint_is_small_and_documented():
+    assert DEFAULT_CHECKPOINT.is_file() and DEFAULT_CHECKPOINT.stat().st_size < 5_000_000
+    card = json.loads(DEFAULT_CHECKPOINT.with_suffix(".json").read_text(encoding="utf-8"))
+    assert set(card["heads"]) >= {"route_to", "category", "priority"}
+    assert card["trained_on"]["real"] > 0 and card["trained_on"]["generated"] > 0
+    assert "test" not in json.dumps(card["validation"])  # selected on validation parts only
+
+
+def test_committed_checkpoint_matches_the_rules_tables():
+    from supportgym.agents.inbox_features import FEATURES_VERSION, rules_fingerprint
+
+    card = json.loads(DEFAULT_CHECKPOINT.with_suffix(".json").read_text(encoding="utf-8"))
+    assert card["features_version"] == FEATURES_VERSION
+    assert card["rules_fingerprint"] == rules_fingerprint(), \
+        "agents/data/inbox_rules.json changed: retrain with `supportgym train classifier --env inbox`"
+
+
+def test_inference_needs_no_sklearn():
+    code = ("import sys; from supportgym.agents import make_agent; from supportgym.envs.inbox.tasks import load_task;"
+            "a = make_agent('inbox', 'classifier'); print(a.model.predict(load_task('easy').emails[0].email)['route_to']);"
+            "assert 'sklearn' not in sys.modules and 'scipy' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, timeout=120)
+
+
+def test_classifier_triages_hand_written_tasks():
+    recs = evaluate("inbox-v0", "classifier", [s for t in ("easy", "medium", "hard") for s in episode_specs(task=t)])
+    m = summarize("inbox-v0", recs)
+    assert m["invalid_rate"] == 0.0
+    assert m["route_accuracy"] >= 0.8, m
+    rand = summarize("inbox-v0", evaluate("inbox-v0", "random", episode_specs(task="hard", episodes=3)))
+    assert m["normalized_score"] > rand["normalized_score"] + 0.4
+
+
+def test_classifier_never_reads_gold_and_replies_with_facts():
+    t = load_task("easy")
+    seqs = []
+    for emails in (list(t.emails), [LabelledEmail(email=e.email) for e in t.emails]):
+        env = make("inbox-v0")
+        agent = InboxClassifierAgent(seed=0)
+        obs = env.reset(seed=0, emails=emails)
+        agent.bind(env, 0)
+        seq = []
+        while not obs.done:
+            a = agent.act(obs)
+            seq.append(a)
+            obs = env.step(a)
+        seqs.append(seq)
+    assert seqs[0] == seqs[1]
+    invoice = next(a for a in seqs[0] if a["email_id"] == t.emails[3].id)
+    assert invoice["route_to"] == "billing" and "INV-2024-0042" in invoice["reply_draft"]
+    assert all(a["reply_draft"] == "" for a in seqs[0] if a["route_to"] in ("trash", "archive"))
+
+
+def test_decide_keeps_labels_consistent():
+    probs = {"route_to": {"trash": 0.6, "billing": 0.4}, "category": {"billing_inquiry": 0.9, "spam_phishing": 0.1},
+             "priority": {"high": 0.9, "spam": 0.1}}
+    assert decide(probs) == ("spam_phishing", "spam", "trash")
+    probs["route_to"] = {"trash": 0.3, "billing": 0.7}
+    probs["category"] = {"billing_inquiry": 0.2, "spam_phishing": 0.8}
+    probs["priority"] = {"high": 0.3, "spam": 0.7}
+    assert decide(probs) == ("billing_inquiry", "high", "billing")
+
+
+def test_bad_checkpoint_says_how_to_train(tmp_path):
+    with pytest.raises(ConfigError, match="train classifier"):
+        make_agent("inbox", "classifier", checkpoint=str(tmp_path / "none.npz"))
+    with pytest.raises(ConfigError, match="unexpected options"):
+        make_agent("inbox", "classifier", temperature=1.0)
+
+
+@pytest.mark.skipif(not real._candidates()[0].is_dir() and not __import__("os").environ.get(real.CORPORA_ENV),
+                    reason="../shared/corpora not found")
+def test_classifier_separates_real_spam_from_ham_on_validation():
+    model = TriageModel.load(DEFAULT_CHECKPOINT)
+    pool = real.real_pool("validation")
+    routes = {k: [decide(model.predict(e.email))[2] for e in pool if e.meta["real_kind"] == k] for k in ("spam", "ham")}
+    assert np.mean([r == "trash" for r in routes["spam"]]) >= 0.9
+    assert np.mean([r == "trash" for r in routes["ham"]]) <= 0.03
+
+
+def test_training_round_trip(monkeypatch, tmp_path):
+    """Tiny training run: the saved model predicts what the fitted heads predicted."""
+    pytest.importorskip("sklearn")
+    from supportgym.train.classifier import ClassifierConfig, train_classifier
+
+    rows = []
+    for i in range(30):
+        spam = i % 2 == 0
+        rows.append({"id": f"m{i}", "sender": "a@b.com", "subject": "WIN CASH NOW!!!" if spam else f"Invoice INV-{i} question",
+                     "body": "Order now, 100% free, click here" if spam else f"Could you resend invoice INV-{i}? Thanks",
+                     "gold": {"priority": "spam" if spam else "medium", "category": "spam_phishing" if spam else "billing_inquiry",
+                              "route_to": "trash" if spam else "billing"}})
+    (tmp_path / "m.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    (tmp_path / "s.yaml").write_text(yaml.safe_dump({"sources": [{"name": "m", "path": "m.jsonl", "kind": "other"}]}))
+    monkeypatch.setenv(real.SOURCES_ENV, str(tmp_path / "s.yaml"))
+    out = tmp_path / "clf.npz"
+    summary = train_classifier(ClassifierConfig(generated=300, generated_validation=60, hard=False, c_grid=[1.0],
+                                                max_features=2000, max_iter=100, out=str(out)))
+    assert summary["trained_on"]["generated"] == 300 and summary["trained_on"]["real"] > 10
+    model = TriageModel.load(out)
+    assert len(model.vectorizer.vocab) <= 2000 and set(model.heads) == {"route_to", "category", "priority", "flag_review"}
+    spam = LabelledEmail.model_validate({"email": {"header": {"id": "s", "sender": "x@y.biz", "subject": "WIN CASH NOW!!!",
+                                                              "timestamp": "1970-01-01T00:00:00Z"},
+                                                   "body": "Order now, 100% free, click here"}})
+    probs = model.predict(spam.email)
+    assert abs(sum(probs["route_to"].values()) - 1) < 1e-4
+    # training-time rows (scipy) and inference-time rows (numpy) give the same decisions
+    from itertools import islice
+
+    from supportgym.agents.inbox_features import features
+    from supportgym.envs.inbox.generator import iter_emails
+    from supportgym.train.classifier import matrix, predict_labels
+
+    emails = [e.email for e in islice(iter_emails("validation", 5), 40)] + [spam.email]
+    batch = predict_labels(matrix([features(e) for e in emails], model.vectorizer), model.heads)
+    assert batch == [decide(model.predict(e)) for e in emails]
+    agent = InboxClassifierAgent(checkpoint=str(out))
+    assert agent.model.card["C"] == 1.0
+    from supportgym.train.classifier import cross_validate_real
+
+    cv = cross_validate_real(ClassifierConfig(generated=100, hard=False, c_grid=[1.0], max_features=2000, max_iter=100),
+                             folds=3)
+    assert cv["n"] == summary["trained_on"]["real"] and 0.0 <= cv["route_accuracy"] <= 1.0

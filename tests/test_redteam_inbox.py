@@ -1,0 +1,248 @@
+"""Red team for the inbox grader (inbox-v1): every way of skipping the task scores below honest rules.
+
+Two tables. Reply exploits rewrite the honest rules agent's reply (its labels are kept, so only
+the reply score moves); label exploits rewrite its labels (over-prioritise, escalate, trash or
+archive everything). Each is run as an agent through the environment and must lose to the honest
+rules agent on total reward *and* on normalised score; reply exploits must also lose email by
+email in expectation. Add a row when you find a new way to game the grader.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from supportgym import make
+from supportgym.agents.inbox_rules import InboxRulesAgent
+from supportgym.envs.inbox.models import PRIORITIES, Email
+from supportgym.envs.inbox.reward import reply_quality
+from supportgym.envs.inbox.tasks import load_task
+
+#: words no inbox email of ours uses: padding that is not the email's own text
+FOREIGN = ("banana orbit velvet quartz meadow lantern cobalt tundra saffron glacier harbor pepper violin "
+           "marble comet falcon cedar dune ember fjord").split()
+TONES = ("sorry apologize understand frustrating invoice payment refund charge investigate engineer fix "
+         "resolve secure demo call pricing proposal acknowledge receipt review counsel legal thanks help")
+GENERIC = ("Hello, thank you for your email. We are sorry for the inconvenience and understand your frustration. "
+           "Our engineers will investigate and fix it, our billing team will check the invoice, payment and refund, "
+           "we can schedule a demo call, and we acknowledge receipt and will review your request. Kind regards, Support")
+
+
+def _words(email: Email) -> list[str]:
+    return (email.header.subject + "\n" + email.body).split()
+
+
+def _every(words: list[str], k: int, fill: Callable[[int], str]) -> str:
+    out: list[str] = []
+    for i, w in enumerate(words):
+        out.append(w)
+        if i % k == k - 1:
+            out.append(fill(i))
+    return " ".join(out)
+
+
+def _split_words(words: list[str], sep: str = "-") -> list[str]:
+    """Each word of 4+ letters cut in two by a separator: 'invoice' -> 'inv-oice'."""
+    return [w[: len(w) // 2] + sep + w[len(w) // 2:] if len(w) >= 4 else w for w in words]
+
+
+def _shuffled(email: Email) -> str:
+    w = _words(email)
+    random.Random(len(w)).shuffle(w)
+    return " ".join(w)
+
+
+#: name -> (email, honest reply, facts) -> exploit reply
+REPLY_EXPLOITS: dict[str, Callable[[Email, str, list[str]], str]] = {
+    "copy": lambda e, h, f: "Hello, " + e.header.subject + "\n" + e.body,
+    "copy_insert_function_words": lambda e, h, f: _every(_words(e), 3, lambda i: ("the", "and", "we", "you")[i % 4]),
+    "copy_insert_every_word": lambda e, h, f: _every(_words(e), 1, lambda i: ("the", "of", "to")[i % 3]),
+    "copy_insert_foreign_words": lambda e, h, f: _every(_words(e), 2, lambda i: FOREIGN[i % len(FOREIGN)]),
+    "copy_words_split_by_hyphens": lambda e, h, f: " ".join(_split_words(_words(e))),
+    "copy_words_split_and_padded": lambda e, h, f: _every(_split_words(_words(e), "."), 2, lambda i: "the"),
+    "reversed_words": lambda e, h, f: " ".join(reversed(_words(e))),
+    "shuffled_words": lambda e, h, f: _shuffled(e),
+    "bag_of_words": lambda e, h, f: " ".join(sorted(set(_words(e)))),
+    "subject_repeated": lambda e, h, f: " ".join([e.header.subject] * 8),
+    "subject_with_courtesy": lambda e, h, f: f"Hello, thanks for your mail: {e.header.subject}. {e.header.subject}. Regards",
+    "body_latest_half": lambda e, h, f: "Hi, " + " ".join(e.body.split()[: max(8, len(e.body.split()) // 2)]),
+    "honest_plus_pasted_email": lambda e, h, f: h + "\n\n" + e.header.subject + "\n" + e.body,
+    "keyword_stuffing": lambda e, h, f: " ".join(f * 4) + " " + TONES,
+    "facts_with_courtesy_only": lambda e, h, f: "Hello, thanks: " + ", ".join(f) + ". Kind regards",
+    "facts_in_tone_sentences": lambda e, h, f: (f"We are sorry about {' and '.join(f)}, we will fix the invoice. ") * 20,
+    "generic_all_tones": lambda e, h, f: GENERIC,
+    "very_long": lambda e, h, f: h + " " + " ".join(f"we will keep working on item {i} of the plan for you" for i in range(60)),
+    "empty": lambda e, h, f: "",
+}
+
+
+def _raise(p: str, levels: int = 1) -> str:
+    return PRIORITIES[max(0, PRIORITIES.index(p) - levels)]
+
+
+#: name -> rewrite of the honest action (dict), in place
+LABEL_EXPLOITS: dict[str, Callable[[dict[str, Any]], None]] = {
+    "raise_priority_one_level": lambda a: a.update(priority=_raise(a["priority"])),
+    "raise_priority_two_levels": lambda a: a.update(priority=_raise(a["priority"], 2)),
+    "urgent_everything": lambda a: a.update(priority="urgent"),
+    "high_everything": lambda a: a.update(priority="high"),
+    "medium_everything": lambda a: a.update(priority="medium"),
+    "high_unless_spam": lambda a: a.update(priority="high") if a["priority"] != "spam" else None,
+    "escalate_everything": lambda a: a.update(flag_review=True),
+    "urgent_and_escalate_everything": lambda a: a.update(priority="urgent", flag_review=True),
+    "trash_everything": lambda a: a.update(route_to="trash", reply_draft=""),
+    "spam_everything": lambda a: a.update(priority="spam", category="spam_phishing", route_to="trash", reply_draft=""),
+    "archive_everything": lambda a: a.update(route_to="archive"),
+    "archive_low_no_reply": lambda a: a.update(route_to="archive", priority="low", reply_draft=""),
+    "management_everything": lambda a: a.update(route_to="management"),
+}
+
+
+#: the rules agent's reading of an email, shared by every run (it depends on the email only)
+_READ: dict[tuple[str, str, str, str], Any] = {}
+
+
+class Rewriting(InboxRulesAgent):
+    """The honest rules agent whose actions one exploit rewrites (none: the honest agent itself)."""
+
+    def read(self, email: Email) -> Any:  # type: ignore[override]
+        key = (email.header.id, email.header.sender, email.header.subject, email.body)
+        hit = _READ.get(key)
+        if hit is None:
+            hit = _READ[key] = super().read(email)
+        return hit
+
+    def __init__(self, reply: str | None = None, label: str | None = None) -> None:
+        super().__init__(seed=0)
+        self.reply_fn = REPLY_EXPLOITS[reply] if reply else None
+        self.label_fn = LABEL_EXPLOITS[label] if label else None
+
+    def act(self, observation: Any) -> dict[str, Any]:  # type: ignore[override]
+        a = dict(super().act(observation))
+        email = observation.current_email
+        if self.reply_fn is not None and a["reply_draft"]:
+            facts = [f for f in self.read(email)[0].facts]
+            a["reply_draft"] = self.reply_fn(email, a["reply_draft"], facts)[:4000]
+        if self.label_fn is not None:
+            self.label_fn(a)
+        return a
+
+
+#: episodes of the probe: the fixed tasks, generated and hard train/validation mail (never test)
+EPISODES: list[dict[str, Any]] = [{"task": t} for t in ("easy", "medium", "hard")] + [
+    {"split": s, "size": 10, "seed": k} for s in ("train", "validation", "hard:train", "hard:validation")
+    for k in range(2)
+]
+
+
+def run(agent: InboxRulesAgent, env_id: str = "inbox-v1") -> tuple[float, float]:
+    """(total reward, mean normalised score) of ``agent`` over EPISODES."""
+    env = make(env_id)
+    total = score = 0.0
+    for spec in EPISODES:
+        obs = env.reset(seed=spec.get("seed", 0), **{k: v for k, v in spec.items() if k != "seed"})
+        agent.bind(env, 0)
+        while not obs.done:
+            obs = env.step(agent.act(obs))
+        rep = env.episode_report()
+        total += rep["total_reward"]
+        score += rep["normalized_score"]
+    return total, score / len(EPISODES)
+
+
+@pytest.fixture(scope="module")
+def honest() -> tuple[float, float]:
+    assert run(InboxRulesAgent(seed=0)) == run(Rewriting())  # the shared reading changes nothing
+    return run(Rewriting())
+
+
+@pytest.mark.parametrize("name", list(REPLY_EXPLOITS))
+def test_reply_exploit_loses_to_honest_rules(name, honest):
+    total, score = run(Rewriting(reply=name))
+    assert total < honest[0] - 0.5, (name, total, honest)
+    assert score < honest[1] - 0.01, (name, score, honest)
+
+
+@pytest.mark.parametrize("name", list(LABEL_EXPLOITS))
+def test_label_exploit_loses_to_honest_rules(name, honest):
+    total, score = run(Rewriting(label=name))
+    assert total < honest[0] - 0.5, (name, total, honest)
+    assert score < honest[1] - 0.01, (name, score, honest)
+
+
+def _fixed_replies() -> list[tuple[str, Any, str, Email, str, list[str]]]:
+    rules = InboxRulesAgent(seed=0)
+    out = []
+    for task in ("easy", "medium", "hard"):
+        t = load_task(task)
+        for le, sc in zip(t.emails, t.scorers):
+            if le.gold.wants_reply():
+                a, cat, pri, route = rules.read(le.email)
+                out.append((le.id, sc, le.gold.category, le.email, rules.reply(a, cat, pri, route), list(a.facts)))
+    return out
+
+
+_ROWS = _fixed_replies()
+
+
+@pytest.mark.parametrize("name", [n for n in REPLY_EXPLOITS if n != "empty"])
+def test_copy_and_stuffing_replies_score_low_email_by_email(name):
+    """Per email, no exploit reply beats the honest template by more than noise, and on average it loses clearly."""
+    rows = _ROWS
+    honest = [reply_quality(sc, cat, h, "bag") for _, sc, cat, _, h, _ in rows]
+    gamed = [reply_quality(sc, cat, REPLY_EXPLOITS[name](e, h, f), "bag") for _, sc, cat, e, h, f in rows]
+    assert sum(gamed) / len(rows) < sum(honest) / len(rows) - 0.25, (name, sum(gamed) / len(rows))
+    worse = [(r[0], round(g, 2), round(h, 2)) for r, g, h in zip(rows, gamed, honest) if g > max(h, 0.45)]
+    assert not worse, (name, worse)
+
+
+def test_v0_grader_was_fooled_by_copy_with_insertions():
+    """The exploit this suite exists for: inbox-v0 scores it at or above honest rules; v1 does not."""
+    rows = _ROWS
+    fn = REPLY_EXPLOITS["copy_insert_function_words"]
+    v0 = sum(reply_quality(sc, cat, fn(e, h, f), "shingles") for _, sc, cat, e, h, f in rows) / len(rows)
+    v1 = sum(reply_quality(sc, cat, fn(e, h, f), "bag") for _, sc, cat, e, h, f in rows) / len(rows)
+    honest = sum(reply_quality(sc, cat, h, "bag") for _, sc, cat, _, h, _ in rows) / len(rows)
+    assert v0 >= honest - 0.05 and v1 < 0.2
+
+
+FILLERS = ("the", "and", "of", "we", "you", "please", "banana", "orbit", "zq", "kindly", "sorry", "invoice")
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    idx=st.integers(min_value=0, max_value=10_000),
+    every=st.integers(min_value=1, max_value=6),
+    fillers=st.lists(st.sampled_from(FILLERS), min_size=0, max_size=4),
+    order=st.sampled_from(["as_is", "reversed", "shuffled", "sorted"]),
+    split_sep=st.sampled_from(["", "-", ".", " "]),
+    repeats=st.integers(min_value=1, max_value=3),
+    with_subject=st.booleans(),
+    head=st.floats(min_value=0.5, max_value=1.0),
+)
+def test_any_reordered_or_padded_copy_scores_low(idx, every, fillers, order, split_sep, repeats, with_subject, head):
+    """Property: the email's own words in any order, padded with any words every k words, split by
+    separators, repeated or cut to its first half or more, never earn a good reply score and always
+    lose to the honest template."""
+    rows = _ROWS
+    _, sc, cat, email, honest, _ = rows[idx % len(rows)]
+    words = ((email.header.subject + " ") if with_subject else "").split() + email.body.split()
+    if split_sep:  # a split partial copy of a short email is a known residual (docs/inbox.md): whole copies here
+        head = 1.0
+    words = words[: max(6, int(len(words) * head))]
+    if order == "reversed":
+        words = words[::-1]
+    elif order == "shuffled":
+        random.Random(idx).shuffle(words)
+    elif order == "sorted":
+        words = sorted(set(words))
+    if split_sep:
+        words = _split_words(words, split_sep)
+    text = _every(words, every, lambda i: fillers[i % len(fillers)]) if fillers else " ".join(words)
+    gamed = reply_quality(sc, cat, " ".join([text] * repeats), "bag")
+    assert gamed <= 0.35 and gamed < reply_quality(sc, cat, honest, "bag") - 0.2, text[:120]
