@@ -34,6 +34,9 @@ class Playbook(Model):
     team_labels: dict[str, str]
     issue_phrases: dict[str, str]
     sentences: dict[str, str]
+    #: ticket-v1 only: claims v0 does not have, read before the v0 patterns
+    claim_patterns_v1: dict[str, list[str]] = {}
+    sentences_v1: dict[str, str] = {}
 
 
 @lru_cache(maxsize=1)

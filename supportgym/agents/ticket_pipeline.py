@@ -27,10 +27,12 @@ from ..envs.ticket.models import (
     TicketObservation,
 )
 from ..envs.ticket.policy import load_policy
+from ..envs.ticket.models_v1 import TicketObservationV1
 from ..memory import LessonStore
 from .base import Agent
 from .llm_client import ChatClient, chat_client_from_env
 from .ticket_compose import ALL_ELEMENTS, Reading, agent_scenario, compose, decide, read_email
+from .ticket_v1 import RulesPlannerV1
 
 _REQUIRED = re.compile(r"required: (\w+)(?: \+ escalation to (\w+))?")
 MAX_PROMPT_LESSONS = 8
@@ -85,10 +87,15 @@ class PipelineAgent(Agent):
         self._decision: Required | None = None
         self._critic_done = False
         self.trace = []
+        self._v1: RulesPlannerV1 | None = None
 
     # ---- driver ---------------------------------------------------------------------------
     def act(self, observation: TicketObservation) -> TicketAction:  # type: ignore[override]
         obs = observation
+        if isinstance(obs, TicketObservationV1):
+            # ticket-v1: the rule-based v1 planner (the LLM roles and the critic are v0-only for now)
+            self._v1 = self._v1 or RulesPlannerV1()
+            return self._v1.act(obs)
         if obs.order_info is None:
             return self.research()
         if self._decision is None:

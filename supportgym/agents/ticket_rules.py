@@ -14,8 +14,10 @@ from typing import Any
 from ..envs.ticket.models import (
     QA, Draft, Escalate, Required, Research, Submit, Tag, TicketAction, TicketObservation,
 )
+from ..envs.ticket.models_v1 import TicketObservationV1
 from .base import Agent
 from .ticket_compose import ALL_ELEMENTS, compose, decide, read_email
+from .ticket_v1 import OraclePlannerV1, RulesPlannerV1
 
 
 class TicketRulesAgent(Agent):
@@ -30,6 +32,11 @@ class TicketRulesAgent(Agent):
         self._plan = []
         self._decision: Required | None = None
         self._claim = ""
+        self._v1: RulesPlannerV1 | None = None
+
+    def planner_v1(self) -> RulesPlannerV1:
+        """ticket-v1 acts on the order system: a planner per episode (ticket_v1.py)."""
+        return RulesPlannerV1()
 
     def decision(self, obs: TicketObservation) -> tuple[Required, str]:
         assert obs.email is not None and obs.order_info is not None
@@ -38,6 +45,10 @@ class TicketRulesAgent(Agent):
 
     def act(self, observation: TicketObservation) -> TicketAction:  # type: ignore[override]
         obs = observation
+        if isinstance(obs, TicketObservationV1):
+            if self._v1 is None:
+                self._v1 = self.planner_v1()
+            return self._v1.act(obs)
         if obs.order_info is None:
             self.count("research")
             return Research()
@@ -69,3 +80,6 @@ class TicketOracleAgent(TicketRulesAgent):
         sc = self.env.scenario  # type: ignore[attr-defined]
         assert sc.required is not None
         return sc.required, sc.claim
+
+    def planner_v1(self) -> RulesPlannerV1:
+        return OraclePlannerV1(self.env)

@@ -1,0 +1,90 @@
+"""Is the reply consistent with what was done, and does it tell the customer what the policy requires?
+
+* **inconsistencies**: a firm promise of a remedy no action made (or of another amount, or
+  "full" when the refund was partial), a firm denial of a remedy an action made, an
+  escalation promised but never made;
+* **unclassified**: commitment-like clauses the extractor cannot read with confidence
+  (fail closed: each counts against the reply);
+* **informed**: the share of the required statements the reply makes: each refund or
+  credit with its exact amount, each replacement, cancellation and investigation, a denial
+  where the policy declines, and the escalation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..models_v1 import Change, OrderV1, Statement
+from .extract import REMEDIES, Commit
+
+_CHANGE_OF = {"refund": "refund", "replacement": "replace", "credit": "credit", "cancel": "cancel"}
+
+
+@dataclass
+class Consistency:
+    informed: float
+    inconsistencies: list[str] = field(default_factory=list)
+    unclassified: list[str] = field(default_factory=list)
+    unstated: list[str] = field(default_factory=list)
+
+
+def _money_ok(c: Commit, amounts: set[float]) -> bool:
+    return not c.amounts or any(a in amounts for a in c.amounts)
+
+
+def _about_other_order(c: Commit, done: list[Change], orders: list[OrderV1]) -> bool:
+    """A denial that names an order (id or item) on which no action of its kind was made."""
+    named = {o.order_id for o in orders if o.order_id.lower() in c.sentence or o.item.lower() in c.sentence}
+    acted = {ch.order_id for ch in done}
+    if named:
+        return not (named & acted)
+    return bool(c.amounts) and not any(ch.amount in c.amounts for ch in done)
+
+
+def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], statements: list[Statement]) -> Consistency:
+    by_kind: dict[str, list[Change]] = {}
+    for ch in actual:
+        by_kind.setdefault(ch.kind, []).append(ch)
+    amounts = {k: {round(ch.amount, 2) for ch in v if ch.amount is not None} for k, v in by_kind.items()}
+    price = {o.order_id: o.amount for o in orders}
+    out = Consistency(informed=0.0)
+    for c in commits:
+        quote = f"'{c.clause[:90]}'"
+        if c.mode == "uncertain":
+            out.unclassified.append(f"{quote}: {c.why}")
+            if c.polarity == "promise" and c.kind in REMEDIES and not by_kind.get(_CHANGE_OF[c.kind]):
+                # fail closed twice: an unreadable promise of something nobody did reads as a promise
+                out.inconsistencies.append(f"{quote} may promise a {c.kind} that no action made")
+            continue
+        if c.mode != "firm":
+            continue
+        if c.kind in REMEDIES:
+            done = by_kind.get(_CHANGE_OF[c.kind], [])
+            if c.polarity == "promise":
+                if not done:
+                    out.inconsistencies.append(f"{quote} promises a {c.kind} that no action made")
+                elif not _money_ok(c, amounts.get(_CHANGE_OF[c.kind], set())):
+                    out.inconsistencies.append(f"{quote} states an amount no {c.kind} action used")
+                elif c.kind == "refund" and c.full and all(ch.amount is not None and ch.order_id in price
+                                                             and ch.amount < price[ch.order_id] for ch in done):
+                    out.inconsistencies.append(f"{quote} says 'full' but the refund was partial")
+            elif done and not _about_other_order(c, done, orders):
+                out.inconsistencies.append(f"{quote} denies a {c.kind} that an action made")
+        elif c.kind == "escalation" and c.polarity == "promise" and "team" not in by_kind:
+            out.inconsistencies.append(f"{quote} promises an escalation that was never made")
+    firm = [c for c in commits if c.mode == "firm"]
+    hits = 0
+    for st in statements:
+        if st.kind in ("refund", "credit"):
+            ok = any(c.kind == st.kind and c.polarity == "promise" and st.amount in (*c.amounts, *c.context)
+                     for c in firm)
+        elif st.kind == "denial":
+            ok = any(c.polarity == "deny" and c.kind in (*REMEDIES, "any") for c in firm)
+        else:
+            ok = any(c.kind == st.kind and c.polarity == "promise" for c in firm)
+        hits += ok
+        if not ok:
+            amount = f" ${st.amount:,.2f}" if st.amount is not None else ""
+            out.unstated.append(f"{st.kind}{amount}" + (f" ({st.order_id})" if st.order_id else ""))
+    out.informed = round(hits / len(statements), 4) if statements else 1.0
+    return out

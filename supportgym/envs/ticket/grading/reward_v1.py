@@ -1,0 +1,163 @@
+"""The grade of a submitted ticket-v1 episode: final system state, consistency of the reply, quality.
+
+    state     = |required ∩ actual changes| / |required ∪ actual changes|    (1 when both are empty)
+                changes: refund (order, exact amount), replace (order), cancel (order),
+                credit (exact total), escalation team
+    informed  = share of the required statements the reply makes (extract.py + consistency.py)
+    outcome   = state x informed                                   (tau2: DB check x communicate check)
+    quality   = 0.4 tagging + 0.3 empathy + 0.3 personalisation
+    positive  = outcome x (0.75 + 0.25 quality)
+    penalties = 0.3 x inconsistencies[<=3] + 0.15 x unclassified commitments[<=3]
+              + 0.3 x harmful changes (made but not required)[<=3] + 0.3 x policy violations[<=2]
+              + 0.2 x hallucinations[<=3] + 0.05 x QA retries + length
+    reward    = clamp(positive - penalties, -1, 1)
+    resolved  = state = 1, informed = 1, no inconsistency and no policy violation
+
+An empty reply earns nothing positive. Quality only scales an outcome that exists, so
+tags, empathy and names cannot earn anything on their own.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..models import Tag
+from ..models_v1 import Change, ScenarioV1, TicketRewardV1
+from ..orders import state_match
+from ..policy_v1 import PolicyV1
+from . import checks
+from .consistency import Consistency, check
+from .empathy import EmpathyScorer
+from .extract import Commit, amounts, extract, fold, summary
+from .lexicon import Lexicon, rx
+
+OUTCOME_FLOOR, QUALITY_SHARE = 0.75, 0.25
+QUALITY = {"tagging": 0.4, "empathy": 0.3, "personalisation": 0.3}
+EACH = {"inconsistency": 0.3, "unclassified": 0.15, "harm": 0.3, "policy": 0.3, "hallucination": 0.2}
+CAP = {"inconsistency": 3, "unclassified": 3, "harm": 3, "policy": 2, "hallucination": 3}
+QA_RETRY_EACH = 0.05
+_ORDER_ID = re.compile(r"\bORD-?\d{3,}\b", re.IGNORECASE)
+
+
+@dataclass
+class GradeV1:
+    reward: TicketRewardV1
+    raw: dict[str, float]
+    commits: list[Commit]
+    consistency: Consistency
+    missing_changes: list[str]
+    harmful_changes: list[str]
+    violations: list[str]
+    hallucinations: list[str]
+    length_notes: list[str]
+    resolved: bool
+    extra: dict[str, object] = field(default_factory=dict)
+
+    def feedback(self, s: ScenarioV1) -> str:
+        req = s.required
+        assert req is not None
+        need = ", ".join(c.label() for c in req.changes) or "no change"
+        parts = [f"required: {' + '.join(req.outcomes)}" + (f" + escalation to {req.team}" if req.team else "")
+                 + f"; required changes: {need}; state match {self.raw['state']:.2f}, informed {self.raw['informed']:.2f}"]
+        for name, items in (("missing changes", self.missing_changes), ("harmful changes", self.harmful_changes),
+                            ("not told", self.consistency.unstated), ("inconsistent", self.consistency.inconsistencies),
+                            ("unclassified (fail closed)", self.consistency.unclassified),
+                            ("policy violations", self.violations), ("hallucinations", self.hallucinations),
+                            ("length", self.length_notes)):
+            if items:
+                parts.append(f"{name}: " + "; ".join(items))
+        return " | ".join(parts)
+
+
+def tagging(tags: Tag | None, s: ScenarioV1) -> float:
+    req = s.required
+    assert req is not None
+    if tags is None:
+        return 0.0
+    gold, pred = set(req.flags), set(tags.flags)
+    flags = 1.0 if not gold and not pred else len(gold & pred) / len(gold | pred)
+    return 0.5 * (tags.ticket_type == req.ticket_type) + 0.5 * flags
+
+
+def personalisation(text: str, s: ScenarioV1) -> float:
+    lower = fold(text)
+    touched = {i.order_id for i in s.issues}
+    facts = [s.customer.name.split()[0]] + [o.order_id for o in s.orders if o.order_id in touched]
+    facts += [o.item for o in s.orders if o.order_id in touched]
+    hits = sum(f.lower() in lower for f in facts if f)
+    return min(1.0, hits / 3)
+
+
+def hallucinations(text: str, s: ScenarioV1, p: PolicyV1, lex: Lexicon, actual: set[Change],
+                   with_required: bool = True) -> list[str]:
+    """Amounts, order ids and overpromises nothing supports (QA passes ``with_required=False``: no gold)."""
+    allowed = {round(x, 2) for o in s.orders for x in (o.amount, o.disputed_amount or 0.0)}
+    gold = s.required.changes if (s.required and with_required) else []
+    allowed |= {round(c.amount, 2) for c in (*actual, *gold) if c.amount}
+    allowed |= {round(x, 2) for x in p.numbers()} | {round(p.vip_delay_credit, 2)}
+    out = [f"amount ${x:,.2f} is not in the orders, the actions or the policy"
+           for x in sorted(set(amounts(fold(text)))) if x not in allowed]
+    ids = {o.order_id.upper() for o in s.orders}
+    for m in _ORDER_ID.finditer(text):
+        oid = m.group(0).upper()
+        oid = oid if "-" in oid else oid.replace("ORD", "ORD-")
+        if oid not in ids:
+            out.append(f"order id {m.group(0)} is not on the customer's account")
+    for pat in lex.forbidden_promises:
+        m = rx(pat).search(checks.normalise(text))
+        if m:
+            out.append(f"overpromise: '{m.group(0)}'")
+    return out
+
+
+def grade_v1(
+    text: str,
+    s: ScenarioV1,
+    policy: PolicyV1,
+    lex: Lexicon,
+    empathy: EmpathyScorer,
+    *,
+    actual: set[Change],
+    violations: list[str],
+    tags: Tag | None,
+    qa_runs: int,
+    extra_inconsistencies: list[str] | None = None,
+) -> GradeV1:
+    req = s.required
+    assert req is not None
+    required = set(req.changes)
+    commits = extract(text, tuple(o.item for o in s.orders))
+    con = check(commits, actual, s.orders, req.statements)
+    con.inconsistencies += extra_inconsistencies or []  # an optional judge can only add (judge.py)
+    state = state_match(required, actual)
+    informed = con.informed if text.strip() else 0.0
+    outcome = round(state * informed, 4)
+    q = {"tagging": round(tagging(tags, s), 4), "empathy": empathy.score(text) if text.strip() else 0.0,
+         "personalisation": round(personalisation(text, s), 4)}
+    quality = round(sum(QUALITY[k] * v for k, v in q.items()), 4)
+    raw = {"state": state, "informed": informed, "outcome": outcome, "quality": quality, **q}
+    hall = hallucinations(text, s, policy, lex, actual)
+    harmful = sorted(c.label() for c in actual - required)
+    length, notes = checks.length_penalty(text)
+    n = {"inconsistency": len(con.inconsistencies), "unclassified": len(con.unclassified), "harm": len(harmful),
+         "policy": len(violations), "hallucination": len(hall)}
+    pen = {f"{k}_penalty": -EACH[k] * min(v, CAP[k]) for k, v in n.items()}
+    pen["qa_penalty"] = -QA_RETRY_EACH * max(0, qa_runs - 1)
+    pen["length_penalty"] = -length
+    pen = {k: round(v, 4) for k, v in pen.items()}
+    positive = outcome * (OUTCOME_FLOOR + QUALITY_SHARE * quality) if text.strip() else 0.0
+    total = max(-1.0, min(1.0, positive + sum(pen.values())))
+    rb = TicketRewardV1(
+        total=round(total, 4), outcome=round(outcome * OUTCOME_FLOOR, 4),
+        quality=round(positive - outcome * OUTCOME_FLOOR, 4), empathy_scorer=empathy.name,
+        inconsistency_penalty=pen["inconsistency_penalty"], unclassified_penalty=pen["unclassified_penalty"],
+        harm_penalty=pen["harm_penalty"], policy_penalty=pen["policy_penalty"],
+        hallucination_penalty=pen["hallucination_penalty"], qa_penalty=pen["qa_penalty"],
+        length_penalty=pen["length_penalty"],
+    )
+    resolved = state == 1.0 and informed == 1.0 and not con.inconsistencies and not violations
+    missing = sorted(c.label() for c in required - actual)
+    return GradeV1(rb, raw, commits, con, missing, harmful, violations, hall, notes, resolved,
+                   {"commitments": summary(commits)})
+

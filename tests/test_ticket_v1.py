@@ -1,0 +1,241 @@
+"""ticket-v1: actions on the order system, the required final state, ASK_CUSTOMER, hard splits, metrics."""
+
+from __future__ import annotations
+
+import pytest
+
+from supportgym import make, spec
+from supportgym.core.errors import ConfigError
+from supportgym.envs.ticket.env import TicketEnv
+from supportgym.envs.ticket.env_v1 import TicketEnvV1
+from supportgym.envs.ticket.models_v1 import TicketActionV1
+from supportgym.envs.ticket.probes_v1 import gold_actions
+from supportgym.envs.ticket.scenarios_v1 import generate_hard, hard_templates
+from supportgym.eval.runner import episode_specs, evaluate, summarize
+
+
+@pytest.fixture(autouse=True)
+def _offline(monkeypatch, tmp_path):
+    monkeypatch.setenv("SUPPORTGYM_EMPATHY", "lexical")
+    monkeypatch.delenv("SUPPORTGYM_LLM_BASE_URL", raising=False)
+    monkeypatch.setenv("SUPPORTGYM_MEMORY_PATH", str(tmp_path / "memory.sqlite"))
+
+
+def test_v1_is_latest_and_v0_still_loads():
+    assert spec("ticket").id == "ticket-v1"
+    assert type(make("ticket-v0")) is TicketEnv and isinstance(make("ticket"), TicketEnvV1)
+    with pytest.raises(ConfigError):
+        make("ticket-v1").reset(seed=0, split="hard:test", customer_id="C-1")
+
+
+def _env(**reset):
+    env = make("ticket-v1")
+    env.reset(**reset)
+    return env
+
+
+def test_refund_is_graded_on_the_state_with_the_exact_amount():
+    env = _env(seed=0, task="easy_refund")  # delayed, within the window: refund $89.99
+    oid = env.scenario_v1.orders[0].order_id
+    env.step({"type": "RESEARCH"})
+    reply = (f"Hi Sarah, I'm sorry for the delay with order {oid}. I have refunded $89.99 for your Wireless "
+             "Headphones to your card; it will reach you in 5-7 business days.")
+    env.step({"type": "REFUND", "order_id": oid, "amount": 89.99})
+    env.step({"type": "DRAFT", "text": reply})
+    good = env.step({"type": "SUBMIT"})
+    assert env.episode_report()["resolution"]["resolved"] and good.reward > 0.7
+    env.reset(seed=0, task="easy_refund")
+    env.step({"type": "RESEARCH"})
+    env.step({"type": "REFUND", "order_id": oid, "amount": 89.0})  # a cent-level mismatch is a different state
+    env.step({"type": "DRAFT", "text": reply.replace("$89.99", "$89.00")})
+    bad = env.step({"type": "SUBMIT"})
+    rep = env.episode_report()
+    assert not rep["resolution"]["resolved"] and rep["components"]["state"] == 0.0 and bad.reward < 0
+    assert rep["harmful_changes"] == [f"refund {oid} $89.00"]
+
+
+def test_the_system_refuses_what_it_cannot_do():
+    env = _env(seed=0, task="easy_refund")
+    oid = env.scenario_v1.orders[0].order_id
+    env.step({"type": "RESEARCH"})
+    assert "exceeds" in env.step({"type": "REFUND", "order_id": oid, "amount": 10_000}).feedback
+    assert "no order" in env.step({"type": "REFUND", "order_id": "ORD-1", "amount": 5}).feedback
+    assert "only processing" in env.step({"type": "CANCEL", "order_id": oid}).feedback
+    assert env.system.changes() == set() and env.episode_report()["failed_calls"] == 3
+    obs = env.step({"type": "REFUND", "order_id": oid})  # schema: amount is required
+    assert obs.reward_breakdown.invalid_penalty < 0 and "amount" in obs.feedback
+
+
+def _find(part, pred, n=200):
+    for seed in range(n):
+        s = generate_hard(part, seed)
+        if pred(s):
+            return seed, s
+    raise AssertionError("no such scenario")
+
+
+def test_ask_customer_reveals_the_order_and_acting_before_is_a_violation():
+    seed, s = _find("validation", lambda s: s.required.needs_ask and s.required.changes
+                    and any(c.kind != "team" for c in s.required.changes))
+    env = _env(seed=seed, split="hard:validation")
+    obs = env.step({"type": "RESEARCH"})
+    assert len(obs.orders) == len(s.orders) >= 2 and obs.order_info is None
+    acts = [a for a in gold_actions(s) if a["type"] != "ASK_CUSTOMER"]
+    for a in acts:
+        env.step(a)
+    obs = env.step({"type": "ASK_CUSTOMER", "question": "Which order?"})
+    assert obs.customer_answer == s.answer and s.issues[0].order_id in obs.customer_answer
+    env.step({"type": "DRAFT", "text": "x"})
+    env.step({"type": "SUBMIT"})
+    assert env.episode_report()["policy_violations"]
+
+
+def test_needless_question_costs_patience():
+    env = _env(seed=0, task="easy_refund")
+    before = env.step({"type": "RESEARCH"}).frustration_meter
+    obs = env.step({"type": "ASK_CUSTOMER", "question": "What is your order number?"})
+    assert obs.frustration_meter > before and "already told you" in obs.customer_answer
+
+
+def test_qa_reports_inconsistency_without_leaking_the_required_outcome():
+    env = _env(seed=0, task="easy_refund")
+    env.step({"type": "RESEARCH"})
+    env.step({"type": "DRAFT", "text": "Hi Sarah, I have refunded $89.99 to your card."})
+    issues = env.step({"type": "QA"}).qa_issues
+    assert any("no action made" in i for i in issues)
+    env.reset(seed=0, task="hard_serial_abuser")  # a refund is forbidden here: QA must not say so
+    env.step({"type": "RESEARCH"})
+    env.step({"type": "DRAFT", "text": "Hi, we cannot refund this order."})
+    assert env.step({"type": "QA"}).qa_issues == []
+
+
+def test_policy_exceptions_compute_exact_amounts():
+    _, s = _find("train", lambda s: any(i.claim == "partial_delivery" for i in s.issues)
+                 and "refund" in s.required.outcomes and not s.customer.fraud_flag)
+    i = next(i for i in s.issues if i.claim == "partial_delivery")
+    o = s.order(i.order_id)
+    want = round(o.amount * (o.quantity - o.units_delivered) / o.quantity, 2)
+    assert any(c.kind == "refund" and c.order_id == o.order_id and c.amount == want for c in s.required.changes)
+    _, s = _find("train", lambda s: ("change_of_mind", "refund") in zip([i.claim for i in s.issues], s.required.outcomes)
+                 and s.customer.tier != "vip" and s.customer.lifetime_value < 5000)
+    i = next(i for i in s.issues if i.claim == "change_of_mind")
+    amount = next(c.amount for c in s.required.changes if c.order_id == i.order_id)
+    assert amount == round(s.order(i.order_id).amount * 0.85, 2)
+
+
+def test_hard_splits_are_deterministic_and_template_disjoint():
+    assert generate_hard("test", 3) == generate_hard("test", 3)
+    parts = hard_templates().splits
+    seen: dict[str, str] = {}
+    for part, sp in parts.items():
+        texts = [*sp.distractors, *sp.openers, *sp.closers, *(f for fs in sp.issues.values() for f in fs),
+                 *(r for rs in sp.requests.values() for r in rs if r), *sp.lies.values(),
+                 *(a for as_ in sp.answers.values() for a in as_)]
+        for t in texts:
+            assert seen.setdefault(t, part) == part, f"{t!r} is in {seen[t]} and {part}"
+    kinds = {generate_hard("test", i).required.needs_ask for i in range(40)}
+    assert kinds == {True, False}
+    assert max(len(generate_hard("test", i).issues) for i in range(40)) == 3
+
+
+def test_same_seed_same_actions_same_trajectory():
+    out = []
+    for _ in range(2):
+        env = make("ticket-v1")
+        env.reset(seed=5, split="hard:train")
+        obs = [env.step(a).model_dump() for a in [{"type": "RESEARCH"}, *gold_actions(env.scenario_v1),
+                                                  {"type": "DRAFT", "text": "Sorry."}, {"type": "SUBMIT"}]]
+        out.append(obs)
+    assert out[0] == out[1]
+
+
+def test_flat_schema_covers_every_action():
+    flat = TicketActionV1.flat_json_schema()
+    assert set(flat["properties"]) >= {"type", "order_id", "amount", "question", "text", "team"}
+    a = TicketActionV1.model_validate({"type": "CREDIT", "amount": 25, "order_id": None, "text": None})
+    assert a.type == "CREDIT"
+
+
+# ---- agents and headroom (quoted figures: docs/ticket.md) ------------------------------------------
+def test_hard_test_headroom_oracle_rules_random():
+    specs = episode_specs(split="hard:test", episodes=40)
+    m = {a: summarize("ticket-v1", evaluate("ticket-v1", a, specs, seed=0)) for a in ("oracle", "rules", "random")}
+    assert m["oracle"]["mean_score"] == 1.0 and m["oracle"]["resolution_rate"] == 1.0
+    assert m["rules"]["mean_score"] <= 0.6 * m["oracle"]["mean_score"]
+    assert m["rules"]["mean_score"] > 0.1  # an honest baseline still solves the plain cases
+    assert m["random"]["mean_score"] < 0.05 < m["rules"]["mean_score"]
+
+
+@pytest.mark.parametrize("split", ["hard:train", "hard:validation", "test"])
+def test_oracle_scores_one(split):
+    m = summarize("ticket-v1", evaluate("ticket-v1", "oracle", episode_specs(split=split, episodes=30), seed=0))
+    assert m["mean_score"] == 1.0 and m["inconsistency_rate"] == 0.0 and m["harm_rate"] == 0.0
+
+
+def test_v0_tasks_run_under_v1_and_rules_is_honest():
+    agent_specs = [s for t in ("easy_refund", "hard_fraud", "hard_serial_abuser", "medium_wrong_item")
+                   for s in episode_specs(task=t)]
+    for name in ("rules", "pipeline"):
+        m = summarize("ticket-v1", evaluate("ticket-v1", name, agent_specs, seed=0))
+        assert m["mean_score"] > 0.7 and m["inconsistency_rate"] == 0.0
+
+
+@pytest.mark.parametrize("env_id", ["ticket-v0", "ticket-v1"])
+def test_unsubmitted_tickets_score_zero_in_every_mean(env_id):
+    class Staller:
+        name = "staller"
+        is_oracle = False
+        counters: dict = {}
+
+        def bind(self, env, seed=None):
+            self.env = env
+
+        def act(self, obs):
+            return {"type": "TAG", "ticket_type": "delivery", "flags": []}
+
+        def end_episode(self, obs):
+            pass
+
+    specs = episode_specs(split="test", episodes=4)
+    stalled = evaluate(env_id, Staller(), specs[:2], seed=0)
+    done = evaluate(env_id, "oracle", specs[2:], seed=0)
+    m = summarize(env_id, stalled + done)
+    assert m["submit_rate"] == 0.5
+    scores = [r.report["score"] for r in done]
+    assert m["mean_score"] == pytest.approx(sum(scores) / 4, abs=1e-4) and m["submitted_mean_score"] > m["mean_score"]
+    only = summarize(env_id, stalled)
+    assert all(v == 0.0 for k, v in only.items() if k.startswith("component_"))
+
+
+def test_optional_judge_reports_agreement_and_only_makes_grades_stricter():
+    from supportgym.envs.ticket.grading.judge import Judge
+
+    answers = []
+
+    def chat(messages):
+        return answers.pop(0)
+
+    env = TicketEnvV1(judge=Judge(chat))
+    assert TicketEnvV1().judge is None  # off by default
+    reply = "Hi Sarah, your money will find its way home soon."  # invisible to the extractor
+    answers.append('{"commitments": [{"kind": "refund", "polarity": "promise", "text": "money ... home"}]}')
+    env.reset(seed=0, task="hard_serial_abuser")
+    env.step({"type": "RESEARCH"})
+    env.step({"type": "DRAFT", "text": reply})
+    judged = env.step({"type": "SUBMIT"}).reward
+    rep = env.episode_report()
+    assert rep["judge_agreement"] == 0.0 and any(i.startswith("judge:") for i in rep["inconsistencies"])
+    plain = make("ticket-v1")
+    plain.reset(seed=0, task="hard_serial_abuser")
+    plain.step({"type": "RESEARCH"})
+    plain.step({"type": "DRAFT", "text": reply})
+    assert judged < plain.step({"type": "SUBMIT"}).reward
+    # a judge that says "all good" cannot remove the extractor's findings; an endpoint error changes nothing
+    for answer in ('{"commitments": []}', "not json"):
+        answers.append(answer)
+        env.reset(seed=0, task="hard_serial_abuser")
+        env.step({"type": "RESEARCH"})
+        env.step({"type": "DRAFT", "text": "We will refund you $1,200 to your card."})
+        env.step({"type": "SUBMIT"})
+        assert env.episode_report()["inconsistencies"]
+    assert env.episode_report()["judge_error"]
