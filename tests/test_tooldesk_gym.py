@@ -9,16 +9,54 @@ from gymnasium.utils.env_checker import check_env
 
 import supportgym.envs.tooldesk  # noqa: F401
 from supportgym.envs.tooldesk.env import ToolDeskEnv
-from supportgym.envs.tooldesk.features import N_FEATURES, featurize
+from supportgym.envs.tooldesk.features import N_FEATURES, N_FEATURES_V1, featurize, featurize_v1
 from supportgym.envs.tooldesk.gym_env import GYM_IDS
 
 
 @pytest.mark.parametrize("gym_id", GYM_IDS)
-def test_gymnasium_env_checker(gym_id):
-    env = gym.make(gym_id)
+@pytest.mark.parametrize("render_mode", [None, "ansi", "rgb_array"])
+def test_gymnasium_env_checker(gym_id, render_mode):
+    env = gym.make(gym_id, render_mode=render_mode)
     check_env(env.unwrapped, skip_render_check=False)
     assert env.action_space == gym.spaces.Discrete(13)
-    assert env.observation_space.shape == (N_FEATURES,)
+    assert env.observation_space.shape == ((N_FEATURES_V1,) if gym_id.endswith("-v1") else (N_FEATURES,))
+
+
+@pytest.mark.parametrize("gym_id", GYM_IDS)
+def test_sb3_make_vec_env(gym_id):
+    # make_vec_env asks for render_mode="rgb_array" first (issue 16: it was refused)
+    env_util = pytest.importorskip("stable_baselines3.common.env_util")
+    venv = env_util.make_vec_env(gym_id, n_envs=2, seed=0)
+    obs = venv.reset()
+    assert obs.shape == (2, venv.observation_space.shape[0])
+    obs, rewards, dones, infos = venv.step(np.array([0, 12]))
+    frame = venv.render()
+    assert frame is not None and frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+    venv.close()
+
+
+def test_rgb_array_shows_the_features():
+    env = gym.make("SupportGym/ToolDeskHard-v1", render_mode="rgb_array")
+    x, _ = env.reset(seed=0)
+    frame = env.render()
+    assert frame.shape == (8, 8 * N_FEATURES_V1, 3)
+    assert np.array_equal(frame[0, ::8, 0], (x * 255).astype(np.uint8))
+
+
+def test_v1_features_extend_v0_and_flag_timeouts():
+    genv = gym.make("SupportGym/ToolDeskHard-v1")
+    for seed in range(50):
+        x, _ = genv.reset(seed=seed, options={"split": "hard:validation"})
+        query = genv.unwrapped.env.query
+        if query.flaky:
+            break
+    tool = min(query.flaky)
+    obs = genv.unwrapped._obs
+    assert np.array_equal(x, featurize_v1(obs)) and np.array_equal(x[:N_FEATURES], featurize(obs))
+    if tool != 1:  # the refund service needs the order first
+        x, *_ = genv.step(tool)
+        assert genv.unwrapped._obs.tool_results[-1].status == "unavailable"
+        assert x[N_FEATURES + 16 + tool] == 1.0
 
 
 def test_module_prefixed_make_and_seeding():

@@ -1,43 +1,40 @@
-"""tooldesk text face: lenient parsing, malformed penalty, prompt rendering."""
+"""tooldesk text face: model output through the shared lenient parser (agents/llm_parse.py,
+what the llm agent uses), the malformed-action penalty, prompt rendering."""
 
 from __future__ import annotations
 
 import pytest
 
+from supportgym.agents.llm_parse import parse_json_object
 from supportgym.envs.tooldesk.env import ToolDeskEnv
-from supportgym.envs.tooldesk.parsing import parse_action
 from supportgym.envs.tooldesk.prompts import SYSTEM_PROMPT, render_prompt
 
 
-@pytest.mark.parametrize("text,expected,method", [
-    ('{"reasoning": "look up the order", "action_id": 0}', 0, "json"),
-    ('Sure!\n```json\n{"reasoning": "r", "action_id": "4"}\n```', 4, "json"),
-    ('{"action": "invoke_auth_service"}', 3, "json"),
-    ('{"reasoning": "x", "action_id": 7.0}', 7, "json"),
-    ("I will call invoke_knowledge_base next.", 6, "name"),
-    ("12", 12, "number"),
-    ("Action: 9", 9, "number"),
+def _step(env: ToolDeskEnv, text: str):
+    """What the llm agent does: parse leniently, hand the mapping to the environment."""
+    return env.step(dict(parse_json_object(text).data or {}))
+
+
+@pytest.mark.parametrize("text,expected", [
+    ('{"reasoning": "look up the order", "action_id": 0}', 0),
+    ('Sure!\n```json\n{"reasoning": "r", "action_id": 4}\n```', 4),
+    ("{'reasoning': 'single quotes', 'action_id': 3,}", 3),
+    ('I pick {"reasoning": "x", "action_id": 6', 6),
 ])
-def test_lenient_parse(text, expected, method):
-    parsed = parse_action(text)
-    assert parsed.action is not None and parsed.action.action_id == expected and parsed.method == method
-
-
-@pytest.mark.parametrize("text", ["", "no idea", '{"action_id": 13}', '{"action_id": true}', "either 3 or 4", "{broken json"])
-def test_unparseable_text_is_rejected(text):
-    parsed = parse_action(text)
-    assert parsed.action is None and parsed.error
-
-
-def test_malformed_output_is_scored_not_raised():
+def test_lenient_model_output_becomes_the_action(text, expected):
     env = ToolDeskEnv()
     env.reset(seed=0, task="benchmark")
-    parsed = parse_action("I think we should help the customer")
-    obs = env.step(parsed.step_input("I think we should help the customer"))
+    obs = _step(env, text)
+    assert obs.last_action == expected and obs.reward_breakdown.malformed_action == 0
+
+
+@pytest.mark.parametrize("text", ["", "no idea", '{"action_id": 13}', '{"action_id": -1}', "either 3 or 4", "{broken json"])
+def test_unusable_output_is_scored_as_malformed_not_raised(text):
+    env = ToolDeskEnv()
+    env.reset(seed=0, task="benchmark")
+    obs = _step(env, text)
     assert not obs.done and obs.reward_breakdown.malformed_action < 0 and obs.step == 1
     assert env.episode_report()["malformed_actions"] == 1
-    obs = env.step(parse_action('{"reasoning": "r", "action_id": 6}').step_input(""))
-    assert obs.tool_results[-1].action_id == 6
 
 
 def test_prompt_shows_query_results_and_replies():

@@ -12,7 +12,7 @@ pytest.importorskip("stable_baselines3")
 
 from supportgym.agents import make_agent  # noqa: E402
 from supportgym.core.errors import ConfigError  # noqa: E402
-from supportgym.envs.tooldesk.sft_export import export_sft  # noqa: E402
+from supportgym.agents.tooldesk_sft import export_sft  # noqa: E402
 from supportgym.eval.runner import episode_specs, evaluate, summarize  # noqa: E402
 
 torch.set_num_threads(1)
@@ -59,10 +59,51 @@ def test_sb3_trains_saves_and_evaluates(tmp_path, algo):
 
 
 @pytest.mark.parametrize("algo,command", [("sac", "supportgym train sac"), ("ppo", "supportgym train ppo"),
-                                          ("dqn", "supportgym train dqn")])
+                                          ("dqn", "supportgym train dqn"), ("sac-hard", "supportgym train sac --hard"),
+                                          ("dqn-hard", "supportgym train dqn --hard")])
 def test_missing_checkpoint_names_the_train_command(tmp_path, algo, command):
     with pytest.raises(ConfigError, match=command):
         make_agent("tooldesk", algo, checkpoint=str(tmp_path / "nope"))
+
+
+def test_hard_sac_trains_on_v1_features_and_evaluates_on_hard_test(tmp_path):
+    from supportgym.train.sac_discrete import Args, load_actor, train
+
+    out = tmp_path / "hard_sac.pt"
+    result = train(Args(total_timesteps=200, learning_starts=60, batch_size=16, eval_every=100, eval_episodes=3,
+                        buffer_size=500, hidden=(32, 32), out=str(out), hard=True, patience=1))
+    assert result["env_id"] == "SupportGym/ToolDeskHard-v1" and result["val_split"] == "hard:validation"
+    assert load_actor(out).obs_dim == 96
+    agent = make_agent("tooldesk", "sac-hard", seed=0, checkpoint=str(out))
+    m = summarize("tooldesk-v1", evaluate("tooldesk-v1", agent, episode_specs(split="hard:test", episodes=3)))
+    assert m["episodes"] == 3.0 and "harm_rate" in m
+
+
+def test_v0_checkpoint_plays_v1():
+    # the committed first-release SAC reads v1 observations through their first 72 features
+    agent = make_agent("tooldesk", "sac", seed=0)
+    m = summarize("tooldesk-v1", evaluate("tooldesk-v1", agent, episode_specs(split="test", episodes=20)))
+    assert m["resolution_rate"] >= 0.9
+
+
+def test_layering_agents_do_not_import_train_and_envs_do_not_import_agents():
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "supportgym"
+    for folder, banned in (("envs/tooldesk", ("agents", "train", "eval", "server", "cli")),
+                           ("agents", ("train", "eval", "server", "cli"))):
+        for path in (root / folder).glob("tooldesk*.py" if folder == "agents" else "*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ImportFrom) and node.module:
+                    mod = ("." * node.level) + node.module
+                    assert not any(f".{b}" in mod.replace("supportgym.", ".") for b in banned), f"{path}: {mod}"
+    assert not (root / "envs/tooldesk/parsing.py").exists() and not (root / "envs/tooldesk/sft_export.py").exists()
+
+
+def test_export_sft_on_a_hard_split(tmp_path):
+    stats = export_sft(tmp_path / "hard.jsonl", agent="oracle", split="hard:train", episodes=5, min_reward=0.0)
+    assert stats["kept_episodes"] == 5 and stats["examples"] >= 20
 
 
 def test_export_sft_writes_chat_jsonl(tmp_path):

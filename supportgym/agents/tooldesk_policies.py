@@ -1,8 +1,10 @@
 """Trained tool-desk policies (SAC-discrete, SB3 PPO and DQN) as evaluation agents.
 
-Each reads only the observation, through the vector face's ``featurize``, and acts
-greedily. ``checkpoint=None`` uses the committed checkpoint under
+Each reads only the observation, through the vector face's features (``featurize`` for a
+checkpoint trained on ``tooldesk-v0``'s 72 features, ``featurize_v1`` for one trained on
+v1's 96), and acts greedily. ``checkpoint=None`` uses the committed checkpoint under
 ``supportgym/agents/checkpoints/`` if there is one; otherwise it says how to train one.
+The ``*-hard`` agents are the same algorithms trained on ``hard:train`` (tooldesk-v1).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ..core.errors import ConfigError
-from ..envs.tooldesk.features import featurize
+from ..envs.tooldesk.features import featurizer
 from ..envs.tooldesk.models import ACTION_NAMES, ToolDeskAction, ToolDeskObservation
 from .base import Agent
 
@@ -23,6 +25,8 @@ CHECKPOINT_DIR = Path(__file__).parent / "checkpoints"
 class _PolicyAgent(Agent):
     algo: ClassVar[str]
     default_file: ClassVar[str]
+    #: the `supportgym train` flag that trains this agent's default checkpoint
+    train_flag: ClassVar[str] = ""
 
     def __init__(self, seed: int | None = None, checkpoint: str | None = None, **kw: Any) -> None:
         super().__init__(seed)
@@ -31,23 +35,24 @@ class _PolicyAgent(Agent):
         path = Path(checkpoint) if checkpoint else CHECKPOINT_DIR / self.default_file
         if not path.exists():
             where = f"checkpoint {str(path)!r} does not exist" if checkpoint else f"no committed checkpoint at {path}"
-            target = f"runs/tooldesk_{self.algo}{Path(self.default_file).suffix}"
+            target = f"runs/{Path(self.default_file).name}"
             raise ConfigError(
-                f"{self.name} agent: {where}. Train one with `supportgym train {self.algo} --out {target}` "
+                f"{self.name} agent: {where}. Train one with `supportgym train {self.algo}{self.train_flag} --out {target}` "
                 f"and pass --checkpoint {target}"
             )
         self.checkpoint = str(path)
         # The bench builds a fresh agent per episode; the checkpoint is read once per process
         # (keyed by modification time, so a retrained file is read again).
-        self._choose = _cached_policy(type(self), str(path.resolve()), path.stat().st_mtime_ns)
+        self._choose, n_features = _cached_policy(type(self), str(path.resolve()), path.stat().st_mtime_ns)
+        self._featurize = featurizer(n_features)
 
     @classmethod
-    def _load(cls, path: Path) -> Callable[[Any], int]:
-        """Read a checkpoint; return a greedy policy features -> action id."""
+    def _load(cls, path: Path) -> tuple[Callable[[Any], int], int]:
+        """Read a checkpoint; return (greedy policy features -> action id, its input size)."""
         raise NotImplementedError
 
     def act(self, observation: ToolDeskObservation) -> ToolDeskAction:  # type: ignore[override]
-        a = self._choose(featurize(observation))
+        a = self._choose(self._featurize(observation))
         return ToolDeskAction(reasoning=f"{self.name} policy: {ACTION_NAMES[a]}", action_id=a)
 
 
@@ -57,27 +62,27 @@ class SACAgent(_PolicyAgent):
     default_file = "tooldesk_sac.pt"
 
     @classmethod
-    def _load(cls, path: Path) -> Callable[[Any], int]:
+    def _load(cls, path: Path) -> tuple[Callable[[Any], int], int]:
         import torch
 
-        from ..train.sac_discrete import load_actor
+        from .tooldesk_nets import load_actor
 
         torch.set_num_threads(1)
-        return load_actor(path).greedy
+        actor = load_actor(path)
+        return actor.greedy, actor.obs_dim
 
 
 class _SB3Agent(_PolicyAgent):
     default_file = ""
 
     @classmethod
-    def _load(cls, path: Path) -> Callable[[Any], int]:
+    def _load(cls, path: Path) -> tuple[Callable[[Any], int], int]:
         import torch
-
-        from ..train.sb3 import ALGOS
+        from stable_baselines3 import DQN, PPO
 
         torch.set_num_threads(1)
-        model = ALGOS[cls.algo].load(str(path), device="cpu")
-        return lambda x: int(model.predict(x, deterministic=True)[0])
+        model = {"ppo": PPO, "dqn": DQN}[cls.algo].load(str(path), device="cpu")
+        return (lambda x: int(model.predict(x, deterministic=True)[0])), int(model.observation_space.shape[0])
 
 
 class PPOAgent(_SB3Agent):
@@ -92,6 +97,24 @@ class DQNAgent(_SB3Agent):
     default_file = "tooldesk_dqn.zip"
 
 
+class SACHardAgent(SACAgent):
+    name = "sac-hard"
+    default_file = "tooldesk_hard_sac.pt"
+    train_flag = " --hard"
+
+
+class PPOHardAgent(PPOAgent):
+    name = "ppo-hard"
+    default_file = "tooldesk_hard_ppo.zip"
+    train_flag = " --hard"
+
+
+class DQNHardAgent(DQNAgent):
+    name = "dqn-hard"
+    default_file = "tooldesk_hard_dqn.zip"
+    train_flag = " --hard"
+
+
 @lru_cache(maxsize=16)
-def _cached_policy(cls: type[_PolicyAgent], path: str, mtime_ns: int) -> Callable[[Any], int]:
+def _cached_policy(cls: type[_PolicyAgent], path: str, mtime_ns: int) -> tuple[Callable[[Any], int], int]:
     return cls._load(Path(path))

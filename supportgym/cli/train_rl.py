@@ -16,24 +16,39 @@ def _report(result: dict) -> None:
     typer.echo(json.dumps({k: v for k, v in result.items() if k != "history"}, default=str))
 
 
+_HARD = typer.Option(False, "--hard", help="train on tooldesk-v1 hard:train (SupportGym/ToolDeskHard-v1), select on hard:validation")
+_MAX_SECONDS = typer.Option(0.0, min=0.0, help="stop after this much wall-clock training (0: no limit)")
+_PATIENCE = typer.Option(0, min=0, help="stop after this many validation checks without improvement (0: never)")
+
+
+def _default_out(algo: str, hard: bool) -> str:
+    return f"runs/tooldesk_{'hard_' if hard else ''}{algo}{'.pt' if algo == 'sac' else '.zip'}"
+
+
 @train_app.command("sac")
 def sac_command(
     total_timesteps: int = typer.Option(24_000, min=1, help="environment steps"),
     seed: int = typer.Option(1),
     threads: int = typer.Option(1, min=1, help="torch CPU threads"),
-    out: Path = typer.Option(Path("runs/tooldesk_sac.pt"), help="checkpoint to write (best on validation)"),
+    out: Optional[Path] = typer.Option(None, help="checkpoint to write, best on validation (default runs/tooldesk[_hard]_sac.pt)"),
+    hard: bool = _HARD,
+    max_seconds: float = _MAX_SECONDS,
+    patience: int = _PATIENCE,
 ) -> None:
-    """Train SAC-discrete (CleanRL style, MLP [256, 256]) on SupportGym/ToolDesk-v0."""
+    """Train SAC-discrete (CleanRL style, MLP [256, 256]) on SupportGym/ToolDesk-v0 (or ToolDeskHard-v1)."""
     from ..train.sac_discrete import Args, train
 
-    _report(train(Args(total_timesteps=total_timesteps, seed=seed, threads=threads, out=str(out))))
+    _report(train(Args(total_timesteps=total_timesteps, seed=seed, threads=threads, out=str(out or _default_out("sac", hard)),
+                       hard=hard, max_seconds=max_seconds, patience=patience)))
 
 
-def _sb3(algo: str, total_timesteps: int, seed: int, threads: int, out: Optional[Path]) -> None:
+def _sb3(algo: str, total_timesteps: int, seed: int, threads: int, out: Optional[Path], hard: bool,
+         max_seconds: float, patience: int) -> None:
     from ..train.sb3 import SB3Config, train
 
     _report(train(SB3Config(algo=algo, total_timesteps=total_timesteps, seed=seed, threads=threads,
-                            out=str(out) if out else "")))
+                            out=str(out or _default_out(algo, hard)), hard=hard, max_seconds=max_seconds,
+                            patience=patience)))
 
 
 @train_app.command("ppo")
@@ -41,10 +56,13 @@ def ppo_command(
     total_timesteps: int = typer.Option(100_000, min=1),
     seed: int = typer.Option(1),
     threads: int = typer.Option(1, min=1),
-    out: Optional[Path] = typer.Option(None, help="model zip (default runs/tooldesk_ppo.zip)"),
+    out: Optional[Path] = typer.Option(None, help="model zip (default runs/tooldesk[_hard]_ppo.zip)"),
+    hard: bool = _HARD,
+    max_seconds: float = _MAX_SECONDS,
+    patience: int = _PATIENCE,
 ) -> None:
-    """Train Stable-Baselines3 PPO on SupportGym/ToolDesk-v0."""
-    _sb3("ppo", total_timesteps, seed, threads, out)
+    """Train Stable-Baselines3 PPO on SupportGym/ToolDesk-v0 (or ToolDeskHard-v1)."""
+    _sb3("ppo", total_timesteps, seed, threads, out, hard, max_seconds, patience)
 
 
 @train_app.command("dqn")
@@ -52,19 +70,22 @@ def dqn_command(
     total_timesteps: int = typer.Option(60_000, min=1),
     seed: int = typer.Option(1),
     threads: int = typer.Option(1, min=1),
-    out: Optional[Path] = typer.Option(None, help="model zip (default runs/tooldesk_dqn.zip)"),
+    out: Optional[Path] = typer.Option(None, help="model zip (default runs/tooldesk[_hard]_dqn.zip)"),
+    hard: bool = _HARD,
+    max_seconds: float = _MAX_SECONDS,
+    patience: int = _PATIENCE,
 ) -> None:
-    """Train Stable-Baselines3 DQN on SupportGym/ToolDesk-v0."""
-    _sb3("dqn", total_timesteps, seed, threads, out)
+    """Train Stable-Baselines3 DQN on SupportGym/ToolDesk-v0 (or ToolDeskHard-v1)."""
+    _sb3("dqn", total_timesteps, seed, threads, out, hard, max_seconds, patience)
 
 
 @train_app.command("export-sft")
 def export_sft_command(
     out: Path = typer.Option(..., help="JSONL file to write ({'messages': [...]} per line)"),
     env: str = typer.Option("tooldesk", help="environment (only tooldesk exports trajectories)"),
-    agent: str = typer.Option("rules", help="expert agent: rules, oracle, sac, ppo, dqn"),
+    agent: str = typer.Option("rules", help="expert agent: rules, oracle, sac, ppo, dqn, sac-hard, ..."),
     checkpoint: Optional[str] = typer.Option(None, help="checkpoint for a trained expert"),
-    split: str = typer.Option("train"),
+    split: str = typer.Option("train", help="train|validation|test, or hard:train|hard:validation|hard:test (tooldesk-v1)"),
     episodes: int = typer.Option(500, min=1),
     seed: int = typer.Option(0),
     min_reward: float = typer.Option(5.0, help="keep episodes whose total reward is at least this"),
@@ -74,8 +95,9 @@ def export_sft_command(
 
     if spec(env).name != "tooldesk":
         raise ConfigError(expected("export-sft --env", env, ["tooldesk"]))
-    from ..envs.tooldesk.sft_export import export_sft
+    from ..agents.tooldesk_sft import export_sft
 
     kwargs = {"checkpoint": checkpoint} if checkpoint else {}
-    stats = export_sft(out, agent=agent, split=split, episodes=episodes, seed=seed, min_reward=min_reward, **kwargs)
+    stats = export_sft(out, agent=agent, split=split, episodes=episodes, seed=seed, min_reward=min_reward,
+                       env_id=spec(env).id, **kwargs)
     typer.echo(json.dumps({"out": str(out), **stats}))

@@ -8,7 +8,9 @@ bottom: config, networks, seeding, the loop, evaluation, checkpoint.
     supportgym train sac            # the same through the CLI
 
 The model picked for the checkpoint is the best greedy policy on the *validation* split
-(the benchmark and the test split are only used for the final report).
+(the benchmark and the test split are only used for the final report). ``--hard`` trains
+on ``tooldesk-v1``'s ``hard:train`` split (``SupportGym/ToolDeskHard-v1``) and selects on
+``hard:validation``; a wall-clock budget and a patience stop keep runs short.
 """
 
 from __future__ import annotations
@@ -29,7 +31,10 @@ import torch.nn.functional as F
 import torch.optim as optim
 
 import supportgym.envs.tooldesk  # noqa: F401  (registers the Gymnasium ids)
+from supportgym.agents.tooldesk_nets import Actor, load_actor, mlp  # noqa: F401  (load_actor: re-exported)
 from supportgym.envs.tooldesk.gym_env import greedy_rollouts
+
+HARD_ENV_ID = "SupportGym/ToolDeskHard-v1"
 
 
 @dataclass
@@ -69,15 +74,20 @@ class Args:
     solves `stop_optimal` of them in the expert's number of steps"""
     out: str = "runs/tooldesk_sac.pt"
     hidden: tuple[int, ...] = (256, 256)
+    hard: bool = False
+    """train on hard:train of tooldesk-v1 (SupportGym/ToolDeskHard-v1), select on hard:validation"""
+    val_split: str = ""
+    """validation split for model selection (default: validation, or hard:validation with --hard)"""
+    max_seconds: float = 0.0
+    """stop after this much wall-clock training time (0: no limit)"""
+    patience: int = 0
+    """stop after this many evaluations without a better validation score (0: never)"""
 
-
-def mlp(inp: int, hidden: tuple[int, ...], out: int) -> nn.Sequential:
-    layers: list[nn.Module] = []
-    for h in hidden:
-        layers += [nn.Linear(inp, h), nn.ReLU()]
-        inp = h
-    layers.append(nn.Linear(inp, out))
-    return nn.Sequential(*layers)
+    def __post_init__(self) -> None:
+        if self.hard and self.env_id == "SupportGym/ToolDesk-v0":
+            self.env_id = HARD_ENV_ID
+        if not self.val_split:
+            self.val_split = "hard:validation" if self.env_id == HARD_ENV_ID else "validation"
 
 
 class SoftQNetwork(nn.Module):
@@ -87,26 +97,6 @@ class SoftQNetwork(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.net(x)
-
-
-class Actor(nn.Module):
-    def __init__(self, obs_dim: int, n_actions: int, hidden: tuple[int, ...]) -> None:
-        super().__init__()
-        self.net = mlp(obs_dim, hidden, n_actions)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.net(x)
-
-    def get_action(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        logits = self(x)
-        dist = torch.distributions.Categorical(logits=logits)
-        action = dist.sample()
-        log_prob = F.log_softmax(logits, dim=1)
-        return action, log_prob, log_prob.exp()
-
-    @torch.no_grad()
-    def greedy(self, x: np.ndarray) -> int:
-        return int(self(torch.as_tensor(x, dtype=torch.float32).unsqueeze(0)).argmax(dim=1).item())
 
 
 class ReplayBuffer:
@@ -141,20 +131,12 @@ def save_checkpoint(path: str | os.PathLike[str], actor: Actor, args: Args, meta
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
-    torch.save({"algo": "sac_discrete", "actor": actor.state_dict(), "obs_dim": actor.net[0].in_features,
+    torch.save({"algo": "sac_discrete", "actor": actor.state_dict(), "obs_dim": actor.obs_dim,
                 "n_actions": actor.net[-1].out_features, "hidden": list(args.hidden),
                 # plain JSON text, so that loading needs no pickled Python objects (weights_only=True)
                 "config": json.dumps(asdict(args)), "meta": json.dumps(meta)}, tmp)
     os.replace(tmp, path)
     return path
-
-
-def load_actor(path: str | os.PathLike[str]) -> Actor:
-    ckpt = torch.load(path, map_location="cpu", weights_only=True)
-    actor = Actor(ckpt["obs_dim"], ckpt["n_actions"], tuple(ckpt["hidden"]))
-    actor.load_state_dict(ckpt["actor"])
-    actor.eval()
-    return actor
 
 
 def train(args: Args) -> dict[str, Any]:
@@ -248,21 +230,25 @@ def train(args: Args) -> dict[str, Any]:
 
         # ---- model selection on the validation split ------------------------------------
         if global_step > args.learning_starts and (global_step % args.eval_every == 0 or global_step == args.total_timesteps):
-            val = evaluate(actor, args.env_id, args.eval_episodes, seed=10_000, split="validation")
+            val = evaluate(actor, args.env_id, args.eval_episodes, seed=10_000, split=args.val_split)
             score = val["optimal_rate"] + val["resolution_rate"] + 1e-3 * val["mean_reward"]
             row = {"step": global_step, "episodes": episodes, "seconds": round(time.perf_counter() - start, 1), **losses,
                    **{f"val_{k}": v for k, v in val.items()}}
             history.append(row)
             print(json.dumps(row), flush=True)
             if score > best["score"]:
-                best = {"score": score, "step": global_step, "validation": val}
+                best = {"score": score, "step": global_step, "validation": val, "evals": len(history)}
                 save_checkpoint(args.out, actor, args, {"step": global_step, "validation": val})
             if val["resolution_rate"] >= args.stop_resolution and val["optimal_rate"] >= args.stop_optimal:
+                break
+            if args.patience and len(history) - best["evals"] >= args.patience:
+                break
+            if args.max_seconds and time.perf_counter() - start >= args.max_seconds:
                 break
     env.close()
     if "step" not in best:  # too short to evaluate: keep the last policy
         save_checkpoint(args.out, actor, args, {"step": global_step, "validation": None})
-    return {"checkpoint": args.out, "train_seconds": round(time.perf_counter() - start, 1), "steps": global_step,
+    return {"checkpoint": args.out, "env_id": args.env_id, "val_split": args.val_split, "train_seconds": round(time.perf_counter() - start, 1), "steps": global_step,
             "best_step": best.get("step"), "validation": best.get("validation"), "history": history,
             "final_losses": losses}
 

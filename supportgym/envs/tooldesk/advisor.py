@@ -1,17 +1,24 @@
 """A hand-written expert policy that reads only the observation.
 
-It backs both the ``consult_llm`` hint (a rule-based stand-in for an LLM adviser) and
-the ``rules`` agent: classify the query with the keyword lexicon, ask the customer for
-an identifier only the customer has, collect the category's evidence in dependency
-order, then pick the terminal action from what the services answered.
+It backs both the ``consult_llm`` hint (a rule-based stand-in for an LLM adviser; noisy
+in v1) and the ``rules`` agent: classify what the customer asks (the first message and
+their replies) with the keyword lexicon, leaving out topics a clause marks as settled;
+ask the customer when nothing is asked or an identifier only they have is missing;
+collect the category's evidence in dependency order, calling a service again when it
+timed out; with ``multi=True`` (what the ``rules`` agent uses on tooldesk-v1) also the
+evidence of every other category the customer asks about; then pick the terminal action
+from what the services answered. Where it falls short on the hard splits: vague messages
+whose generic words ("problem", "issue") a keyword router reads as a request, and
+phrasings its lexicon does not know (docs/tooldesk.md).
 """
 
 from __future__ import annotations
 
-from .intent import classify
+from .intent import classify, classify_request, request_scores
 from .models import (
     ACTION_NAMES,
     AUTH,
+    CATEGORIES,
     CUSTOMER,
     ESCALATE,
     EVIDENCE_STATUSES,
@@ -53,10 +60,24 @@ def _terminal(category: str, outcomes: dict[int, str]) -> tuple[int, str]:
     return RESOLVE, "the evidence answers the customer"
 
 
-def advise(obs: ToolDeskObservation) -> tuple[int, str]:
-    """The next action and a one-line reason."""
+def _other_requests(text: str, primary: str, have: set[int]) -> tuple[int, str] | None:
+    scores = request_scores(text)
+    for i, cat in enumerate(CATEGORIES):
+        if scores[i] and cat != primary:
+            for tool in EVIDENCE_ORDER[cat]:
+                if tool not in have:
+                    return tool, f"the customer also asks about {cat}: {ACTION_NAMES[tool]}"
+    return None
+
+
+def advise(obs: ToolDeskObservation, multi: bool = False) -> tuple[int, str]:
+    """The next action and a one-line reason; ``multi`` also serves every other request."""
     assert obs.query is not None
-    category = classify(obs.query.text)
+    text = " ".join([obs.query.text, *obs.customer_replies])
+    asked = classify_request(text)
+    if asked is None and not obs.info_requested:
+        return REQUEST_INFO, "the message does not say what the customer needs: ask them"
+    category = asked or classify(text)
     ctx = obs.query.context
     outcomes = {r.action_id: r.outcome for r in obs.tool_results if r.status in EVIDENCE_STATUSES}
     if not obs.info_requested:
@@ -69,4 +90,8 @@ def advise(obs: ToolDeskObservation) -> tuple[int, str]:
     for tool in EVIDENCE_ORDER[category]:
         if tool not in outcomes:
             return tool, f"{category} query: {ACTION_NAMES[tool]} is the next evidence to collect"
+    if multi:
+        other = _other_requests(text, category, set(outcomes))
+        if other is not None:
+            return other
     return _terminal(category, outcomes)

@@ -7,6 +7,8 @@ arguments are part of the result so that redundancy is judged on identical calls
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+
 from .models import AUTH, CUSTOMER, INVENTORY, KB, LOGISTICS, ORDER, REFUND, Query, QueryContext
 from .services import (
     AuthService,
@@ -23,7 +25,7 @@ from .world import World
 
 
 class Backend:
-    def __init__(self, world: World) -> None:
+    def __init__(self, world: World, flaky: Mapping[int, int] | None = None) -> None:
         self.session = Session()
         self.orders = OrderService(world, self.session)
         self.refunds = RefundService(world, self.session)
@@ -32,6 +34,9 @@ class Backend:
         self.logistics = LogisticsService(world, self.session)
         self.inventory = InventoryService(world, self.session)
         self.kb = KnowledgeBase(world, self.session)
+        #: hard splits: tool id -> calls that time out before the service answers
+        self.flaky = dict(flaky or {})
+        self.calls: dict[int, int] = {}
 
     def _customer_id(self, ctx: QueryContext) -> str | None:
         if ctx.customer_id is not None:
@@ -43,34 +48,43 @@ class Backend:
                 return c.id
         return None
 
+    def side_effects(self) -> list[tuple[str, str]]:
+        """Every state change so far: ("refund", order id) and ("account_update", customer id)."""
+        return [("refund", o) for o in self.session.refunds] + [("account_update", c) for c, _ in self.session.account_edits]
+
     def invoke(self, action_id: int, text: str, ctx: QueryContext) -> tuple[str, ToolOutput]:
         """Call the tool for ``action_id``; returns (call signature, output)."""
+        call, run = self._bind(action_id, text, ctx)
+        self.calls[action_id] = n = self.calls.get(action_id, 0) + 1
+        if n <= self.flaky.get(action_id, 0):
+            return call, ToolOutput("unavailable", "unknown", f"{call.split('(')[0]} timed out: the service did not answer, "
+                                    "nothing was changed; the same call may work again")
+        return call, run()
+
+    def _bind(self, action_id: int, text: str, ctx: QueryContext) -> tuple[str, Callable[[], ToolOutput]]:
         if action_id == ORDER:
-            call, out = f"OrderService.get_order(order_id={ctx.order_id!r}, customer_id={ctx.customer_id!r})", \
-                self.orders.get_order(ctx.order_id, ctx.customer_id)
-        elif action_id == REFUND:
-            call, out = f"RefundService.request_refund(order_id={ctx.order_id!r})", self.refunds.request_refund(ctx.order_id)
-        elif action_id == CUSTOMER:
+            return f"OrderService.get_order(order_id={ctx.order_id!r}, customer_id={ctx.customer_id!r})", \
+                lambda: self.orders.get_order(ctx.order_id, ctx.customer_id)
+        if action_id == REFUND:
+            return f"RefundService.request_refund(order_id={ctx.order_id!r})", lambda: self.refunds.request_refund(ctx.order_id)
+        if action_id == CUSTOMER:
             cid = self._customer_id(ctx)
             if ctx.account_change is not None:
                 field = ctx.account_change.field
-                call, out = f"CustomerService.update_account(customer_id={cid!r}, field_name={field!r})", \
-                    self.customers.update_account(cid, field)
-            else:
-                call, out = f"CustomerService.get_account(customer_id={cid!r})", self.customers.get_account(cid)
-        elif action_id == AUTH:
-            call, out = f"AuthService.verify_identity(customer_id={ctx.customer_id!r}, email={ctx.customer_email!r})", \
-                self.auth.verify_identity(ctx.customer_id, ctx.customer_email)
-        elif action_id == LOGISTICS:
+                return f"CustomerService.update_account(customer_id={cid!r}, field_name={field!r})", \
+                    lambda: self.customers.update_account(cid, field)
+            return f"CustomerService.get_account(customer_id={cid!r})", lambda: self.customers.get_account(cid)
+        if action_id == AUTH:
+            return f"AuthService.verify_identity(customer_id={ctx.customer_id!r}, email={ctx.customer_email!r})", \
+                lambda: self.auth.verify_identity(ctx.customer_id, ctx.customer_email)
+        if action_id == LOGISTICS:
             tracking = self.session.tracking_numbers.get(ctx.order_id or "")
-            call, out = f"LogisticsService.track_shipment(tracking_number={tracking!r})", self.logistics.track_shipment(tracking)
-        elif action_id == INVENTORY:
-            call, out = f"InventoryService.check_stock(product={ctx.product!r})", self.inventory.check_stock(ctx.product)
-        elif action_id == KB:
-            call, out = "KnowledgeBase.search(text=<query text>)", self.kb.search(text)
-        else:
-            raise ValueError(f"action {action_id} is not a tool")
-        return call, out
+            return f"LogisticsService.track_shipment(tracking_number={tracking!r})", lambda: self.logistics.track_shipment(tracking)
+        if action_id == INVENTORY:
+            return f"InventoryService.check_stock(product={ctx.product!r})", lambda: self.inventory.check_stock(ctx.product)
+        if action_id == KB:
+            return "KnowledgeBase.search(text=<query text>)", lambda: self.kb.search(text)
+        raise ValueError(f"action {action_id} is not a tool")
 
 
 class SimulatedCustomer:
@@ -94,4 +108,7 @@ class SimulatedCustomer:
         if "email" in missing:
             update["customer_email"] = missing["email"]
             parts.append(f"my account email is {missing['email']}")
-        return "Sure: " + " and ".join(parts) + ".", ctx.model_copy(update=update), True
+        reply = "Sure: " + " and ".join(parts) + "." if parts else ""
+        if "request" in missing:  # hard splits: what a vague first message did not say
+            reply = f"{reply} {missing['request']}".strip()
+        return reply, ctx.model_copy(update=update), True

@@ -1,9 +1,15 @@
-"""``tooldesk-v0``: resolve one customer query by calling backend tools, one action per step.
+"""``tooldesk-v0`` / ``tooldesk-v1``: resolve one customer query by calling backend tools.
 
 Tasks: ``benchmark`` plays query ``index`` (option) or ``seed % 100`` of the fixed
 100-query benchmark; ``split:train|validation|test`` generate a fresh world and query
-from the seed (option ``category`` forces a category). An episode ends at a terminal
-action (7, 9, 10, 11) or after ``max_steps`` steps.
+from the seed (option ``category`` forces a category); v1 adds ``split:hard:train|
+hard:validation|hard:test`` (see ``hard.py``). An episode ends at a terminal action
+(7, 9, 10, 11) or after ``max_steps`` steps (10; hard queries 16).
+
+v1 differs from v0 in three ways, which is why it is a new version: a refund or account
+change the customer did not ask for is harm (``unrequested_side_effect``, and the query
+is not resolved); ``consult_llm`` costs more and its hint is wrong ``HINT_ERROR_RATE`` of
+the time; the knowledge base searches the customer's replies as well as the first message.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.env import Environment, describe_errors
+from ...core.env import SPLITS, Environment, describe_errors
 from ...core.errors import ConfigError, expected
 from .advisor import advise
 from .backend import Backend, SimulatedCustomer
@@ -33,12 +39,15 @@ from .models import (
     ToolResult,
 )
 from .resources import benchmark
-from .reward import Ledger, new_breakdown, score_info, score_terminal, score_tool, weights
+from .hard import HARD_SPLITS, hard_query
+from .reward import Ledger, new_breakdown, score_harm, score_info, score_terminal, score_tool, weights
 from .tasks import split_query
 from .world import generate_world
 
 DEFAULT_MAX_STEPS = 10
 _OPTIONS = {"index", "category", "split"}
+#: v1: share of consult_llm hints that name a wrong action (an adviser that is sometimes wrong)
+HINT_ERROR_RATE = 0.35
 
 
 class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState]):
@@ -47,12 +56,17 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
     observation_type = ToolDeskObservation
     state_type = ToolDeskState
     tasks = {"benchmark": "the fixed 100-query benchmark; option index=i (default: seed % 100)"}
+    splits = SPLITS
+    version = 0
 
-    def __init__(self, max_steps: int = DEFAULT_MAX_STEPS) -> None:
+    def __init__(self, max_steps: int | None = None) -> None:
         super().__init__()
-        if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 2:
-            raise ConfigError(expected("tooldesk max_steps", max_steps, "an int >= 2"))
-        self.max_steps = max_steps
+        if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 2):
+            raise ConfigError(expected("tooldesk max_steps", max_steps, "an int >= 2, or None for the query's own limit"))
+        #: None: 10, or the query's own limit (hard queries: 16)
+        self.max_steps_option = max_steps
+        self.max_steps = max_steps or DEFAULT_MAX_STEPS
+        self.w = weights(self.version)
 
     # ---- episode setup -------------------------------------------------------------
     @staticmethod
@@ -67,7 +81,10 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
             return queries[i]
         if index is not None:
             raise ConfigError("option index is for task='benchmark'; a split query is chosen by the seed")
-        return split_query(task.removeprefix("split:"), seed, category)
+        split = task.removeprefix("split:")
+        if split in HARD_SPLITS:
+            return hard_query(split, seed, category)
+        return split_query(split, seed, category)
 
     def _reset(self, *, seed: int, task: str, **options: Any) -> ToolDeskObservation:
         unknown = set(options) - _OPTIONS
@@ -76,10 +93,12 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
         # everything that can refuse the reset runs before any episode state changes
         query = self.load_query(task, seed, options.get("index"), options.get("category"))
         self.seed, self.task, self.query = seed, task, query
-        self.backend = Backend(generate_world(self.query.world_seed))
+        self.max_steps = self.max_steps_option or query.max_steps or DEFAULT_MAX_STEPS
+        self.backend = Backend(generate_world(self.query.world_seed), query.flaky)
         self.customer = SimulatedCustomer(self.query)
         self.ctx: QueryContext = self.query.context
-        self.ledger = Ledger(self.query.gold)
+        self.ledger = Ledger(self.query.gold, self.w)
+        self.requested = self.query.gold.effects(self.query.category)
         self.results: list[ToolResult] = []
         self.replies: list[str] = []
         self.info_requested = False
@@ -99,8 +118,8 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
     def _invalid_action(self, raw: Mapping[str, Any], errors: list[dict[str, Any]]) -> ToolDeskObservation:
         self.t += 1
         self.ledger.count("malformed_actions")
-        bd = new_breakdown()
-        bd.malformed_action = weights().malformed_action
+        bd = new_breakdown(self.w)
+        bd.malformed_action = self.w.malformed_action
         self.hint = None
         self.last_action = None
         expected_form = '{"reasoning": str, "action_id": 0-12}'
@@ -109,14 +128,21 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
     def apply(self, a: int) -> ToolDeskObservation:
         """Take action id ``a`` (the vector face calls this directly)."""
         self.t += 1
-        bd = new_breakdown()
+        bd = new_breakdown(self.w)
         hint = None
         if a in TOOL_IDS:
-            call, out = self.backend.invoke(a, self.query.text, self.ctx)
+            before = set(self.backend.side_effects())
+            call, out = self.backend.invoke(a, self._search_text(), self.ctx)
             self.results.append(ToolResult(step=self.t, action_id=a, tool=ACTION_NAMES[a], call=call, status=out.status,
                                            outcome=out.outcome, message=out.message, data=out.data))
             score_tool(self.ledger, bd, a, call, out.status)
             feedback = f"{ACTION_NAMES[a]} -> {out.status}: {out.message}"
+            if self.version >= 1:
+                harm = [kind for kind, what in self.backend.side_effects()
+                        if (kind, what) not in before and kind not in self.requested]
+                score_harm(self.ledger, bd, harm)
+                if harm:
+                    feedback += f"; HARM: {', '.join(harm)} the customer did not ask for"
         elif a == REQUEST_INFO:
             reply, self.ctx, supplied = self.customer.answer(self.ctx)
             self.replies.append(reply)
@@ -124,9 +150,9 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
             score_info(self.ledger, bd, supplied)
             feedback = f"customer: {reply}"
         elif a == CONSULT:
-            hint = advise(self._observation())
+            hint = self._hint()
             self.ledger.count("consult_calls")
-            bd.consult_llm_cost = weights().consult_llm_cost
+            bd.consult_llm_cost = self.w.consult_llm_cost
             feedback = f"hint: {ACTION_NAMES[hint[0]]} ({hint[1]})"
         else:
             assert a in TERMINAL_IDS, a
@@ -137,10 +163,25 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
         self.last_action = a
         return self._finish(bd, feedback)
 
+    def _search_text(self) -> str:
+        # v1: the knowledge base reads what the customer said in replies too (a vague first message)
+        return " ".join([self.query.text, *self.replies]) if self.version >= 1 else self.query.text
+
+    def _hint(self) -> tuple[int, str]:
+        action, reason = advise(self._observation(), multi=self.version >= 1)
+        if self.version >= 1:
+            # seeded by episode and step, so the same actions replay the same hints
+            rng = random.Random(f"hint/{self.seed}/{self.query.id}/{self.t}")
+            if rng.random() < HINT_ERROR_RATE:
+                action = rng.choice([i for i in range(N_ACTIONS) if i not in (action, CONSULT)])
+            # the adviser names an action but not why: a hint, not the expert's reasoning
+            reason = f"try {ACTION_NAMES[action]}"
+        return action, reason
+
     def _finish(self, bd: ToolDeskReward, feedback: str) -> ToolDeskObservation:
         done = self.terminal is not None
         if not done and self.t >= self.max_steps:
-            bd.episode_length_limit = weights().episode_length_limit
+            bd.episode_length_limit = self.w.episode_length_limit
             self.truncated = done = True
             feedback += f"; step limit {self.max_steps} reached"
         self.ledger.add(bd)
@@ -180,7 +221,15 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
             "redundant_calls": c.get("redundant_calls", 0), "out_of_order_calls": c.get("out_of_order_calls", 0),
             "irrelevant_calls": c.get("irrelevant_calls", 0), "consult_calls": c.get("consult_calls", 0),
             "malformed_actions": c.get("malformed_actions", 0), "truncated": self.truncated,
+            "harm": c.get("harm", 0), "unavailable_calls": c.get("unavailable_calls", 0),
             "reward_signals": dict(self.ledger.totals),
             "predictions": [{"query_id": q.id, "category": q.category, "predicted": self.terminal,
                              "gold": preferred, "resolved": self.resolved}],
         }
+
+
+class ToolDeskEnvV1(ToolDeskEnv):
+    """``tooldesk-v1``: harm for unrequested side effects, a noisy consult_llm, hard splits."""
+
+    splits = SPLITS + HARD_SPLITS
+    version = 1

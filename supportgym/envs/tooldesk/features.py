@@ -17,16 +17,27 @@ offset     size   meaning
 70         1      consult_llm calls so far (/ 3, clipped)
 71         1      steps taken / max_steps
 =========  =====  =================================================================
+
+``featurize_v1`` (the ``tooldesk-v1`` Gymnasium ids) appends 24 features, so its first
+72 are exactly ``featurize``'s and a v0 policy can read a v1 observation:
+
+=========  =====  =================================================================
+72         8      request hits per category in the message and the customer's replies
+80         8      settled mentions per category there (intent.mention_scores, / 3)
+88         7      per tool: its latest call timed out (unavailable)
+95         1      categories with request hits (/ 3, clipped)
+=========  =====  =================================================================
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .intent import classify, intent_scores
+from .intent import classify, intent_scores, mention_scores, request_scores
 from .models import CATEGORIES, EVIDENCE_STATUSES, N_ACTIONS, OUTCOMES, TOOL_IDS, ToolDeskObservation
 
 N_FEATURES = 2 * len(CATEGORIES) + 5 + 2 * len(TOOL_IDS) + len(OUTCOMES) + 2 + N_ACTIONS + 2
+N_FEATURES_V1 = N_FEATURES + 2 * len(CATEGORIES) + len(TOOL_IDS) + 1
 _OUTCOME_INDEX = {o: i for i, o in enumerate(OUTCOMES)}
 
 
@@ -63,3 +74,27 @@ def featurize(obs: ToolDeskObservation) -> np.ndarray:
     x[i] = min(obs.consult_count / 3.0, 1.0)
     x[i + 1] = min(obs.step / max(obs.max_steps, 1), 1.0)
     return x
+
+
+def featurize_v1(obs: ToolDeskObservation) -> np.ndarray:
+    x = np.zeros(N_FEATURES_V1, dtype=np.float32)
+    x[:N_FEATURES] = featurize(obs)
+    if obs.query is None:
+        return x
+    text = " ".join([obs.query.text, *obs.customer_replies])
+    n = len(CATEGORIES)
+    req, men = request_scores(text), mention_scores(text)
+    i = N_FEATURES
+    x[i:i + n] = np.minimum(np.asarray(req, np.float32) / 3.0, 1.0)
+    x[i + n:i + 2 * n] = np.minimum(np.asarray(men, np.float32) / 3.0, 1.0)
+    i += 2 * n
+    latest = {r.action_id: r.status for r in obs.tool_results}
+    for t, tool in enumerate(TOOL_IDS):
+        x[i + t] = latest.get(tool) == "unavailable"
+    x[i + len(TOOL_IDS)] = min(sum(1 for v in req if v) / 3.0, 1.0)
+    return x
+
+
+def featurizer(n_features: int):
+    """The feature function whose vector has ``n_features`` entries (a checkpoint's input size)."""
+    return {N_FEATURES: featurize, N_FEATURES_V1: featurize_v1}[n_features]

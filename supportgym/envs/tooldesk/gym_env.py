@@ -8,9 +8,13 @@ report. Registered ids (import ``supportgym.envs.tooldesk`` first, or use
 
 * ``SupportGym/ToolDesk-v0`` - generated training queries (``split="train"``)
 * ``SupportGym/ToolDeskBenchmark-v0`` - the fixed 100-query benchmark
+* ``SupportGym/ToolDesk-v1`` / ``SupportGym/ToolDeskHard-v1`` - ``tooldesk-v1`` (harm,
+  noisy consult_llm) on ``split="train"`` / ``"hard:train"``, with the 96 features of
+  ``featurize_v1``
 
 ``reset(options={"split": "test"})``, ``{"task": "benchmark", "index": 7}`` or
-``{"category": "refund"}`` choose the episode.
+``{"category": "refund"}`` choose the episode. Render modes: ``ansi`` (the LLM prompt) and
+``rgb_array`` (the feature vector as a grey-scale strip; what SB3's ``make_vec_env`` asks for).
 """
 
 from __future__ import annotations
@@ -23,25 +27,36 @@ import numpy as np
 from gymnasium import spaces
 
 from ...core.errors import ConfigError, expected
-from .env import DEFAULT_MAX_STEPS, ToolDeskEnv
-from .features import N_FEATURES, featurize
+from .env import ToolDeskEnv, ToolDeskEnvV1
+from .features import N_FEATURES, N_FEATURES_V1, featurize, featurize_v1
 from .models import N_ACTIONS
 
-GYM_IDS = ("SupportGym/ToolDesk-v0", "SupportGym/ToolDeskBenchmark-v0")
+GYM_IDS = ("SupportGym/ToolDesk-v0", "SupportGym/ToolDeskBenchmark-v0", "SupportGym/ToolDesk-v1",
+           "SupportGym/ToolDeskHard-v1")
+_GYM_KWARGS = ({"split": "train"}, {"task": "benchmark"}, {"split": "train", "version": 1},
+               {"split": "hard:train", "version": 1})
+RENDER_MODES = ("ansi", "rgb_array")
+#: pixels per feature in the rgb_array strip
+_CELL = 8
 
 
 class ToolDeskGymEnv(gym.Env[np.ndarray, np.int64]):
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
 
-    def __init__(self, split: str = "train", task: str | None = None, max_steps: int = DEFAULT_MAX_STEPS,
-                 render_mode: str | None = None) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ConfigError(expected("render_mode", render_mode, [None, "ansi"]))
-        self.env = ToolDeskEnv(max_steps=max_steps)
+    def __init__(self, split: str = "train", task: str | None = None, max_steps: int | None = None,
+                 render_mode: str | None = None, version: int = 0) -> None:
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ConfigError(expected("render_mode", render_mode, [None, *RENDER_MODES]))
+        if version not in (0, 1):
+            raise ConfigError(expected("tooldesk gym version", version, [0, 1]))
+        env_cls = ToolDeskEnvV1 if version == 1 else ToolDeskEnv
+        self.env = env_cls(max_steps=max_steps)
+        self.featurize = featurize_v1 if version == 1 else featurize
         self.split, self.task, self.render_mode = split, task, render_mode
-        ToolDeskEnv.resolve_task(task, None if task else split)  # fail early on a bad name
+        env_cls.resolve_task(task, None if task else split)  # fail early on a bad name
         self.action_space = spaces.Discrete(N_ACTIONS)
-        self.observation_space = spaces.Box(0.0, 1.0, shape=(N_FEATURES,), dtype=np.float32)
+        n = N_FEATURES_V1 if version == 1 else N_FEATURES
+        self.observation_space = spaces.Box(0.0, 1.0, shape=(n,), dtype=np.float32)
         self._obs = None
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
@@ -54,7 +69,7 @@ class ToolDeskGymEnv(gym.Env[np.ndarray, np.int64]):
         # gymnasium seeds once and then draws; the drawn seed picks the query
         episode_seed = int(self.np_random.integers(2**31))
         self._obs = self.env.reset(seed=episode_seed, task=task, split=split, **opts)
-        return featurize(self._obs), {"query_id": self._obs.query.id if self._obs.query else None}
+        return self.featurize(self._obs), {"query_id": self._obs.query.id if self._obs.query else None}
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         a = int(action)
@@ -67,11 +82,15 @@ class ToolDeskGymEnv(gym.Env[np.ndarray, np.int64]):
         info: dict[str, Any] = {"reward_breakdown": obs.reward_breakdown.components() if obs.reward_breakdown else {}}
         if obs.done:
             info["episode_report"] = self.env.episode_report()
-        return featurize(obs), float(obs.reward or 0.0), terminated, truncated, info
+        return self.featurize(obs), float(obs.reward or 0.0), terminated, truncated, info
 
-    def render(self) -> str | None:
-        if self.render_mode != "ansi" or self._obs is None:
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None or self._obs is None:
             return None
+        if self.render_mode == "rgb_array":
+            strip = (self.featurize(self._obs) * 255).astype(np.uint8)
+            img = np.repeat(np.repeat(strip[None, :], _CELL, axis=0), _CELL, axis=1)
+            return np.repeat(img[:, :, None], 3, axis=2)
         from .prompts import render_prompt
 
         return render_prompt(self._obs)
@@ -103,7 +122,7 @@ def greedy_rollouts(policy: Callable[[np.ndarray], int], env_id: str, episodes: 
 
 def register_gym() -> None:
     """Register the Gymnasium ids (idempotent)."""
-    for gym_id, kwargs in zip(GYM_IDS, ({"split": "train"}, {"task": "benchmark"})):
+    for gym_id, kwargs in zip(GYM_IDS, _GYM_KWARGS):
         if gym_id not in gym.registry:
             gym.register(id=gym_id, entry_point="supportgym.envs.tooldesk.gym_env:ToolDeskGymEnv",
                          kwargs=kwargs, max_episode_steps=None)

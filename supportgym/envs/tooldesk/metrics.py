@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from statistics import fmean
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from .models import CATEGORIES
 
-if TYPE_CHECKING:
-    from ...eval.runner import EpisodeRecord
+
+class EpisodeLike(Protocol):
+    """What summarize reads of an evaluation record (the eval layer's EpisodeRecord)."""
+
+    report: dict[str, Any]
+    total_reward: float
 
 
-def summarize(records: list[EpisodeRecord]) -> dict[str, float]:
+def summarize(records: Sequence[EpisodeLike]) -> dict[str, float]:
     reps = [r.report for r in records if r.report]
     if not reps:
         return {"episodes": 0.0}
@@ -28,6 +33,8 @@ def summarize(records: list[EpisodeRecord]) -> dict[str, float]:
         "mean_consult_calls": fmean(float(r["consult_calls"]) for r in reps),
         "malformed_rate": fmean(float(r["malformed_actions"] > 0) for r in reps),
         "truncation_rate": fmean(float(r["truncated"]) for r in reps),
+        # v1: episodes with a refund or account change the customer did not ask for
+        "harm_rate": fmean(float(r.get("harm", 0) > 0) for r in reps),
     }
     for cat in CATEGORIES:
         mine = [r for r in reps if r["category"] == cat]

@@ -14,10 +14,13 @@ from ...core.types import Action, Model, Observation, RewardBreakdown, State
 
 Category = Literal["order_status", "refund", "account", "delivery", "stock", "billing", "technical", "policy"]
 CATEGORIES: tuple[str, ...] = get_args(Category)
-Variant = Literal["standard", "missing_info"]
+Variant = Literal["standard", "missing_info", "hard"]
 #: "blocked": a precondition is unmet (call out of order); "needs_info": an input only
-#: the customer can give is missing. Only "ok" and "not_found" count as evidence.
-Status = Literal["ok", "not_found", "blocked", "needs_info"]
+#: the customer can give is missing; "unavailable": the service timed out (hard splits),
+#: the same call again may answer. Only "ok" and "not_found" count as evidence.
+Status = Literal["ok", "not_found", "blocked", "needs_info", "unavailable"]
+#: state changes a tool can make; one the customer did not ask for is harm (tooldesk-v1)
+SideEffect = Literal["refund", "account_update"]
 EVIDENCE_STATUSES: frozenset[str] = frozenset({"ok", "not_found"})
 
 
@@ -88,6 +91,15 @@ class Gold(Model):
     plan: list[int] = Field(description="a shortest successful action sequence")
     acceptable: list[Resolution] = Field(min_length=1)
     needs_info: bool = False
+    #: side effects the customer asked for; None = the category's own (refund, account change)
+    requested_effects: list[SideEffect] | None = None
+    #: hard splits: the categories the customer actually asks about, primary first
+    intents: list[Category] | None = None
+
+    def effects(self, category: str) -> set[str]:
+        if self.requested_effects is not None:
+            return set(self.requested_effects)
+        return {"refund"} if category == "refund" else {"account_update"} if category == "account" else set()
 
 
 class Query(Model):
@@ -102,6 +114,10 @@ class Query(Model):
     #: what the simulated customer can tell when asked
     hidden: dict[str, str] = Field(default_factory=dict)
     gold: Gold
+    #: hard splits: tool id -> how many times its service times out before answering
+    flaky: dict[int, int] = Field(default_factory=dict)
+    #: step limit of this query (hard queries need longer episodes); None = the env's
+    max_steps: int | None = None
 
 
 # ---- wire types ------------------------------------------------------------------------
@@ -138,6 +154,8 @@ class ToolDeskReward(RewardBreakdown):
     consult_llm_cost: float = 0.0
     episode_length_limit: float = 0.0
     malformed_action: float = 0.0
+    #: tooldesk-v1: a refund or account change the customer did not ask for (the episode is not resolved)
+    unrequested_side_effect: float = 0.0
 
 
 class QueryView(Model):

@@ -70,6 +70,46 @@ class CategoryTemplates(Model):
     missing_info: VariantTemplates | None = None
 
 
+class SplitPool(Model):
+    """Pieces of text per hard split; the splits share none."""
+
+    train: list[str] = Field(min_length=1)
+    validation: list[str] = Field(min_length=1)
+    test: list[str] = Field(min_length=1)
+
+    def for_tag(self, tag: str) -> list[str]:
+        return getattr(self, tag)
+
+
+class Distractor(Model):
+    text: str
+    #: the account field a ticket console pre-fills from these words
+    autofill: str | None = None
+
+
+class DistractorPool(Model):
+    train: list[Distractor] = Field(min_length=1)
+    validation: list[Distractor] = Field(min_length=1)
+    test: list[Distractor] = Field(min_length=1)
+
+    def for_tag(self, tag: str) -> list[Distractor]:
+        return getattr(self, tag)
+
+
+class VagueOpeners(Model):
+    with_order: SplitPool
+    without_order: SplitPool
+
+
+class HardData(Model):
+    settled_cues: list[str] = Field(min_length=1)
+    vague: VagueOpeners
+    clarify: SplitPool
+    connectors: SplitPool
+    secondary: dict[str, SplitPool]
+    distractors: dict[str, DistractorPool]
+
+
 def load_yaml(name: str) -> Any:
     path = DATA / name
     try:
@@ -110,6 +150,15 @@ def lexicon() -> dict[str, tuple[str, ...]]:
     if not isinstance(raw, dict) or set(raw) != set(CATEGORIES):
         raise DataFormatError(DATA / "lexicon.yaml", f"keys must be the categories {list(CATEGORIES)}")
     return {cat: tuple(str(p).lower() for p in raw[cat]) for cat in CATEGORIES}
+
+
+@lru_cache(maxsize=1)
+def hard_data() -> HardData:
+    data = validate(HardData, "hard.yaml", load_yaml("hard.yaml"))
+    bad = sorted(set(data.secondary) - set(CATEGORIES)) + sorted(set(data.distractors) - set(CATEGORIES))
+    if bad:
+        raise DataFormatError(DATA / "hard.yaml", f"unknown categories {bad}; allowed: {list(CATEGORIES)}")
+    return data
 
 
 @lru_cache(maxsize=1)

@@ -1,6 +1,7 @@
 """Named reward signals and the per-episode ledger they are computed from.
 
-Weights live in ``data/rewards.yaml``; each step's :class:`ToolDeskReward` has one
+Weights live in ``data/rewards.yaml`` (``tooldesk-v0``) and ``data/rewards_v1.yaml``
+(``tooldesk-v1``: unrequested side effects are harm, consult_llm costs more); each step's :class:`ToolDeskReward` has one
 field per signal and ``total`` their sum. The ledger is the only state scoring reads,
 so the breakdown of any step can be recomputed from the trajectory.
 """
@@ -33,15 +34,23 @@ class RewardWeights(Model):
     consult_llm_cost: float
     episode_length_limit: float
     malformed_action: float
+    #: per refund or account change the customer did not ask for (0 in v0, where it was not scored)
+    unrequested_side_effect: float = 0.0
 
-@lru_cache(maxsize=1)
-def weights() -> RewardWeights:
-    return validate(RewardWeights, "rewards.yaml", load_yaml("rewards.yaml"))
+
+REWARD_FILES = {0: "rewards.yaml", 1: "rewards_v1.yaml"}
+
+
+@lru_cache(maxsize=4)
+def weights(version: int = 0) -> RewardWeights:
+    name = REWARD_FILES[version]
+    return validate(RewardWeights, name, load_yaml(name))
 
 
 @dataclass
 class Ledger:
     gold: Gold
+    w: RewardWeights = field(default_factory=weights)
     evidence: set[int] = field(default_factory=set)
     answered_calls: set[str] = field(default_factory=set)
     counts: dict[str, int] = field(default_factory=dict)
@@ -63,11 +72,14 @@ class Ledger:
     def useful_tools(self) -> set[int]:
         return {t for r in self.gold.acceptable for t in r.required_tools}
 
-def new_breakdown() -> ToolDeskReward:
-    return ToolDeskReward(step_cost=weights().step_cost)
+def new_breakdown(w: RewardWeights | None = None) -> ToolDeskReward:
+    return ToolDeskReward(step_cost=(w or weights()).step_cost)
 
 def score_tool(led: Ledger, bd: ToolDeskReward, tool: int, call: str, status: str) -> None:
-    w = weights()
+    w = led.w
+    if status == "unavailable":
+        led.count("unavailable_calls")
+        return  # a timeout is the service's fault: only the step it cost
     if status not in EVIDENCE_STATUSES:
         bd.call_out_of_order = w.call_out_of_order
         led.count("out_of_order_calls")
@@ -87,8 +99,14 @@ def score_tool(led: Ledger, bd: ToolDeskReward, tool: int, call: str, status: st
         bd.irrelevant_tool_call = w.irrelevant_tool_call
         led.count("irrelevant_calls")
 
+def score_harm(led: Ledger, bd: ToolDeskReward, effects: list[str]) -> None:
+    """Side effects the customer did not ask for: a large penalty each, and no resolution."""
+    if effects:
+        bd.unrequested_side_effect = led.w.unrequested_side_effect * len(effects)
+        led.counts["harm"] = led.counts.get("harm", 0) + len(effects)
+
 def score_info(led: Ledger, bd: ToolDeskReward, supplied: bool) -> None:
-    w = weights()
+    w = led.w
     if supplied:
         bd.info_request = w.info_request
     else:
@@ -96,8 +114,13 @@ def score_info(led: Ledger, bd: ToolDeskReward, supplied: bool) -> None:
         led.count("unnecessary_info_requests")
 
 def score_terminal(led: Ledger, bd: ToolDeskReward, action: int, steps: int) -> bool:
-    """Score a terminal action; returns whether the query is resolved."""
-    w = weights()
+    """Score a terminal action; returns whether the query is resolved.
+
+    After harm (a side effect nobody asked for) the query is never resolved and the closing
+    action earns nothing: the customer got something they did not want."""
+    w = led.w
+    if led.counts.get("harm", 0):
+        return False
     matches = [r for r in led.gold.acceptable if r.terminal == action]
     if matches:
         best = min(matches, key=lambda r: (len(set(r.required_tools) - led.evidence), -r.credit))

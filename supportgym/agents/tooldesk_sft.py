@@ -5,6 +5,7 @@ is :func:`~.prompts.render_prompt` of the observation (it carries the whole epis
 far) and the assistant turn is the JSON action ``{"reasoning", "action_id"}``, the
 format TRL's ``SFTTrainer`` reads as a conversational data set. Only episodes with a
 total reward of at least ``min_reward`` are kept (the seed kept SAC episodes >= 5.0).
+It lives on the agents side because it drives an agent (envs never import agents).
 """
 
 from __future__ import annotations
@@ -13,17 +14,19 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ...agents import make_agent
-from ...core.io import write_text_atomic
-from .env import ToolDeskEnv
-from .prompts import SYSTEM_PROMPT, render_prompt
+from ..core.io import write_text_atomic
+from ..core.registry import make
+from ..envs.tooldesk.prompts import SYSTEM_PROMPT, render_prompt
+from . import make_agent
 
 
 def expert_examples(agent: str = "rules", split: str = "train", episodes: int = 500, seed: int = 0,
-                    min_reward: float = 5.0, **agent_kwargs: Any) -> tuple[list[dict[str, Any]], dict[str, float]]:
-    """Run ``agent`` on ``episodes`` generated queries; returns (examples, stats)."""
-    expert = make_agent("tooldesk", agent, seed=seed, **agent_kwargs)
-    env = ToolDeskEnv()
+                    min_reward: float = 5.0, env_id: str = "tooldesk", **agent_kwargs: Any,
+                    ) -> tuple[list[dict[str, Any]], dict[str, float]]:
+    """Run ``agent`` on ``episodes`` generated queries of ``env_id`` (default: the latest
+    tooldesk, whose splits include hard:*); returns (examples, stats)."""
+    expert = make_agent(env_id, agent, seed=seed, **agent_kwargs)
+    env = make(env_id)
     examples: list[dict[str, Any]] = []
     kept = 0
     for i in range(episodes):

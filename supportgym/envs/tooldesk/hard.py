@@ -1,0 +1,220 @@
+"""The hard splits of ``tooldesk-v1``: ``hard:train | hard:validation | hard:test``.
+
+A hard query starts from a first-release query (same worlds, same gold logic, the split's
+own templates) and adds complications drawn from ``data/hard.yaml``, at least two each:
+
+* **vague opener** - the message does not say what is needed (often in words a keyword
+  router reads as a technical fault); only ``request_customer_information`` brings the
+  request, which the knowledge base then searches too;
+* **second request** - stock, policy, an order's status, or an account change; its
+  evidence is required as well (the closing action stays the first request's);
+* **distractor** - a sentence that mentions another topic without asking for it; the
+  console may pre-fill an account change from its words, so acting on it is harm;
+* **timeouts** - a service does not answer the first one or two calls (retry it).
+
+Drafts whose gold plan is shorter than ``MIN_PLAN`` actions are drawn again.
+
+Every query is replayed through the services before it is returned: the gold plan
+must collect all evidence, change nothing the customer did not ask for, and meet the
+outcomes its branch assumes; a draft that fails is drawn again. The oracle therefore
+resolves every hard query.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ...core.errors import ConfigError, expected
+from .backend import Backend, SimulatedCustomer
+from .models import (
+    AUTH,
+    CATEGORIES,
+    CUSTOMER,
+    EVIDENCE_STATUSES,
+    INVENTORY,
+    KB,
+    LOGISTICS,
+    ORDER,
+    REFUND,
+    REQUEST_INFO,
+    Gold,
+    Query,
+    QueryContext,
+    Resolution,
+)
+from .resources import hard_data, knowledge_base, templates, vocab
+from .tasks import BUILDERS, MISSING_INFO_RATE
+from .world import World, generate_world
+
+HARD_SPLITS: tuple[str, ...] = ("hard:train", "hard:validation", "hard:test")
+HARD_MAX_STEPS = 16
+#: a hard query's gold plan is at least this long (redrawn otherwise): 5-11 actions
+MIN_PLAN = 4
+P_TIMEOUTS = 0.6
+P_VAGUE, P_SECOND, P_DISTRACTOR, P_FLAKY, P_FLAKY_TWICE = 0.5, 0.35, 0.45, 0.45, 0.15
+ORDER_BOUND = ("order_status", "refund", "delivery", "billing")
+#: dependency order of the services: identity before account changes, order before refund/tracking
+TOOL_ORDER: tuple[int, ...] = (AUTH, ORDER, CUSTOMER, REFUND, LOGISTICS, INVENTORY, KB)
+SECONDARY_TOOLS: dict[str, tuple[int, ...]] = {"stock": (INVENTORY,), "policy": (KB,), "order_status": (ORDER,),
+                                               "account": (AUTH, CUSTOMER)}
+_ATTEMPTS = 60
+
+
+def _customer(world: World, ctx: QueryContext, hidden: dict[str, str]) -> str | None:
+    if ctx.customer_id:
+        return ctx.customer_id
+    c = world.customer_by_email(hidden.get("email", ""))
+    return c.id if c else None
+
+
+def _secondaries(cat: str, world: World, cust: str | None) -> list[str]:
+    out = []
+    for sec in ("stock", "policy", "order_status", "account"):
+        if sec == cat or (sec == "policy" and cat in ("technical", "policy")):
+            continue
+        if sec == "order_status" and (cat in ORDER_BOUND or cust is None or not world.orders_of(cust)):
+            continue
+        if sec == "account" and (cust is None or world.customers[cust].locked):
+            continue
+        out.append(sec)
+    return out
+
+
+def _draft(split: str, world_seed: int, rng: random.Random, category: str | None) -> Query | None:
+    tag = split.removeprefix("hard:")
+    world = generate_world(world_seed)
+    hd = hard_data()
+    cat = category or rng.choice(CATEGORIES)
+    tmpl = templates()[cat]
+    missing = tmpl.missing_info is not None and rng.random() < MISSING_INFO_RATE
+    base = BUILDERS[cat](world, rng, missing)
+    if base is None:
+        return None
+    ctx, hidden, fill = base.ctx, dict(base.hidden), dict(base.fill)
+    pool = (tmpl.missing_info if missing else tmpl.standard).for_tag(tag)  # type: ignore[union-attr]
+    request = rng.choice(pool).format(**fill)
+    cust = _customer(world, ctx, hidden)
+
+    while True:  # at least two complications (timeouts count as one)
+        vague, second, distract, flaky_on = (rng.random() < p for p in (P_VAGUE, P_SECOND, P_DISTRACTOR, P_TIMEOUTS))
+        if vague + second + distract + flaky_on >= 2:
+            break
+
+    tools = {t for r in base.acceptable for t in r.required_tools}
+    effects = {"refund"} if cat == "refund" else {"account_update"} if cat == "account" else set()
+    intents = [cat]
+    sentences = [request]
+    sec = None
+    options = _secondaries(cat, world, cust) if second else []
+    if options:
+        sec = rng.choice(options)
+        sfill: dict[str, str] = {}
+        if sec == "stock":
+            sfill["product"] = rng.choice(sorted(world.products))
+            ctx = ctx.model_copy(update={"product": sfill["product"]})
+        elif sec == "policy":
+            art = rng.choice(knowledge_base().policies)
+            sfill["ask"] = art.ask
+        elif sec == "order_status":
+            order = rng.choice(world.orders_of(cust))  # type: ignore[arg-type]
+            sfill["order_id"] = order.id
+            ctx = ctx.model_copy(update={"order_id": order.id})
+        else:
+            change = rng.choice(vocab().account_changes)
+            sfill["change"] = change.phrase
+            ctx = ctx.model_copy(update={"account_change": change, "customer_id": ctx.customer_id or cust})
+            effects.add("account_update")
+        text = rng.choice(hd.secondary[sec].for_tag(tag)).format(**sfill)
+        sentences.append(rng.choice(hd.connectors.for_tag(tag)) + text)
+        tools |= set(SECONDARY_TOOLS[sec])
+        intents.append(sec)
+    if distract:
+        banned = {cat, sec}
+        if CUSTOMER in tools or ctx.account_change is not None:
+            banned.add("account")  # a pre-filled change would turn a needed account read into harm
+        d_cat = rng.choice([c for c in CATEGORIES if c not in banned])
+        d = rng.choice(hd.distractors[d_cat].for_tag(tag))
+        sentences.insert(rng.randrange(len(sentences) + 1), d.text + ".")
+        if d.autofill is not None:
+            change = next(c for c in vocab().account_changes if c.field == d.autofill)
+            ctx = ctx.model_copy(update={"account_change": change})
+    body = " ".join(s if s.rstrip()[-1:] in ".?!" else s + "." for s in sentences)
+    if vague:
+        kind = hd.vague.with_order if ctx.order_id is not None else hd.vague.without_order
+        text = rng.choice(kind.for_tag(tag)).format(order_id=ctx.order_id, name=fill.get("name", ""))
+        hidden["request"] = rng.choice(hd.clarify.for_tag(tag)).format(request=body)
+    else:
+        text = body
+
+    flaky: dict[int, int] = {}
+    if flaky_on:
+        for t in sorted(tools):
+            r = rng.random()
+            if r < P_FLAKY:
+                flaky[t] = 2 if r < P_FLAKY_TWICE else 1
+        if not flaky:
+            flaky[rng.choice(sorted(tools))] = 1
+    terminal = base.plan[-1]
+    plan = [REQUEST_INFO] if (missing or vague) else []
+    for t in TOOL_ORDER:
+        if t in tools:
+            plan += [t] * (flaky.get(t, 0) + 1)
+    plan.append(terminal)
+    if len(plan) < MIN_PLAN:
+        return None
+    acceptable = [Resolution(terminal=r.terminal, required_tools=sorted(tools), credit=r.credit) for r in base.acceptable]
+    gold = Gold(branch=base.branch, plan=plan, acceptable=acceptable, needs_info=missing or vague,
+                requested_effects=sorted(effects), intents=intents)  # type: ignore[arg-type]
+    return Query(id="", category=cat, variant="hard", split=split, world_seed=world_seed, text=text,
+                 channel=rng.choice(("chat", "email", "web_form")), context=ctx, hidden=hidden, gold=gold,
+                 flaky=flaky, max_steps=HARD_MAX_STEPS)
+
+
+def replay_ok(q: Query) -> bool:
+    """Does the gold plan collect every piece of evidence, change only what was asked, and
+    see the outcomes its branch assumes?"""
+    backend, customer = Backend(generate_world(q.world_seed), q.flaky), SimulatedCustomer(q)
+    ctx, replies, last = q.context, [], {}
+    for a in q.gold.plan[:-1]:
+        if a == REQUEST_INFO:
+            reply, ctx, _ = customer.answer(ctx)
+            replies.append(reply)
+            continue
+        _, out = backend.invoke(a, " ".join([q.text, *replies]), ctx)
+        last[a] = out
+    if any(last[t].status not in EVIDENCE_STATUSES for t in q.gold.acceptable[0].required_tools):
+        return False
+    if any(kind not in q.gold.effects(q.category) for kind, _ in backend.side_effects()):
+        return False
+    if KB in last:
+        found = last[KB].data.get("article_id")
+        issues = {a.id: a.symptom for a in knowledge_base().known_issues}
+        if q.category == "technical":
+            # the KB must answer the fault itself: the article of the symptom described, or none
+            described = found in issues and issues[found] in " ".join([q.text, *replies])
+            if (q.gold.branch == "article_found") != (found is not None and found in issues) or (found is not None and not described):
+                return False
+        elif found is None or found in issues:
+            return False  # a policy question (first or second) needs its policy article
+    outcome = {a: o.outcome for a, o in last.items()}
+    expect = {"approved": (REFUND, "approved"), "needs_approval": (REFUND, "needs_approval"),
+              "locked": (AUTH, "locked"), "verified": (AUTH, "verified"), "lost": (LOGISTICS, "lost")}
+    if q.gold.branch in expect and q.category in ("refund", "account", "delivery"):
+        tool, want = expect[q.gold.branch]
+        if outcome.get(tool) != want:
+            return False
+    return True
+
+
+def hard_query(split: str, seed: int, category: str | None = None) -> Query:
+    """The hard query of ``split`` for ``seed``."""
+    if split not in HARD_SPLITS:
+        raise ConfigError(expected("tooldesk hard split", split, list(HARD_SPLITS)))
+    if category is not None and category not in CATEGORIES:
+        raise ConfigError(expected("tooldesk category", category, list(CATEGORIES)))
+    rng = random.Random(f"tooldesk/{split}/{seed}")
+    for _ in range(_ATTEMPTS):
+        q = _draft(split, rng.randrange(2**31), rng, category)
+        if q is not None and replay_ok(q):
+            return q.model_copy(update={"id": f"{split}-{seed}"})
+    raise ConfigError(f"no consistent hard query for {split} seed {seed} after {_ATTEMPTS} draws; use another seed")
