@@ -30,7 +30,7 @@ torch.set_num_threads(1)
 
 def _replay(seed: int, task: str, actions: list[int]) -> tuple[float, dict[str, float]]:
     """The raw environment stepped with ``actions``, then with no action until it ends the episode."""
-    e = make("tooldesk")
+    e = make("tooldesk-v0")
     obs = e.reset(seed=seed, task=task)
     total, comps = 0.0, {}
     for a in [{"action_id": a} for a in actions] + [dict(NO_ACTION)] * e.max_steps:

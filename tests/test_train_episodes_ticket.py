@@ -41,7 +41,7 @@ def _row(seed: int, split: str = "train", **options) -> dict:
 
 def _replay(row: dict, actions: list[dict]) -> tuple[list[float], dict[str, float], object]:
     """The raw environment stepped with ``actions``, then with no action until it ends the episode."""
-    e = make("ticket")
+    e = make("ticket-v0")
     obs = e.reset(seed=row["env_seed"], task=row["env_task"], **json.loads(row["env_options"]))
     rewards, comps = [], {}
     for a in [dict(a) for a in actions] + [{}] * 100:

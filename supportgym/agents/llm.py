@@ -19,8 +19,10 @@ Chat templates are always used. Repairs are counted in ``self.counters["repairs"
 from __future__ import annotations
 
 import difflib
+import json
 import os
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, ClassVar
 
 import httpx
@@ -88,11 +90,16 @@ class LLMAgent(Agent):
         threads: int | None = None,
         lm: Any = None,
         client: ChatClient | None = None,
+        label_descriptions: dict[str, dict[str, str]] | None = None,
     ) -> None:
         super().__init__(seed)
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.fmt = PromptFormat.for_env(self.env_name, spec(self.env_name).env_class().action_type)
+        if label_descriptions is None and checkpoint:
+            label_descriptions = run_prompt(checkpoint).get("label_descriptions")
+        if label_descriptions:
+            self.fmt = self.fmt.with_label_descriptions(label_descriptions)
         base_url = base_url or os.environ.get("SUPPORTGYM_LLM_BASE_URL")
         self.client = client
         self.lm = lm
@@ -166,6 +173,16 @@ class LLMAgent(Agent):
         if filled:
             self.count("filled_text", len(filled))
         return action
+
+
+PROMPT_FILE = "prompt.json"
+
+
+def run_prompt(checkpoint: str) -> dict[str, Any]:
+    """The prompt options a training run saved beside its adapter (``prompt.json``), if any: the agent
+    must see the prompt the adapter was trained on."""
+    path = Path(checkpoint) / PROMPT_FILE
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
 def finish_action(env_name: str, fmt: PromptFormat, raw: Mapping[str, Any], obs: Observation,

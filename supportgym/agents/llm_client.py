@@ -4,6 +4,10 @@ Configured by arguments or the environment: ``SUPPORTGYM_LLM_BASE_URL`` (e.g.
 ``http://127.0.0.1:8000/v1``), ``SUPPORTGYM_LLM_MODEL`` and ``SUPPORTGYM_LLM_API_KEY``
 (falls back to ``OPENAI_API_KEY``). ``chat_client_from_env()`` returns None when no
 endpoint is configured, so callers can fall back to rule-based behaviour.
+
+Every failure of the endpoint (unreachable, timeout, HTTP error, an answer that is not a chat
+completion) is raised as :class:`~supportgym.core.errors.EndpointError`: one line naming the URL
+and what to check, which the CLI prints without a traceback (exit 2).
 """
 
 from __future__ import annotations
@@ -14,7 +18,29 @@ from typing import Any
 
 import httpx
 
-from ..core.errors import ConfigError
+from ..core.errors import ConfigError, EndpointError
+
+
+class EndpointStatusError(EndpointError, httpx.HTTPStatusError):
+    """An HTTP error answer. Still an ``httpx.HTTPStatusError`` (with ``response``), so a caller
+    that steps down to a weaker ``response_format`` on 400/422 keeps working."""
+
+    def __init__(self, url: str, message: str, *, request: httpx.Request, response: httpx.Response) -> None:
+        EndpointError.__init__(self, url, message)
+        self.request = request
+        self.response = response
+
+
+def _status_hint(status: int, model: str) -> str:
+    if status in (401, 403):
+        return "the server refused the key: set SUPPORTGYM_LLM_API_KEY (or OPENAI_API_KEY)"
+    if status == 404:
+        return f"no chat completions here, or no model {model!r}: check --base-url (it usually ends in /v1) and --model"
+    if status in (400, 422):
+        return "the server refused the request"
+    if status == 429 or status >= 500:
+        return "the server is overloaded or failing: retry later"
+    return "unexpected answer"
 
 
 @dataclass
@@ -48,9 +74,24 @@ class ChatClient:
         if seed is not None:
             body["seed"] = seed
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        r = self._http.post(self.base_url.rstrip("/") + "/chat/completions", json=body, headers=headers)
-        r.raise_for_status()
-        return r.json()["choices"][0]["message"]["content"] or ""
+        url = self.base_url.rstrip("/") + "/chat/completions"
+        try:
+            r = self._http.post(url, json=body, headers=headers)
+        except httpx.TimeoutException as err:
+            raise EndpointError(url, f"no answer within {self.timeout_s:g} s ({type(err).__name__}): is the "
+                                "server overloaded, or the model too slow for the timeout?") from None
+        except httpx.TransportError as err:
+            raise EndpointError(url, f"cannot reach the endpoint ({type(err).__name__}: {err}): is the server "
+                                "running, and is --base-url / SUPPORTGYM_LLM_BASE_URL right?") from None
+        if r.status_code >= 400:
+            detail = " ".join(r.text.split())[:200]
+            raise EndpointStatusError(url, f"HTTP {r.status_code}: {_status_hint(r.status_code, self.model)}"
+                                      + (f" ({detail})" if detail else ""), request=r.request, response=r)
+        try:
+            return r.json()["choices"][0]["message"]["content"] or ""
+        except (ValueError, KeyError, IndexError, TypeError):
+            raise EndpointError(url, "the answer is not an OpenAI chat completion "
+                                f"({' '.join(r.text.split())[:200]!r}): is this an OpenAI-compatible server?") from None
 
     def close(self) -> None:
         self._http.close()

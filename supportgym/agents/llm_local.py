@@ -17,6 +17,32 @@ from typing import Any
 
 from ..core.errors import ConfigError
 
+DEFAULT_MODEL_NAME = "SmolLM2-135M-Instruct"
+#: a shorter common prefix is not worth copying a cache for
+MIN_SHARED_TOKENS = 16
+MODEL_DIR_ENV = "SUPPORTGYM_MODEL_DIR"
+
+
+def default_model_dir() -> Path:
+    """Where the converted model lives: ``$SUPPORTGYM_MODEL_DIR`` or the user cache."""
+    env = os.environ.get(MODEL_DIR_ENV)
+    if env:
+        return Path(env).expanduser()
+    return Path.home() / ".cache" / "supportgym" / "models" / DEFAULT_MODEL_NAME
+
+
+def resolve_model_path(model: str | os.PathLike[str] | None) -> str:
+    """A model argument as transformers wants it; ``None`` means the converted default."""
+    if model is None or str(model) in ("", "default", DEFAULT_MODEL_NAME):
+        path = default_model_dir()
+        if not (path / "config.json").exists():
+            raise ConfigError(
+                f"the default local model is not set up at {path}; run `supportgym train setup-model` "
+                f"(or set {MODEL_DIR_ENV}, or pass --model with any Hugging Face model folder)"
+            )
+        return str(path)
+    return str(model)
+
 
 def set_torch_threads(threads: int | None) -> int:
     """Set torch's intra-op threads explicitly: oversubscription made CPU steps 60x slower."""
@@ -41,8 +67,6 @@ class LocalLM:
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
-        from ..train.model import resolve_model_path
-
         if threads is not None or model_obj is None:
             set_torch_threads(threads)
         self.device = device
@@ -66,6 +90,13 @@ class LocalLM:
         self.model.eval()
         self._cache: tuple[list[int], Any, Any] | None = None
         self._cache_arg: str | None = None
+        #: reuse the KV cache of the token prefix a prompt shares with the previous one (the system prompt and
+        #: the chat template's head, the same for every email): only the new tokens go through the model.
+        #: Off by default: it computes ~half the prompt tokens but measured slower here (benchmarks/llm_speed.py)
+        self.share_prefix = False
+        self._shared: tuple[list[int], Any] | None = None
+        #: forward-pass token counts, for the speed benchmark: prompt tokens computed / reused from the shared prefix
+        self.stats = {"prompt_tokens": 0, "reused_tokens": 0}
 
     def render(self, messages: list[dict[str, str]], prefill: str = "") -> str:
         """Chat-template the messages, open the assistant turn, and prefill its start."""
@@ -103,9 +134,33 @@ class LocalLM:
                 # keep the prompt's cache (not the extension): the next field branches from another text
                 result = (list(ids), out.past_key_values, torch.log_softmax(out.logits[0, -1].float(), -1))
                 return result
-            out = self.model(input_ids=torch.tensor([ids], device=self.device), use_cache=True, logits_to_keep=1)
+            start, past = self._shared_start(ids)
+            kw = self._cache_kw(past) if past is not None else {}
+            out = self.model(input_ids=torch.tensor([ids[start:]], device=self.device), use_cache=True,
+                             logits_to_keep=1, **kw)
+        self.stats["prompt_tokens"] += len(ids) - start
+        self.stats["reused_tokens"] += start
         self._cache = (list(ids), out.past_key_values, torch.log_softmax(out.logits[0, -1].float(), -1))
+        if self.share_prefix:
+            # forward passes never write into a cache they were not handed, so keeping a reference is safe
+            self._shared = (list(ids), out.past_key_values)
         return self._cache
+
+    def _shared_start(self, ids: list[int]) -> tuple[int, Any]:
+        """(tokens reused, a private copy of their KV cache) from the previous prompt's shared prefix."""
+        if not self.share_prefix or self._shared is None:
+            return 0, None
+        old, cache = self._shared
+        k = 0
+        limit = min(len(old), len(ids) - 1)  # at least one new token, for the next-token log-probs
+        while k < limit and old[k] == ids[k]:
+            k += 1
+        if k < MIN_SHARED_TOKENS:
+            return 0, None
+        past = copy.deepcopy(cache)
+        if len(old) > k:
+            past.crop(k - len(old))  # a negative count removes that many tokens from the end
+        return k, past
 
     def _cache_kw(self, cache: Any) -> dict[str, Any]:
         # transformers 5.x renamed past_key_values -> cache; support both
@@ -117,8 +172,12 @@ class LocalLM:
             self._cache_arg = "cache" if "cache" in params else "past_key_values"
         return {self._cache_arg: cache}
 
-    def clear_cache(self) -> None:
+    def clear_cache(self, shared: bool = False) -> None:
+        """Forget the current prompt's cache; ``shared=True`` also the prefix shared across prompts
+        (needed whenever the weights change)."""
         self._cache = None
+        if shared:
+            self._shared = None
 
     def choose(self, text: str, candidates: list[str], suffix: str = "", prompt: str | None = None) -> Choice:
         """The candidate ``c`` maximising log p(c + suffix | text): exact over the given set.

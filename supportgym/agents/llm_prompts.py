@@ -109,6 +109,12 @@ class PromptFormat:
     fields: list[FieldSpec] = field(default_factory=list)
     #: the environment's own text face (``envs/<name>/prompts.py``: SYSTEM_PROMPT, render_prompt), if any
     env_prompts: Any = None
+    #: field -> allowed value -> one-line meaning, appended to the system prompt (a run's ``prompt.json``)
+    label_descriptions: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def with_label_descriptions(self, table: dict[str, dict[str, str]] | None) -> PromptFormat:
+        """A copy whose system prompt explains every allowed value of the described fields."""
+        return dataclasses.replace(self, label_descriptions=dict(table or {}))
 
     @classmethod
     def for_env(cls, env_name: str, action_type: type[BaseModel]) -> PromptFormat:
@@ -170,6 +176,8 @@ class PromptFormat:
             extra = ", ".join(f'"{f.name}" (text, at most {min(f.max_length or DEFAULT_MAX_LENGTH, 1000)} characters)'
                               for f in self.text_fields())
             system += f"\nAlso include {extra}."
+        for name, values in self.label_descriptions.items():
+            system += f"\n{name} values:" + "".join(f"\n- {v}: {d}" for v, d in values.items())
         return [{"role": "system", "content": system}, {"role": "user", "content": self.user_text(obs)}]
 
     def user_text(self, obs: Observation) -> str:

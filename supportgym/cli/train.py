@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Optional
@@ -31,21 +32,24 @@ def setup_model_command(
 @train_app.command("grpo")
 def grpo_command(
     env: str = typer.Option("inbox", help="inbox | ticket | tooldesk"),
+    policy: str = typer.Option("lm", help="lm: the causal LM with LoRA (TRL GRPOTrainer) | head: per-field softmax heads "
+                                          "on frozen MiniLM features (inbox; minutes on a CPU)"),
     model: Optional[str] = typer.Option(None, help="HF model folder (default: the converted SmolLM2-135M-Instruct)"),
-    output_dir: Optional[Path] = typer.Option(None, help="run directory (default runs/grpo-<env>)"),
-    max_steps: int = typer.Option(60, help="GRPO optimizer steps"),
-    num_generations: int = typer.Option(4, help="completions per prompt (the group)"),
-    prompts_per_step: int = typer.Option(2, help="prompts per step"),
+    output_dir: Optional[Path] = typer.Option(None, help="run directory (default runs/grpo-<env>, runs/grpo-head-inbox)"),
+    max_steps: Optional[int] = typer.Option(None, help="optimizer steps (default 60 lm, 600 head)"),
+    num_generations: Optional[int] = typer.Option(None, help="completions per prompt, the group (default 4 lm, 8 head)"),
+    prompts_per_step: Optional[int] = typer.Option(None, help="prompts per step (default 2 lm, 16 head)"),
     max_completion_length: Optional[int] = typer.Option(
         None, help="max new tokens per completion (default 40; whole episodes, tool results included: 384 tooldesk, 1536 ticket)"),
-    learning_rate: float = typer.Option(1e-4),
+    learning_rate: Optional[float] = typer.Option(None, help="default 1e-4 (lm, LoRA), 0.01 (head, Adam)"),
     temperature: float = typer.Option(1.0),
     beta: float = typer.Option(0.0, help="KL coefficient (0: no reference model)"),
     lora_r: int = typer.Option(16),
     lora_alpha: int = typer.Option(32),
-    train_prompts: int = typer.Option(512, help="distinct training prompts from the train split"),
+    train_prompts: Optional[int] = typer.Option(None, help="distinct training prompts from the train split "
+                                                           "(default 512 lm, 3000 head)"),
     seed: int = typer.Option(0),
-    threads: Optional[int] = typer.Option(None, help="torch threads (default: min(4, cores))"),
+    threads: Optional[int] = typer.Option(None, help="torch threads (default: min(4, cores) lm, 1 head)"),
     save_steps: int = typer.Option(10, help="checkpoint every N steps"),
     eval_episodes: int = typer.Option(10, help="held-out episodes before/after (0: skip)"),
     eval_size: int = typer.Option(10, help="emails per held-out episode (inbox)"),
@@ -58,19 +62,65 @@ def grpo_command(
     explore: float = typer.Option(0.2, help="constrained rollouts: probability of a uniformly random allowed value"),
     episode_mode: str = typer.Option("decision", help="decision (one decision per prompt) | episode (multi-step envs: "
                                                       "the model plays whole episodes, actions as tools)"),
+    advantage: Optional[str] = typer.Option(None, help="per_field (each field's own reward components) | summed; "
+                                                        "head default per_field; lm default trl (TRL's GRPOTrainer), "
+                                                        "per_field/summed run lm in SupportGym's own loop"),
+    entropy_coef: float = typer.Option(0.01, help="head: entropy bonus (keeps groups varied)"),
+    hidden: int = typer.Option(0, help="head: 0 linear heads, N a shared tanh layer of width N"),
+    device: Optional[str] = typer.Option(None, help="cpu | cuda (default: cuda if available for lm, cpu for head)"),
+    bf16: bool = typer.Option(False, help="lm: bfloat16 (needs --device cuda)"),
+    use_vllm: bool = typer.Option(False, help="lm: TRL's vLLM generation (needs --device cuda, --rollout sample)"),
+    label_descriptions: bool = typer.Option(False, help="lm: one line per allowed route/category in the prompt "
+                                                         "(train/data/label_descriptions.yaml; saved with the adapter)"),
+    dry_run: bool = typer.Option(False, help="validate the configuration, print it and exit (no model is loaded)"),
 ) -> None:
-    """GRPO + LoRA on the environment's own reward; before/after evaluation on the held-out split."""
+    """GRPO on the environment's own reward (LoRA on an LM, or small heads); before/after held-out evaluation."""
+    if policy not in ("lm", "head"):
+        from ..core.errors import ConfigError, expected
+
+        raise ConfigError(expected("train grpo --policy", policy, ["lm", "head"]))
+    if policy == "head":
+        from ..train.head_grpo import HeadGRPOConfig, train_head_grpo
+
+        if env not in ("inbox", "inbox-v0") or episode_mode != "decision":
+            from ..core.errors import ConfigError
+
+            raise ConfigError(f"--policy head trains the inbox heads (single decisions); got --env {env} "
+                              f"--episode-mode {episode_mode}: use --policy lm for other environments")
+        if bf16 or use_vllm:
+            from ..core.errors import ConfigError
+
+            raise ConfigError("--bf16 and --use-vllm are options of --policy lm; the heads train in float32 in seconds")
+        advantage = advantage or "per_field"
+        head_kw = {k: v for k, v in dict(max_steps=max_steps, num_generations=num_generations,
+                                         prompts_per_step=prompts_per_step, learning_rate=learning_rate,
+                                         train_emails=train_prompts).items() if v is not None}
+        hcfg = HeadGRPOConfig(output_dir=str(output_dir or "runs/grpo-head-inbox"), seed=seed, threads=threads,
+                              temperature=temperature, advantage=advantage, entropy_coef=entropy_coef, hidden=hidden,
+                              device=device or "cpu", max_train_minutes=max_train_minutes,
+                              eval_episodes=eval_episodes, eval_size=eval_size, **head_kw)
+        if dry_run:
+            console.print_json(json.dumps({"policy": "head", "config": dataclasses.asdict(hcfg)}, default=str))
+            return
+        console.print_json(json.dumps(train_head_grpo(hcfg), default=str))
+        return
     from ..train.grpo import GRPORunConfig, train_grpo
 
     cfg = GRPORunConfig(
-        env=env, model=model, output_dir=str(output_dir or f"runs/grpo-{env}"), max_steps=max_steps,
-        num_generations=num_generations, prompts_per_step=prompts_per_step, max_completion_length=max_completion_length,
-        learning_rate=learning_rate, temperature=temperature, beta=beta, lora_r=lora_r, lora_alpha=lora_alpha,
-        train_prompts=train_prompts, seed=seed, threads=threads, save_steps=save_steps, eval_episodes=eval_episodes,
-        eval_size=eval_size, eval_split=eval_split, resume=resume, max_train_minutes=max_train_minutes,
-        lora_layers=lora_layers, rollout=rollout, choice_temperature=choice_temperature, explore=explore,
-        episode_mode=episode_mode,
+        env=env, model=model, output_dir=str(output_dir or f"runs/grpo-{env}"), max_steps=max_steps or 60,
+        num_generations=num_generations or 4, prompts_per_step=prompts_per_step or 2,
+        max_completion_length=max_completion_length,
+        learning_rate=learning_rate or 1e-4, temperature=temperature, beta=beta, lora_r=lora_r, lora_alpha=lora_alpha,
+        train_prompts=train_prompts or 512, seed=seed, threads=threads, save_steps=save_steps,
+        eval_episodes=eval_episodes, eval_size=eval_size, eval_split=eval_split, resume=resume,
+        max_train_minutes=max_train_minutes, lora_layers=lora_layers, rollout=rollout,
+        choice_temperature=choice_temperature, explore=explore, episode_mode=episode_mode,
+        device=device, bf16=bf16, use_vllm=use_vllm, label_descriptions=label_descriptions,
+        advantage=advantage or "trl",
     )
+    if dry_run:
+        console.print_json(json.dumps({"policy": "lm", "config": dataclasses.asdict(cfg)}, default=str))
+        return
     summary = train_grpo(cfg)
     console.print_json(json.dumps(summary, default=str))
 
@@ -118,3 +168,7 @@ def plots_command(run_dir: Path = typer.Argument(..., help="a run directory of `
 
     for p in plot_run(run_dir):
         console.print(f"wrote {p}")
+
+
+# `train classifier` lives in its own module; importing it registers the command
+from . import train_classifier  # noqa: E402,F401

@@ -44,7 +44,8 @@ def single_step_options(env_name: str) -> dict[str, Any]:
 
 
 def build_prompts(env: str, render: Callable[[list[dict[str, str]], str], str], n: int, seed: int,
-                  split: str = "train", options: dict[str, Any] | None = None, expert: str = "rules") -> list[PromptRow]:
+                  split: str = "train", options: dict[str, Any] | None = None, expert: str = "rules",
+                  fmt: PromptFormat | None = None) -> list[PromptRow]:
     """``n`` prompts from seeds ``seed, seed+1, ...``; ``render`` applies the chat template + prefill.
 
     Inbox: the first (only) email of one-email episodes. Other environments: every state
@@ -54,7 +55,7 @@ def build_prompts(env: str, render: Callable[[list[dict[str, str]], str], str], 
     from ..eval.runner import _dump_action
 
     s = spec(env)
-    fmt = PromptFormat.for_env(s.name, s.env_class().action_type)
+    fmt = fmt or PromptFormat.for_env(s.name, s.env_class().action_type)
     opts = single_step_options(s.name) if options is None else options
     task = f"split:{split}"
     rows: list[PromptRow] = []

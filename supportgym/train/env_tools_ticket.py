@@ -25,7 +25,7 @@ import yaml
 from ..core.types import Model
 from ..envs.ticket.env import MAX_STEPS
 from ..envs.ticket.models import ACTION_TYPES, Flag, TicketObservation, TicketType, Team
-from .env_tools import EpisodeTools
+from .episode_tools import EpisodeTools
 
 PROMPTS = Path(__file__).parent / "data" / "episode_prompts.yaml"
 

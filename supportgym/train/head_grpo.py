@@ -1,0 +1,332 @@
+"""``supportgym train grpo --policy head``: group-relative policy gradient for small heads on frozen features.
+
+The fast RL path for CPU users, and the check that the inbox reward is learnable. A pool
+of generated *train* emails (one-email episodes, seeds ``seed..seed+n-1``, exactly the
+prompts of LLM GRPO) is encoded once by a frozen MiniLM; the trainable per-field softmax
+heads (:mod:`supportgym.agents.head_policy`) are then trained on the environment's own
+reward: every step takes ``prompts_per_step`` emails, samples ``num_generations`` actions
+for each, steps the real environment with each (the same ``finish_action`` as at
+evaluation), and pushes up the log-probability of the better choices.
+
+Credit (``advantage``):
+
+* ``per_field`` (default): each field's choice gets the group-relative advantage of *its
+  own* reward components (:data:`CREDIT`), so a right route is never punished because the
+  priority next to it was wrong;
+* ``summed``: every field gets the advantage of the total reward (TRL's GRPO), for comparison.
+
+Exploration: the policy starts uniform (zero-initialised heads); an entropy bonus and a
+sampling temperature keep groups varied, so no single label takes over early.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..agents.head_policy import HEAD_FIELDS, LABELS, HeadConfig, SentenceEncoder, build_heads, email_text, save_head
+from ..agents.llm import finish_action
+from ..agents.llm_prompts import PromptFormat
+from ..core.errors import ConfigError, expected
+from ..core.io import write_json_atomic
+from ..core.registry import make, spec
+from .head_eval import evaluate_agent, evaluate_head
+
+ADVANTAGES = ("per_field", "summed")
+#: which reward components each field's choice is answerable for (inbox reward breakdown names).
+#: reply: the agent writes no reply to what it called spam, so the reply component follows the category.
+CREDIT: dict[str, tuple[str, ...]] = {
+    "category": ("category", "reply"),
+    "route_to": ("routing", "queue_penalty", "capacity_penalty"),
+    "priority": ("priority", "sla_penalty"),
+    "flag_review": ("escalation", "budget_penalty"),
+}
+DEVICES = ("cpu", "cuda")
+
+
+@dataclass
+class HeadGRPOConfig:
+    output_dir: str = "runs/grpo-head-inbox"
+    encoder: str = "minilm"
+    #: train-split one-email episodes in the pool (features cached once)
+    train_emails: int = 3000
+    seed: int = 0
+    max_steps: int = 600
+    prompts_per_step: int = 16
+    num_generations: int = 8
+    learning_rate: float = 0.01
+    entropy_coef: float = 0.01
+    temperature: float = 1.0
+    advantage: str = "per_field"
+    #: divide each group's centred reward by its std (TRL's scale_rewards); False: Dr. GRPO's plain centring
+    scale_rewards: bool = True
+    hidden: int = 0
+    threads: int | None = None
+    device: str = "cpu"
+    max_train_minutes: float | None = None
+    #: held-out evaluation through the normal runner: generated test episodes, then the other tasks
+    eval_episodes: int = 10
+    eval_size: int = 10
+    eval_seed: int = 1000
+    eval_tasks: tuple[str, ...] = ("split:real:test", "split:hard:test", "easy", "medium", "hard")
+    #: baseline agents evaluated on the same episodes (eval_<name>.json), for the comparison in the summary
+    baselines: tuple[str, ...] = ("rules",)
+    #: validation-split emails scored greedily every ``log_every`` steps (the learning curve; never test)
+    val_emails: int = 200
+    log_every: int = 25
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for attr, low in (("train_emails", 2), ("max_steps", 1), ("prompts_per_step", 1), ("num_generations", 2),
+                          ("eval_episodes", 0), ("eval_size", 1), ("val_emails", 0), ("log_every", 1), ("hidden", 0)):
+            v = getattr(self, attr)
+            if not isinstance(v, int) or isinstance(v, bool) or v < low:
+                raise ConfigError(expected(f"HeadGRPOConfig.{attr}", v, f"an int >= {low}",
+                                           "num_generations must be >= 2 so that a group has a baseline"
+                                           if attr == "num_generations" else ""))
+        if self.advantage not in ADVANTAGES:
+            raise ConfigError(expected("HeadGRPOConfig.advantage", self.advantage, list(ADVANTAGES)))
+        if not 0 < self.learning_rate < 10:
+            raise ConfigError(expected("HeadGRPOConfig.learning_rate", self.learning_rate, "0 < lr < 10 (Adam; 0.01-0.1)"))
+        if self.temperature <= 0 or self.entropy_coef < 0:
+            raise ConfigError(expected("HeadGRPOConfig.temperature/entropy_coef", (self.temperature, self.entropy_coef),
+                                       "temperature > 0 and entropy_coef >= 0"))
+        if self.device not in DEVICES:
+            raise ConfigError(expected("HeadGRPOConfig.device", self.device, list(DEVICES)))
+        if self.max_train_minutes is not None and self.max_train_minutes <= 0:
+            raise ConfigError(expected("HeadGRPOConfig.max_train_minutes", self.max_train_minutes, "None or > 0"))
+        self.eval_tasks = tuple(self.eval_tasks)
+        self.baselines = tuple(self.baselines)
+        HeadConfig(encoder=self.encoder, hidden=self.hidden)  # validates the encoder name
+
+
+class InboxFieldReward:
+    """The real inbox environment as the verifier, one-email episodes; per-component results cached
+    (the environment is deterministic given the seed and the action)."""
+
+    def __init__(self, split: str, seed: int) -> None:
+        s = spec("inbox")
+        self.env = make(s.id)
+        self.fmt = PromptFormat.for_env("inbox", s.env_class().action_type)
+        self.split, self.seed = split, seed
+        self._cache: dict[tuple[Any, ...], dict[str, float]] = {}
+
+    def observe(self, i: int) -> Any:
+        return self.env.reset(seed=self.seed + i, task=f"split:{self.split}", size=1)
+
+    def __call__(self, i: int, values: dict[str, Any]) -> dict[str, float]:
+        key = (i,) + tuple(values[k] for k in HEAD_FIELDS)
+        hit = self._cache.get(key)
+        if hit is None:
+            obs = self.observe(i)
+            action, _, _ = finish_action("inbox", self.fmt, values, obs)
+            after = self.env.step(action)
+            bd = after.reward_breakdown.components() if after.reward_breakdown is not None else {}
+            hit = {k: float(v) for k, v in bd.items() if isinstance(v, (int, float))}
+            hit["total"] = float(after.reward or 0.0)
+            self._cache[key] = hit
+        return hit
+
+
+def field_rewards(comps: dict[str, float], credit: dict[str, tuple[str, ...]] = CREDIT) -> dict[str, float]:
+    return {f: sum(comps.get(c, 0.0) for c in credit[f]) for f in HEAD_FIELDS}
+
+
+def group_advantages(rewards: Any, groups: int, scale: bool, eps: float = 1e-6) -> Any:
+    """(groups * G,) rewards -> group-relative advantages (centred per group, optionally / std)."""
+    r = rewards.view(groups, -1)
+    a = r - r.mean(dim=1, keepdim=True)
+    if scale:
+        a = a / (r.std(dim=1, keepdim=True) + eps)
+    return a.reshape(-1)
+
+
+def policy_step(heads: Any, x: Any, temperature: float, gen: Any) -> tuple[dict[str, Any], dict[str, Any], Any]:
+    """Sample every field for each row of ``x`` (route given the sampled category).
+    Returns (indices, log-probs of the choices, summed entropy per row)."""
+    import torch
+
+    h = heads.trunk(x)
+    idx: dict[str, Any] = {}
+    logp: dict[str, Any] = {}
+    ent = torch.zeros(x.shape[0], device=x.device)
+    for f in HEAD_FIELDS:
+        z = heads.out[f](h)
+        if f == "route_to":
+            z = z + heads.route_given_category(idx["category"])
+        lp = torch.log_softmax(z / temperature, -1)
+        choice = torch.multinomial(lp.exp().detach(), 1, generator=gen).squeeze(-1)
+        idx[f] = choice
+        logp[f] = lp.gather(-1, choice[:, None]).squeeze(-1)
+        ent = ent + -(lp.exp() * lp).sum(-1)
+    return idx, logp, ent
+
+
+def grpo_loss(logp: dict[str, Any], adv: dict[str, Any], ent: Any, entropy_coef: float) -> Any:
+    """-(sum over fields of advantage x log-prob) - entropy bonus, averaged over samples."""
+    pg = sum(adv[f] * logp[f] for f in HEAD_FIELDS)
+    return -(pg.mean() + entropy_coef * ent.mean())
+
+
+def grpo_update(heads: Any, opt: Any, x: Any, reward: Callable[[int, dict[str, Any]], dict[str, float]], G: int,
+                cfg: HeadGRPOConfig, gen: Any, credit: dict[str, tuple[str, ...]] = CREDIT,
+                ) -> tuple[float, float, list[dict[str, float]]]:
+    """One group-relative policy-gradient step on ``x`` (P prompts' features), ``G`` samples each.
+
+    ``reward(p, values)`` -> reward components (and ``total``) of prompt ``p`` answered with ``values``.
+    Returns (loss, mean entropy, the components of every sample)."""
+    import torch
+
+    P = x.shape[0]
+    idx, logp, ent = policy_step(heads, x.repeat_interleave(G, dim=0), cfg.temperature, gen)
+    comps = [reward(row // G, {f: _label(f, int(idx[f][row])) for f in HEAD_FIELDS}) for row in range(P * G)]
+    if cfg.advantage == "per_field":
+        per_field = [field_rewards(c, credit) for c in comps]
+        adv = {f: group_advantages(torch.tensor([r[f] for r in per_field]), P, cfg.scale_rewards) for f in HEAD_FIELDS}
+    else:
+        a = group_advantages(torch.tensor([c["total"] for c in comps]), P, cfg.scale_rewards)
+        adv = dict.fromkeys(HEAD_FIELDS, a)
+    loss = grpo_loss(logp, adv, ent, cfg.entropy_coef)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return float(loss.detach()), float(ent.detach().mean()), comps
+
+
+def encode_pool(reward: InboxFieldReward, n: int, encoder: SentenceEncoder, cache_dir: Path | None, tag: str) -> Any:
+    """Features of emails 0..n-1, cached on disk (``.npy``) under a hash of the exact texts, so that a rerun
+    skips the encoder and changed mail is never served stale features."""
+    import hashlib
+
+    import numpy as np
+
+    texts = [email_text(reward.observe(i).current_email) for i in range(n)]
+    digest = hashlib.sha256("\x00".join([encoder.name, *texts]).encode("utf-8")).hexdigest()[:16]
+    cache = cache_dir / f"features_{tag}_{n}_{digest}.npy" if cache_dir is not None else None
+    if cache is not None and cache.exists():
+        return np.load(cache)
+    arr = encoder.encode(texts)
+    if cache is not None:
+        tmp = cache.with_suffix(".tmp.npy")
+        np.save(tmp, arr)
+        tmp.replace(cache)
+    return arr
+
+
+def train_head_grpo(cfg: HeadGRPOConfig) -> dict[str, Any]:
+    import torch
+
+    if cfg.device == "cuda" and not torch.cuda.is_available():
+        raise ConfigError("HeadGRPOConfig.device='cuda' but torch sees no CUDA device; use --device cpu")
+    threads = cfg.threads or 1
+    torch.set_num_threads(threads)
+    random.seed(cfg.seed)
+    torch.manual_seed(cfg.seed)
+    run = Path(cfg.output_dir)
+    run.mkdir(parents=True, exist_ok=True)
+    write_json_atomic(run / "config.json", {**asdict(cfg), "torch_threads": threads})
+    metrics_path = run / "metrics.jsonl"
+    metrics_path.unlink(missing_ok=True)
+
+    t_start = time.perf_counter()
+    encoder = SentenceEncoder(cfg.encoder)
+    train_r = InboxFieldReward("train", cfg.seed)
+    val_r = InboxFieldReward("validation", cfg.seed)
+    X = torch.from_numpy(encode_pool(train_r, cfg.train_emails, encoder, run, f"train_seed{cfg.seed}"))
+    Xv = torch.from_numpy(encode_pool(val_r, cfg.val_emails, encoder, run, f"val_seed{cfg.seed}")) if cfg.val_emails else None
+    feature_s = time.perf_counter() - t_start
+
+    hcfg = HeadConfig(encoder=cfg.encoder, dim=int(X.shape[1]), hidden=cfg.hidden)
+    heads = build_heads(hcfg)
+    before = evaluate_head(heads, encoder, cfg, run / "eval_before.json")
+    # the heads are tiny: a GPU only helps with a large pool; features and heads move together
+    heads.to(cfg.device)
+    X = X.to(cfg.device)
+    Xv = Xv.to(cfg.device) if Xv is not None else None
+    opt = torch.optim.Adam(heads.parameters(), lr=cfg.learning_rate)
+    gen = torch.Generator(device=cfg.device).manual_seed(cfg.seed)
+    order = torch.randperm(cfg.train_emails, generator=torch.Generator().manual_seed(cfg.seed)).tolist()
+    P, G = cfg.prompts_per_step, cfg.num_generations
+    t0 = time.perf_counter()
+    steps, stopped = 0, False
+    for step in range(1, cfg.max_steps + 1):
+        ts = time.perf_counter()
+        batch = [order[((step - 1) * P + j) % len(order)] for j in range(P)]
+        heads.train()
+        loss, ent, comps = grpo_update(heads, opt, X[batch], lambda r, v, b=batch: train_r(b[r], v), G, cfg, gen)
+        steps = step
+        row: dict[str, Any] = {"step": step, "reward": sum(c["total"] for c in comps) / len(comps), "loss": loss,
+                               "entropy": ent, "step_seconds": round(time.perf_counter() - ts, 4)}
+        sums: dict[str, float] = defaultdict(float)
+        for c in comps:
+            for k, v in c.items():
+                if k != "total":
+                    sums[f"env/{k}"] += v
+        row.update({k: v / len(comps) for k, v in sums.items()})
+        if Xv is not None and (step % cfg.log_every == 0 or step == 1):
+            row.update(greedy_validation(heads, Xv, val_r))
+        with metrics_path.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(row) + "\n")
+        if cfg.max_train_minutes is not None and time.perf_counter() - t0 > 60 * cfg.max_train_minutes:
+            stopped = True
+            break
+    train_s = time.perf_counter() - t0
+    heads.eval()
+    heads.to("cpu")
+    save_head(run / "head", hcfg, heads, meta={"advantage": cfg.advantage, "steps": steps, "seed": cfg.seed,
+                                               "train_emails": cfg.train_emails})
+    after = evaluate_head(heads, encoder, cfg, run / "eval_after.json")
+    from ..agents import make_agent
+
+    base = {b: evaluate_agent(make_agent("inbox", b, seed=cfg.eval_seed), cfg, run / f"eval_{b}.json")
+            for b in cfg.baselines}
+    from .plots import plot_run
+
+    plots = plot_run(run)
+    test_b, test_a = before["tasks"].get("split:test", {}), after["tasks"].get("split:test", {})
+    summary = {
+        "env": "inbox", "model": f"head policy on frozen {cfg.encoder} features", "policy": "head",
+        "advantage": cfg.advantage, "steps": steps, "train_seconds": round(train_s, 1),
+        "feature_seconds": round(feature_s, 1), "total_seconds": round(time.perf_counter() - t_start, 1),
+        "stopped_by_time_budget": stopped, "seconds_per_step": round(train_s / max(1, steps), 4),
+        "torch_threads": threads, "completions_per_step": P * G, "episode_mode": "decision",
+        "before": test_b.get("metrics"), "after": test_a.get("metrics"),
+        "before_mean_step_reward": test_b.get("mean_step_reward"), "after_mean_step_reward": test_a.get("mean_step_reward"),
+        "after_by_task": _brief(after), "before_by_task": _brief(before),
+        "baselines_by_task": {b: _brief(r) for b, r in base.items()},
+        "plots": [p.name for p in plots], "checkpoint": str(run / "head"),
+    }
+    write_json_atomic(run / "summary.json", summary)
+    return summary
+
+
+def _brief(result: dict[str, Any]) -> dict[str, Any]:
+    """Per task: the accuracies and the mean reward, or why the task could not be evaluated."""
+    keys = ("route_accuracy", "category_accuracy", "priority_accuracy", "mean_reward", "normalized_score")
+    return {t: ({k: r["metrics"].get(k) for k in keys} | {"emails": r["steps"]} if "metrics" in r else r)
+            for t, r in result.get("tasks", {}).items()}
+
+
+def _label(f: str, i: int) -> Any:
+    v = LABELS[f][i]
+    return v == "true" if f == "flag_review" else v
+
+
+def greedy_validation(heads: Any, Xv: Any, reward: InboxFieldReward) -> dict[str, float]:
+    """Mean reward components of the greedy policy on validation emails (the learning curve)."""
+    from ..agents.head_policy import greedy_fields
+
+    heads.eval()
+    sums: dict[str, float] = defaultdict(float)
+    rows = greedy_fields(heads, Xv)
+    for i, values in enumerate(rows):
+        for k, v in reward(i, values).items():
+            sums[f"val/{k}"] += v
+    heads.train()
+    return {k: v / len(rows) for k, v in sums.items()}
