@@ -87,6 +87,11 @@ def ray_cluster():
     mp.setenv("PYTHONPATH", os.pathsep.join(filter(None, [TESTS, os.environ.get("PYTHONPATH")])))
     mp.setenv("RAY_AUTH_MODE", "disabled")
     mp.setenv("SUPPORTGYM_EMPATHY", "lexical")
+    # Ray ships the working directory to its workers, so the package's own location no longer finds
+    # the real-mail corpora next to the checkout: name them, as a user on a cluster would
+    corpora = Path(__file__).resolve().parents[2] / "shared" / "corpora"
+    if corpora.is_dir() and not os.environ.get("SUPPORTGYM_CORPORA"):
+        mp.setenv("SUPPORTGYM_CORPORA", str(corpora))
     from supportgym.eval.ray_backend import THREAD_ENV, _init_local
 
     _init_local(ray, 2, {"env_vars": dict(THREAD_ENV)})  # the backend's own start, retry included

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 import test_bench_toyenv  # noqa: F401  (registers benchtoy-v0)
 from supportgym.agents import AGENTS
 from supportgym.core.errors import ConfigError, UnknownAgentError
-from supportgym.core.registry import env_ids, spec
+from supportgym.core.registry import env_ids, env_names, spec
 from supportgym.eval import bench
 from supportgym.eval.bench import BenchConfig, plan, run_bench
 from supportgym.eval.leaderboard import leaderboard_rows, load_results
@@ -51,21 +51,33 @@ def test_matrix_options():
         plan(toy(agents=["nobody"]))
     with pytest.raises(ConfigError):
         plan(toy(tasks=["no-such-task"]))
+    with pytest.raises(ConfigError, match="real:tset"):
+        plan(toy(splits=["real:tset"]))
+    assert plan(toy(splits=["test", "real:test", "hard:test"], agents=["oracle"], tasks=[])).jobs  # missing defaults skip
 
 
 def test_default_matrix_covers_every_env_with_builtin_agents():
     p = plan(BenchConfig(episodes=1, trials=1))
     ran = {(j.env_id, j.agent) for j in p.jobs}
     skipped = {(s["env"], s["agent"]) for s in p.skipped}
-    for env_id in env_ids():
+    # newest versions only; envs other test modules register without agents have nothing to run
+    latest = [spec(name).id for name in env_names() if AGENTS.get(name)]
+    assert {j.env_id for j in p.jobs} | {s["env"] for s in p.skipped} == set(latest)
+    for env_id in latest:
         table = AGENTS.get(spec(env_id).name, {})
-        for agent in ("random", "rules", "oracle", "pipeline", "sac", "dqn", "ppo"):
+        for agent in ("random", "rules", "oracle", "pipeline", "classifier", "sac", "dqn", "ppo"):
             if agent in table:
                 assert (env_id, agent) in ran or (env_id, agent) in skipped or (env_id, "*") in skipped
         # LLM agents need a model or an endpoint: never part of the offline default matrix
         assert not any(j.agent == "llm" for j in p.jobs)
-    assert {"sac", "dqn", "ppo"} <= {j.agent for j in p.jobs if j.env_id == "tooldesk-v0"}
-    assert all(j.spec.task in (None, "split:test") or not j.spec.task.startswith("split:") for j in p.jobs)
+    assert {"sac", "dqn", "ppo"} <= {j.agent for j in p.jobs if j.env_id == spec("tooldesk").id}
+    # generated test beside real and hard test, for every env that lists those splits; no note per missing one
+    for env_id in {j.env_id for j in p.jobs}:
+        listed = spec(env_id).env_class().splits
+        want = {f"split:{x}" for x in ("test", "real:test", "hard:test") if x in listed}
+        got = {j.spec.task for j in p.jobs if j.env_id == env_id and j.spec.task and j.spec.task.startswith("split:")}
+        assert got == want, env_id
+    assert not [s for s in p.skipped if "split" in s["reason"]]
 
 
 def test_results_file_groups_and_oracle_is_perfect(tmp_path):
@@ -159,8 +171,8 @@ def test_cli_bench_and_leaderboard(tmp_path, monkeypatch):
     # Ctrl-C in the CLI: exit 130, a partial results file, and the reports of what finished
     real = bench.run_local
 
-    def interrupted(jobs, max_steps, on_record):
-        real(jobs[:3], max_steps, on_record)
+    def interrupted(jobs, max_steps, on_record, **kw):
+        real(jobs[:3], max_steps, on_record, **kw)
         raise KeyboardInterrupt
 
     monkeypatch.setattr(bench, "run_local", interrupted)

@@ -16,7 +16,9 @@ AGENTS: dict[str, dict[str, str]] = {
         "random": "supportgym.agents.base:RandomAgent",
         "rules": "supportgym.agents.inbox_rules:InboxRulesAgent",
         "oracle": "supportgym.agents.inbox_rules:InboxOracleAgent",
+        "classifier": "supportgym.agents.inbox_classifier:InboxClassifierAgent",
         "llm": "supportgym.agents.llm:InboxLLMAgent",
+        "head": "supportgym.agents.head_policy:InboxHeadAgent",
     },
     "ticket": {
         "random": "supportgym.agents.base:RandomAgent",
@@ -32,6 +34,9 @@ AGENTS: dict[str, dict[str, str]] = {
         "sac": "supportgym.agents.tooldesk_policies:SACAgent",
         "ppo": "supportgym.agents.tooldesk_policies:PPOAgent",
         "dqn": "supportgym.agents.tooldesk_policies:DQNAgent",
+        "sac-hard": "supportgym.agents.tooldesk_policies:SACHardAgent",
+        "ppo-hard": "supportgym.agents.tooldesk_policies:PPOHardAgent",
+        "dqn-hard": "supportgym.agents.tooldesk_policies:DQNHardAgent",
         "llm": "supportgym.agents.llm:ToolDeskLLMAgent",
     },
 }

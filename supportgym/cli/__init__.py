@@ -10,7 +10,7 @@ from .app import app
 
 # Command modules register themselves on import; a module not written yet is skipped
 # so that one missing optional area never breaks the others.
-_COMMANDS = ("eval", "envs", "serve", "bench", "train", "train_rl", "leaderboard")
+_COMMANDS = ("eval", "envs", "serve", "bench", "train", "train_rl", "leaderboard", "export", "view")
 
 
 def _load_commands() -> None:

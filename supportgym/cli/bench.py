@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from ..core.errors import ConfigError
-from ..eval.bench import BACKENDS, BenchConfig, default_out_dir, plan, run_bench
+from ..eval.bench import BACKENDS, BenchConfig, Plan, default_out_dir, plan, resume_bench, run_bench
 from ..eval.leaderboard import rows_table
 from ..eval.report import write_reports
 from .app import app
@@ -23,12 +23,13 @@ console = Console(width=None if sys.stdout.isatty() else 160)
 
 @app.command("bench")
 def bench_command(
-    env: Optional[list[str]] = typer.Option(None, "--env", help="environment (repeatable); default: every registered one"),
-    agent: Optional[list[str]] = typer.Option(None, "--agent", help="agent (repeatable); default: random, rules, oracle, pipeline where the env has them"),
+    env: Optional[list[str]] = typer.Option(None, "--env", help="environment id or name (repeatable); default: the newest version of every registered one"),
+    agent: Optional[list[str]] = typer.Option(None, "--agent", help="agent (repeatable); default: the built-in agents that need no model or endpoint, where the env has them"),
     task: Optional[list[str]] = typer.Option(None, "--task", help="fixed task (repeatable); default: all of each env's"),
     no_tasks: bool = typer.Option(False, "--no-tasks", help="run no fixed task, only the splits"),
-    split: list[str] = typer.Option(["test"], "--split", help="generated split (repeatable)"),
-    episodes: int = typer.Option(20, min=0, help="episodes per split (seeds seed, seed+1, ...)"),
+    split: list[str] = typer.Option(["test", "real:test", "hard:test"], "--split",
+                                    help="split (repeatable); each env runs the ones it has"),
+    episodes: int = typer.Option(10, min=0, help="episodes per split (seeds seed, seed+1, ...)"),
     fixed_seeds: Optional[int] = typer.Option(None, min=1, help="seeds per fixed task (default: 1, or all instances of a task such as tooldesk's 100-query benchmark)"),
     seed: int = typer.Option(0, help="first seed"),
     size: Optional[int] = typer.Option(None, min=1, help="items per generated episode (env option 'size')"),
@@ -46,6 +47,9 @@ def bench_command(
     agent_kw: Optional[list[str]] = typer.Option(None, "--agent-kw", help="KEY=VALUE (JSON value) passed to every agent that accepts KEY, e.g. use_memory=true"),
     out: Optional[Path] = typer.Option(None, help="results folder (default ./results/<UTC timestamp>/)"),
     report: bool = typer.Option(True, help="write results.md and report.html next to results.json"),
+    retries: int = typer.Option(2, min=0, help="retries of an episode whose model endpoint failed (then recorded as an infrastructure error)"),
+    retry_backoff: float = typer.Option(2.0, min=0, help="seconds before the first retry, doubled each time"),
+    resume: Optional[Path] = typer.Option(None, help="continue the partial run in this results folder: its own matrix and seeds (matrix options are ignored; --checkpoint/--base-url/--model/--agent-kw update the agents'), finished episodes kept"),
 ) -> None:
     """Benchmark agents on environments; write results.json, results.md and report.html."""
     agent_kwargs: dict[str, Any] = {k: v for k, v in
@@ -58,41 +62,64 @@ def bench_command(
             agent_kwargs[key] = json.loads(value)
         except ValueError:
             agent_kwargs[key] = value
-    config = BenchConfig(
-        envs=env or None, agents=agent or None, tasks=[] if no_tasks else (task or None), splits=split,
-        episodes=episodes, fixed_seeds=fixed_seeds, seed=seed, size=size, trials=trials, max_steps=max_steps,
-        success_threshold=success_threshold, agent_kwargs=agent_kwargs,
-    )
-    out_dir = out or default_out_dir()
-    the_plan = plan(config)
-    for note in the_plan.skipped:
-        console.print(f"[yellow]skipped[/] {note['env']} · {note['agent']}: {note['reason']}")
     ray_options: dict[str, Any] = {}
     if backend == "ray":
         ray_options = {"address": address, "num_cpus": num_cpus, "max_concurrency": max_concurrency,
                        "ship_code": ship_code}
-
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TimeRemainingColumn())
-    interrupted = False
-    with Progress(*columns, console=console, transient=True) as progress:
-        bar = progress.add_task("episodes", total=len(the_plan.jobs))
+    out_dir = resume or out or default_out_dir()
 
-        def on_record(record: dict[str, Any], done: int, total: int) -> None:
-            progress.update(bar, completed=done, description=f"{record['env_id']} · {record['agent']}")
+    def print_skipped(the_plan: Plan) -> None:
+        for note in the_plan.skipped:
+            console.print(f"[yellow]skipped[/] {note['env']} · {note['agent']}: {note['reason']}")
 
-        try:
-            results = run_bench(config, out_dir, backend, on_record, ray_options, the_plan)
-        except KeyboardInterrupt:
-            interrupted = True
-    if interrupted:
-        results = json.loads((out_dir / "results.json").read_text())
+    results = None
+    try:
+        with Progress(*columns, console=console, transient=True) as progress:
+            bar = progress.add_task("episodes", total=None)
+
+            def on_record(record: dict[str, Any], done: int, total: int) -> None:
+                progress.update(bar, completed=done, total=total,
+                                description=f"{record['env_id']} · {record['agent']}")
+
+            if resume is not None:
+                def on_plan(the_plan: Plan, done: int) -> None:
+                    print_skipped(the_plan)
+                    progress.update(bar, completed=done, total=len(the_plan.jobs))
+                    console.print(f"resuming {out_dir}: {done} of {len(the_plan.jobs)} episodes kept")
+
+                results = resume_bench(out_dir, backend, on_record, ray_options, on_plan=on_plan,
+                                       agent_kwargs=agent_kwargs)
+            else:
+                config = BenchConfig(
+                    envs=env or None, agents=agent or None, tasks=[] if no_tasks else (task or None), splits=split,
+                    episodes=episodes, fixed_seeds=fixed_seeds, seed=seed, size=size, trials=trials,
+                    max_steps=max_steps, success_threshold=success_threshold, agent_kwargs=agent_kwargs,
+                    retries=retries, retry_backoff_s=retry_backoff,
+                )
+                the_plan = plan(config)
+                print_skipped(the_plan)
+                progress.update(bar, total=len(the_plan.jobs))
+                results = run_bench(config, out_dir, backend, on_record, ray_options, the_plan)
+    except KeyboardInterrupt:
+        path = out_dir / "results.json"
+        if not path.is_file():  # stopped while loading agents, before the run's folder existed
+            console.print("[red]interrupted[/] before the first episode: nothing written")
+            raise typer.Exit(130) from None
+        results = json.loads(path.read_text())
         console.print(f"[red]interrupted[/]: {results['jobs_done']}/{results['jobs_total']} episodes kept "
-                      f"in {out_dir / 'results.json'} (partial)")
+                      f"in {path} (partial); continue with: supportgym bench --resume {out_dir}")
     if report:
         write_reports(results, out_dir)
     console.print(rows_table(results, title=f"SupportGym bench · {results['jobs_done']} episodes · "
                                             f"{results['wall_time_s']:.1f} s · {backend}"))
+    for err in results.get("infra_errors", []):
+        console.print(f"[red]infrastructure error[/] {err['env']} · {err['agent']} · {err['task']} · seed "
+                      f"{err['seed']}: {err['error']}")
+    if results.get("infra_errors"):
+        console.print(f"{len(results['infra_errors'])} episode(s) failed on infrastructure (not counted); "
+                      f"rerun them with: supportgym bench --resume {out_dir}")
     console.print(f"wrote {out_dir / 'results.json'}" + (", results.md, report.html" if report else ""))
-    if interrupted:
+    if results.get("partial"):
         raise typer.Exit(130)

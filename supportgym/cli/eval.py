@@ -7,15 +7,20 @@ from typing import Any, Optional
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from ..core.errors import ConfigError
 from ..core.io import write_json_atomic
 from ..core.registry import spec
+from ..envs.inbox.importers import load_emails, parse_gold_option
+from ..eval.formatting import counts_as_ints, format_value
 from ..eval.runner import EpisodeRecord, EpisodeSpec, episode_specs, evaluate, summarize
 from .app import app
 
 console = Console()
+#: progress goes to stderr, so that stdout stays the table (and pipes stay clean)
+err_console = Console(stderr=True)
 
 
 def metrics_table(title: str, metrics: dict[str, float]) -> Table:
@@ -23,15 +28,17 @@ def metrics_table(title: str, metrics: dict[str, float]) -> Table:
     table.add_column("metric")
     table.add_column("value", justify="right")
     for key, value in metrics.items():
-        table.add_row(key, f"{value:.4f}" if isinstance(value, float) else str(value))
+        table.add_row(key, format_value(key, value))
     return table
 
 
 def email_file_specs(path: Path, size: int, seed: int, gold: str | None = None) -> list[EpisodeSpec]:
     """Chunk an email file into episodes so that every email is triaged exactly once."""
-    from ..envs.inbox.importers import load_emails, parse_gold_option
-
     emails = load_emails(path, gold=parse_gold_option(gold) if gold else None)
+    cut = sum(1 for e in emails if e.meta.get("truncated"))
+    if cut:
+        err_console.print(f"note: {cut} email(s) cut to the importers' size bounds (meta['truncated'], "
+                          "docs/inbox_import.md)")
     return [
         EpisodeSpec(seed=seed + i, task="custom", options=(("emails", tuple(emails[j:j + size])),))
         for i, j in enumerate(range(0, len(emails), size))
@@ -43,7 +50,7 @@ def results_payload(env_id: str, agent: str, records: list[EpisodeRecord], metri
     return {
         "env": env_id,
         "agent": agent,
-        "metrics": metrics,
+        "metrics": counts_as_ints(metrics),
         "predictions": predictions,
         "episodes": [
             {"task": r.task, "seed": r.seed, "episode_id": r.episode_id, "total_reward": r.total_reward,
@@ -58,7 +65,7 @@ def eval_command(
     env: str = typer.Option("inbox", help="environment name or versioned id (supportgym envs lists them)"),
     agent: str = typer.Option("rules", help="agent name (random, rules, oracle, ... depending on the env)"),
     task: Optional[str] = typer.Option(None, help="a fixed task (e.g. easy|medium|hard for inbox)"),
-    split: Optional[str] = typer.Option(None, help="a generated split: train|validation|test"),
+    split: Optional[str] = typer.Option(None, help="a split: train|validation|test, and real:*|hard:* where the env has them (supportgym envs)"),
     episodes: int = typer.Option(1, min=1, help="number of episodes (seeds seed, seed+1, ...)"),
     seed: int = typer.Option(0, help="first seed"),
     size: Optional[int] = typer.Option(None, min=1, help="items per generated episode (or per chunk of --emails)"),
@@ -70,6 +77,7 @@ def eval_command(
     base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible endpoint for the llm agent"),
     model: Optional[str] = typer.Option(None, help="model name or local path for the llm agent"),
     out: Optional[Path] = typer.Option(None, help="write results JSON here (atomically)"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar (it is off anyway when stderr is not a terminal)"),
 ) -> None:
     """Evaluate AGENT on ENV and print mean reward, score and per-field metrics."""
     env_id = spec(env).id
@@ -91,7 +99,12 @@ def eval_command(
     for key, value in (("checkpoint", checkpoint), ("base_url", base_url), ("model", model)):
         if value is not None:
             agent_kwargs[key] = value
-    records = evaluate(env_id, agent, specs, **agent_kwargs)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TimeRemainingColumn())
+    with Progress(*columns, console=err_console, transient=True,
+                  disable=quiet or not err_console.is_terminal) as progress:
+        bar = progress.add_task(f"{env_id} · {agent} · episodes", total=len(specs))
+        records = evaluate(env_id, agent, specs, on_episode=lambda rec: progress.advance(bar), **agent_kwargs)
     metrics = summarize(env_id, records)
     where = f"--emails {emails}" if emails else (f"split {split}" if split else f"task {task or 'default'}")
     console.print(metrics_table(f"{env_id} · {agent} · {where} · {len(records)} episode(s)", metrics))

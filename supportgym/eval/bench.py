@@ -10,11 +10,11 @@ agent's entry points), so a Ray worker, or any process, replays it exactly.
 
 from __future__ import annotations
 
+import json
 import os
 import platform
-import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -24,16 +24,37 @@ from pydantic import Field
 
 from .. import __version__
 from ..agents import AGENTS
-from ..core.errors import ConfigError, UnknownAgentError, expected
+from ..core.errors import ConfigError, DataFormatError, UnknownAgentError, expected
 from ..core.io import write_json_atomic
-from ..core.registry import env_ids, load, register, spec
+from ..core.registry import env_names, load, spec
 from ..core.types import Model
+from .jobs import (
+    STATUS_OK,
+    Job,
+    RetryPolicy,
+    accepted_kwargs,
+    build_agent,
+    ensure_registered,
+    execute,
+    job_key,
+    run_local,
+)
 from .metrics_common import DEFAULT_SUCCESS_THRESHOLD, summarize_groups
-from .runner import EpisodeSpec, run_episode
+from .ray_backend import run_ray
+from .records import decode_episode, encode_episode
+from .runner import EpisodeSpec
 
-SCHEMA = "supportgym.bench/1"
+__all__ = [
+    "AGENT_DEFAULTS", "BACKENDS", "BenchConfig", "BenchRun", "Job", "Plan", "accepted_kwargs", "default_out_dir",
+    "ensure_registered", "execute", "load_results_file", "plan", "resume_bench", "run_bench", "run_local",
+]
+
+SCHEMA = "supportgym.bench/2"
+#: results files this version reads (bench/1 stored episode structures as they were; see records.py)
+READ_SCHEMAS = frozenset({"supportgym.bench/1", SCHEMA})
 #: built-in agents that need no model, checkpoint or endpoint
-DEFAULT_AGENTS: tuple[str, ...] = ("random", "rules", "oracle", "pipeline", "sac", "dqn", "ppo")
+DEFAULT_AGENTS: tuple[str, ...] = ("random", "rules", "oracle", "pipeline", "classifier", "sac", "dqn", "ppo",
+                                   "sac-hard", "dqn-hard", "ppo-hard")
 #: agents whose actions depend on their random state; others run once per instance
 STOCHASTIC_AGENTS: frozenset[str] = frozenset({"random", "llm"})
 #: agents that call a model endpoint: their episodes are throttled per endpoint
@@ -45,6 +66,8 @@ BACKENDS = ("local", "ray")
 #: seeds per fixed task where a task holds many instances chosen by the seed (an env
 #: class may declare its own as ``task_instances = {task: n}``); others get one seed
 TASK_INSTANCES: dict[str, dict[str, int]] = {"tooldesk": {"benchmark": 100}}
+#: generated test mail beside real and hard test data: the sim-to-real and headroom gaps side by side
+DEFAULT_SPLITS: tuple[str, ...] = ("test", "real:test", "hard:test")
 
 
 def task_seeds(env_cls: type, task: str, override: int | None) -> int:
@@ -55,11 +78,13 @@ def task_seeds(env_cls: type, task: str, override: int | None) -> int:
 
 
 class BenchConfig(Model):
-    envs: list[str] | None = Field(None, description="env ids or names; None = every registered env")
+    envs: list[str] | None = Field(None, description="env ids or names (a name is its newest version); "
+                                                     "None = the newest version of every registered env")
     agents: list[str] | None = Field(None, description="agent names; None = the built-in non-LLM agents")
     tasks: list[str] | None = Field(None, description="fixed tasks; None = all of each env's, [] = none")
-    splits: list[str] = Field(default_factory=lambda: ["test"])
-    episodes: int = Field(20, ge=0, description="episodes per split")
+    splits: list[str] = Field(default_factory=lambda: list(DEFAULT_SPLITS),
+                              description="splits; each env runs those it lists in its `splits`, others are skipped")
+    episodes: int = Field(10, ge=0, description="episodes per split")
     fixed_seeds: int | None = Field(None, ge=1, description="seeds per fixed task; None = the env's default")
     seed: int = 0
     size: int | None = Field(None, ge=1, description="items per generated episode (env option 'size')")
@@ -67,19 +92,11 @@ class BenchConfig(Model):
     max_steps: int = Field(1000, ge=1)
     success_threshold: float = DEFAULT_SUCCESS_THRESHOLD
     agent_kwargs: dict[str, Any] = Field(default_factory=dict, description="passed to agents that accept them")
+    retries: int = Field(2, ge=0, description="retries of a job whose model endpoint failed")
+    retry_backoff_s: float = Field(2.0, ge=0, description="wait before the first retry; doubled each time")
 
-
-@dataclass(frozen=True)
-class Job:
-    index: int
-    env_id: str
-    agent: str
-    agent_entry: str
-    spec: EpisodeSpec
-    trial: int = 0
-    agent_kwargs: tuple[tuple[str, Any], ...] = ()
-    #: jobs with the same endpoint share a concurrency limit (LLM servers)
-    endpoint: str | None = None
+    def retry_policy(self) -> RetryPolicy:
+        return RetryPolicy(self.retries, self.retry_backoff_s)
 
 
 @dataclass
@@ -90,19 +107,11 @@ class Plan:
     env_specs: dict[str, tuple[str, str, str, dict[str, Any]]] = field(default_factory=dict)
 
 
-def accepted_kwargs(cls: type, kwargs: dict[str, Any]) -> dict[str, Any]:
-    import inspect
-
-    params = inspect.signature(cls.__init__).parameters
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
-        return dict(kwargs)
-    return {k: v for k, v in kwargs.items() if k in params}
-
-
 def plan(config: BenchConfig) -> Plan:
     """Expand the matrix; environments or agents that cannot load are skipped with a note."""
     skipped: list[dict[str, str]] = []
-    ids = [spec(e).id for e in config.envs] if config.envs else env_ids()
+    # older versions stay loadable by id (old results reproduce) but are not re-run by default
+    ids = [spec(e).id for e in (config.envs or env_names())]
     env_classes = {}
     for env_id in ids:
         try:
@@ -120,6 +129,12 @@ def plan(config: BenchConfig) -> Plan:
             if t not in known_tasks and env_classes:
                 raise ConfigError(expected("task", t, sorted(known_tasks), "or use --split"))
 
+    # a split no environment has is a typo; the default ones are simply skipped where missing
+    known_splits = {x for cls in env_classes.values() for x in cls.splits}
+    for x in config.splits:
+        if x not in known_splits and x not in DEFAULT_SPLITS and env_classes:
+            raise ConfigError(expected("split", x, sorted(known_splits)))
+
     jobs: list[Job] = []
     env_specs = {}
     for env_id, cls in env_classes.items():
@@ -129,6 +144,9 @@ def plan(config: BenchConfig) -> Plan:
         names = [a for a in (config.agents or DEFAULT_AGENTS) if a in table]
         tasks = list(cls.tasks) if config.tasks is None else [t for t in config.tasks if t in cls.tasks]
         splits = [x for x in config.splits if x in cls.splits]
+        for x in [x for x in splits if cls.missing_data(x)]:
+            splits.remove(x)
+            skipped.append({"env": env_id, "agent": "*", "reason": f"split {x}: {cls.missing_data(x)}"})
         options = (("size", config.size),) if config.size is not None else ()
         specs = [EpisodeSpec(seed=config.seed + i, task=t)
                  for t in tasks for i in range(task_seeds(cls, t, config.fixed_seeds))]
@@ -145,7 +163,7 @@ def plan(config: BenchConfig) -> Plan:
                 if name in ENDPOINT_AGENTS or getattr(agent_cls, "uses_endpoint", False):
                     endpoint = str(kwargs.get("base_url") or f"{name}:local")
                 # Build one now, so that an agent that cannot load fails here, not in a worker.
-                _agent(table[name], tuple(sorted(kwargs.items())), reuse=endpoint is not None)
+                build_agent(table[name], tuple(sorted(kwargs.items())), reuse=endpoint is not None)
             except Exception as err:  # any agent that cannot be built is skipped, with the reason
                 skipped.append({"env": env_id, "agent": name, "reason": f"{type(err).__name__}: {err}"})
                 continue
@@ -157,71 +175,6 @@ def plan(config: BenchConfig) -> Plan:
     return Plan(jobs, skipped, env_specs)
 
 
-# ---- executing one job (in this process or a worker) --------------------------------
-_AGENTS_CACHE: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
-
-
-def _agent(entry: str, kwargs: tuple[tuple[str, Any], ...], reuse: bool = True) -> Any:
-    """A fresh agent per episode, so that no episode depends on which one ran before it in
-    this process (the ticket pipeline's critic, for one, reviews the previous episode at the
-    next ``bind``); agents that load a model (``reuse``) are built once per process."""
-    if not reuse:
-        return load(entry)(**dict(kwargs))
-    key = (entry, kwargs)
-    if key not in _AGENTS_CACHE:
-        _AGENTS_CACHE[key] = load(entry)(**dict(kwargs))
-    return _AGENTS_CACHE[key]
-
-
-def trial_seed(seed: int, trial: int) -> int:
-    """Trial 0 keeps the episode seed (same as ``supportgym eval``); later trials derive one."""
-    return seed if trial == 0 else random.Random(f"trial:{seed}:{trial}").getrandbits(31)
-
-
-class _TrialAgent:
-    """Runs the same episode (same env seed) with the agent's randomness reseeded."""
-
-    def __init__(self, inner: Any, trial: int) -> None:
-        self.inner, self.trial = inner, trial
-
-    name = property(lambda self: self.inner.name)
-    counters = property(lambda self: self.inner.counters, lambda self, v: setattr(self.inner, "counters", v))
-
-    def bind(self, env: Any, seed: int | None = None) -> None:
-        self.inner.bind(env, seed=None if seed is None else trial_seed(seed, self.trial))
-
-    def act(self, observation: Any) -> Any:
-        return self.inner.act(observation)
-
-    def __getattr__(self, attr: str) -> Any:  # every other hook (end_episode, ...) is the agent's own
-        return getattr(self.inner, attr)
-
-
-def ensure_registered(env_specs: dict[str, tuple[str, str, str, dict[str, Any]]]) -> None:
-    """Register env ids a fresh process does not know (plugins registered at run time)."""
-    known = set(env_ids())
-    for env_id, (entry, description, metrics, kwargs) in env_specs.items():
-        if env_id not in known:
-            register(env_id, entry_point=entry, description=description, metrics=metrics, **kwargs)
-
-
-def execute(job: Job, max_steps: int) -> dict[str, Any]:
-    """Run one job; return its episode record as plain JSON data."""
-    agent = _agent(job.agent_entry, job.agent_kwargs, reuse=job.endpoint is not None)
-    runner_agent = agent if job.trial == 0 else _TrialAgent(agent, job.trial)
-    rec = run_episode(job.env_id, runner_agent, job.spec, max_steps=max_steps)  # type: ignore[arg-type]
-    out = rec.model_dump(mode="json")
-    out.update(index=job.index, agent=job.agent, trial=job.trial, requested_task=job.spec.task)
-    if job.spec.options:
-        out["options"] = {k: v for k, v in job.spec.options}
-    return out
-
-
-def run_local(jobs: Sequence[Job], max_steps: int, on_record: Callable[[dict[str, Any]], None]) -> None:
-    for job in jobs:
-        on_record(execute(job, max_steps))
-
-
 # ---- collecting and writing results ----------------------------------------------------
 def _host() -> dict[str, Any]:
     return {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count(),
@@ -229,14 +182,20 @@ def _host() -> dict[str, Any]:
 
 
 class BenchRun:
-    """Collects records and keeps ``results.json`` valid at every moment (atomic writes)."""
+    """Collects records and keeps ``results.json`` valid at every moment (atomic writes).
+
+    ``done`` holds records of an earlier run of the same matrix (``--resume``); they are kept
+    as they were, with their job index in the current plan.
+    """
 
     def __init__(self, config: BenchConfig, the_plan: Plan, out_dir: Path, backend: dict[str, Any],
-                 flush_every_s: float = 15.0) -> None:
+                 flush_every_s: float = 15.0, done: list[dict[str, Any]] | None = None,
+                 created: str | None = None, earlier_wall_time_s: float = 0.0) -> None:
         self.config, self.plan, self.out_dir, self.backend = config, the_plan, Path(out_dir), backend
-        self.records: list[dict[str, Any]] = []
+        self.records: list[dict[str, Any]] = list(done or [])
         self.started = time.monotonic()
-        self.created = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        self.created = created or datetime.now(timezone.utc).isoformat(timespec="seconds")
+        self.earlier_wall_time_s = earlier_wall_time_s
         self.flush_every_s = flush_every_s
         self._last_flush = self.started
 
@@ -251,20 +210,27 @@ class BenchRun:
 
     def results(self, partial: bool) -> dict[str, Any]:
         records = sorted(self.records, key=lambda r: r["index"])
+        ok = [r for r in records if r.get("status", STATUS_OK) == STATUS_OK]
+        failed = [r for r in records if r.get("status", STATUS_OK) != STATUS_OK]
+        threshold = self.config.success_threshold
         return {
             "schema": SCHEMA,
             "run_id": self.out_dir.name,
             "created": self.created,
             "partial": partial,
-            "wall_time_s": round(time.monotonic() - self.started, 3),
+            "wall_time_s": round(self.earlier_wall_time_s + time.monotonic() - self.started, 3),
             "jobs_total": len(self.plan.jobs),
             "jobs_done": len(records),
+            "jobs_failed": len(failed),
             "config": self.config.model_dump(mode="json"),
             "backend": self.backend,
             "host": _host(),
             "skipped": self.plan.skipped,
-            "groups": summarize_groups(records, self.config.success_threshold),
-            "episodes": records,
+            "infra_errors": [{"index": r["index"], "env": r["env_id"], "agent": r["agent"], "task": r["task"],
+                              "seed": r["seed"], "trial": r.get("trial", 0), "error": r.get("error", "")}
+                             for r in failed],
+            "groups": summarize_groups(ok, threshold),
+            "episodes": [encode_episode(r, threshold) for r in records],
         }
 
     def write(self, partial: bool) -> dict[str, Any]:
@@ -278,6 +244,45 @@ def default_out_dir(root: str | os.PathLike[str] = "results") -> Path:
     return Path(root) / datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
 
 
+def load_results_file(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """A bench results file (``results.json`` or the folder holding it), checked."""
+    path = Path(path)
+    path = path / "results.json" if path.is_dir() else path
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DataFormatError(path, "no such results file: pass a folder written by `supportgym bench`") from None
+    except (OSError, ValueError) as err:
+        raise DataFormatError(path, f"unreadable results file: {err}") from None
+    if not isinstance(data, dict) or data.get("schema") not in READ_SCHEMAS:
+        got = data.get("schema") if isinstance(data, dict) else type(data).__name__
+        raise DataFormatError(path, expected("not a bench results file: schema", got, sorted(READ_SCHEMAS)))
+    return data
+
+
+def _execute_plan(run: BenchRun, jobs: list[Job], config: BenchConfig, backend: str,
+                  on_record: Callable[[dict[str, Any], int, int], None] | None,
+                  ray_options: dict[str, Any] | None) -> dict[str, Any]:
+    total = len(run.plan.jobs)
+
+    def collect(record: dict[str, Any]) -> None:
+        run.add(record)
+        if on_record:
+            on_record(record, len(run.records), total)
+
+    run.write(partial=True)  # from the first moment the folder is a valid, resumable run
+    try:
+        if backend == "ray":
+            run_ray(jobs, run.plan.env_specs, config.max_steps, collect, retry=config.retry_policy(),
+                    **(ray_options or {}))
+        else:
+            run_local(jobs, config.max_steps, collect, retry=config.retry_policy())
+    except BaseException:
+        run.write(partial=True)
+        raise
+    return run.write(partial=False)
+
+
 def run_bench(
     config: BenchConfig,
     out_dir: str | os.PathLike[str] | None = None,
@@ -288,27 +293,50 @@ def run_bench(
     flush_every_s: float = 15.0,
 ) -> dict[str, Any]:
     """Run the matrix and write ``results.json``; on Ctrl-C (or any error) the file
-    still holds every finished episode with ``"partial": true`` before the error propagates."""
+    still holds every finished episode with ``"partial": true`` before the error propagates.
+    A job whose model endpoint keeps failing is recorded as an infrastructure error
+    (``infra_errors``, ``status: "error"``) and the run goes on."""
     if backend not in BACKENDS:
         raise ConfigError(expected("backend", backend, list(BACKENDS)))
     the_plan = the_plan or plan(config)
     run = BenchRun(config, the_plan, Path(out_dir) if out_dir else default_out_dir(),
                    {"name": backend, **(ray_options or {})}, flush_every_s)
-    total = len(the_plan.jobs)
+    return _execute_plan(run, the_plan.jobs, config, backend, on_record, ray_options)
 
-    def collect(record: dict[str, Any]) -> None:
-        run.add(record)
-        if on_record:
-            on_record(record, len(run.records), total)
 
-    try:
-        if backend == "ray":
-            from .ray_backend import run_ray
-
-            run_ray(the_plan.jobs, the_plan.env_specs, config.max_steps, collect, **(ray_options or {}))
-        else:
-            run_local(the_plan.jobs, config.max_steps, collect)
-    except BaseException:
-        run.write(partial=True)
-        raise
-    return run.write(partial=False)
+def resume_bench(
+    out_dir: str | os.PathLike[str],
+    backend: str = "local",
+    on_record: Callable[[dict[str, Any], int, int], None] | None = None,
+    ray_options: dict[str, Any] | None = None,
+    flush_every_s: float = 15.0,
+    on_plan: Callable[[Plan, int], None] | None = None,
+    agent_kwargs: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Continue a partial run in ``out_dir``: the matrix and seeds are the file's own config;
+    finished episodes are kept, failed (infrastructure error) and missing jobs are run.
+    ``agent_kwargs`` (e.g. a new ``base_url`` for a dead endpoint) update the stored ones."""
+    if backend not in BACKENDS:
+        raise ConfigError(expected("backend", backend, list(BACKENDS)))
+    old = load_results_file(out_dir)
+    config = BenchConfig.model_validate(old["config"])
+    if agent_kwargs:
+        config = config.model_copy(update={"agent_kwargs": {**config.agent_kwargs, **agent_kwargs}})
+    the_plan = plan(config)
+    by_key = {j.key(): j for j in the_plan.jobs}
+    done: list[dict[str, Any]] = []
+    for row in old.get("episodes", []):
+        rec = decode_episode(row)
+        key = job_key(rec["env_id"], rec["agent"], rec.get("requested_task"), rec["seed"], rec.get("trial", 0),
+                      rec.get("options") or {})
+        job = by_key.pop(key, None)
+        if job is not None and rec.get("status", STATUS_OK) == STATUS_OK:
+            done.append({**rec, "index": job.index})
+        elif job is not None:
+            by_key[key] = job  # failed before: run it again
+    todo = sorted(by_key.values(), key=lambda j: j.index)
+    if on_plan:
+        on_plan(the_plan, len(done))
+    run = BenchRun(config, the_plan, Path(out_dir), {"name": backend, **(ray_options or {})}, flush_every_s,
+                   done=done, created=old.get("created"), earlier_wall_time_s=float(old.get("wall_time_s") or 0.0))
+    return _execute_plan(run, todo, config, backend, on_record, ray_options)

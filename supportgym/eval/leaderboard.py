@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.table import Table
 
-from .bench import SCHEMA
+from .bench import READ_SCHEMAS
 
 COLUMNS = ("env", "agent", "task", "episodes", "reward", "score", "success", "pass^k", "steps")
 
@@ -25,7 +25,7 @@ def load_results(folder: str | Path) -> tuple[list[dict[str, Any]], list[str]]:
         except (OSError, ValueError) as err:
             notes.append(f"{path}: unreadable ({err})")
             continue
-        if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+        if not isinstance(data, dict) or data.get("schema") not in READ_SCHEMAS:
             continue
         data["_path"] = str(path)
         runs.append(data)

@@ -18,6 +18,8 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .formatting import counts_as_ints
+from .runner import EpisodeRecord, summarize
 from .stats import mean_ci, pass_k_curve
 
 SCORE_KEYS = ("normalized_score", "score")
@@ -115,8 +117,6 @@ def common_summary(
 
 def _env_metrics(env_id: str, records: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], str | None]:
     """The environment's own ``summarize``; a failure there is noted, not fatal."""
-    from .runner import EpisodeRecord, summarize
-
     try:
         return summarize(env_id, [EpisodeRecord.model_validate(r) for r in records]), None
     except Exception as err:  # a broken metrics module must not lose a finished benchmark
@@ -147,7 +147,7 @@ def summarize_groups(
                 "agent": agent,
                 "task": task,
                 "summary": common_summary(group, success_threshold, env_metrics),
-                "metrics": env_metrics,
+                "metrics": counts_as_ints(env_metrics),
             }
             if error:
                 row["metrics_error"] = error

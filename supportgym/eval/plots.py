@@ -167,8 +167,42 @@ def reward_vs_steps(records: Sequence[Mapping[str, Any]]) -> Figure | None:
     return ("Episode reward vs. steps", _png(fig))
 
 
+#: splits compared side by side: generated test mail, real mail, the hard split (``bench``'s default)
+GAP_SPLITS: tuple[str, ...] = ("split:test", "split:real:test", "split:hard:test")
+
+
+def split_gap(records: Sequence[Mapping[str, Any]], threshold: float) -> Figure | None:
+    """Per agent, the mean score (success rate where the env has no score) on each of
+    :data:`GAP_SPLITS` side by side: the sim-to-real gap and the headroom on hard data."""
+    present = [t for t in GAP_SPLITS if any(r.get("task") == t for r in records)]
+    if len(present) < 2:
+        return None
+    scores = all(episode_score(r) is not None for r in records if r.get("task") in present)
+    values: dict[str, dict[str, float]] = defaultdict(dict)
+    for a, rs in _by_agent(records).items():
+        for t in present:
+            got = [episode_score(r) if scores else episode_success(r, threshold) for r in rs if r.get("task") == t]
+            got = [float(x) for x in got if x is not None]
+            if got:
+                values[a][t] = sum(got) / len(got)
+    if not values:
+        return None
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(max(4.0, 1.1 * len(values) * len(present) ** 0.5 + 2), 3.4))
+    width = 0.8 / len(present)
+    agents = list(values)
+    for i, t in enumerate(present):
+        ax.bar([j + i * width for j in range(len(agents))], [values[a].get(t, 0.0) for a in agents], width,
+               label=t.removeprefix("split:"))
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(agents))], agents, rotation=20, ha="right")
+    ax.set_ylim(min(0.0, *(v for m in values.values() for v in m.values())), 1.05)
+    ax.set_ylabel("normalised score" if scores else "success rate")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return ("Generated test vs real test vs hard test, per agent", _png(fig))
+
+
 def env_figures(records: Sequence[Mapping[str, Any]], threshold: float) -> list[Figure]:
-    figs: list[Figure | None] = [score_distribution(records), reward_components(records)]
+    figs: list[Figure | None] = [split_gap(records, threshold), score_distribution(records), reward_components(records)]
     figs += confusion_matrices(records)
     figs += [resolution_by_category(records, threshold), reward_vs_steps(records)]
     return [f for f in figs if f is not None]

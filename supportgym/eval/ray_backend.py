@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.errors import ConfigError
-from .bench import Job, ensure_registered, execute
+from .jobs import Job, RetryPolicy, ensure_registered, execute_with_retries
 
 #: worker threads: one episode per CPU, so BLAS/torch must not spawn more
 THREAD_ENV = {
@@ -29,8 +30,6 @@ THREAD_ENV = {
 def _limit_threads() -> None:
     for key, value in THREAD_ENV.items():
         os.environ.setdefault(key, value)
-    import sys
-
     if "torch" in sys.modules:  # only when an agent already pulled it in: never import torch for nothing
         sys.modules["torch"].set_num_threads(1)
 
@@ -49,12 +48,13 @@ def _init_local(ray: Any, num_cpus: int | None, runtime_env: dict[str, Any]) -> 
                 raise
 
 
-def _run_chunk(jobs: list[Job], env_specs: dict[str, Any], max_steps: int) -> list[dict[str, Any]]:
+def _run_chunk(jobs: list[Job], env_specs: dict[str, Any], max_steps: int,
+               retry: RetryPolicy = RetryPolicy()) -> list[dict[str, Any]]:
     _limit_threads()
     ensure_registered(env_specs)
     out = []
     for job in jobs:
-        out.append(execute(job, max_steps))
+        out.append(execute_with_retries(job, max_steps, retry))
         _limit_threads()
     return out
 
@@ -87,6 +87,7 @@ def run_ray(
     max_concurrency: int = 4,
     chunk_size: int | None = None,
     ship_code: bool = False,
+    retry: RetryPolicy = RetryPolicy(),
 ) -> None:
     try:
         import ray
@@ -97,11 +98,11 @@ def run_ray(
 
     started_here = False
     if not ray.is_initialized():
-        runtime_env: dict[str, Any] = {"env_vars": dict(THREAD_ENV)}
+        # the driver's SUPPORTGYM_* settings (corpora folder, empathy backend, LLM endpoint) hold on every node
+        forwarded = {k: v for k, v in os.environ.items() if k.startswith("SUPPORTGYM_")}
+        runtime_env: dict[str, Any] = {"env_vars": {**forwarded, **THREAD_ENV}}
         if ship_code:  # a cluster without supportgym installed gets this checkout's package
-            import supportgym
-
-            runtime_env["py_modules"] = [os.path.dirname(supportgym.__file__)]
+            runtime_env["py_modules"] = [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
         if address is None:
             # A throwaway local cluster: no token to manage, no dashboard to serve.
             os.environ.setdefault("RAY_AUTH_MODE", "disabled")
@@ -126,7 +127,7 @@ def run_ray(
                 if ep is not None and per_endpoint[ep] >= max_concurrency:
                     held.append(chunk)
                     continue
-                in_flight[remote.remote(chunk, env_specs, max_steps)] = ep
+                in_flight[remote.remote(chunk, env_specs, max_steps, retry)] = ep
                 if ep is not None:
                     per_endpoint[ep] += 1
             pending = held

@@ -7,22 +7,16 @@ offline, anywhere. Without matplotlib (the ``report`` extra) it has tables only.
 from __future__ import annotations
 
 import html
-import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..core.io import write_text_atomic
+from .formatting import format_value
 from .leaderboard import COLUMNS, cells, headline_groups, markdown_rows, row
-
-
-def _fmt(x: Any) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "—"
-    if isinstance(x, float):
-        return str(int(x)) if x.is_integer() else f"{x:.4f}"
-    return str(x)
+from .plots import GAP_SPLITS, env_figures
+from .records import decoded_episodes
 
 
 def env_metric_table(groups: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[list[str]]]:
@@ -31,8 +25,24 @@ def env_metric_table(groups: Sequence[Mapping[str, Any]]) -> tuple[list[str], li
     for g in groups:
         keys += [k for k in g["metrics"] if k not in keys]
     head = ["agent", "task", *keys]
-    rows = [[g["agent"], g["task"], *(_fmt(g["metrics"].get(k)) for k in keys)] for g in groups]
+    rows = [[g["agent"], g["task"], *(format_value(k, g["metrics"].get(k)) for k in keys)] for g in groups]
     return head, rows
+
+
+def gap_table(groups: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[list[str]]] | None:
+    """Score (success rate where there is none) per agent on generated, real and hard test splits."""
+    present = [t for t in GAP_SPLITS if any(g["task"] == t for g in groups)]
+    if len(present) < 2:
+        return None
+    cell: dict[tuple[str, str], str] = {}
+    for g in groups:
+        if g["task"] in present:
+            s = g["summary"]
+            value = s.get("score") if s.get("score") is not None else s.get("success_rate")
+            cell[(g["agent"], g["task"])] = format_value("score", value, 3)
+    agents = list(dict.fromkeys(g["agent"] for g in groups if g["task"] in present))
+    return ["agent", *(t.removeprefix("split:") for t in present)], [[a, *(cell.get((a, t), "—") for t in present)]
+                                                                    for a in agents]
 
 
 def _by_env(results: Mapping[str, Any]) -> dict[str, list[Mapping[str, Any]]]:
@@ -53,6 +63,9 @@ def _header_lines(results: Mapping[str, Any]) -> list[str]:
         f"first seed {cfg.get('seed')}, trials {cfg.get('trials')} (stochastic agents), "
         f"success = env verdict or score ≥ {cfg.get('success_threshold')}",
     ]
+    if results.get("jobs_failed"):
+        lines.append(f"{results['jobs_failed']} episode(s) failed on infrastructure (an endpoint) and are not counted; "
+                     "rerun them with `supportgym bench --resume <this folder>`")
     if results.get("partial"):
         lines.insert(0, "**PARTIAL RESULTS**: the run was interrupted; only finished episodes are counted.")
     return lines
@@ -67,6 +80,11 @@ def to_markdown(results: Mapping[str, Any]) -> str:
         out.append(f"- skipped {note['env']} · {note['agent']}: {note['reason']}")
     for env, groups in _by_env(results).items():
         out += ["", f"## {env}", "", markdown_rows([row(g) for g in groups]), ""]
+        gap = gap_table(groups)
+        if gap:
+            out += ["Generated vs real vs hard test (score, or success rate where the env has no score):", "",
+                    "| " + " | ".join(gap[0]) + " |", "|" + "---|" * len(gap[0])]
+            out += ["| " + " | ".join(r) + " |" for r in gap[1]] + [""]
         head, rows = env_metric_table(groups)
         if len(head) > 2:
             out += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -81,8 +99,8 @@ CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;max-width:1200px;color:#1c2430;
 padding:0 1rem}h1{margin-bottom:.2rem}h2{border-bottom:2px solid #e3e8ef;padding-bottom:.2rem;margin-top:2rem}
 .meta{color:#5b6675;font-size:.9rem}.partial{background:#fff3cd;border:1px solid #e0b400;padding:.5rem;border-radius:6px}
-table{border-collapse:collapse;margin:.6rem 0;font-size:.85rem}th,td{border:1px solid #d9dee6;padding:.25rem .5rem;
-text-align:right}th{background:#f3f5f8}td:nth-child(-n+3),th:nth-child(-n+3){text-align:left}
+table{border-collapse:collapse;margin:.6rem 0;font-size:.85rem;max-width:100%}th,td{border:1px solid #d9dee6;
+padding:.25rem .5rem;text-align:right;overflow-wrap:anywhere;word-break:break-word}th{white-space:normal}th{background:#f3f5f8}td:nth-child(-n+3),th:nth-child(-n+3){text-align:left}
 .figs{display:flex;flex-wrap:wrap;gap:1rem}figure{margin:0;border:1px solid #e3e8ef;border-radius:6px;padding:.5rem}
 figcaption{font-size:.8rem;color:#5b6675;margin-bottom:.3rem}img{max-width:100%}.scroll{overflow-x:auto}
 """
@@ -95,13 +113,9 @@ def _html_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 
 def to_html(results: Mapping[str, Any], with_figures: bool = True) -> str:
-    episodes = results.get("episodes", [])
+    episodes = [r for r in decoded_episodes(results) if r.get("status", "ok") == "ok"]
     threshold = float(results.get("config", {}).get("success_threshold", 0.8))
     figure_note = ""
-    try:
-        from .plots import env_figures
-    except ImportError:  # pragma: no cover - plots.py itself has no hard deps
-        with_figures = False
     if with_figures:
         try:
             import matplotlib  # noqa: F401
@@ -125,6 +139,9 @@ def to_html(results: Mapping[str, Any], with_figures: bool = True) -> str:
     for env, groups in _by_env(results).items():
         parts.append(f"<h2 id='{html.escape(env)}'>{html.escape(env)}</h2>")
         parts.append(_html_table(COLUMNS, [cells(row(g)) for g in groups]))
+        gap = gap_table(groups)
+        if gap:
+            parts.append("<h3>Generated vs real vs hard test</h3>" + _html_table(*gap))
         head, rows = env_metric_table(groups)
         if len(head) > 2:
             parts.append("<h3>Environment metrics</h3>" + _html_table(head, rows))

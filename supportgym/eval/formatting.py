@@ -1,0 +1,42 @@
+"""How numbers are shown: counts as integers, everything else with fixed decimals.
+
+Environments return every metric as a float (``episodes: 20.0``); a count printed as
+``20.0000`` reads as a measurement, so keys that name a count are shown (and stored in
+results files) as ints.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+_COUNT = re.compile(r"^(n|num)_|_(count|n)$|^(episodes|emails|tickets|queries|items|instances|trials|"
+                    r"scored_predictions|predictions|jobs_\w+)$")
+
+
+def is_count(key: str) -> bool:
+    return bool(_COUNT.search(key.rsplit("/", 1)[-1]))
+
+
+def as_count(key: str, value: Any) -> Any:
+    """``value`` as an int when ``key`` names a count and the value is a whole number."""
+    if is_count(key) and isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    return value
+
+
+def counts_as_ints(metrics: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: as_count(k, v) for k, v in metrics.items()}
+
+
+def format_value(key: str, value: Any, digits: int = 4) -> str:
+    value = as_count(key, value)
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)

@@ -1,0 +1,148 @@
+"""One benchmark job: one episode, self-contained, run the same way in any process.
+
+A :class:`Job` names its environment's and agent's entry points, so a Ray worker (or any
+process) replays it exactly. :func:`execute_with_retries` retries a job whose model endpoint
+failed (:class:`~supportgym.core.errors.EndpointError`) with exponential backoff and, when
+it still fails, returns an *infrastructure error* record instead of raising: one dead
+endpoint must not lose a whole matrix. Any other exception is a bug and propagates.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.errors import EndpointError
+from ..core.registry import env_ids, load, register
+from .runner import EpisodeSpec, run_episode
+
+#: ``status`` of an episode record: it ran, or its infrastructure (an endpoint) failed
+STATUS_OK, STATUS_ERROR = "ok", "error"
+
+
+@dataclass(frozen=True)
+class Job:
+    index: int
+    env_id: str
+    agent: str
+    agent_entry: str
+    spec: EpisodeSpec
+    trial: int = 0
+    agent_kwargs: tuple[tuple[str, Any], ...] = ()
+    #: jobs with the same endpoint share a concurrency limit (LLM servers)
+    endpoint: str | None = None
+
+    def key(self) -> tuple[Any, ...]:
+        """What identifies the job across runs of the same matrix (``--resume`` matches on it)."""
+        return job_key(self.env_id, self.agent, self.spec.task, self.spec.seed, self.trial, dict(self.spec.options))
+
+
+def job_key(env_id: str, agent: str, task: str | None, seed: int, trial: int, options: dict[str, Any]) -> tuple[Any, ...]:
+    return (env_id, agent, task or "", int(seed), int(trial), tuple(sorted((k, repr(v)) for k, v in options.items())))
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Retries of a job whose endpoint failed: ``retries`` more tries, waiting
+    ``backoff_s``, ``2 * backoff_s``, ... between them."""
+
+    retries: int = 2
+    backoff_s: float = 2.0
+
+
+def accepted_kwargs(cls: type, kwargs: dict[str, Any]) -> dict[str, Any]:
+    params = inspect.signature(cls.__init__).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return dict(kwargs)
+    return {k: v for k, v in kwargs.items() if k in params}
+
+
+_AGENTS_CACHE: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
+
+
+def build_agent(entry: str, kwargs: tuple[tuple[str, Any], ...], reuse: bool = True) -> Any:
+    """A fresh agent per episode, so that no episode depends on which one ran before it in
+    this process (the ticket pipeline's critic, for one, reviews the previous episode at the
+    next ``bind``); agents that load a model (``reuse``) are built once per process."""
+    if not reuse:
+        return load(entry)(**dict(kwargs))
+    key = (entry, kwargs)
+    if key not in _AGENTS_CACHE:
+        _AGENTS_CACHE[key] = load(entry)(**dict(kwargs))
+    return _AGENTS_CACHE[key]
+
+
+def trial_seed(seed: int, trial: int) -> int:
+    """Trial 0 keeps the episode seed (same as ``supportgym eval``); later trials derive one."""
+    return seed if trial == 0 else random.Random(f"trial:{seed}:{trial}").getrandbits(31)
+
+
+class _TrialAgent:
+    """Runs the same episode (same env seed) with the agent's randomness reseeded."""
+
+    def __init__(self, inner: Any, trial: int) -> None:
+        self.inner, self.trial = inner, trial
+
+    name = property(lambda self: self.inner.name)
+    counters = property(lambda self: self.inner.counters, lambda self, v: setattr(self.inner, "counters", v))
+
+    def bind(self, env: Any, seed: int | None = None) -> None:
+        self.inner.bind(env, seed=None if seed is None else trial_seed(seed, self.trial))
+
+    def act(self, observation: Any) -> Any:
+        return self.inner.act(observation)
+
+    def __getattr__(self, attr: str) -> Any:  # every other hook (end_episode, ...) is the agent's own
+        return getattr(self.inner, attr)
+
+
+def ensure_registered(env_specs: dict[str, tuple[str, str, str, dict[str, Any]]]) -> None:
+    """Register env ids a fresh process does not know (plugins registered at run time)."""
+    known = set(env_ids())
+    for env_id, (entry, description, metrics, kwargs) in env_specs.items():
+        if env_id not in known:
+            register(env_id, entry_point=entry, description=description, metrics=metrics, **kwargs)
+
+
+def _tag(out: dict[str, Any], job: Job) -> dict[str, Any]:
+    out.update(index=job.index, agent=job.agent, trial=job.trial, requested_task=job.spec.task)
+    if job.spec.options:
+        out["options"] = {k: v for k, v in job.spec.options}
+    return out
+
+
+def execute(job: Job, max_steps: int) -> dict[str, Any]:
+    """Run one job; return its episode record as plain JSON data."""
+    agent = build_agent(job.agent_entry, job.agent_kwargs, reuse=job.endpoint is not None)
+    runner_agent = agent if job.trial == 0 else _TrialAgent(agent, job.trial)
+    rec = run_episode(job.env_id, runner_agent, job.spec, max_steps=max_steps)  # type: ignore[arg-type]
+    return _tag({**rec.model_dump(mode="json"), "status": STATUS_OK}, job)
+
+
+def error_record(job: Job, error: BaseException, attempts: int) -> dict[str, Any]:
+    """The record of a job whose infrastructure failed: no steps, excluded from every mean."""
+    return _tag({"env_id": job.env_id, "agent": job.agent, "task": job.spec.task or "", "seed": job.spec.seed,
+                 "episode_id": "", "steps": [], "total_reward": 0.0, "report": {}, "agent_counters": {},
+                 "status": STATUS_ERROR, "error": f"{type(error).__name__}: {error} (after {attempts} tries)"}, job)
+
+
+def execute_with_retries(job: Job, max_steps: int, retry: RetryPolicy = RetryPolicy(),
+                         sleep: Callable[[float], None] = time.sleep) -> dict[str, Any]:
+    for attempt in range(retry.retries + 1):
+        try:
+            return execute(job, max_steps)
+        except EndpointError as err:
+            if attempt == retry.retries:
+                return error_record(job, err, attempt + 1)
+            sleep(retry.backoff_s * 2**attempt)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def run_local(jobs: Sequence[Job], max_steps: int, on_record: Callable[[dict[str, Any]], None],
+              retry: RetryPolicy = RetryPolicy()) -> None:
+    for job in jobs:
+        on_record(execute_with_retries(job, max_steps, retry))

@@ -1,0 +1,165 @@
+"""Failures users meet: a dead model endpoint, Ctrl-C at any moment, resuming a partial run."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+import test_bench_toyenv  # noqa: F401  (registers benchtoy-v0)
+from supportgym.agents import AGENTS, Agent
+from supportgym.agents.llm_client import ChatClient
+from supportgym.core.errors import EndpointError
+from supportgym.eval import bench
+from supportgym.eval.bench import BenchConfig, resume_bench, run_bench
+
+TOY = "benchtoy-v0"
+DEAD_URL = "http://127.0.0.1:9/v1"  # the discard port: nothing listens there
+
+
+class EndpointAgent(Agent):
+    """Answers through an OpenAI-compatible endpoint, like the llm agent; ``ALIVE`` fakes the server."""
+
+    name = "endpoint"
+    uses_endpoint = True
+    ALIVE = False
+
+    def __init__(self, seed: int | None = None, base_url: str = DEAD_URL) -> None:
+        super().__init__(seed)
+        self.client = ChatClient(base_url=base_url, model="m", timeout_s=2.0)
+
+    def act(self, observation):
+        if not EndpointAgent.ALIVE:
+            self.client.chat([{"role": "user", "content": "label?"}])
+        return {"label": self.env.gold[self.env.i]}  # type: ignore[union-attr]
+
+
+AGENTS["benchtoy"]["endpoint"] = f"{__name__}:EndpointAgent"
+
+
+def toy(**kw) -> BenchConfig:
+    return BenchConfig(envs=[TOY], **{"episodes": 3, "trials": 1, "retries": 1, "retry_backoff_s": 0.0, **kw})
+
+
+def test_unreachable_endpoint_is_one_clear_error():
+    with pytest.raises(EndpointError) as err:
+        ChatClient(base_url=DEAD_URL, model="m", timeout_s=2.0).chat([{"role": "user", "content": "hi"}])
+    assert DEAD_URL in str(err.value) and "is the server running" in str(err.value)
+
+
+def test_eval_with_an_unreachable_endpoint_prints_one_line_and_exits_2():
+    proc = subprocess.run([sys.executable, "-m", "supportgym.cli", "eval", "--env", "tooldesk", "--agent", "llm",
+                           "--base-url", DEAD_URL, "--model", "m"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and DEAD_URL in lines[0] and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_bench_records_a_dead_endpoint_as_infrastructure_error_and_keeps_going(tmp_path):
+    res = run_bench(toy(agents=["rules", "endpoint"]), out_dir=tmp_path)
+    failed = [e for e in res["episodes"] if e["status"] == "error"]
+    assert res["partial"] is False and res["jobs_done"] == res["jobs_total"] == 10
+    assert res["jobs_failed"] == len(failed) == len(res["infra_errors"]) == 5
+    assert all(e["agent"] == "endpoint" and DEAD_URL in e["error"] and "after 2 tries" in e["error"] for e in failed)
+    assert {g["agent"] for g in res["groups"]} == {"rules"}  # failures are never averaged in as zeros
+    # the rules jobs finished before and after the failing ones are all kept
+    assert sum(e["agent"] == "rules" and e["status"] == "ok" for e in res["episodes"]) == 5
+
+    EndpointAgent.ALIVE = True  # the endpoint is back: --resume reruns only the failed jobs
+    try:
+        seen = []
+        resumed = resume_bench(tmp_path, on_record=lambda r, done, total: seen.append(r["agent"]))
+    finally:
+        EndpointAgent.ALIVE = False
+    assert seen == ["endpoint"] * 5
+    assert resumed["jobs_failed"] == 0 and resumed["created"] == res["created"]
+    assert {g["agent"] for g in resumed["groups"]} == {"rules", "endpoint"}
+    kept = [e for e in resumed["episodes"] if e["agent"] == "rules"]
+    assert kept == [e for e in res["episodes"] if e["agent"] == "rules"]
+
+
+def test_resume_after_ctrl_c_gives_the_same_episodes_as_an_uninterrupted_run(tmp_path):
+    full = run_bench(toy(trials=2), out_dir=tmp_path / "full")
+
+    def interrupt(record, done, total):
+        if done == 7:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_bench(toy(trials=2), out_dir=tmp_path / "cut", on_record=interrupt)
+    partial = json.loads((tmp_path / "cut" / "results.json").read_text())
+    assert partial["partial"] is True and partial["jobs_done"] == 7
+    ran = []
+    resumed = resume_bench(tmp_path / "cut", on_record=lambda r, done, total: ran.append(done))
+    assert ran == list(range(8, full["jobs_total"] + 1))  # finished jobs are skipped
+    assert resumed["partial"] is False
+    assert resumed["episodes"] == full["episodes"] and resumed["groups"] == full["groups"]
+
+
+def test_cli_ctrl_c_before_anything_is_written_exits_130_cleanly(tmp_path, monkeypatch):
+    from supportgym.cli import _load_commands, app
+    from supportgym.cli import bench as bench_cli
+
+    _load_commands()
+
+    def interrupted_plan(config):
+        raise KeyboardInterrupt  # Ctrl-C while agents load, before results.json exists
+
+    monkeypatch.setattr(bench_cli, "plan", interrupted_plan)
+    r = CliRunner().invoke(app, ["bench", "--env", TOY, "--out", str(tmp_path / "run")])
+    assert r.exit_code == 130, r.output
+    assert "nothing written" in r.output and not isinstance(r.exception, FileNotFoundError)
+
+
+def test_cli_resume_continues_a_partial_folder(tmp_path, monkeypatch):
+    from supportgym.cli import _load_commands, app
+
+    _load_commands()
+    real = bench.run_local
+
+    def interrupted(jobs, max_steps, on_record, **kw):
+        real(jobs[:3], max_steps, on_record, **kw)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bench, "run_local", interrupted)
+    out = tmp_path / "run"
+    r = CliRunner().invoke(app, ["bench", "--env", TOY, "--agent", "oracle", "--episodes", "4", "--out", str(out)])
+    assert r.exit_code == 130 and "--resume" in r.output, r.output
+    monkeypatch.setattr(bench, "run_local", real)
+    r = CliRunner().invoke(app, ["bench", "--resume", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "3 of 6 episodes kept" in r.output
+    data = json.loads((out / "results.json").read_text())
+    assert data["partial"] is False and data["jobs_done"] == 6
+    assert [e["index"] for e in data["episodes"]] == list(range(6))
+
+
+@pytest.mark.parametrize(("status", "body", "hint"), [
+    (404, {"error": "no route"}, "--base-url"),
+    (401, {"error": "bad key"}, "SUPPORTGYM_LLM_API_KEY"),
+    (503, {"error": "busy"}, "retry later"),
+    (200, {"not": "a completion"}, "not an OpenAI chat completion"),
+])
+def test_endpoint_answers_map_to_one_line_errors(status, body, hint):
+    import httpx
+
+    client = ChatClient(base_url="http://llm.test/v1", model="m")
+    client._http = httpx.Client(transport=httpx.MockTransport(lambda request: httpx.Response(status, json=body)))
+    with pytest.raises(EndpointError) as err:
+        client.chat([{"role": "user", "content": "hi"}])
+    assert "http://llm.test/v1/chat/completions" in str(err.value) and hint in str(err.value)
+    assert "\n" not in str(err.value)
+    if status >= 400:  # still an httpx.HTTPStatusError, for callers that step down on 400/422
+        assert isinstance(err.value, httpx.HTTPStatusError) and err.value.response.status_code == status
+
+
+def test_the_llm_agent_on_a_dead_endpoint_does_not_sink_the_matrix(tmp_path):
+    config = BenchConfig(envs=["tooldesk"], agents=["rules", "llm"], tasks=[], splits=["test"], episodes=2,
+                         trials=1, retries=0, agent_kwargs={"base_url": DEAD_URL, "model": "m"})
+    res = run_bench(config, out_dir=tmp_path)
+    assert res["partial"] is False and res["jobs_failed"] == 2
+    assert {g["agent"] for g in res["groups"]} == {"rules"}
+    assert all(DEAD_URL in e["error"] for e in res["infra_errors"])
