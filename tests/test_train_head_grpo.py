@@ -101,6 +101,8 @@ def test_route_is_conditioned_on_the_sampled_category():
     ({"advantage": "mean"}, "per_field"),
     ({"num_generations": 1}, "baseline"),
     ({"device": "tpu"}, "cuda"),
+    ({"real_weight": -1}, "real_weight"),
+    ({"real_emails": 0}, "real_emails"),
     ({"hidden": -1}, "hidden"),
     ({"encoder": "bert"}, "minilm"),
 ])
@@ -150,10 +152,15 @@ def test_train_head_grpo_writes_a_run_in_the_llm_summary_shape(tmp_path):
     from supportgym.agents.head_policy import InboxHeadAgent
     from supportgym.train.head_grpo import train_head_grpo
 
+    from supportgym.envs.inbox.env import InboxEnv
+
     cfg = HeadGRPOConfig(output_dir=str(tmp_path / "run"), train_emails=16, val_emails=4, max_steps=3,
                          prompts_per_step=4, num_generations=2, log_every=2, eval_episodes=1, eval_size=2,
-                         eval_tasks=("easy", "split:nonexistent"), baselines=("rules",))
+                         eval_tasks=("easy", "split:nonexistent"), baselines=("rules",), real_emails=4)
     summary = train_head_grpo(cfg)
+    # real:train mail joins the pool where the corpora are on the machine
+    assert summary["train_emails"] == 16
+    assert summary["real_train_emails"] == (0 if InboxEnv.missing_data("real:train") else 4)
     reference = json.loads((Path(__file__).resolve().parents[1] / "docs" / "figures"
                             / "llm_grpo_inbox_summary.json").read_text())
     for key in ("env", "model", "steps", "train_seconds", "before", "after", "completions_per_step"):

@@ -67,6 +67,8 @@ def grpo_command(
                                                         "per_field/summed run lm in SupportGym's own loop"),
     entropy_coef: float = typer.Option(0.01, help="head: entropy bonus (keeps groups varied)"),
     hidden: int = typer.Option(0, help="head: 0 linear heads, N a shared tanh layer of width N"),
+    real_weight: Optional[int] = typer.Option(None, help="head: times each real:train email is seen per pass over the "
+                                                         "pool (default 2; 0: generated mail only)"),
     device: Optional[str] = typer.Option(None, help="cpu | cuda (default: cuda if available for lm, cpu for head)"),
     bf16: bool = typer.Option(False, help="lm: bfloat16 (needs --device cuda)"),
     use_vllm: bool = typer.Option(False, help="lm: TRL's vLLM generation (needs --device cuda, --rollout sample)"),
@@ -82,11 +84,11 @@ def grpo_command(
     if policy == "head":
         from ..train.head_grpo import HeadGRPOConfig, train_head_grpo
 
-        if env not in ("inbox", "inbox-v0") or episode_mode != "decision":
+        if env not in ("inbox", "inbox-v1") or episode_mode != "decision":
             from ..core.errors import ConfigError
 
-            raise ConfigError(f"--policy head trains the inbox heads (single decisions); got --env {env} "
-                              f"--episode-mode {episode_mode}: use --policy lm for other environments")
+            raise ConfigError(f"--policy head trains the inbox heads on inbox-v1's reward (single decisions); got --env "
+                              f"{env} --episode-mode {episode_mode}: use --env inbox, or --policy lm for other environments")
         if bf16 or use_vllm:
             from ..core.errors import ConfigError
 
@@ -94,7 +96,7 @@ def grpo_command(
         advantage = advantage or "per_field"
         head_kw = {k: v for k, v in dict(max_steps=max_steps, num_generations=num_generations,
                                          prompts_per_step=prompts_per_step, learning_rate=learning_rate,
-                                         train_emails=train_prompts).items() if v is not None}
+                                         train_emails=train_prompts, real_weight=real_weight).items() if v is not None}
         hcfg = HeadGRPOConfig(output_dir=str(output_dir or "runs/grpo-head-inbox"), seed=seed, threads=threads,
                               temperature=temperature, advantage=advantage, entropy_coef=entropy_coef, hidden=hidden,
                               device=device or "cpu", max_train_minutes=max_train_minutes,

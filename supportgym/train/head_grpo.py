@@ -56,6 +56,11 @@ class HeadGRPOConfig:
     encoder: str = "minilm"
     #: train-split one-email episodes in the pool (features cached once)
     train_emails: int = 3000
+    #: every ``real:train`` email joins the pool (when the corpora are on this machine), each seen
+    #: ``real_weight`` times per pass over the pool (as the classifier weights real mail); 0: generated only
+    real_weight: int = 2
+    #: at most this many ``real:train`` emails (None: all of them)
+    real_emails: int | None = None
     seed: int = 0
     max_steps: int = 600
     prompts_per_step: int = 16
@@ -74,7 +79,7 @@ class HeadGRPOConfig:
     eval_episodes: int = 10
     eval_size: int = 10
     eval_seed: int = 1000
-    eval_tasks: tuple[str, ...] = ("split:real:test", "split:hard:test", "easy", "medium", "hard")
+    eval_tasks: tuple[str, ...] = ("split:real:validation", "split:real:test", "split:hard:test", "easy", "medium", "hard")
     #: baseline agents evaluated on the same episodes (eval_<name>.json), for the comparison in the summary
     baselines: tuple[str, ...] = ("rules",)
     #: validation-split emails scored greedily every ``log_every`` steps (the learning curve; never test)
@@ -83,13 +88,15 @@ class HeadGRPOConfig:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        for attr, low in (("train_emails", 2), ("max_steps", 1), ("prompts_per_step", 1), ("num_generations", 2),
+        for attr, low in (("train_emails", 2), ("real_weight", 0), ("max_steps", 1), ("prompts_per_step", 1), ("num_generations", 2),
                           ("eval_episodes", 0), ("eval_size", 1), ("val_emails", 0), ("log_every", 1), ("hidden", 0)):
             v = getattr(self, attr)
             if not isinstance(v, int) or isinstance(v, bool) or v < low:
                 raise ConfigError(expected(f"HeadGRPOConfig.{attr}", v, f"an int >= {low}",
                                            "num_generations must be >= 2 so that a group has a baseline"
                                            if attr == "num_generations" else ""))
+        if self.real_emails is not None and (not isinstance(self.real_emails, int) or self.real_emails < 1):
+            raise ConfigError(expected("HeadGRPOConfig.real_emails", self.real_emails, "None (all) or an int >= 1"))
         if self.advantage not in ADVANTAGES:
             raise ConfigError(expected("HeadGRPOConfig.advantage", self.advantage, list(ADVANTAGES)))
         if not 0 < self.learning_rate < 10:
@@ -110,14 +117,18 @@ class InboxFieldReward:
     """The real inbox environment as the verifier, one-email episodes; per-component results cached
     (the environment is deterministic given the seed and the action)."""
 
-    def __init__(self, split: str, seed: int) -> None:
+    def __init__(self, split: str, seed: int, pool: list[Any] | None = None) -> None:
         s = spec("inbox")
         self.env = make(s.id)
         self.fmt = PromptFormat.for_env("inbox", s.env_class().action_type)
         self.split, self.seed = split, seed
+        #: fixed labelled emails (real mail) instead of generated one-email episodes
+        self.pool = pool
         self._cache: dict[tuple[Any, ...], dict[str, float]] = {}
 
     def observe(self, i: int) -> Any:
+        if self.pool is not None:
+            return self.env.reset(seed=self.seed + i, emails=[self.pool[i]])
         return self.env.reset(seed=self.seed + i, task=f"split:{self.split}", size=1)
 
     def __call__(self, i: int, values: dict[str, Any]) -> dict[str, float]:
@@ -239,6 +250,16 @@ def train_head_grpo(cfg: HeadGRPOConfig) -> dict[str, Any]:
     train_r = InboxFieldReward("train", cfg.seed)
     val_r = InboxFieldReward("validation", cfg.seed)
     X = torch.from_numpy(encode_pool(train_r, cfg.train_emails, encoder, run, f"train_seed{cfg.seed}"))
+    # the pool: generated train mail, then real:train mail; index i < n_gen is generated email i
+    n_gen = cfg.train_emails
+    real_r = _real_train(cfg)
+    n_real = len(real_r.pool) if real_r is not None and real_r.pool is not None else 0
+    if n_real:
+        X = torch.cat([X, torch.from_numpy(encode_pool(real_r, n_real, encoder, run, "real_train"))])
+
+    def pool_reward(i: int, values: dict[str, Any]) -> dict[str, float]:
+        return train_r(i, values) if i < n_gen else real_r(i - n_gen, values)  # type: ignore[misc]
+
     Xv = torch.from_numpy(encode_pool(val_r, cfg.val_emails, encoder, run, f"val_seed{cfg.seed}")) if cfg.val_emails else None
     feature_s = time.perf_counter() - t_start
 
@@ -251,7 +272,8 @@ def train_head_grpo(cfg: HeadGRPOConfig) -> dict[str, Any]:
     Xv = Xv.to(cfg.device) if Xv is not None else None
     opt = torch.optim.Adam(heads.parameters(), lr=cfg.learning_rate)
     gen = torch.Generator(device=cfg.device).manual_seed(cfg.seed)
-    order = torch.randperm(cfg.train_emails, generator=torch.Generator().manual_seed(cfg.seed)).tolist()
+    passes = list(range(n_gen)) + [n_gen + j for j in range(n_real)] * cfg.real_weight
+    order = [passes[k] for k in torch.randperm(len(passes), generator=torch.Generator().manual_seed(cfg.seed)).tolist()]
     P, G = cfg.prompts_per_step, cfg.num_generations
     t0 = time.perf_counter()
     steps, stopped = 0, False
@@ -259,7 +281,7 @@ def train_head_grpo(cfg: HeadGRPOConfig) -> dict[str, Any]:
         ts = time.perf_counter()
         batch = [order[((step - 1) * P + j) % len(order)] for j in range(P)]
         heads.train()
-        loss, ent, comps = grpo_update(heads, opt, X[batch], lambda r, v, b=batch: train_r(b[r], v), G, cfg, gen)
+        loss, ent, comps = grpo_update(heads, opt, X[batch], lambda r, v, b=batch: pool_reward(b[r], v), G, cfg, gen)
         steps = step
         row: dict[str, Any] = {"step": step, "reward": sum(c["total"] for c in comps) / len(comps), "loss": loss,
                                "entropy": ent, "step_seconds": round(time.perf_counter() - ts, 4)}
@@ -280,7 +302,8 @@ def train_head_grpo(cfg: HeadGRPOConfig) -> dict[str, Any]:
     heads.eval()
     heads.to("cpu")
     save_head(run / "head", hcfg, heads, meta={"advantage": cfg.advantage, "steps": steps, "seed": cfg.seed,
-                                               "train_emails": cfg.train_emails})
+                                               "train_emails": cfg.train_emails, "real_train_emails": n_real,
+                                               "real_weight": cfg.real_weight})
     after = evaluate_head(heads, encoder, cfg, run / "eval_after.json")
     from ..agents import make_agent
 
@@ -293,7 +316,7 @@ def train_head_grpo(cfg: HeadGRPOConfig) -> dict[str, Any]:
     summary = {
         "env": "inbox", "model": f"head policy on frozen {cfg.encoder} features", "policy": "head",
         "advantage": cfg.advantage, "steps": steps, "train_seconds": round(train_s, 1),
-        "feature_seconds": round(feature_s, 1), "total_seconds": round(time.perf_counter() - t_start, 1),
+        "feature_seconds": round(feature_s, 1), "train_emails": n_gen, "real_train_emails": n_real, "total_seconds": round(time.perf_counter() - t_start, 1),
         "stopped_by_time_budget": stopped, "seconds_per_step": round(train_s / max(1, steps), 4),
         "torch_threads": threads, "completions_per_step": P * G, "episode_mode": "decision",
         "before": test_b.get("metrics"), "after": test_a.get("metrics"),
@@ -304,6 +327,24 @@ def train_head_grpo(cfg: HeadGRPOConfig) -> dict[str, Any]:
     }
     write_json_atomic(run / "summary.json", summary)
     return summary
+
+
+def _real_train(cfg: HeadGRPOConfig) -> InboxFieldReward | None:
+    """The real:train emails as a reward pool, or None (real_weight 0, or no corpora here: said on stderr)."""
+    if cfg.real_weight == 0:
+        return None
+    from ..envs.inbox.env import InboxEnv
+
+    why = InboxEnv.missing_data("real:train")
+    if why:
+        import sys
+
+        print(f"train grpo --policy head: training on generated mail only ({why})", file=sys.stderr)
+        return None
+    from ..envs.inbox.real import real_pool
+
+    pool = real_pool("train")
+    return InboxFieldReward("real:train", cfg.seed, pool=pool[: cfg.real_emails] if cfg.real_emails else pool)
 
 
 def _brief(result: dict[str, Any]) -> dict[str, Any]:
