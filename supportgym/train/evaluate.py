@@ -34,3 +34,12 @@ def evaluate_local(env: str, lm: Any, *, episodes: int, seed: int, split: str = 
         "mean_step_reward": sum(st.reward for r in records for st in r.steps) / max(1, n_steps),
         "repairs": sum(r.agent_counters.get("repairs", 0) for r in records),
     }
+
+
+def before_after(before: dict[str, Any] | None, after: dict[str, Any] | None) -> dict[str, Any]:
+    """The held-out part of a training run's summary.json (one shape for every trainer)."""
+    return {
+        "before": (before or {}).get("metrics"), "after": (after or {}).get("metrics"),
+        "before_mean_step_reward": (before or {}).get("mean_step_reward"),
+        "after_mean_step_reward": (after or {}).get("mean_step_reward"),
+    }

@@ -28,6 +28,7 @@ from ..core.io import write_json_atomic
 from ..core.registry import spec
 from .env_tools import EPISODE_ENVS, episode_face
 from .metrics_log import JsonlMetricsCallback, TimeBudgetCallback, last_checkpoint
+from .evaluate import before_after
 
 TRAIN_ENVS = ("inbox", "ticket", "tooldesk")
 EPISODE_MODES = ("decision", "episode")
@@ -341,9 +342,7 @@ def train_grpo(cfg: GRPORunConfig) -> dict[str, Any]:
         "stopped_by_time_budget": budget.stopped_early,
         "seconds_per_step": round(callback.mean_step_seconds() or 0.0, 2), "torch_threads": threads,
         "completions_per_step": cfg.num_generations * cfg.prompts_per_step, "episode_mode": cfg.episode_mode,
-        "before": (before or {}).get("metrics"), "after": (after or {}).get("metrics"),
-        "before_mean_step_reward": (before or {}).get("mean_step_reward"),
-        "after_mean_step_reward": (after or {}).get("mean_step_reward"),
+        **before_after(before, after),
         "plots": [p.name for p in plots],
     }
     write_json_atomic(run / "summary.json", summary)

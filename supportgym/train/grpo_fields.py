@@ -23,6 +23,7 @@ from typing import Any
 
 from ..core.io import write_json_atomic
 from .field_credit import policy_gradient_loss, token_advantages, token_owners
+from .evaluate import before_after
 from .head_grpo import CREDIT, field_rewards
 
 
@@ -119,9 +120,7 @@ def train_field_grpo(cfg: Any) -> dict[str, Any]:
         "advantage": cfg.advantage, "steps": steps, "train_seconds": round(train_s, 1),
         "seconds_per_step": round(train_s / max(1, steps), 2), "torch_threads": threads,
         "completions_per_step": P * G, "episode_mode": "decision",
-        "before": (before or {}).get("metrics"), "after": (after or {}).get("metrics"),
-        "before_mean_step_reward": (before or {}).get("mean_step_reward"),
-        "after_mean_step_reward": (after or {}).get("mean_step_reward"),
+        **before_after(before, after),
         "plots": [p.name for p in plots],
     }
     write_json_atomic(run / "summary.json", summary)

@@ -32,9 +32,8 @@ import torch.optim as optim
 
 import supportgym.envs.tooldesk  # noqa: F401  (registers the Gymnasium ids)
 from supportgym.agents.tooldesk_nets import Actor, load_actor, mlp  # noqa: F401  (load_actor: re-exported)
-from supportgym.envs.tooldesk.gym_env import greedy_rollouts
+from supportgym.envs.tooldesk.gym_env import greedy_rollouts, training_ids
 
-HARD_ENV_ID = "SupportGym/ToolDeskHard-v1"
 
 
 @dataclass
@@ -84,10 +83,7 @@ class Args:
     """stop after this many evaluations without a better validation score (0: never)"""
 
     def __post_init__(self) -> None:
-        if self.hard and self.env_id == "SupportGym/ToolDesk-v0":
-            self.env_id = HARD_ENV_ID
-        if not self.val_split:
-            self.val_split = "hard:validation" if self.env_id == HARD_ENV_ID else "validation"
+        self.env_id, self.val_split = training_ids(self.env_id, self.hard, self.val_split)
 
 
 class SoftQNetwork(nn.Module):

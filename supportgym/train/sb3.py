@@ -29,12 +29,11 @@ from stable_baselines3 import DQN, PPO
 from stable_baselines3.common.callbacks import BaseCallback
 
 import supportgym.envs.tooldesk  # noqa: F401  (registers the Gymnasium ids)
-from supportgym.envs.tooldesk.gym_env import greedy_rollouts
+from supportgym.envs.tooldesk.gym_env import HARD_ENV_ID, greedy_rollouts, training_ids
 
 from ..core.errors import ConfigError, expected
 
 ALGOS: dict[str, type[PPO] | type[DQN]] = {"ppo": PPO, "dqn": DQN}
-HARD_ENV_ID = "SupportGym/ToolDeskHard-v1"
 
 #: hyperparameters chosen for short CPU runs on this task
 HYPERPARAMS: dict[str, dict[str, Any]] = {
@@ -74,10 +73,7 @@ class SB3Config:
     patience: int = 0
 
     def __post_init__(self) -> None:
-        if self.hard and self.env_id == "SupportGym/ToolDesk-v0":
-            self.env_id = HARD_ENV_ID
-        if not self.val_split:
-            self.val_split = "hard:validation" if self.env_id == HARD_ENV_ID else "validation"
+        self.env_id, self.val_split = training_ids(self.env_id, self.hard, self.val_split)
 
 
 def greedy_eval(model: Any, episodes: int, seed: int, env_id: str = "SupportGym/ToolDesk-v0",

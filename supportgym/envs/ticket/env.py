@@ -193,23 +193,34 @@ class TicketEnv(Environment[TicketAction, TicketObservation, TicketState]):
         self._done_flag = True
         return g.feedback(self.sc)
 
+    # what a version changes in the step's bookkeeping (ticket-v1 overrides these three)
+    def _reward(self, **fields: Any) -> TicketReward:
+        return TicketReward(**fields)
+
+    def _submitted(self) -> bool:
+        return self._grade is not None
+
+    def _customer_id(self) -> str:
+        return self.sc.customer.customer_id
+
     def _finish_step(self, rb: TicketReward, feedback: str) -> TicketObservation:
         self._frustration = max(0.0, self._frustration)
         if self._frustration >= CHURN_AT:
             self._frustration = CHURN_AT
             self._churned, self._done_flag = True, True
-            rb = TicketReward(churn_penalty=-1.0, total=-1.0, empathy_scorer=self.empathy.name)
+            rb = self._reward(churn_penalty=-1.0, total=-1.0, empathy_scorer=self.empathy.name)
             feedback += " | the customer churned (frustration 100): episode over"
         elif not self._done_flag and self._steps >= self._max_steps:
             self._abandoned, self._done_flag = True, True
             rb.workflow_penalty = round(rb.workflow_penalty + ABANDON_REWARD, 4)
             feedback += f" | step limit {self._max_steps} reached: ticket abandoned"
-        if not self._churned and self._grade is None:
+        if not self._churned and not self._submitted():
             rb.total = round(sum(rb.components().values()), 4)  # a submission keeps its clamped grade
         self._cum += rb.total
         if self._done_flag and self._adversarial:
-            visits, _ = self.customer_memory.get(self.sc.customer.customer_id, (0, 0.0))
-            self.customer_memory[self.sc.customer.customer_id] = (visits + 1, self._frustration)
+            cid = self._customer_id()
+            visits, _ = self.customer_memory.get(cid, (0, 0.0))
+            self.customer_memory[cid] = (visits + 1, self._frustration)
         return self._obs(rb, feedback)
 
     # ---- views ------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from ...core.env import describe_errors
 from ...core.errors import ConfigError, expected
-from .env import ABANDON_REWARD, CHURN_AT, FRUSTRATION, INVALID_PENALTY, OPTIONS, WORKFLOW_PENALTY, TicketEnv
+from .env import CHURN_AT, FRUSTRATION, INVALID_PENALTY, OPTIONS, WORKFLOW_PENALTY, TicketEnv
 from .grading.consistency import check
 from .grading.empathy import Mode
 from .grading import checks
@@ -216,25 +216,14 @@ class TicketEnvV1(TicketEnv):
         done = {_REMEDY_OF[c.kind] for c in actual if c.kind in _REMEDY_OF}
         return stricter(judged, commits, done)
 
-    def _finish_step(self, rb, feedback: str) -> TicketObservationV1:  # type: ignore[override]
-        self._frustration = max(0.0, self._frustration)
-        if self._frustration >= CHURN_AT:
-            self._frustration = CHURN_AT
-            self._churned, self._done_flag = True, True
-            rb = TicketRewardV1(churn_penalty=-1.0, total=-1.0, empathy_scorer=self.empathy.name)
-            feedback += " | the customer churned (frustration 100): episode over"
-        elif not self._done_flag and self._steps >= self._max_steps:
-            self._abandoned, self._done_flag = True, True
-            rb.workflow_penalty = round(rb.workflow_penalty + ABANDON_REWARD, 4)
-            feedback += f" | step limit {self._max_steps} reached: ticket abandoned"
-        if not self._churned and self._grade_v1 is None:
-            rb.total = round(sum(rb.components().values()), 4)
-        self._cum += rb.total
-        if self._done_flag and self._adversarial:
-            cid = self.sc_v1.customer.customer_id
-            visits, _ = self.customer_memory.get(cid, (0, 0.0))
-            self.customer_memory[cid] = (visits + 1, self._frustration)
-        return self._obs(rb, feedback)
+    def _reward(self, **fields: Any) -> TicketRewardV1:  # type: ignore[override]
+        return TicketRewardV1(**fields)
+
+    def _submitted(self) -> bool:
+        return self._grade_v1 is not None
+
+    def _customer_id(self) -> str:
+        return self.sc_v1.customer.customer_id
 
     # ---- views -------------------------------------------------------------------------------
     def _valid_actions(self) -> list[str]:

@@ -36,6 +36,16 @@ GYM_IDS = ("SupportGym/ToolDesk-v0", "SupportGym/ToolDeskBenchmark-v0", "Support
 _GYM_KWARGS = ({"split": "train"}, {"task": "benchmark"}, {"split": "train", "version": 1},
                {"split": "hard:train", "version": 1})
 RENDER_MODES = ("ansi", "rgb_array")
+DEFAULT_TRAIN_ID = "SupportGym/ToolDesk-v0"
+HARD_ENV_ID = "SupportGym/ToolDeskHard-v1"
+
+
+def training_ids(env_id: str, hard: bool, val_split: str) -> tuple[str, str]:
+    """(env id, model-selection split) for a trainer: ``hard`` swaps the default env for the hard one,
+    and the validation split follows the env unless given."""
+    if hard and env_id == DEFAULT_TRAIN_ID:
+        env_id = HARD_ENV_ID
+    return env_id, val_split or ("hard:validation" if env_id == HARD_ENV_ID else "validation")
 #: pixels per feature in the rgb_array strip
 _CELL = 8
 
