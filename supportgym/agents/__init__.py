@@ -26,6 +26,7 @@ AGENTS: dict[str, dict[str, str]] = {
         "oracle": "supportgym.agents.ticket_rules:TicketOracleAgent",
         "pipeline": "supportgym.agents.ticket_pipeline:PipelineAgent",
         "llm": "supportgym.agents.llm:TicketLLMAgent",
+        "learned": "supportgym.agents.ticket_learned:TicketLearnedAgent",
     },
     "tooldesk": {
         "random": "supportgym.agents.base:RandomAgent",

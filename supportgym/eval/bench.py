@@ -53,7 +53,7 @@ SCHEMA = "supportgym.bench/2"
 #: results files this version reads (bench/1 stored episode structures as they were; see records.py)
 READ_SCHEMAS = frozenset({"supportgym.bench/1", SCHEMA})
 #: built-in agents that need no model, checkpoint or endpoint
-DEFAULT_AGENTS: tuple[str, ...] = ("random", "rules", "oracle", "pipeline", "classifier", "sac", "dqn", "ppo",
+DEFAULT_AGENTS: tuple[str, ...] = ("random", "rules", "oracle", "pipeline", "classifier", "learned", "sac", "dqn", "ppo",
                                    "sac-hard", "dqn-hard", "ppo-hard")
 #: agents whose actions depend on their random state; others run once per instance
 STOCHASTIC_AGENTS: frozenset[str] = frozenset({"random", "llm"})
