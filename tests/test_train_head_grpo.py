@@ -57,6 +57,23 @@ def test_head_policy_learns_a_separable_task_in_seconds():
     assert min(acc.values()) > 0.95, acc
 
 
+def test_supervised_baseline_fits_the_same_task_from_gold_labels():
+    from supportgym.train.head_grpo import supervised_update
+
+    gen = torch.Generator().manual_seed(0)
+    x, cluster = _synthetic(256, 16, gen)
+    heads = build_heads(HeadConfig(dim=16))
+    opt = torch.optim.Adam(heads.parameters(), lr=0.1)
+    gold = [{f: LABELS[f].index(str(v).lower() if f == "flag_review" else v) for f, v in _targets(int(c)).items()}
+            for c in cluster]
+    first = supervised_update(heads, opt, x, gold)
+    for _ in range(60):
+        last = supervised_update(heads, opt, x, gold)
+    assert last < first / 5
+    decided = greedy_fields(heads, x)
+    assert all(d["route_to"] == _targets(int(c))["route_to"] for d, c in zip(decided, cluster, strict=True))
+
+
 def _route_grad(advantage: str) -> float:
     """Gradient reaching the route head when only the category reward varies within each group."""
     torch.manual_seed(0)
@@ -102,6 +119,7 @@ def test_route_is_conditioned_on_the_sampled_category():
     ({"num_generations": 1}, "baseline"),
     ({"device": "tpu"}, "cuda"),
     ({"real_weight": -1}, "real_weight"),
+    ({"objective": "sft"}, "supervised"),
     ({"real_emails": 0}, "real_emails"),
     ({"hidden": -1}, "hidden"),
     ({"encoder": "bert"}, "minilm"),

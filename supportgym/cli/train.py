@@ -36,7 +36,7 @@ def grpo_command(
                                           "on frozen MiniLM features (inbox; minutes on a CPU)"),
     model: Optional[str] = typer.Option(None, help="HF model folder (default: the converted SmolLM2-135M-Instruct)"),
     output_dir: Optional[Path] = typer.Option(None, help="run directory (default runs/grpo-<env>, runs/grpo-head-inbox)"),
-    max_steps: Optional[int] = typer.Option(None, help="optimizer steps (default 60 lm, 600 head)"),
+    max_steps: Optional[int] = typer.Option(None, help="optimizer steps (default 60 lm, 3000 head)"),
     num_generations: Optional[int] = typer.Option(None, help="completions per prompt, the group (default 4 lm, 8 head)"),
     prompts_per_step: Optional[int] = typer.Option(None, help="prompts per step (default 2 lm, 16 head)"),
     max_completion_length: Optional[int] = typer.Option(
@@ -67,6 +67,8 @@ def grpo_command(
                                                         "per_field/summed run lm in SupportGym's own loop"),
     entropy_coef: float = typer.Option(0.01, help="head: entropy bonus (keeps groups varied)"),
     hidden: int = typer.Option(0, help="head: 0 linear heads, N a shared tanh layer of width N"),
+    objective: str = typer.Option("grpo", help="head: grpo (the environment's reward) | supervised (cross-entropy on "
+                                               "gold labels: the SFT-alone baseline; reads gold)"),
     real_weight: Optional[int] = typer.Option(None, help="head: times each real:train email is seen per pass over the "
                                                          "pool (default 2; 0: generated mail only)"),
     device: Optional[str] = typer.Option(None, help="cpu | cuda (default: cuda if available for lm, cpu for head)"),
@@ -99,6 +101,7 @@ def grpo_command(
                                          train_emails=train_prompts, real_weight=real_weight).items() if v is not None}
         hcfg = HeadGRPOConfig(output_dir=str(output_dir or "runs/grpo-head-inbox"), seed=seed, threads=threads,
                               temperature=temperature, advantage=advantage, entropy_coef=entropy_coef, hidden=hidden,
+                              objective=objective,
                               device=device or "cpu", max_train_minutes=max_train_minutes,
                               eval_episodes=eval_episodes, eval_size=eval_size, **head_kw)
         if dry_run:

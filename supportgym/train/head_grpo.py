@@ -39,6 +39,9 @@ from ..core.registry import make, spec
 from .head_eval import evaluate_agent, evaluate_head
 
 ADVANTAGES = ("per_field", "summed")
+#: grpo: the environment's reward only; supervised: cross-entropy on the gold labels (the "SFT alone"
+#: baseline on the same features, pool and steps; it reads gold, so it is an imitation of the oracle)
+OBJECTIVES = ("grpo", "supervised")
 #: which reward components each field's choice is answerable for (inbox reward breakdown names).
 #: reply: the agent writes no reply to what it called spam, so the reply component follows the category.
 CREDIT: dict[str, tuple[str, ...]] = {
@@ -62,13 +65,14 @@ class HeadGRPOConfig:
     #: at most this many ``real:train`` emails (None: all of them)
     real_emails: int | None = None
     seed: int = 0
-    max_steps: int = 600
+    max_steps: int = 3000
     prompts_per_step: int = 16
     num_generations: int = 8
     learning_rate: float = 0.01
     entropy_coef: float = 0.01
     temperature: float = 1.0
     advantage: str = "per_field"
+    objective: str = "grpo"
     #: divide each group's centred reward by its std (TRL's scale_rewards); False: Dr. GRPO's plain centring
     scale_rewards: bool = True
     hidden: int = 0
@@ -97,6 +101,8 @@ class HeadGRPOConfig:
                                            if attr == "num_generations" else ""))
         if self.real_emails is not None and (not isinstance(self.real_emails, int) or self.real_emails < 1):
             raise ConfigError(expected("HeadGRPOConfig.real_emails", self.real_emails, "None (all) or an int >= 1"))
+        if self.objective not in OBJECTIVES:
+            raise ConfigError(expected("HeadGRPOConfig.objective", self.objective, list(OBJECTIVES)))
         if self.advantage not in ADVANTAGES:
             raise ConfigError(expected("HeadGRPOConfig.advantage", self.advantage, list(ADVANTAGES)))
         if not 0 < self.learning_rate < 10:
@@ -130,6 +136,14 @@ class InboxFieldReward:
         if self.pool is not None:
             return self.env.reset(seed=self.seed + i, emails=[self.pool[i]])
         return self.env.reset(seed=self.seed + i, task=f"split:{self.split}", size=1)
+
+    def gold(self, i: int) -> dict[str, int]:
+        """Label indices of email ``i``'s gold (supervised baseline only)."""
+        self.observe(i)
+        g = self.env.current_gold()
+        values = {"category": g.category, "route_to": g.route_to, "priority": g.priority,
+                  "flag_review": "true" if g.flag_review else "false"}
+        return {f: LABELS[f].index(str(values[f])) for f in HEAD_FIELDS}
 
     def __call__(self, i: int, values: dict[str, Any]) -> dict[str, float]:
         key = (i,) + tuple(values[k] for k in HEAD_FIELDS)
@@ -210,6 +224,20 @@ def grpo_update(heads: Any, opt: Any, x: Any, reward: Callable[[int, dict[str, A
     return float(loss.detach()), float(ent.detach().mean()), comps
 
 
+def supervised_update(heads: Any, opt: Any, x: Any, golds: list[dict[str, int]]) -> float:
+    """One cross-entropy step on gold labels (route given the gold category: teacher forcing)."""
+    import torch
+    import torch.nn.functional as F
+
+    y = {f: torch.tensor([g[f] for g in golds], device=x.device) for f in HEAD_FIELDS}
+    out = heads.logits(x, category=y["category"])
+    loss = sum(F.cross_entropy(out[f], y[f]) for f in HEAD_FIELDS)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return float(loss.detach())
+
+
 def encode_pool(reward: InboxFieldReward, n: int, encoder: SentenceEncoder, cache_dir: Path | None, tag: str) -> Any:
     """Features of emails 0..n-1, cached on disk (``.npy``) under a hash of the exact texts, so that a rerun
     skips the encoder and changed mail is never served stale features."""
@@ -281,9 +309,13 @@ def train_head_grpo(cfg: HeadGRPOConfig) -> dict[str, Any]:
         ts = time.perf_counter()
         batch = [order[((step - 1) * P + j) % len(order)] for j in range(P)]
         heads.train()
-        loss, ent, comps = grpo_update(heads, opt, X[batch], lambda r, v, b=batch: pool_reward(b[r], v), G, cfg, gen)
+        if cfg.objective == "supervised":
+            golds = [(train_r if i < n_gen else real_r).gold(i if i < n_gen else i - n_gen) for i in batch]  # type: ignore[union-attr]
+            loss, ent, comps = supervised_update(heads, opt, X[batch], golds), 0.0, []
+        else:
+            loss, ent, comps = grpo_update(heads, opt, X[batch], lambda r, v, b=batch: pool_reward(b[r], v), G, cfg, gen)
         steps = step
-        row: dict[str, Any] = {"step": step, "reward": sum(c["total"] for c in comps) / len(comps), "loss": loss,
+        row: dict[str, Any] = {"step": step, "reward": sum(c["total"] for c in comps) / max(1, len(comps)), "loss": loss,
                                "entropy": ent, "step_seconds": round(time.perf_counter() - ts, 4)}
         sums: dict[str, float] = defaultdict(float)
         for c in comps:
@@ -301,7 +333,7 @@ def train_head_grpo(cfg: HeadGRPOConfig) -> dict[str, Any]:
     train_s = time.perf_counter() - t0
     heads.eval()
     heads.to("cpu")
-    save_head(run / "head", hcfg, heads, meta={"advantage": cfg.advantage, "steps": steps, "seed": cfg.seed,
+    save_head(run / "head", hcfg, heads, meta={"advantage": cfg.advantage, "objective": cfg.objective, "steps": steps, "seed": cfg.seed,
                                                "train_emails": cfg.train_emails, "real_train_emails": n_real,
                                                "real_weight": cfg.real_weight})
     after = evaluate_head(heads, encoder, cfg, run / "eval_after.json")
@@ -315,7 +347,7 @@ def train_head_grpo(cfg: HeadGRPOConfig) -> dict[str, Any]:
     test_b, test_a = before["tasks"].get("split:test", {}), after["tasks"].get("split:test", {})
     summary = {
         "env": "inbox", "model": f"head policy on frozen {cfg.encoder} features", "policy": "head",
-        "advantage": cfg.advantage, "steps": steps, "train_seconds": round(train_s, 1),
+        "advantage": cfg.advantage, "objective": cfg.objective, "steps": steps, "train_seconds": round(train_s, 1),
         "feature_seconds": round(feature_s, 1), "train_emails": n_gen, "real_train_emails": n_real, "total_seconds": round(time.perf_counter() - t_start, 1),
         "stopped_by_time_budget": stopped, "seconds_per_step": round(train_s / max(1, steps), 4),
         "torch_threads": threads, "completions_per_step": P * G, "episode_mode": "decision",
