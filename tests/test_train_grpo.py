@@ -113,3 +113,32 @@ def test_expert_state_prompts_replay_to_the_same_state():
     from supportgym.envs.tooldesk.models import ToolDeskAction
 
     assert PromptFormat.for_env("tooldesk", ToolDeskAction).user_text(obs) in r.prompt
+
+
+def test_sft_then_grpo_is_one_run_starting_from_the_merged_sft_model(tiny_model, tmp_path):
+    from supportgym.train.sft import SFTRunConfig
+    from supportgym.train.sft_grpo import train_sft_then_grpo
+
+    sft = SFTRunConfig(model=tiny_model, output_dir=str(tmp_path / "sft"), episodes=1, max_steps=2, batch_size=4,
+                       threads=1, eval_episodes=0)
+    summary = train_sft_then_grpo(sft, _cfg(tiny_model, tmp_path, max_steps=1, eval_episodes=0))
+    assert summary["recipe"] == "sft_then_grpo" and summary["sft"]["steps"] == 2 and summary["steps"] == 1
+    config = json.loads((tmp_path / "config.json").read_text())
+    assert config["model"] == str(tmp_path / "sft" / "merged")
+    assert json.loads((tmp_path / "summary.json").read_text())["sft"]["merged"] == str(tmp_path / "sft" / "merged")
+    with pytest.raises(ConfigError, match="merge"):
+        train_sft_then_grpo(SFTRunConfig(model=tiny_model, merge=False), _cfg(tiny_model, tmp_path))
+
+
+def test_cli_sft_steps_dry_run_prints_both_configs():
+    from typer.testing import CliRunner
+
+    from supportgym.cli import _load_commands, app
+
+    _load_commands()
+    result = CliRunner().invoke(app, ["train", "grpo", "--sft-steps", "5", "--output-dir", "runs/x", "--dry-run"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["sft_config"]["max_steps"] == 5 and out["sft_config"]["output_dir"] == "runs/x/sft"
+    result = CliRunner().invoke(app, ["train", "grpo", "--policy", "head", "--sft-steps", "5", "--dry-run"])
+    assert result.exit_code != 0 and "--objective supervised" in str(result.exception)

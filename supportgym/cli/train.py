@@ -76,6 +76,10 @@ def grpo_command(
     use_vllm: bool = typer.Option(False, help="lm: TRL's vLLM generation (needs --device cuda, --rollout sample)"),
     label_descriptions: bool = typer.Option(False, help="lm: one line per allowed route/category in the prompt "
                                                          "(train/data/label_descriptions.yaml; saved with the adapter)"),
+    sft_steps: int = typer.Option(0, help="lm: SFT warm start first (this many LoRA steps on --sft-agent trajectories "
+                                          "of the train split, into OUTPUT_DIR/sft), then GRPO from its merged model"),
+    sft_agent: str = typer.Option("rules", help="lm with --sft-steps: expert agent for the SFT trajectories"),
+    sft_episodes: int = typer.Option(50, help="lm with --sft-steps: expert episodes for SFT"),
     dry_run: bool = typer.Option(False, help="validate the configuration, print it and exit (no model is loaded)"),
 ) -> None:
     """GRPO on the environment's own reward (LoRA on an LM, or small heads); before/after held-out evaluation."""
@@ -91,6 +95,11 @@ def grpo_command(
 
             raise ConfigError(f"--policy head trains the inbox heads on inbox-v1's reward (single decisions); got --env "
                               f"{env} --episode-mode {episode_mode}: use --env inbox, or --policy lm for other environments")
+        if sft_steps:
+            from ..core.errors import ConfigError
+
+            raise ConfigError("--sft-steps is an option of --policy lm; for the heads, --objective supervised "
+                              "is the supervised baseline")
         if bf16 or use_vllm:
             from ..core.errors import ConfigError
 
@@ -123,8 +132,23 @@ def grpo_command(
         device=device, bf16=bf16, use_vllm=use_vllm, label_descriptions=label_descriptions,
         advantage=advantage or "trl",
     )
+    sft_cfg = None
+    if sft_steps:
+        from ..train.sft import SFTRunConfig
+
+        sft_cfg = SFTRunConfig(env=env, model=model, output_dir=str(Path(cfg.output_dir) / "sft"), agent=sft_agent,
+                               episodes=sft_episodes, max_steps=sft_steps, threads=threads, seed=seed,
+                               lora_layers=lora_layers, eval_episodes=0)
     if dry_run:
-        console.print_json(json.dumps({"policy": "lm", "config": dataclasses.asdict(cfg)}, default=str))
+        out = {"policy": "lm", "config": dataclasses.asdict(cfg)}
+        if sft_cfg is not None:
+            out["sft_config"] = dataclasses.asdict(sft_cfg)
+        console.print_json(json.dumps(out, default=str))
+        return
+    if sft_cfg is not None:
+        from ..train.sft_grpo import train_sft_then_grpo
+
+        console.print_json(json.dumps(train_sft_then_grpo(sft_cfg, cfg), default=str))
         return
     summary = train_grpo(cfg)
     console.print_json(json.dumps(summary, default=str))
