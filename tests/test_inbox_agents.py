@@ -202,6 +202,24 @@ def test_rules_trash_bulk_marketing(subject, body, sender):
     assert (cat, pri, route) == ("spam_phishing", "spam", "trash")
 
 
+def test_rules_read_form_cues_of_bulk_mail():
+    """An advertisement label, a toll-free order line and a bare-IP link are bulk-mail cues; "our mailing list"
+    alone does not make a mail list mail (bulk mail says it too), so the stricter list threshold does not apply."""
+    from supportgym.agents.inbox_heuristics import analyse
+
+    ad = _mail("ADV: Lower your car insurance today", "Compare quotes from top insurers in minutes. Call toll free "
+               "1-888-555-0199 or visit http://203.0.113.7/quotes now. To leave our mailing list reply with "
+               "REMOVE.", "deals@insure-quotes.example")
+    a = analyse(ad.email)
+    assert not a.newsletter and a.marketing >= 4
+    assert InboxRulesAgent().read(ad.email)[3] == "trash"
+    plain = _mail("Car insurance quotes", "Compare quotes from top insurers in minutes.", "deals@insure-quotes.example")
+    assert analyse(plain.email).marketing < a.marketing - 3
+    listed = _mail("Re: meeting notes", "Notes attached.\n--\nteam mailing list\nhttp://lists.example.org/mailman/listinfo/team",
+                   "Ann <ann@example.org>")
+    assert analyse(listed.email).newsletter and InboxRulesAgent().read(listed.email)[3] != "trash"
+
+
 @pytest.mark.parametrize("subject,body,sender,route", [
     ("[ILUG] kernel 2.4.19 and the sound card", "Has anyone got the es1371 module working with 2.4.19? Mine hangs at boot.\n"
      "--\nIrish Linux Users' Group: ilug@linux.ie\nhttp://www.linux.ie/mailman/listinfo/ilug for (un)subscription information.",

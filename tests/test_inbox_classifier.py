@@ -26,6 +26,7 @@ def test_committed_checkpoint_is_small_and_documented():
     assert set(card["heads"]) >= {"route_to", "category", "priority"}
     assert card["trained_on"]["real"] > 0 and card["trained_on"]["generated"] > 0
     assert "test" not in json.dumps(card["validation"])  # selected on validation parts only
+    assert "test" not in card["real_parts"] and isinstance(card["route_bias"], dict)
 
 
 def test_committed_checkpoint_matches_the_rules_tables():
@@ -81,6 +82,27 @@ def test_decide_keeps_labels_consistent():
     probs["category"] = {"billing_inquiry": 0.2, "spam_phishing": 0.8}
     probs["priority"] = {"high": 0.3, "spam": 0.7}
     assert decide(probs) == ("billing_inquiry", "high", "billing")
+
+
+def test_route_offsets_and_cue_features():
+    """Route offsets shift only the named classes; cue features can sit outside the text's L2 norm."""
+    from collections import Counter
+
+    from supportgym.agents.inbox_classifier import Head
+    from supportgym.agents.inbox_features import weigh
+    from supportgym.train.classifier import apply_bias
+
+    h = apply_bias(Head(["billing", "sales", "trash"], np.zeros((3, 3), np.float32), np.zeros(3, np.float32)),
+                   {"sales": 0.5, "unknown": 9.0})
+    assert h.bias.tolist() == [0.0, 0.5, 0.0]
+    index = {"w:invoice": 0, "w:paid": 1, "r:rules_spam": 2}
+    idf = np.ones(3, np.float32)
+    counts = Counter({"w:invoice": 3, "w:paid": 1, "r:rules_spam": 1, "w:unseen": 2})
+    ind, val = weigh(counts, index, idf, 0.0)
+    assert sorted(ind) == [0, 1, 2] and abs(sum(v * v for v in val) - 1) < 1e-6
+    ind, val = weigh(counts, index, idf, 0.4)
+    got = dict(zip(ind, val, strict=True))
+    assert got[2] == 0.4 and abs(got[0] ** 2 + got[1] ** 2 - 1) < 1e-6
 
 
 def test_bad_checkpoint_says_how_to_train(tmp_path):

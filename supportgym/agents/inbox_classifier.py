@@ -1,7 +1,9 @@
 """``classifier``: a learned inbox triager (TF-IDF features, one linear head per field).
 
 Trained by ``supportgym train classifier --env inbox`` (supportgym/train/classifier.py, with
-scikit-learn) on generated train mail plus ``real:train``; the weights are saved as a
+scikit-learn) on generated train mail plus ``real:train`` and ``real:validation`` (its settings were
+chosen by cross-validation inside those two parts, so ``real:validation`` figures of the committed
+checkpoint are not held out; ``real:test`` is); the weights are saved as a
 numpy ``.npz`` plus a ``.json`` card, so loading and predicting need numpy only. The
 committed checkpoint (``checkpoints/inbox_classifier.*``) makes the agent work right
 after set-up; ``checkpoint=PATH`` (``--checkpoint``) loads another one.
@@ -69,6 +71,7 @@ class TriageModel:
         arrays: dict[str, np.ndarray] = {
             "vocab": np.frombuffer("\n".join(self.vectorizer.vocab).encode("utf-8"), dtype=np.uint8),
             "idf": self.vectorizer.idf.astype(np.float16),
+            "meta_scale": np.asarray([self.vectorizer.meta_scale], np.float32),
         }
         for f, h in self.heads.items():
             arrays[f"{f}.weights"] = h.weights.astype(np.float16)
@@ -98,7 +101,7 @@ class TriageModel:
                           f"(agents/data/inbox_rules.json); retrain with `{TRAIN_HINT}`", stacklevel=2)
         with np.load(path, allow_pickle=False) as z:
             vocab = z["vocab"].tobytes().decode("utf-8").split("\n")
-            vec = Vectorizer(vocab, z["idf"])
+            vec = Vectorizer(vocab, z["idf"], float(z["meta_scale"][0]) if "meta_scale" in z.files else 0.0)
             heads = {f: Head(list(classes), z[f"{f}.weights"], z[f"{f}.bias"]) for f, classes in card["heads"].items()}
         return cls(vec, heads, card)
 

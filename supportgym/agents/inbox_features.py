@@ -23,9 +23,12 @@ import numpy as np
 from ..envs.inbox.models import Email
 from ..envs.inbox.text import sender_domain, sender_parts
 from .inbox_heuristics import analyse, rules
+from .inbox_rules import is_spam
 
 #: bump when the features change: a checkpoint records it and refuses to load with other features
-FEATURES_VERSION = 2
+FEATURES_VERSION = 3
+#: cue features (shape cues, the rules' scores) as opposed to text n-grams; see ``Vectorizer``
+META_PREFIXES = ("f:", "r:")
 _WORD_RE = re.compile(r"[^\W_]+|[$€£%!]", re.UNICODE)
 #: anonymisation placeholders (<name>, <acc_num>) say how a data set was cleaned, not what the mail is about
 _PLACEHOLDER_RE = re.compile(r"<[a-z_]{2,20}>")
@@ -108,27 +111,48 @@ def features(email: Email) -> Counter[str]:
             out[f"r:{cat}={min(_bucket(score), 3)}"] += 1
     out[f"r:marketing={min(_bucket(max(a.marketing, 0.0)), 4)}"] += 1
     out[f"r:phish={min(_bucket(a.spam_score), 3)}"] += 1
+    # cumulative steps of the bulk-mail score, apart for list mail: together a learned piecewise-linear weight
+    prefix = "r:list_mk>=" if a.newsletter else "r:mk>="
+    for k in (2, 3, 4, 5, 6, 7, 9, 12):
+        if a.marketing >= k:
+            out[f"{prefix}{k}"] += 1
+    if is_spam(a):
+        out["r:rules_spam"] += 1
     if a.newsletter:
         out["r:list_mail"] += 1
     return out
 
 
-class Vectorizer:
-    """Feature names -> a sublinear TF-IDF, L2-normalised sparse row (indices, values)."""
+def weigh(counts: Counter[str], index: dict[str, int], idf: np.ndarray, meta_scale: float) -> tuple[list[int], list[float]]:
+    """Feature counts -> (indices, values), exactly as training and inference compute them.
 
-    def __init__(self, vocab: list[str], idf: np.ndarray) -> None:
+    Text features: sublinear TF-IDF, L2-normalised. With ``meta_scale`` > 0 the cue features
+    (``META_PREFIXES``) stay out of that norm and take the value ``meta_scale`` each: in a long
+    email thousands of n-grams would otherwise shrink "the rules call this bulk mail" to nothing.
+    """
+    ii, vv, mi = [], [], []
+    for f, n in counts.items():
+        i = index.get(f)
+        if i is None:
+            continue
+        if meta_scale > 0 and f.startswith(META_PREFIXES):
+            mi.append(i)
+        else:
+            ii.append(i)
+            vv.append((1.0 + math.log(n)) * float(idf[i]))
+    norm = math.sqrt(sum(v * v for v in vv)) or 1.0
+    return ii + mi, [v / norm for v in vv] + [meta_scale] * len(mi)
+
+
+class Vectorizer:
+    """Feature names -> a sparse row (indices, values); see ``weigh``."""
+
+    def __init__(self, vocab: list[str], idf: np.ndarray, meta_scale: float = 0.0) -> None:
         self.vocab = vocab
         self.index = {f: i for i, f in enumerate(vocab)}
         self.idf = idf.astype(np.float32)
+        self.meta_scale = float(meta_scale)
 
     def row(self, email: Email) -> tuple[np.ndarray, np.ndarray]:
-        idx, val = [], []
-        for f, n in features(email).items():
-            i = self.index.get(f)
-            if i is not None:
-                idx.append(i)
-                val.append(1.0 + math.log(n))
-        ind = np.asarray(idx, dtype=np.int64)
-        v = np.asarray(val, dtype=np.float32) * self.idf[ind]
-        norm = float(np.linalg.norm(v))
-        return ind, (v / norm if norm > 0 else v)
+        ind, val = weigh(features(email), self.index, self.idf, self.meta_scale)
+        return np.asarray(ind, dtype=np.int64), np.asarray(val, dtype=np.float32)

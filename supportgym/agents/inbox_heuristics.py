@@ -39,6 +39,8 @@ class RulesData(Model):
     spam_threshold: float
     spam: dict[str, float]
     newsletter: list[str]
+    #: cues bulk mail shares with list mail ("our mailing list", "you are receiving this"): list mail needs two of them
+    newsletter_weak: list[str] = Field(default_factory=list)
     categories: dict[str, dict[str, float]]
     urgent: dict[str, float]
     high: dict[str, float]
@@ -117,7 +119,9 @@ def rules() -> Rules:
         raise ValueError(f"data/inbox_rules.json: unknown categories {bad}")
     return Rules(
         d, Table(d.spam), {c: Table(t) for c, t in d.categories.items()}, Table(d.urgent), Table(d.high),
-        Table(d.low), Table(d.severe), Table(dict.fromkeys(d.tier2, 1.0)), Table(dict.fromkeys(d.newsletter, 1.0)),
+        Table(d.low), Table(d.severe), Table(dict.fromkeys(d.tier2, 1.0)),
+        # list mail: one full cue or two weak ones (``analyse`` asks for a score of 1)
+        Table({**dict.fromkeys(d.newsletter_weak, 0.5), **dict.fromkeys(d.newsletter, 1.0)}),
         Table(d.marketing), Table(d.relationship),
     )
 
@@ -231,7 +235,7 @@ def analyse(email: Email) -> Analysis:
     n_words = max(1, len(unquoted.split()))
     marketing = (r.marketing.score(unquoted) * min(1.0, (d.marketing_length_norm_words / n_words) ** 0.5)
                  + _shape_score(h.sender, h.subject, email.body, d.shape))
-    newsletter = r.newsletter.score(f"{h.sender.lower()}\n{full}") > 0 or bool(_SERIAL_RE.search(h.subject))
+    newsletter = r.newsletter.score(f"{h.sender.lower()}\n{full}") >= 1.0 or bool(_SERIAL_RE.search(h.subject))
     if newsletter:
         marketing -= r.relationship.score(unquoted)
     return Analysis(
@@ -258,6 +262,13 @@ _MONEY_RATE_RE = re.compile(r"[$€£]\s?[\d,.]+\s*(?:k\s*)?(?:per|a|/|every)\s*
 #: long runs mixing digits and letters of both cases, or no vowels: random tokens, not words or ids
 _GIBBERISH_RE = re.compile(r"\b(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{12,}\b|\b[bcdfghjklmnpqrstvwxz]{7,}\b")
 _HTTP_RE = re.compile(r"\bhttp://|\bwww\.", re.I)
+#: North-American toll-free numbers (1-800, 888, 877, 866)
+_TOLLFREE_RE = re.compile(r"(?<![\d-])(?:1[-. ]?)?\(?8(?:00|88|77|66)\)?[-. ]\d{3}[-. ]\d{4}\b")
+_IP_LINK_RE = re.compile(r"https?://\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}")
+#: legally required advertisement labels at the start of a subject (US "ADV:", Korean "광고", ...)
+_AD_LABEL_RE = re.compile(r"^\s*(?:\[[^\]]{1,30}\]\s*)*[\[(]?\s*(?:adv|advertisement|werbung|publicidad|publicité|publicidade|광고)\s*[\]):]", re.I)
+_ORDER_FORM_RE = re.compile(r"\bname\s*:[^\n]{0,40}\s*e-?mail\s*:", re.I)
+_MONEY_AMOUNT_RE = re.compile(r"[$€£]\s?\d")
 
 
 def _FAR_SCRIPT(c: str) -> bool:
@@ -281,6 +292,18 @@ def _shape_score(sender: str, subject: str, body: str, w: dict[str, float]) -> f
         score += w.get("repeated_link", 0.0)  # one tracked link pasted over and over
     if any(_AFFILIATE_RE.search(u) for u in urls):
         score += w.get("affiliate_link", 0.0)
+    if _TOLLFREE_RE.search(body):
+        score += w.get("tollfree_number", 0.0)  # "call 1-800-...": order lines of direct marketing
+    if _IP_LINK_RE.search(body):
+        score += w.get("ip_link", 0.0)  # a link to a bare IP address instead of a name
+    if _AD_LABEL_RE.search(subject):
+        score += w.get("ad_label_subject", 0.0)  # the advertisement label some laws require: "ADV:", "[광고]"
+    if _ORDER_FORM_RE.search(body):
+        score += w.get("order_form", 0.0)  # "Name: ... E-mail: ... Phone:": a lead form pasted in the mail
+    if "!!!" in body:
+        score += w.get("excl_body", 0.0)
+    if len(_MONEY_AMOUNT_RE.findall(body)) >= 3:
+        score += w.get("money_amounts", 0.0)
     if _MONEY_RATE_RE.search(body):
         score += w.get("money_rate", 0.0)
     if _GIBBERISH_RE.search(subject) or len(_GIBBERISH_RE.findall(body[:3000])) >= 2:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 from rich.console import Console
@@ -22,29 +22,43 @@ def classifier_command(
                                                   "under supportgym/agents/checkpoints/"),
     generated: Optional[int] = typer.Option(None, help="generated train emails (default 12000)"),
     generated_validation: Optional[int] = typer.Option(None, help="generated validation emails (default 2000)"),
-    real_weight: Optional[float] = typer.Option(None, help="weight of real:train relative to its size (default 2)"),
+    real_weight: Optional[float] = typer.Option(None, help="weight of real mail relative to its size (default 4)"),
     balance_power: Optional[float] = typer.Option(None, help="class balancing inside each source, 0..1 (default 1)"),
     hard: bool = typer.Option(True, help="add hard:train / hard:validation where that source exists"),
     c: Optional[list[float]] = typer.Option(None, "--c", help="regularisation strengths to try (repeat the option)"),
     max_features: Optional[int] = typer.Option(None, help="vocabulary size (default 60000)"),
     corpora: Optional[Path] = typer.Option(None, help="real-mail corpora folder (default $SUPPORTGYM_CORPORA or "
                                                       "../shared/corpora)"),
+    real_part: Optional[list[str]] = typer.Option(None, "--real-part", help="real parts to train on (repeat; "
+                                                   "default train and validation; --cv folds over them)"),
+    bias: Optional[list[str]] = typer.Option(None, "--bias", help="route logit offset ROUTE=X (repeat); default: the "
+                                                                 "offsets chosen by cross-validation"),
+    meta_scale: Optional[float] = typer.Option(None, help="value of each cue feature beside the normalised text"),
     seed: int = typer.Option(0),
-    cv: bool = typer.Option(False, "--cv", help="only cross-validate the route head inside real:train (5 folds) "
+    cv: bool = typer.Option(False, "--cv", help="only cross-validate the route head inside the real parts (5 folds) "
                                                  "and print the out-of-fold figures; writes no checkpoint"),
+    sweep_trash: Optional[list[float]] = typer.Option(None, "--sweep-trash", help="with --cv: also report these trash "
+                                                                                "offsets (repeat)"),
 ) -> None:
-    """TF-IDF + one class-balanced logistic head per field, on generated train + real:train; selected on validation."""
+    """TF-IDF + one class-balanced logistic head per field, on generated train + real:train + real:validation."""
     if env != "inbox":
         raise ConfigError(f"train classifier: env {env!r} has no classifier agent; use --env inbox")
     from ..train.classifier import ClassifierConfig, cross_validate_real, train_classifier
 
-    given = {"generated": generated, "generated_validation": generated_validation, "real_weight": real_weight,
-             "balance_power": balance_power, "c_grid": c or None, "max_features": max_features,
-             "corpora": str(corpora) if corpora else None, "out": str(out) if out else None}
+    given: dict[str, Any] = {
+        "generated": generated, "generated_validation": generated_validation, "real_weight": real_weight,
+        "balance_power": balance_power, "c_grid": c or None, "max_features": max_features,
+        "corpora": str(corpora) if corpora else None, "out": str(out) if out else None}
+    if bias:
+        try:
+            given["route_bias"] = {k.strip(): float(v) for k, v in (b.split("=", 1) for b in bias)}
+        except ValueError:
+            raise ConfigError(f"--bias takes ROUTE=NUMBER, e.g. --bias trash=0.2; got {bias}") from None
+    given.update(real_parts=real_part or None, meta_scale=meta_scale)
     fields = {k: v for k, v in given.items() if v is not None}
     fields.update(hard=hard, seed=seed)
     if cv:
-        console.print_json(json.dumps(cross_validate_real(ClassifierConfig(**fields))))
+        console.print_json(json.dumps(cross_validate_real(ClassifierConfig(**fields), trash_biases=sweep_trash)))
         return
     summary = train_classifier(ClassifierConfig(**fields))
     summary.pop("tried", None)

@@ -2,11 +2,13 @@
 
 Classes are balanced inside each source (see ``source_weights``).
 
-Data: generated ``train`` mail, ``hard:train`` when that source exists, and ``real:train``
-(weighted up: it is small and it is what the agent will meet). Model selection (the
-regularisation strength) uses validation parts only: generated ``validation``,
-``real:validation`` (and ``hard:validation``); no test split is read here. The result is
-saved as .npz + .json (see ``agents/inbox_classifier.py``), loadable without scikit-learn.
+Data: generated ``train`` mail, ``hard:train`` when that source exists, and the real parts
+``real_parts`` (default ``real:train`` + ``real:validation``, weighted up: they are small and they
+are what the agent will meet). The settings (source weight, C, route offsets) were chosen by
+5-fold cross-validation inside those real parts (``cross_validate_real``, ``--cv``); generated
+``validation`` (and ``hard:validation``, and ``real:validation`` when it is not trained on) only
+report and pick among ``c_grid``. No test split is read here. The result is saved as .npz + .json
+(see ``agents/inbox_classifier.py``), loadable without scikit-learn.
 """
 
 from __future__ import annotations
@@ -22,24 +24,42 @@ import numpy as np
 from pydantic import Field
 
 from ..agents.inbox_classifier import DEFAULT_CHECKPOINT, FIELDS, Head, TriageModel
-from ..agents.inbox_features import Vectorizer, features
+from ..agents.inbox_features import Vectorizer, features, weigh
 from ..core.errors import ConfigError
 from ..core.types import Model
 from ..envs.inbox.models import LabelledEmail
 from ..envs.inbox.real import real_metrics, real_pool
 
 
+#: chosen by 5-fold cross-validation inside real:train + real:validation (docs/inbox_real.md)
+ROUTE_BIAS: dict[str, float] = {"billing": 0.25, "sales": 0.5}
+FAMILY_BOOST: dict[str, float] = {}
+META_SCALE = 0.0
+
+
 class ClassifierConfig(Model):
     generated: int = Field(12_000, ge=0, description="generated train emails")
     generated_validation: int = Field(2_000, ge=0, description="generated validation emails for model selection")
-    real_weight: float = Field(2.0, gt=0, description="total weight of real:train relative to its size (generated: 1)")
+    real_weight: float = Field(4.0, gt=0, description="total weight of real mail relative to its size (generated: 1)")
     balance_power: float = Field(1.0, ge=0, le=1, description="class balancing inside each source: weight ~ "
                                  "(1 / class count) ** power (1: fully balanced, 0: none)")
     hard: bool = Field(True, description="add hard:train / hard:validation when that source exists")
+    real_parts: list[str] = Field(default_factory=lambda: ["train", "validation"], min_length=1,
+                                  description="real parts trained on; the final checkpoint uses train + validation "
+                                              "(hyper-parameters chosen beforehand by cross-validation)")
+    route_bias: dict[str, float] = Field(default_factory=lambda: dict(ROUTE_BIAS),
+                                         description="logit offsets added to the route head (chosen by cross-validation): "
+                                                     "a positive trash offset trades a little ham safety for spam recall")
+    family_boost: dict[str, float] = Field(default_factory=lambda: dict(FAMILY_BOOST),
+                                           description="extra weight of real mail of these routes after balancing "
+                                                       "(the few billing and sales tickets)")
     max_features: int = Field(60_000, ge=1_000)
+    meta_scale: float = Field(META_SCALE, ge=0, description="value of each cue feature (shape cues, rules scores) "
+                              "beside the L2-normalised text n-grams; 0: normalised with the text")
     min_df: int = Field(2, ge=1)
-    c_grid: list[float] = Field(default_factory=lambda: [1.0, 4.0], min_length=1,
-                                description="inverse regularisation strengths tried; the best on validation is kept")
+    c_grid: list[float] = Field(default_factory=lambda: [1.0], min_length=1,
+                                description="inverse regularisation strengths tried; the best on validation is kept "
+                                            "(C = 1 was chosen by cross-validation)")
     max_iter: int = Field(400, ge=10)
     seed: int = 0
     out: str = str(DEFAULT_CHECKPOINT)
@@ -74,7 +94,12 @@ def load_data(cfg: ClassifierConfig) -> tuple[dict[str, list[LabelledEmail]], di
     out: tuple[dict[str, list[LabelledEmail]], dict[str, list[LabelledEmail]]] = ({}, {})
     for k, part in enumerate(("train", "validation")):
         for name in names:
-            emails = [e for e in _source(name, part, sizes[part], cfg.seed, cfg.corpora) if e.gold is not None]
+            if name == "real":
+                # real mail trains on cfg.real_parts; it validates on real:validation only when that is held out
+                parts = cfg.real_parts if k == 0 else [p for p in ("validation",) if p not in cfg.real_parts]
+                emails = [e for p in parts for e in _source(name, p, 0, cfg.seed, cfg.corpora) if e.gold is not None]
+            else:
+                emails = [e for e in _source(name, part, sizes[part], cfg.seed, cfg.corpora) if e.gold is not None]
             if emails:
                 out[k][name] = emails
     return out
@@ -102,15 +127,9 @@ def matrix(docs: list[Counter[str]], vec: Vectorizer) -> Any:
 
     indptr, ind, val = [0], [], []
     for d in docs:
-        ii, vv = [], []
-        for f, n in d.items():
-            i = vec.index.get(f)
-            if i is not None:
-                ii.append(i)
-                vv.append((1.0 + math.log(n)) * vec.idf[i])
-        norm = math.sqrt(sum(v * v for v in vv)) or 1.0
+        ii, vv = weigh(d, vec.index, vec.idf, vec.meta_scale)
         ind.extend(ii)
-        val.extend(v / norm for v in vv)
+        val.extend(vv)
         indptr.append(len(ind))
     return csr_matrix((np.asarray(val, np.float32), np.asarray(ind, np.int64), np.asarray(indptr, np.int64)),
                       shape=(len(docs), len(vec.vocab)))
@@ -127,11 +146,23 @@ def source_weights(sources: list[str], labels: list[str], cfg: ClassifierConfig)
     kinds = Counter(s for s, _ in pairs)
     raw = np.array([(sizes[s] / (kinds[s] * pairs[(s, y)])) ** cfg.balance_power
                     for s, y in zip(sources, labels, strict=True)], np.float64)
+    if cfg.family_boost:
+        raw *= np.array([cfg.family_boost.get(y, 1.0) if s == "real" else 1.0
+                         for s, y in zip(sources, labels, strict=True)], np.float64)
     src = np.array(sources)
     for s, n in sizes.items():
         mask = src == s
         raw[mask] *= (cfg.real_weight if s == "real" else 1.0) * n / raw[mask].sum()
     return raw.astype(np.float32)
+
+
+def apply_bias(head: Head, bias: dict[str, float]) -> Head:
+    """The head with logit offsets added to the named classes (unknown names are ignored)."""
+    b = head.bias.copy()
+    for k, v in bias.items():
+        if k in head.classes:
+            b[head.classes.index(k)] += v
+    return Head(head.classes, head.weights, b)
 
 
 def fit_head(x: Any, y: list[str], w: np.ndarray, c: float, cfg: ClassifierConfig) -> Head:
@@ -193,7 +224,7 @@ def train_classifier(cfg: ClassifierConfig) -> dict[str, Any]:
                               for name, es in train.items()])
     docs = [features(e.email) for e in emails]
     vocab, idf = build_vocab(docs, weights, cfg)
-    vec = Vectorizer(vocab, idf)
+    vec = Vectorizer(vocab, idf, cfg.meta_scale)
     x = matrix(docs, vec)
     val_sets = {name: (es, matrix([features(e.email) for e in es], vec)) for name, es in val.items()}
     t_feat = time.monotonic() - t0
@@ -204,6 +235,7 @@ def train_classifier(cfg: ClassifierConfig) -> dict[str, Any]:
         for f in FIELDS:
             y = [_label(e, f) for e in emails]
             heads[f] = fit_head(x, y, source_weights(sources, y, cfg), c, cfg)
+        heads["route_to"] = apply_bias(heads["route_to"], cfg.route_bias)
         report = evaluate_sets(val_sets, heads)
         score = selection_score(report)
         tried.append({"C": c, "score": round(score, 4), "validation": report})
@@ -215,6 +247,8 @@ def train_classifier(cfg: ClassifierConfig) -> dict[str, Any]:
         "model": "TF-IDF (words, word bigrams, subject words, char 3-5-grams in words, shape cues) + "
                  "class-balanced logistic regression per field",
         "trained_on": {name: len(es) for name, es in train.items()},
+        "real_parts": cfg.real_parts, "real_validation_held_out": "validation" not in cfg.real_parts,
+        "route_bias": cfg.route_bias, "family_boost": cfg.family_boost, "meta_scale": cfg.meta_scale,
         "real_weight": cfg.real_weight, "balance_power": cfg.balance_power, "C": c, "features": len(vocab), "seed": cfg.seed,
         "validation": report, "selection": [{"C": t["C"], "score": t["score"]} for t in tried],
         "command": "supportgym train classifier --env inbox",
@@ -224,31 +258,66 @@ def train_classifier(cfg: ClassifierConfig) -> dict[str, Any]:
             "feature_seconds": round(t_feat, 1), **card, "tried": tried}
 
 
-def cross_validate_real(cfg: ClassifierConfig, folds: int = 5) -> dict[str, Any]:
-    """Out-of-fold route figures inside ``real:train`` (generated mail beside every fold).
+def oof_route_logits(cfg: ClassifierConfig, folds: int = 5,
+                     cache: dict[str, Any] | None = None) -> tuple[list[LabelledEmail], list[str], np.ndarray]:
+    """Out-of-fold route-head logits (no ``route_bias``) for every email of ``cfg.real_parts``.
 
-    ``real:validation`` holds only a handful of billing and sales tickets; this is how the
-    source weighting was chosen. Route head only, C = the first of ``c_grid``.
+    Fold k holds out the real emails with index % folds == k; generated (and hard) train mail sits beside
+    every fold. ``cache`` (a dict) keeps the features between calls with other weights or C.
     """
-    train, _ = load_data(cfg.model_copy(update={"generated_validation": 0}))
-    real = train.pop("real", [])
+    cache = {} if cache is None else cache
+    if "real" not in cache:
+        train, _ = load_data(cfg.model_copy(update={"generated_validation": 0}))
+        real = train.pop("real", [])
+        others = [e for es in train.values() for e in es]
+        cache.update(real=real, others=others, other_src=[n for n, es in train.items() for _ in es],
+                     other_docs=[features(e.email) for e in others], real_docs=[features(e.email) for e in real])
+    real, others, other_src = cache["real"], cache["others"], cache["other_src"]
+    other_docs, real_docs = cache["other_docs"], cache["real_docs"]
     if len(real) < folds:
-        raise ConfigError(f"cross-validation needs at least {folds} real:train emails; found {len(real)}")
-    others = [e for es in train.values() for e in es]
-    other_src = [n for n, es in train.items() for _ in es]
-    other_docs = [features(e.email) for e in others]
-    real_docs = [features(e.email) for e in real]
-    rows = []
+        raise ConfigError(f"cross-validation needs at least {folds} real emails; found {len(real)}")
+    classes: list[str] = sorted({_label(e, "route_to") for e in others + real})
+    logits = np.zeros((len(real), len(classes)), np.float32)
     for k in range(folds):
         tr = [i for i in range(len(real)) if i % folds != k]
         docs = other_docs + [real_docs[i] for i in tr]
         sources = other_src + ["real"] * len(tr)
         y = [_label(e, "route_to") for e in others] + [_label(real[i], "route_to") for i in tr]
         w0 = np.array([cfg.real_weight if s == "real" else 1.0 for s in sources], np.float32)
-        vec = Vectorizer(*build_vocab(docs, w0, cfg))
+        vec = Vectorizer(*build_vocab(docs, w0, cfg), cfg.meta_scale)
         head = fit_head(matrix(docs, vec), y, source_weights(sources, y, cfg), cfg.c_grid[0], cfg)
         held = [i for i in range(len(real)) if i % folds == k]
-        scores = np.asarray(matrix([real_docs[i] for i in held], vec) @ head.weights) + head.bias
-        rows += [(real[i], head.classes[int(np.argmax(s))], "") for i, s in zip(held, scores, strict=True)]
+        z = np.asarray(matrix([real_docs[i] for i in held], vec) @ head.weights) + head.bias
+        cols = [classes.index(c) for c in head.classes]
+        logits[np.ix_(held, cols)] = z
+        missing = [j for j, c in enumerate(classes) if c not in head.classes]
+        logits[np.ix_(held, missing)] = -1e4
+    return real, classes, logits
+
+
+def oof_metrics(real: list[LabelledEmail], classes: list[str], logits: np.ndarray,
+                bias: dict[str, float] | None = None) -> dict[str, Any]:
+    """``real_metrics`` of the out-of-fold routes after adding ``bias`` to the named classes' logits."""
+    z = logits.copy()
+    for k, v in (bias or {}).items():
+        if k in classes:
+            z[:, classes.index(k)] += v
+    rows = [(e, classes[int(np.argmax(r))], "") for e, r in zip(real, z, strict=True)]
     m = real_metrics(rows)
     return {k: v for k, v in m.items() if v is not None and k != "category_accuracy"}
+
+
+def cross_validate_real(cfg: ClassifierConfig, folds: int = 5, trash_biases: list[float] | None = None) -> dict[str, Any]:
+    """Out-of-fold route figures inside ``cfg.real_parts`` (generated mail beside every fold).
+
+    This is how the source weighting, the class boost and the route offsets were chosen
+    (``real:validation`` alone holds only a handful of billing and sales tickets). Route head
+    only, C = the first of ``c_grid``, ``route_bias`` applied. ``trash_biases``: also report the
+    figures with each of these trash offsets instead (the sweep the offset was chosen from).
+    """
+    real, classes, logits = oof_route_logits(cfg, folds)
+    out = oof_metrics(real, classes, logits, cfg.route_bias)
+    if trash_biases:
+        out["trash_bias_sweep"] = {str(b): oof_metrics(real, classes, logits, {**cfg.route_bias, "trash": b})
+                                   for b in trash_biases}
+    return out
