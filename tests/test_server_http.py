@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 
 import pytest
 from fastapi.testclient import TestClient
@@ -10,7 +12,9 @@ from test_server_toyenv import TOY_ID, toy_app
 
 from supportgym.core.registry import make
 from supportgym.server import ServerConfig, create_app
+from supportgym.server.errors import ApiError
 from supportgym.server.sessions import SessionStore
+from supportgym.server.wire import Deadlines, read_json
 
 
 @pytest.fixture()
@@ -226,3 +230,41 @@ def test_racing_steps_on_one_session_are_serialised():
     codes, state = asyncio.run(main())
     assert sorted(codes) == [200] * 7 + [409] * 3  # seven items, then episode_done
     assert state["step_count"] == 7 and state["done"]
+
+
+def test_a_body_that_stops_arriving_gets_408_and_other_cancellations_pass_through():
+    """Body reads share one loop timer per quarter of --body-timeout (wire.Deadlines): a body that
+    stops arriving gets 408 within timeout + tick; a read cancelled for another reason stays a
+    cancellation; and a prompt body is answered as usual."""
+    async def main() -> None:
+        deadlines = Deadlines(0.2)
+        scope = {"type": "http", "headers": [(b"content-length", b"10")]}
+        parts = [{"type": "http.request", "body": b'{"a":', "more_body": True}]
+
+        async def stalls() -> dict:
+            if parts:
+                return parts.pop()
+            await asyncio.sleep(60)  # the rest never comes
+            raise AssertionError("unreachable")
+
+        t0 = time.monotonic()
+        with pytest.raises(ApiError) as err:
+            await read_json(scope, stalls, 1000, deadlines)
+        assert err.value.status == 408 and err.value.code == "body_timeout"
+        assert 0.2 <= time.monotonic() - t0 < 0.2 + deadlines.tick + 0.2
+        assert asyncio.current_task().cancelling() == 0 and not deadlines.expired
+
+        reading = asyncio.ensure_future(read_json(scope, stalls, 1000, deadlines))
+        await asyncio.sleep(0.01)
+        reading.cancel()  # e.g. the server shutting down: not a 408
+        with pytest.raises(asyncio.CancelledError):
+            await reading
+
+        async def whole() -> dict:
+            return {"type": "http.request", "body": b'{"a": 1}', "more_body": False}
+
+        assert await read_json(scope, whole, 1000, deadlines) == {"a": 1}
+        await asyncio.sleep(0.5)  # every bucket's timer has fired; nothing was left to cancel
+        assert not deadlines.expired
+
+    asyncio.run(main())

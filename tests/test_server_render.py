@@ -14,8 +14,7 @@ from supportgym.core.registry import env_ids, make, spec
 from supportgym.core.types import Model, Observation
 from pydantic import ConfigDict, ValidationError
 
-from supportgym.server.render import Renderer, immutable, plan_of, render_result
-from supportgym.server.ws import Utf8Text
+from supportgym.server.render import Renderer, ascii_json, immutable, plan_of, render_result
 
 REAL = [e for e in env_ids() if spec(e).entry_point.startswith("supportgym.envs.")]
 
@@ -207,9 +206,21 @@ def test_models_with_custom_serialisation_are_never_spliced():
         assert renderer.render(obs, None, "t") == render_result(obs, None, "t")
 
 
-def test_utf8_text_is_the_str_and_keeps_its_bytes():
-    raw = json.dumps({"a": "café — ✓"}, ensure_ascii=False).encode()
-    text = Utf8Text(raw)
-    assert isinstance(text, str) and text == raw.decode()
-    assert text.encode() is raw and text.encode("UTF-8") is raw and text.encode("utf_8") is raw
-    assert text.encode("latin-1", "replace") == raw.decode().encode("latin-1", "replace")
+def test_ascii_json_escapes_non_ascii_characters_as_json_does():
+    value = {"a": "café — ✓ 😀", "b": ["ß", "\\\"q\"", 1.5], "c": "plain"}
+    out = ascii_json(orjson.dumps(value))
+    assert out.isascii() and orjson.loads(out) == value
+    assert out == json.dumps(value, separators=(",", ":")).encode()  # json.dumps's escapes, byte for byte
+    plain = b'{"a":"plain"}'
+    assert ascii_json(plain) is plain
+
+
+@pytest.mark.parametrize("env_id", REAL)
+def test_an_ascii_renderer_writes_the_same_json_in_ascii(env_id, monkeypatch):
+    """WebSocket sessions render ASCII (kept list JSON is escaped once, when kept): the same
+    JSON as the plain rendering on full episodes of every environment, kept JSON included."""
+    monkeypatch.setenv("SUPPORTGYM_EMPATHY", "lexical")
+    renderer = Renderer(ascii=True)
+    for i, obs in enumerate(episodes(env_id, 3, seed=11)):
+        got = renderer.render(obs, None, env_id)
+        assert got.isascii() and got == ascii_json(render_result(obs, None, env_id)), (env_id, i)

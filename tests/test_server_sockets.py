@@ -20,7 +20,7 @@ from test_server_toyenv import running
 
 from supportgym.core.registry import make
 from supportgym.server import ServerConfig, create_app
-from supportgym.server.render import render_result
+from supportgym.server.render import ascii_json, render_result
 
 ENV = "inbox-v0"
 
@@ -95,7 +95,8 @@ def msg(kind: str, data: dict | None = None) -> bytes:
 
 
 def expected(obs: Any) -> bytes:
-    return b'{"type":"observation","data":' + render_result(obs, None, ENV) + b"}"
+    """A WebSocket observation: the plain rendering, in ASCII (non-ASCII characters escaped)."""
+    return b'{"type":"observation","data":' + ascii_json(render_result(obs, None, ENV)) + b"}"
 
 
 def actions(seed: int, n: int) -> tuple[list[bytes], list[bytes]]:

@@ -15,7 +15,7 @@ from fastapi import FastAPI
 from .. import __version__
 from . import errors, mcp, routes, ws
 from .config import ServerConfig
-from .fastpath import FastPath, SupportGymApp
+from .fastpath import FastPath
 from .service import Service
 from .sessions import SessionStore
 
@@ -31,6 +31,9 @@ response header); send it back as the `X-Session-Id` header on `/step`, `/state`
 exists under `/envs/{env}/...`, pinned to one environment. Errors are
 `{"error": {"code", "message", ...}}`. See docs/server.md.
 """
+
+
+NO_TELEMETRY: dict[str, bool] = {"tracing": False, "metrics": False, "logs": False}
 
 
 async def _reaper(store: SessionStore) -> None:
@@ -72,11 +75,16 @@ def create_app(config: ServerConfig | None = None, *, store: SessionStore | None
             task.cancel()
             svc.store.clear()
 
-    app = SupportGymApp(title="SupportGym", version=__version__, description=DESCRIPTION, lifespan=lifespan)
+    # FastAPI's own OpenTelemetry layer is off: it asks the global providers whether they are set up
+    # on every request (about 4 us each, unconfigured), and the hot routes were never inside it
+    app = FastAPI(title="SupportGym", version=__version__, description=DESCRIPTION, lifespan=lifespan,
+                  telemetry=NO_TELEMETRY)
     app.state.service = svc
     errors.install(app)
     ws.install(app, svc)
-    app.fast_path = FastPath(routes.install(app, svc), svc.catalog, lambda env: ws.WSEndpoint(svc, env))
+    handlers = routes.install(app, svc)
+    app.add_middleware(FastPath, handlers=handlers, catalog=svc.catalog,
+                       ws_endpoint=lambda env: ws.WSEndpoint(svc, env))
     mcp.install(app, svc)
     app.state.dashboard = config.dashboard and mount_dashboard(app, config)
     if app.state.dashboard:

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import inspect
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 import orjson
+from pydantic import BaseModel
 
 from .. import __version__
 from ..core.env import Environment
@@ -34,6 +36,16 @@ class Served:
 
     def make(self) -> Environment:
         return make(self.spec.id)
+
+    @cached_property
+    def validate_action(self) -> Callable[[Any], Any]:
+        """Raw JSON -> the typed action (pydantic's ValidationError when invalid). pydantic-core's
+        validator itself, about 1 us a step less than ``model_validate``'s wrapper, unless the
+        action class overrides ``model_validate`` (ticket's does: it accepts older field names)."""
+        action = self.cls.action_type
+        if getattr(action.model_validate, "__func__", None) is BaseModel.model_validate.__func__:  # type: ignore[attr-defined]
+            return action.__pydantic_validator__.validate_python
+        return action.model_validate
 
     @cached_property
     def schema_json(self) -> bytes:

@@ -15,7 +15,7 @@ from fastapi.responses import Response
 
 from .errors import ApiError
 from .service import Service
-from .wire import read_json
+from .wire import Deadlines, read_json
 
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND = -32700, -32600, -32601
 
@@ -30,6 +30,7 @@ def _reply(id_: Any, result: Any = None, error: tuple[int, str] | None = None) -
 
 
 def install(app: FastAPI, svc: Service) -> None:
+    deadlines = Deadlines(svc.config.body_timeout_s)
     doc = {"requestBody": {"content": {"application/json": {"schema": {"type": "object"}}}}}
 
     @app.post("/envs/{env}/mcp", tags=["MCP"], summary="MCP JSON-RPC for one environment", openapi_extra=doc)
@@ -41,7 +42,7 @@ def install(app: FastAPI, svc: Service) -> None:
     async def mcp(request: Request) -> Response:
         try:
             cfg = svc.config
-            msg = await read_json(request, cfg.max_body_bytes, cfg.max_json_depth, cfg.body_timeout_s)
+            msg = await read_json(request.scope, request.receive, cfg.max_body_bytes, deadlines, cfg.max_json_depth)
         except ApiError as err:
             return _reply(None, error=(PARSE_ERROR, err.message))
         if not isinstance(msg, dict):

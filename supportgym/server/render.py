@@ -13,7 +13,8 @@ a field whose JSON was reused before in the session (the next episode's inbox) i
 from the first sighting. A model field holding one of a kept list's items (inbox-v0's
 ``current_email`` is an item of its ``inbox``) is spliced from that item's JSON too. The
 output is byte-for-byte what :func:`render_result` gives; tests check that on full
-episodes of every environment.
+episodes of every environment. A renderer made with ``ascii=True`` (WebSocket sessions) writes the
+same JSON with non-ASCII characters escaped (:func:`ascii_json`), its kept JSON escaped once.
 
 Reuse is safe only if an item cannot change while its JSON is kept, and the identity check
 cannot see an item edited in place. So a list field is reused only when its item class is
@@ -26,7 +27,9 @@ mistake. ``Renderer(enabled=False)`` turns reuse off altogether.
 
 from __future__ import annotations
 
+import codecs
 import enum
+import json
 import operator
 import types
 import typing
@@ -62,6 +65,24 @@ def render_result(obs: Observation, sid: str | None, env_id: str, prefix: bytes 
     # to_json gives bytes straight from pydantic-core (model_dump_json would decode, then we'd encode)
     body = obs.__pydantic_serializer__.to_json(obs, exclude=TOP_LEVEL)
     return b"".join([prefix, b'{"observation":', body, *_tail(obs, sid, env_id), suffix])
+
+
+def _json_escapes(err: UnicodeError) -> tuple[str, int]:
+    # called by str.encode for each run of non-ASCII characters (which holds no quote or backslash)
+    assert isinstance(err, UnicodeEncodeError)
+    return json.dumps(err.object[err.start:err.end])[1:-1], err.end
+
+
+#: an error handler under our own name (codecs keeps one process-wide registry of them)
+codecs.register_error("supportgym.json_escapes", _json_escapes)
+
+
+def ascii_json(data: bytes) -> bytes:
+    """UTF-8 JSON with every non-ASCII character written as a ``\\uXXXX`` escape (what
+    ``json.dumps`` writes by default): the same JSON value, in ASCII bytes. The encoder scans in C
+    and calls back once per run of non-ASCII characters (8 us for inbox's 10 KB observation with
+    four of them; a regular expression took 80)."""
+    return data if data.isascii() else data.decode().encode("ascii", "supportgym.json_escapes")
 
 
 def _unoptional(annotation: Any) -> Any:
@@ -196,13 +217,14 @@ class _Entry:
         items = self.items
         return type(value) is list and len(value) == len(items) and all(map(operator.is_, value, items))
 
-    def fill(self, item_cls: type[BaseModel]) -> bool:
-        """Compute the JSON; False (nothing kept) unless every item is exactly ``item_cls``: a
-        subclass may add mutable fields, and its own serializer may differ from the field's."""
+    def fill(self, item_cls: type[BaseModel], ascii: bool) -> bool:
+        """Compute the JSON (escaped to ASCII if ``ascii``); False (nothing kept) unless every item
+        is exactly ``item_cls``: a subclass may add mutable fields, and its own serializer may
+        differ from the field's."""
         if not all(type(x) is item_cls for x in self.items):
             return False
         to_json = item_cls.__pydantic_serializer__.to_json
-        parts = [to_json(x) for x in self.items]
+        parts = [ascii_json(to_json(x)) if ascii else to_json(x) for x in self.items]
         self.by_id = {id(x): j for x, j in zip(self.items, parts)}
         self.json = b"[" + b",".join(parts) + b"]"
         return True
@@ -211,10 +233,13 @@ class _Entry:
 class Renderer:
     """Renders one session's observations; see the module docstring."""
 
-    __slots__ = ("_entries", "_model", "_plan", "_reused", "enabled")
+    __slots__ = ("_entries", "_model", "_plan", "_reused", "ascii", "enabled")
 
-    def __init__(self, enabled: bool = True) -> None:
+    def __init__(self, enabled: bool = True, ascii: bool = False) -> None:
         self.enabled = enabled
+        #: write non-ASCII characters as JSON escapes (:func:`ascii_json`); kept JSON is escaped
+        #: once, when kept. WebSocket sessions use it, see ws.py
+        self.ascii = ascii
         self._model: type | None = None
         self._plan: _Plan | None = None
         self._entries: dict[str, _Entry] = {}
@@ -225,6 +250,10 @@ class Renderer:
     def render(self, obs: Observation, sid: str | None, env_id: str, prefix: bytes = b"", suffix: bytes = b"") -> bytes:
         return b"".join(self._parts(obs, sid, env_id, prefix, suffix))
 
+    def _whole(self, obs: Observation, sid: str | None, env_id: str, prefix: bytes, suffix: bytes) -> list[bytes]:
+        out = render_result(obs, sid, env_id, prefix, suffix)
+        return [ascii_json(out) if self.ascii else out]
+
     def _parts(self, obs: Observation, sid: str | None, env_id: str, prefix: bytes, suffix: bytes) -> list[bytes]:
         """The rendering as pieces (kept JSON spliced between freshly serialised fields)."""
         model = type(obs)
@@ -232,7 +261,7 @@ class Renderer:
             self._model, self._plan, self._entries, self._reused = model, plan_of(model), {}, set()
         plan: _Plan = self._plan  # type: ignore[assignment]
         if not self.enabled or not plan.reusable:
-            return [render_result(obs, sid, env_id, prefix, suffix)]
+            return self._whole(obs, sid, env_id, prefix, suffix)
         values = obs.__dict__
         entries = self._entries
         reuse: dict[str, bytes] = {}
@@ -248,7 +277,7 @@ class Renderer:
                 if name not in self._reused:
                     continue
             if entry.json is None:
-                if not entry.fill(item_cls):
+                if not entry.fill(item_cls, self.ascii):
                     entries.pop(name)
                     continue
                 self._reused.add(name)
@@ -264,7 +293,7 @@ class Renderer:
                         reuse[name] = found
                         break
         if not reuse:
-            return [render_result(obs, sid, env_id, prefix, suffix)]
+            return self._whole(obs, sid, env_id, prefix, suffix)
         to_json = obs.__pydantic_serializer__.to_json
         keys = plan.keys
         parts = [prefix, b'{"observation":{']
@@ -274,7 +303,8 @@ class Renderer:
             if spliced:
                 parts += (keys[what], reuse[what])
             else:
-                parts.append(to_json(obs, include=what)[1:-1])
+                fresh = to_json(obs, include=what)[1:-1]
+                parts.append(ascii_json(fresh) if self.ascii else fresh)
         parts.append(b"}")
         parts += _tail(obs, sid, env_id)
         parts.append(suffix)

@@ -7,7 +7,7 @@ ticket-v0 over ``/envs/ticket/ws`` without knowing about the others.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 from fastapi import APIRouter, FastAPI, Path, Query, Request
@@ -17,6 +17,8 @@ from .. import __version__
 from .service import Service
 from .wire import (
     SESSION_HEADER,
+    Deadlines,
+    Receive,
     ResetBody,
     parse_reset,
     read_json,
@@ -26,6 +28,7 @@ from .wire import (
 )
 
 JSON = "application/json"
+Scope = dict[str, Any]
 SID_PARAM = {"name": "X-Session-Id", "in": "header", "required": False, "schema": {"type": "string"},
              "description": "session id returned by /reset"}
 RESET_DOC = {
@@ -49,40 +52,59 @@ ERRORS = {s: {"description": d} for s, d in {
 
 
 def _json(data: bytes, sid: str | None = None) -> Response:
-    return Response(data, media_type=JSON, headers={SESSION_HEADER: sid} if sid else None)
+    return Response(data, media_type=JSON, headers={"x-session-id": sid} if sid else None)
+
+
+class Reply(NamedTuple):
+    """A reset's or step's 200 reply: the JSON body and, after a reset, the session id."""
+
+    body: bytes
+    sid: str | None = None
+
+    def response(self) -> Response:
+        return _json(self.body, self.sid)
+
+    def raw_headers(self) -> list[tuple[bytes, bytes]]:
+        """What ``response().raw_headers`` holds, without building the Response (the fast path sends these)."""
+        headers = [(b"content-length", b"%d" % len(self.body)), (b"content-type", b"application/json")]
+        if self.sid:
+            headers.append((SESSION_HEADER, self.sid.encode("latin-1")))
+        return headers
 
 
 def _handlers(svc: Service) -> dict[str, Any]:
     cfg = svc.config
+    deadlines = Deadlines(cfg.body_timeout_s)
 
-    async def body(request: Request) -> Any:
-        return await read_json(request, cfg.max_body_bytes, cfg.max_json_depth, cfg.body_timeout_s)
+    def body(scope: Scope, receive: Receive) -> Any:
+        return read_json(scope, receive, cfg.max_body_bytes, deadlines, cfg.max_json_depth)
 
-    async def reset(request: Request, env: str | None) -> Response:
-        req, options = parse_reset(await body(request))
-        sid = session_id_of(request, req.session_id)
+    # reset and step take the ASGI scope and receive (the fast path has no Request to give them)
+    async def reset(scope: Scope, receive: Receive, env: str | None) -> Reply:
+        req, options = parse_reset(await body(scope, receive))
+        sid = session_id_of(scope, req.session_id)
         session = svc.store.get(sid) if sid else None
         if session is not None and env is None and req.env is None:
             served = session.served  # resetting a session keeps its env unless told otherwise
         else:
             served = svc.pick(env, req.env)
         session, obs = await svc.reset(served, req, options, session, "http")
-        return _json(session.renderer.render(obs, session.id, session.env_id), session.id)
+        return Reply(session.renderer.render(obs, session.id, session.env_id), session.id)
 
-    async def step(request: Request, env: str | None) -> Response:
-        raw, body_sid = split_step(await body(request))
-        session = svc.store.get(require_sid(session_id_of(request, body_sid)))
+    async def step(scope: Scope, receive: Receive, env: str | None) -> Reply:
+        raw, body_sid = split_step(await body(scope, receive))
+        session = svc.store.get(require_sid(session_id_of(scope, body_sid)))
         svc.check_env(session, env)
         obs = await svc.step(session, raw)
-        return _json(session.renderer.render(obs, session.id, session.env_id))
+        return Reply(session.renderer.render(obs, session.id, session.env_id))
 
     async def state(request: Request, env: str | None) -> Response:
-        session = svc.store.get(require_sid(session_id_of(request)))
+        session = svc.store.get(require_sid(session_id_of(request.scope)))
         svc.check_env(session, env)
         return _json(svc.state(session).model_dump_json().encode())
 
     async def close(request: Request, env: str | None) -> Response:
-        sid = require_sid(session_id_of(request))
+        sid = require_sid(session_id_of(request.scope))
         session = svc.store.get(sid)
         svc.check_env(session, env)
         svc.store.drop(sid)
@@ -109,11 +131,11 @@ def install(app: FastAPI, svc: Service) -> dict[str, Any]:
     # --- root: env from the body (reset) or the session ------------------------------
     @root.post("/reset", openapi_extra=RESET_DOC, summary="Start an episode (new session, or reset the given one)")
     async def reset(request: Request) -> Response:
-        return await h["reset"](request, None)
+        return (await h["reset"](request.scope, request.receive, None)).response()
 
     @root.post("/step", openapi_extra=STEP_DOC, summary="Step a session")
     async def step(request: Request) -> Response:
-        return await h["step"](request, None)
+        return (await h["step"](request.scope, request.receive, None)).response()
 
     @root.get("/state", openapi_extra=SID_ONLY_DOC, summary="State of a session")
     async def state(request: Request, session_id: str | None = Query(None)) -> Response:
@@ -143,11 +165,11 @@ def install(app: FastAPI, svc: Service) -> dict[str, Any]:
     # --- /envs/{env}: the same, pinned to one env ---------------------------------------
     @per_env.post("/reset", openapi_extra=RESET_DOC)
     async def env_reset(request: Request, env: str = EnvPath) -> Response:
-        return await h["reset"](request, env)
+        return (await h["reset"](request.scope, request.receive, env)).response()
 
     @per_env.post("/step", openapi_extra=STEP_DOC)
     async def env_step(request: Request, env: str = EnvPath) -> Response:
-        return await h["step"](request, env)
+        return (await h["step"](request.scope, request.receive, env)).response()
 
     @per_env.get("/state", openapi_extra=SID_ONLY_DOC)
     async def env_state(request: Request, env: str = EnvPath, session_id: str | None = Query(None)) -> Response:

@@ -84,7 +84,10 @@ class SessionStore:
         self.check_capacity()
         now = self.clock()
         sid = secrets.token_urlsafe(SESSION_ID_BYTES)
-        s = Session(id=sid, served=served, env=env, transport=transport, last_used=now, created=now)
+        # WebSocket replies travel as text frames, which the server encodes to UTF-8 again: ASCII JSON
+        # makes that a copy (render.py, ascii_json); HTTP bodies are bytes and stay pydantic's own
+        s = Session(id=sid, served=served, env=env, transport=transport, last_used=now, created=now,
+                    renderer=Renderer(ascii=transport == "ws"))
         self._sessions[sid] = s
         return s
 
