@@ -121,6 +121,8 @@ def test_route_is_conditioned_on_the_sampled_category():
     ({"real_weight": -1}, "real_weight"),
     ({"objective": "sft"}, "supervised"),
     ({"real_emails": 0}, "real_emails"),
+    ({"views": ("full", "subject")}, "views"),
+    ({"hard_emails": -1}, "hard_emails"),
     ({"hidden": -1}, "hidden"),
     ({"encoder": "bert"}, "minilm"),
 ])
@@ -174,7 +176,8 @@ def test_train_head_grpo_writes_a_run_in_the_llm_summary_shape(tmp_path):
 
     cfg = HeadGRPOConfig(output_dir=str(tmp_path / "run"), train_emails=16, val_emails=4, max_steps=3,
                          prompts_per_step=4, num_generations=2, log_every=2, eval_episodes=1, eval_size=2,
-                         eval_tasks=("easy", "split:nonexistent"), baselines=("rules",), real_emails=4)
+                         eval_tasks=("easy", "split:nonexistent"), baselines=("rules",), real_emails=4,
+                         hard_emails=3)
     summary = train_head_grpo(cfg)
     # real:train mail joins the pool where the corpora are on the machine
     assert summary["train_emails"] == 16
@@ -192,5 +195,7 @@ def test_train_head_grpo_writes_a_run_in_the_llm_summary_shape(tmp_path):
     rows = (tmp_path / "run" / "metrics.jsonl").read_text().splitlines()
     assert len(rows) == 3 and "val/routing" in json.loads(rows[1])
     # a rerun reuses the cached features
-    assert len(list((tmp_path / "run").glob("features_train_*.npy"))) == 1
+    assert len(list((tmp_path / "run").glob("features_train_*.npy"))) == len(cfg.views) == 2  # one file per view
+    assert summary["views"] == ["full", "latest"] and summary["hard_train_emails"] == 3
+    assert len(list((tmp_path / "run").glob("features_hard_train_*.npy"))) == 2
     assert InboxHeadAgent(checkpoint=str(tmp_path / "run" / "head")).heads is not None

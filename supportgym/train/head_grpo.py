@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..agents.head_policy import HEAD_FIELDS, LABELS, HeadConfig, SentenceEncoder, build_heads, email_text, save_head
+from ..agents.head_policy import HEAD_FIELDS, LABELS, HeadConfig, SentenceEncoder, build_heads, save_head, view_text
 from ..agents.llm import finish_action
 from ..agents.llm_prompts import PromptFormat
 from ..core.errors import ConfigError, expected
@@ -57,6 +57,8 @@ DEVICES = ("cpu", "cuda")
 class HeadGRPOConfig:
     output_dir: str = "runs/grpo-head-inbox"
     encoder: str = "minilm"
+    #: feature views (agents/head_policy.VIEWS): the whole email, and its latest message alone
+    views: tuple[str, ...] = ("full", "latest")
     #: train-split one-email episodes in the pool (features cached once)
     train_emails: int = 3000
     #: every ``real:train`` email joins the pool (when the corpora are on this machine), each seen
@@ -64,6 +66,8 @@ class HeadGRPOConfig:
     real_weight: int = 2
     #: at most this many ``real:train`` emails (None: all of them)
     real_emails: int | None = None
+    #: one-email ``hard:train`` episodes in the pool (threads whose latest message decides; 0: none)
+    hard_emails: int = 1000
     seed: int = 0
     max_steps: int = 3000
     prompts_per_step: int = 16
@@ -83,7 +87,8 @@ class HeadGRPOConfig:
     eval_episodes: int = 10
     eval_size: int = 10
     eval_seed: int = 1000
-    eval_tasks: tuple[str, ...] = ("split:real:validation", "split:real:test", "split:hard:test", "easy", "medium", "hard")
+    eval_tasks: tuple[str, ...] = ("split:real:validation", "split:real:test", "split:hard:validation", "split:hard:test",
+                                   "easy", "medium", "hard")
     #: baseline agents evaluated on the same episodes (eval_<name>.json), for the comparison in the summary
     baselines: tuple[str, ...] = ("rules",)
     #: validation-split emails scored greedily every ``log_every`` steps (the learning curve; never test)
@@ -92,7 +97,7 @@ class HeadGRPOConfig:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        for attr, low in (("train_emails", 2), ("real_weight", 0), ("max_steps", 1), ("prompts_per_step", 1), ("num_generations", 2),
+        for attr, low in (("train_emails", 2), ("real_weight", 0), ("hard_emails", 0), ("max_steps", 1), ("prompts_per_step", 1), ("num_generations", 2),
                           ("eval_episodes", 0), ("eval_size", 1), ("val_emails", 0), ("log_every", 1), ("hidden", 0)):
             v = getattr(self, attr)
             if not isinstance(v, int) or isinstance(v, bool) or v < low:
@@ -116,7 +121,8 @@ class HeadGRPOConfig:
             raise ConfigError(expected("HeadGRPOConfig.max_train_minutes", self.max_train_minutes, "None or > 0"))
         self.eval_tasks = tuple(self.eval_tasks)
         self.baselines = tuple(self.baselines)
-        HeadConfig(encoder=self.encoder, hidden=self.hidden)  # validates the encoder name
+        self.views = tuple(self.views)
+        HeadConfig(encoder=self.encoder, hidden=self.hidden, views=list(self.views))  # validates encoder and views
 
 
 class InboxFieldReward:
@@ -238,24 +244,30 @@ def supervised_update(heads: Any, opt: Any, x: Any, golds: list[dict[str, int]])
     return float(loss.detach())
 
 
-def encode_pool(reward: InboxFieldReward, n: int, encoder: SentenceEncoder, cache_dir: Path | None, tag: str) -> Any:
-    """Features of emails 0..n-1, cached on disk (``.npy``) under a hash of the exact texts, so that a rerun
-    skips the encoder and changed mail is never served stale features."""
+def encode_pool(reward: InboxFieldReward, n: int, encoder: SentenceEncoder, cache_dir: Path | None, tag: str,
+                views: tuple[str, ...] = ("full",)) -> Any:
+    """Features of emails 0..n-1 (the views side by side), each view cached on disk (``.npy``) under a hash
+    of its exact texts, so that a rerun skips the encoder and changed mail is never served stale features."""
     import hashlib
 
     import numpy as np
 
-    texts = [email_text(reward.observe(i).current_email) for i in range(n)]
-    digest = hashlib.sha256("\x00".join([encoder.name, *texts]).encode("utf-8")).hexdigest()[:16]
-    cache = cache_dir / f"features_{tag}_{n}_{digest}.npy" if cache_dir is not None else None
-    if cache is not None and cache.exists():
-        return np.load(cache)
-    arr = encoder.encode(texts)
-    if cache is not None:
-        tmp = cache.with_suffix(".tmp.npy")
-        np.save(tmp, arr)
-        tmp.replace(cache)
-    return arr
+    emails = [reward.observe(i).current_email for i in range(n)]
+    parts = []
+    for view in views:
+        texts = [view_text(e, view) for e in emails]
+        digest = hashlib.sha256("\x00".join([encoder.name, *texts]).encode("utf-8")).hexdigest()[:16]
+        cache = cache_dir / f"features_{tag}_{n}_{digest}.npy" if cache_dir is not None else None
+        if cache is not None and cache.exists():
+            parts.append(np.load(cache))
+            continue
+        arr = encoder.encode(texts)
+        if cache is not None:
+            tmp = cache.with_suffix(".tmp.npy")
+            np.save(tmp, arr)
+            tmp.replace(cache)
+        parts.append(arr)
+    return np.hstack(parts)
 
 
 def train_head_grpo(cfg: HeadGRPOConfig) -> dict[str, Any]:
@@ -277,21 +289,32 @@ def train_head_grpo(cfg: HeadGRPOConfig) -> dict[str, Any]:
     encoder = SentenceEncoder(cfg.encoder)
     train_r = InboxFieldReward("train", cfg.seed)
     val_r = InboxFieldReward("validation", cfg.seed)
-    X = torch.from_numpy(encode_pool(train_r, cfg.train_emails, encoder, run, f"train_seed{cfg.seed}"))
-    # the pool: generated train mail, then real:train mail; index i < n_gen is generated email i
-    n_gen = cfg.train_emails
+    views = tuple(cfg.views)
+    # the pool: segments of (reward source, size, times seen per pass): generated train mail, real:train
+    # mail, hard:train threads; a pool index is a position in their concatenation
     real_r = _real_train(cfg)
     n_real = len(real_r.pool) if real_r is not None and real_r.pool is not None else 0
+    segments = [(train_r, cfg.train_emails, 1, f"train_seed{cfg.seed}")]
     if n_real:
-        X = torch.cat([X, torch.from_numpy(encode_pool(real_r, n_real, encoder, run, "real_train"))])
+        segments.append((real_r, n_real, cfg.real_weight, "real_train"))
+    if cfg.hard_emails:
+        segments.append((InboxFieldReward("hard:train", cfg.seed), cfg.hard_emails, 1, f"hard_train_seed{cfg.seed}"))
+    X = torch.cat([torch.from_numpy(encode_pool(r, n, encoder, run, tag, views)) for r, n, _, tag in segments])
+    starts = [sum(n for _, n, _, _ in segments[:k]) for k in range(len(segments))]
+
+    def locate(i: int) -> tuple[InboxFieldReward, int]:
+        k = max(j for j, st in enumerate(starts) if st <= i)
+        return segments[k][0], i - starts[k]
 
     def pool_reward(i: int, values: dict[str, Any]) -> dict[str, float]:
-        return train_r(i, values) if i < n_gen else real_r(i - n_gen, values)  # type: ignore[misc]
+        r, j = locate(i)
+        return r(j, values)
 
-    Xv = torch.from_numpy(encode_pool(val_r, cfg.val_emails, encoder, run, f"val_seed{cfg.seed}")) if cfg.val_emails else None
+    Xv = (torch.from_numpy(encode_pool(val_r, cfg.val_emails, encoder, run, f"val_seed{cfg.seed}", views))
+          if cfg.val_emails else None)
     feature_s = time.perf_counter() - t_start
 
-    hcfg = HeadConfig(encoder=cfg.encoder, dim=int(X.shape[1]), hidden=cfg.hidden)
+    hcfg = HeadConfig(encoder=cfg.encoder, dim=int(X.shape[1]), hidden=cfg.hidden, views=list(views))
     heads = build_heads(hcfg)
     before = evaluate_head(heads, encoder, cfg, run / "eval_before.json")
     # the heads are tiny: a GPU only helps with a large pool; features and heads move together
@@ -300,7 +323,7 @@ def train_head_grpo(cfg: HeadGRPOConfig) -> dict[str, Any]:
     Xv = Xv.to(cfg.device) if Xv is not None else None
     opt = torch.optim.Adam(heads.parameters(), lr=cfg.learning_rate)
     gen = torch.Generator(device=cfg.device).manual_seed(cfg.seed)
-    passes = list(range(n_gen)) + [n_gen + j for j in range(n_real)] * cfg.real_weight
+    passes = [st + j for st, (_, n, times, _) in zip(starts, segments, strict=True) for _ in range(times) for j in range(n)]
     order = [passes[k] for k in torch.randperm(len(passes), generator=torch.Generator().manual_seed(cfg.seed)).tolist()]
     P, G = cfg.prompts_per_step, cfg.num_generations
     t0 = time.perf_counter()
@@ -310,7 +333,7 @@ def train_head_grpo(cfg: HeadGRPOConfig) -> dict[str, Any]:
         batch = [order[((step - 1) * P + j) % len(order)] for j in range(P)]
         heads.train()
         if cfg.objective == "supervised":
-            golds = [(train_r if i < n_gen else real_r).gold(i if i < n_gen else i - n_gen) for i in batch]  # type: ignore[union-attr]
+            golds = [r.gold(j) for r, j in map(locate, batch)]
             loss, ent, comps = supervised_update(heads, opt, X[batch], golds), 0.0, []
         else:
             loss, ent, comps = grpo_update(heads, opt, X[batch], lambda r, v, b=batch: pool_reward(b[r], v), G, cfg, gen)
@@ -334,7 +357,7 @@ def train_head_grpo(cfg: HeadGRPOConfig) -> dict[str, Any]:
     heads.eval()
     heads.to("cpu")
     save_head(run / "head", hcfg, heads, meta={"advantage": cfg.advantage, "objective": cfg.objective, "steps": steps, "seed": cfg.seed,
-                                               "train_emails": cfg.train_emails, "real_train_emails": n_real,
+                                               "train_emails": cfg.train_emails, "real_train_emails": n_real, "hard_train_emails": cfg.hard_emails,
                                                "real_weight": cfg.real_weight})
     after = evaluate_head(heads, encoder, cfg, run / "eval_after.json")
     from ..agents import make_agent
@@ -348,7 +371,7 @@ def train_head_grpo(cfg: HeadGRPOConfig) -> dict[str, Any]:
     summary = {
         "env": "inbox", "model": f"head policy on frozen {cfg.encoder} features", "policy": "head",
         "advantage": cfg.advantage, "objective": cfg.objective, "steps": steps, "train_seconds": round(train_s, 1),
-        "feature_seconds": round(feature_s, 1), "train_emails": n_gen, "real_train_emails": n_real, "total_seconds": round(time.perf_counter() - t_start, 1),
+        "feature_seconds": round(feature_s, 1), "train_emails": cfg.train_emails, "real_train_emails": n_real, "hard_train_emails": cfg.hard_emails, "views": list(views), "total_seconds": round(time.perf_counter() - t_start, 1),
         "stopped_by_time_budget": stopped, "seconds_per_step": round(train_s / max(1, steps), 4),
         "torch_threads": threads, "completions_per_step": P * G, "episode_mode": "decision",
         "before": test_b.get("metrics"), "after": test_a.get("metrics"),
