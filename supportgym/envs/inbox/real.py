@@ -103,7 +103,8 @@ def load_labels(path: str | Path | None = None) -> RealLabels:
 def _candidates() -> list[Path]:
     repo = Path(__file__).resolve().parents[3]
     cwd = Path.cwd()
-    return [repo.parent / "shared" / "corpora", cwd.parent / "shared" / "corpora", cwd / "shared" / "corpora"]
+    found = [repo.parent / "shared" / "corpora", cwd.parent / "shared" / "corpora", cwd / "shared" / "corpora"]
+    return list(dict.fromkeys(found))  # the same folder once, first place first
 
 
 def corpora_root(root: str | Path | None = None) -> Path:
