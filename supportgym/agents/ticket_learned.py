@@ -26,7 +26,6 @@ are a numpy ``.npz`` + ``.json`` card, loaded with ``allow_pickle=False`` (no sc
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -39,6 +38,7 @@ from ..core.errors import ConfigError
 from ..envs.ticket.models import EmailMsg
 from ..envs.ticket.models_v1 import CustomerV1, Issue, OrderInfoV1, RequiredV1, ScenarioV1, TicketObservationV1
 from ..envs.ticket.policy_v1 import derive_v1, load_policy_v1
+from .npz_heads import load_arrays, save_heads, vocab_of
 from .ticket_compose import _any, playbook, read_email
 from .ticket_rules import TicketRulesAgent
 from .ticket_v1 import RulesPlannerV1, _norm, _order_v1, read_claim_v1
@@ -193,39 +193,17 @@ class TicketReader:
         return self.heads[head].proba(self.indices(feats))
 
     def save(self, path: str | Path) -> Path:
-        from ..core.io import write_text_atomic
-
-        path = Path(path).with_suffix(".npz")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        arrays: dict[str, np.ndarray] = {"vocab": np.frombuffer("\n".join(self.vocab).encode("utf-8"), dtype=np.uint8)}
-        for name, h in self.heads.items():
-            arrays[f"{name}.weights"] = h.weights.astype(np.float16)
-            arrays[f"{name}.bias"] = h.bias.astype(np.float32)
-        tmp = path.with_name(path.name + ".tmp.npz")
-        np.savez_compressed(tmp, **arrays)
-        tmp.replace(path)
-        card = {**self.card, "features_version": FEATURES_VERSION, "heads": {n: h.classes for n, h in self.heads.items()}}
-        write_text_atomic(path.with_suffix(".json"), json.dumps(card, indent=2, sort_keys=True) + "\n")
-        return path
+        return save_heads(path, self.vocab, self.heads, self.card, FEATURES_VERSION)
 
     @classmethod
     def load(cls, path: str | Path) -> TicketReader:
-        path = Path(path).with_suffix(".npz")
-        card_path = path.with_suffix(".json")
-        if not path.is_file() or not card_path.is_file():
-            raise ConfigError(f"ticket learned checkpoint {path} (+ .json) not found; train one with `{TRAIN_HINT}` "
-                              "or pass checkpoint=PATH (--checkpoint)")
-        card = json.loads(card_path.read_text(encoding="utf-8"))
-        if card.get("features_version") != FEATURES_VERSION:
-            raise ConfigError(f"ticket learned checkpoint {path} was made with features v{card.get('features_version')}, "
-                              f"this code computes v{FEATURES_VERSION}; retrain with `{TRAIN_HINT}`")
-        with np.load(path, allow_pickle=False) as z:
-            vocab = z["vocab"].tobytes().decode("utf-8").split("\n")
-            heads = {n: Head(list(classes), z[f"{n}.weights"], z[f"{n}.bias"]) for n, classes in card["heads"].items()}
+        card, z = load_arrays(path, "ticket learned", FEATURES_VERSION, TRAIN_HINT)
+        heads = {n: Head(list(classes), z[f"{n}.weights"], z[f"{n}.bias"]) for n, classes in card["heads"].items()}
         missing = set(HEADS) - set(heads)
         if missing:
-            raise ConfigError(f"ticket learned checkpoint {path} lacks heads {sorted(missing)}; retrain with `{TRAIN_HINT}`")
-        return cls(vocab, heads, card)
+            raise ConfigError(f"ticket learned checkpoint {Path(path).with_suffix('.npz')} lacks heads {sorted(missing)}; "
+                              f"retrain with `{TRAIN_HINT}`")
+        return cls(vocab_of(z), heads, card)
 
 
 @lru_cache(maxsize=4)
