@@ -1,32 +1,59 @@
 """Decisions per second of the local ``llm`` inbox agent (SmolLM2-135M by default) on this machine.
 
-    OMP_NUM_THREADS=2 uv run --all-extras python benchmarks/llm_speed.py --emails 40 --threads 2
+    OMP_NUM_THREADS=2 uv run --all-extras python benchmarks/llm_speed.py --emails 20 --size 10 --threads 2
 
 Runs the agent through the normal runner on generated *test* episodes (seeds 1000..) and
-prints one JSON object: decisions/s with the shared prompt-prefix cache on and off (same
-model, same emails, measured back to back, so their ratio is meaningful on a shared
-machine even when the absolute figures are noisy) and whether both chose the same actions.
+prints one JSON object with decisions/s of each way ``LocalLM`` can score the candidates:
+
+* ``batched``: the old path (``packed=False``): every allowed value of a field in one batched pass
+  on a copy of the prompt's KV cache repeated per value;
+* ``packed``: the default: all values of a field packed into one sequence after the cached text
+  (block attention mask, per-value position ids), one running KV cache cropped back after each pass;
+* ``packed_shared``: ``packed`` plus ``share_prefix`` (the KV cache of the token prefix a prompt shares
+  with the previous one, i.e. chat template + system prompt, is reused across emails);
+* with ``--all``, also ``batched_shared`` (``packed=False, share_prefix=True``).
+
+The runs use the same model and emails back to back, so their ratios (``speedup_*`` against
+``batched``) are meaningful on a shared machine even when the absolute figures are noisy; the 1-minute
+load average before and after is printed with them. ``same_actions``: every path chose the same actions;
+``max_logprob_diff``: the largest difference of any candidate's log-probability from the ``batched`` path.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 
 from supportgym.agents.llm import InboxLLMAgent
 from supportgym.agents.llm_local import LocalLM
 from supportgym.eval.runner import episode_specs, evaluate
 
+PATHS = {"batched": (False, False), "packed": (True, False), "packed_shared": (True, True),
+         "batched_shared": (False, True)}
 
-def run(lm: LocalLM, emails: int, size: int, seed: int) -> tuple[float, list[dict]]:
-    agent = InboxLLMAgent(lm=lm, seed=seed)
-    specs = episode_specs(split="test", episodes=max(1, emails // size), seed=seed, size=size)
-    t0 = time.perf_counter()
-    records = evaluate("inbox", agent, specs)
-    secs = time.perf_counter() - t0
+
+def run(lm: LocalLM, emails: int, size: int, seed: int) -> tuple[float, list[dict], list[dict[str, float]]]:
+    scores: list[dict[str, float]] = []
+    choose = lm.choose
+
+    def recording(*args, **kwargs):
+        c = choose(*args, **kwargs)
+        scores.append(c.logprobs)
+        return c
+
+    lm.choose = recording  # type: ignore[method-assign]
+    try:
+        agent = InboxLLMAgent(lm=lm, seed=seed)
+        specs = episode_specs(split="test", episodes=max(1, emails // size), seed=seed, size=size)
+        t0 = time.perf_counter()
+        records = evaluate("inbox", agent, specs)
+        secs = time.perf_counter() - t0
+    finally:
+        del lm.choose
     actions = [s.action for r in records for s in r.steps]
-    return secs, actions
+    return secs, actions, scores
 
 
 def main() -> None:
@@ -36,21 +63,34 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--model", default=None, help="HF model folder (default: the converted SmolLM2)")
     ap.add_argument("--seed", type=int, default=1000)
+    ap.add_argument("--all", action="store_true", help="also time the batched path with the shared prefix")
+    ap.add_argument("--paths", default=None, help="comma-separated subset of " + ",".join(PATHS))
     args = ap.parse_args()
     lm = LocalLM(model=args.model, threads=args.threads)
-    run(lm, args.size, args.size, args.seed + 500)  # warm-up (allocator, first-call overheads), other emails
-    out: dict = {"emails": 0, "threads": args.threads, "model": args.model or "SmolLM2-135M-Instruct"}
-    results = {}
-    for name, shared in (("shared_prefix", True), ("no_shared_prefix", False)):
-        lm.share_prefix = shared
+    names = args.paths.split(",") if args.paths else [n for n in PATHS if args.all or n != "batched_shared"]
+    out: dict = {"emails": 0, "threads": args.threads, "model": args.model or "SmolLM2-135M-Instruct",
+                 "load_avg_1m_before": round(os.getloadavg()[0], 2)}
+    for name in names:  # warm-up (allocator, first-call overheads) of every path, on other emails
+        lm.packed, lm.share_prefix = PATHS[name]
         lm.clear_cache(shared=True)
-        secs, actions = run(lm, args.emails, args.size, args.seed)
-        results[name] = actions
+        run(lm, args.size, args.size, args.seed + 500)
+    results = {}
+    for name in names:
+        lm.packed, lm.share_prefix = PATHS[name]
+        lm.clear_cache(shared=True)
+        secs, actions, scores = run(lm, args.emails, args.size, args.seed)
+        results[name] = (actions, scores)
         out["emails"] = len(actions)
         out[f"{name}_seconds"] = round(secs, 2)
         out[f"{name}_decisions_per_s"] = round(len(actions) / secs, 3)
-    out["speedup"] = round(out["shared_prefix_decisions_per_s"] / out["no_shared_prefix_decisions_per_s"], 2)
-    out["same_actions"] = results["shared_prefix"] == results["no_shared_prefix"]
+    out["load_avg_1m_after"] = round(os.getloadavg()[0], 2)
+    ref = names[0]
+    for name in names[1:]:
+        out[f"speedup_{name}_vs_{ref}"] = round(out[f"{name}_decisions_per_s"] / out[f"{ref}_decisions_per_s"], 2)
+    out["same_actions"] = all(results[n][0] == results[ref][0] for n in names)
+    out["max_logprob_diff"] = max((abs(a[c] - b[c]) for n in names for a, b in zip(results[n][1], results[ref][1])
+                                   for c in a), default=0.0)
+    out["max_logprob_diff"] = float(f"{out['max_logprob_diff']:.2e}")
     print(json.dumps(out))
 
 

@@ -2,8 +2,13 @@
 
 ``choose(text, candidates)`` scores every candidate continuation by its summed token
 log-probability under the model and returns the best: for a closed set (a Literal
-field) this is exact constrained decoding at the cost of one prefix forward pass plus
-one small batched pass over the candidates (the prefix's KV cache is shared).
+field) this is exact constrained decoding. By default (``LocalLM.packed``) each call is ONE
+forward pass: the text's tokens not yet in the running KV cache, then every candidate's
+tokens packed into the same row, each attending to the text and to its own earlier tokens
+only (a 4D block attention mask) at the positions it would have right after the text
+(explicit ``position_ids``); the candidates' keys are cropped off the cache afterwards, so the
+next field only computes its new text. ``packed=False`` keeps the older batched path (a copy of
+the prompt's cache repeated per candidate, candidates padded into a batch).
 """
 
 from __future__ import annotations
@@ -97,6 +102,14 @@ class LocalLM:
         self._shared: tuple[list[int], Any] | None = None
         #: forward-pass token counts, for the speed benchmark: prompt tokens computed / reused from the shared prefix
         self.stats = {"prompt_tokens": 0, "reused_tokens": 0}
+        #: score all candidates of a field in ONE forward pass, packed as one sequence after the cached text with a
+        #: block attention mask and per-candidate position ids, on a single running KV cache that each call crops
+        #: back to its text (no cache copies, no padding). False: the batched path (a copy of the prompt's cache
+        #: repeated per candidate). Same choices; log-probs equal to float rounding (tests/test_llm_packed_*.py)
+        self.packed = True
+        #: (token ids, a KV cache holding exactly them, log-probs of the token after them) for the packed path
+        self._run: tuple[list[int], Any, Any] | None = None
+        self._run_prompt: str | None = None
 
     def render(self, messages: list[dict[str, str]], prefill: str = "") -> str:
         """Chat-template the messages, open the assistant turn, and prefill its start."""
@@ -176,6 +189,8 @@ class LocalLM:
         """Forget the current prompt's cache; ``shared=True`` also the prefix shared across prompts
         (needed whenever the weights change)."""
         self._cache = None
+        self._run = None
+        self._run_prompt = None
         if shared:
             self._shared = None
 
@@ -200,6 +215,8 @@ class LocalLM:
                 k += 1
             common = k
         common = max(1, min(common, min(len(s) for s in seqs) - 1))
+        if self.packed and self._packable():
+            return self._choose_packed(candidates, seqs, common, prompt)
         if prompt is not None:
             p_ids = self._ids(prompt)
             if len(p_ids) <= common and all(q[: len(p_ids)] == p_ids for q in seqs) and (
@@ -223,6 +240,84 @@ class LocalLM:
             total = 0.0
             for j in range(common - n0, len(t)):
                 total += float(logp_first[t[0]]) if j == 0 else float(logp[i, j - 1, t[j]])
+            scores[c] = total
+        best = max(candidates, key=lambda c: scores[c])
+        return Choice(best, scores)
+
+    def _packable(self) -> bool:
+        # attention kernels that honour a custom 4D mask (flash-attention ignores it)
+        impl = getattr(getattr(self.model, "config", None), "_attn_implementation", None) or "sdpa"
+        return impl in ("sdpa", "eager")
+
+    def _choose_packed(self, candidates: list[str], seqs: list[list[int]], common: int, prompt: str | None) -> Choice:
+        """``choose`` in one forward pass: the text's uncached tokens, then every candidate's tokens but its last,
+        packed into one row. Each candidate token attends to the whole text and to its own earlier tokens only,
+        at the positions it would have right after the text; the candidates' keys are cropped off afterwards."""
+        import torch
+
+        target = seqs[0][:common]
+        tails = [s[common:] for s in seqs]
+        run = self._run
+        new_prompt = prompt is not None and prompt != self._run_prompt
+        if new_prompt and not self.share_prefix:
+            run = None  # a new prompt starts from scratch unless the prefix it shares with the last one is reused
+        k = 0
+        if run is not None:
+            old = run[0]
+            limit = min(len(old), len(target))
+            while k < limit and old[k] == target[k]:
+                k += 1
+            if k < len(old) or k < len(target):
+                k = min(k, len(target) - 1)  # at least one text token goes through, for the next-token log-probs
+            if new_prompt and k < MIN_SHARED_TOKENS:
+                k = 0
+        if new_prompt or self._run_prompt is None:
+            self.stats["prompt_tokens"] += len(target) - k
+            self.stats["reused_tokens"] += k
+        if prompt is not None:
+            self._run_prompt = prompt
+        self._run = None  # rebuilt below; a failed pass must not leave a half-updated cache behind
+        new = target[k:]
+        packed = [tok for t in tails for tok in t[:-1]]
+        if run is not None and k == len(run[0]) == len(target):
+            cache, logp_first = run[1], run[2]  # the same text again: its log-probs are known
+        else:
+            cache, logp_first = None, None
+            if run is not None and k > 0:
+                cache = run[1]
+                if len(run[0]) > k:
+                    cache.crop(k - len(run[0]))  # a negative count removes that many tokens from the end
+        logp = None
+        q = len(new) + len(packed)
+        if q:
+            # segment of each query token: -1 for the text's tokens, i for candidate i's
+            seg = torch.tensor([-1] * len(new) + [i for i, t in enumerate(tails) for _ in t[:-1]], device=self.device)
+            pos = list(range(k, len(target))) + [len(target) + j for t in tails for j in range(len(t) - 1)]
+            idx = torch.arange(q, device=self.device)
+            allowed = (idx[None, :] <= idx[:, None]) & ((seg[None, :] == -1) | (seg[None, :] == seg[:, None]))
+            dtype = next(self.model.parameters()).dtype
+            mask = torch.zeros((q, k + q), dtype=dtype, device=self.device)
+            mask[:, k:].masked_fill_(~allowed, torch.finfo(dtype).min)
+            keep = list(range(max(len(new) - 1, 0), q))  # logits only where needed
+            kw = self._cache_kw(cache) if cache is not None else {}
+            with torch.inference_mode():
+                out = self.model(input_ids=torch.tensor([new + packed], device=self.device),
+                                 attention_mask=mask[None, None], position_ids=torch.tensor([pos], device=self.device),
+                                 use_cache=True, logits_to_keep=torch.tensor(keep, device=self.device), **kw)
+                logp = torch.log_softmax(out.logits[0].float(), -1)
+            cache = out.past_key_values
+            if packed:
+                cache.crop(-len(packed))
+            if new:
+                logp_first, logp = logp[0], logp[1:]
+        self._run = (list(target), cache, logp_first)
+        scores: dict[str, float] = {}
+        row = 0
+        for c, t in zip(candidates, tails):
+            total = float(logp_first[t[0]])
+            for j in range(1, len(t)):
+                total += float(logp[row + j - 1, t[j]])
+            row += len(t) - 1
             scores[c] = total
         best = max(candidates, key=lambda c: scores[c])
         return Choice(best, scores)
