@@ -143,10 +143,9 @@ def plan(config: BenchConfig) -> Plan:
         table = AGENTS.get(s.name, {})
         names = [a for a in (config.agents or DEFAULT_AGENTS) if a in table]
         tasks = list(cls.tasks) if config.tasks is None else [t for t in config.tasks if t in cls.tasks]
-        splits = [x for x in config.splits if x in cls.splits]
-        for x in [x for x in splits if cls.missing_data(x)]:
-            splits.remove(x)
-            skipped.append({"env": env_id, "agent": "*", "reason": f"split {x}: {cls.missing_data(x)}"})
+        missing = [(x, cls.missing_data(x)) for x in config.splits if x in cls.splits]
+        splits = [x for x, why in missing if not why]
+        skipped += [{"env": env_id, "agent": "*", "reason": f"split {x}: {why}"} for x, why in missing if why]
         options = (("size", config.size),) if config.size is not None else ()
         specs = [EpisodeSpec(seed=config.seed + i, task=t)
                  for t in tasks for i in range(task_seeds(cls, t, config.fixed_seeds))]

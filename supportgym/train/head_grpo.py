@@ -137,6 +137,7 @@ class InboxFieldReward:
         #: fixed labelled emails (real mail) instead of generated one-email episodes
         self.pool = pool
         self._cache: dict[tuple[Any, ...], dict[str, float]] = {}
+        self._golds: dict[int, dict[str, int]] = {}
 
     def observe(self, i: int) -> Any:
         if self.pool is not None:
@@ -144,12 +145,14 @@ class InboxFieldReward:
         return self.env.reset(seed=self.seed + i, task=f"split:{self.split}", size=1)
 
     def gold(self, i: int) -> dict[str, int]:
-        """Label indices of email ``i``'s gold (supervised baseline only)."""
-        self.observe(i)
-        g = self.env.current_gold()
-        values = {"category": g.category, "route_to": g.route_to, "priority": g.priority,
-                  "flag_review": "true" if g.flag_review else "false"}
-        return {f: LABELS[f].index(str(values[f])) for f in HEAD_FIELDS}
+        """Label indices of email ``i``'s gold (supervised baseline only); one reset per email, then cached."""
+        if i not in self._golds:
+            self.observe(i)
+            g = self.env.current_gold()
+            values = {"category": g.category, "route_to": g.route_to, "priority": g.priority,
+                      "flag_review": "true" if g.flag_review else "false"}
+            self._golds[i] = {f: LABELS[f].index(str(values[f])) for f in HEAD_FIELDS}
+        return self._golds[i]
 
     def __call__(self, i: int, values: dict[str, Any]) -> dict[str, float]:
         key = (i,) + tuple(values[k] for k in HEAD_FIELDS)
@@ -289,11 +292,11 @@ def train_head_grpo(cfg: HeadGRPOConfig) -> dict[str, Any]:
     encoder = SentenceEncoder(cfg.encoder)
     train_r = InboxFieldReward("train", cfg.seed)
     val_r = InboxFieldReward("validation", cfg.seed)
-    views = tuple(cfg.views)
+    views = cfg.views
     # the pool: segments of (reward source, size, times seen per pass): generated train mail, real:train
     # mail, hard:train threads; a pool index is a position in their concatenation
     real_r = _real_train(cfg)
-    n_real = len(real_r.pool) if real_r is not None and real_r.pool is not None else 0
+    n_real = len(real_r.pool or []) if real_r is not None else 0
     segments = [(train_r, cfg.train_emails, 1, f"train_seed{cfg.seed}")]
     if n_real:
         segments.append((real_r, n_real, cfg.real_weight, "real_train"))

@@ -277,7 +277,10 @@ class TicketEnv(Environment[TicketAction, TicketObservation, TicketState]):
         )
 
     def sample_action(self, rng: random.Random) -> TicketAction:
-        kind = rng.choice(ACTION_TYPES)
+        return self._sample_kind(rng.choice(ACTION_TYPES), rng)
+
+    def _sample_kind(self, kind: str, rng: random.Random) -> Any:
+        """A random action of one of the workflow kinds every version has."""
         if kind == "RESEARCH":
             return Research()
         if kind == "TAG":

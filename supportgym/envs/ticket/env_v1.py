@@ -24,7 +24,7 @@ from .grading import checks
 from .grading.extract import extract
 from .grading.judge import Judge, agreement, extracted, judge_from_env, stricter
 from .grading.reward_v1 import GradeV1, grade_v1, hallucinations
-from .models import FLAGS, TEAMS, TICKET_TYPES, Draft, Escalate, QA, Research, Submit, Tag, TicketAction, Turn
+from .models import Escalate, QA, Research, Submit, TicketAction, Turn
 from .models_v1 import (
     ACTION_TYPES_V1, AskCustomer, Cancel, Credit, CustomerFactsV1, OrderInfoV1, Refund, Replace,
     ScenarioV1, TicketActionV1, TicketObservationV1, TicketRewardV1,
@@ -268,15 +268,6 @@ class TicketEnvV1(TicketEnv):
     def sample_action(self, rng: random.Random) -> TicketActionV1:
         kind = rng.choice(ACTION_TYPES_V1)
         ids = [o.order_id for o in self.sc_v1.orders] + ["ORD-10000"]
-        if kind == "RESEARCH":
-            return Research()
-        if kind == "TAG":
-            return Tag(ticket_type=rng.choice(TICKET_TYPES), flags=rng.sample(FLAGS, rng.randint(0, 2)))
-        if kind == "DRAFT":
-            frags = template_file().random_fragments
-            return Draft(text=" ".join(rng.sample(frags, rng.randint(1, 3))))
-        if kind == "ESCALATE":
-            return Escalate(team=rng.choice(TEAMS), reason="random")
         if kind == "REFUND":
             return Refund(order_id=rng.choice(ids), amount=round(rng.uniform(1, 300), 2))
         if kind == "REPLACE":
@@ -287,7 +278,7 @@ class TicketEnvV1(TicketEnv):
             return Credit(amount=float(rng.choice([10, 25, 50])))
         if kind == "ASK_CUSTOMER":
             return AskCustomer(question="Could you give me your order number?")
-        return QA() if kind == "QA" else Submit()
+        return self._sample_kind(kind, rng)
 
     # ---- evaluation ------------------------------------------------------------------------------
     def episode_report(self) -> dict[str, Any]:
