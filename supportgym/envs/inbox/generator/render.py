@@ -133,7 +133,11 @@ class Renderer:
             if greeting:
                 blocks.append(greeting)
         blocks.extend(paragraphs)
-        signature = self._signature(c, ctx, st, style, noise, english)
+        # non-English templates close with their own sign-off and name: the name must not come twice
+        # (asked only where the name is known: a lazily sampled slot would move the random stream)
+        signed = (not english and "sender_name" in ctx.values and bool(paragraphs)
+                  and paragraphs[-1].rstrip().endswith(ctx.values["sender_name"]))
+        signature = self._signature(c, ctx, st, style, noise, english, signed)
         if signature:
             blocks.append(signature)
         if c.t.quote is not None:
@@ -201,7 +205,8 @@ class Renderer:
         text = "\n\n".join(self._pool(c.t.quote, ctx, 0.0, used))  # type: ignore[arg-type]
         return header + "\n" + "\n".join("> " + line if line else ">" for line in text.split("\n"))
 
-    def _signature(self, c: Compiled, ctx: SlotContext, st: Styles, style: str, noise: float, english: bool) -> str:
+    def _signature(self, c: Compiled, ctx: SlotContext, st: Styles, style: str, noise: float, english: bool,
+                   signed: bool = False) -> str:
         t, rng = c.t, ctx.rng
         lines: list[str] = []
         if english:
@@ -217,7 +222,7 @@ class Renderer:
                 lines.append(ctx.get("first_name"))
             elif english:
                 lines.append(self._fill(rng.choice(st.signatures), ctx))
-            else:
+            elif not signed:
                 lines.append(ctx.get("sender_name"))
             if t.sender == "customer":
                 lines.append(self._fill(rng.choice(st.account_lines), ctx))
