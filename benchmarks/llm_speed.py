@@ -13,10 +13,12 @@ prints one JSON object with decisions/s of each way ``LocalLM`` can score the ca
   with the previous one, i.e. chat template + system prompt, is reused across emails);
 * with ``--all``, also ``batched_shared`` (``packed=False, share_prefix=True``).
 
-The runs use the same model and emails back to back, so their ratios (``speedup_*`` against
-``batched``) are meaningful on a shared machine even when the absolute figures are noisy; the 1-minute
-load average before and after is printed with them. ``same_actions``: every path chose the same actions;
-``max_logprob_diff``: the largest difference of any candidate's log-probability from the ``batched`` path.
+Each path runs once per weight dtype (``--dtypes``, default ``float32,auto``; ``auto`` is bfloat16 on a CPU
+that multiplies it natively, see ``llm_local.resolve_dtype``). The runs use the same emails back to back,
+so their ratios (``speedup_*`` against the first dtype's first path) are meaningful on a shared machine
+even when the absolute figures are noisy; the 1-minute load average before and after is printed with them.
+``same_actions``: how many actions each run shares with that reference; ``max_logprob_diff``: the largest
+difference of any candidate's log-probability from it.
 """
 
 from __future__ import annotations
@@ -65,32 +67,41 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--all", action="store_true", help="also time the batched path with the shared prefix")
     ap.add_argument("--paths", default=None, help="comma-separated subset of " + ",".join(PATHS))
+    ap.add_argument("--dtypes", default="float32,auto",
+                    help="comma-separated weight dtypes to time, each with every path (float32, bfloat16, auto)")
     args = ap.parse_args()
-    lm = LocalLM(model=args.model, threads=args.threads)
     names = args.paths.split(",") if args.paths else [n for n in PATHS if args.all or n != "batched_shared"]
     out: dict = {"emails": 0, "threads": args.threads, "model": args.model or "SmolLM2-135M-Instruct",
                  "load_avg_1m_before": round(os.getloadavg()[0], 2)}
-    for name in names:  # warm-up (allocator, first-call overheads) of every path, on other emails
-        lm.packed, lm.share_prefix = PATHS[name]
-        lm.clear_cache(shared=True)
-        run(lm, args.size, args.size, args.seed + 500)
     results = {}
-    for name in names:
-        lm.packed, lm.share_prefix = PATHS[name]
-        lm.clear_cache(shared=True)
-        secs, actions, scores = run(lm, args.emails, args.size, args.seed)
-        results[name] = (actions, scores)
-        out["emails"] = len(actions)
-        out[f"{name}_seconds"] = round(secs, 2)
-        out[f"{name}_decisions_per_s"] = round(len(actions) / secs, 3)
+    for requested in args.dtypes.split(","):
+        lm = LocalLM(model=args.model, threads=args.threads, dtype=requested)
+        tag = lm.dtype if requested != "auto" else f"auto={lm.dtype}"
+        for name in names:  # warm-up (allocator, first-call overheads) of every path, on other emails
+            lm.packed, lm.share_prefix = PATHS[name]
+            lm.clear_cache(shared=True)
+            run(lm, args.size, args.size, args.seed + 500)
+        for name in names:
+            lm.packed, lm.share_prefix = PATHS[name]
+            lm.clear_cache(shared=True)
+            secs, actions, scores = run(lm, args.emails, args.size, args.seed)
+            key = f"{lm.dtype}_{name}"
+            results[key] = (actions, scores)
+            out["emails"] = len(actions)
+            out[f"{key}_seconds"] = round(secs, 2)
+            out[f"{key}_decisions_per_s"] = round(len(actions) / secs, 3)
+        out.setdefault("dtypes", []).append(tag)
+        del lm
     out["load_avg_1m_after"] = round(os.getloadavg()[0], 2)
-    ref = names[0]
-    for name in names[1:]:
-        out[f"speedup_{name}_vs_{ref}"] = round(out[f"{name}_decisions_per_s"] / out[f"{ref}_decisions_per_s"], 2)
-    out["same_actions"] = all(results[n][0] == results[ref][0] for n in names)
-    out["max_logprob_diff"] = max((abs(a[c] - b[c]) for n in names for a, b in zip(results[n][1], results[ref][1])
-                                   for c in a), default=0.0)
-    out["max_logprob_diff"] = float(f"{out['max_logprob_diff']:.2e}")
+    keys = list(results)
+    ref = keys[0]
+    for key in keys[1:]:
+        out[f"speedup_{key}_vs_{ref}"] = round(out[f"{key}_decisions_per_s"] / out[f"{ref}_decisions_per_s"], 2)
+    # agreement with the reference (the first dtype's first path), per dtype + path
+    out["same_actions"] = {k: f"{sum(a == b for a, b in zip(results[k][0], results[ref][0]))}/{len(results[ref][0])}"
+                           for k in keys[1:]}
+    out["max_logprob_diff"] = {k: float(f"{max((abs(a[c] - b[c]) for a, b in zip(results[k][1], results[ref][1]) for c in a), default=0.0):.2e}")
+                               for k in keys[1:]}
     print(json.dumps(out))
 
 

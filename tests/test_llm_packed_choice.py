@@ -64,7 +64,8 @@ def tiny_pair():
     import torch
 
     torch.set_num_threads(1)
-    packed = LocalLM(model=cached_tiny_model(), threads=1)
+    packed = LocalLM(model=cached_tiny_model(), threads=1, dtype="float32")
+    packed.share_prefix = False
     batched = LocalLM(model_obj=packed.model, tokenizer=packed.tokenizer)
     batched.packed = False
     return packed, batched
@@ -72,7 +73,7 @@ def tiny_pair():
 
 def test_packed_is_the_default():
     lm = LocalLM(model=cached_tiny_model(), threads=1)
-    assert lm.packed is True and lm.share_prefix is False
+    assert lm.packed is True and lm.share_prefix is True
 
 
 def test_packed_inbox_agent_matches_the_batched_path(tiny_pair):
@@ -127,7 +128,8 @@ def test_packed_choose_with_eager_attention():
 def test_real_smollm2_packed_matches_batched():
     if not (llm_local.default_model_dir() / "config.json").exists():
         pytest.skip("SmolLM2 not set up: run `supportgym train setup-model`")
-    packed = LocalLM(threads=2)
+    packed = LocalLM(threads=2, dtype="float32")
+    packed.share_prefix = False
     batched = LocalLM(model_obj=packed.model, tokenizer=packed.tokenizer)
     batched.packed = False
     _same(_inbox(packed, emails=3), _inbox(batched, emails=3))

@@ -91,6 +91,7 @@ class LLMAgent(Agent):
         lm: Any = None,
         client: ChatClient | None = None,
         label_descriptions: dict[str, dict[str, str]] | None = None,
+        dtype: str | None = None,
     ) -> None:
         super().__init__(seed)
         self.temperature = temperature
@@ -112,7 +113,7 @@ class LLMAgent(Agent):
             else:
                 from .llm_local import LocalLM
 
-                self.lm = LocalLM(model=model, adapter=checkpoint, threads=threads)
+                self.lm = LocalLM(model=model, adapter=checkpoint, threads=threads, dtype=dtype)
         self._formats = ["json_schema", "json_object", None]
 
     @property

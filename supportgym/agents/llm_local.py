@@ -9,6 +9,11 @@ only (a 4D block attention mask) at the positions it would have right after the 
 (explicit ``position_ids``); the candidates' keys are cropped off the cache afterwards, so the
 next field only computes its new text. ``packed=False`` keeps the older batched path (a copy of
 the prompt's cache repeated per candidate, candidates padded into a batch).
+
+Two more defaults make the CPU agent about twice as fast (benchmarks/llm_speed.py): weights in
+bfloat16 where the CPU multiplies it natively (``dtype="auto"``; the small scoring passes are
+bound by reading the weights), and the prompt head (chat template + system prompt) encoded once
+in a pass of its own and reused for every email (``share_prefix``).
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ DEFAULT_MODEL_NAME = "SmolLM2-135M-Instruct"
 #: a shorter common prefix is not worth copying a cache for
 MIN_SHARED_TOKENS = 16
 MODEL_DIR_ENV = "SUPPORTGYM_MODEL_DIR"
+DTYPE_ENV = "SUPPORTGYM_LLM_DTYPE"
+DTYPES = ("auto", "float32", "bfloat16")
 
 
 def default_model_dir() -> Path:
@@ -49,6 +56,35 @@ def resolve_model_path(model: str | os.PathLike[str] | None) -> str:
     return str(model)
 
 
+def cpu_has_bf16(cpuinfo: str | None = None) -> bool:
+    """Whether the CPU multiplies bfloat16 natively (AVX512-BF16 or AMX): elsewhere bf16 is emulated and slower."""
+    if cpuinfo is None:
+        try:
+            cpuinfo = Path("/proc/cpuinfo").read_text(errors="replace")
+        except OSError:
+            return False
+    flags = next((ln.split(":", 1)[1].split() for ln in cpuinfo.splitlines() if ln.startswith("flags")), [])
+    return "avx512_bf16" in flags or "amx_bf16" in flags
+
+
+def resolve_dtype(dtype: str | None, device: str = "cpu", cpuinfo: str | None = None) -> str:
+    """``auto`` -> ``bfloat16`` where the hardware multiplies it natively, else ``float32``.
+
+    On 2 CPU cores the local model's small scoring passes are bound by reading the weights, so
+    bf16 weights nearly halve a decision's time (benchmarks/llm_speed.py); choices stay the same
+    on all but close calls (log-probabilities move by up to ~0.5 nats)."""
+    name = dtype or os.environ.get(DTYPE_ENV) or "auto"
+    if name not in DTYPES:
+        raise ConfigError(f"dtype: got {name!r}; allowed: {', '.join(DTYPES)} (argument or ${DTYPE_ENV})")
+    if name != "auto":
+        return name
+    if device.startswith("cuda"):
+        import torch
+
+        return "bfloat16" if torch.cuda.is_available() and torch.cuda.is_bf16_supported() else "float32"
+    return "bfloat16" if device == "cpu" and cpu_has_bf16(cpuinfo) else "float32"
+
+
 def set_torch_threads(threads: int | None) -> int:
     """Set torch's intra-op threads explicitly: oversubscription made CPU steps 60x slower."""
     import torch
@@ -68,7 +104,8 @@ class LocalLM:
     """Tokenizer + model (+ optional LoRA adapter) loaded with transformers, CPU by default."""
 
     def __init__(self, model: str | None = None, adapter: str | None = None, device: str = "cpu",
-                 threads: int | None = None, model_obj: Any = None, tokenizer: Any = None) -> None:
+                 threads: int | None = None, model_obj: Any = None, tokenizer: Any = None,
+                 dtype: str | None = None) -> None:
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -77,10 +114,13 @@ class LocalLM:
         self.device = device
         if model_obj is not None:
             self.model, self.tokenizer = model_obj, tokenizer
+            self.dtype = str(next(model_obj.parameters()).dtype).removeprefix("torch.")
         else:
             path = resolve_model_path(model)
+            #: the weights' dtype (a model handed in as ``model_obj`` keeps its own)
+            self.dtype = resolve_dtype(dtype, device)
             self.tokenizer = AutoTokenizer.from_pretrained(path)
-            self.model = AutoModelForCausalLM.from_pretrained(path, dtype=torch.float32)
+            self.model = AutoModelForCausalLM.from_pretrained(path, dtype=getattr(torch, self.dtype))
             if adapter:
                 if not Path(adapter).exists():
                     raise ConfigError(f"LoRA adapter folder {adapter!r} does not exist; pass the output of `supportgym train grpo`")
@@ -95,10 +135,16 @@ class LocalLM:
         self.model.eval()
         self._cache: tuple[list[int], Any, Any] | None = None
         self._cache_arg: str | None = None
-        #: reuse the KV cache of the token prefix a prompt shares with the previous one (the system prompt and
-        #: the chat template's head, the same for every email): only the new tokens go through the model.
-        #: Off by default: it computes ~half the prompt tokens but measured slower here (benchmarks/llm_speed.py)
-        self.share_prefix = False
+        #: reuse the KV cache of the prompt's fixed head: the chat template and every message before the last
+        #: one's content (the system prompt), the same for every email; only the email's tokens go through the
+        #: model. The head is encoded in a pass of its own, so every prompt sees the same cached numbers
+        #: whatever came before it (choices never depend on the previous email). About half the prompt tokens:
+        #: 1.16-1.27x more decisions/s here (benchmarks/llm_speed.py). On for weights this object loaded
+        #: itself; off for a model handed in (``model_obj``), whose weights a trainer changes between calls, so
+        #: a kept head would go stale (``clear_cache(shared=True)``).
+        self.share_prefix = model_obj is None
+        #: the head text ``render`` found last, and (its token ids, their KV cache) once encoded
+        self._head_text: str | None = None
         self._shared: tuple[list[int], Any] | None = None
         #: forward-pass token counts, for the speed benchmark: prompt tokens computed / reused from the shared prefix
         self.stats = {"prompt_tokens": 0, "reused_tokens": 0}
@@ -114,7 +160,18 @@ class LocalLM:
     def render(self, messages: list[dict[str, str]], prefill: str = "") -> str:
         """Chat-template the messages, open the assistant turn, and prefill its start."""
         text = self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+        if self.share_prefix and messages:
+            self._head_text = self._head(messages, text)
         return text + prefill
+
+    def _head(self, messages: list[dict[str, str]], text: str) -> str | None:
+        """The part of ``text`` before the last message's content (None if the template is not a plain concatenation)."""
+        marker = "\u2063\u2063"  # invisible separators: never in a real message
+        probe = [*messages[:-1], {**messages[-1], "content": marker}]
+        templated = self.tokenizer.apply_chat_template(probe, tokenize=False, add_generation_prompt=True)
+        cut = templated.find(marker)
+        head = templated[:cut] if cut > 0 else None
+        return head if head is not None and text.startswith(head) else None
 
     def _ids(self, text: str) -> list[int]:
         return self.tokenizer(text, add_special_tokens=False)["input_ids"]
@@ -154,26 +211,22 @@ class LocalLM:
         self.stats["prompt_tokens"] += len(ids) - start
         self.stats["reused_tokens"] += start
         self._cache = (list(ids), out.past_key_values, torch.log_softmax(out.logits[0, -1].float(), -1))
-        if self.share_prefix:
-            # forward passes never write into a cache they were not handed, so keeping a reference is safe
-            self._shared = (list(ids), out.past_key_values)
         return self._cache
 
     def _shared_start(self, ids: list[int]) -> tuple[int, Any]:
-        """(tokens reused, a private copy of their KV cache) from the previous prompt's shared prefix."""
-        if not self.share_prefix or self._shared is None:
+        """(tokens reused, a private copy of their KV cache): the prompt head's, when ``ids`` begin with it."""
+        import torch
+
+        if not self.share_prefix or self._head_text is None:
             return 0, None
-        old, cache = self._shared
-        k = 0
-        limit = min(len(old), len(ids) - 1)  # at least one new token, for the next-token log-probs
-        while k < limit and old[k] == ids[k]:
-            k += 1
-        if k < MIN_SHARED_TOKENS:
-            return 0, None
-        past = copy.deepcopy(cache)
-        if len(old) > k:
-            past.crop(k - len(old))  # a negative count removes that many tokens from the end
-        return k, past
+        head = self._ids(self._head_text)
+        if len(head) < MIN_SHARED_TOKENS or len(ids) <= len(head) or ids[: len(head)] != head:
+            return 0, None  # too short to pay, or its last token merged with the content (at least one new token)
+        if self._shared is None or self._shared[0] != head:
+            with torch.inference_mode():
+                out = self.model(input_ids=torch.tensor([head], device=self.device), use_cache=True, logits_to_keep=1)
+            self._shared = (head, out.past_key_values)
+        return len(head), copy.deepcopy(self._shared[1])
 
     def _cache_kw(self, cache: Any) -> dict[str, Any]:
         # transformers 5.x renamed past_key_values -> cache; support both
@@ -259,8 +312,12 @@ class LocalLM:
         tails = [s[common:] for s in seqs]
         run = self._run
         new_prompt = prompt is not None and prompt != self._run_prompt
-        if new_prompt and not self.share_prefix:
-            run = None  # a new prompt starts from scratch unless the prefix it shares with the last one is reused
+        if new_prompt:
+            # a new prompt never builds on the last one's numbers: from scratch, or from the prompt head's own pass
+            run = None
+            reused, head_cache = self._shared_start(target)
+            if head_cache is not None:
+                run = (target[:reused], head_cache, None)
         k = 0
         if run is not None:
             old = run[0]
