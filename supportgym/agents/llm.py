@@ -27,12 +27,16 @@ from typing import Any, ClassVar
 
 import httpx
 
+from ..core.errors import ConfigError
 from ..core.registry import spec
 from ..core.types import Observation
 from .base import Agent
 from .llm_client import ChatClient
 from .llm_parse import parse_json_object
 from .llm_prompts import FieldSpec, PromptFormat
+
+CHOICE_SCORING = ("sum", "calibrated")
+SCORING_ENV = "SUPPORTGYM_LLM_SCORING"
 
 
 def repair_fields(raw: Mapping[str, Any], fields: list[FieldSpec]) -> tuple[dict[str, Any], list[str]]:
@@ -92,8 +96,18 @@ class LLMAgent(Agent):
         client: ChatClient | None = None,
         label_descriptions: dict[str, dict[str, str]] | None = None,
         dtype: str | None = None,
+        choice_scoring: str | None = None,
     ) -> None:
         super().__init__(seed)
+        choice_scoring = choice_scoring or os.environ.get(SCORING_ENV) or "sum"
+        if choice_scoring not in CHOICE_SCORING:
+            raise ConfigError(f"choice_scoring: got {choice_scoring!r}; allowed: {', '.join(CHOICE_SCORING)} "
+                              f"(argument or ${SCORING_ENV})")
+        #: local model only: "sum" (summed token log-probability of each allowed value) or "calibrated" (minus the
+        #: same after an empty-email prompt; llm_local.decode_fields)
+        self.choice_scoring = choice_scoring
+        self._null_scores: dict[Any, dict[str, float]] = {}
+        self._null_lm: Any = None
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.fmt = PromptFormat.for_env(self.env_name, spec(self.env_name).env_class().action_type)
@@ -163,7 +177,13 @@ class LLMAgent(Agent):
         prefix = self.fmt.json_prefix()
         prompt = self.lm.render(messages, prefill=prefix)
         then = self.fmt.variant_fields if self.fmt.text.variants else None
-        values, written = decode_fields(self.lm, prompt, self.fmt.written_fields(), then=then)
+        calibrate = None
+        if self.choice_scoring == "calibrated":
+            if self._null_lm is None:  # the same weights, a running cache of its own
+                self._null_lm = type(self.lm)(model_obj=self.lm.model, tokenizer=self.lm.tokenizer)
+            calibrate = (self._null_lm, self._null_lm.render(self.fmt.empty_messages(obs), prefill=prefix),
+                         self._null_scores)
+        values, written = decode_fields(self.lm, prompt, self.fmt.written_fields(), then=then, calibrate=calibrate)
         return values, prefix + written
 
     def act(self, observation: Observation) -> dict[str, Any]:

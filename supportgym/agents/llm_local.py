@@ -385,12 +385,20 @@ def _opener(f: Any, first: bool) -> str:
 
 
 def decode_fields(lm: LocalLM, text: str, fields: list[Any], first_prefilled: bool = True,
-                  then: Any = None) -> tuple[dict[str, Any], str]:
+                  then: Any = None, calibrate: tuple[LocalLM, str, dict[Any, dict[str, float]]] | None = None,
+                  ) -> tuple[dict[str, Any], str]:
     """Write a JSON object field by field: closed sets by exact choice, the rest by greedy generation.
 
     ``text`` ends with the JSON prefix of the first field (``{"name": "``) when
     ``first_prefilled``. ``then(values)`` may return more fields once the first is chosen
     (the fields of the chosen variant of a union). Returns the values and the JSON written.
+
+    ``calibrate=(null_lm, null_prompt, cache)``: a closed-set value is chosen by its log-probability here
+    minus its log-probability after ``null_prompt`` (the same prompt around a content-free input) with the
+    same JSON written so far, so labels the model favours whatever the input (by length, first token or
+    habit) lose that edge (contextual calibration). ``null_lm`` scores the null prompt (the same weights with
+    a running cache of its own, so neither prompt's cache is thrown away for the other); ``cache`` keeps the
+    null scores across calls: they depend only on the JSON written so far.
     """
     from .llm_parse import parse_json_object
 
@@ -398,6 +406,19 @@ def decode_fields(lm: LocalLM, text: str, fields: list[Any], first_prefilled: bo
     written = ""
     prompt = text
     queue = list(fields)
+
+    def pick(choices: list[str], suffix: str) -> str:
+        c = lm.choose(text, choices, suffix=suffix, prompt=prompt)
+        if calibrate is None:
+            return c.value
+        null_lm, null_prompt, cache = calibrate
+        key = (null_prompt, text[len(prompt):], tuple(choices), suffix)
+        if key not in cache:
+            cache[key] = null_lm.choose(null_prompt + text[len(prompt):], choices, suffix=suffix,
+                                        prompt=null_prompt).logprobs
+        null = cache[key]
+        return max(choices, key=lambda v: c.logprobs[v] - null[v])
+
     i = 0
     while i < len(queue):
         f = queue[i]
@@ -408,17 +429,17 @@ def decode_fields(lm: LocalLM, text: str, fields: list[Any], first_prefilled: bo
         # the closer is known only when no variant fields may follow
         closer = "" if (then is not None and i == 0) else ("}" if i == len(queue) - 1 else ",")
         if f.kind == "enum":
-            c = lm.choose(text, list(f.choices), suffix='"' + closer, prompt=prompt)
-            values[f.name] = c.value
-            piece = c.value + '"'
+            value = pick(list(f.choices), '"' + closer)
+            values[f.name] = value
+            piece = value + '"'
         elif f.kind == "intenum":
-            c = lm.choose(text, list(f.choices), suffix=closer, prompt=prompt)
-            values[f.name] = int(c.value)
-            piece = c.value
+            value = pick(list(f.choices), closer)
+            values[f.name] = int(value)
+            piece = value
         elif f.kind == "bool":
-            c = lm.choose(text, ["true", "false"], suffix=closer, prompt=prompt)
-            values[f.name] = c.value == "true"
-            piece = c.value
+            value = pick(["true", "false"], closer)
+            values[f.name] = value == "true"
+            piece = value
         elif f.kind == "string":
             raw = lm.generate(text, max_new_tokens=max(8, min(f.max_length or 200, 600) // 3), stop='"')
             value = raw.split('"', 1)[0][: f.max_length or None]

@@ -180,6 +180,17 @@ class PromptFormat:
             system += f"\n{name} values:" + "".join(f"\n- {v}: {d}" for v, d in values.items())
         return [{"role": "system", "content": system}, {"role": "user", "content": self.user_text(obs)}]
 
+    def empty_messages(self, obs: Observation) -> list[dict[str, str]]:
+        """``messages`` around a content-free input (an empty email for inbox, ``N/A`` elsewhere): the
+        baseline that calibrated choice scoring subtracts."""
+        messages = self.messages(obs)
+        if self.env_name == "inbox":
+            budget = getattr(obs, "escalation_budget_remaining", 0)
+            empty = f"From: \nSubject: \n\n\n\nEscalation budget left: {budget}."
+        else:
+            empty = "N/A"
+        return [*messages[:-1], {"role": "user", "content": empty}]
+
     def user_text(self, obs: Observation) -> str:
         if self.env_name == "inbox":
             return _inbox_user(obs, self.text.max_body_chars)
