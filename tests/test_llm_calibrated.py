@@ -45,7 +45,23 @@ def test_the_agent_runs_calibrated_and_refuses_unknown_scoring(lm, monkeypatch):
     agent = InboxLLMAgent(lm=lm, seed=0, choice_scoring="calibrated")
     records = evaluate("inbox", agent, episode_specs(split="test", episodes=1, seed=1000, size=3))
     assert len(records[0].steps) == 3 and agent._null_scores
-    with pytest.raises(ConfigError, match="choice_scoring: got 'mean'; allowed: sum, calibrated"):
-        InboxLLMAgent(lm=lm, seed=0, choice_scoring="mean")
+    with pytest.raises(ConfigError, match="choice_scoring: got 'median'; allowed: sum, mean, calibrated"):
+        InboxLLMAgent(lm=lm, seed=0, choice_scoring="median")
     monkeypatch.setenv("SUPPORTGYM_LLM_SCORING", "calibrated")
     assert InboxLLMAgent(lm=lm, seed=0).choice_scoring == "calibrated"
+
+
+def test_mean_scoring_divides_by_the_tokens_each_value_sums_over(lm):
+    fields = [FieldSpec(name="category", kind="enum",
+                        choices=("billing_inquiry", "technical_support", "spam_phishing", "x"))]
+    prompt = lm.render([{"role": "user", "content": "Invoice overdue, please refund"}], '{"category": "')
+    c = lm.choose(prompt, list(fields[0].choices), suffix='"}', prompt=prompt)
+    assert set(c.tokens) == set(fields[0].choices) and all(n >= 1 for n in c.tokens.values())
+    assert c.tokens["billing_inquiry"] > c.tokens["x"]
+    values, _ = decode_fields(lm, prompt, fields, mean=True)
+    assert values["category"] == max(c.logprobs, key=lambda v: c.logprobs[v] / c.tokens[v])
+    lm.packed = False  # the batched path counts the same tokens
+    try:
+        assert lm.choose(prompt, list(fields[0].choices), suffix='"}', prompt=prompt).tokens == c.tokens
+    finally:
+        lm.packed = True

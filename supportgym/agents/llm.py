@@ -35,7 +35,7 @@ from .llm_client import ChatClient
 from .llm_parse import parse_json_object
 from .llm_prompts import FieldSpec, PromptFormat
 
-CHOICE_SCORING = ("sum", "calibrated")
+CHOICE_SCORING = ("sum", "mean", "calibrated")
 SCORING_ENV = "SUPPORTGYM_LLM_SCORING"
 
 
@@ -103,8 +103,8 @@ class LLMAgent(Agent):
         if choice_scoring not in CHOICE_SCORING:
             raise ConfigError(f"choice_scoring: got {choice_scoring!r}; allowed: {', '.join(CHOICE_SCORING)} "
                               f"(argument or ${SCORING_ENV})")
-        #: local model only: "sum" (summed token log-probability of each allowed value) or "calibrated" (minus the
-        #: same after an empty-email prompt; llm_local.decode_fields)
+        #: local model only: "sum" (summed token log-probability of each allowed value), "mean" (per token) or
+        #: "calibrated" (the sum minus the same after an empty-email prompt; llm_local.decode_fields)
         self.choice_scoring = choice_scoring
         self._null_scores: dict[Any, dict[str, float]] = {}
         self._null_lm: Any = None
@@ -183,7 +183,8 @@ class LLMAgent(Agent):
                 self._null_lm = type(self.lm)(model_obj=self.lm.model, tokenizer=self.lm.tokenizer)
             calibrate = (self._null_lm, self._null_lm.render(self.fmt.empty_messages(obs), prefill=prefix),
                          self._null_scores)
-        values, written = decode_fields(self.lm, prompt, self.fmt.written_fields(), then=then, calibrate=calibrate)
+        values, written = decode_fields(self.lm, prompt, self.fmt.written_fields(), then=then, calibrate=calibrate,
+                                        mean=self.choice_scoring == "mean")
         return values, prefix + written
 
     def act(self, observation: Observation) -> dict[str, Any]:

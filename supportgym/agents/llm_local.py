@@ -21,7 +21,7 @@ from __future__ import annotations
 import copy
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -98,6 +98,8 @@ def set_torch_threads(threads: int | None) -> int:
 class Choice:
     value: str
     logprobs: dict[str, float]
+    #: how many tokens each candidate's log-probability sums over (for length-normalised scoring)
+    tokens: dict[str, int] = field(default_factory=dict)
 
 
 class LocalLM:
@@ -268,8 +270,11 @@ class LocalLM:
                 k += 1
             common = k
         common = max(1, min(common, min(len(s) for s in seqs) - 1))
+        tokens = {c: len(s) - common for c, s in zip(candidates, seqs)}
         if self.packed and self._packable():
-            return self._choose_packed(candidates, seqs, common, prompt)
+            choice = self._choose_packed(candidates, seqs, common, prompt)
+            choice.tokens = tokens
+            return choice
         if prompt is not None:
             p_ids = self._ids(prompt)
             if len(p_ids) <= common and all(q[: len(p_ids)] == p_ids for q in seqs) and (
@@ -295,7 +300,7 @@ class LocalLM:
                 total += float(logp_first[t[0]]) if j == 0 else float(logp[i, j - 1, t[j]])
             scores[c] = total
         best = max(candidates, key=lambda c: scores[c])
-        return Choice(best, scores)
+        return Choice(best, scores, tokens)
 
     def _packable(self) -> bool:
         # attention kernels that honour a custom 4D mask (flash-attention ignores it)
@@ -386,7 +391,7 @@ def _opener(f: Any, first: bool) -> str:
 
 def decode_fields(lm: LocalLM, text: str, fields: list[Any], first_prefilled: bool = True,
                   then: Any = None, calibrate: tuple[LocalLM, str, dict[Any, dict[str, float]]] | None = None,
-                  ) -> tuple[dict[str, Any], str]:
+                  mean: bool = False) -> tuple[dict[str, Any], str]:
     """Write a JSON object field by field: closed sets by exact choice, the rest by greedy generation.
 
     ``text`` ends with the JSON prefix of the first field (``{"name": "``) when
@@ -398,7 +403,8 @@ def decode_fields(lm: LocalLM, text: str, fields: list[Any], first_prefilled: bo
     same JSON written so far, so labels the model favours whatever the input (by length, first token or
     habit) lose that edge (contextual calibration). ``null_lm`` scores the null prompt (the same weights with
     a running cache of its own, so neither prompt's cache is thrown away for the other); ``cache`` keeps the
-    null scores across calls: they depend only on the JSON written so far.
+    null scores across calls: they depend only on the JSON written so far. ``mean=True`` ranks values by
+    their mean token log-probability instead of the sum (long values are not penalised for their length).
     """
     from .llm_parse import parse_json_object
 
@@ -409,6 +415,8 @@ def decode_fields(lm: LocalLM, text: str, fields: list[Any], first_prefilled: bo
 
     def pick(choices: list[str], suffix: str) -> str:
         c = lm.choose(text, choices, suffix=suffix, prompt=prompt)
+        if mean:
+            return max(choices, key=lambda v: c.logprobs[v] / max(1, c.tokens.get(v, 1)))
         if calibrate is None:
             return c.value
         null_lm, null_prompt, cache = calibrate
