@@ -7,10 +7,10 @@ prints one JSON object with decisions/s of each way ``LocalLM`` can score the ca
 
 * ``batched``: the old path (``packed=False``): every allowed value of a field in one batched pass
   on a copy of the prompt's KV cache repeated per value;
-* ``packed``: the default: all values of a field packed into one sequence after the cached text
-  (block attention mask, per-value position ids), one running KV cache cropped back after each pass;
-* ``packed_shared``: ``packed`` plus ``share_prefix`` (the KV cache of the token prefix a prompt shares
-  with the previous one, i.e. chat template + system prompt, is reused across emails);
+* ``packed``: all values of a field packed into one sequence after the cached text (block attention
+  mask, per-value position ids), one running KV cache cropped back after each pass;
+* ``packed_shared``: the default: ``packed`` plus ``share_prefix`` (the prompt head, chat template +
+  system prompt, encoded once in a pass of its own and its KV cache copied for every email);
 * with ``--all``, also ``batched_shared`` (``packed=False, share_prefix=True``).
 
 Each path runs once per weight dtype (``--dtypes``, default ``float32,auto``; ``auto`` is bfloat16 on a CPU

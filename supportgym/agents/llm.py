@@ -181,7 +181,7 @@ class LLMAgent(Agent):
         if self.choice_scoring == "calibrated":
             if self._null_lm is None:  # the same weights, a running cache of its own
                 self._null_lm = type(self.lm)(model_obj=self.lm.model, tokenizer=self.lm.tokenizer)
-            calibrate = (self._null_lm, self._null_lm.render(self.fmt.empty_messages(obs), prefill=prefix),
+            calibrate = (self._null_lm, self._null_lm.render(self.fmt.empty_messages(messages, obs), prefill=prefix),
                          self._null_scores)
         values, written = decode_fields(self.lm, prompt, self.fmt.written_fields(), then=then, calibrate=calibrate,
                                         mean=self.choice_scoring == "mean")

@@ -145,9 +145,9 @@ class LocalLM:
         #: itself; off for a model handed in (``model_obj``), whose weights a trainer changes between calls, so
         #: a kept head would go stale (``clear_cache(shared=True)``).
         self.share_prefix = model_obj is None
-        #: the head text ``render`` found last, and (its token ids, their KV cache) once encoded
+        #: the head text ``render`` found last, and (that text, its token ids, their KV cache) once encoded
         self._head_text: str | None = None
-        self._shared: tuple[list[int], Any] | None = None
+        self._shared: tuple[str, list[int], Any] | None = None
         #: forward-pass token counts, for the speed benchmark: prompt tokens computed / reused from the shared prefix
         self.stats = {"prompt_tokens": 0, "reused_tokens": 0}
         #: score all candidates of a field in ONE forward pass, packed as one sequence after the cached text with a
@@ -221,14 +221,15 @@ class LocalLM:
 
         if not self.share_prefix or self._head_text is None:
             return 0, None
-        head = self._ids(self._head_text)
-        if len(head) < MIN_SHARED_TOKENS or len(ids) <= len(head) or ids[: len(head)] != head:
-            return 0, None  # too short to pay, or its last token merged with the content (at least one new token)
-        if self._shared is None or self._shared[0] != head:
+        if self._shared is None or self._shared[0] != self._head_text:  # encoded once per head, not per email
+            head = self._ids(self._head_text)
             with torch.inference_mode():
                 out = self.model(input_ids=torch.tensor([head], device=self.device), use_cache=True, logits_to_keep=1)
-            self._shared = (head, out.past_key_values)
-        return len(head), copy.deepcopy(self._shared[1])
+            self._shared = (self._head_text, head, out.past_key_values)
+        _, head, cache = self._shared
+        if len(head) < MIN_SHARED_TOKENS or len(ids) <= len(head) or ids[: len(head)] != head:
+            return 0, None  # too short to pay, or its last token merged with the content (at least one new token)
+        return len(head), copy.deepcopy(cache)
 
     def _cache_kw(self, cache: Any) -> dict[str, Any]:
         # transformers 5.x renamed past_key_values -> cache; support both

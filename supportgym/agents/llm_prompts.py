@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -180,13 +181,11 @@ class PromptFormat:
             system += f"\n{name} values:" + "".join(f"\n- {v}: {d}" for v, d in values.items())
         return [{"role": "system", "content": system}, {"role": "user", "content": self.user_text(obs)}]
 
-    def empty_messages(self, obs: Observation) -> list[dict[str, str]]:
-        """``messages`` around a content-free input (an empty email for inbox, ``N/A`` elsewhere): the
-        baseline that calibrated choice scoring subtracts."""
-        messages = self.messages(obs)
+    def empty_messages(self, messages: list[dict[str, str]], obs: Observation) -> list[dict[str, str]]:
+        """``messages`` (as built for ``obs``) with the input made content-free (an empty email for inbox,
+        ``N/A`` elsewhere): the baseline that calibrated choice scoring subtracts."""
         if self.env_name == "inbox":
-            budget = getattr(obs, "escalation_budget_remaining", 0)
-            empty = f"From: \nSubject: \n\n\n\nEscalation budget left: {budget}."
+            empty = _inbox_text("", "", (), "", getattr(obs, "escalation_budget_remaining", 0))
         else:
             empty = "N/A"
         return [*messages[:-1], {"role": "user", "content": empty}]
@@ -261,6 +260,9 @@ def _inbox_user(obs: Observation, max_body: int) -> str:
         return "The inbox is empty."
     h = email.header
     body = email.body if len(email.body) <= max_body else email.body[:max_body] + " ..."
-    extra = f"\nAttachments: {', '.join(h.attachments)}" if h.attachments else ""
-    budget = getattr(obs, "escalation_budget_remaining", 0)
-    return f"From: {h.sender}\nSubject: {h.subject}{extra}\n\n{body}\n\nEscalation budget left: {budget}."
+    return _inbox_text(h.sender, h.subject, h.attachments, body, getattr(obs, "escalation_budget_remaining", 0))
+
+
+def _inbox_text(sender: str, subject: str, attachments: Sequence[str], body: str, budget: int) -> str:
+    extra = f"\nAttachments: {', '.join(attachments)}" if attachments else ""
+    return f"From: {sender}\nSubject: {subject}{extra}\n\n{body}\n\nEscalation budget left: {budget}."
