@@ -102,6 +102,19 @@ class Choice:
     tokens: dict[str, int] = field(default_factory=dict)
 
 
+def scored_from(base: list[int], seqs: list[list[int]]) -> int:
+    """Where the scored tokens of ``seqs`` (text + each candidate) start, given the text's own ``base`` tokens:
+    tokens may merge across the text/candidate boundary, so from the first token that differs (at least one
+    text token stays before it, and every candidate keeps at least one token)."""
+    common = len(base)
+    for s in seqs:
+        k = 0
+        while k < min(common, len(s)) and s[k] == base[k]:
+            k += 1
+        common = k
+    return max(1, min(common, min(len(s) for s in seqs) - 1))
+
+
 class LocalLM:
     """Tokenizer + model (+ optional LoRA adapter) loaded with transformers, CPU by default."""
 
@@ -262,15 +275,7 @@ class LocalLM:
         if not candidates:
             raise ConfigError("choose() needs at least one candidate")
         seqs = [self._ids(text + c + suffix) for c in candidates]
-        base = self._ids(text)
-        # Tokens may merge across the text/candidate boundary: score from the first token that differs.
-        common = len(base)
-        for s in seqs:
-            k = 0
-            while k < min(common, len(s)) and s[k] == base[k]:
-                k += 1
-            common = k
-        common = max(1, min(common, min(len(s) for s in seqs) - 1))
+        common = scored_from(self._ids(text), seqs)
         tokens = {c: len(s) - common for c, s in zip(candidates, seqs)}
         if self.packed and self._packable():
             choice = self._choose_packed(candidates, seqs, common, prompt)

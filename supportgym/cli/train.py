@@ -58,13 +58,15 @@ def grpo_command(
     max_train_minutes: Optional[float] = typer.Option(None, help="stop training after this many minutes, then evaluate"),
     lora_layers: Optional[int] = typer.Option(None, help="adapt only the top N layers (cheaper backward on CPU)"),
     rollout: str = typer.Option("constrained", help="constrained (valid JSON by construction) | sample (TRL free sampling)"),
-    choice_temperature: float = typer.Option(1.5, help="constrained rollouts: temperature of the choice among allowed values"),
+    choice_temperature: float = typer.Option(1.5, help="constrained rollouts: temperature of the choice among allowed values; --advantage expected: of the trained policy (the agent stays greedy)"),
     explore: float = typer.Option(0.2, help="constrained rollouts: probability of a uniformly random allowed value"),
     episode_mode: str = typer.Option("decision", help="decision (one decision per prompt) | episode (multi-step envs: "
                                                       "the model plays whole episodes, actions as tools)"),
     advantage: Optional[str] = typer.Option(None, help="per_field (each field's own reward components) | summed; "
                                                         "head default per_field; lm default trl (TRL's GRPOTrainer), "
-                                                        "per_field/summed run lm in SupportGym's own loop"),
+                                                        "per_field/summed run lm in SupportGym's own loop; lm expected: "
+                                                        "exact expected reward over every allowed category/route, the "
+                                                        "top --lora-layers run on the frozen layers' cached output"),
     entropy_coef: float = typer.Option(0.01, help="head: entropy bonus (keeps groups varied)"),
     hidden: int = typer.Option(0, help="head: 0 linear heads, N a shared tanh layer of width N"),
     objective: str = typer.Option("grpo", help="head: grpo (the environment's reward) | supervised (cross-entropy on "

@@ -32,6 +32,9 @@ from .evaluate import before_after
 
 TRAIN_ENVS = ("inbox", "ticket", "tooldesk")
 EPISODE_MODES = ("decision", "episode")
+#: trl: TRL's GRPOTrainer; per_field / summed: sampled groups in the own loop (grpo_fields.py);
+#: expected: the exact expected reward over every allowed value, top layers on cached states (grpo_expected.py)
+ADVANTAGES = ("trl", "per_field", "summed", "expected")
 
 
 @dataclass
@@ -83,8 +86,11 @@ class GRPORunConfig:
     use_cpu: bool | None = None
     #: "trl": TRL's GRPOTrainer, one advantage per completion (summed reward); "per_field" / "summed": the
     #: own loop of train/grpo_fields.py (inbox, constrained rollouts), each field's tokens credited with its own
-    #: reward components' advantage, or all with the total's
+    #: reward components' advantage, or all with the total's; "expected": the exact expected reward over every
+    #: allowed category and route, top ``lora_layers`` layers run on the frozen layers' cached output
     advantage: str = "trl"
+    #: divide advantages by the group's reward std (GRPO); False: centring only (Dr. GRPO). Own loops only
+    scale_rewards: bool = True
     #: one line per allowed route and category in the system prompt (train/data/label_descriptions.yaml)
     label_descriptions: bool = False
     #: "cpu" | "cuda" | None (auto); "cuda" with no visible GPU is refused when training starts
@@ -139,8 +145,11 @@ class GRPORunConfig:
         if self.lora_layers is not None and (not isinstance(self.lora_layers, int) or self.lora_layers < 1):
             raise ConfigError(expected("GRPORunConfig.lora_layers", self.lora_layers, "None (all layers) or an int >= 1"))
         self._check_device()
-        if self.advantage not in ("trl", "per_field", "summed"):
-            raise ConfigError(expected("GRPORunConfig.advantage", self.advantage, ["trl", "per_field", "summed"]))
+        if self.advantage not in ADVANTAGES:
+            raise ConfigError(expected("GRPORunConfig.advantage", self.advantage, list(ADVANTAGES)))
+        if self.advantage == "expected" and self.lora_layers is None:
+            raise ConfigError("GRPORunConfig.advantage='expected' caches the frozen layers' output: set lora_layers "
+                              "(--lora-layers N, e.g. 4) to the number of top layers LoRA adapts")
         if self.advantage != "trl" and (name != "inbox" or self.rollout != "constrained" or self.use_vllm):
             raise ConfigError(f"GRPORunConfig.advantage={self.advantage!r} (own per-field loop) is for inbox decisions "
                               "with rollout='constrained' and no vLLM; use advantage='trl' otherwise")
@@ -215,6 +224,37 @@ def prompt_options(cfg: Any) -> dict[str, Any]:
     return {"label_descriptions": label_descriptions(PromptFormat.for_env(s.name, s.env_class().action_type))}
 
 
+def start_run(cfg: Any, trainer: str) -> tuple[Path, int, Any, Any, dict[str, Any] | None]:
+    """How each of SupportGym's own LM GRPO loops starts: threads, seeds, the run folder with ``config.json``,
+    the model and tokenizer, and the held-out evaluation before training. Returns (run, threads, model,
+    tokenizer, before)."""
+    import torch
+
+    from ..agents.llm_local import set_torch_threads
+
+    threads = set_torch_threads(cfg.threads)
+    random.seed(cfg.seed)
+    torch.manual_seed(cfg.seed)
+    run = Path(cfg.output_dir)
+    run.mkdir(parents=True, exist_ok=True)
+    write_json_atomic(run / "config.json", {**asdict(cfg), "torch_threads": threads, "trainer": trainer})
+    model, tok = _load(cfg)
+    before = _eval(cfg, model, tok, run / "eval_before.json") if cfg.eval_before else None
+    return run, threads, model, tok, before
+
+
+def finish_run(cfg: Any, model: Any, tok: Any, run: Path) -> tuple[dict[str, Any] | None, list[Path]]:
+    """How each own LM loop ends: the adapter with its tokenizer and ``prompt.json``, the held-out evaluation
+    after training, the plots. Returns (after, plot paths)."""
+    from .plots import plot_run
+
+    model.save_pretrained(run / "adapter")
+    tok.save_pretrained(run / "adapter")
+    write_json_atomic(run / "adapter" / "prompt.json", prompt_options(cfg))
+    after = _eval(cfg, model, tok, run / "eval_after.json") if cfg.eval_after else None
+    return after, plot_run(run)
+
+
 def _eval(cfg: Any, model, tok, out: Path) -> dict[str, Any] | None:
     if cfg.eval_episodes == 0:
         return None
@@ -239,6 +279,10 @@ def _eval(cfg: Any, model, tok, out: Path) -> dict[str, Any] | None:
 
 
 def train_grpo(cfg: GRPORunConfig) -> dict[str, Any]:
+    if cfg.advantage == "expected":
+        from .grpo_expected import train_expected_grpo
+
+        return train_expected_grpo(cfg)
     if cfg.advantage != "trl":
         from .grpo_fields import train_field_grpo
 

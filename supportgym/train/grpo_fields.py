@@ -17,8 +17,6 @@ import json
 import random
 import time
 from collections import defaultdict
-from dataclasses import asdict
-from pathlib import Path
 from typing import Any
 
 from ..core.io import write_json_atomic
@@ -40,22 +38,14 @@ def train_field_grpo(cfg: Any) -> dict[str, Any]:
     import torch
     from peft import get_peft_model
 
-    from ..agents.llm_local import LocalLM, set_torch_threads
+    from ..agents.llm_local import LocalLM
     from ..agents.llm_prompts import PromptFormat
     from ..core.registry import spec
     from .env_reward import EnvReward, build_prompts
-    from .grpo import _eval, _load, lora_config, prompt_options
-    from .plots import plot_run
+    from .grpo import finish_run, lora_config, prompt_options, start_run
     from .rollout import ConstrainedRollout
 
-    threads = set_torch_threads(cfg.threads)
-    random.seed(cfg.seed)
-    torch.manual_seed(cfg.seed)
-    run = Path(cfg.output_dir)
-    run.mkdir(parents=True, exist_ok=True)
-    write_json_atomic(run / "config.json", {**asdict(cfg), "torch_threads": threads, "trainer": "field_grpo"})
-    model, tok = _load(cfg)
-    before = _eval(cfg, model, tok, run / "eval_before.json") if cfg.eval_before else None
+    run, threads, model, tok, before = start_run(cfg, "field_grpo")
     model = get_peft_model(model, lora_config(model, cfg.lora_r, cfg.lora_alpha, cfg.lora_layers,
                                               cfg.target_modules, cfg.lora_dropout))
     s = spec(cfg.env)
@@ -110,11 +100,7 @@ def train_field_grpo(cfg: Any) -> dict[str, Any]:
         if cfg.max_train_minutes is not None and time.perf_counter() - t0 > 60 * cfg.max_train_minutes:
             break
     train_s = time.perf_counter() - t0
-    model.save_pretrained(run / "adapter")
-    tok.save_pretrained(run / "adapter")
-    write_json_atomic(run / "adapter" / "prompt.json", prompt_options(cfg))
-    after = _eval(cfg, model, tok, run / "eval_after.json") if cfg.eval_after else None
-    plots = plot_run(run)
+    after, plots = finish_run(cfg, model, tok, run)
     summary = {
         "env": cfg.env, "model": cfg.model or "SmolLM2-135M-Instruct (converted GGUF)", "trainer": "field_grpo",
         "advantage": cfg.advantage, "steps": steps, "train_seconds": round(train_s, 1),
