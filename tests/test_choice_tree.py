@@ -98,7 +98,7 @@ def test_expected_grpo_run_on_the_tiny_model(tmp_path):
 
     cfg = GRPORunConfig(model=cached_tiny_model(), output_dir=str(tmp_path / "run"), advantage="expected", lora_layers=1,
                         train_prompts=3, prompts_per_step=2, max_steps=2, eval_episodes=1, eval_size=2, threads=1,
-                        label_descriptions=True)
+                        label_descriptions=True, eval_tasks=("easy", "split:real:test"))
     summary = train_grpo(cfg)
     assert summary["trainer"] == "expected_grpo" and summary["steps"] == 2 and summary["after"] is not None
     rows = [json.loads(x) for x in (tmp_path / "run" / "metrics.jsonl").read_text().splitlines()]
@@ -106,6 +106,20 @@ def test_expected_grpo_run_on_the_tiny_model(tmp_path):
     assert (tmp_path / "run" / "adapter" / "adapter_config.json").exists()
     assert json.loads((tmp_path / "run" / "adapter" / "prompt.json").read_text())["label_descriptions"]
     assert list((tmp_path / "run").glob("states_3_*.pt"))  # the frozen layers' output, for a rerun
+    # the other held-out tasks: the fixed inbox (5 emails), real mail (or why this installation has none)
+    after = json.loads((tmp_path / "run" / "eval_after.json").read_text())
+    assert set(after["tasks"]) == {"easy", "split:real:test"} and after["tasks"]["easy"]["steps"] == 5
+    assert summary["after_by_task"]["easy"]["emails"] == 5 and set(summary["before_by_task"]) == set(after["tasks"])
+    real = after["tasks"]["split:real:test"]
+    assert "metrics" in real or "unavailable" in real
+
+
+def test_eval_tasks_are_checked():
+    from supportgym.train.grpo import GRPORunConfig
+
+    with pytest.raises(ConfigError, match="eval_tasks.*easy"):
+        GRPORunConfig(eval_tasks=("split:test", "easiest"))
+    assert GRPORunConfig(env="tooldesk").eval_tasks == ()  # inbox's extra tasks; other envs: eval_split only
 
 
 def test_expected_needs_lora_layers():
@@ -113,3 +127,40 @@ def test_expected_needs_lora_layers():
 
     with pytest.raises(ConfigError, match="lora-layers"):
         GRPORunConfig(advantage="expected")
+
+
+def test_supervised_objective_is_cross_entropy_on_the_gold_answer():
+    from supportgym.train.grpo import GRPORunConfig
+    from supportgym.train.grpo_expected import expected_loss
+
+    cats = ["a", "b"]
+    scores = {"category": torch.tensor([0.3, -0.2], requires_grad=True),
+              "route_to|a": torch.tensor([0.0, 0.5, -1.0], requires_grad=True),
+              "route_to|b": torch.tensor([0.2, 0.1, 0.0], requires_grad=True)}
+    rewards = {"category": torch.tensor([0.0, 1.0]), "route_to": torch.tensor([0.2, 0.0, 1.0])}
+    loss, _ = expected_loss(scores, rewards, cats, objective="supervised")
+    want = -torch.log_softmax(scores["category"], -1)[1] - torch.log_softmax(scores["route_to|b"], -1)[2]
+    assert torch.allclose(loss, want)
+    loss.backward()
+    assert scores["route_to|a"].grad is None or not scores["route_to|a"].grad.any()  # route only after the gold category
+    with pytest.raises(ConfigError, match="--advantage expected"):
+        GRPORunConfig(objective="supervised")
+
+
+def test_cli_passes_eval_tasks_and_objective():
+    from typer.testing import CliRunner
+
+    from supportgym.cli import _load_commands, app
+
+    _load_commands()
+
+    def dry(*args: str) -> dict:
+        result = CliRunner().invoke(app, ["train", "grpo", *args, "--dry-run"])
+        assert result.exit_code == 0, result.output
+        return json.loads(result.output)["config"]
+
+    assert dry()["eval_tasks"] == ["split:real:test", "easy", "medium", "hard"] and dry()["eval_before"]
+    assert not dry("--no-eval-before")["eval_before"]
+    assert dry("--eval-tasks", "")["eval_tasks"] == []
+    cfg = dry("--advantage", "expected", "--lora-layers", "4", "--objective", "supervised", "--eval-tasks", "hard, split:real:test")
+    assert cfg["objective"] == "supervised" and cfg["eval_tasks"] == ["hard", "split:real:test"]

@@ -54,6 +54,10 @@ def grpo_command(
     eval_episodes: int = typer.Option(10, help="held-out episodes before/after (0: skip)"),
     eval_size: int = typer.Option(10, help="emails per held-out episode (inbox)"),
     eval_split: str = typer.Option("test"),
+    eval_tasks: Optional[str] = typer.Option(None, help="lm, inbox: other held-out tasks, comma-separated (default "
+                                                        "split:real:test,easy,medium,hard; '' for none)"),
+    eval_before: bool = typer.Option(True, help="lm: evaluate the untrained model too (--no-eval-before: a rerun "
+                                                "from the same model, whose before is already measured)"),
     resume: bool = typer.Option(True, help="resume from the newest checkpoint in the run directory"),
     max_train_minutes: Optional[float] = typer.Option(None, help="stop training after this many minutes, then evaluate"),
     lora_layers: Optional[int] = typer.Option(None, help="adapt only the top N layers (cheaper backward on CPU)"),
@@ -69,8 +73,9 @@ def grpo_command(
                                                         "top --lora-layers run on the frozen layers' cached output"),
     entropy_coef: float = typer.Option(0.01, help="head: entropy bonus (keeps groups varied)"),
     hidden: int = typer.Option(0, help="head: 0 linear heads, N a shared tanh layer of width N"),
-    objective: str = typer.Option("grpo", help="head: grpo (the environment's reward) | supervised (cross-entropy on "
-                                               "gold labels: the SFT-alone baseline; reads gold)"),
+    objective: str = typer.Option("grpo", help="head, and lm with --advantage expected: grpo (the environment's "
+                                               "reward) | supervised (cross-entropy on gold labels: the SFT-alone "
+                                               "baseline; reads gold)"),
     views: Optional[str] = typer.Option(None, help="head: feature views, comma-separated from full,latest "
                                                    "(default full,latest: the whole email and its newest message)"),
     hard_emails: Optional[int] = typer.Option(None, help="head: hard:train one-email episodes in the pool (default 1000; 0: none)"),
@@ -137,7 +142,7 @@ def grpo_command(
         max_train_minutes=max_train_minutes, lora_layers=lora_layers, rollout=rollout,
         choice_temperature=choice_temperature, explore=explore, episode_mode=episode_mode,
         device=device, bf16=bf16, use_vllm=use_vllm, label_descriptions=label_descriptions,
-        advantage=advantage or "trl",
+        advantage=advantage or "trl", objective=objective, eval_before=eval_before, **_eval_tasks(eval_tasks),
     )
     sft_cfg = None
     if sft_steps:
@@ -184,6 +189,8 @@ def sft_command(
     eval_episodes: int = typer.Option(0, help="held-out episodes to evaluate the trained model on (0: skip)"),
     eval_size: int = typer.Option(10, help="emails per held-out episode (inbox)"),
     eval_split: str = typer.Option("test"),
+    eval_tasks: Optional[str] = typer.Option(None, help="lm, inbox: other held-out tasks, comma-separated (default "
+                                                        "split:real:test,easy,medium,hard; '' for none)"),
 ) -> None:
     """SFT with LoRA on expert trajectories; its merged model is the starting point of GRPO (SFT -> GRPO)."""
     from ..train.sft import SFTRunConfig, train_sft
@@ -193,8 +200,15 @@ def sft_command(
                        max_steps=max_steps, batch_size=batch_size, learning_rate=learning_rate, max_length=max_length,
                        threads=threads, seed=seed, resume=resume, merge=merge, max_train_minutes=max_train_minutes,
                        lora_layers=lora_layers, eval_episodes=eval_episodes,
-                       eval_size=eval_size, eval_split=eval_split)
+                       eval_size=eval_size, eval_split=eval_split, **_eval_tasks(eval_tasks))
     console.print_json(json.dumps(train_sft(cfg), default=str))
+
+
+def _eval_tasks(text: Optional[str]) -> dict[str, tuple[str, ...]]:
+    """``--eval-tasks`` as a config keyword: absent -> the config's default, '' -> none."""
+    if text is None:
+        return {}
+    return {"eval_tasks": tuple(t.strip() for t in text.split(",") if t.strip())}
 
 
 @train_app.command("plots")

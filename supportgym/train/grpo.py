@@ -28,13 +28,15 @@ from ..core.io import write_json_atomic
 from ..core.registry import spec
 from .env_tools import EPISODE_ENVS, episode_face
 from .metrics_log import JsonlMetricsCallback, TimeBudgetCallback, last_checkpoint
-from .evaluate import before_after
+from .evaluate import EVAL_TASKS, before_after, checked_eval_tasks
 
 TRAIN_ENVS = ("inbox", "ticket", "tooldesk")
 EPISODE_MODES = ("decision", "episode")
 #: trl: TRL's GRPOTrainer; per_field / summed: sampled groups in the own loop (grpo_fields.py);
 #: expected: the exact expected reward over every allowed value, top layers on cached states (grpo_expected.py)
 ADVANTAGES = ("trl", "per_field", "summed", "expected")
+#: the environment's reward, or the SFT-alone baseline on gold labels (head, and lm with advantage "expected")
+OBJECTIVES = ("grpo", "supervised")
 
 
 @dataclass
@@ -77,6 +79,9 @@ class GRPORunConfig:
     eval_size: int | None = 10
     eval_split: str = "test"
     eval_seed: int = 1000
+    #: inbox: held-out tasks evaluated besides ``eval_split`` (same agent, same episodes/size/seed): real mail
+    #: (``split:real:test``, when its corpora are present) and the hand-written fixed tasks; () for none
+    eval_tasks: tuple[str, ...] = EVAL_TASKS
     eval_before: bool = True
     eval_after: bool = True
     resume: bool = True
@@ -89,6 +94,9 @@ class GRPORunConfig:
     #: reward components' advantage, or all with the total's; "expected": the exact expected reward over every
     #: allowed category and route, top ``lora_layers`` layers run on the frozen layers' cached output
     advantage: str = "trl"
+    #: advantage="expected" only: "grpo" (the environment's reward) | "supervised" (cross-entropy on the gold
+    #: label, the best-rewarded value, on the same emails and trees: the SFT-alone baseline; reads gold)
+    objective: str = "grpo"
     #: divide advantages by the group's reward std (GRPO); False: centring only (Dr. GRPO). Own loops only
     scale_rewards: bool = True
     #: one line per allowed route and category in the system prompt (train/data/label_descriptions.yaml)
@@ -135,6 +143,7 @@ class GRPORunConfig:
         if self.eval_split not in ("train", "validation", "test"):
             raise ConfigError(expected("GRPORunConfig.eval_split", self.eval_split, ["train", "validation", "test"]))
         self.target_modules = tuple(self.target_modules)
+        self.eval_tasks = checked_eval_tasks(name, self.eval_tasks, "GRPORunConfig")
         if self.rollout not in ("constrained", "sample"):
             raise ConfigError(expected("GRPORunConfig.rollout", self.rollout, ["constrained", "sample"]))
         if self.choice_temperature <= 0 or not 0 <= self.explore < 1:
@@ -147,6 +156,11 @@ class GRPORunConfig:
         self._check_device()
         if self.advantage not in ADVANTAGES:
             raise ConfigError(expected("GRPORunConfig.advantage", self.advantage, list(ADVANTAGES)))
+        if self.objective not in OBJECTIVES:
+            raise ConfigError(expected("GRPORunConfig.objective", self.objective, list(OBJECTIVES)))
+        if self.objective == "supervised" and self.advantage != "expected":
+            raise ConfigError("GRPORunConfig.objective='supervised' trains on the cached answer trees of "
+                              "advantage='expected': add --advantage expected --lora-layers N")
         if self.advantage == "expected" and self.lora_layers is None:
             raise ConfigError("GRPORunConfig.advantage='expected' caches the frozen layers' output: set lora_layers "
                               "(--lora-layers N, e.g. 4) to the number of top layers LoRA adapts")
@@ -273,7 +287,8 @@ def _eval(cfg: Any, model, tok, out: Path) -> dict[str, Any] | None:
     lm = LocalLM(model_obj=model, tokenizer=tok, threads=cfg.threads)
     result = evaluate_local(cfg.env, lm, episodes=cfg.eval_episodes, seed=cfg.eval_seed, split=cfg.eval_split,
                             size=cfg.eval_size if cfg.env == "inbox" else None,
-                            label_descriptions=prompt_options(cfg).get("label_descriptions"))
+                            label_descriptions=prompt_options(cfg).get("label_descriptions"),
+                            tasks=cfg.eval_tasks)
     write_json_atomic(out, result)
     return result
 

@@ -54,20 +54,28 @@ def exact_advantages(p: Any, r: Any, scale: bool = True, clip: float = 10.0) -> 
 
 
 def expected_loss(scores: dict[str, Any], rewards: dict[str, Any], categories: list[str], scale: bool = True,
-                  ) -> tuple[Any, dict[str, float]]:
-    """The exact per-field policy-gradient loss of one email, and its greedy/expected figures."""
+                  objective: str = "grpo") -> tuple[Any, dict[str, float]]:
+    """The exact per-field policy-gradient loss of one email, and its greedy/expected figures.
+
+    ``objective="supervised"``: cross-entropy on the best-rewarded value instead (the gold label: route
+    after the gold category), the supervised baseline on the same emails, trees and budget; it reads gold."""
     import torch
 
     lp_c = torch.log_softmax(scores["category"], -1)
     p_c = lp_c.exp()
-    a_c = exact_advantages(p_c.detach(), rewards["category"], scale)
-    loss = -(p_c.detach() * a_c * lp_c).sum()
+    gold_c = int(rewards["category"].argmax())
+    if objective == "supervised":
+        loss = -lp_c[gold_c] - torch.log_softmax(scores[f"route_to|{categories[gold_c]}"], -1)[int(rewards["route_to"].argmax())]
+    else:
+        a_c = exact_advantages(p_c.detach(), rewards["category"], scale)
+        loss = -(p_c.detach() * a_c * lp_c).sum()
     exp_route = 0.0
     for j, x in enumerate(categories):
         lp_r = torch.log_softmax(scores[f"route_to|{x}"], -1)
         p_r = lp_r.exp().detach()
-        a_r = exact_advantages(p_r, rewards["route_to"], scale)
-        loss = loss - p_c[j].detach() * (p_r * a_r * lp_r).sum()
+        if objective != "supervised":
+            a_r = exact_advantages(p_r, rewards["route_to"], scale)
+            loss = loss - p_c[j].detach() * (p_r * a_r * lp_r).sum()
         exp_route += float(p_c[j].detach()) * float((p_r * rewards["route_to"]).sum())
     greedy_c = int(scores["category"].argmax())
     greedy_r = int(scores[f"route_to|{categories[greedy_c]}"].argmax())
@@ -110,7 +118,8 @@ def train_expected_grpo(cfg: Any) -> dict[str, Any]:
     from .grpo import finish_run, lora_config, prompt_options, start_run
 
     t_start = time.perf_counter()
-    run, threads, model, tok, before = start_run(cfg, "expected_grpo")
+    trainer = "expected_grpo" if cfg.objective == "grpo" else "expected_supervised"
+    run, threads, model, tok, before = start_run(cfg, trainer)
     model.eval()
     k = cfg.lora_layers
     s = spec(cfg.env)
@@ -153,7 +162,7 @@ def train_expected_grpo(cfg: Any) -> dict[str, Any]:
         for i in batch:
             tree, hidden, value_r = pool[i]
             scores = {g: v / cfg.choice_temperature for g, v in upper_logprobs(model, tree, hidden, k).items()}
-            loss, stats = expected_loss(scores, value_r, categories, cfg.scale_rewards)
+            loss, stats = expected_loss(scores, value_r, categories, cfg.scale_rewards, cfg.objective)
             (loss / P).backward()
             for key, v in stats.items():
                 sums[key] = sums.get(key, 0.0) + v / P
@@ -172,8 +181,8 @@ def train_expected_grpo(cfg: Any) -> dict[str, Any]:
     model.eval()
     after, plots = finish_run(cfg, model, tok, run)
     summary = {
-        "env": cfg.env, "model": cfg.model or "SmolLM2-135M-Instruct (converted GGUF)", "trainer": "expected_grpo",
-        "advantage": "expected", "steps": steps, "train_seconds": round(train_s + cache_s, 1),
+        "env": cfg.env, "model": cfg.model or "SmolLM2-135M-Instruct (converted GGUF)", "trainer": trainer,
+        "advantage": "expected", "objective": cfg.objective, "steps": steps, "train_seconds": round(train_s + cache_s, 1),
         "cache_seconds": round(cache_s, 1), "update_seconds": round(train_s, 1),
         "total_seconds": round(time.perf_counter() - t_start, 1), "stopped_by_time_budget": stopped,
         "seconds_per_step": round(train_s / max(1, steps), 2), "torch_threads": threads,

@@ -39,6 +39,13 @@ def run_task(agent: Any, task: str, episodes: int, size: int, seed: int) -> dict
             "mean_step_reward": sum(st.reward for r in records for st in r.steps) / max(1, n)}
 
 
+def brief_tasks(result: dict[str, Any]) -> dict[str, Any]:
+    """Per task: the accuracies and the mean reward, or why the task could not be evaluated."""
+    keys = ("route_accuracy", "category_accuracy", "priority_accuracy", "mean_reward", "normalized_score")
+    return {t: ({k: r["metrics"].get(k) for k in keys} | {"emails": r["steps"]} if "metrics" in r else r)
+            for t, r in result.get("tasks", {}).items()}
+
+
 def evaluate_agent(agent: Any, cfg: Any, out: Path) -> dict[str, Any]:
     """``eval_*.json``: ``metrics`` = the generated test split's (what the plots read), ``tasks`` = every task."""
     if cfg.eval_episodes == 0:

@@ -36,12 +36,10 @@ from ..agents.llm_prompts import PromptFormat
 from ..core.errors import ConfigError, expected
 from ..core.io import write_json_atomic
 from ..core.registry import make, spec
-from .head_eval import evaluate_agent, evaluate_head
+from .grpo import OBJECTIVES  # grpo: the environment's reward; supervised: the gold labels (an imitation of the oracle)
+from .head_eval import brief_tasks, evaluate_agent, evaluate_head
 
 ADVANTAGES = ("per_field", "summed")
-#: grpo: the environment's reward only; supervised: cross-entropy on the gold labels (the "SFT alone"
-#: baseline on the same features, pool and steps; it reads gold, so it is an imitation of the oracle)
-OBJECTIVES = ("grpo", "supervised")
 #: which reward components each field's choice is answerable for (inbox reward breakdown names).
 #: reply: the agent writes no reply to what it called spam, so the reply component follows the category.
 CREDIT: dict[str, tuple[str, ...]] = {
@@ -379,8 +377,8 @@ def train_head_grpo(cfg: HeadGRPOConfig) -> dict[str, Any]:
         "torch_threads": threads, "completions_per_step": P * G, "episode_mode": "decision",
         "before": test_b.get("metrics"), "after": test_a.get("metrics"),
         "before_mean_step_reward": test_b.get("mean_step_reward"), "after_mean_step_reward": test_a.get("mean_step_reward"),
-        "after_by_task": _brief(after), "before_by_task": _brief(before),
-        "baselines_by_task": {b: _brief(r) for b, r in base.items()},
+        "after_by_task": brief_tasks(after), "before_by_task": brief_tasks(before),
+        "baselines_by_task": {b: brief_tasks(r) for b, r in base.items()},
         "plots": [p.name for p in plots], "checkpoint": str(run / "head"),
     }
     write_json_atomic(run / "summary.json", summary)
@@ -403,13 +401,6 @@ def _real_train(cfg: HeadGRPOConfig) -> InboxFieldReward | None:
 
     pool = real_pool("train")
     return InboxFieldReward("real:train", cfg.seed, pool=pool[: cfg.real_emails] if cfg.real_emails else pool)
-
-
-def _brief(result: dict[str, Any]) -> dict[str, Any]:
-    """Per task: the accuracies and the mean reward, or why the task could not be evaluated."""
-    keys = ("route_accuracy", "category_accuracy", "priority_accuracy", "mean_reward", "normalized_score")
-    return {t: ({k: r["metrics"].get(k) for k in keys} | {"emails": r["steps"]} if "metrics" in r else r)
-            for t, r in result.get("tasks", {}).items()}
 
 
 def _label(f: str, i: int) -> Any:

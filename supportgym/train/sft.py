@@ -24,6 +24,7 @@ from ..core.errors import ConfigError, DataFormatError, expected
 from ..core.io import write_json_atomic
 from ..core.registry import spec
 from .metrics_log import JsonlMetricsCallback, TimeBudgetCallback, last_checkpoint
+from .evaluate import EVAL_TASKS, before_after, checked_eval_tasks
 
 
 @dataclass
@@ -56,6 +57,8 @@ class SFTRunConfig:
     eval_size: int | None = 10
     eval_split: str = "test"
     eval_seed: int = 1000
+    #: inbox: real mail and the fixed inboxes evaluated too (as GRPORunConfig.eval_tasks)
+    eval_tasks: tuple[str, ...] = EVAL_TASKS
 
     def __post_init__(self) -> None:
         self.env = spec(self.env).name
@@ -73,6 +76,7 @@ class SFTRunConfig:
             raise ConfigError(expected("SFTRunConfig.lora_layers", self.lora_layers, "None (all layers) or an int >= 1"))
         if self.eval_split not in ("train", "validation", "test"):
             raise ConfigError(expected("SFTRunConfig.eval_split", self.eval_split, ["train", "validation", "test"]))
+        self.eval_tasks = checked_eval_tasks(self.env, self.eval_tasks, "SFTRunConfig")
 
 
 def _format(env: str) -> PromptFormat:
@@ -176,7 +180,7 @@ def train_sft(cfg: SFTRunConfig) -> dict[str, Any]:
     plot_run(run)
     summary = {"env": cfg.env, "examples": len(examples), "steps": trainer.state.global_step,
                "train_seconds": round(train_s, 1), "torch_threads": threads,
-               "after": (after or {}).get("metrics"), "after_mean_step_reward": (after or {}).get("mean_step_reward"),
+               **{k: v for k, v in before_after(None, after).items() if k.startswith("after")},
                "final_loss": next((r.get("loss") for r in reversed(log_rows(run)) if "loss" in r), None),
                "merged": str(run / "merged") if cfg.merge else None}
     write_json_atomic(run / "summary.json", summary)
