@@ -29,14 +29,13 @@ from ..core.registry import spec
 from .env_tools import EPISODE_ENVS, episode_face
 from .metrics_log import JsonlMetricsCallback, TimeBudgetCallback, last_checkpoint
 from .evaluate import EVAL_TASKS, before_after, checked_eval_tasks
+from .head_grpo import OBJECTIVES
 
 TRAIN_ENVS = ("inbox", "ticket", "tooldesk")
 EPISODE_MODES = ("decision", "episode")
 #: trl: TRL's GRPOTrainer; per_field / summed: sampled groups in the own loop (grpo_fields.py);
 #: expected: the exact expected reward over every allowed value, top layers on cached states (grpo_expected.py)
 ADVANTAGES = ("trl", "per_field", "summed", "expected")
-#: the environment's reward, or the SFT-alone baseline on gold labels (head, and lm with advantage "expected")
-OBJECTIVES = ("grpo", "supervised")
 
 
 @dataclass

@@ -36,10 +36,13 @@ from ..agents.llm_prompts import PromptFormat
 from ..core.errors import ConfigError, expected
 from ..core.io import write_json_atomic
 from ..core.registry import make, spec
-from .grpo import OBJECTIVES  # grpo: the environment's reward; supervised: the gold labels (an imitation of the oracle)
 from .head_eval import brief_tasks, evaluate_agent, evaluate_head
 
 ADVANTAGES = ("per_field", "summed")
+#: grpo: the environment's reward only; supervised: cross-entropy on the gold labels (the "SFT alone"
+#: baseline on the same features, pool and steps; it reads gold, so it is an imitation of the oracle).
+#: Also the objectives of ``train grpo --policy lm --advantage expected`` (GRPORunConfig.objective)
+OBJECTIVES = ("grpo", "supervised")
 #: which reward components each field's choice is answerable for (inbox reward breakdown names).
 #: reply: the agent writes no reply to what it called spam, so the reply component follows the category.
 CREDIT: dict[str, tuple[str, ...]] = {
