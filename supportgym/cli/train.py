@@ -29,6 +29,10 @@ def setup_model_command(
     console.print(f"model ready at {path}")
 
 
+_EVAL_TASKS_HELP = ("lm, inbox: other held-out tasks, comma-separated (default split:real:test,easy,medium,hard; "
+                    "'' for none)")
+
+
 @train_app.command("grpo")
 def grpo_command(
     env: str = typer.Option("inbox", help="inbox | ticket | tooldesk"),
@@ -54,8 +58,7 @@ def grpo_command(
     eval_episodes: int = typer.Option(10, help="held-out episodes before/after (0: skip)"),
     eval_size: int = typer.Option(10, help="emails per held-out episode (inbox)"),
     eval_split: str = typer.Option("test"),
-    eval_tasks: Optional[str] = typer.Option(None, help="lm, inbox: other held-out tasks, comma-separated (default "
-                                                        "split:real:test,easy,medium,hard; '' for none)"),
+    eval_tasks: Optional[str] = typer.Option(None, help=_EVAL_TASKS_HELP),
     eval_before: bool = typer.Option(True, help="lm: evaluate the untrained model too (--no-eval-before: a rerun "
                                                 "from the same model, whose before is already measured)"),
     resume: bool = typer.Option(True, help="resume from the newest checkpoint in the run directory"),
@@ -189,8 +192,7 @@ def sft_command(
     eval_episodes: int = typer.Option(0, help="held-out episodes to evaluate the trained model on (0: skip)"),
     eval_size: int = typer.Option(10, help="emails per held-out episode (inbox)"),
     eval_split: str = typer.Option("test"),
-    eval_tasks: Optional[str] = typer.Option(None, help="lm, inbox: other held-out tasks, comma-separated (default "
-                                                        "split:real:test,easy,medium,hard; '' for none)"),
+    eval_tasks: Optional[str] = typer.Option(None, help=_EVAL_TASKS_HELP),
 ) -> None:
     """SFT with LoRA on expert trajectories; its merged model is the starting point of GRPO (SFT -> GRPO)."""
     from ..train.sft import SFTRunConfig, train_sft

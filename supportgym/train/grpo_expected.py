@@ -63,8 +63,8 @@ def expected_loss(scores: dict[str, Any], rewards: dict[str, Any], categories: l
 
     lp_c = torch.log_softmax(scores["category"], -1)
     p_c = lp_c.exp()
-    gold_c = int(rewards["category"].argmax())
     if objective == "supervised":
+        gold_c = int(rewards["category"].argmax())
         loss = -lp_c[gold_c] - torch.log_softmax(scores[f"route_to|{categories[gold_c]}"], -1)[int(rewards["route_to"].argmax())]
     else:
         a_c = exact_advantages(p_c.detach(), rewards["category"], scale)
