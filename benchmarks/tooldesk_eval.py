@@ -1,7 +1,7 @@
 """Evaluate tool-desk agents on the 100-query benchmark and the generated test split.
 
     python benchmarks/tooldesk_eval.py --agents random rules oracle sac ppo dqn --test-episodes 200
-    python benchmarks/tooldesk_eval.py --hard --agents random rules oracle sac-hard dqn-hard ppo-hard
+    python benchmarks/tooldesk_eval.py --hard --agents random rules oracle sac-hard dqn-hard ppo-hard grpo-hard
 
 Prints one JSON line: {agent: {"benchmark": metrics, "test": metrics}} (tooldesk-v0, the
 first release's figures), or with ``--hard`` {agent: {"hard:test": metrics}} on
@@ -24,7 +24,8 @@ from supportgym.eval.runner import episode_specs, evaluate, summarize
 KEYS = ("mean_reward", "resolution_rate", "preferred_resolution_rate", "mean_steps", "mean_redundant_calls",
         "harm_rate")
 SUFFIX = {"sac": ".pt", "ppo": ".zip", "dqn": ".zip"}
-HARD_FILES = {"sac-hard": "tooldesk_hard_sac.pt", "ppo-hard": "tooldesk_hard_ppo.zip", "dqn-hard": "tooldesk_hard_dqn.zip"}
+HARD_FILES = {"sac-hard": "tooldesk_hard_sac.pt", "ppo-hard": "tooldesk_hard_ppo.zip", "dqn-hard": "tooldesk_hard_dqn.zip",
+              "grpo-hard": "tooldesk_hard_grpo.pt"}
 
 
 def table_metrics(m: dict[str, float], full: bool) -> dict[str, float]:

@@ -4,11 +4,14 @@
     nice -n 10 python benchmarks/tooldesk_train.py --algo ppo --total-timesteps 60000
     nice -n 10 python benchmarks/tooldesk_train.py --algo sac --hard --max-seconds 840 \
         --out supportgym/agents/checkpoints/tooldesk_hard_sac.pt --curve docs/figures/tooldesk_hard_sac_curve
+    nice -n 10 python benchmarks/tooldesk_train.py --algo grpo --hard --total-timesteps 300 \
+        --out supportgym/agents/checkpoints/tooldesk_hard_grpo.pt --curve docs/figures/tooldesk_hard_grpo_curve
 
 Prints one JSON line: wall and CPU seconds of training, the trained policy's and the
 oracle's metrics on the 100-query benchmark and the test split, and the targets
 (resolution >= 0.99, mean steps within 0.3 of the oracle's, mean reward >= 95% of the
-oracle's). With ``--hard`` the policy trains on tooldesk-v1's hard:train, is selected on
+oracle's). ``--algo grpo`` is whole-episode GRPO from a behaviour-cloned ``rules`` start
+(``--total-timesteps`` counts its updates there). With ``--hard`` the policy trains on tooldesk-v1's hard:train, is selected on
 hard:validation, and is reported on hard:test next to rules and the oracle. ``--curve
 PREFIX`` writes the validation learning curve as PREFIX.json and PREFIX.png. Wall time
 depends on what else the machine runs: the JSON records the load.
@@ -24,7 +27,7 @@ import time
 import torch
 from tooldesk_eval import evaluate_agent, evaluate_hard  # type: ignore[import-not-found]  # run from benchmarks/ or the repo root
 
-from supportgym.train import sac_discrete, sb3
+from supportgym.train import grpo_episodes, sac_discrete, sb3
 
 
 def targets(trained: dict[str, float], oracle: dict[str, float]) -> dict[str, bool]:
@@ -33,6 +36,31 @@ def targets(trained: dict[str, float], oracle: dict[str, float]) -> dict[str, bo
         "steps_within_0.3": abs(trained["mean_steps"] - oracle["mean_steps"]) <= 0.3,
         "reward>=95%_oracle": trained["mean_reward"] >= 0.95 * oracle["mean_reward"],
     }
+
+
+def expert_on_curve_queries(name: str, env_id: str, episodes: int, seed: int, split: str) -> dict[str, float]:
+    """``name`` (rules, oracle) on exactly the queries of the policy's validation curve: the Gymnasium face
+    reset with ``seed + ep`` (as ``greedy_rollouts``), the agent reading the typed observation behind the
+    features. (The runner's ``reset(seed=...)`` would pick other queries from the same seeds.)"""
+    import gymnasium as gym
+
+    from supportgym.agents import make_agent
+
+    env = gym.make(env_id)
+    inner = env.unwrapped
+    agent = make_agent("tooldesk-v1", name, seed=0)
+    resolved, rewards = [], []
+    for ep in range(episodes):
+        env.reset(seed=seed + ep, options={"split": split})
+        agent.bind(inner.env, seed=seed + ep)
+        done, total = False, 0.0
+        while not done:
+            _, r, term, trunc, info = env.step(agent.act(inner.observation).action_id)
+            total, done = total + r, term or trunc
+        resolved.append(info["episode_report"]["resolved"])
+        rewards.append(total)
+    env.close()
+    return {"resolution_rate": sum(resolved) / episodes, "mean_reward": sum(rewards) / episodes}
 
 
 def write_curve(prefix: str, algo: str, result: dict, meta: dict) -> None:
@@ -69,7 +97,7 @@ def write_curve(prefix: str, algo: str, result: dict, meta: dict) -> None:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--algo", choices=["sac", "ppo", "dqn"], default="sac")
+    p.add_argument("--algo", choices=["sac", "ppo", "dqn", "grpo"], default="sac")
     p.add_argument("--total-timesteps", type=int, default=None)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", default=None)
@@ -79,25 +107,34 @@ def main() -> None:
     p.add_argument("--patience", type=int, default=0, help="validation checks without improvement before stopping")
     p.add_argument("--curve", default=None, help="write the validation curve to PREFIX.json and PREFIX.png")
     args = p.parse_args()
+    if args.algo == "grpo" and not args.hard:
+        p.error("--algo grpo is reported on the hard split only: add --hard")
     torch.set_num_threads(1)
-    out = args.out or f"runs/tooldesk_{'hard_' if args.hard else ''}{args.algo}{'.pt' if args.algo == 'sac' else '.zip'}"
+    out = args.out or f"runs/tooldesk_{'hard_' if args.hard else ''}{args.algo}{'.pt' if args.algo in ('sac', 'grpo') else '.zip'}"
     load_before = os.getloadavg()[0]
     wall, cpu = time.perf_counter(), time.process_time()
     kw = {"total_timesteps": args.total_timesteps} if args.total_timesteps else {}
     stop = {"hard": args.hard, "max_seconds": args.max_seconds, "patience": args.patience}
     if args.algo == "sac":
         result = sac_discrete.train(sac_discrete.Args(seed=args.seed, out=out, **kw, **stop))
+    elif args.algo == "grpo":
+        updates = {"total_updates": args.total_timesteps} if args.total_timesteps else {}
+        result = grpo_episodes.train(grpo_episodes.Args(seed=args.seed, out=out, warm_start_episodes=1000, **updates, **stop))
     else:
         result = sb3.train(sb3.SB3Config(algo=args.algo, seed=args.seed, out=out, **kw, **stop))
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     if args.hard:
         trained = evaluate_hard(f"{args.algo}-hard", args.test_episodes, out)
+        if args.algo == "grpo":  # its curve starts at the behaviour-cloned rules policy
+            meta_extra = {k: result[k] for k in ("updates", "episodes", "warm_start_decisions", "warm_start_loss") if k in result}
+        else:
+            meta_extra = {}
         baselines = {name: evaluate_hard(name, args.test_episodes) for name in ("random", "rules", "oracle")}
         meta = {"env_id": result["env_id"], "val_split": result["val_split"], "steps": result["steps"],
                 "train_wall_seconds": round(wall, 1), "train_cpu_seconds": round(cpu, 1), "seed": args.seed,
-                "hard_test": {"trained": trained, **baselines}}
+                "hard_test": {"trained": trained, **baselines}, **meta_extra}
         if args.curve:
-            val = {n: evaluate_hard(n, 200, split="hard:validation", seed=10_000) for n in ("rules", "oracle")}
+            val = {n: expert_on_curve_queries(n, result["env_id"], 200, 10_000, result["val_split"]) for n in ("rules", "oracle")}
             meta.update(rules_resolution=val["rules"]["resolution_rate"], oracle_resolution=val["oracle"]["resolution_rate"])
             write_curve(args.curve, args.algo, result, meta)
         print(json.dumps({"algo": args.algo, "checkpoint": out, "loadavg_before": round(load_before, 2),

@@ -16,7 +16,8 @@ from supportgym.agents.llm_prompts import PromptFormat  # noqa: E402
 from supportgym.core.errors import ConfigError  # noqa: E402
 from supportgym.core.registry import spec  # noqa: E402
 from supportgym.train.choice_tree import build_tree, lower_states, top_layers, upper_logprobs  # noqa: E402
-from supportgym.train.grpo_expected import exact_advantages, expected_loss  # noqa: E402
+from supportgym.train.grpo_expected import expected_loss  # noqa: E402
+from supportgym.train.head_grpo import exact_advantages  # noqa: E402
 from supportgym.train.tiny import cached_tiny_model  # noqa: E402
 
 

@@ -62,3 +62,12 @@ def test_cli_refuses_gpu_options_that_do_not_apply():
     assert result.exit_code != 0 and "--policy lm" in str(result.exception)
     result = runner.invoke(app, ["train", "grpo", "--policy", "ppo", "--dry-run"])
     assert result.exit_code != 0 and "head" in str(result.exception)
+
+
+def test_lora_targets_are_checked_and_passed_from_the_cli():
+    with pytest.raises(ConfigError, match="gate_proj"):  # the message lists what is allowed
+        GRPORunConfig(target_modules=("q_proj", "mlp"))
+    res = runner.invoke(app, ["train", "grpo", "--advantage", "expected", "--lora-layers", "4",
+                              "--target-modules", "q_proj, v_proj,down_proj", "--dry-run"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["config"]["target_modules"] == ["q_proj", "v_proj", "down_proj"]

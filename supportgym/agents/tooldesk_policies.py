@@ -1,10 +1,11 @@
-"""Trained tool-desk policies (SAC-discrete, SB3 PPO and DQN) as evaluation agents.
+"""Trained tool-desk policies (SAC-discrete, SB3 PPO and DQN, whole-episode GRPO) as evaluation agents.
 
 Each reads only the observation, through the vector face's features (``featurize`` for a
 checkpoint trained on ``tooldesk-v0``'s 72 features, ``featurize_v1`` for one trained on
 v1's 96), and acts greedily. ``checkpoint=None`` uses the committed checkpoint under
 ``supportgym/agents/checkpoints/`` if there is one; otherwise it says how to train one.
-The ``*-hard`` agents are the same algorithms trained on ``hard:train`` (tooldesk-v1).
+The ``*-hard`` agents are the same algorithms trained on ``hard:train`` (tooldesk-v1);
+``grpo-hard`` is SAC's actor network trained by whole-episode GRPO (``train/grpo_episodes.py``).
 """
 
 from __future__ import annotations
@@ -112,6 +113,16 @@ class PPOHardAgent(PPOAgent):
 class DQNHardAgent(DQNAgent):
     name = "dqn-hard"
     default_file = "tooldesk_hard_dqn.zip"
+    train_flag = " --hard"
+
+
+class GRPOHardAgent(SACAgent):
+    """The same actor trained by whole-episode GRPO from a behaviour-cloned ``rules`` start
+    (``supportgym train grpo-episodes --hard``)."""
+
+    name = "grpo-hard"
+    algo = "grpo-episodes"
+    default_file = "tooldesk_hard_grpo.pt"
     train_flag = " --hard"
 
 

@@ -41,7 +41,8 @@ def grpo_command(
     model: Optional[str] = typer.Option(None, help="HF model folder (default: the converted SmolLM2-135M-Instruct)"),
     output_dir: Optional[Path] = typer.Option(None, help="run directory (default runs/grpo-<env>, runs/grpo-head-inbox)"),
     max_steps: Optional[int] = typer.Option(None, help="optimizer steps (default 60 lm, 3000 head)"),
-    num_generations: Optional[int] = typer.Option(None, help="completions per prompt, the group (default 4 lm, 8 head)"),
+    num_generations: Optional[int] = typer.Option(None, help="completions per prompt, the group (default 4 lm, 8 head; "
+                                                           "unused by --advantage expected, whose group is every value)"),
     prompts_per_step: Optional[int] = typer.Option(None, help="prompts per step (default 2 lm, 16 head)"),
     max_completion_length: Optional[int] = typer.Option(
         None, help="max new tokens per completion (default 40; whole episodes, tool results included: 384 tooldesk, 1536 ticket)"),
@@ -50,6 +51,8 @@ def grpo_command(
     beta: float = typer.Option(0.0, help="KL coefficient (0: no reference model)"),
     lora_r: int = typer.Option(16),
     lora_alpha: int = typer.Option(32),
+    target_modules: str = typer.Option("q_proj,k_proj,v_proj,o_proj", help="lm: LoRA targets, comma-separated from "
+                                       "q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj"),
     train_prompts: Optional[int] = typer.Option(None, help="distinct training prompts from the train split "
                                                            "(default 512 lm, 3000 head)"),
     seed: int = typer.Option(0),
@@ -70,7 +73,8 @@ def grpo_command(
     episode_mode: str = typer.Option("decision", help="decision (one decision per prompt) | episode (multi-step envs: "
                                                       "the model plays whole episodes, actions as tools)"),
     advantage: Optional[str] = typer.Option(None, help="per_field (each field's own reward components) | summed; "
-                                                        "head default per_field; lm default trl (TRL's GRPOTrainer), "
+                                                        "head default expected (every value of every field "
+                                                        "scored, no sampling); lm default trl (TRL's GRPOTrainer), "
                                                         "per_field/summed run lm in SupportGym's own loop; lm expected: "
                                                         "exact expected reward over every allowed category/route, the "
                                                         "top --lora-layers run on the frozen layers' cached output"),
@@ -117,7 +121,7 @@ def grpo_command(
             from ..core.errors import ConfigError
 
             raise ConfigError("--bf16 and --use-vllm are options of --policy lm; the heads train in float32 in seconds")
-        advantage = advantage or "per_field"
+        advantage = advantage or "expected"
         head_kw = {k: v for k, v in dict(max_steps=max_steps, num_generations=num_generations,
                                          prompts_per_step=prompts_per_step, learning_rate=learning_rate,
                                          train_emails=train_prompts, real_weight=real_weight, hard_emails=hard_emails,
@@ -140,6 +144,7 @@ def grpo_command(
         num_generations=num_generations or 4, prompts_per_step=prompts_per_step or 2,
         max_completion_length=max_completion_length,
         learning_rate=learning_rate or 1e-4, temperature=temperature, beta=beta, lora_r=lora_r, lora_alpha=lora_alpha,
+        target_modules=tuple(m.strip() for m in target_modules.split(",") if m.strip()),
         train_prompts=train_prompts or 512, seed=seed, threads=threads, save_steps=save_steps,
         eval_episodes=eval_episodes, eval_size=eval_size, eval_split=eval_split, resume=resume,
         max_train_minutes=max_train_minutes, lora_layers=lora_layers, rollout=rollout,

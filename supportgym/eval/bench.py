@@ -54,7 +54,7 @@ SCHEMA = "supportgym.bench/2"
 READ_SCHEMAS = frozenset({"supportgym.bench/1", SCHEMA})
 #: built-in agents that need no model, checkpoint or endpoint
 DEFAULT_AGENTS: tuple[str, ...] = ("random", "rules", "oracle", "pipeline", "classifier", "learned", "sac", "dqn", "ppo",
-                                   "sac-hard", "dqn-hard", "ppo-hard")
+                                   "sac-hard", "dqn-hard", "ppo-hard", "grpo-hard")
 #: agents whose actions depend on their random state; others run once per instance
 STOCHASTIC_AGENTS: frozenset[str] = frozenset({"random", "llm"})
 #: agents that call a model endpoint: their episodes are throttled per endpoint

@@ -38,6 +38,10 @@ EPISODE_MODES = ("decision", "episode")
 ADVANTAGES = ("trl", "per_field", "summed", "expected")
 
 
+#: the linear maps of a Llama-style decoder layer (SmolLM2) that LoRA can adapt
+LORA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
+
+
 @dataclass
 class GRPORunConfig:
     env: str = "inbox"
@@ -142,6 +146,9 @@ class GRPORunConfig:
         if self.eval_split not in ("train", "validation", "test"):
             raise ConfigError(expected("GRPORunConfig.eval_split", self.eval_split, ["train", "validation", "test"]))
         self.target_modules = tuple(self.target_modules)
+        if not self.target_modules or any(m not in LORA_TARGETS for m in self.target_modules):
+            raise ConfigError(expected("GRPORunConfig.target_modules", list(self.target_modules),
+                                       f"one or more of {list(LORA_TARGETS)} (the decoder layers' linear maps)"))
         self.eval_tasks = checked_eval_tasks(name, self.eval_tasks, "GRPORunConfig")
         if self.rollout not in ("constrained", "sample"):
             raise ConfigError(expected("GRPORunConfig.rollout", self.rollout, ["constrained", "sample"]))

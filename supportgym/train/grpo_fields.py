@@ -103,7 +103,8 @@ def train_field_grpo(cfg: Any) -> dict[str, Any]:
     after, plots = finish_run(cfg, model, tok, run)
     summary = {
         "env": cfg.env, "model": cfg.model or "SmolLM2-135M-Instruct (converted GGUF)", "trainer": "field_grpo",
-        "advantage": cfg.advantage, "steps": steps, "train_seconds": round(train_s, 1),
+        "advantage": cfg.advantage, "credit": {f: list(c) for f, c in CREDIT.items()}, "steps": steps,
+        "train_seconds": round(train_s, 1),
         "seconds_per_step": round(train_s / max(1, steps), 2), "torch_threads": threads,
         "completions_per_step": P * G, "episode_mode": "decision",
         **before_after(before, after),

@@ -4,19 +4,24 @@ The fast RL path for CPU users, and the check that the inbox reward is learnable
 of generated *train* emails (one-email episodes, seeds ``seed..seed+n-1``, exactly the
 prompts of LLM GRPO) is encoded once by a frozen MiniLM; the trainable per-field softmax
 heads (:mod:`supportgym.agents.head_policy`) are then trained on the environment's own
-reward: every step takes ``prompts_per_step`` emails, samples ``num_generations`` actions
-for each, steps the real environment with each (the same ``finish_action`` as at
-evaluation), and pushes up the log-probability of the better choices.
+reward: every step takes ``prompts_per_step`` emails, scores choices for each by stepping the
+real environment (the same ``finish_action`` as at evaluation) and pushes up the
+log-probability of the better ones, relative to the group of choices for the same email.
 
 Credit (``advantage``):
 
-* ``per_field`` (default): each field's choice gets the group-relative advantage of *its
+* ``per_field``: each field's choice gets the group-relative advantage of *its
   own* reward components (:data:`CREDIT`), so a right route is never punished because the
   priority next to it was wrong;
-* ``summed``: every field gets the advantage of the total reward (TRL's GRPO), for comparison.
+* ``summed``: every field gets the advantage of the total reward (TRL's GRPO), for comparison;
+* ``expected`` (default): no sampling: the group is every allowed value of a field, weighted by the policy's
+  probability, each scored by the environment with the other fields held at :data:`HOLD` (route:
+  under every category, weighted by the category's probability): the exact gradient of the expected
+  per-field reward, as ``train grpo --policy lm --advantage expected`` does for the LM.
 
-Exploration: the policy starts uniform (zero-initialised heads); an entropy bonus and a
-sampling temperature keep groups varied, so no single label takes over early.
+Exploration: the policy starts uniform (zero-initialised heads); an entropy bonus (and, when
+sampling, the sampling temperature) keeps probability on every value, so no single label takes
+over early.
 """
 
 from __future__ import annotations
@@ -38,20 +43,30 @@ from ..core.io import write_json_atomic
 from ..core.registry import make, spec
 from .head_eval import brief_tasks, evaluate_agent, evaluate_head
 
-ADVANTAGES = ("per_field", "summed")
+ADVANTAGES = ("per_field", "summed", "expected")
 #: grpo: the environment's reward only; supervised: cross-entropy on the gold labels (the "SFT alone"
 #: baseline on the same features, pool and steps; it reads gold, so it is an imitation of the oracle).
 #: Also the objectives of ``train grpo --policy lm --advantage expected`` (GRPORunConfig.objective)
 OBJECTIVES = ("grpo", "supervised")
 #: which reward components each field's choice is answerable for (inbox reward breakdown names).
-#: reply: the agent writes no reply to what it called spam, so the reply component follows the category.
+#: reply: the heads write no reply to mail they route to trash or archive (``agents.repair.wants_no_reply``),
+#: so the reply component is the route's; crediting it to the category made "spam" as good as the right
+#: category for every newsletter (no reply wanted: the empty reply earned what the category lost). The
+#: rule also stays quiet on what is *called* spam, so a sampled (per_field) action whose category is spam
+#: but whose route is not trash/archive lends the route a reply it did not choose; the default expected
+#: credit holds the other fields at HOLD (not spam, not a quiet route) and has no such leak.
+#: capacity_penalty is inbox-v1's charge for a priority label above the true one (a fast lane slowed by
+#: mail that does not belong there), so it is the priority's; queue_penalty (a full team queue) the route's.
 CREDIT: dict[str, tuple[str, ...]] = {
-    "category": ("category", "reply"),
-    "route_to": ("routing", "queue_penalty", "capacity_penalty"),
-    "priority": ("priority", "sla_penalty"),
+    "category": ("category",),
+    "route_to": ("routing", "queue_penalty", "reply"),
+    "priority": ("priority", "sla_penalty", "capacity_penalty"),
     "flag_review": ("escalation", "budget_penalty"),
 }
 DEVICES = ("cpu", "cuda")
+#: values of the other fields while one field's every value is scored (expected advantages): neutral
+#: choices, so that a field's reward depends on its own value only
+HOLD = {"category": "general_inquiry", "route_to": "support_tier1", "priority": "medium", "flag_review": False}
 
 
 @dataclass
@@ -76,7 +91,8 @@ class HeadGRPOConfig:
     learning_rate: float = 0.01
     entropy_coef: float = 0.01
     temperature: float = 1.0
-    advantage: str = "per_field"
+    #: expected (default: chosen on generated and real validation mail, docs/llm.md) | per_field | summed
+    advantage: str = "expected"
     objective: str = "grpo"
     #: divide each group's centred reward by its std (TRL's scale_rewards); False: Dr. GRPO's plain centring
     scale_rewards: bool = True
@@ -234,6 +250,61 @@ def grpo_update(heads: Any, opt: Any, x: Any, reward: Callable[[int, dict[str, A
     return float(loss.detach()), float(ent.detach().mean()), comps
 
 
+def exact_advantages(p: Any, r: Any, scale: bool = True, clip: float = 10.0) -> Any:
+    """Probabilities and rewards over a field's values (last dim) -> group-relative advantages over the
+    whole group weighted by the policy: centred on the expected reward, optionally / the weighted std."""
+    b = (p * r).sum(-1, keepdim=True)
+    a = r - b
+    if scale:
+        sd = (p * a * a).sum(-1, keepdim=True).sqrt()
+        a = a / (sd + 1e-6)
+    return a.clamp(-clip, clip)
+
+
+def value_table(reward: Callable[[int, dict[str, Any]], dict[str, float]], prompts: list[int],
+                credit: dict[str, tuple[str, ...]] = CREDIT) -> dict[str, Any]:
+    """(P, values) tensor per field: each allowed value's own reward for each prompt, others at HOLD."""
+    import torch
+
+    return {f: torch.tensor([[field_rewards(reward(p, {**HOLD, f: _label(f, k)}), credit)[f] for k in range(len(LABELS[f]))]
+                             for p in prompts]) for f in HEAD_FIELDS}
+
+
+def expected_update(heads: Any, opt: Any, x: Any, table: dict[str, Any], cfg: HeadGRPOConfig) -> tuple[float, float, dict[str, float]]:
+    """One exact policy-gradient step: every field's every value weighted by its probability (route under
+    every category, weighted by the category's probability). Returns (loss, mean entropy, expected rewards)."""
+    import torch
+
+    h = heads.trunk(x)
+    loss = torch.zeros((), device=x.device)
+    ent = torch.zeros(x.shape[0], device=x.device)
+    expected_r: dict[str, float] = {}
+    p_cat = None
+    for f in HEAD_FIELDS:
+        z = heads.out[f](h)
+        r = table[f].to(x.device)
+        if f == "route_to":  # (P, categories, routes): the route's logits under each category
+            z = z[:, None, :] + heads.route_given_category.weight[None, :, :]
+            r = r[:, None, :]
+        lp = torch.log_softmax(z / cfg.temperature, -1)
+        p = lp.exp()
+        pg = (p.detach() * exact_advantages(p.detach(), r, cfg.scale_rewards) * lp).sum(-1)
+        e = -(p * lp).sum(-1)
+        er = (p.detach() * r).sum(-1)
+        if f == "route_to":
+            pg, e, er = ((p_cat * v).sum(-1) for v in (pg, e, er))
+        if f == "category":
+            p_cat = p.detach()
+        loss = loss - pg.mean()
+        ent = ent + e
+        expected_r[f] = float(er.mean())
+    loss = loss - cfg.entropy_coef * ent.mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return float(loss.detach()), float(ent.detach().mean()), expected_r
+
+
 def supervised_update(heads: Any, opt: Any, x: Any, golds: list[dict[str, int]]) -> float:
     """One cross-entropy step on gold labels (route given the gold category: teacher forcing)."""
     import torch
@@ -336,9 +407,13 @@ def train_head_grpo(cfg: HeadGRPOConfig) -> dict[str, Any]:
         ts = time.perf_counter()
         batch = [order[((step - 1) * P + j) % len(order)] for j in range(P)]
         heads.train()
+        expected_r: dict[str, float] = {}
         if cfg.objective == "supervised":
             golds = [r.gold(j) for r, j in map(locate, batch)]
             loss, ent, comps = supervised_update(heads, opt, X[batch], golds), 0.0, []
+        elif cfg.advantage == "expected":
+            loss, ent, expected_r = expected_update(heads, opt, X[batch], value_table(pool_reward, batch), cfg)
+            comps = []
         else:
             loss, ent, comps = grpo_update(heads, opt, X[batch], lambda r, v, b=batch: pool_reward(b[r], v), G, cfg, gen)
         steps = step
@@ -350,6 +425,9 @@ def train_head_grpo(cfg: HeadGRPOConfig) -> dict[str, Any]:
                 if k != "total":
                     sums[f"env/{k}"] += v
         row.update({k: v / len(comps) for k, v in sums.items()})
+        if expected_r:  # no samples: the policy's expected per-field reward on the batch
+            row.update({f"expected/{f}": v for f, v in expected_r.items()})
+            row["reward"] = sum(expected_r.values())
         if Xv is not None and (step % cfg.log_every == 0 or step == 1):
             row.update(greedy_validation(heads, Xv, val_r))
         with metrics_path.open("a", encoding="utf-8") as fh:
@@ -374,10 +452,11 @@ def train_head_grpo(cfg: HeadGRPOConfig) -> dict[str, Any]:
     test_b, test_a = before["tasks"].get("split:test", {}), after["tasks"].get("split:test", {})
     summary = {
         "env": "inbox", "model": f"head policy on frozen {cfg.encoder} features", "policy": "head",
-        "advantage": cfg.advantage, "objective": cfg.objective, "steps": steps, "train_seconds": round(train_s, 1),
+        "advantage": None if cfg.objective == "supervised" else cfg.advantage, "objective": cfg.objective,
+        "credit": None if cfg.objective == "supervised" else {f: list(c) for f, c in CREDIT.items()}, "steps": steps, "train_seconds": round(train_s, 1),
         "feature_seconds": round(feature_s, 1), "train_emails": cfg.train_emails, "real_train_emails": n_real, "hard_train_emails": cfg.hard_emails, "views": list(views), "total_seconds": round(time.perf_counter() - t_start, 1),
         "stopped_by_time_budget": stopped, "seconds_per_step": round(train_s / max(1, steps), 4),
-        "torch_threads": threads, "completions_per_step": P * G, "episode_mode": "decision",
+        "torch_threads": threads, "completions_per_step": None if cfg.advantage == "expected" or cfg.objective == "supervised" else P * G, "episode_mode": "decision",
         "before": test_b.get("metrics"), "after": test_a.get("metrics"),
         "before_mean_step_reward": test_b.get("mean_step_reward"), "after_mean_step_reward": test_a.get("mean_step_reward"),
         "after_by_task": brief_tasks(after), "before_by_task": brief_tasks(before),

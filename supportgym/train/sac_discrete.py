@@ -123,11 +123,13 @@ def evaluate(actor: Actor, env_id: str, episodes: int, seed: int, **options: Any
     return greedy_rollouts(actor.greedy, env_id, episodes, seed, **options)
 
 
-def save_checkpoint(path: str | os.PathLike[str], actor: Actor, args: Args, meta: dict[str, Any]) -> Path:
+def save_checkpoint(path: str | os.PathLike[str], actor: Actor, args: Any, meta: dict[str, Any],
+                    algo: str = "sac_discrete") -> Path:
+    """The actor's weights with the run's config (a dataclass) and meta as JSON text, written atomically."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
-    torch.save({"algo": "sac_discrete", "actor": actor.state_dict(), "obs_dim": actor.obs_dim,
+    torch.save({"algo": algo, "actor": actor.state_dict(), "obs_dim": actor.obs_dim,
                 "n_actions": actor.net[-1].out_features, "hidden": list(args.hidden),
                 # plain JSON text, so that loading needs no pickled Python objects (weights_only=True)
                 "config": json.dumps(asdict(args)), "meta": json.dumps(meta)}, tmp)

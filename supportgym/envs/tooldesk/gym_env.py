@@ -94,6 +94,12 @@ class ToolDeskGymEnv(gym.Env[np.ndarray, np.int64]):
             info["episode_report"] = self.env.episode_report()
         return self.featurize(obs), float(obs.reward or 0.0), terminated, truncated, info
 
+    @property
+    def observation(self) -> Any:
+        """The typed observation behind the last features (None before reset): what a text agent such
+        as ``rules`` would see in the same state (behaviour cloning, warm starts)."""
+        return self._obs
+
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None or self._obs is None:
             return None
