@@ -34,7 +34,7 @@ from supportgym.agents.tooldesk_nets import Actor
 from supportgym.envs.tooldesk.gym_env import training_ids
 
 from ..core.errors import ConfigError, expected
-from .sac_discrete import evaluate, save_checkpoint
+from .sac_discrete import evaluate, save_checkpoint, selection_score
 
 
 @dataclass
@@ -184,7 +184,7 @@ def train(args: Args) -> dict[str, Any]:
     def validate(update: int, stats: dict[str, Any]) -> bool:
         """Greedy evaluation on the validation split; keeps the best checkpoint; True: stop."""
         val = evaluate(actor, args.env_id, args.eval_episodes, seed=10_000, split=args.val_split)
-        score = val["optimal_rate"] + val["resolution_rate"] + 1e-3 * val["mean_reward"]
+        score = selection_score(val)
         row = {"update": update, "step": env_steps, "episodes": episodes,
                "seconds": round(time.perf_counter() - start, 1), **stats, **{f"val_{k}": v for k, v in val.items()}}
         history.append(row)

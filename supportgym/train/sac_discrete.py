@@ -123,6 +123,11 @@ def evaluate(actor: Actor, env_id: str, episodes: int, seed: int, **options: Any
     return greedy_rollouts(actor.greedy, env_id, episodes, seed, **options)
 
 
+def selection_score(val: dict[str, float]) -> float:
+    """Model selection on validation: solved in the expert's steps, then resolved, reward as a tie-break."""
+    return val["optimal_rate"] + val["resolution_rate"] + 1e-3 * val["mean_reward"]
+
+
 def save_checkpoint(path: str | os.PathLike[str], actor: Actor, args: Any, meta: dict[str, Any],
                     algo: str = "sac_discrete") -> Path:
     """The actor's weights with the run's config (a dataclass) and meta as JSON text, written atomically."""
@@ -229,7 +234,7 @@ def train(args: Args) -> dict[str, Any]:
         # ---- model selection on the validation split ------------------------------------
         if global_step > args.learning_starts and (global_step % args.eval_every == 0 or global_step == args.total_timesteps):
             val = evaluate(actor, args.env_id, args.eval_episodes, seed=10_000, split=args.val_split)
-            score = val["optimal_rate"] + val["resolution_rate"] + 1e-3 * val["mean_reward"]
+            score = selection_score(val)
             row = {"step": global_step, "episodes": episodes, "seconds": round(time.perf_counter() - start, 1), **losses,
                    **{f"val_{k}": v for k, v in val.items()}}
             history.append(row)

@@ -32,6 +32,7 @@ import supportgym.envs.tooldesk  # noqa: F401  (registers the Gymnasium ids)
 from supportgym.envs.tooldesk.gym_env import HARD_ENV_ID, greedy_rollouts, training_ids
 
 from ..core.errors import ConfigError, expected
+from .sac_discrete import selection_score
 
 ALGOS: dict[str, type[PPO] | type[DQN]] = {"ppo": PPO, "dqn": DQN}
 
@@ -100,7 +101,7 @@ class ValidationCallback(BaseCallback):
                **{f"val_{k}": v for k, v in val.items()}}
         self.history.append(row)
         print(json.dumps(row), flush=True)
-        score = val["optimal_rate"] + val["resolution_rate"] + 1e-3 * val["mean_reward"]
+        score = selection_score(val)
         if score > self.best_score:
             self.best_score, self.best_eval = score, len(self.history)
             self.model.save(str(self.best_path))
