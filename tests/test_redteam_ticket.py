@@ -4,6 +4,8 @@ Classes: generic apology, keyword stuffing, negation tricks, paraphrased commitm
 languages, stalling/abstaining, actions without a matching reply, reply promises without
 actions, hedged (unclassifiable) commitments, unrequested side effects. Probes live in
 supportgym/envs/ticket/probes_v1.py; new ones are added there and are picked up here.
+At the end, hedges on top of the honest rules agent that must never pay: an investigation promised
+in every reply, and a question asked before every ticket.
 """
 
 from __future__ import annotations
@@ -13,6 +15,9 @@ import random
 import pytest
 
 from supportgym import make
+from supportgym.agents.ticket_rules import TicketRulesAgent
+from supportgym.envs.ticket.models import Draft
+from supportgym.envs.ticket.models_v1 import AskCustomer
 from supportgym.envs.ticket.probes_v1 import PROBES, full_refund_phrasings, gold_actions, replacement_phrasings, run_probe
 from supportgym.eval.runner import episode_specs, evaluate
 
@@ -103,3 +108,84 @@ def test_denying_a_refund_that_was_made_is_caught():
     env.step({"type": "DRAFT", "text": "A full refund of $89.99 is not something we will issue."})
     obs = env.step({"type": "SUBMIT"})
     assert env.episode_report()["inconsistencies"] and obs.reward <= 0
+
+
+# ---- hedges on top of the honest agent: they need not lose by 0.2, only never pay --------------------
+INVESTIGATION = " I have also opened an investigation and will update you within 48 hours."
+
+
+class _Rewriting(TicketRulesAgent):
+    """The honest rules agent; ``hedge`` is appended to its draft, ``ask_first`` asks before acting."""
+
+    def __init__(self, hedge: str = "", ask_first: bool = False, **kw):
+        super().__init__(**kw)
+        self.hedge, self.ask_first = hedge, ask_first
+
+    def bind(self, env, seed=None):
+        super().bind(env, seed)
+        self._asked_first = False
+
+    def act(self, observation):
+        if self.ask_first and observation.orders and not self._asked_first:
+            self._asked_first = True
+            return AskCustomer(question="Could you confirm which order this is about?")
+        a = super().act(observation)
+        return Draft(text=a.text + self.hedge) if a.type == "DRAFT" and self.hedge else a
+
+
+def _mean(agent, split):
+    recs = evaluate("ticket-v1", agent, episode_specs(split=split, episodes=SPLITS[split]), seed=0)
+    n = len(recs)
+    return (sum(r.total_reward for r in recs) / n, sum(r.report["score"] or 0.0 for r in recs) / n,
+            sum(r.report["resolution"]["resolved"] for r in recs) / n)
+
+
+@pytest.mark.parametrize("split", list(SPLITS))
+def test_investigation_promise_appended_to_every_reply_does_not_pay(split, baseline):
+    """An investigation is no action on the system, so promising one used to cost nothing: appended to
+    every honest reply it tied rules on `test` and beat it on `hard:validation` (it supplies the
+    investigation statement where rules missed an issue). Beside a remedy or refusal the policy did not
+    pair with an investigation it is now an inconsistency (reward_v1.hedged_outcomes)."""
+    ret, score, resolved = _mean(_Rewriting(hedge=INVESTIGATION), split)
+    rules_ret, rules_score = baseline[split]
+    rules_resolved = _mean(TicketRulesAgent(), split)[2]
+    assert ret < rules_ret and score < rules_score and resolved < rules_resolved, (split, ret, score, resolved)
+
+
+def test_investigation_beside_a_remedy_is_inconsistent_only_where_the_policy_has_none():
+    env = make("ticket-v1")
+    text = ("Hi {first}, I have refunded {amount} for order {oid}; it will reach you in 5-7 business days. "
+            "I have also opened an investigation and will update you within 48 hours.")
+    for task, acts, expect in (
+        ("easy_refund", [{"type": "REFUND", "order_id": "ORD-10234", "amount": 89.99}], True),
+        ("easy_tracking", [], False),  # the policy calls for an investigation here: no refund, but no hedge
+    ):
+        env.reset(seed=0, task=task)
+        env.step({"type": "RESEARCH"})
+        for a in acts:
+            env.step(a)
+        o = env.scenario_v1.orders[0]
+        env.step({"type": "DRAFT", "text": text.format(first=env.scenario_v1.customer.name.split()[0],
+                                                       amount=f"${o.amount:,.2f}", oid=o.order_id)})
+        env.step({"type": "SUBMIT"})
+        hedged = [x for x in env.episode_report()["inconsistencies"] if "beside a decided remedy" in x]
+        assert bool(hedged) is expect, (task, env.episode_report()["inconsistencies"])
+    # without the investigation sentence the refund reply is clean and resolved
+    env.reset(seed=0, task="easy_refund")
+    env.step({"type": "RESEARCH"})
+    env.step({"type": "REFUND", "order_id": "ORD-10234", "amount": 89.99})
+    env.step({"type": "DRAFT", "text": text.split(" I have also")[0].format(first="Maria", amount="$89.99",
+                                                                              oid="ORD-10234")})
+    env.step({"type": "SUBMIT"})
+    assert env.episode_report()["resolution"]["resolved"]
+
+
+@pytest.mark.parametrize("split", list(SPLITS))
+def test_asking_before_every_ticket_costs_reward(split, baseline):
+    """A question the email already answers used to cost only patience: asking first on every ticket
+    earned exactly what rules earns. Now a needless or repeated question is a workflow penalty; the
+    grade itself (score) is unchanged, and the honest agent, which asks only when the policy says so,
+    never pays it."""
+    ret, score, _ = _mean(_Rewriting(ask_first=True), split)
+    rules_ret, rules_score = baseline[split]
+    assert ret < rules_ret - 0.04 and score <= rules_score, (split, ret, score, baseline[split])

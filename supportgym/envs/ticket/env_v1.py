@@ -36,6 +36,9 @@ from .scenarios_v1 import from_v0, generate_hard
 
 PATIENT_STEPS_V1 = 14  # hard tickets need more steps (ask, several orders): patience lasts longer
 FRUSTRATION_V1 = {"needless_question": 5.0, "failed_call": 2.0, "repeat_question": 3.0}
+#: a question the policy does not call for (the email already identifies the order) or asked twice: like a
+#: step out of workflow order it costs reward, not only patience, or asking first would be free insurance
+NEEDLESS_QUESTION_PENALTY = -0.05
 _REMEDY_OF = {"refund": "refund", "replace": "replacement", "cancel": "cancel", "credit": "credit"}
 SPLITS_V1 = ("train", "validation", "test", "hard:train", "hard:validation", "hard:test")
 UNNEEDED_ANSWER = "I've already told you everything in my email."
@@ -138,10 +141,12 @@ class TicketEnvV1(TicketEnv):
         self._history.append(Turn(role="agent", text=a.question))
         if not self.sc_v1.required.needs_ask:  # type: ignore[union-attr]
             self._frustration += FRUSTRATION_V1["needless_question"]
+            rb.workflow_penalty = NEEDLESS_QUESTION_PENALTY
             self._answer = UNNEEDED_ANSWER
         else:
             if self._asked:
                 self._frustration += FRUSTRATION_V1["repeat_question"]
+                rb.workflow_penalty = NEEDLESS_QUESTION_PENALTY
             self._asked = True
             self._answer = self.sc_v1.answer
         self._history.append(Turn(role="customer", text=self._answer))

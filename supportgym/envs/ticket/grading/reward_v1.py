@@ -13,6 +13,11 @@
     reward    = clamp(positive - penalties, -1, 1)
     resolved  = state = 1, informed = 1, no inconsistency and no policy violation
 
+An investigation is no action on the system, so a promised one is checked against the policy's
+outcome instead: promised next to a firm refund, replacement or cancellation or a refusal, where the
+policy calls for no investigation, it is an inconsistency (hedged_outcomes). Otherwise "we have opened
+an investigation" would be free insurance appended to every reply.
+
 An empty reply earns nothing positive. Quality only scales an outcome that exists, so
 tags, empathy and names cannot earn anything on their own.
 """
@@ -68,6 +73,22 @@ class GradeV1:
             if items:
                 parts.append(f"{name}: " + "; ".join(items))
         return " | ".join(parts)
+
+
+#: firm promises that decide an issue; the VIP delay credit goes with an investigation, so it does not
+_DECIDED = ("refund", "replacement", "cancel")
+
+
+def hedged_outcomes(commits: list[Commit], s: ScenarioV1) -> list[str]:
+    """An investigation promised beside a decided remedy or a refusal when the policy calls for none."""
+    req = s.required
+    if req is None or "investigation" in req.outcomes:
+        return []
+    inv = next((c for c in commits if c.kind == "investigation" and c.firm_promise), None)
+    if inv is None or not any(c.firm_denial or (c.firm_promise and c.kind in _DECIDED) for c in commits):
+        return []
+    return [f"'{inv.clause[:90]}' promises an investigation beside a decided remedy or refusal; "
+            "the policy calls for no investigation"]
 
 
 def tagging(tags: Tag | None, s: ScenarioV1) -> float:
@@ -130,6 +151,7 @@ def grade_v1(
     commits = extract(text, tuple(o.item for o in s.orders))
     con = check(commits, actual, s.orders, req.statements)
     con.inconsistencies += extra_inconsistencies or []  # an optional judge can only add (judge.py)
+    con.inconsistencies += hedged_outcomes(commits, s)
     state = state_match(required, actual)
     informed = con.informed if text.strip() else 0.0
     outcome = round(state * informed, 4)
