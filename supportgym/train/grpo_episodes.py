@@ -109,15 +109,16 @@ def play(env: gym.Env, actor: Actor, seed: int, gen: torch.Generator) -> tuple[l
 
 def rules_episodes(env: gym.Env, episodes: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """(features, action ids) of the ``rules`` expert's decisions on ``episodes`` train-split queries."""
-    from supportgym.envs.tooldesk.advisor import advise
+    from supportgym.agents.tooldesk_rules import ToolDeskRulesAgent
 
-    multi = getattr(env.unwrapped.env, "version", 0) >= 1  # as ToolDeskRulesAgent: v1 serves every request
+    expert = ToolDeskRulesAgent()
     feats, acts = [], []
     for ep in range(episodes):
         obs, _ = env.reset(seed=seed + ep)
+        expert.bind(env.unwrapped.env)
         done = False
         while not done:
-            action, _ = advise(env.unwrapped.observation, multi=multi)
+            action = expert.act(env.unwrapped.observation).action_id
             feats.append(obs)
             acts.append(action)
             obs, _, terminated, truncated, _ = env.step(action)

@@ -30,15 +30,14 @@ from typing import Any
 
 from ..core.io import write_json_atomic
 from .evaluate import before_after
-from .head_grpo import CREDIT, HOLD, InboxFieldReward, exact_advantages, field_rewards
+from .head_grpo import InboxFieldReward, credit_record, exact_advantages, value_reward
 
 
 
 def value_rewards(reward: InboxFieldReward, i: int, categories: list[str], routes: list[str]) -> dict[str, list[float]]:
     """Per-field reward of every allowed category and route of email ``i`` (the other fields held fixed)."""
-    cat = [field_rewards(reward(i, {**HOLD, "category": c}), CREDIT)["category"] for c in categories]
-    route = [field_rewards(reward(i, {**HOLD, "route_to": r}), CREDIT)["route_to"] for r in routes]
-    return {"category": cat, "route_to": route}
+    return {"category": [value_reward(reward, i, "category", c) for c in categories],
+            "route_to": [value_reward(reward, i, "route_to", r) for r in routes]}
 
 
 def expected_loss(scores: dict[str, Any], rewards: dict[str, Any], categories: list[str], scale: bool = True,
@@ -170,7 +169,7 @@ def train_expected_grpo(cfg: Any) -> dict[str, Any]:
     after, plots = finish_run(cfg, model, tok, run)
     summary = {
         "env": cfg.env, "model": cfg.model or "SmolLM2-135M-Instruct (converted GGUF)", "trainer": trainer,
-        "advantage": "expected", "objective": cfg.objective, "credit": {f: list(c) for f, c in CREDIT.items()}, "steps": steps, "train_seconds": round(train_s + cache_s, 1),
+        "advantage": "expected", "objective": cfg.objective, "credit": credit_record(), "steps": steps, "train_seconds": round(train_s + cache_s, 1),
         "cache_seconds": round(cache_s, 1), "update_seconds": round(train_s, 1),
         "total_seconds": round(time.perf_counter() - t_start, 1), "stopped_by_time_budget": stopped,
         "seconds_per_step": round(train_s / max(1, steps), 2), "torch_threads": threads,

@@ -22,7 +22,7 @@ from typing import Any
 from ..core.io import write_json_atomic
 from .field_credit import policy_gradient_loss, token_advantages, token_owners
 from .evaluate import before_after
-from .head_grpo import CREDIT, field_rewards
+from .head_grpo import CREDIT, credit_record, field_rewards
 
 
 def group_relative(values: list[float], scale: bool = True, eps: float = 1e-6) -> list[float]:
@@ -103,7 +103,7 @@ def train_field_grpo(cfg: Any) -> dict[str, Any]:
     after, plots = finish_run(cfg, model, tok, run)
     summary = {
         "env": cfg.env, "model": cfg.model or "SmolLM2-135M-Instruct (converted GGUF)", "trainer": "field_grpo",
-        "advantage": cfg.advantage, "credit": {f: list(c) for f, c in CREDIT.items()}, "steps": steps,
+        "advantage": cfg.advantage, "credit": credit_record(), "steps": steps,
         "train_seconds": round(train_s, 1),
         "seconds_per_step": round(train_s / max(1, steps), 2), "torch_threads": threads,
         "completions_per_step": P * G, "episode_mode": "decision",

@@ -189,6 +189,17 @@ def field_rewards(comps: dict[str, float], credit: dict[str, tuple[str, ...]] = 
     return {f: sum(comps.get(c, 0.0) for c in credit[f]) for f in HEAD_FIELDS}
 
 
+def value_reward(reward: Callable[[int, dict[str, Any]], dict[str, float]], i: int, field: str, value: Any,
+                 credit: dict[str, tuple[str, ...]] = CREDIT) -> float:
+    """``field``'s own reward on prompt ``i`` when it takes ``value`` and the other fields sit at :data:`HOLD`."""
+    return field_rewards(reward(i, {**HOLD, field: value}), credit)[field]
+
+
+def credit_record(credit: dict[str, tuple[str, ...]] = CREDIT) -> dict[str, list[str]]:
+    """The credit as a run summary records it (JSON lists)."""
+    return {f: list(c) for f, c in credit.items()}
+
+
 def group_advantages(rewards: Any, groups: int, scale: bool, eps: float = 1e-6) -> Any:
     """(groups * G,) rewards -> group-relative advantages (centred per group, optionally / std)."""
     r = rewards.view(groups, -1)
@@ -266,7 +277,7 @@ def value_table(reward: Callable[[int, dict[str, Any]], dict[str, float]], promp
     """(P, values) tensor per field: each allowed value's own reward for each prompt, others at HOLD."""
     import torch
 
-    return {f: torch.tensor([[field_rewards(reward(p, {**HOLD, f: _label(f, k)}), credit)[f] for k in range(len(LABELS[f]))]
+    return {f: torch.tensor([[value_reward(reward, p, f, _label(f, k), credit) for k in range(len(LABELS[f]))]
                              for p in prompts]) for f in HEAD_FIELDS}
 
 
@@ -453,7 +464,7 @@ def train_head_grpo(cfg: HeadGRPOConfig) -> dict[str, Any]:
     summary = {
         "env": "inbox", "model": f"head policy on frozen {cfg.encoder} features", "policy": "head",
         "advantage": None if cfg.objective == "supervised" else cfg.advantage, "objective": cfg.objective,
-        "credit": None if cfg.objective == "supervised" else {f: list(c) for f, c in CREDIT.items()}, "steps": steps, "train_seconds": round(train_s, 1),
+        "credit": None if cfg.objective == "supervised" else credit_record(), "steps": steps, "train_seconds": round(train_s, 1),
         "feature_seconds": round(feature_s, 1), "train_emails": cfg.train_emails, "real_train_emails": n_real, "hard_train_emails": cfg.hard_emails, "views": list(views), "total_seconds": round(time.perf_counter() - t_start, 1),
         "stopped_by_time_budget": stopped, "seconds_per_step": round(train_s / max(1, steps), 4),
         "torch_threads": threads, "completions_per_step": None if cfg.advantage == "expected" or cfg.objective == "supervised" else P * G, "episode_mode": "decision",
