@@ -6,12 +6,14 @@ prints one JSON object with, per evaluation set, the figures of
 apart), ticket route-family macro recall (billing / sales / support), route and category
 accuracy, plus the episode score. Sets: ``real:validation``, ``real:test`` (every email
 once, shuffled with a fixed seed, in episodes of ``--size``), the fixed tasks easy/medium/hard
-together (``fixed``), and optionally generated ``test`` episodes (``--generated N``).
+together (``fixed``), hand-written mail by other authors (``handwritten:validation`` /
+``handwritten:test``, 60 emails each, the same way), and optionally generated ``test`` episodes
+(``--generated N``).
 
     uv run --all-extras python benchmarks/inbox_real.py
     uv run --all-extras python benchmarks/inbox_real.py --agents rules --sets real:validation --generated 0
 
-Quote real:test; tune on real:train / real:validation only.
+Quote real:test and handwritten:test; tune on the train / validation parts only.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from typing import Any
 from supportgym import make
 from supportgym.agents import make_agent
 from supportgym.envs.inbox.models import LabelledEmail
-from supportgym.envs.inbox.real import real_metrics, real_pool
+from supportgym.envs.inbox.real import real_metrics
+from supportgym.envs.inbox.sources import whole_split
 from supportgym.envs.inbox.tasks import load_task
 
 ENV = "inbox-v0"
@@ -67,7 +70,9 @@ def chunks(emails: list[LabelledEmail], size: int) -> list[Episode]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--agents", nargs="+", default=["rules", "classifier"])
-    ap.add_argument("--sets", nargs="+", default=["real:validation", "real:test", "fixed"])
+    ap.add_argument("--sets", nargs="+", default=["real:validation", "real:test", "fixed", "handwritten:validation",
+                                                  "handwritten:test"],
+                    help="fixed, or any finite inbox split: real:*, hard:*, handwritten:*")
     ap.add_argument("--size", type=int, default=10, help="emails per episode for real mail")
     ap.add_argument("--generated", type=int, default=20, help="generated test episodes of 10 (0: skip)")
     args = ap.parse_args()
@@ -79,7 +84,7 @@ def main() -> None:
             if s == "fixed":
                 rows, score = run(name, [({"task": t}, list(load_task(t).emails)) for t in ("easy", "medium", "hard")])
             else:
-                rows, score = run(name, chunks(real_pool(s.split(":", 1)[1]), args.size))
+                rows, score = run(name, chunks(whole_split(s), args.size))
             m = {k: v for k, v in real_metrics(rows).items() if v is not None}
             res[s] = {**m, "normalized_score": round(score, 4), "seconds": round(time.monotonic() - t0, 1)}
         if args.generated:

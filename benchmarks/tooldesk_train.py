@@ -23,6 +23,7 @@ import argparse
 import json
 import os
 import time
+from typing import Any
 
 import torch
 from tooldesk_eval import evaluate_agent, evaluate_hard  # type: ignore[import-not-found]  # run from benchmarks/ or the repo root
@@ -40,27 +41,21 @@ def targets(trained: dict[str, float], oracle: dict[str, float]) -> dict[str, bo
 
 def expert_on_curve_queries(name: str, env_id: str, episodes: int, seed: int, split: str) -> dict[str, float]:
     """``name`` (rules, oracle) on exactly the queries of the policy's validation curve: the Gymnasium face
-    reset with ``seed + ep`` (as ``greedy_rollouts``), the agent reading the typed observation behind the
+    reset with ``seed + ep`` (as for the policy), the agent reading the typed observation behind the
     features. (The runner's ``reset(seed=...)`` would pick other queries from the same seeds.)"""
-    import gymnasium as gym
-
     from supportgym.agents import make_agent
+    from supportgym.envs.tooldesk.gym_env import greedy_rollouts
 
-    env = gym.make(env_id)
-    inner = env.unwrapped
     agent = make_agent("tooldesk-v1", name, seed=0)
-    resolved, rewards = [], []
-    for ep in range(episodes):
-        env.reset(seed=seed + ep, options={"split": split})
-        agent.bind(inner.env, seed=seed + ep)
-        done, total = False, 0.0
-        while not done:
-            _, r, term, trunc, info = env.step(agent.act(inner.observation).action_id)
-            total, done = total + r, term or trunc
-        resolved.append(info["episode_report"]["resolved"])
-        rewards.append(total)
-    env.close()
-    return {"resolution_rate": sum(resolved) / episodes, "mean_reward": sum(rewards) / episodes}
+    face: list[Any] = []
+
+    def bind(env: Any, ep_seed: int) -> None:
+        face[:] = [env.unwrapped]
+        agent.bind(env.unwrapped.env, seed=ep_seed)
+
+    r = greedy_rollouts(lambda _obs: agent.act(face[0].observation).action_id, env_id, episodes, seed,
+                        on_reset=bind, split=split)
+    return {"resolution_rate": r["resolution_rate"], "mean_reward": r["mean_reward"]}
 
 
 def write_curve(prefix: str, algo: str, result: dict, meta: dict) -> None:

@@ -237,3 +237,56 @@ def test_rules_read_form_cues_of_bulk_mail():
 def test_rules_route_list_mail_and_multilingual_tickets(subject, body, sender, route):
     _, cat, _, got = InboxRulesAgent().read(_mail(subject, body, sender).email)
     assert got == route and cat != "spam_phishing"
+
+
+@pytest.mark.parametrize("subject,body,sender", [
+    ("Automatic reply: Quote Q-2291", "Thank you for your message. I am out of the office until Monday 12 May with limited "
+     "access to email.\nFor urgent matters please contact sales@example.com.", "Pat Lee <pat.lee@example.com>"),
+    ("Abwesenheitsnotiz: Ihre Bestellung", "Vielen Dank für Ihre Nachricht. Ich bin bis zum 3. Juni nicht im Büro.",
+     "m.weber@example.de"),
+    ("[OK] Disk usage report srv-07", "Host: srv-07\nUsage: 61%\n\nThis is an automatically generated report. Do not reply "
+     "to this message.", "monitor@example.net"),
+])
+def test_rules_file_auto_replies_and_machine_reports(subject, body, sender):
+    _, cat, _, route = InboxRulesAgent().read(_mail(subject, body, sender).email)
+    assert (cat, route) == ("general_inquiry", "archive")
+
+
+def test_rules_keep_requests_about_auto_replies_and_gift_cards():
+    """Talking *about* an out-of-office message or gift cards is a request, not an auto-reply or fraud."""
+    ooo = _mail("Out-of-office messages not sent", "Hi, since yesterday our out of office replies are no longer sent "
+                "from the shared mailbox. Can you check the server rule? Thanks, Kim", "Kim <kim@example.com>")
+    assert InboxRulesAgent().read(ooo.email)[3] not in ("archive", "trash")
+    gift = _mail("Gift cards for our staff?", "Hello, do you sell gift cards? We would like 40 of them for our team at "
+                 "Christmas. Best, Jo", "Jo Park <jo@example.org>")
+    assert InboxRulesAgent().read(gift.email)[3] not in ("archive", "trash")
+
+
+@pytest.mark.parametrize("subject,body,sender", [
+    ("", "Are you at your desk? I need you to buy 5 gift cards for a client today, scratch the back and send me "
+     "the codes. Keep this between us for now.\n\nSent from my iPhone", "Director <director.office@gmail.com>"),
+    ("Shared document: Q3 remittance", "A document has been shared with you. To view the document, sign in with your "
+     "email and password at our secure document portal: http://docs-share-portal.example/login", "no-reply@docs-share.example"),
+])
+def test_rules_trash_gift_card_fraud_and_document_phishing(subject, body, sender):
+    assert InboxRulesAgent().read(_mail(subject, body, sender).email)[3] == "trash"
+
+
+def test_rules_send_gateway_errors_for_everyone_to_tier2():
+    outage = _mail("Portal down", "Since 9:00 every page of the portal returns 502 Bad Gateway for all users. "
+                   "Please help, account ACC-1200.", "Ops <ops@example.com>")
+    assert InboxRulesAgent().read(outage.email)[3] == "support_tier2"
+
+
+@pytest.mark.parametrize("subject,body,sender,route", [
+    ("Press inquiry: outage last week", "Hello, I am a journalist at Tech Weekly preparing a story on last week's outage. "
+     "Could someone give us a comment by Friday?", "Ana Ruiz <ana@techweekly.example>", "management"),
+    ("Accepted: Quarterly review @ Thu 10:00", "Sam Lee has accepted this invitation.", "calendar@example.com", "archive"),
+    ("RESOLVED: CPU load high on app-3", "Alert cleared at 04:10.", "alerts@monitor.example", "archive"),
+    ("Gehaltsabrechnung Oktober", "Hallo, in meiner Gehaltsabrechnung fehlt die Überstundenzulage. Können Sie das prüfen?",
+     "Tom Berg <t.berg@brightdesk.io>", "hr"),
+    ("Change of bank details", "Dear customer, please note our new bank details for all future payments and update "
+     "your records before paying the next invoice: IBAN GB00 0000 0000 0000.", "accounts@supplier-payments.example", "trash"),
+])
+def test_rules_route_press_machine_mail_payroll_and_bank_detail_fraud(subject, body, sender, route):
+    assert InboxRulesAgent().read(_mail(subject, body, sender).email)[3] == route

@@ -165,3 +165,21 @@ def test_training_round_trip(monkeypatch, tmp_path):
     cv = cross_validate_real(ClassifierConfig(generated=100, hard=False, c_grid=[1.0], max_features=2000, max_iter=100),
                              folds=3)
     assert cv["n"] == summary["trained_on"]["real"] and 0.0 <= cv["route_accuracy"] <= 1.0
+
+
+def test_classifier_defers_to_rules_when_unsure():
+    """Below ``defer_below`` route probability the rules label the email; 0 never defers, 1 always does."""
+    from supportgym.agents.inbox_rules import InboxRulesAgent
+
+    emails = [e.email for t in ("easy", "medium") for e in load_task(t).emails]
+    rules_labels = [InboxRulesAgent().read(e)[1:] for e in emails]
+    always = InboxClassifierAgent(defer_below=1.0)
+    assert [always.read(e)[1:] for e in emails] == rules_labels
+    never = InboxClassifierAgent(defer_below=0.0)
+    assert [never.read(e)[1:] for e in emails] == [decide(never.model.predict(e)) for e in emails]
+    default = InboxClassifierAgent()
+    for e in emails:
+        unsure = max(default.model.predict(e)["route_to"].values()) < default.defer_below
+        assert default.read(e)[1:] == (InboxRulesAgent().read(e)[1:] if unsure else decide(default.model.predict(e)))
+    with pytest.raises(ConfigError, match="defer_below"):
+        InboxClassifierAgent(defer_below=1.5)

@@ -3,13 +3,16 @@
 Trained by ``supportgym train classifier --env inbox`` (supportgym/train/classifier.py, with
 scikit-learn) on generated train mail plus ``real:train`` and ``real:validation`` (its settings were
 chosen by cross-validation inside those two parts, so ``real:validation`` figures of the committed
-checkpoint are not held out; ``real:test`` is); the weights are saved as a
+checkpoint are not held out; ``real:test`` is) and ``handwritten:train`` + ``handwritten:validation``
+(``handwritten:test`` is held out); the weights are saved as a
 numpy ``.npz`` plus a ``.json`` card, so loading and predicting need numpy only. The
 committed checkpoint (``checkpoints/inbox_classifier.*``) makes the agent work right
 after set-up; ``checkpoint=PATH`` (``--checkpoint``) loads another one.
 
-Labels come from the heads (route first; priority and category stay consistent with it);
-the planning around them is the rules agent's: queue-aware routing, budget-aware flags
+Labels come from the heads (route first; priority and category stay consistent with it), unless
+the route head is unsure (top probability below ``defer_below``): then the rules agent labels the
+email, since a flat guess on mail unlike the training data is worth less than its general knowledge.
+The planning around the labels is the rules agent's: queue-aware routing, budget-aware flags
 (the flag head's probability takes the place of the rules' severity score) and replies
 that cite the email's own facts. No gold labels are read.
 """
@@ -35,6 +38,8 @@ CHECKPOINT_DIR = Path(__file__).parent / "checkpoints"
 DEFAULT_CHECKPOINT = CHECKPOINT_DIR / "inbox_classifier.npz"
 FIELDS = ("route_to", "category", "priority", "flag_review")
 TRAIN_HINT = "supportgym train classifier --env inbox"
+#: below this route probability the rules agent labels the email (see ``InboxClassifierAgent.read``)
+DEFER_BELOW = 0.3
 
 
 class Head:
@@ -103,17 +108,24 @@ class InboxClassifierAgent(InboxRulesAgent):
     name = "classifier"
 
     def __init__(self, seed: int | None = None, checkpoint: str | None = None, use_repair: bool = True,
-                 **kwargs: Any) -> None:
+                 defer_below: float = DEFER_BELOW, **kwargs: Any) -> None:
         if kwargs:
-            raise ConfigError(f"classifier agent: unexpected options {sorted(kwargs)}; allowed: seed, checkpoint")
+            raise ConfigError(f"classifier agent: unexpected options {sorted(kwargs)}; allowed: seed, checkpoint, defer_below")
+        if not 0.0 <= defer_below <= 1.0:
+            raise ConfigError(f"classifier agent: defer_below must be a probability in [0, 1]; got {defer_below}")
         super().__init__(seed, use_repair=use_repair)
         self.checkpoint = str(Path(checkpoint) if checkpoint else DEFAULT_CHECKPOINT)
         self.model = load_model(self.checkpoint)
+        self.defer_below = defer_below
 
     def read(self, email: Email) -> tuple[Analysis, str, str, str]:
         hit = self._cache.get(email.header.id)
         if hit is None:
             probs = self.model.predict(email)
+            if max(probs["route_to"].values()) < self.defer_below:
+                # mail unlike anything the heads were fit on: the rules' general knowledge decides
+                hit = self._cache[email.header.id] = super().read(email)
+                return hit
             cat, pri, route = decide(probs)
             a = analyse(email)
             if "flag_review" in probs:

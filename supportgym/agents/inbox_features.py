@@ -23,10 +23,10 @@ import numpy as np
 from ..envs.inbox.models import Email
 from ..envs.inbox.text import sender_domain, sender_parts
 from .inbox_heuristics import analyse, rules
-from .inbox_rules import is_spam
+from .inbox_rules import decide_category, decide_priority, decide_route, is_spam
 
 #: bump when the features change: a checkpoint records it and refuses to load with other features
-FEATURES_VERSION = 3
+FEATURES_VERSION = 4
 #: cue features (shape cues, the rules' scores) as opposed to text n-grams; see ``Vectorizer``
 META_PREFIXES = ("f:", "r:")
 _WORD_RE = re.compile(r"[^\W_]+|[$€£%!]", re.UNICODE)
@@ -38,15 +38,15 @@ _URL_RE = re.compile(r"https?://|www\.", re.I)
 HEAD_CHARS, TAIL_CHARS = 3000, 800
 
 
-#: the rules tables the features read; a checkpoint records their fingerprint
-_RULES_KEYS = ("categories", "marketing", "relationship", "shape", "newsletter", "spam", "own_domains", "own_names", "brands",
-               "free_mail", "suspicious_tlds", "account_line_prefixes", "marketing_length_norm_words")
+#: the parts of the rules tables the features do not read (replies); a checkpoint records a fingerprint of the rest,
+#: since the rules' scores and their own decisions are features
+_REPLY_KEYS = ("comment", "guidelines", "signature", "templates", "team_names")
 
 
 def rules_fingerprint() -> str:
     """A hash of the keyword tables the features depend on: edit them and the classifier must be retrained."""
     d = rules().data.model_dump()
-    blob = json.dumps({k: d[k] for k in _RULES_KEYS}, sort_keys=True, ensure_ascii=False)
+    blob = json.dumps({k: v for k, v in d.items() if k not in _REPLY_KEYS}, sort_keys=True, ensure_ascii=False)
     return hashlib.sha1(blob.encode("utf-8")).hexdigest()[:16]
 
 
@@ -120,6 +120,10 @@ def features(email: Email) -> Counter[str]:
         out["r:rules_spam"] += 1
     if a.newsletter:
         out["r:list_mail"] += 1
+    # the rules' own decision (route after its tier-2, incident and list-mail logic, and category)
+    cat = decide_category(a)
+    out["r:category=" + cat] += 1
+    out["r:route=" + decide_route(a, cat, decide_priority(a, cat))] += 1
     return out
 
 

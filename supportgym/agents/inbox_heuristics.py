@@ -74,6 +74,10 @@ class RulesData(Model):
     relationship: dict[str, float] = Field(default_factory=dict)
     #: weights of shape cues real bulk mail has: capitals, "!", money in the subject, HTML leftovers
     shape: dict[str, float] = Field(default_factory=dict)
+    #: cues of mail for the executives (press, investors, partnerships, invitations for the CEO) and the score
+    #: from which a non-spam, non-HR, non-legal email goes to management
+    management: dict[str, float] = Field(default_factory=dict)
+    management_min: float = 2.5
 
 
 def _kw_regex(kw: str) -> re.Pattern[str]:
@@ -108,6 +112,7 @@ class Rules:
     newsletter: Table
     marketing: Table
     relationship: Table
+    management: Table
 
 
 @lru_cache(maxsize=1)
@@ -122,7 +127,7 @@ def rules() -> Rules:
         Table(d.low), Table(d.severe), Table(dict.fromkeys(d.tier2, 1.0)),
         # list mail: one full cue or two weak ones (``analyse`` asks for a score of 1)
         Table({**dict.fromkeys(d.newsletter_weak, 0.5), **dict.fromkeys(d.newsletter, 1.0)}),
-        Table(d.marketing), Table(d.relationship),
+        Table(d.marketing), Table(d.relationship), Table(d.management),
     )
 
 
@@ -189,6 +194,8 @@ class Analysis:
     big_customer: bool = False
     #: bulk-marketing score (keywords + shape cues) and its reasons
     marketing: float = 0.0
+    #: executive-mail score (``RulesData.management``)
+    management: float = 0.0
 
 
 def analyse(email: Email) -> Analysis:
@@ -235,7 +242,8 @@ def analyse(email: Email) -> Analysis:
     n_words = max(1, len(unquoted.split()))
     marketing = (r.marketing.score(unquoted) * min(1.0, (d.marketing_length_norm_words / n_words) ** 0.5)
                  + _shape_score(h.sender, h.subject, email.body, d.shape))
-    newsletter = r.newsletter.score(f"{h.sender.lower()}\n{full}") >= 1.0 or bool(_SERIAL_RE.search(h.subject))
+    newsletter = (r.newsletter.score(f"{h.sender.lower()}\n{full}") >= 1.0 or bool(_SERIAL_RE.search(h.subject))
+                  or bool(_MACHINE_SUBJECT_RE.search(h.subject)))
     if newsletter:
         marketing -= r.relationship.score(unquoted)
     return Analysis(
@@ -244,12 +252,18 @@ def analyse(email: Email) -> Analysis:
         urgent=r.urgent.score(text), high=r.high.score(text), low=r.low.score(text),
         severity=r.severe.score(text), tier2=r.tier2.score(text) > 0, newsletter=newsletter,
         internal=internal, facts=facts, topic=subject, name=sender_name(h.sender),
-        big_customer=_big_customer(full, d),
+        big_customer=_big_customer(full, d), management=r.management.score(text),
     )
 
 
 #: a numbered issue in the subject: "Standard Issue 131", "Vol. 4", "Lesson 2", "Ausgabe 12"
 _SERIAL_RE = re.compile(r"\b(?:issue|vol\.?|volume|edition|lesson|ausgabe|edición|edição|numéro)\s*(?:no\.?\s*)?#?\d+", re.I)
+#: subjects only machines write: calendar answers, monitoring and backup results, CI runs, ticket receipts
+_MACHINE_SUBJECT_RE = re.compile(
+    r"^\s*(?:(?:accepted|declined|tentative|tentatively accepted|updated invitation|invitation)\s*:"
+    r"|(?:resolved|recovery)\s*:|\[(?:success|ok|resolved|info|firing:?\s*\d*)\]"
+    r"|(?:fixed|passed|succeeded) pipeline\b|build (?:#?\d+ )?(?:succeeded|passed|fixed)\b)"
+    r"|\bwe(?:'ve| have) received your (?:request|message|email|ticket)\b", re.I)
 _UNQUOTED_RE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
 _MONEY_RE = re.compile(r"[$€£]\s?\d|\d\s?%|\bfree\b|\$\$", re.IGNORECASE)
 _HTML_LEFT_RE = re.compile(r"&nbsp;|&amp;|<\s*/?\s*(?:font|td|tr|table|div|span|img|center)\b|\b(?:size|color|face)=", re.I)

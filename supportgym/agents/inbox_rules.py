@@ -61,6 +61,8 @@ def decide_route(a: Analysis, category: str, priority: str) -> str:
     d = rules().data
     if category == "general_inquiry" and a.newsletter:
         return "archive"
+    if category not in ("spam_phishing", "internal_hr", "legal_compliance") and a.management >= d.management_min:
+        return "management"
     if category == "technical_support" and (a.tier2 or priority == "urgent" and a.severity >= d.flag_min_severity):
         return "support_tier2"
     if category == "customer_complaint" and a.severity >= d.flag_min_severity:

@@ -31,6 +31,10 @@ def classifier_command(
                                                       "../shared/corpora)"),
     real_part: Optional[list[str]] = typer.Option(None, "--real-part", help="real parts to train on (repeat; "
                                                    "default train and validation; --cv folds over them)"),
+    handwritten_part: Optional[list[str]] = typer.Option(None, "--handwritten-part", help="handwritten parts to train on "
+                                                          "(repeat; default train and validation; 'none' for none)"),
+    handwritten_weight: Optional[float] = typer.Option(None, help="weight of the hand-written mail relative to its "
+                                                                  "size (default 10)"),
     bias: Optional[list[str]] = typer.Option(None, "--bias", help="route logit offset ROUTE=X (repeat); default: the "
                                                                  "offsets chosen by cross-validation"),
     meta_scale: Optional[float] = typer.Option(None, help="value of each cue feature beside the normalised text"),
@@ -40,7 +44,8 @@ def classifier_command(
     sweep_trash: Optional[list[float]] = typer.Option(None, "--sweep-trash", help="with --cv: also report these trash "
                                                                                 "offsets (repeat)"),
 ) -> None:
-    """TF-IDF + one class-balanced logistic head per field, on generated train + real:train + real:validation."""
+    """TF-IDF + one class-balanced logistic head per field, on generated train + real:train + real:validation
+    + handwritten:train + handwritten:validation."""
     if env != "inbox":
         raise ConfigError(f"train classifier: env {env!r} has no classifier agent; use --env inbox")
     from ..train.classifier import ClassifierConfig, cross_validate_real, train_classifier
@@ -54,7 +59,8 @@ def classifier_command(
             given["route_bias"] = {k.strip(): float(v) for k, v in (b.split("=", 1) for b in bias)}
         except ValueError:
             raise ConfigError(f"--bias takes ROUTE=NUMBER, e.g. --bias trash=0.2; got {bias}") from None
-    given.update(real_parts=real_part or None, meta_scale=meta_scale)
+    given.update(real_parts=real_part or None, meta_scale=meta_scale, handwritten_weight=handwritten_weight,
+                 handwritten_parts=None if handwritten_part is None else [p for p in handwritten_part if p != "none"])
     fields = {k: v for k, v in given.items() if v is not None}
     fields.update(hard=hard, seed=seed)
     if cv:

@@ -2,9 +2,10 @@
 
 Classes are balanced inside each source (see ``source_weights``).
 
-Data: generated ``train`` mail, ``hard:train`` when that source exists, and the real parts
+Data: generated ``train`` mail, ``hard:train`` when that source exists, the real parts
 ``real_parts`` (default ``real:train`` + ``real:validation``, weighted up: they are small and they
-are what the agent will meet). The settings (source weight, C, route offsets) were chosen by
+are what the agent will meet) and the hand-written parts ``handwritten_parts`` (default
+``handwritten:train`` + ``handwritten:validation``, weighted up likewise; never ``handwritten:test``). The settings (source weight, C, route offsets) were chosen by
 5-fold cross-validation inside those real parts (``cross_validate_real``, ``--cv``); generated
 ``validation`` (and ``hard:validation``, and ``real:validation`` when it is not trained on) only
 report and pick among ``c_grid``. No test split is read here. The result is saved as .npz + .json
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from ..agents.inbox_classifier import DEFAULT_CHECKPOINT, FIELDS, Head, TriageModel
 from ..agents.inbox_features import Vectorizer, features, weigh
@@ -35,12 +36,19 @@ from ..envs.inbox.real import real_metrics, real_pool
 ROUTE_BIAS: dict[str, float] = {"billing": 0.5, "sales": 0.75}
 FAMILY_BOOST: dict[str, float] = {}
 META_SCALE = 0.0
+#: chosen on handwritten:validation with handwritten:train alone trained on (docs/inbox_real.md)
+HANDWRITTEN_WEIGHT = 10.0
 
 
 class ClassifierConfig(Model):
     generated: int = Field(12_000, ge=0, description="generated train emails")
     generated_validation: int = Field(2_000, ge=0, description="generated validation emails for model selection")
     real_weight: float = Field(4.0, gt=0, description="total weight of real mail relative to its size (generated: 1)")
+    handwritten_parts: list[str] = Field(default_factory=lambda: ["train", "validation"],
+                                         description="handwritten:* parts trained on (hand-written company mail by "
+                                                     "other authors; never test); [] leaves them out")
+    handwritten_weight: float = Field(HANDWRITTEN_WEIGHT, gt=0, description="total weight of the hand-written mail "
+                                      "relative to its size (generated: 1)")
     balance_power: float = Field(1.0, ge=0, le=1, description="class balancing inside each source: weight ~ "
                                  "(1 / class count) ** power (1: fully balanced, 0: none)")
     hard: bool = Field(True, description="add hard:train / hard:validation when that source exists")
@@ -63,7 +71,15 @@ class ClassifierConfig(Model):
     max_iter: int = Field(400, ge=10)
     seed: int = 0
     out: str = str(DEFAULT_CHECKPOINT)
+
     corpora: str | None = Field(None, description="real-mail corpora folder (default: $SUPPORTGYM_CORPORA or ../shared/corpora)")
+
+    @field_validator("handwritten_parts")
+    @classmethod
+    def _no_test(cls, parts: list[str]) -> list[str]:
+        if any(p not in ("train", "validation") for p in parts):
+            raise ValueError(f"handwritten_parts takes train and/or validation (test stays held out); got {parts}")
+        return parts
 
 
 def _label(e: LabelledEmail, field: str) -> str:
@@ -87,16 +103,23 @@ def _source(name: str, part: str, n: int, seed: int, root: str | None) -> list[L
         return []  # an optional source that is not in this tree
 
 
+def source_weight(name: str, cfg: ClassifierConfig) -> float:
+    """Total weight of a source relative to its size."""
+    return {"real": cfg.real_weight, "handwritten": cfg.handwritten_weight}.get(name, 1.0)
+
+
 def load_data(cfg: ClassifierConfig) -> tuple[dict[str, list[LabelledEmail]], dict[str, list[LabelledEmail]]]:
     """(train sets, validation sets) by source name."""
-    names = ["generated", "real"] + (["hard"] if cfg.hard else [])
+    names = ["generated", "real"] + (["hard"] if cfg.hard else []) + ["handwritten"]
     sizes = {"train": cfg.generated, "validation": cfg.generated_validation}
+    trained = {"real": cfg.real_parts, "handwritten": cfg.handwritten_parts}
     out: tuple[dict[str, list[LabelledEmail]], dict[str, list[LabelledEmail]]] = ({}, {})
     for k, part in enumerate(("train", "validation")):
         for name in names:
-            if name == "real":
-                # real mail trains on cfg.real_parts; it validates on real:validation only when that is held out
-                parts = cfg.real_parts if k == 0 else [p for p in ("validation",) if p not in cfg.real_parts]
+            if name in trained:
+                # real and hand-written mail train on their parts; they validate on their validation part only
+                # when that is held out
+                parts = trained[name] if k == 0 else [p for p in ("validation",) if p not in trained[name]]
                 emails = [e for p in parts for e in _source(name, p, 0, cfg.seed, cfg.corpora) if e.gold is not None]
             else:
                 emails = [e for e in _source(name, part, sizes[part], cfg.seed, cfg.corpora) if e.gold is not None]
@@ -152,7 +175,7 @@ def source_weights(sources: list[str], labels: list[str], cfg: ClassifierConfig)
     src = np.array(sources)
     for s, n in sizes.items():
         mask = src == s
-        raw[mask] *= (cfg.real_weight if s == "real" else 1.0) * n / raw[mask].sum()
+        raw[mask] *= source_weight(s, cfg) * n / raw[mask].sum()
     return raw.astype(np.float32)
 
 
@@ -220,7 +243,7 @@ def train_classifier(cfg: ClassifierConfig) -> dict[str, Any]:
         raise ConfigError("classifier training found no labelled mail; set generated > 0 or point at the corpora")
     emails = [e for es in train.values() for e in es]
     sources = [name for name, es in train.items() for _ in es]
-    weights = np.concatenate([np.full(len(es), cfg.real_weight if name == "real" else 1.0, np.float32)
+    weights = np.concatenate([np.full(len(es), source_weight(name, cfg), np.float32)
                               for name, es in train.items()])
     docs = [features(e.email) for e in emails]
     vocab, idf = build_vocab(docs, weights, cfg)
@@ -249,7 +272,8 @@ def train_classifier(cfg: ClassifierConfig) -> dict[str, Any]:
         "trained_on": {name: len(es) for name, es in train.items()},
         "real_parts": cfg.real_parts, "real_validation_held_out": "validation" not in cfg.real_parts,
         "route_bias": cfg.route_bias, "family_boost": cfg.family_boost, "meta_scale": cfg.meta_scale,
-        "real_weight": cfg.real_weight, "balance_power": cfg.balance_power, "C": c, "features": len(vocab), "seed": cfg.seed,
+        "real_weight": cfg.real_weight, "handwritten_parts": cfg.handwritten_parts,
+        "handwritten_weight": cfg.handwritten_weight, "balance_power": cfg.balance_power, "C": c, "features": len(vocab), "seed": cfg.seed,
         "validation": report, "selection": [{"C": t["C"], "score": t["score"]} for t in tried],
         "command": "supportgym train classifier --env inbox",
     }
@@ -283,7 +307,7 @@ def oof_route_logits(cfg: ClassifierConfig, folds: int = 5,
         docs = other_docs + [real_docs[i] for i in tr]
         sources = other_src + ["real"] * len(tr)
         y = [_label(e, "route_to") for e in others] + [_label(real[i], "route_to") for i in tr]
-        w0 = np.array([cfg.real_weight if s == "real" else 1.0 for s in sources], np.float32)
+        w0 = np.array([source_weight(s, cfg) for s in sources], np.float32)
         vec = Vectorizer(*build_vocab(docs, w0, cfg), cfg.meta_scale)
         head = fit_head(matrix(docs, vec), y, source_weights(sources, y, cfg), cfg.c_grid[0], cfg)
         held = [i for i in range(len(real)) if i % folds == k]

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import random
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -31,6 +30,7 @@ from ...core.errors import ConfigError, DataFormatError, DataUnavailableError, e
 from ...core.types import Model
 from .models import ROUTES, Gold, LabelledEmail
 from .importers import CsvSpec, load_csv, load_emails
+from .sources import sample_episode
 
 PARTS: tuple[str, ...] = ("train", "validation", "test")
 Kind = Literal["spam", "ham", "hard_ham", "ticket", "other"]
@@ -217,11 +217,7 @@ def real_pool(part: str, root: Path | None = None) -> list[LabelledEmail]:
 
 def real_episode(part: str, size: int, seed: int) -> list[LabelledEmail]:
     """``size`` emails drawn without replacement from one part; deterministic in (part, size, seed)."""
-    pool = real_pool(part)
-    if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= len(pool):
-        raise ConfigError(expected(f"episode size for real:{part}", size, f"an int from 1 to {len(pool)} (the part's size)"))
-    rng = random.Random(f"supportgym.inbox.real:{part}:{seed}")
-    return [pool[i] for i in rng.sample(range(len(pool)), size)]
+    return sample_episode(real_pool(part), f"real:{part}", size, seed)
 
 
 def route_families() -> dict[str, list[str]]:

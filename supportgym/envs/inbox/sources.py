@@ -12,9 +12,11 @@ split                                  source
                                        (``real.real_episode(part, size, seed)``)
 ``hard:train|validation|test``         adversarial / hard mail
                                        (``hard.hard_episode(part, size, seed)``)
+``handwritten:train|validation|test``  hand-written mail by other authors
+                                       (``handwritten.handwritten_episode(...)``)
 =====================================  ===================================================
 
-Interface that ``real.py`` and ``hard.py`` provide (imported lazily, so a missing or
+Interface that ``real.py``, ``hard.py`` and ``handwritten.py`` provide (imported lazily, so a missing or
 broken optional source never breaks the generated splits):
 
 * ``real_episode(part: str, size: int, seed: int) -> list[LabelledEmail]`` and
@@ -28,6 +30,7 @@ broken optional source never breaks the generated splits):
 from __future__ import annotations
 
 import importlib
+import random
 from typing import Any
 
 from ...core.env import SPLITS
@@ -38,12 +41,13 @@ from .models import LabelledEmail
 _SOURCES: dict[str, tuple[str, str, str]] = {
     "real": ("real", "real_episode", "real_pool"),
     "hard": ("hard", "hard_episode", "hard_pool"),
+    "handwritten": ("handwritten", "handwritten_episode", "handwritten_pool"),
 }
 SPLIT_NAMES: tuple[str, ...] = SPLITS + tuple(f"{p}:{s}" for p in _SOURCES for s in SPLITS)
 
 
 def split_names() -> tuple[str, ...]:
-    """Every split ``InboxEnv`` accepts: the generated ones, then ``real:*`` and ``hard:*``."""
+    """Every split ``InboxEnv`` accepts: the generated ones, then ``real:*``, ``hard:*`` and ``handwritten:*``."""
     return SPLIT_NAMES
 
 
@@ -74,6 +78,14 @@ def _function(prefix: str, which: int) -> Any:
     if fn is None:
         raise ConfigError(f"supportgym.envs.inbox.{_SOURCES[prefix][0]} has no {name}(); cannot build {prefix}:* mail")
     return fn
+
+
+def sample_episode(pool: list[LabelledEmail], split: str, size: int, seed: int) -> list[LabelledEmail]:
+    """``size`` emails of a finite ``pool`` drawn without replacement; deterministic in (split, size, seed)."""
+    if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= len(pool):
+        raise ConfigError(expected(f"episode size for {split}", size, f"an int from 1 to {len(pool)} (the part's size)"))
+    rng = random.Random(f"supportgym.inbox.{split}:{seed}")
+    return [pool[i] for i in rng.sample(range(len(pool)), size)]
 
 
 def emails_for_split(split: str, size: int, seed: int) -> list[LabelledEmail]:

@@ -113,14 +113,17 @@ class ToolDeskGymEnv(gym.Env[np.ndarray, np.int64]):
 
 
 def greedy_rollouts(policy: Callable[[np.ndarray], int], env_id: str, episodes: int, seed: int,
-                    **options: Any) -> dict[str, float]:
+                    on_reset: Callable[[gym.Env, int], None] | None = None, **options: Any) -> dict[str, float]:
     """Run ``policy`` (features -> action id) greedily: mean reward, resolution rate, steps, and
-    the share solved in the expert's step count. Benchmark episodes play query ``index=ep``."""
+    the share solved in the expert's step count. Benchmark episodes play query ``index=ep``.
+    ``on_reset(env, seed)`` runs after each reset (an agent that reads the typed observation binds there)."""
     env = gym.make(env_id)
     rewards, resolved, steps, optimal = [], [], [], []
     for ep in range(episodes):
         opts = dict(options, **({"index": ep} if options.get("task") == "benchmark" else {}))
         obs, _ = env.reset(seed=seed + ep, options=opts)
+        if on_reset is not None:
+            on_reset(env, seed + ep)
         total, done = 0.0, False
         while not done:
             obs, r, term, trunc, info = env.step(int(policy(obs)))
