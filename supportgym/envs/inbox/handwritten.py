@@ -1,12 +1,13 @@
 """Hand-written mail by other authors (``handwritten:train|validation|test``).
 
-Each part is 60 emails of a corporate inbox written by a different author who saw neither the
-agents' keyword tables, the generator's templates nor the other parts, labelled by the
-conventions of docs/inbox.md (``data/handwritten/<part>.jsonl``, one ``LabelledEmail`` per line,
-acceptable routes and key facts included). How each part was used, so that figures on it can be
-read honestly (docs/inbox_real.md): ``train`` was read while revising the rules and is trained on
-by the ``classifier``; ``validation`` was run once as a held-out set, then read and trained on like
-``train``; ``test`` is held out from every choice.
+Company-inbox mail written by authors who saw neither the agents' keyword tables, the generator's
+templates nor each other's mail, labelled by the conventions of docs/inbox.md
+(``data/handwritten/<part>*.jsonl``, one ``LabelledEmail`` per line, acceptable routes and key facts
+included; 60 emails per file, one author per file). How each part was used, so that figures on it
+can be read honestly (docs/inbox_real.md): ``train`` (four authors) was read, partly, while revising
+the rules and is trained on by the ``classifier``; ``validation`` (one author) was run once as a
+held-out set, then read and trained on like ``train``; ``test`` (one author) is held out from every
+choice.
 
 ``handwritten_episode(part, size, seed)`` draws without replacement, deterministic in its arguments;
 ``handwritten_pool(part)`` is the whole part in file order.
@@ -31,13 +32,13 @@ PARTS = ("train", "validation", "test")
 def _load(part: str) -> tuple[LabelledEmail, ...]:
     if part not in PARTS:
         raise UnknownTaskError(expected("handwritten part", part, list(PARTS)))
-    path = DATA / f"{part}.jsonl"
     emails = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        try:
-            emails.append(LabelledEmail.model_validate_json(line))
-        except ValidationError as err:
-            raise DataFormatError(f"{path}:{n}: not a labelled email: {err.errors()[0]['msg']}") from None
+    for path in sorted(DATA.glob(f"{part}*.jsonl")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            try:
+                emails.append(LabelledEmail.model_validate_json(line))
+            except ValidationError as err:
+                raise DataFormatError(f"{path}:{n}: not a labelled email: {err.errors()[0]['msg']}") from None
     return tuple(emails)
 
 
