@@ -13,7 +13,7 @@ from supportgym.agents import AGENTS
 from supportgym.core.errors import ConfigError, UnknownAgentError
 from supportgym.core.registry import env_ids, env_names, spec
 from supportgym.eval import bench
-from supportgym.eval.bench import BenchConfig, plan, run_bench
+from supportgym.eval.bench import DEFAULT_SPLITS, BenchConfig, plan, run_bench
 from supportgym.eval.leaderboard import leaderboard_rows, load_results
 from supportgym.eval.report import to_html, to_markdown, write_reports
 
@@ -75,7 +75,7 @@ def test_default_matrix_covers_every_env_with_builtin_agents():
     # here (real mail needs the corpora: without them a note says so); no note for an unlisted split
     for env_id in {j.env_id for j in p.jobs}:
         cls = spec(env_id).env_class()
-        listed = [x for x in ("test", "real:test", "hard:test") if x in cls.splits]
+        listed = [x for x in DEFAULT_SPLITS if x in cls.splits]
         want = {f"split:{x}" for x in listed if cls.missing_data(x) is None}
         got = {j.spec.task for j in p.jobs if j.env_id == env_id and j.spec.task and j.spec.task.startswith("split:")}
         assert got == want, env_id

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from ..core.errors import ConfigError
-from ..eval.bench import BACKENDS, BenchConfig, Plan, default_out_dir, plan, resume_bench, run_bench
+from ..eval.bench import BACKENDS, DEFAULT_SPLITS, BenchConfig, Plan, default_out_dir, plan, resume_bench, run_bench
 from ..eval.leaderboard import rows_table
 from ..eval.report import write_reports
 from .app import app
@@ -27,7 +27,7 @@ def bench_command(
     agent: Optional[list[str]] = typer.Option(None, "--agent", help="agent (repeatable); default: the built-in agents that need no model or endpoint, where the env has them"),
     task: Optional[list[str]] = typer.Option(None, "--task", help="fixed task (repeatable); default: all of each env's"),
     no_tasks: bool = typer.Option(False, "--no-tasks", help="run no fixed task, only the splits"),
-    split: list[str] = typer.Option(["test", "real:test", "hard:test"], "--split",
+    split: list[str] = typer.Option(list(DEFAULT_SPLITS), "--split",
                                     help="split (repeatable); each env runs the ones it has"),
     episodes: int = typer.Option(10, min=0, help="episodes per split (seeds seed, seed+1, ...)"),
     fixed_seeds: Optional[int] = typer.Option(None, min=1, help="seeds per fixed task (default: 1, or all instances of a task such as tooldesk's 100-query benchmark)"),

@@ -66,8 +66,8 @@ BACKENDS = ("local", "ray")
 #: seeds per fixed task where a task holds many instances chosen by the seed (an env
 #: class may declare its own as ``task_instances = {task: n}``); others get one seed
 TASK_INSTANCES: dict[str, dict[str, int]] = {"tooldesk": {"benchmark": 100}}
-#: generated test mail beside real and hard test data: the sim-to-real and headroom gaps side by side
-DEFAULT_SPLITS: tuple[str, ...] = ("test", "real:test", "hard:test")
+#: generated test mail beside real, hard and hand-written test data: the sim-to-real and headroom gaps side by side
+DEFAULT_SPLITS: tuple[str, ...] = ("test", "real:test", "hard:test", "handwritten:test")
 
 
 def task_seeds(env_cls: type, task: str, override: int | None) -> int:

@@ -167,8 +167,8 @@ def reward_vs_steps(records: Sequence[Mapping[str, Any]]) -> Figure | None:
     return ("Episode reward vs. steps", _png(fig))
 
 
-#: splits compared side by side: generated test mail, real mail, the hard split (``bench``'s default)
-GAP_SPLITS: tuple[str, ...] = ("split:test", "split:real:test", "split:hard:test")
+#: splits compared side by side: generated test mail, real mail, the hard split, hand-written mail (``bench``'s default)
+GAP_SPLITS: tuple[str, ...] = ("split:test", "split:real:test", "split:hard:test", "split:handwritten:test")
 
 
 def split_gap(records: Sequence[Mapping[str, Any]], threshold: float) -> Figure | None:
