@@ -49,3 +49,18 @@ def test_classifier_training_never_takes_the_test_part():
 
     with pytest.raises(ValueError, match="test stays held out"):
         ClassifierConfig(handwritten_parts=["train", "test"])
+
+
+def test_a_broken_line_names_its_file_and_line(tmp_path, monkeypatch):
+    from supportgym.core.errors import DataFormatError
+    from supportgym.envs.inbox import handwritten
+
+    good = (handwritten.DATA / "test.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    (tmp_path / "test.jsonl").write_text(good + "\n{\"email\": {}}\n", encoding="utf-8")
+    monkeypatch.setattr(handwritten, "DATA", tmp_path)
+    handwritten._load.cache_clear()
+    try:
+        with pytest.raises(DataFormatError, match=r"test\.jsonl:2: not a labelled email"):
+            handwritten_pool("test")
+    finally:
+        handwritten._load.cache_clear()

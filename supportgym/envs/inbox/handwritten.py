@@ -38,7 +38,7 @@ def _load(part: str) -> tuple[LabelledEmail, ...]:
             try:
                 emails.append(LabelledEmail.model_validate_json(line))
             except ValidationError as err:
-                raise DataFormatError(f"{path}:{n}: not a labelled email: {err.errors()[0]['msg']}") from None
+                raise DataFormatError(path, f"not a labelled email: {err.errors()[0]['msg']}", line=n) from None
     return tuple(emails)
 
 
