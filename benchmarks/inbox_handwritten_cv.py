@@ -26,12 +26,10 @@ def main() -> None:
     ap.add_argument("--generated", type=int, default=8000)
     ap.add_argument("--defer-below", type=float, nargs="+", default=[0.0, 0.3])
     args = ap.parse_args()
-    from supportgym.agents.inbox_features import Vectorizer, features
+    from supportgym.agents.inbox_features import features
     from supportgym.agents.inbox_rules import InboxRulesAgent
     from supportgym.envs.inbox.handwritten import handwritten_pool
-    from supportgym.train.classifier import (
-        ClassifierConfig, _label, apply_bias, build_vocab, fit_head, load_data, matrix, source_weight, source_weights,
-    )
+    from supportgym.train.classifier import ClassifierConfig, apply_bias, fit_route_head, load_data, matrix
 
     t0 = time.monotonic()
     cfg0 = ClassifierConfig(generated=args.generated, generated_validation=0, handwritten_parts=[])
@@ -50,12 +48,9 @@ def main() -> None:
         for author in dict.fromkeys(authors):
             tr = [i for i, a in enumerate(authors) if a != author] if w else []
             held = [i for i, a in enumerate(authors) if a == author]
-            docs = base_docs + [hand_docs[i] for i in tr]
-            src = base_src + ["handwritten"] * len(tr)
-            y = [_label(e, "route_to") for e in base] + [_label(hand[i], "route_to") for i in tr]
-            w0 = np.array([source_weight(s, cfg) for s in src], np.float32)
-            vec = Vectorizer(*build_vocab(docs, w0, cfg), cfg.meta_scale)
-            head = apply_bias(fit_head(matrix(docs, vec), y, source_weights(src, y, cfg), cfg.c_grid[0], cfg), cfg.route_bias)
+            vec, head = fit_route_head(base_docs + [hand_docs[i] for i in tr], base_src + ["handwritten"] * len(tr),
+                                       base + [hand[i] for i in tr], cfg)
+            head = apply_bias(head, cfg.route_bias)
             z = np.asarray(matrix([hand_docs[i] for i in held], vec) @ head.weights) + head.bias
             p = np.exp(z - z.max(1, keepdims=True))
             p /= p.sum(1, keepdims=True)

@@ -36,7 +36,8 @@ from ..envs.inbox.real import real_metrics, real_pool
 ROUTE_BIAS: dict[str, float] = {"billing": 0.75, "sales": 0.5}
 FAMILY_BOOST: dict[str, float] = {}
 META_SCALE = 0.0
-#: chosen on handwritten:validation with handwritten:train alone trained on (docs/inbox_real.md)
+#: chosen on handwritten:validation with handwritten:train alone trained on, then checked leaving one author out
+#: (benchmarks/inbox_handwritten_cv.py) and out of fold on real mail (docs/inbox_real.md)
 HANDWRITTEN_WEIGHT = 10.0
 
 
@@ -71,7 +72,6 @@ class ClassifierConfig(Model):
     max_iter: int = Field(400, ge=10)
     seed: int = 0
     out: str = str(DEFAULT_CHECKPOINT)
-
     corpora: str | None = Field(None, description="real-mail corpora folder (default: $SUPPORTGYM_CORPORA or ../shared/corpora)")
 
     @field_validator("handwritten_parts")
@@ -282,6 +282,16 @@ def train_classifier(cfg: ClassifierConfig) -> dict[str, Any]:
             "feature_seconds": round(t_feat, 1), **card, "tried": tried}
 
 
+def fit_route_head(docs: list[Counter[str]], sources: list[str], emails: list[LabelledEmail],
+                   cfg: ClassifierConfig) -> tuple[Vectorizer, Head]:
+    """The route head (no ``route_bias``) and its vectorizer fit on ``docs`` (the features of ``emails``, from
+    ``sources``), as every cross-validation fold fits them: C is the first of ``c_grid``."""
+    y = [_label(e, "route_to") for e in emails]
+    w0 = np.array([source_weight(s, cfg) for s in sources], np.float32)
+    vec = Vectorizer(*build_vocab(docs, w0, cfg), cfg.meta_scale)
+    return vec, fit_head(matrix(docs, vec), y, source_weights(sources, y, cfg), cfg.c_grid[0], cfg)
+
+
 def oof_route_logits(cfg: ClassifierConfig, folds: int = 5,
                      cache: dict[str, Any] | None = None) -> tuple[list[LabelledEmail], list[str], np.ndarray]:
     """Out-of-fold route-head logits (no ``route_bias``) for every email of ``cfg.real_parts``.
@@ -304,12 +314,8 @@ def oof_route_logits(cfg: ClassifierConfig, folds: int = 5,
     logits = np.zeros((len(real), len(classes)), np.float32)
     for k in range(folds):
         tr = [i for i in range(len(real)) if i % folds != k]
-        docs = other_docs + [real_docs[i] for i in tr]
-        sources = other_src + ["real"] * len(tr)
-        y = [_label(e, "route_to") for e in others] + [_label(real[i], "route_to") for i in tr]
-        w0 = np.array([source_weight(s, cfg) for s in sources], np.float32)
-        vec = Vectorizer(*build_vocab(docs, w0, cfg), cfg.meta_scale)
-        head = fit_head(matrix(docs, vec), y, source_weights(sources, y, cfg), cfg.c_grid[0], cfg)
+        vec, head = fit_route_head(other_docs + [real_docs[i] for i in tr], other_src + ["real"] * len(tr),
+                                   others + [real[i] for i in tr], cfg)
         held = [i for i in range(len(real)) if i % folds == k]
         z = np.asarray(matrix([real_docs[i] for i in held], vec) @ head.weights) + head.bias
         cols = [classes.index(c) for c in head.classes]
