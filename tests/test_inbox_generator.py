@@ -20,7 +20,7 @@ from supportgym.envs.inbox.generator.separation import overlaps, pattern
 from supportgym.envs.inbox.models import CATEGORIES, PRIORITIES, LabelledEmail
 
 SPLITS = ("train", "validation", "test")
-N_SAMPLE = 2500
+N_SAMPLE = 3000
 
 
 @pytest.fixture(scope="module")
@@ -346,3 +346,27 @@ def test_quoted_list_post_does_not_repeat_the_new_text(samples: dict[str, list[L
         checked += 1
         assert not sentences(lines[:first]) & sentences(lines[first:]), e.meta["template"]
     assert checked >= 20
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_long_mail_is_both_spam_and_legitimate(samples: dict[str, list[LabelledEmail]], split: str) -> None:
+    """Real spam runs long (a fifth of it over 300 words) and so does real list mail. If only legitimate mail
+    were long, a learner would take length for a sign of ham (and the reverse); both must be long."""
+    def long_share(route: str) -> float:
+        lengths = [len(e.email.body.split()) for e in samples[split] if e.gold.route_to == route]
+        return sum(n > 300 for n in lengths) / len(lengths)
+
+    assert long_share("trash") >= 0.08
+    assert long_share("archive") >= 0.08
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_formal_writers_add_the_splits_formal_lines(samples: dict[str, list[LabelledEmail]], split: str) -> None:
+    """Real requests are often long formal prose addressed to "your team"; formal writers add such lines."""
+    lines = [pattern(x) for x in load_split(split).source.style.formal]
+    assert len(lines) >= 40
+    formal = [pattern(e.email.body) for e in samples[split] if e.meta["style"] == "formal"]
+    others = [pattern(e.email.body) for e in samples[split] if e.meta["style"] in ("curt", "polite")]
+    with_line = sum(any(x in body for x in lines) for body in formal)
+    assert formal and with_line >= 0.6 * len(formal)  # typo noise hides some
+    assert not any(x in body for body in others for x in lines)

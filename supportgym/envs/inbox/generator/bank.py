@@ -55,6 +55,7 @@ class Styles:
     rambling: tuple[Parsed, ...]
     angry: tuple[Parsed, ...]
     polite: tuple[Parsed, ...]
+    formal: tuple[Parsed, ...]
     followups: tuple[Parsed, ...]
     thread_headers: tuple[Parsed, ...]
     signatures: tuple[Parsed, ...]
@@ -124,8 +125,8 @@ def style_texts(s: StylePool) -> list[str]:
     for pool in (s.greetings, s.closings, s.urgent_cues, s.footers):
         for texts in pool.values():
             out.extend(texts)
-    for texts in (s.internal_greetings, s.rambling, s.angry, s.polite, s.followups, s.thread_headers, s.signatures,
-                  s.account_lines, s.mobile_footers, s.internal_signoffs):
+    for texts in (s.internal_greetings, s.rambling, s.angry, s.polite, s.formal, s.followups, s.thread_headers,
+                  s.signatures, s.account_lines, s.mobile_footers, s.internal_signoffs):
         out.extend(texts)
     return out
 
@@ -136,7 +137,8 @@ def _compile_styles(s: StylePool) -> Styles:
 
     return Styles(
         greetings={k: ps(v) for k, v in s.greetings.items()}, closings={k: ps(v) for k, v in s.closings.items()},
-        rambling=ps(s.rambling), angry=ps(s.angry), polite=ps(s.polite), followups=ps(s.followups),
+        rambling=ps(s.rambling), angry=ps(s.angry), polite=ps(s.polite), formal=ps(s.formal),
+        followups=ps(s.followups),
         thread_headers=ps(s.thread_headers), signatures=ps(s.signatures), account_lines=ps(s.account_lines),
         mobile_footers=ps(s.mobile_footers), urgent_cues={k: ps(v) for k, v in s.urgent_cues.items()},
         internal_signoffs=ps(s.internal_signoffs), internal_greetings=ps(s.internal_greetings),

@@ -112,6 +112,9 @@ class Renderer:
                 parts.insert(rng.randint(1, len(parts)), filler)
         elif style == "angry":
             parts.extend(rng.sample(st.angry, rng.randint(1, 2)))
+        elif style == "formal" and st.formal:
+            for line in rng.sample(st.formal, rng.randint(1, min(4, len(st.formal)))):
+                parts.insert(rng.randint(1, len(parts)), line)
         shout_at = rng.randrange(len(parts)) if style == "angry" and rng.random() < 0.5 else -1
         sentences = [self._fill(p, ctx, noise, i == shout_at) for i, p in enumerate(parts)]
 

@@ -139,6 +139,9 @@ class StylePool(Model):
     angry: list[str] = Field(min_length=3)
     #: sentences a polite writer opens with
     polite: list[str] = Field(min_length=2)
+    #: generic sentences a formal writer adds between parts (requests for confirmation, offers of details,
+    #: thanks): real requests are often long in this register, and without it only spam was long second-person prose
+    formal: list[str] = Field(default_factory=list)
     #: the new text on top of a quoted thread
     followups: list[str] = Field(min_length=3)
     #: the line introducing quoted text; slots {quote_date}, {quote_sender}
