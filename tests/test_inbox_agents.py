@@ -290,3 +290,28 @@ def test_rules_send_gateway_errors_for_everyone_to_tier2():
 ])
 def test_rules_route_press_machine_mail_payroll_and_bank_detail_fraud(subject, body, sender, route):
     assert InboxRulesAgent().read(_mail(subject, body, sender).email)[3] == route
+
+
+def test_rules_file_talk_among_others_but_answer_follow_ups():
+    """A reply quoting someone else that asks nothing of a team is list talk (archive); a reply quoting the
+    sender's own request, or our own message, is a follow-up that someone must answer."""
+    talk = _mail("Re: Java is for kiddies", "Funny, I always thought it was the other way round.\n\n"
+                 "On Tue, 3 Sep 2002, Adam Beberg wrote:\n> Real programmers write C.\n> Everyone else is a tourist.",
+                 "Tom Smith <tom@example.org>")
+    a, cat, pri, route = InboxRulesAgent().read(talk.email)
+    assert a.conversation and (cat, pri, route) == ("general_inquiry", "low", "archive")
+    assert InboxRulesAgent().reply(a, cat, pri, route) == ""
+    bump = _mail("Re: Developer resources?", "Gentle nudge on the message below.\n\n"
+                 "Grace Kowalski <grace.kowalski@vela.net> wrote on Fri, 13 Mar 2026 at 17:07:\n"
+                 "> Dear team,\n> we are planning an internal tool that talks to your mobile SDK.\n> Where are the docs?",
+                 "Grace Kowalski <grace.kowalski@vela.net>")
+    ours = _mail("Re: Absence", "Hi Rebecca, attached as asked.\n\nOn 10 Mar 2025, Rebecca Shaw <hr@brightdesk.io> "
+                 "wrote:\n> Hi Marcus,\n> could you send us a note from your doctor?", "Marcus Obi <marcus@example.com>")
+    not_reply = _mail("Java is for kiddies", "> Real programmers write C.\n> Everyone else is a tourist.\nAgreed.",
+                      "Tom Smith <tom@example.org>")
+    for m in (bump, ours, not_reply):
+        a, _, _, route = InboxRulesAgent().read(m.email)
+        assert not a.conversation and route != "archive", m.email.header.subject
+    billing = _mail("Re: our invoice", "Can you refund the duplicate charge on invoice INV-2026-00412?\n\n"
+                    "On Mon, Jo Park wrote:\n> I think they billed us twice.", "Kim Lee <kim@example.com>")
+    assert InboxRulesAgent().read(billing.email)[3] == "billing"

@@ -78,6 +78,9 @@ class RulesData(Model):
     #: from which a non-spam, non-HR, non-legal email goes to management
     management: dict[str, float] = Field(default_factory=dict)
     management_min: float = 2.5
+    #: a reply that quotes someone other than its sender (and not us) and whose new text scores below this for
+    #: every category is a conversation among others (list talk, personal mail): nobody has to act on it
+    conversation_max_score: float = 2.0
 
 
 def _kw_regex(kw: str) -> re.Pattern[str]:
@@ -196,6 +199,8 @@ class Analysis:
     marketing: float = 0.0
     #: executive-mail score (``RulesData.management``)
     management: float = 0.0
+    #: a reply among others that asks nothing of us (see ``is_conversation``)
+    conversation: bool = False
 
 
 def analyse(email: Email) -> Analysis:
@@ -246,14 +251,39 @@ def analyse(email: Email) -> Analysis:
                   or bool(_MACHINE_SUBJECT_RE.search(h.subject)))
     if newsletter:
         marketing -= r.relationship.score(unquoted)
+    scores = {c: t.score(text) for c, t in r.categories.items()}
+    conversation = (not internal and max(scores.values(), default=0.0) < d.conversation_max_score
+                    and is_conversation(h.sender, h.subject, email.body, d))
     return Analysis(
-        spam_score=spam, spam_reasons=reasons, marketing=marketing,
-        category_scores={c: t.score(text) for c, t in r.categories.items()},
+        spam_score=spam, spam_reasons=reasons, marketing=marketing, conversation=conversation,
+        category_scores=scores,
         urgent=r.urgent.score(text), high=r.high.score(text), low=r.low.score(text),
         severity=r.severe.score(text), tier2=r.tier2.score(text) > 0, newsletter=newsletter,
         internal=internal, facts=facts, topic=subject, name=sender_name(h.sender),
         big_customer=_big_customer(full, d), management=r.management.score(text),
     )
+
+
+_QUOTED_LINE_RE = re.compile(r"^[ \t]*>", re.MULTILINE)
+_WROTE_RE = re.compile(r"\b(?:wrote|writes|schrieb|escribió|escreveu|a écrit)\b", re.I)
+
+
+def is_conversation(sender: str, subject: str, body: str, d: RulesData) -> bool:
+    """A reply or forward that quotes someone else's message, where that someone is neither the sender (a
+    follow-up quotes the sender's own request to us) nor us: people talking among themselves, as on a mailing
+    list. The caller adds that the new text must ask nothing of any team."""
+    if not REPLY_PREFIX_RE.match(subject):
+        return False
+    lines = body.split("\n")
+    first = next((i for i, ln in enumerate(lines) if _QUOTED_LINE_RE.match(ln)), None)
+    attribution = [ln for ln in lines if _WROTE_RE.search(ln)] + ([lines[first - 1]] if first else [])
+    if len(_QUOTED_LINE_RE.findall(body)) < 2 and not attribution:
+        return False
+    quoted_by = " ".join(attribution).lower()
+    name, addr = sender_parts(sender)
+    me = [x for x in [*name.lower().split()[:1], addr.partition("@")[0]] if len(x) >= 3]
+    ours = [*d.own_domains, *(n.lower() for n in d.own_names)]
+    return not any(x in quoted_by for x in me + ours)
 
 
 #: a numbered issue in the subject: "Standard Issue 131", "Vol. 4", "Lesson 2", "Ausgabe 12"

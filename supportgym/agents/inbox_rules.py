@@ -31,8 +31,8 @@ def is_spam(a: Analysis) -> bool:
 def decide_category(a: Analysis) -> str:
     if is_spam(a):
         return "spam_phishing"
-    if a.newsletter:
-        return "general_inquiry"  # list mail and newsletters inform; nobody has to act on them
+    if a.newsletter or a.conversation:
+        return "general_inquiry"  # list mail, newsletters and talk among others inform; nobody has to act on them
     scores = dict(a.category_scores)
     if a.internal:
         scores["internal_hr"] = scores.get("internal_hr", 0.0) + 1.0
@@ -44,7 +44,7 @@ def decide_priority(a: Analysis, category: str) -> str:
     """Start from the category's usual level; urgency cues and big customers raise it, calm cues lower it."""
     if category == "spam_phishing":
         return "spam"
-    if a.newsletter and category == "general_inquiry":
+    if (a.newsletter or a.conversation) and category == "general_inquiry":
         return "low"
     d = rules().data
     if a.urgent >= 3 or a.severity >= d.flag_min_severity:
@@ -59,7 +59,7 @@ def decide_priority(a: Analysis, category: str) -> str:
 
 def decide_route(a: Analysis, category: str, priority: str) -> str:
     d = rules().data
-    if category == "general_inquiry" and a.newsletter:
+    if category == "general_inquiry" and (a.newsletter or a.conversation):
         return "archive"
     if category not in ("spam_phishing", "internal_hr", "legal_compliance") and a.management >= d.management_min:
         return "management"
@@ -144,7 +144,7 @@ class InboxRulesAgent(Agent):
 
     def reply(self, a: Analysis, cat: str, pri: str, route: str) -> str:
         d = rules().data
-        if cat == "spam_phishing" or (a.newsletter and route == "archive"):
+        if cat == "spam_phishing" or ((a.newsletter or a.conversation) and route == "archive"):
             return ""
         key = "technical_support_urgent" if cat == "technical_support" and pri == "urgent" else cat
         facts = f'your message "{a.topic}"' + (f" ({', '.join(a.facts)})" if a.facts else "")
