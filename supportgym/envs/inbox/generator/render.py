@@ -29,6 +29,9 @@ _SENDER_STYLES = {
     "phish": (),  # spam keeps its own voice
     "marketer": (), "list": (), "newsletter": (), "robot": (),
 }
+#: who gets the split's generic formal lines, and about what (see ``StylePool.formal``)
+_FORMAL_LINES_SENDERS = frozenset({"customer", "consumer", "prospect"})
+_FORMAL_LINES_CATEGORIES = frozenset({"technical_support", "billing_inquiry", "sales_lead", "general_inquiry"})
 _RE = {"en": "Re: ", "de": "AW: ", "es": "RE: ", "hi-en": "Re: ", "pt": "RE: ", "fr": "RE : "}
 
 
@@ -112,7 +115,9 @@ class Renderer:
                 parts.insert(rng.randint(1, len(parts)), filler)
         elif style == "angry":
             parts.extend(rng.sample(st.angry, rng.randint(1, 2)))
-        elif style == "formal" and st.formal:
+        elif style == "formal" and st.formal and t.sender in _FORMAL_LINES_SENDERS \
+                and t.category in _FORMAL_LINES_CATEGORIES and not urgent:
+            # generic lines of a customer's request: they would contradict a complaint, a legal letter or an urgent cue
             for line in rng.sample(st.formal, rng.randint(1, min(4, len(st.formal)))):
                 parts.insert(rng.randint(1, len(parts)), line)
         shout_at = rng.randrange(len(parts)) if style == "angry" and rng.random() < 0.5 else -1

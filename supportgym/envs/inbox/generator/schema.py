@@ -139,8 +139,10 @@ class StylePool(Model):
     angry: list[str] = Field(min_length=3)
     #: sentences a polite writer opens with
     polite: list[str] = Field(min_length=2)
-    #: generic sentences a formal writer adds between parts (requests for confirmation, offers of details,
-    #: thanks): real requests are often long in this register, and without it only spam was long second-person prose
+    #: generic sentences a formal customer adds between parts of a support, billing, sales or general request
+    #: (requests for confirmation, offers of details, thanks; not in complaints, legal or urgent mail, which
+    #: they would contradict): real requests are often long in this register, and without it only spam was
+    #: long second-person prose
     formal: list[str] = Field(default_factory=list)
     #: the new text on top of a quoted thread
     followups: list[str] = Field(min_length=3)
