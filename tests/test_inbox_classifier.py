@@ -165,6 +165,19 @@ def test_training_round_trip(monkeypatch, tmp_path):
     cv = cross_validate_real(ClassifierConfig(generated=100, hard=False, c_grid=[1.0], max_features=2000, max_iter=100),
                              folds=3)
     assert cv["n"] == summary["trained_on"]["real"] and 0.0 <= cv["route_accuracy"] <= 1.0
+    # a benchmark's per-fold hook sees each fold's training rows and every held-out email exactly once
+    from supportgym.train.classifier import oof_route_logits
+
+    seen: list[int] = []
+
+    def on_fold(x, sources, fold_emails, x_held, held):
+        assert x.shape[0] == len(sources) == len(fold_emails) and x_held.shape[0] == len(held)
+        assert sources.count("real") == summary["trained_on"]["real"] - len(held)
+        seen.extend(held)
+
+    small = ClassifierConfig(generated=100, hard=False, c_grid=[1.0], max_features=2000, max_iter=100)
+    oof_emails, _, _ = oof_route_logits(small, folds=3, on_fold=on_fold)
+    assert sorted(seen) == list(range(len(oof_emails)))
 
 
 def test_classifier_defers_to_rules_when_unsure():

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
+from collections.abc import Callable
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -292,12 +293,15 @@ def fit_route_head(docs: list[Counter[str]], sources: list[str], emails: list[La
     return vec, fit_head(matrix(docs, vec), y, source_weights(sources, y, cfg), cfg.c_grid[0], cfg)
 
 
-def oof_route_logits(cfg: ClassifierConfig, folds: int = 5,
-                     cache: dict[str, Any] | None = None) -> tuple[list[LabelledEmail], list[str], np.ndarray]:
+def oof_route_logits(cfg: ClassifierConfig, folds: int = 5, cache: dict[str, Any] | None = None,
+                     on_fold: Callable[[Any, list[str], list[LabelledEmail], Any, list[int]], None] | None = None,
+                     ) -> tuple[list[LabelledEmail], list[str], np.ndarray]:
     """Out-of-fold route-head logits (no ``route_bias``) for every email of ``cfg.real_parts``.
 
     Fold k holds out the real emails with index % folds == k; generated (and hard) train mail sits beside
-    every fold. ``cache`` (a dict) keeps the features between calls with other weights or C.
+    every fold. ``cache`` (a dict) keeps the features between calls with other weights or C. ``on_fold``
+    is called once per fold with (training matrix, its sources, its emails, held-out matrix, held-out indices
+    into the returned emails): a benchmark fits another model on exactly the fold's data there.
     """
     cache = {} if cache is None else cache
     if "real" not in cache:
@@ -317,7 +321,11 @@ def oof_route_logits(cfg: ClassifierConfig, folds: int = 5,
         vec, head = fit_route_head(other_docs + [real_docs[i] for i in tr], other_src + ["real"] * len(tr),
                                    others + [real[i] for i in tr], cfg)
         held = [i for i in range(len(real)) if i % folds == k]
-        z = np.asarray(matrix([real_docs[i] for i in held], vec) @ head.weights) + head.bias
+        x_held = matrix([real_docs[i] for i in held], vec)
+        z = np.asarray(x_held @ head.weights) + head.bias
+        if on_fold is not None:
+            on_fold(matrix(other_docs + [real_docs[i] for i in tr], vec), other_src + ["real"] * len(tr),
+                    others + [real[i] for i in tr], x_held, held)
         cols = [classes.index(c) for c in head.classes]
         logits[np.ix_(held, cols)] = z
         missing = [j for j, c in enumerate(classes) if c not in head.classes]
