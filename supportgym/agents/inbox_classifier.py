@@ -31,7 +31,7 @@ from ..core.errors import ConfigError
 from ..envs.inbox.models import Email
 from .inbox_features import FEATURES_VERSION, Vectorizer, rules_fingerprint
 from .inbox_heuristics import Analysis, analyse, rules
-from .inbox_rules import InboxRulesAgent
+from .inbox_rules import InboxRulesAgent, labels
 from .npz_heads import load_arrays, save_heads, vocab_of
 
 CHECKPOINT_DIR = Path(__file__).parent / "checkpoints"
@@ -65,8 +65,8 @@ class TriageModel:
         self.heads = heads
         self.card = card
 
-    def predict(self, email: Email) -> dict[str, dict[str, float]]:
-        ind, val = self.vectorizer.row(email)
+    def predict(self, email: Email, analysis: Analysis | None = None) -> dict[str, dict[str, float]]:
+        ind, val = self.vectorizer.row(email, analysis)
         return {f: dict(zip(h.classes, map(float, h.proba(ind, val)), strict=True)) for f, h in self.heads.items()}
 
     def save(self, path: str | Path) -> Path:
@@ -122,13 +122,13 @@ class InboxClassifierAgent(InboxRulesAgent):
     def read(self, email: Email) -> tuple[Analysis, str, str, str]:
         hit = self._cache.get(email.header.id)
         if hit is None:
-            probs = self.model.predict(email)
+            a = analyse(email)  # read once: the features and the rules' planning below both need it
+            probs = self.model.predict(email, a)
             if max(probs["route_to"].values()) < self.defer_below:
                 # mail unlike anything the heads were fit on: the rules' general knowledge decides
-                hit = self._cache[email.header.id] = super().read(email)
+                hit = self._cache[email.header.id] = (a, *labels(a))
                 return hit
             cat, pri, route = decide(probs)
-            a = analyse(email)
             if "flag_review" in probs:
                 # the flag head's confidence replaces the keyword severity in the rules' flag planning
                 sev = 2.0 * rules().data.flag_min_severity * probs["flag_review"].get("true", 0.0)

@@ -22,8 +22,8 @@ import numpy as np
 
 from ..envs.inbox.models import Email
 from ..envs.inbox.text import sender_domain, sender_parts
-from .inbox_heuristics import analyse, rules
-from .inbox_rules import decide_category, decide_priority, decide_route, is_spam
+from .inbox_heuristics import Analysis, analyse, rules
+from .inbox_rules import is_spam, labels
 
 #: bump when the features change: a checkpoint records it and refuses to load with other features
 FEATURES_VERSION = 4
@@ -65,8 +65,8 @@ def _bucket(x: float) -> int:
     return int(math.log2(1 + x))
 
 
-def features(email: Email) -> Counter[str]:
-    """Feature name -> count for one email."""
+def features(email: Email, analysis: Analysis | None = None) -> Counter[str]:
+    """Feature name -> count for one email; ``analysis`` is the rules' ``analyse(email)`` when the caller has it."""
     h = email.header
     body = _clip(email.body)
     subj = _words(h.subject)
@@ -105,7 +105,7 @@ def features(email: Email) -> Counter[str]:
     if h.attachments:
         out["f:attachment"] += 1
     # the rules agent's multilingual keyword tables as prior knowledge: the heads learn how far to trust them
-    a = analyse(email)
+    a = analyse(email) if analysis is None else analysis
     for cat, score in a.category_scores.items():
         if score > 0:
             out[f"r:{cat}={min(_bucket(score), 3)}"] += 1
@@ -121,9 +121,9 @@ def features(email: Email) -> Counter[str]:
     if a.newsletter:
         out["r:list_mail"] += 1
     # the rules' own decision (route after its tier-2, incident and list-mail logic, and category)
-    cat = decide_category(a)
+    cat, _, route = labels(a)
     out["r:category=" + cat] += 1
-    out["r:route=" + decide_route(a, cat, decide_priority(a, cat))] += 1
+    out["r:route=" + route] += 1
     return out
 
 
@@ -157,6 +157,6 @@ class Vectorizer:
         self.idf = idf.astype(np.float32)
         self.meta_scale = float(meta_scale)
 
-    def row(self, email: Email) -> tuple[np.ndarray, np.ndarray]:
-        ind, val = weigh(features(email), self.index, self.idf, self.meta_scale)
+    def row(self, email: Email, analysis: Analysis | None = None) -> tuple[np.ndarray, np.ndarray]:
+        ind, val = weigh(features(email, analysis), self.index, self.idf, self.meta_scale)
         return np.asarray(ind, dtype=np.int64), np.asarray(val, dtype=np.float32)

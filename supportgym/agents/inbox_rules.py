@@ -72,6 +72,13 @@ def decide_route(a: Analysis, category: str, priority: str) -> str:
     return d.routes[category]
 
 
+def labels(a: Analysis) -> tuple[str, str, str]:
+    """The rules' (category, priority, route) for an analysed email, before queue and budget planning."""
+    cat = decide_category(a)
+    pri = decide_priority(a, cat)
+    return cat, pri, decide_route(a, cat, pri)
+
+
 class InboxRulesAgent(Agent):
     """Keyword and sender-domain heuristics; SLA-, budget- and queue-aware; no gold labels."""
 
@@ -91,9 +98,7 @@ class InboxRulesAgent(Agent):
         hit = self._cache.get(email.header.id)
         if hit is None:
             a = analyse(email)
-            cat = decide_category(a)
-            pri = decide_priority(a, cat)
-            hit = self._cache[email.header.id] = (a, cat, pri, decide_route(a, cat, pri))
+            hit = self._cache[email.header.id] = (a, *labels(a))
         return hit
 
     def act(self, observation: InboxObservation) -> dict[str, Any]:  # type: ignore[override]
