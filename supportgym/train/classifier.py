@@ -318,14 +318,14 @@ def oof_route_logits(cfg: ClassifierConfig, folds: int = 5, cache: dict[str, Any
     logits = np.zeros((len(real), len(classes)), np.float32)
     for k in range(folds):
         tr = [i for i in range(len(real)) if i % folds != k]
-        vec, head = fit_route_head(other_docs + [real_docs[i] for i in tr], other_src + ["real"] * len(tr),
-                                   others + [real[i] for i in tr], cfg)
+        fold_docs, fold_src = other_docs + [real_docs[i] for i in tr], other_src + ["real"] * len(tr)
+        fold_emails = others + [real[i] for i in tr]
+        vec, head = fit_route_head(fold_docs, fold_src, fold_emails, cfg)
         held = [i for i in range(len(real)) if i % folds == k]
         x_held = matrix([real_docs[i] for i in held], vec)
         z = np.asarray(x_held @ head.weights) + head.bias
         if on_fold is not None:
-            on_fold(matrix(other_docs + [real_docs[i] for i in tr], vec), other_src + ["real"] * len(tr),
-                    others + [real[i] for i in tr], x_held, held)
+            on_fold(matrix(fold_docs, vec), fold_src, fold_emails, x_held, held)
         cols = [classes.index(c) for c in head.classes]
         logits[np.ix_(held, cols)] = z
         missing = [j for j, c in enumerate(classes) if c not in head.classes]
@@ -334,8 +334,9 @@ def oof_route_logits(cfg: ClassifierConfig, folds: int = 5, cache: dict[str, Any
 
 
 def oof_metrics(real: list[LabelledEmail], classes: list[str], logits: np.ndarray,
-                bias: dict[str, float] | None = None) -> dict[str, Any]:
-    """``real_metrics`` of the out-of-fold routes after adding ``bias`` to the named classes' logits."""
+                bias: dict[str, float | np.ndarray] | None = None) -> dict[str, Any]:
+    """``real_metrics`` of the out-of-fold routes after adding ``bias`` to the named classes' logits: a number
+    for every email, or an array with one offset per email (another model's log-odds, stacked)."""
     z = logits.copy()
     for k, v in (bias or {}).items():
         if k in classes:
