@@ -292,6 +292,52 @@ def test_rules_route_press_machine_mail_payroll_and_bank_detail_fraud(subject, b
     assert InboxRulesAgent().read(_mail(subject, body, sender).email)[3] == route
 
 
+@pytest.mark.parametrize("subject,body,sender,labels", [
+    ("[FIRING:1] DiskSpaceCritical db-04", "Alert: DiskSpaceCritical\nSeverity: critical\nInstance: db-04:9100",
+     "Alertmanager <alerts@monitor.example>", ("technical_support", "high", "support_tier2")),
+    ("** PROBLEM Host Alert: nas-2 is DOWN **", "Notification Type: PROBLEM\nHost: nas-2\nState: DOWN",
+     "nagios@example.net", ("technical_support", "high", "support_tier2")),
+    ("Backup job Nightly-3 failed", "Status: Failed\nError: repository unreachable", "noreply@backup.example",
+     ("technical_support", "high", "support_tier2")),
+    ("[RESOLVED] DiskSpaceCritical db-04", "Alert resolved: DiskSpaceCritical\nDuration: 2h 12m",
+     "Alertmanager <alerts@monitor.example>", ("general_inquiry", "low", "archive")),
+    ("** RECOVERY Host Alert: nas-2 is UP **", "Notification Type: RECOVERY\nHost: nas-2\nState: UP",
+     "nagios@example.net", ("general_inquiry", "low", "archive")),
+])
+def test_rules_send_firing_alerts_to_tier2_and_file_recoveries(subject, body, sender, labels):
+    """A monitoring alert still firing needs second-line support (no reply to a machine); its recovery is filed."""
+    agent = InboxRulesAgent()
+    a, *got = agent.read(_mail(subject, body, sender).email)
+    assert tuple(got) == labels
+    assert agent.reply(a, *got) == ""
+
+
+@pytest.mark.parametrize("subject,body,sender", [
+    ("Problem: cannot log in", "Hi, since this morning I cannot log in to the portal. Can you help? Eva",
+     "Eva Lind <eva@client.example>"),
+    ("Mail delivery failed: returning message to sender", "This message was created automatically by mail delivery "
+     "software. A message that you sent could not be delivered.", "Mail Delivery System <mailer-daemon@mx.example>"),
+])
+def test_rules_do_not_read_people_or_bounces_as_alerts(subject, body, sender):
+    assert not analyse(_mail(subject, body, sender).email).alert
+
+
+def test_rules_read_link_hosts_and_display_name_brands():
+    """A link's host is what follows any "user@" part and stops before a port or bracket: our own monitoring
+    links are not look-alikes, the userinfo trick is caught; a brand in the display name must match the domain."""
+    own = analyse(_mail("[RESOLVED] DiskSpaceCritical", "Source: http://prom01.monitor.brightdesk.io:9090/graph "
+                        "(see https://status.brightdesk.io)", "alerts@monitor.brightdesk.io").email)
+    assert own.spam_reasons == []
+    trick = analyse(_mail("Invoice", "View it at http://paypal.com@paypal-billing.example/login", "a@b.example").email)
+    assert any("paypal-billing.example" in r for r in trick.spam_reasons)
+    fake = analyse(_mail("Payment declined", "Update your billing details today.",
+                         "Microsoft 365 Billing <billing-noreply@m365-licensing-center.example>").email)
+    assert any("display name claims to be microsoft" in r for r in fake.spam_reasons)
+    real = analyse(_mail("Your invoice", "Your invoice is ready.", "Microsoft <invoice@microsoft.com>").email)
+    person = analyse(_mail("Lunch?", "Free on Friday?", "Chase Miller <chase@miller.example>").email)
+    assert real.spam_reasons == [] and person.spam_reasons == []
+
+
 def test_rules_file_talk_among_others_but_answer_follow_ups():
     """A reply quoting someone else that asks nothing of a team is list talk (archive); a reply quoting the
     sender's own request, or our own message, is a follow-up that someone must answer."""

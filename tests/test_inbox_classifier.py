@@ -180,6 +180,39 @@ def test_training_round_trip(monkeypatch, tmp_path):
     assert sorted(seen) == list(range(len(oof_emails)))
 
 
+def heads_or_phishing(agent: InboxClassifierAgent, email) -> tuple[str, str, str]:
+    """The heads' labels, unless the rules see a phishing domain and score the email as spam."""
+    from supportgym.agents.inbox_heuristics import analyse
+    from supportgym.agents.inbox_rules import is_spam
+
+    a = analyse(email)
+    return ("spam_phishing", "spam", "trash") if a.spam_reasons and is_spam(a) else decide(agent.model.predict(email))
+
+
+def test_rules_phishing_verdict_overrides_the_heads(monkeypatch):
+    """Invoice fraud from a look-alike domain reads like billing to the heads; the rules' domain check trashes it."""
+    from supportgym.agents.inbox_heuristics import analyse
+    from supportgym.agents.inbox_rules import is_spam
+    from supportgym.envs.inbox.models import Email, EmailHeader
+
+    fraud = Email(header=EmailHeader(id="f1", sender="Accounts <billing@brightdesk-payments.co>",
+                                     subject="Overdue invoice INV-4471 - update your payment details today",
+                                     timestamp="2026-03-02T09:00:00Z"),
+                  body="Dear customer,\nyour account will be suspended. Verify your account and update your payment "
+                       "details within 24 hours: http://brightdesk-payments.co/login\nAccounts team")
+    a = analyse(fraud)
+    assert a.spam_reasons and is_spam(a), (a.spam_reasons, a.spam_score)
+    agent = InboxClassifierAgent()
+    billing = {"route_to": {"billing": 0.9, "trash": 0.1}, "category": {"billing_inquiry": 1.0},
+               "priority": {"high": 1.0}, "flag_review": {"true": 0.0, "false": 1.0}}
+    monkeypatch.setattr(agent.model, "predict", lambda email, analysis=None: billing)
+    assert agent.read(fraud)[1:] == ("spam_phishing", "spam", "trash")
+    legit = fraud.model_copy(update={"header": fraud.header.model_copy(update={"id": "f2", "sender": "Dana <dana@client.example>"}),
+                                     "body": "Hi, please find invoice INV-4471 attached. Thanks, Dana"})
+    assert not analyse(legit).spam_reasons
+    assert agent.read(legit)[1:] == ("billing_inquiry", "high", "billing")
+
+
 def test_classifier_defers_to_rules_when_unsure():
     """Below ``defer_below`` route probability the rules label the email; 0 never defers, 1 always does."""
     from supportgym.agents.inbox_rules import InboxRulesAgent
@@ -189,10 +222,10 @@ def test_classifier_defers_to_rules_when_unsure():
     always = InboxClassifierAgent(defer_below=1.0)
     assert [always.read(e)[1:] for e in emails] == rules_labels
     never = InboxClassifierAgent(defer_below=0.0)
-    assert [never.read(e)[1:] for e in emails] == [decide(never.model.predict(e)) for e in emails]
+    assert [never.read(e)[1:] for e in emails] == [heads_or_phishing(never, e) for e in emails]
     default = InboxClassifierAgent()
     for e in emails:
         unsure = max(default.model.predict(e)["route_to"].values()) < default.defer_below
-        assert default.read(e)[1:] == (InboxRulesAgent().read(e)[1:] if unsure else decide(default.model.predict(e)))
+        assert default.read(e)[1:] == (InboxRulesAgent().read(e)[1:] if unsure else heads_or_phishing(default, e))
     with pytest.raises(ConfigError, match="defer_below"):
         InboxClassifierAgent(defer_below=1.5)

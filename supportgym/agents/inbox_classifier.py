@@ -12,6 +12,8 @@ after set-up; ``checkpoint=PATH`` (``--checkpoint``) loads another one.
 Labels come from the heads (route first; priority and category stay consistent with it), unless
 the route head is unsure (top probability below ``defer_below``): then the rules agent labels the
 email, since a flat guess on mail unlike the training data is worth less than its general knowledge.
+One rules verdict overrides the heads: phishing the rules both see in a sender or link domain (a
+look-alike or impersonating domain) and score as spam goes to trash.
 The planning around the labels is the rules agent's: queue-aware routing, budget-aware flags
 (the flag head's probability takes the place of the rules' severity score) and replies
 that cite the email's own facts. No gold labels are read.
@@ -31,7 +33,7 @@ from ..core.errors import ConfigError
 from ..envs.inbox.models import Email
 from .inbox_features import FEATURES_VERSION, Vectorizer, rules_fingerprint
 from .inbox_heuristics import Analysis, analyse, rules
-from .inbox_rules import InboxRulesAgent, labels
+from .inbox_rules import InboxRulesAgent, is_spam, labels
 from .npz_heads import load_arrays, save_heads, vocab_of
 
 CHECKPOINT_DIR = Path(__file__).parent / "checkpoints"
@@ -129,6 +131,10 @@ class InboxClassifierAgent(InboxRulesAgent):
                 hit = self._cache[email.header.id] = (a, *labels(a))
                 return hit
             cat, pri, route = decide(probs)
+            if route != "trash" and a.spam_reasons and is_spam(a):
+                # a look-alike or impersonating sender or link that the rules confirm as phishing: on every
+                # development set this never hit legitimate mail, while the heads read invoice fraud as billing
+                cat, pri, route = "spam_phishing", "spam", "trash"
             if "flag_review" in probs:
                 # the flag head's confidence replaces the keyword severity in the rules' flag planning
                 sev = 2.0 * rules().data.flag_min_severity * probs["flag_review"].get("true", 0.0)

@@ -18,7 +18,9 @@ from ..core.types import Model
 from ..envs.inbox.models import CATEGORIES, Email
 from ..envs.inbox.text import extract_facts, first_name, main_text, sender_domain, sender_parts
 
-URL_RE = re.compile(r"https?://([^/\s\"'<>?#]+)", re.IGNORECASE)
+#: a link's host: after any "user@" part (http://paypal.com@evil.example goes to evil.example), before a port,
+#: path or closing bracket
+URL_RE = re.compile(r"https?://(?:[^\s/@\"'<>]*@)?([^\s/:?#@\"'<>()\[\],;]+)", re.IGNORECASE)
 ACRONYM_RE = re.compile(r"\b[A-Z]{2,5}\b")
 _COUNT_RE = re.compile(r"\b(\d[\d,]*)\s+([a-zäöüéíóáñ]+)")
 REPLY_PREFIX_RE = re.compile(r"^\s*((re|fw|fwd|aw|wg|rv)\s*:\s*)+", re.IGNORECASE)
@@ -34,6 +36,9 @@ class RulesData(Model):
     own_domains: list[str]
     own_names: list[str]
     brands: list[str]
+    #: brand names a phisher puts in the display name ("Microsoft 365 Billing <billing@m365-center.com>"); words
+    #: that are also people's names (Chase) or everyday words (ups, zoom, slack) are left out
+    display_brands: list[str] = Field(default_factory=list)
     free_mail: list[str]
     suspicious_tlds: list[str]
     spam_threshold: float
@@ -177,6 +182,16 @@ def lookalike(domain: str, d: RulesData) -> str | None:
     return None
 
 
+def display_brand(display: str, domain: str, d: RulesData) -> str | None:
+    """The brand a display name claims when the sender's domain does not carry that brand's name, or None."""
+    name = " " + re.sub(r"[^a-z0-9]+", " ", display.lower()) + " "
+    flat = domain.lower().replace("-", "").replace(".", "")
+    for brand in d.display_brands:
+        if f" {brand} " in name and brand.replace(" ", "") not in flat:
+            return brand
+    return None
+
+
 @dataclass
 class Analysis:
     """The rules agent's reading of one email."""
@@ -201,6 +216,8 @@ class Analysis:
     management: float = 0.0
     #: a reply among others that asks nothing of us (see ``is_conversation``)
     conversation: bool = False
+    #: a monitoring system reporting that something is broken now (see ``is_alert``)
+    alert: bool = False
 
 
 def analyse(email: Email) -> Analysis:
@@ -221,7 +238,7 @@ def analyse(email: Email) -> Analysis:
     if why:
         spam += 3.0
         reasons.append(f"sender {why}")
-    for link in dict.fromkeys(m.lower() for m in URL_RE.findall(email.body)):
+    for link in dict.fromkeys(m.lower().rstrip(".") for m in URL_RE.findall(email.body)):
         why = lookalike(link, d)
         if why:
             spam += 2.0
@@ -237,6 +254,10 @@ def analyse(email: Email) -> Analysis:
     if not internal and any(n in display.lower() for n in d.own_names):
         spam += 1.5
         reasons.append("display name claims to be us from an outside domain")
+    brand = display_brand(display, dom, d)
+    if brand:
+        spam += 2.0
+        reasons.append(f"display name claims to be {brand} from {dom}")
     facts = extract_facts(h.subject, email.body)
     seen = {f.lower() for f in facts}
     for a in ACRONYM_RE.findall(latest):
@@ -248,7 +269,7 @@ def analyse(email: Email) -> Analysis:
     marketing = (r.marketing.score(unquoted) * min(1.0, (d.marketing_length_norm_words / n_words) ** 0.5)
                  + _shape_score(h.sender, h.subject, email.body, d.shape))
     newsletter = (r.newsletter.score(f"{h.sender.lower()}\n{full}") >= 1.0 or bool(_SERIAL_RE.search(h.subject))
-                  or bool(_MACHINE_SUBJECT_RE.search(h.subject)))
+                  or bool(_MACHINE_SUBJECT_RE.search(h.subject)) or is_all_clear(h.sender, h.subject))
     if newsletter:
         marketing -= r.relationship.score(unquoted)
     scores = {c: t.score(text) for c, t in r.categories.items()}
@@ -261,7 +282,44 @@ def analyse(email: Email) -> Analysis:
         severity=r.severe.score(text), tier2=r.tier2.score(text) > 0, newsletter=newsletter,
         internal=internal, facts=facts, topic=subject, name=sender_name(h.sender),
         big_customer=_big_customer(full, d), management=r.management.score(text),
+        alert=is_alert(h.sender, h.subject),
     )
+
+
+#: monitoring subjects in the forms the tools write them, whoever sends them: Alertmanager, Nagios, Datadog...
+_ALERT_RE = re.compile(r"\[FIRING\b|\[Triggered\b|\*\*\s*PROBLEM\b|^\s*PROBLEM\s*:|\bis (?:DOWN|CRITICAL|UNREACHABLE)\b")
+#: the same news in words a person might also use: counted only from an automated sender
+_ALERT_WEAK_RE = re.compile(r"^\s*(?:\[[^\]]*\]\s*)?problem\s*:|\bis down\b|\bdown\s*$|\[failed\]|\bbackup\b.*\bfail"
+                            r"|\bdegraded\b|\bunreachable\b|\bcritical\b", re.I)
+#: the all-clear that follows an alert (filed, nobody acts)
+_CLEARED_RE = re.compile(r"resolved|recover|\bis up\b|\bup\s*$|\bok\b|success|back to normal|healthy|completed", re.I)
+#: automated senders' local parts (not bounces: a mail server's "delivery failed" is no incident)
+_ROBOT_LOCAL_RE = re.compile(r"^(?:no-?reply|do-?not-?reply|alerts?|alerting|monitor(?:ing)?|notifications?|nagios|zabbix|icinga"
+                             r"|prtg|datadog|uptime\w*|status|backup\w*)$", re.I)
+
+
+#: recovery notices in the forms the tools write them
+_CLEARED_FORM_RE = re.compile(r"\*\*\s*RECOVERY\b|^\s*RECOVERY\s*:|\[(?:Recovered|RESOLVED|Resolved)\b|\bis UP\b")
+
+
+def _robot(sender: str) -> bool:
+    _, addr = sender_parts(sender)
+    return bool(_ROBOT_LOCAL_RE.match(addr.partition("@")[0]))
+
+
+def is_all_clear(sender: str, subject: str) -> bool:
+    """A monitoring tool's recovery notice (or an automated sender's "OK" / "success"): machine mail to file."""
+    return bool(_CLEARED_FORM_RE.search(subject)) or _robot(sender) and bool(_CLEARED_RE.search(subject))
+
+
+def is_alert(sender: str, subject: str) -> bool:
+    """A monitoring alert that is still firing: someone on second-line support has to act (its recovery
+    notice, "[RESOLVED]", "RECOVERY", "is UP", is machine mail to file)."""
+    if _CLEARED_RE.search(subject):
+        return False
+    if _ALERT_RE.search(subject):
+        return True
+    return _robot(sender) and bool(_ALERT_WEAK_RE.search(subject))
 
 
 _QUOTED_LINE_RE = re.compile(r"^[ \t]*>", re.MULTILINE)
@@ -326,7 +384,7 @@ def _shape_score(sender: str, subject: str, body: str, w: dict[str, float]) -> f
     _, addr = sender_parts(sender)
     if len(_DIGIT_RUN_RE.findall(addr.split("@")[0])) and "@" in addr:
         score += w.get("sender_digits", 0.0)  # throwaway addresses: lu5guxf4c4149@, stewart3448@
-    links = {registrable(m.lower())[0] for m in URL_RE.findall(body)} | {m.lower() for m in _WWW_RE.findall(body)}
+    links = {registrable(m.lower().rstrip("."))[0] for m in URL_RE.findall(body)} | {m.lower() for m in _WWW_RE.findall(body)}
     own = registrable(addr.split("@")[-1])[0] if "@" in addr else ""
     if links and own:
         # a company's newsletter links to its own site; bulk mail points somewhere else

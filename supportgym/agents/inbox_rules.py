@@ -31,6 +31,8 @@ def is_spam(a: Analysis) -> bool:
 def decide_category(a: Analysis) -> str:
     if is_spam(a):
         return "spam_phishing"
+    if a.alert:
+        return "technical_support"
     if a.newsletter or a.conversation:
         return "general_inquiry"  # list mail, newsletters and talk among others inform; nobody has to act on them
     scores = dict(a.category_scores)
@@ -44,6 +46,8 @@ def decide_priority(a: Analysis, category: str) -> str:
     """Start from the category's usual level; urgency cues and big customers raise it, calm cues lower it."""
     if category == "spam_phishing":
         return "spam"
+    if a.alert:
+        return "high"  # an outage or a failing check on a system we run; "urgent" is for people's reports of harm
     if (a.newsletter or a.conversation) and category == "general_inquiry":
         return "low"
     d = rules().data
@@ -59,6 +63,8 @@ def decide_priority(a: Analysis, category: str) -> str:
 
 def decide_route(a: Analysis, category: str, priority: str) -> str:
     d = rules().data
+    if a.alert and category == "technical_support":
+        return "support_tier2"
     if category == "general_inquiry" and (a.newsletter or a.conversation):
         return "archive"
     if category not in ("spam_phishing", "internal_hr", "legal_compliance") and a.management >= d.management_min:
@@ -149,8 +155,8 @@ class InboxRulesAgent(Agent):
 
     def reply(self, a: Analysis, cat: str, pri: str, route: str) -> str:
         d = rules().data
-        if cat == "spam_phishing" or ((a.newsletter or a.conversation) and route == "archive"):
-            return ""
+        if cat == "spam_phishing" or a.alert or ((a.newsletter or a.conversation) and route == "archive"):
+            return ""  # spam, machine alerts and filed mail want no answer
         key = "technical_support_urgent" if cat == "technical_support" and pri == "urgent" else cat
         facts = f'your message "{a.topic}"' + (f" ({', '.join(a.facts)})" if a.facts else "")
         team = d.team_names.get(route, "our team")

@@ -39,7 +39,7 @@ from .jobs import (
     job_key,
     run_local,
 )
-from .metrics_common import DEFAULT_SUCCESS_THRESHOLD, summarize_groups
+from .metrics_common import DEFAULT_SPLITS, DEFAULT_SUCCESS_THRESHOLD, summarize_groups
 from .ray_backend import run_ray
 from .records import decode_episode, encode_episode
 from .runner import EpisodeSpec
@@ -66,9 +66,6 @@ BACKENDS = ("local", "ray")
 #: seeds per fixed task where a task holds many instances chosen by the seed (an env
 #: class may declare its own as ``task_instances = {task: n}``); others get one seed
 TASK_INSTANCES: dict[str, dict[str, int]] = {"tooldesk": {"benchmark": 100}}
-#: generated test mail beside real, hard and hand-written test data: the sim-to-real and headroom gaps side by side
-DEFAULT_SPLITS: tuple[str, ...] = ("test", "real:test", "hard:test", "handwritten:test")
-
 
 def task_seeds(env_cls: type, task: str, override: int | None) -> int:
     if override is not None:

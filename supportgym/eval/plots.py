@@ -10,7 +10,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .metrics_common import component_totals, episode_score, episode_success
+from .metrics_common import DEFAULT_SPLITS, component_totals, episode_score, episode_success
 
 #: where an episode report names its category (tooldesk: ``category``; ticket: the required ticket type)
 CATEGORY_PATHS: tuple[tuple[str, ...], ...] = (
@@ -168,7 +168,7 @@ def reward_vs_steps(records: Sequence[Mapping[str, Any]]) -> Figure | None:
 
 
 #: splits compared side by side: generated test mail, real mail, the hard split, hand-written mail (``bench``'s default)
-GAP_SPLITS: tuple[str, ...] = ("split:test", "split:real:test", "split:hard:test", "split:handwritten:test")
+GAP_SPLITS: tuple[str, ...] = tuple(f"split:{s}" for s in DEFAULT_SPLITS)
 
 
 def split_gap(records: Sequence[Mapping[str, Any]], threshold: float) -> Figure | None:

@@ -287,10 +287,18 @@ def fit_route_head(docs: list[Counter[str]], sources: list[str], emails: list[La
                    cfg: ClassifierConfig) -> tuple[Vectorizer, Head]:
     """The route head (no ``route_bias``) and its vectorizer fit on ``docs`` (the features of ``emails``, from
     ``sources``), as every cross-validation fold fits them: C is the first of ``c_grid``."""
+    vec, _, head = _route_head(docs, sources, emails, cfg)
+    return vec, head
+
+
+def _route_head(docs: list[Counter[str]], sources: list[str], emails: list[LabelledEmail],
+                cfg: ClassifierConfig) -> tuple[Vectorizer, Any, Head]:
+    """``fit_route_head`` that also returns the training matrix (a fold's hook reuses it)."""
     y = [_label(e, "route_to") for e in emails]
     w0 = np.array([source_weight(s, cfg) for s in sources], np.float32)
     vec = Vectorizer(*build_vocab(docs, w0, cfg), cfg.meta_scale)
-    return vec, fit_head(matrix(docs, vec), y, source_weights(sources, y, cfg), cfg.c_grid[0], cfg)
+    x = matrix(docs, vec)
+    return vec, x, fit_head(x, y, source_weights(sources, y, cfg), cfg.c_grid[0], cfg)
 
 
 def oof_route_logits(cfg: ClassifierConfig, folds: int = 5, cache: dict[str, Any] | None = None,
@@ -320,12 +328,12 @@ def oof_route_logits(cfg: ClassifierConfig, folds: int = 5, cache: dict[str, Any
         tr = [i for i in range(len(real)) if i % folds != k]
         fold_docs, fold_src = other_docs + [real_docs[i] for i in tr], other_src + ["real"] * len(tr)
         fold_emails = others + [real[i] for i in tr]
-        vec, head = fit_route_head(fold_docs, fold_src, fold_emails, cfg)
+        vec, x, head = _route_head(fold_docs, fold_src, fold_emails, cfg)
         held = [i for i in range(len(real)) if i % folds == k]
         x_held = matrix([real_docs[i] for i in held], vec)
         z = np.asarray(x_held @ head.weights) + head.bias
         if on_fold is not None:
-            on_fold(matrix(fold_docs, vec), fold_src, fold_emails, x_held, held)
+            on_fold(x, fold_src, fold_emails, x_held, held)
         cols = [classes.index(c) for c in head.classes]
         logits[np.ix_(held, cols)] = z
         missing = [j for j, c in enumerate(classes) if c not in head.classes]

@@ -135,7 +135,7 @@ class Renderer:
             cut = rng.randint(1, len(sentences) - 1)
             paragraphs = [" ".join(sentences[:cut]), " ".join(sentences[cut:])]
         blocks: list[str] = []
-        if english:
+        if english and t.greeting:
             pool = st.internal_greetings if t.sender == "internal" else st.greetings[style]
             greeting = self._fill(rng.choice(pool), ctx, noise)
             if greeting:

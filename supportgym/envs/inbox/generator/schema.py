@@ -78,6 +78,8 @@ class Template(Model):
     anon_rate: float = Field(0.0, ge=0.0, le=1.0)
     lang: Lang = "en"
     sender: SenderKind = "customer"
+    #: false: no greeting line (the split's greetings for colleagues address HR, the usual internal inbox)
+    greeting: bool = True
     #: writing styles that fit this mail (empty: all the sender kind allows); English only
     styles: list[Style] = Field(default_factory=list)
     #: subject line variants (slots allowed)

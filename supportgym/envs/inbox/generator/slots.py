@@ -165,6 +165,8 @@ SLOTS: dict[str, Slot] = {
     "last_name": lambda c: c.identity.last,
     "sender_email": lambda c: c.identity.address,
     "company": lambda c: c.identity.company,
+    #: a customer company named in mail between colleagues (``company`` is the sender's own)
+    "client": lambda c: c.rng.choice(c.vocab.companies),
     "plan": lambda c: c.tier,
     "house": lambda c: c.vocab.house,
     "house_domain": lambda c: c.vocab.house_domain,
