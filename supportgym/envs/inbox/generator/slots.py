@@ -219,6 +219,7 @@ SLOTS: dict[str, Slot] = {
     "software": lambda c: c.rng.choice(c.vocab.software),
     "service": lambda c: c.rng.choice(c.vocab.services),
     "remedy": lambda c: c.rng.choice(c.vocab.remedies),
+    "host_id": lambda c: f"{c.rng.randint(1, 40):02d}",  # a server's number in monitoring mail (db-07)
     "serial": lambda c: "".join(c.rng.choice("ABCDEFGHJKLMNPRSTVWXYZ0123456789") for _ in range(10)),
     "list_name": lambda c: c.identity.company if c.identity.company in c.vocab.mailing_lists
     else c.rng.choice(c.vocab.mailing_lists),
