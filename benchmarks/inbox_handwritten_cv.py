@@ -4,9 +4,10 @@ The hand-written training mail (``handwritten:train`` + ``handwritten:validation
 60 emails, one author each. For each author, the route head is trained on generated train mail,
 ``hard:train``, the real parts and the other authors' mail (the checkpoint's recipe, route head only,
 offsets applied), then labels the held-out author's mail: alone and with the agent's deferral to the
-rules below ``defer_below``. ``handwritten:test`` is never read. Prints JSON.
+rules below ``defer_below``, and as the agent decides (``agent_labels``: also the phishing override and the
+deferral of unsure sales picks on a department's mail). ``handwritten:test`` is never read. Prints JSON.
 
-    uv run --all-extras python benchmarks/inbox_handwritten_cv.py                  # about 6 min on 2 cores
+    uv run --all-extras python benchmarks/inbox_handwritten_cv.py                  # about 3-6 min on 2 cores
     uv run --all-extras python benchmarks/inbox_handwritten_cv.py --weights 0 10 25
 """
 
@@ -26,7 +27,9 @@ def main() -> None:
     ap.add_argument("--generated", type=int, default=8000)
     ap.add_argument("--defer-below", type=float, nargs="+", default=[0.0, 0.3])
     args = ap.parse_args()
+    from supportgym.agents.inbox_classifier import agent_labels
     from supportgym.agents.inbox_features import features
+    from supportgym.agents.inbox_heuristics import analyse
     from supportgym.agents.inbox_rules import InboxRulesAgent
     from supportgym.envs.inbox.handwritten import handwritten_pool
     from supportgym.train.classifier import ClassifierConfig, apply_bias, fit_route_head, load_data, matrix
@@ -41,6 +44,8 @@ def main() -> None:
     authors = [e.meta.get("source", "?") for e in hand]
     hand_docs = [features(e.email) for e in hand]
     rules_labels = [InboxRulesAgent().read(e.email)[1:] for e in hand]
+    analyses = [analyse(e.email) for e in hand]
+    route_only = {"category": {"general_inquiry": 1.0}, "priority": {"medium": 1.0}}  # only routes are scored here
     out: dict[str, Any] = {"authors": {a: authors.count(a) for a in dict.fromkeys(authors)}}
     for w in args.weights:
         cfg = cfg0.model_copy(update={"handwritten_weight": w or 1.0})
@@ -58,6 +63,10 @@ def main() -> None:
                 pred = [rules_labels[i][2] if row.max() < t else head.classes[int(row.argmax())] for i, row in zip(held, p)]
                 ok = [r == hand[i].gold.route_to for i, r in zip(held, pred)]  # type: ignore[union-attr]
                 res.setdefault(f"defer_below={t}", {})[author] = round(sum(ok) / len(ok), 4)
+                agent = [agent_labels({"route_to": dict(zip(head.classes, map(float, row), strict=True)), **route_only},
+                                      analyses[i], defer_below=t)[0][2] for i, row in zip(held, p)]
+                ok = [r == hand[i].gold.route_to for i, r in zip(held, agent)]  # type: ignore[union-attr]
+                res.setdefault(f"agent, defer_below={t}", {})[author] = round(sum(ok) / len(ok), 4)
         for k, v in res.items():
             v["mean"] = round(float(np.mean(list(v.values()))), 4)
         out[f"handwritten_weight={w}"] = res

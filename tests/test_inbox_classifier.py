@@ -181,12 +181,49 @@ def test_training_round_trip(monkeypatch, tmp_path):
 
 
 def heads_or_phishing(agent: InboxClassifierAgent, email) -> tuple[str, str, str]:
-    """The heads' labels, unless the rules see a phishing domain and score the email as spam."""
+    """The heads' labels, unless the rules see a phishing domain and score the email as spam (trash), or the
+    heads pick sales unsure while the rules read a department's mail (the rules' labels)."""
+    from supportgym.agents.inbox_classifier import DEPARTMENT_ROUTES
     from supportgym.agents.inbox_heuristics import analyse
-    from supportgym.agents.inbox_rules import is_spam
+    from supportgym.agents.inbox_rules import is_spam, labels
 
     a = analyse(email)
-    return ("spam_phishing", "spam", "trash") if a.spam_reasons and is_spam(a) else decide(agent.model.predict(email))
+    probs = agent.model.predict(email)
+    heads = decide(probs)
+    if heads[2] == "sales" and max(probs["route_to"].values()) < agent.sales_defer_below and labels(a)[2] in DEPARTMENT_ROUTES:
+        return labels(a)
+    return ("spam_phishing", "spam", "trash") if a.spam_reasons and is_spam(a) else heads
+
+
+def test_unsure_sales_gives_way_to_the_rules_on_department_mail(monkeypatch):
+    """The sales offset is for customer tickets: an unsure sales pick on mail the rules read as HR (or list mail,
+    legal, executive mail) takes the rules' labels; a sure pick, or one the rules read as a ticket, stays sales."""
+    from supportgym.envs.inbox.models import Email, EmailHeader
+
+    payroll = Email(header=EmailHeader(id="p1", sender="Tom Berg <t.berg@brightdesk.io>", subject="Gehaltsabrechnung Oktober",
+                                       timestamp="2026-03-02T09:00:00Z"),
+                    body="Hallo, in meiner Gehaltsabrechnung fehlt die Überstundenzulage. Können Sie das prüfen? Tom")
+    ticket = Email(header=EmailHeader(id="t1", sender="Ana <ana@client.example>", subject="Printer not printing",
+                                      timestamp="2026-03-02T09:00:00Z"),
+                   body="Hi, our office printer shows an error and does not print anymore. Can you help? Ana")
+
+    def probs(sales: float):
+        return {"route_to": {"sales": sales, "support_tier1": (1 - sales) * 0.6, "hr": (1 - sales) * 0.4},
+                "category": {"sales_lead": 1.0}, "priority": {"medium": 1.0}, "flag_review": {"true": 0.0, "false": 1.0}}
+
+    from supportgym.agents.inbox_heuristics import analyse
+    from supportgym.agents.inbox_rules import labels
+
+    assert labels(analyse(payroll))[2] == "hr" and labels(analyse(ticket))[2] == "support_tier1"  # the rules' reading
+    for sales, email, route in ((0.45, payroll, "hr"), (0.9, payroll, "sales"), (0.45, ticket, "sales")):
+        agent = InboxClassifierAgent()
+        monkeypatch.setattr(agent.model, "predict", lambda e, analysis=None, s=sales: probs(s))
+        assert agent.read(email)[3] == route, (sales, email.header.subject)
+    off = InboxClassifierAgent(sales_defer_below=0.0)
+    monkeypatch.setattr(off.model, "predict", lambda e, analysis=None: probs(0.45))
+    assert off.read(payroll)[3] == "sales"
+    with pytest.raises(ConfigError, match="sales_defer_below"):
+        InboxClassifierAgent(sales_defer_below=-0.1)
 
 
 def test_rules_phishing_verdict_overrides_the_heads(monkeypatch):

@@ -13,7 +13,9 @@ Labels come from the heads (route first; priority and category stay consistent w
 the route head is unsure (top probability below ``defer_below``): then the rules agent labels the
 email, since a flat guess on mail unlike the training data is worth less than its general knowledge.
 One rules verdict overrides the heads: phishing the rules both see in a sender or link domain (a
-look-alike or impersonating domain) and score as spam goes to trash.
+look-alike or impersonating domain) and score as spam goes to trash. And an unsure ``sales`` pick
+(``sales_defer_below``) gives way to the rules where they read list or machine mail, HR, legal or
+executive mail: the heads' sales offset is meant for customer tickets.
 The planning around the labels is the rules agent's: queue-aware routing, budget-aware flags
 (the flag head's probability takes the place of the rules' severity score) and replies
 that cite the email's own facts. No gold labels are read.
@@ -43,6 +45,11 @@ TRAIN_HINT = "supportgym train classifier --env inbox"
 #: below this route probability the rules agent labels the email (see ``InboxClassifierAgent.read``); 0: never.
 #: It helped (0.3) before the heads were trained on hand-written mail, not since (docs/inbox_real.md)
 DEFER_BELOW = 0.0
+#: an unsure ``sales`` pick (route probability below this) gives way to the rules when they see a department's
+#: mail (below); 0: never. The sales offset lifts borderline mail into sales, which is what it is for among
+#: customer tickets, not among list mail, HR, legal or executive mail (docs/inbox_real.md)
+SALES_DEFER_BELOW = 0.5
+DEPARTMENT_ROUTES = frozenset({"archive", "hr", "legal", "management"})
 
 
 class Head:
@@ -105,37 +112,51 @@ def decide(probs: dict[str, dict[str, float]]) -> tuple[str, str, str]:
     return cat, pri, route
 
 
+def agent_labels(probs: dict[str, dict[str, float]], a: Analysis, defer_below: float = DEFER_BELOW,
+                 sales_defer_below: float = SALES_DEFER_BELOW) -> tuple[tuple[str, str, str], bool]:
+    """((category, priority, route), whether the rules decided) for an email the heads scored: the heads'
+    ``decide``, with the rules' labels where the heads are unsure (``defer_below``) or pick sales unsure on a
+    department's mail (``sales_defer_below``), and trash for phishing the rules' domain checks confirm."""
+    top = max(probs["route_to"].values())
+    rules_labels = labels(a)
+    if top < defer_below:
+        return rules_labels, True  # mail unlike anything the heads were fit on: the rules' general knowledge decides
+    cat, pri, route = decide(probs)
+    if route == "sales" and top < sales_defer_below and rules_labels[2] in DEPARTMENT_ROUTES:
+        return rules_labels, True
+    if route != "trash" and a.spam_reasons and is_spam(a):
+        # a look-alike or impersonating sender or link that the rules confirm as phishing: on every
+        # development set this never hit legitimate mail, while the heads read invoice fraud as billing
+        return ("spam_phishing", "spam", "trash"), False
+    return (cat, pri, route), False
+
+
 class InboxClassifierAgent(InboxRulesAgent):
     """Learned labels inside the rules agent's queue, budget and reply planning."""
 
     name = "classifier"
 
     def __init__(self, seed: int | None = None, checkpoint: str | None = None, use_repair: bool = True,
-                 defer_below: float = DEFER_BELOW, **kwargs: Any) -> None:
+                 defer_below: float = DEFER_BELOW, sales_defer_below: float = SALES_DEFER_BELOW, **kwargs: Any) -> None:
         if kwargs:
-            raise ConfigError(f"classifier agent: unexpected options {sorted(kwargs)}; allowed: seed, checkpoint, defer_below")
-        if not 0.0 <= defer_below <= 1.0:
-            raise ConfigError(f"classifier agent: defer_below must be a probability in [0, 1]; got {defer_below}")
+            raise ConfigError(f"classifier agent: unexpected options {sorted(kwargs)}; "
+                              "allowed: seed, checkpoint, defer_below, sales_defer_below")
+        for name, value in (("defer_below", defer_below), ("sales_defer_below", sales_defer_below)):
+            if not 0.0 <= value <= 1.0:
+                raise ConfigError(f"classifier agent: {name} must be a probability in [0, 1]; got {value}")
         super().__init__(seed, use_repair=use_repair)
         self.checkpoint = str(Path(checkpoint) if checkpoint else DEFAULT_CHECKPOINT)
         self.model = load_model(self.checkpoint)
         self.defer_below = defer_below
+        self.sales_defer_below = sales_defer_below
 
     def read(self, email: Email) -> tuple[Analysis, str, str, str]:
         hit = self._cache.get(email.header.id)
         if hit is None:
             a = analyse(email)  # read once: the features and the rules' planning below both need it
             probs = self.model.predict(email, a)
-            if max(probs["route_to"].values()) < self.defer_below:
-                # mail unlike anything the heads were fit on: the rules' general knowledge decides
-                hit = self._cache[email.header.id] = (a, *labels(a))
-                return hit
-            cat, pri, route = decide(probs)
-            if route != "trash" and a.spam_reasons and is_spam(a):
-                # a look-alike or impersonating sender or link that the rules confirm as phishing: on every
-                # development set this never hit legitimate mail, while the heads read invoice fraud as billing
-                cat, pri, route = "spam_phishing", "spam", "trash"
-            if "flag_review" in probs:
+            (cat, pri, route), by_rules = agent_labels(probs, a, self.defer_below, self.sales_defer_below)
+            if "flag_review" in probs and not by_rules:
                 # the flag head's confidence replaces the keyword severity in the rules' flag planning
                 sev = 2.0 * rules().data.flag_min_severity * probs["flag_review"].get("true", 0.0)
                 a = dataclasses.replace(a, severity=sev if pri != "spam" else 0.0)
