@@ -299,8 +299,12 @@ def test_rules_route_press_machine_mail_payroll_and_bank_detail_fraud(subject, b
      "nagios@example.net", ("technical_support", "high", "support_tier2")),
     ("Backup job Nightly-3 failed", "Status: Failed\nError: repository unreachable", "noreply@backup.example",
      ("technical_support", "high", "support_tier2")),
+    ("Backup job Nightly-3 completed with errors", "2 of 9 machines were not processed.", "backup@nas.example",
+     ("technical_support", "high", "support_tier2")),
     ("[RESOLVED] DiskSpaceCritical db-04", "Alert resolved: DiskSpaceCritical\nDuration: 2h 12m",
      "Alertmanager <alerts@monitor.example>", ("general_inquiry", "low", "archive")),
+    ("[RESOLVED] BackupJobFailed nas-01", "All jobs completed after a retry.", "alerts@monitor.example",
+     ("general_inquiry", "low", "archive")),
     ("** RECOVERY Host Alert: nas-2 is UP **", "Notification Type: RECOVERY\nHost: nas-2\nState: UP",
      "nagios@example.net", ("general_inquiry", "low", "archive")),
 ])

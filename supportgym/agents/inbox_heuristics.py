@@ -290,16 +290,15 @@ def analyse(email: Email) -> Analysis:
 _ALERT_RE = re.compile(r"\[FIRING\b|\[Triggered\b|\*\*\s*PROBLEM\b|^\s*PROBLEM\s*:|\bis (?:DOWN|CRITICAL|UNREACHABLE)\b")
 #: the same news in words a person might also use: counted only from an automated sender
 _ALERT_WEAK_RE = re.compile(r"^\s*(?:\[[^\]]*\]\s*)?problem\s*:|\bis down\b|\bdown\s*$|\[failed\]|\bbackup\b.*\bfail"
-                            r"|\bdegraded\b|\bunreachable\b|\bcritical\b", re.I)
-#: the all-clear that follows an alert (filed, nobody acts)
+                            r"|\bwith errors\b|\bdegraded\b|\bunreachable\b|\bcritical\b", re.I)
+#: recovery notices in the forms the tools write them: they win over the alert's name ("[RESOLVED] BackupJobFailed")
+_CLEARED_FORM_RE = re.compile(r"\*\*\s*RECOVERY\b|^\s*RECOVERY\s*:|\[(?:Recovered|RESOLVED|Resolved)\b|\bis UP\b")
+#: all-clear words, unless the same subject says it still fails ("backup completed with errors")
 _CLEARED_RE = re.compile(r"resolved|recover|\bis up\b|\bup\s*$|\bok\b|success|back to normal|healthy|completed", re.I)
+_STILL_FAILING_RE = re.compile(r"fail|\bwith (?:errors?|warnings?)\b", re.I)
 #: automated senders' local parts (not bounces: a mail server's "delivery failed" is no incident)
 _ROBOT_LOCAL_RE = re.compile(r"^(?:no-?reply|do-?not-?reply|alerts?|alerting|monitor(?:ing)?|notifications?|nagios|zabbix|icinga"
                              r"|prtg|datadog|uptime\w*|status|backup\w*)$", re.I)
-
-
-#: recovery notices in the forms the tools write them
-_CLEARED_FORM_RE = re.compile(r"\*\*\s*RECOVERY\b|^\s*RECOVERY\s*:|\[(?:Recovered|RESOLVED|Resolved)\b|\bis UP\b")
 
 
 def _robot(sender: str) -> bool:
@@ -307,15 +306,20 @@ def _robot(sender: str) -> bool:
     return bool(_ROBOT_LOCAL_RE.match(addr.partition("@")[0]))
 
 
+def _cleared(subject: str) -> bool:
+    return bool(_CLEARED_FORM_RE.search(subject)) or (bool(_CLEARED_RE.search(subject))
+                                                       and not _STILL_FAILING_RE.search(subject))
+
+
 def is_all_clear(sender: str, subject: str) -> bool:
     """A monitoring tool's recovery notice (or an automated sender's "OK" / "success"): machine mail to file."""
-    return bool(_CLEARED_FORM_RE.search(subject)) or _robot(sender) and bool(_CLEARED_RE.search(subject))
+    return bool(_CLEARED_FORM_RE.search(subject)) or _robot(sender) and _cleared(subject)
 
 
 def is_alert(sender: str, subject: str) -> bool:
     """A monitoring alert that is still firing: someone on second-line support has to act (its recovery
     notice, "[RESOLVED]", "RECOVERY", "is UP", is machine mail to file)."""
-    if _CLEARED_RE.search(subject):
+    if _cleared(subject):
         return False
     if _ALERT_RE.search(subject):
         return True
