@@ -20,9 +20,6 @@ from typing import Any
 
 import numpy as np
 
-KEYS = ("spam_to_trash", "ham_to_trash", "hard_ham_to_trash", "ticket_family_recall", "route_accuracy")
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--generated", type=int, default=8000, help="generated train emails beside every fold (as --cv)")
@@ -32,7 +29,7 @@ def main() -> None:
     from sklearn.linear_model import LogisticRegression
 
     from supportgym.agents.head_policy import SentenceEncoder, encode_emails
-    from supportgym.train.classifier import ROUTE_BIAS, ClassifierConfig, oof_metrics, oof_route_logits
+    from supportgym.train.classifier import ROUTE_BIAS, SPAM_FIGURES, ClassifierConfig, oof_metrics, oof_route_logits
 
     t0 = time.monotonic()
     real, classes, logits = oof_route_logits(ClassifierConfig(generated=args.generated))
@@ -53,13 +50,13 @@ def main() -> None:
                    for k in ("spam", "ham", "hard_ham", "ticket")}
         for thr in (0.5, 0.7, 0.8, 0.9)}
     base = oof_metrics(real, classes, logits, ROUTE_BIAS)
-    out["tfidf"] = {k: base[k] for k in KEYS}
+    out["tfidf"] = {k: base[k] for k in SPAM_FIGURES}
     log_odds = np.log(np.clip(p, 1e-6, 1 - 1e-6)) - np.log(np.clip(1 - p, 1e-6, 1 - 1e-6))
     stacked = {}
     for weight in (0.25, 0.5, 1.0):
         for offset in (-1.0, -0.5, 0.0):
             m = oof_metrics(real, classes, logits, {**ROUTE_BIAS, "trash": weight * log_odds + offset})
-            stacked[f"weight={weight} offset={offset}"] = {k: m[k] for k in KEYS}
+            stacked[f"weight={weight} offset={offset}"] = {k: m[k] for k in SPAM_FIGURES}
     out["tfidf_plus_embeddings"] = stacked
     print(json.dumps(out, indent=1))
 

@@ -19,9 +19,6 @@ from typing import Any
 
 import numpy as np
 
-KEYS = ("spam_to_trash", "ham_to_trash", "hard_ham_to_trash", "ticket_family_recall", "route_accuracy")
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--generated", type=int, default=8000, help="generated train emails beside every fold (as --cv)")
@@ -29,7 +26,9 @@ def main() -> None:
     args = ap.parse_args()
     from sklearn.naive_bayes import MultinomialNB
 
-    from supportgym.train.classifier import ROUTE_BIAS, ClassifierConfig, oof_metrics, oof_route_logits, source_weights
+    from supportgym.train.classifier import (
+        ROUTE_BIAS, SPAM_FIGURES, ClassifierConfig, oof_metrics, oof_route_logits, source_weights,
+    )
 
     t0 = time.monotonic()
     cfg = ClassifierConfig(generated=args.generated)
@@ -50,7 +49,7 @@ def main() -> None:
 
     def figures(trash: float | np.ndarray = 0.0) -> dict[str, float]:
         m = oof_metrics(real, classes, logits, {**ROUTE_BIAS, "trash": trash})
-        return {k: round(m[k], 4) for k in KEYS}
+        return {k: round(m[k], 4) for k in SPAM_FIGURES}
 
     out: dict[str, Any] = {"n": len(real), "tfidf": figures()}
     out["trash_offset"] = {str(off): figures(off) for off in (0.1, 0.2, 0.3, 0.5)}

@@ -30,7 +30,7 @@ def main() -> None:
     from supportgym.agents.inbox_classifier import agent_labels
     from supportgym.agents.inbox_features import features
     from supportgym.agents.inbox_heuristics import analyse
-    from supportgym.agents.inbox_rules import InboxRulesAgent
+    from supportgym.agents.inbox_rules import labels
     from supportgym.envs.inbox.handwritten import handwritten_pool
     from supportgym.train.classifier import ClassifierConfig, apply_bias, fit_route_head, load_data, matrix
 
@@ -43,8 +43,8 @@ def main() -> None:
     hand = handwritten_pool("train") + handwritten_pool("validation")
     authors = [e.meta.get("source", "?") for e in hand]
     hand_docs = [features(e.email) for e in hand]
-    rules_labels = [InboxRulesAgent().read(e.email)[1:] for e in hand]
     analyses = [analyse(e.email) for e in hand]
+    rules_labels = [labels(a) for a in analyses]
     route_only = {"category": {"general_inquiry": 1.0}, "priority": {"medium": 1.0}}  # only routes are scored here
     out: dict[str, Any] = {"authors": {a: authors.count(a) for a in dict.fromkeys(authors)}}
     for w in args.weights:

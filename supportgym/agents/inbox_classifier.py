@@ -118,12 +118,14 @@ def agent_labels(probs: dict[str, dict[str, float]], a: Analysis, defer_below: f
     ``decide``, with the rules' labels where the heads are unsure (``defer_below``) or pick sales unsure on a
     department's mail (``sales_defer_below``), and trash for phishing the rules' domain checks confirm."""
     top = max(probs["route_to"].values())
-    rules_labels = labels(a)
     if top < defer_below:
-        return rules_labels, True  # mail unlike anything the heads were fit on: the rules' general knowledge decides
+        return labels(a), True  # mail unlike anything the heads were fit on: the rules' general knowledge decides
     cat, pri, route = decide(probs)
-    if route == "sales" and top < sales_defer_below and rules_labels[2] in DEPARTMENT_ROUTES:
-        return rules_labels, True
+    if route == "sales" and top < sales_defer_below:
+        # the rules' labels only where they are needed: the features already took them once for this email
+        rules_labels = labels(a)
+        if rules_labels[2] in DEPARTMENT_ROUTES:
+            return rules_labels, True
     if route != "trash" and a.spam_reasons and is_spam(a):
         # a look-alike or impersonating sender or link that the rules confirm as phishing: on every
         # development set this never hit legitimate mail, while the heads read invoice fraud as billing

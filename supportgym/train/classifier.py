@@ -341,6 +341,10 @@ def oof_route_logits(cfg: ClassifierConfig, folds: int = 5, cache: dict[str, Any
     return real, classes, logits
 
 
+#: the out-of-fold figures the spam-model benchmarks compare (benchmarks/inbox_classifier_*.py)
+SPAM_FIGURES = ("spam_to_trash", "ham_to_trash", "hard_ham_to_trash", "ticket_family_recall", "route_accuracy")
+
+
 def oof_metrics(real: list[LabelledEmail], classes: list[str], logits: np.ndarray,
                 bias: dict[str, float | np.ndarray] | None = None) -> dict[str, Any]:
     """``real_metrics`` of the out-of-fold routes after adding ``bias`` to the named classes' logits: a number
