@@ -5,6 +5,11 @@ bends): unrequested side effects, following consult_llm, spamming tools, closing
 escalating everything, stalling. On the first-release ``validation`` split and on
 ``hard:validation`` each must earn less mean reward AND resolve fewer queries than
 ``rules``. Add a probe here for every new exploit found.
+
+The grader probes at the end read the gold on purpose: they replay the oracle's plan with
+one shortcut (search the knowledge base before the customer explained, skip the question
+to the customer, look the gold up by the query id) and check that the shortcut does not
+pay. Each failed before its fix.
 """
 
 from __future__ import annotations
@@ -16,11 +21,15 @@ import pytest
 
 from supportgym import make
 from supportgym.envs.tooldesk.advisor import advise
+from supportgym.envs.tooldesk.env import ToolDeskEnv, ToolDeskEnvV1
 from supportgym.envs.tooldesk.models import (
     AUTH,
     CONSULT,
     CUSTOMER,
     ESCALATE,
+    INVENTORY,
+    KB,
+    LOGISTICS,
     ORDER,
     REFUND,
     REQUEST_INFO,
@@ -206,3 +215,144 @@ def test_random_exploit_mixtures_score_below_honest_rules(seed, rate, split):
     reward, resolved = run(_mixed(seed, rate), split)
     honest_reward, honest_resolved = baseline(split)
     assert reward < honest_reward and resolved < honest_resolved
+
+
+# ---- over-collection: waste, not harm ---------------------------------------------------
+def _over_collect(obs: ToolDeskObservation) -> int:
+    """The honest expert, but before closing it also calls every tool that changes nothing (the
+    customer service only when no account change is pre-filled, where it is a read)."""
+    a = honest(obs)
+    if a in TERMINAL_IDS:
+        latest = {r.action_id: r.status for r in obs.tool_results}
+        harmless = [AUTH, ORDER, LOGISTICS, INVENTORY, KB] + ([CUSTOMER] if obs.query.context.account_change is None else [])
+        for t in harmless:
+            if latest.get(t) in (None, "unavailable") and obs.step < obs.max_steps - 1:
+                return t
+    return a
+
+
+@pytest.mark.parametrize("split", ["validation", "hard:validation"])
+def test_over_collection_costs_reward_if_not_resolution(split):
+    # resolution cannot see extra lookups (on hard:validation this probe resolves as much as rules,
+    # 0.915 vs 0.905 on 200 queries); the reward must: measured 8.5 / 9.0 vs the oracle's 15.6 / 17.1
+    reward, _ = run(_over_collect, split)
+    oracle_reward, oracle_resolved, _ = run_plans(_gold, split, N, _every)
+    assert oracle_resolved == 1.0
+    assert reward <= oracle_reward - 5.0 and reward <= baseline(split)[0] - 3.0
+
+
+# ---- grader probes (read the gold on purpose) ----------------------------------------------
+def run_plans(make_plan: Callable[[ToolDeskEnv], list[int]], split: str, n: int, keep: Callable[[ToolDeskEnv], bool]
+              ) -> tuple[float, float, int]:
+    """Replay ``make_plan(env)`` (the gold plan with a shortcut) on the first ``n`` seeds whose query
+    passes ``keep``; (mean reward, resolution rate, queries)."""
+    env = make("tooldesk-v1")
+    rewards, resolved = [], []
+    for seed in range(n):
+        obs = env.reset(seed=seed, split=split)
+        if not keep(env):
+            continue
+        plan = make_plan(env)
+        while not obs.done:
+            obs = env.step({"action_id": plan[min(obs.step, len(plan) - 1)]})
+        rewards.append(env.episode_report()["total_reward"])
+        resolved.append(float(env.episode_report()["resolved"]))
+    return fmean(rewards), fmean(resolved), len(rewards)
+
+
+def _gold(env: ToolDeskEnv) -> list[int]:
+    return env.query.gold.plan
+
+
+def _every(env: ToolDeskEnv) -> bool:
+    return True
+
+
+def _vague_needing_kb(env: ToolDeskEnv) -> bool:
+    return env.query.gold.vague and KB in env.query.gold.plan
+
+
+def _kb_before_asking(env: ToolDeskEnv) -> list[int]:
+    """The oracle's plan with every knowledge-base search moved before the question to the customer."""
+    plan = env.query.gold.plan
+    return [a for a in plan if a == KB] + [a for a in plan if a != KB]
+
+
+def test_kb_search_of_the_vague_opener_is_not_evidence():
+    # before: 248 such hard:validation queries, the shortcut earned the oracle's 17.04 and resolved 100%
+    # although its search missed the customer's article in 91 (KB "evidence" = the tool answered)
+    reward, resolved, n = run_plans(_kb_before_asking, "hard:validation", 200, _vague_needing_kb)
+    oracle_reward, oracle_resolved, _ = run_plans(_gold, "hard:validation", 200, _vague_needing_kb)
+    assert n >= 30 and oracle_resolved == 1.0
+    assert resolved == 0.0 and reward <= oracle_reward - 10.0
+
+
+def test_search_after_the_reply_is_a_new_call_and_the_evidence():
+    env = make("tooldesk-v1")
+    checked = 0
+    for seed in range(200):
+        env.reset(seed=seed, split="hard:validation")
+        q = env.query
+        if not (_vague_needing_kb(env) and not q.flaky.get(KB)):
+            continue
+        first = env.step({"action_id": KB})  # the opener: nothing of the question in it yet
+        assert first.reward_breakdown.useful_tool_call == 0 and first.reward_breakdown.redundant_call == 0
+        env.step({"action_id": REQUEST_INFO})
+        again = env.step({"action_id": KB})  # before: "redundant_call -1", one signature for every search
+        assert again.tool_results[-1].call != first.tool_results[-1].call
+        assert again.reward_breakdown.redundant_call == 0 and again.reward_breakdown.useful_tool_call > 0
+        assert env.episode_report()["unanswered_searches"] == 1
+        checked += 1
+    assert checked >= 10
+
+
+def test_kb_answer_must_be_the_gold_article():
+    # a search that finds an article is evidence only if it is the article the customer needs
+    env = ToolDeskEnvV1()
+    for seed in range(100):
+        env.reset(seed=seed, split="validation", category="technical")
+        if env.query.gold.branch == "article_found":
+            break
+    wrong = env.query.gold.model_copy(update={"kb": env.query.gold.kb.model_copy(update={"article_id": "KB-POL-RETURNS"})})
+    env.query = env.query.model_copy(update={"gold": wrong})
+    env.ledger.gold = wrong
+    obs = env.step({"action_id": KB})
+    assert obs.tool_results[-1].outcome == "article_found" and obs.reward_breakdown.useful_tool_call == 0
+    obs = env.step({"action_id": RESOLVE})
+    assert not env.episode_report()["resolved"] and obs.reward_breakdown.missing_evidence < 0
+
+
+def _only_the_request_missing(env: ToolDeskEnv) -> bool:
+    return env.query.gold.vague and set(env.query.hidden) == {"request"}
+
+
+def _without_the_question(env: ToolDeskEnv) -> list[int]:
+    return [a for a in env.query.gold.plan if a != REQUEST_INFO]
+
+
+def test_vague_query_is_not_resolved_without_asking():
+    # vague openers whose only missing piece is the request itself; before: the console pre-filled
+    # the request's product, order number and account change, and the plan minus its question
+    # resolved 100% (233 hard:validation queries, reward 16.18 vs the oracle's 16.98)
+    reward, resolved, n = run_plans(_without_the_question, "hard:validation", 200, _only_the_request_missing)
+    oracle_reward, _, _ = run_plans(_gold, "hard:validation", 200, _only_the_request_missing)
+    assert n >= 50 and resolved == 0.0 and reward <= oracle_reward - 10.0
+
+
+def _id_lookup(obs: ToolDeskObservation) -> int:
+    """Observation only: rebuild the gold plan from the query id if it names a split and seed
+    (``hard:test-17``), else act as the honest expert."""
+    split, _, seed = obs.query.id.rpartition("-")
+    try:
+        plan = ToolDeskEnv.load_query(split, int(seed)).gold.plan
+    except Exception:  # noqa: BLE001 - any id that does not parse or load gives the probe nothing
+        return honest(obs)
+    return plan[min(obs.step, len(plan) - 1)]
+
+
+@pytest.mark.parametrize("split", ["hard:train", "hard:validation"])
+def test_query_id_gives_a_policy_nothing(split):
+    # before: the id was "hard:validation-17" and this probe was the oracle (also from the prompt's
+    # first line and Gymnasium's reset info, which carry the same id). Hard splits only: on the
+    # first-release splits rules already equals the oracle, so the probe could not show a gain.
+    assert run(_id_lookup, split) == run(honest, split)

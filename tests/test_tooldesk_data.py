@@ -99,3 +99,24 @@ def test_tool_schemas_come_from_signatures_and_docstrings():
     refund = schemas["RefundService.request_refund"]
     assert "order_id" in refund["parameters"]["properties"] and "verified" in refund["description"]
     assert len(schemas) >= 8
+
+
+def test_every_query_that_needs_the_kb_records_what_the_search_must_find():
+    # KB evidence is "the search found what the gold needs" (reward.kb_answers), so the gold must say
+    # what that is; on the first-release splits and the benchmark, whose text always holds the
+    # question, the search of the text must find exactly it (else a v0 query would turn unresolvable)
+    from supportgym.envs.tooldesk.hard import hard_query
+    from supportgym.envs.tooldesk.models import KB
+    from supportgym.envs.tooldesk.services import KnowledgeBase, Session
+
+    qs = list(benchmark()) + [split_query(sp, s, cat) for sp in ("train", "validation", "test") for s in range(100)
+                              for cat in ("technical", "policy", None)]
+    hard = [hard_query("hard:validation", s) for s in range(100)]
+    for q in qs + hard:
+        needs = KB in {t for r in q.gold.acceptable for t in r.required_tools}
+        assert needs == (q.gold.kb is not None), q.id
+    for q in qs:
+        if q.gold.kb is not None:
+            found = KnowledgeBase(generate_world(q.world_seed), Session()).search(q.text)
+            assert found.data.get("article_id") == q.gold.kb.article_id and q.gold.kb.question.lower() in q.text.lower()
+    assert sum(q.gold.kb is not None for q in benchmark()) == 24  # 12 technical + 12 policy

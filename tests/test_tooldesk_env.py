@@ -7,6 +7,7 @@ import pytest
 import supportgym
 from supportgym.core.checker import check_env
 from supportgym.core.errors import ConfigError, UnknownTaskError
+from supportgym.core.ids import opaque_id
 from supportgym.envs.tooldesk.env import ToolDeskEnv
 from supportgym.envs.tooldesk.models import (
     ACTION_NAMES,
@@ -194,8 +195,11 @@ def test_reset_options_are_checked():
         env.reset(seed=0, split="nope")
     with pytest.raises(ConfigError):
         env.reset(seed=0, split="train", category="weather")
-    assert env.reset(seed=0, split="train", category="refund").query.id == "train-0"
-    assert env.reset(seed=205, task="benchmark").query.id == "bench-005"
+    # the readable id is bookkeeping (state, report); observations carry the opaque one
+    obs = env.reset(seed=0, split="train", category="refund")
+    assert env.state.query_id == "train-0" and obs.query.id == opaque_id("query", "train-0")
+    env.reset(seed=205, task="benchmark")
+    assert env.state.query_id == "bench-005" and env.episode_report()["query_id"] == "bench-005"
 
 
 def test_refused_reset_keeps_the_running_episode():
@@ -213,6 +217,28 @@ def test_observation_hides_gold():
     text = env.reset(seed=1, task="benchmark").model_dump_json()
     q = benchmark()[1]
     assert "gold" not in text and q.gold.branch not in text.replace(q.text, "")
+
+
+@pytest.mark.parametrize("env_id,task,split,seed", [
+    ("tooldesk-v0", "benchmark", None, 17), ("tooldesk-v0", None, "test", 17), ("tooldesk-v1", None, "validation", 5),
+    ("tooldesk-v1", None, "hard:test", 17), ("tooldesk-v1", None, "hard:train", 123),
+])
+def test_observation_and_prompt_do_not_name_split_or_seed(env_id, task, split, seed):
+    # the readable id ("hard:test-17") names the inputs of a shipped, pure generator: with it a
+    # policy rebuilds the gold plan (ToolDeskEnv.load_query(split, seed).gold.plan) from the observation
+    from supportgym.envs.tooldesk.prompts import render_prompt
+
+    env = supportgym.make(env_id)
+    obs = env.reset(seed=seed, task=task, split=split)
+    readable = env.state.query_id
+    assert readable == (f"bench-{seed % 100:03d}" if task else f"{split}-{seed}")
+    seen = [obs.model_dump_json(), render_prompt(obs)]
+    while not obs.done:  # every observation of the episode, not only the first
+        obs = env.step({"action_id": env.query.gold.plan[min(obs.step, len(env.query.gold.plan) - 1)]})
+        seen += [obs.model_dump_json(), render_prompt(obs)]
+    for text in seen:
+        assert readable not in text and (split or "bench") + "-" not in text
+    assert obs.query.id == opaque_id("query", readable) and env.episode_report()["query_id"] == readable
 
 
 @pytest.mark.parametrize("agent", ["oracle", "rules"])

@@ -8,6 +8,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import supportgym.envs.tooldesk  # noqa: F401
+from supportgym.core.ids import opaque_id
 from supportgym.envs.tooldesk.env import ToolDeskEnv
 from supportgym.envs.tooldesk.features import N_FEATURES, N_FEATURES_V1, featurize, featurize_v1
 from supportgym.envs.tooldesk.gym_env import GYM_IDS
@@ -72,9 +73,13 @@ def test_module_prefixed_make_and_seeding():
 def test_options_pick_the_episode_and_render_is_text():
     env = gym.make("SupportGym/ToolDesk-v0", render_mode="ansi")
     _, info = env.reset(seed=0, options={"task": "benchmark", "index": 7})
-    assert info["query_id"] == "bench-007"
+    # reset info carries the observation's opaque id; the readable one stays in state() and the report
+    assert info["query_id"] == opaque_id("query", "bench-007") == env.unwrapped._obs.query.id
+    assert env.unwrapped.env.state.query_id == "bench-007"
     _, info = env.reset(seed=0, options={"split": "test"})
-    assert info["query_id"].startswith("test-")
+    readable = env.unwrapped.env.state.query_id
+    assert readable.startswith("test-") and info["query_id"] == opaque_id("query", readable)
+    assert "test-" not in info["query_id"] and readable not in env.render()
     assert "Choose the next action" in env.render()
 
 

@@ -144,7 +144,9 @@ def test_hard_complications_occur():
     assert sum(1 for q in qs if "request" in q.hidden) >= 40  # vague: only asking brings the request
     assert sum(1 for q in qs if q.gold.intents and len(q.gold.intents) > 1) >= 30  # second request
     assert sum(1 for q in qs if q.flaky) >= 40  # timeouts
-    assert sum(1 for q in qs if q.context.account_change and "account_update" not in q.gold.effects(q.category)) >= 3
+    # the console pre-fills a change nobody asked for: at once, or (vague opener) when the reply says the words
+    assert sum(1 for q in qs if any(c is not None and c.account_change for c in (q.context, q.reply_context))
+               and "account_update" not in q.gold.effects(q.category)) >= 3
 
 
 def test_timeout_then_retry_is_not_redundant():
@@ -174,13 +176,59 @@ def test_vague_query_needs_the_customer():
     assert obs.reward_breakdown.info_request > 0 and q.hidden["request"] in obs.customer_replies[-1]
 
 
+def test_vague_opener_prefills_only_what_it_says():
+    # the console knows the signed-in customer and the order number the opener names; the request's
+    # product, another order, an account change arrive with the reply (they used to be pre-filled,
+    # so the gold plan minus its question resolved every vague query)
+    env = make("tooldesk-v1")
+    seen = {"product": 0, "order_id": 0, "account_change": 0}
+    for seed in range(150):
+        obs = env.reset(seed=seed, split="hard:validation")
+        q = env.query
+        if not q.gold.vague:
+            continue
+        ctx = obs.query.context
+        assert ctx.product is None and ctx.account_change is None
+        assert ctx.order_id is None or ctx.order_id in q.text
+        obs = env.step({"action_id": REQUEST_INFO})
+        for field in seen:
+            later = getattr(q.reply_context, field) if q.reply_context else None
+            if later is not None:
+                seen[field] += 1
+                assert getattr(obs.query.context, field) == later
+    assert all(n >= 3 for n in seen.values()), seen
+
+
+def test_rules_ask_when_a_fault_names_no_product():
+    # "there's a problem with my order" scores as a technical request; a competent rule-writer asks
+    env = make("tooldesk-v1")
+    rules = make_agent("tooldesk", "rules")
+    asked = vague = 0
+    for seed in range(150):
+        obs = env.reset(seed=seed, split="hard:validation")
+        rules.bind(env)
+        if env.query.gold.vague:
+            vague += 1
+            asked += rules.act(obs).action_id == REQUEST_INFO
+        elif env.query.category == "technical" and env.query.variant == "hard":
+            assert rules.act(obs).action_id != REQUEST_INFO  # a fault report that names its product: no question
+    assert vague >= 60 and asked == vague
+
+
 @pytest.mark.parametrize("split", ["hard:validation", "hard:test"])
 def test_hard_split_headroom(split):
-    oracle, _ = rate("tooldesk-v1", "oracle", split, 150)
+    # Since rules asks when a vague opener names no faulty product, it resolves 91-96% of hard
+    # queries (150 seeds: 0.913 validation, 0.953 test); before, it searched and routed such
+    # openers and resolved ~0.5, the "at most 0.6 of the oracle" this test used to pin. What is
+    # left between rules and the oracle is measured in docs/tooldesk.md: a refused account change
+    # retried to the step limit, a locked account escalated before the second request is served,
+    # a primary request misread; and about two points of reward (extra steps).
+    oracle, oracle_reward = rate("tooldesk-v1", "oracle", split, 150)
     rules, rules_reward = rate("tooldesk-v1", "rules", split, 150)
     random, random_reward = rate("tooldesk-v1", "random", split, 150)
     assert oracle == 1.0
-    assert rules <= 0.6 and rules >= 0.25  # a real expert, not a strawman, and not the oracle
+    assert 0.85 <= rules < 0.99  # a real expert that still fails some hard queries
+    assert oracle_reward - rules_reward >= 1.5
     assert random <= 0.05 and random_reward < rules_reward
 
 
@@ -203,7 +251,10 @@ def test_cli_eval_reports_resolution_rate_on_hard_test(tmp_path):
         assert res.exit_code == 0, res.output
         metrics = json.loads(out.read_text())["metrics"]
         assert "resolution_rate" in res.output and json.loads(out.read_text())["env"] == "tooldesk-v1"
-        assert (metrics["resolution_rate"] == 1.0) if agent == "oracle" else (metrics["resolution_rate"] < 0.8)
+        # the CLI reports what the Python API measures on the same seeds
+        resolved, reward = rate("tooldesk-v1", agent, "hard:test", 40)
+        assert metrics["resolution_rate"] == pytest.approx(resolved) and metrics["mean_reward"] == pytest.approx(reward)
+        assert (resolved == 1.0) if agent == "oracle" else (resolved < 1.0)
 
 
 def test_hard_gold_terminals_follow_the_data():

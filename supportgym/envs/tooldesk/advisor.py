@@ -3,13 +3,13 @@
 It backs both the ``consult_llm`` hint (a rule-based stand-in for an LLM adviser; noisy
 in v1) and the ``rules`` agent: classify what the customer asks (the first message and
 their replies) with the keyword lexicon, leaving out topics a clause marks as settled;
-ask the customer when nothing is asked or an identifier only they have is missing;
-collect the category's evidence in dependency order, calling a service again when it
+ask the customer when nothing is asked, when an identifier only they have is missing, or
+(``multi``) when the only request is a fault that names no product (generic words such as
+"problem" or "issue" in a vague opener); collect the category's evidence in dependency order, calling a service again when it
 timed out; with ``multi=True`` (what the ``rules`` agent uses on tooldesk-v1) also the
 evidence of every other category the customer asks about; then pick the terminal action
-from what the services answered. Where it falls short on the hard splits: vague messages
-whose generic words ("problem", "issue") a keyword router reads as a request, and
-phrasings its lexicon does not know (docs/tooldesk.md).
+from what the services answered. Where it still falls short on the hard splits is
+measured in docs/tooldesk.md.
 """
 
 from __future__ import annotations
@@ -80,6 +80,12 @@ def advise(obs: ToolDeskObservation, multi: bool = False) -> tuple[int, str]:
     category = asked or classify(text)
     ctx = obs.query.context
     outcomes = {r.action_id: r.outcome for r in obs.tool_results if r.status in EVIDENCE_STATUSES}
+    if multi and not obs.info_requested and category == "technical" and ctx.product is None:
+        # "problem", "issue", "wrong with" read as a fault, but a fault report names the device that
+        # is faulty; with no product named the words are a vague opener ("there's a problem with my
+        # order"): ask what is wrong before searching or routing. (v1 only: on v0 every technical
+        # query names its product, and v0's expert stays the first release's.)
+        return REQUEST_INFO, "the message names no faulty product: ask the customer what they need"
     if not obs.info_requested:
         if category in ORDER_BOUND and ctx.order_id is None:
             return REQUEST_INFO, f"{category} query without an order number: ask the customer for it"

@@ -7,6 +7,7 @@ arguments are part of the result so that redundancy is judged on identical calls
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping
 
 from .models import AUTH, CUSTOMER, INVENTORY, KB, LOGISTICS, ORDER, REFUND, Query, QueryContext
@@ -83,7 +84,10 @@ class Backend:
         if action_id == INVENTORY:
             return f"InventoryService.check_stock(product={ctx.product!r})", lambda: self.inventory.check_stock(ctx.product)
         if action_id == KB:
-            return "KnowledgeBase.search(text=<query text>)", lambda: self.kb.search(text)
+            # the searched text (the message, and in v1 the customer's replies) is the argument: a search
+            # after the customer explained is a new call, not a repeat; a short digest keeps the call readable
+            digest = hashlib.sha256(text.encode()).hexdigest()[:8]
+            return f"KnowledgeBase.search(text=<query text, sha256 {digest}>)", lambda: self.kb.search(text)
         raise ValueError(f"action {action_id} is not a tool")
 
 
@@ -93,6 +97,8 @@ class SimulatedCustomer:
     def __init__(self, query: Query) -> None:
         self.facts = dict(query.hidden)
         self.given: set[str] = set()
+        #: hard splits: what the console learns from the reply that explains a vague opener
+        self.reply_context = query.reply_context
 
     def answer(self, ctx: QueryContext) -> tuple[str, QueryContext, bool]:
         """Returns (reply, updated context, whether anything genuinely missing was supplied)."""
@@ -111,4 +117,8 @@ class SimulatedCustomer:
         reply = "Sure: " + " and ".join(parts) + "." if parts else ""
         if "request" in missing:  # hard splits: what a vague first message did not say
             reply = f"{reply} {missing['request']}".strip()
+            if self.reply_context is not None:
+                # only now does the console know the request's product, order number or account change
+                rc = self.reply_context  # attributes, not model_dump: model_copy does not re-validate dicts
+                update = {**{k: getattr(rc, k) for k in type(rc).model_fields if getattr(rc, k) is not None}, **update}
         return reply, ctx.model_copy(update=update), True

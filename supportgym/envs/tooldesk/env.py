@@ -10,6 +10,12 @@ v1 differs from v0 in three ways, which is why it is a new version: a refund or 
 change the customer did not ask for is harm (``unrequested_side_effect``, and the query
 is not resolved); ``consult_llm`` costs more and its hint is wrong ``HINT_ERROR_RATE`` of
 the time; the knowledge base searches the customer's replies as well as the first message.
+
+Both versions: observations name the query by an opaque id (``core.ids.opaque_id``); the
+readable one (``hard:test-17``) names a shipped generator's inputs, i.e. the gold, and stays
+in ``state()`` and ``episode_report()``. A knowledge-base result is evidence only when it
+answers the customer's question (``reward.kb_answers``); on the first-release splits every
+search of the query text does, so their figures are unchanged.
 """
 
 from __future__ import annotations
@@ -20,11 +26,13 @@ from typing import Any
 
 from ...core.env import SPLITS, Environment, describe_errors
 from ...core.errors import ConfigError, expected
+from ...core.ids import opaque_id
 from .advisor import advise
 from .backend import Backend, SimulatedCustomer
 from .models import (
     ACTION_NAMES,
     CONSULT,
+    KB,
     N_ACTIONS,
     REQUEST_INFO,
     TERMINAL_IDS,
@@ -40,7 +48,7 @@ from .models import (
 )
 from .resources import benchmark
 from .hard import HARD_SPLITS, hard_query
-from .reward import Ledger, new_breakdown, score_harm, score_info, score_terminal, score_tool, weights
+from .reward import Ledger, kb_answers, new_breakdown, score_harm, score_info, score_terminal, score_tool, weights
 from .tasks import split_query
 from .world import generate_world
 
@@ -93,6 +101,9 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
         # everything that can refuse the reset runs before any episode state changes
         query = self.load_query(task, seed, options.get("index"), options.get("category"))
         self.seed, self.task, self.query = seed, task, query
+        # what observations (and so prompts and Gymnasium's reset info) call the query: the readable
+        # id names the split and seed of a shipped generator, from which anyone can rebuild the gold
+        self.public_id = opaque_id("query", query.id)
         self.max_steps = self.max_steps_option or query.max_steps or DEFAULT_MAX_STEPS
         self.backend = Backend(generate_world(self.query.world_seed), query.flaky)
         self.customer = SimulatedCustomer(self.query)
@@ -132,10 +143,12 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
         hint = None
         if a in TOOL_IDS:
             before = set(self.backend.side_effects())
-            call, out = self.backend.invoke(a, self._search_text(), self.ctx)
+            text = self._search_text()
+            call, out = self.backend.invoke(a, text, self.ctx)
             self.results.append(ToolResult(step=self.t, action_id=a, tool=ACTION_NAMES[a], call=call, status=out.status,
                                            outcome=out.outcome, message=out.message, data=out.data))
-            score_tool(self.ledger, bd, a, call, out.status)
+            answers = a != KB or kb_answers(self.query.gold, out.data.get("article_id"), text)
+            score_tool(self.ledger, bd, a, call, out.status, answers)
             feedback = f"{ACTION_NAMES[a]} -> {out.status}: {out.message}"
             if self.version >= 1:
                 harm = [kind for kind, what in self.backend.side_effects()
@@ -193,7 +206,7 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
         q = self.query
         return ToolDeskObservation(
             done=done, reward=reward, reward_breakdown=breakdown, feedback=feedback,
-            query=QueryView(id=q.id, text=q.text, channel=q.channel, context=self.ctx),
+            query=QueryView(id=self.public_id, text=q.text, channel=q.channel, context=self.ctx),
             tool_results=list(self.results), customer_replies=list(self.replies), info_requested=self.info_requested,
             hint=self.hint[1] if self.hint else None, hint_action=self.hint[0] if self.hint else None,
             consult_count=self.ledger.counts.get("consult_calls", 0), step=self.t, max_steps=self.max_steps,
@@ -222,6 +235,7 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
             "irrelevant_calls": c.get("irrelevant_calls", 0), "consult_calls": c.get("consult_calls", 0),
             "malformed_actions": c.get("malformed_actions", 0), "truncated": self.truncated,
             "harm": c.get("harm", 0), "unavailable_calls": c.get("unavailable_calls", 0),
+            "unanswered_searches": c.get("unanswered_searches", 0),
             "reward_signals": dict(self.ledger.totals),
             "predictions": [{"query_id": q.id, "category": q.category, "predicted": self.terminal,
                              "gold": preferred, "resolved": self.resolved}],

@@ -5,7 +5,9 @@ own templates) and adds complications drawn from ``data/hard.yaml``, at least tw
 
 * **vague opener** - the message does not say what is needed (often in words a keyword
   router reads as a technical fault); only ``request_customer_information`` brings the
-  request, which the knowledge base then searches too;
+  request, which the knowledge base then searches too, and only then does the console
+  know the request's product, other order or account change (``Query.reply_context``);
+  closing before the reply cannot resolve the query (``Gold.vague``);
 * **second request** - stock, policy, an order's status, or an account change; its
   evidence is required as well (the closing action stays the first request's);
 * **distractor** - a sentence that mentions another topic without asking for it; the
@@ -15,7 +17,8 @@ own templates) and adds complications drawn from ``data/hard.yaml``, at least tw
 Drafts whose gold plan is shorter than ``MIN_PLAN`` actions are drawn again.
 
 Every query is replayed through the services before it is returned: the gold plan
-must collect all evidence, change nothing the customer did not ask for, and meet the
+must collect all evidence (judged as the reward judges it, so the knowledge base must find
+the article ``Gold.kb`` records), change nothing the customer did not ask for, and meet the
 outcomes its branch assumes; a draft that fails is drawn again. The oracle therefore
 resolves every hard query.
 """
@@ -38,11 +41,13 @@ from .models import (
     REFUND,
     REQUEST_INFO,
     Gold,
+    KBAnswer,
     Query,
     QueryContext,
     Resolution,
 )
 from .resources import hard_data, knowledge_base, templates, vocab
+from .reward import kb_answers
 from .tasks import BUILDERS, MISSING_INFO_RATE
 from .world import World, generate_world
 
@@ -103,6 +108,7 @@ def _draft(split: str, world_seed: int, rng: random.Random, category: str | None
     tools = {t for r in base.acceptable for t in r.required_tools}
     effects = {"refund"} if cat == "refund" else {"account_update"} if cat == "account" else set()
     intents = [cat]
+    kb = base.kb
     sentences = [request]
     sec = None
     options = _secondaries(cat, world, cust) if second else []
@@ -115,6 +121,7 @@ def _draft(split: str, world_seed: int, rng: random.Random, category: str | None
         elif sec == "policy":
             art = rng.choice(knowledge_base().policies)
             sfill["ask"] = art.ask
+            kb = KBAnswer(article_id=art.id, question=art.ask)
         elif sec == "order_status":
             order = rng.choice(world.orders_of(cust))  # type: ignore[arg-type]
             sfill["order_id"] = order.id
@@ -139,10 +146,19 @@ def _draft(split: str, world_seed: int, rng: random.Random, category: str | None
             change = next(c for c in vocab().account_changes if c.field == d.autofill)
             ctx = ctx.model_copy(update={"account_change": change})
     body = " ".join(s if s.rstrip()[-1:] in ".?!" else s + "." for s in sentences)
+    reply_context = None
     if vague:
-        kind = hd.vague.with_order if ctx.order_id is not None else hd.vague.without_order
-        text = rng.choice(kind.for_tag(tag)).format(order_id=ctx.order_id, name=fill.get("name", ""))
+        # The console knows what the opener says: the signed-in customer and at most the first
+        # request's order number. Products, another order, an account change (asked for, or
+        # pre-filled from a distractor's words) are in the request, so it learns them from the
+        # reply that explains; pre-filling them would let an agent act without ever asking.
+        opener = QueryContext(customer_id=ctx.customer_id, customer_email=ctx.customer_email, order_id=base.ctx.order_id)
+        kind = hd.vague.with_order if opener.order_id is not None else hd.vague.without_order
+        text = rng.choice(kind.for_tag(tag)).format(order_id=opener.order_id, name=fill.get("name", ""))
         hidden["request"] = rng.choice(hd.clarify.for_tag(tag)).format(request=body)
+        later = {f: getattr(ctx, f) for f in QueryContext.model_fields if getattr(ctx, f) != getattr(opener, f)}
+        reply_context = QueryContext(**later) if later else None
+        ctx = opener
     else:
         text = body
 
@@ -163,39 +179,34 @@ def _draft(split: str, world_seed: int, rng: random.Random, category: str | None
     if len(plan) < MIN_PLAN:
         return None
     acceptable = [Resolution(terminal=r.terminal, required_tools=sorted(tools), credit=r.credit) for r in base.acceptable]
+    assert (KB in tools) == (kb is not None), "every query that needs the knowledge base records what it must find"
     gold = Gold(branch=base.branch, plan=plan, acceptable=acceptable, needs_info=missing or vague,
-                requested_effects=sorted(effects), intents=intents)  # type: ignore[arg-type]
+                requested_effects=sorted(effects), intents=intents, kb=kb, vague=vague)  # type: ignore[arg-type]
     return Query(id="", category=cat, variant="hard", split=split, world_seed=world_seed, text=text,
                  channel=rng.choice(("chat", "email", "web_form")), context=ctx, hidden=hidden, gold=gold,
-                 flaky=flaky, max_steps=HARD_MAX_STEPS)
+                 flaky=flaky, max_steps=HARD_MAX_STEPS, reply_context=reply_context)
 
 
 def replay_ok(q: Query) -> bool:
     """Does the gold plan collect every piece of evidence, change only what was asked, and
-    see the outcomes its branch assumes?"""
+    see the outcomes its branch assumes? Evidence is judged as the reward judges it: the
+    knowledge base must find the article the gold records (or none, for an undocumented
+    fault) on a text that holds the question (reward.kb_answers)."""
     backend, customer = Backend(generate_world(q.world_seed), q.flaky), SimulatedCustomer(q)
-    ctx, replies, last = q.context, [], {}
+    ctx, replies, last, answered = q.context, [], {}, {}
     for a in q.gold.plan[:-1]:
         if a == REQUEST_INFO:
             reply, ctx, _ = customer.answer(ctx)
             replies.append(reply)
             continue
-        _, out = backend.invoke(a, " ".join([q.text, *replies]), ctx)
+        text = " ".join([q.text, *replies])
+        _, out = backend.invoke(a, text, ctx)
         last[a] = out
-    if any(last[t].status not in EVIDENCE_STATUSES for t in q.gold.acceptable[0].required_tools):
+        answered[a] = a != KB or kb_answers(q.gold, out.data.get("article_id"), text)
+    if any(last[t].status not in EVIDENCE_STATUSES or not answered[t] for t in q.gold.acceptable[0].required_tools):
         return False
     if any(kind not in q.gold.effects(q.category) for kind, _ in backend.side_effects()):
         return False
-    if KB in last:
-        found = last[KB].data.get("article_id")
-        issues = {a.id: a.symptom for a in knowledge_base().known_issues}
-        if q.category == "technical":
-            # the KB must answer the fault itself: the article of the symptom described, or none
-            described = found in issues and issues[found] in " ".join([q.text, *replies])
-            if (q.gold.branch == "article_found") != (found is not None and found in issues) or (found is not None and not described):
-                return False
-        elif found is None or found in issues:
-            return False  # a policy question (first or second) needs its policy article
     outcome = {a: o.outcome for a, o in last.items()}
     expect = {"approved": (REFUND, "approved"), "needs_approval": (REFUND, "needs_approval"),
               "locked": (AUTH, "locked"), "verified": (AUTH, "verified"), "lost": (LOGISTICS, "lost")}

@@ -86,15 +86,33 @@ class Resolution(Model):
     credit: float = Field(1.0, gt=0.0, le=1.0)
 
 
+class KBAnswer(Model):
+    """What a knowledge-base search must return to answer the customer's question.
+
+    A search that merely answers (any article, or none) is not evidence: it must have
+    searched the question and found what the branch needs (reward.kb_answers)."""
+
+    #: the article that answers; None when the answer is that no published article documents the fault
+    article_id: str | None
+    #: words of the customer's question the searched text must contain (the fault's symptom, the policy asked
+    #: about): a search run before the customer said them cannot have answered them
+    question: str
+
+
 class Gold(Model):
     branch: str = Field(description="the data-dependent case, e.g. 'approved' or 'needs_approval'")
     plan: list[int] = Field(description="a shortest successful action sequence")
     acceptable: list[Resolution] = Field(min_length=1)
     needs_info: bool = False
+    #: hard splits: the first message does not say what is needed; only the customer's reply does,
+    #: so closing before it arrived cannot resolve the query (reward.score_terminal)
+    vague: bool = False
     #: side effects the customer asked for; None = the category's own (refund, account change)
     requested_effects: list[SideEffect] | None = None
     #: hard splits: the categories the customer actually asks about, primary first
     intents: list[Category] | None = None
+    #: set when a resolution requires the knowledge base: what the search must find
+    kb: KBAnswer | None = None
 
     def effects(self, category: str) -> set[str]:
         if self.requested_effects is not None:
@@ -118,6 +136,10 @@ class Query(Model):
     flaky: dict[int, int] = Field(default_factory=dict)
     #: step limit of this query (hard queries need longer episodes); None = the env's
     max_steps: int | None = None
+    #: hard splits, vague opener: what the console fills in once the customer's reply states the
+    #: request (its product, order number, account change); before that the console knows only
+    #: what the opener says
+    reply_context: QueryContext | None = None
 
 
 # ---- wire types ------------------------------------------------------------------------
@@ -159,6 +181,8 @@ class ToolDeskReward(RewardBreakdown):
 
 
 class QueryView(Model):
+    #: an opaque id (core.ids.opaque_id): the readable one names the split and seed of a shipped
+    #: generator, i.e. the gold; state() and episode_report() keep the readable id
     id: str
     text: str
     channel: str

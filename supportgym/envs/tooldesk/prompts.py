@@ -23,7 +23,8 @@ def render_prompt(obs: ToolDeskObservation) -> str:
         return "No query."
     ctx = obs.query.context
     known = {k: v for k, v in ctx.model_dump(mode="json").items() if v is not None}
-    lines = [f"Query {obs.query.id} via {obs.query.channel}:", f'"{obs.query.text}"',
+    # no query id: the model needs none to act, and any id is one more thing to memorise
+    lines = [f"Customer query via {obs.query.channel}:", f'"{obs.query.text}"',
              f"Known: {json.dumps(known, sort_keys=True) if known else 'nothing beyond the text'}"]
     if obs.tool_results:
         lines.append("Tool results:")

@@ -174,4 +174,22 @@ def benchmark() -> tuple[Query, ...]:
             out.append(Query.model_validate_json(line))
         except ValidationError as err:
             raise DataFormatError(path, str(err), line=n) from err
+    return _with_kb_answers(path, out)
+
+
+def _with_kb_answers(path: Path, queries: list[Query]) -> tuple[Query, ...]:
+    """Add ``gold.kb`` (what a knowledge-base search must find), which came after the first
+    release: the generator that wrote the file records it, so it is taken from there rather
+    than re-derived. A file the generator no longer reproduces is refused (the kb answers
+    would belong to other queries)."""
+    from .benchmark import build_benchmark  # benchmark.py imports this module
+
+    generated = {q.id: q for q in build_benchmark(len(queries))}
+    out = []
+    for q in queries:
+        gen = generated.get(q.id)
+        if gen is None or gen.model_copy(update={"gold": gen.gold.model_copy(update={"kb": None})}) != q:
+            raise DataFormatError(path, f"query {q.id} differs from the generator's; "
+                                  "run python -m supportgym.envs.tooldesk.benchmark --check")
+        out.append(q.model_copy(update={"gold": q.gold.model_copy(update={"kb": gen.gold.kb})}))
     return tuple(out)

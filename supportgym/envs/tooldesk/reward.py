@@ -75,7 +75,22 @@ class Ledger:
 def new_breakdown(w: RewardWeights | None = None) -> ToolDeskReward:
     return ToolDeskReward(step_cost=(w or weights()).step_cost)
 
-def score_tool(led: Ledger, bd: ToolDeskReward, tool: int, call: str, status: str) -> None:
+def kb_answers(gold: Gold, article_id: str | None, searched: str) -> bool:
+    """Does a knowledge-base result answer the customer's question?
+
+    Only when the searched text holds the question (a search of a vague opener, run before the
+    customer said what they need, cannot answer it, even when it happens to find nothing on a
+    no-article fault) and the result is what the gold needs: the article that answers, or no
+    article where none documents the fault. A query that needs no article (``gold.kb`` None)
+    keeps the first release's rule: any answer is evidence (irrelevant, as it needs no KB)."""
+    if gold.kb is None:
+        return True
+    return gold.kb.question.lower() in searched.lower() and article_id == gold.kb.article_id
+
+
+def score_tool(led: Ledger, bd: ToolDeskReward, tool: int, call: str, status: str, answers: bool = True) -> None:
+    """``answers``: the result answers the customer's question (kb_answers; every other tool's
+    evidence answers by its status alone)."""
     w = led.w
     if status == "unavailable":
         led.count("unavailable_calls")
@@ -89,6 +104,11 @@ def score_tool(led: Ledger, bd: ToolDeskReward, tool: int, call: str, status: st
         led.count("redundant_calls")
         return
     led.answered_calls.add(call)
+    if not answers:
+        # neither evidence nor waste: the search was a fair try whose text did not yet hold the question
+        # (or found the wrong article); it costs the step, and the shortest plan's efficiency bonus
+        led.count("unanswered_searches")
+        return
     if tool in led.evidence:
         return  # the same tool again with new inputs: neither new evidence nor waste
     led.evidence.add(tool)
@@ -109,6 +129,7 @@ def score_info(led: Ledger, bd: ToolDeskReward, supplied: bool) -> None:
     w = led.w
     if supplied:
         bd.info_request = w.info_request
+        led.count("customer_answers")
     else:
         bd.unnecessary_info_request = w.unnecessary_info_request
         led.count("unnecessary_info_requests")
@@ -117,21 +138,24 @@ def score_terminal(led: Ledger, bd: ToolDeskReward, action: int, steps: int) -> 
     """Score a terminal action; returns whether the query is resolved.
 
     After harm (a side effect nobody asked for) the query is never resolved and the closing
-    action earns nothing: the customer got something they did not want."""
+    action earns nothing: the customer got something they did not want. After a vague opener
+    (hard splits) the customer's reply, which states the request, is evidence like a tool's:
+    closing without it is a guess at what was asked, scored as one missing piece of evidence."""
     w = led.w
     if led.counts.get("harm", 0):
         return False
+    unheard = int(led.gold.vague and not led.counts.get("customer_answers", 0))
     matches = [r for r in led.gold.acceptable if r.terminal == action]
     if matches:
         best = min(matches, key=lambda r: (len(set(r.required_tools) - led.evidence), -r.credit))
-        missing = set(best.required_tools) - led.evidence
+        missing = len(set(best.required_tools) - led.evidence) + unheard
         if not missing:
             bd.correct_terminal = round(w.correct_terminal * best.credit, 6)
             if best.credit == 1.0 and steps <= len(led.gold.plan):
                 bd.efficiency_bonus = w.efficiency_bonus
             return True
         bd.correct_terminal = round(w.partial_terminal * best.credit, 6)
-        bd.missing_evidence = w.missing_evidence * len(missing)
+        bd.missing_evidence = w.missing_evidence * missing
         return False
     if action == ESCALATE:
         bd.unnecessary_escalation = w.unnecessary_escalation

@@ -27,6 +27,7 @@ from .models import (
     ROUTE_TECH,
     AccountChange,
     Gold,
+    KBAnswer,
     Query,
     QueryContext,
     Resolution,
@@ -42,9 +43,11 @@ class _Draft:
     """What a category builder decides: the entities, fill-ins and gold."""
 
     def __init__(self, branch: str, plan: list[int], acceptable: list[Resolution], ctx: QueryContext,
-                 fill: dict[str, str], hidden: dict[str, str] | None = None) -> None:
+                 fill: dict[str, str], hidden: dict[str, str] | None = None, kb: KBAnswer | None = None) -> None:
         self.branch, self.plan, self.acceptable = branch, plan, acceptable
         self.ctx, self.fill, self.hidden = ctx, fill, hidden or {}
+        #: what a knowledge-base search must find (technical and policy queries)
+        self.kb = kb
 
 
 def _first(name: str) -> str:
@@ -141,15 +144,17 @@ def _technical(world: World, rng: random.Random, missing: bool) -> _Draft:
         branch, terminal = "no_article", ROUTE_TECH
         acceptable = [Resolution(terminal=ROUTE_TECH, required_tools=[KB]),
                       Resolution(terminal=ESCALATE, required_tools=[KB], credit=ALT_CREDIT)]
+    kb = KBAnswer(article_id=issue.id if branch == "article_found" else None, question=issue.symptom)
     return _Draft(branch, [KB, terminal], acceptable, QueryContext(customer_id=customer, product=product),
-                  {"product": product, "symptom": issue.symptom, "name": _first(world.customers[customer].name)})
+                  {"product": product, "symptom": issue.symptom, "name": _first(world.customers[customer].name)}, kb=kb)
 
 
 def _policy(world: World, rng: random.Random, missing: bool) -> _Draft:
     article = rng.choice(knowledge_base().policies)
     customer = rng.choice(sorted(world.customers))
     return _Draft(article.topic, [KB, RESOLVE], [Resolution(terminal=RESOLVE, required_tools=[KB])],
-                  QueryContext(customer_id=customer), {"ask": article.ask, "name": _first(world.customers[customer].name)})
+                  QueryContext(customer_id=customer), {"ask": article.ask, "name": _first(world.customers[customer].name)},
+                  kb=KBAnswer(article_id=article.id, question=article.ask))
 
 
 BUILDERS: dict[str, Callable[[World, random.Random, bool], _Draft | None]] = {
@@ -176,7 +181,7 @@ def make_query(*, world_seed: int, tag: str, rng: random.Random, query_id: str,
         raise ConfigError(f"world {world_seed} has no entity for category {cat!r}; use another seed")
     pool = (tmpl.missing_info if missing else tmpl.standard).for_tag(tag)  # type: ignore[union-attr]
     text = rng.choice(pool).format(**draft.fill)
-    gold = Gold(branch=draft.branch, plan=draft.plan, acceptable=draft.acceptable, needs_info=missing)
+    gold = Gold(branch=draft.branch, plan=draft.plan, acceptable=draft.acceptable, needs_info=missing, kb=draft.kb)
     return Query(id=query_id, category=cat, variant="missing_info" if missing else "standard", split=split or tag,
                  world_seed=world_seed, text=text, channel=rng.choice(("chat", "email", "web_form")),
                  context=draft.ctx, hidden=draft.hidden, gold=gold)
