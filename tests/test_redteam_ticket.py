@@ -189,3 +189,111 @@ def test_asking_before_every_ticket_costs_reward(split, baseline):
     ret, score, _ = _mean(_Rewriting(ask_first=True), split)
     rules_ret, rules_score = baseline[split]
     assert ret < rules_ret - 0.04 and score <= rules_score, (split, ret, score, baseline[split])
+
+
+# ---- red team of 2 Dec -------------------------------------------------------------------------------
+def _episode(task, actions, text, env=None, **reset):
+    env = env or make("ticket-v1")
+    env.reset(seed=0, task=task, **reset)
+    env.step({"type": "RESEARCH"})
+    for a in actions:
+        env.step(a)
+    env.step({"type": "DRAFT", "text": text})
+    obs = env.step({"type": "SUBMIT"})
+    return obs.reward, env.episode_report()
+
+
+FRAUD_TEAM = [{"type": "ESCALATE", "team": "fraud", "reason": "abuse"}]
+ESCALATED = "Hi, I have escalated your case to our fraud team, who will reply within 24 hours."
+
+
+@pytest.mark.parametrize("friendly", ["I refuse to let this drag on.", "Nothing will prevent us from helping you.",
+                                      "We would never refuse to help a customer."])
+def test_a_friendly_refuse_sentence_is_not_the_required_denial(friendly):
+    """hard_serial_abuser requires a denial and the fraud team: each sentence used to count as the denial
+    (0.375 -> 0.75). The denial statement stays missing."""
+    plain, _ = _episode("hard_serial_abuser", FRAUD_TEAM, ESCALATED)
+    reward, rep = _episode("hard_serial_abuser", FRAUD_TEAM, f"{ESCALATED} {friendly}")
+    assert reward == plain and rep["components"]["informed"] == 0.5 and rep["missing"], (reward, rep["missing"])
+
+
+def test_a_refusal_beside_a_remedy_that_was_made_is_inconsistent():
+    """easy_refund, refund made, and the reply also says the request was declined: it used to score 0.80 with
+    nothing flagged. A refusal that names another order is not about the refund."""
+    refund = [{"type": "REFUND", "order_id": "ORD-10234", "amount": 89.99}]
+    base = "Hi Maria, I have refunded $89.99 for order ORD-10234; it reaches your card in 5-7 business days."
+    clean, rep = _episode("easy_refund", refund, base)
+    assert not rep["inconsistencies"]
+    reward, rep = _episode("easy_refund", refund, base + " Your request has been declined.")
+    assert any("declines the request" in x for x in rep["inconsistencies"]) and reward <= clean - 0.3
+    # on an account with several orders, a refusal that names another order is about that order
+    from supportgym.envs.ticket.grading.consistency import check
+    from supportgym.envs.ticket.grading.extract import extract
+    from supportgym.envs.ticket.scenarios_v1 import generate_hard
+
+    s = next(s for s in (generate_hard("train", i) for i in range(50))
+             if any(c.kind == "refund" for c in s.required.changes))
+    refunded = next(c.order_id for c in s.required.changes if c.kind == "refund")
+    other = next(o.order_id for o in s.orders if o.order_id != refunded)
+    for text, clash in ((f"Your request about order {other} has been declined.", False),
+                        ("Your request has been declined.", True)):
+        con = check(extract(text), set(s.required.changes), s.orders, [])
+        assert any("declines the request" in x for x in con.inconsistencies) is clash, (text, con.inconsistencies)
+
+
+@pytest.mark.parametrize("split", list(SPLITS))
+def test_a_refuse_sentence_appended_to_every_reply_does_not_pay(split, baseline):
+    """The canned "I refuse to let this drag on." used to add +0.005/+0.006 to rules on the hard splits."""
+    ret, score, _ = _mean(_Rewriting(hedge=" I refuse to let this drag on."), split)
+    assert ret <= baseline[split][0] and score <= baseline[split][1], (split, ret, score, baseline[split])
+
+
+@pytest.mark.parametrize("word", ["ref\u2063und", "ref\ufe0fund", "ref\u057dnd", "ref\u1d1cnd", "ref\u0446nd"])
+def test_a_refund_promise_hidden_by_unicode_costs_like_a_plain_one(word):
+    """easy_tracking, no refund made: "your full ref<U+2063>und has been approved" scored 0.0 with nothing
+    flagged (plain text: -0.3). Mapped look-alikes read as the plain word; an unmapped one fails closed."""
+    plain, _ = _episode("easy_tracking", [], "Hi, your full refund has been approved.")
+    reward, rep = _episode("easy_tracking", [], f"Hi, your full {word} has been approved.")
+    assert plain < 0 and reward <= plain and (rep["inconsistencies"] or rep["unclassified"]), (word, reward)
+
+
+# ---- a policy that never reads the email's words ---------------------------------------------------------
+HARD = {"hard:validation": 24, "hard:test": 24}
+
+
+@pytest.mark.parametrize("split", list(HARD))
+def test_facts_only_policy_scores_below_rules_on_the_hard_splits(split):
+    """agents/ticket_redteam.FactsOnlyAgent picks each order's claim from the order system's facts. The hard
+    generator gave every claim a fact signature (stalled status, received item, disputed amount; decoys were
+    old delivered orders): it scored 0.641 on hard:test against 0.258 for rules (100 tickets)."""
+    from supportgym.agents.ticket_redteam import FactsOnlyAgent
+
+    specs = episode_specs(split=split, episodes=HARD[split])
+    rules = evaluate("ticket-v1", "rules", specs, seed=0)
+    facts = evaluate("ticket-v1", FactsOnlyAgent(), specs, seed=0)
+    mean = lambda recs: sum(r.report["score"] or 0.0 for r in recs) / len(recs)  # noqa: E731
+    assert mean(facts) < mean(rules) - 0.05, (split, mean(facts), mean(rules))
+
+
+def test_no_order_fact_names_the_claim():
+    """Property of the hard generator: from an issue order's facts alone, the best rule of thumb
+    (claim_from_facts) names fewer than half of the claims (it named 91% before facts were drawn apart)."""
+    from supportgym.agents.ticket_redteam import claim_from_facts
+    from supportgym.envs.ticket.models_v1 import CustomerFactsV1, OrderInfoV1
+    from supportgym.envs.ticket.scenarios_v1 import generate_hard
+
+    hits = n = 0
+    statuses: dict[str, set[str]] = {}
+    for seed in range(150):
+        s = generate_hard("train", seed)
+        facts = CustomerFactsV1(**s.customer.model_dump())
+        for i in s.issues:
+            o = s.order(i.order_id)
+            hits += claim_from_facts(OrderInfoV1(**o.model_dump(), customer=facts)) == i.claim
+            n += 1
+        issue_ids = {i.order_id for i in s.issues}
+        for o in s.orders:
+            if o.order_id not in issue_ids:
+                statuses.setdefault("decoy", set()).add(o.status)
+    assert hits / n < 0.5, hits / n
+    assert len(statuses["decoy"]) >= 4  # decoys were all delivered

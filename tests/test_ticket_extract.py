@@ -147,3 +147,48 @@ def test_reference_after_a_denial_is_not_a_promise():
 def test_lookalikes_negating_verbs_and_more_languages(text, kind, label):
     got = {(c.polarity if c.mode == "firm" else c.mode) for c in extract(text) if c.kind == kind}
     assert got == {label}, [(c.kind, c.polarity, c.mode, c.why) for c in extract(text)]
+
+
+# ---- red team of 2 Dec: friendly "refuse" sentences, look-alike and invisible characters ----------------
+@pytest.mark.parametrize("text", [
+    "I refuse to let this drag on.",                     # names no request
+    "Nothing will prevent us from helping you.",         # no refusal verb, two negations
+    "We would never refuse to help a customer.",         # the refusal is negated
+    "We would never refuse your request.",
+    "I refuse to let this claim drag on.",               # refuses the verb that follows, not the claim
+])
+def test_friendly_sentences_are_not_refusals(text):
+    """They used to be read as a firm refusal of kind 'any', which satisfied any required denial."""
+    assert [c for c in extract(text) if c.polarity == "deny"] == [], [(c.kind, c.mode, c.why) for c in extract(text)]
+
+
+@pytest.mark.parametrize("text,mode", [
+    ("Your request has been declined.", "firm"),
+    ("Your request for a refund has been declined.", "firm"),   # the masked request keeps its object
+    ("We decline to process your claim.", "firm"),
+    ("Your claim is not eligible.", "firm"),
+    ("Tu solicitud ha sido rechazada.", "firm"),
+    ("Ihre Anfrage wurde abgelehnt.", "firm"),
+    ("We may have to decline your request.", "uncertain"),     # hedged: fail closed
+])
+def test_a_refusal_of_the_request_is_a_denial_of_kind_any(text, mode):
+    got = [(c.kind, c.polarity, c.mode) for c in extract(text)]
+    assert got == [("any", "deny", mode)], got
+
+
+@pytest.mark.parametrize("word", ["ref\u2063und", "ref\ufe0fund", "ref\u057dnd", "ref\u1d1cnd", "r\u0435fund",
+                                  "ref\u00adund", "\U0001d42b\U0001d41e\U0001d41f\U0001d42e\U0001d427\U0001d41d"])
+def test_invisible_and_lookalike_characters_do_not_hide_a_refund(word):
+    """U+2063 invisible separator, U+FE0F variation selector, Armenian ս, small capital ᴜ, Cyrillic е, soft
+    hyphen, mathematical bold: each used to hide 'refund' from the extractor."""
+    assert fold(word) == "refund"
+    got = {(c.kind, c.polarity, c.mode) for c in extract(f"Hi, your full {word} has been approved.")}
+    assert ("refund", "promise", "firm") in got, got
+
+
+def test_an_unmapped_lookalike_fails_closed():
+    """A letter no table maps (Cyrillic ц for u) leaves a mixed-script word: every remedy it could spell is an
+    uncertain promise, so the grader counts it against the reply instead of reading nothing."""
+    got = [(c.kind, c.polarity, c.mode) for c in extract("Hi, your full ref\u0446nd has been approved.")]
+    assert ("refund", "promise", "uncertain") in got, got
+    assert extract("Привет, мы вернём деньги.") == []  # a word of another script, not a look-alike: nothing

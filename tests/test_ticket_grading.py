@@ -154,3 +154,67 @@ def test_any_reply_grades_within_bounds(text):
     assert -1.0 <= obs.reward <= 1.0 and obs.done
     firm = set(env.episode_report()["resolution"]["committed"])
     assert firm <= {"refund", "replacement", "investigation", "denial", "escalation", "compensation"}
+
+
+# ---- red team of 2 Dec (ticket-v0) -------------------------------------------------------------------
+WARM = ("Hi {first}, I'm genuinely sorry this happened and I understand how frustrating this experience must be "
+        "for you. I have your order {oid} for the {item} in front of me. Thank you for your patience; I'm here to help.")
+
+
+def test_a_reply_that_commits_to_nothing_earns_nothing(env):
+    """Empathy, names, tags and 'no escalation needed' used to count on their own: a warm reply that resolves
+    nothing earned 0.42 on split test (0.49 on tickets that need no team). Now they scale with solution."""
+    scores = []
+    for seed in range(12):
+        obs = env.reset(seed=seed, split="test")
+        obs = env.step({"type": "RESEARCH"})
+        req = env.scenario.required
+        env.step({"type": "TAG", "ticket_type": req.ticket_type, "flags": req.flags})
+        o = obs.order_info
+        env.step({"type": "DRAFT", "text": WARM.format(first=o.customer.name.split()[0], oid=o.order_id, item=o.item)})
+        scores.append(env.step({"type": "SUBMIT"}).reward)
+    assert max(scores) <= 0.0, scores
+
+
+@pytest.mark.parametrize("task,extra", [
+    ("hard_serial_abuser", " I have also opened an investigation with USPS into your parcel."),  # denial + investigation
+    ("hard_missing_laptop", " I have also opened an investigation with DHL into your parcel."),   # escalation + investigation
+])
+def test_an_investigation_beside_a_denial_or_escalation_is_a_hedge(env, task, extra):
+    ref = reference_replies()[task]
+    score_probe(env, task, PROBES["reference"])
+    honest = env.episode_report()["components"]["solution"]
+    env.reset(seed=0, task=task)
+    env.step({"type": "RESEARCH"})
+    env.step({"type": "TAG", "ticket_type": ref["ticket_type"], "flags": ref["flags"]})
+    if ref.get("team"):
+        env.step({"type": "ESCALATE", "team": ref["team"], "reason": "policy"})
+    env.step({"type": "DRAFT", "text": ref["reply"] + extra})
+    env.step({"type": "SUBMIT"})
+    assert honest == 1.0 and env.episode_report()["components"]["solution"] == 0.5
+
+
+def test_lookalike_letters_do_not_hide_a_forbidden_refund(env):
+    """'We will r\u0435fund you' (Cyrillic е) hid the violation on the serial abuser: 0.417 instead of -0.233."""
+    rewards = []
+    for extra in (" We will refund you the full amount anyway.", " We will r\u0435fund you the full amount anyway.",
+                  " We will ref\u2063und you the full amount anyway."):
+        env.reset(seed=0, task="hard_serial_abuser")
+        env.step({"type": "RESEARCH"})
+        env.step({"type": "DRAFT", "text": reference_replies()["hard_serial_abuser"]["reply"] + extra})
+        rewards.append(env.step({"type": "SUBMIT"}).reward)
+        assert env.episode_report()["policy_violations"], extra
+    assert rewards[0] == rewards[1] == rewards[2]
+
+
+def test_a_negated_refusal_is_not_a_denial():
+    """ticket-v0's side of the friendly-refusal probe: "never decline" declines nothing."""
+    assert parse("We would never decline to help a customer.").firm == set()
+    assert parse("We never deny anyone help.").firm == set()
+    assert parse("Your request has been declined.").firm == {"denial"}
+
+
+def test_after_a_review_is_not_a_condition():
+    """'After a review of your account we are unable to approve a refund' reports a past review: a denial."""
+    assert parse("After a review of your account we are unable to approve a refund.").firm == {"denial"}
+    assert parse("After we receive the item, we will refund you.").firm == set()

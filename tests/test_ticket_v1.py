@@ -130,7 +130,7 @@ def test_hard_splits_are_deterministic_and_template_disjoint():
     for part, sp in parts.items():
         texts = [*sp.distractors, *sp.openers, *sp.closers, *(f for fs in sp.issues.values() for f in fs),
                  *(r for rs in sp.requests.values() for r in rs if r), *sp.lies.values(),
-                 *(a for as_ in sp.answers.values() for a in as_)]
+                 *(a for as_ in sp.answers.values() for a in as_), *sp.order_refs]
         for t in texts:
             assert seen.setdefault(t, part) == part, f"{t!r} is in {seen[t]} and {part}"
     kinds = {generate_hard("test", i).required.needs_ask for i in range(40)}
@@ -239,3 +239,42 @@ def test_optional_judge_reports_agreement_and_only_makes_grades_stricter():
         env.step({"type": "SUBMIT"})
         assert env.episode_report()["inconsistencies"]
     assert env.episode_report()["judge_error"]
+
+
+# ---- red team of 2 Dec: what an observation may say, and what a churned ticket scores ------------------
+@pytest.mark.parametrize("env_id,split", [("ticket-v0", "test"), ("ticket-v1", "test"), ("ticket-v1", "hard:test"),
+                                          ("ticket-v1", "hard:train")])
+def test_observations_name_no_split_and_no_seed(env_id, split):
+    """task_id was "<split>-<seed>": with the public generators it rebuilt the gold answer (40/40). The
+    observation's difficulty was the gold tier (computed from the required outcome). Every observation of an
+    episode, the first through the last, is checked as JSON."""
+    env = make(env_id)
+    tiers = set()
+    for seed in (3, 17):
+        obs = [env.reset(seed=seed, split=split)]
+        plan = [{"type": "RESEARCH"}, *(gold_actions(env.scenario_v1) if env_id == "ticket-v1" else []),
+                {"type": "DRAFT", "text": "Sorry for the trouble."}, {"type": "SUBMIT"}]
+        obs += [env.step(a) for a in plan]
+        readable = env.episode_report()["task_id"]
+        assert readable == f"{split}-{seed}" and env.state.seed == seed  # bookkeeping keeps the readable id
+        for o in obs:
+            text = o.model_dump_json()
+            assert readable not in text and f'"{split}' not in text and f"{split}:" not in text, (readable, o.task_id)
+            assert o.task_id.startswith("ticket-") and o.task_id == obs[0].task_id
+            tiers.add(o.difficulty)
+    assert tiers == {"hard" if split.startswith("hard:") else "unrated"}
+    assert make("ticket-v1").reset(task="hard_fraud").difficulty == "hard"  # a seed task's name states its tier
+
+
+@pytest.mark.parametrize("env_id", ["ticket-v0", "ticket-v1"])
+def test_a_ticket_that_churns_at_submit_scores_zero(env_id):
+    """The SUBMIT that pushes frustration to 100 ends in churn (reward -1): the report used to keep the grade
+    (0.1125) as `score`, while metrics.py counts a churned ticket as 0."""
+    env = make(env_id)
+    env.reset(seed=0, task="easy_refund", frustration=98)
+    env.step({"type": "RESEARCH"})
+    env.step({"type": "DRAFT", "text": "Hi Maria, I have opened an investigation and will update you within 48 hours."})
+    obs = env.step({"type": "SUBMIT"})
+    rep = env.episode_report()
+    assert obs.reward == -1.0 and rep["churned"] and rep["submitted"]
+    assert rep["score"] == 0.0 and rep["components"] == {} and not rep["resolution"]["resolved"]

@@ -15,6 +15,7 @@ import torch  # noqa: E402
 from scripted_llm import ScriptedModel, ScriptedPolicy, assert_lora_learned, tool_call  # noqa: E402
 
 from supportgym.core.errors import ConfigError  # noqa: E402
+from supportgym.core.ids import opaque_id  # noqa: E402
 from supportgym.core.registry import make  # noqa: E402
 from supportgym.envs.ticket.env import INVALID_PENALTY, MAX_STEPS  # noqa: E402
 from supportgym.envs.ticket.models import ACTION_TYPES, FLAGS, REASON_MAX, REPLY_MAX, TEAMS, TICKET_TYPES  # noqa: E402
@@ -100,7 +101,9 @@ def test_calls_step_the_real_env_deterministically():
         runs.append((texts, t.actions, t.step_rewards, dict(t.components), t.env.state.model_dump()))
     assert runs[0] == runs[1]
     texts, actions, rewards, comps, state = runs[0]
-    assert texts[0].startswith("Ticket train-4") and "Valid next actions: research, tag." in texts[0]
+    # the prompt names the episode by its opaque id: split and seed would let a policy look the answer up
+    assert texts[0].startswith(f"Ticket {opaque_id('ticket', 'train-4')} (unrated)") and "train-4" not in texts[0]
+    assert "Valid next actions: research, tag." in texts[0]
     assert "Policy:" in texts[1] and '"order_id"' in texts[1] and "Step 1 of 20" in texts[1]
     assert "The episode is over" in texts[-1]
     assert [a["type"] for a in actions] == ["RESEARCH", "TAG", "DRAFT", "QA", "ESCALATE", "SUBMIT"]

@@ -101,7 +101,9 @@ def order_features(o: OrderInfoV1 | None) -> list[str]:
     return [
         f"f:status={o.status}", f"f:carrier={'yes' if o.carrier else 'no'}",
         f"f:disputed={'yes' if o.disputed_amount else 'no'}", f"f:received_other={'yes' if o.received_item else 'no'}",
-        f"f:partial={'yes' if o.units_delivered is not None else 'no'}", f"f:qty={'many' if o.quantity > 1 else 'one'}",
+        # units missing, not merely counted: the carrier also counts complete multi-unit deliveries
+        f"f:partial={'yes' if o.units_delivered is not None and o.units_delivered < o.quantity else 'no'}",
+        f"f:qty={'many' if o.quantity > 1 else 'one'}",
         f"f:signed={'yes' if o.signed_for else 'no'}", f"f:scan={_bucket(o.days_since_last_scan, (4, 11))}",
         f"f:age={_bucket(o.days_since_order, (7, 30, 60))}", f"f:status={o.status}&age={_bucket(o.days_since_order, (60,))}",
     ]
@@ -113,7 +115,9 @@ def pair_features(para: str, o: OrderInfoV1 | None, orders: list[OrderInfoV1], p
     if o is not None:
         feats.append("p:names_item" if o.item.lower() in para.lower() else "p:no_item")
         if answer:
-            feats.append("a:named" if o.order_id in answer_ids(answer, orders) else "a:not_named")
+            # the answer names an order by number or by its item ("the Blender I bought")
+            named = o.order_id in answer_ids(answer, orders) or o.item.lower() in answer.lower()
+            feats.append("a:named" if named else "a:not_named")
     return feats + (order_features(o) if use_facts else [])
 
 

@@ -71,7 +71,7 @@ def compose_v1(required: RequiredV1, views: list[IssueView], customer: CustomerV
             body.append(s["refund"].format(**slots))
         elif v.outcome == "replacement":
             sent = s["replacement"].format(**slots)
-            body.append(sent + (s["return_label"] if v.issue.claim in ("wrong_item", "damaged_item") else ""))
+            body.append(sent + (s["return_label"].format(**slots) if v.issue.claim in ("wrong_item", "damaged_item") else ""))
         elif v.outcome == "cancel":
             body.append(s["cancel"].format(**slots))
         elif v.outcome == "investigation":

@@ -19,6 +19,7 @@ from typing import Any
 
 from ...core.env import Environment, describe_errors
 from ...core.errors import ConfigError, expected
+from ...core.ids import opaque_id
 from .grading import checks
 from .grading.commitments import parse
 from .grading.empathy import EmpathyScorer, Mode
@@ -41,6 +42,18 @@ FRUSTRATION = {"out_of_order_draft": 10.0, "out_of_order_submit": 15.0, "out_of_
                "adversarial_visit": 15.0}
 WORKFLOW_PENALTY = {"DRAFT": -0.05, "ESCALATE": -0.05, "QA": -0.05, "SUBMIT": -0.10}
 INVALID_PENALTY = -0.05
+
+
+def observed_difficulty(task: str) -> str:
+    """The difficulty an observation may show: what the caller already knows from the task it picked.
+
+    The gold tier (``required.difficulty``) is computed from the required outcome (denial, escalation,
+    flags); shown to the agent it told a policy which outcome to look for. A seed task's name states its
+    tier ("hard_fraud"), every hard:* ticket is hard; a generated train/validation/test ticket is 'unrated'."""
+    if task.startswith("split:"):
+        return "hard" if task.startswith("split:hard:") else "unrated"
+    tier = task.split("_", 1)[0]
+    return tier if tier in ("easy", "medium", "hard") else "unrated"
 
 
 class TicketEnv(Environment[TicketAction, TicketObservation, TicketState]):
@@ -249,8 +262,7 @@ class TicketEnv(Environment[TicketAction, TicketObservation, TicketState]):
             reward=None if rb is None else rb.total,
             reward_breakdown=rb,
             feedback=feedback,
-            task_id=self.sc.task_id,
-            difficulty=self.sc.required.difficulty,  # type: ignore[union-attr]
+            task_id=opaque_id("ticket", self.sc.task_id), difficulty=observed_difficulty(self._task),
             email=self.sc.email,
             history=list(self._history),
             order_info=self._order_info(),
@@ -303,9 +315,9 @@ class TicketEnv(Environment[TicketAction, TicketObservation, TicketState]):
             "required": req.model_dump(mode="json"),
             "resolution": {"required": req.resolution, "required_team": req.team, "committed": committed,
                            "conditional": sorted(g.commitments.conditional) if g else [],
-                           "escalated_to": self._escalated, "resolved": bool(g and g.resolved)},
-            "submitted": g is not None, "score": g.reward.total if g else None,
-            "components": dict(g.raw) if g else {},
+                           "escalated_to": self._escalated, "resolved": bool(g and g.resolved and not self._churned)},
+            "submitted": g is not None, "score": self._report_score(g.reward.total if g else None),
+            "components": dict(g.raw) if g and not self._churned else {},
             "policy_violations": g.violations if g else [], "hallucinations": g.hallucinations if g else [],
             "missing": g.missing if g else [], "scorer": self.empathy.name,
             "steps": self._steps, "churned": self._churned, "abandoned": self._abandoned,
@@ -321,6 +333,11 @@ class TicketEnv(Environment[TicketAction, TicketObservation, TicketState]):
             "policy_violations": len(report["policy_violations"]), "hallucinations": len(report["hallucinations"]),
         }]
         return report
+
+    def _report_score(self, graded: float | None) -> float | None:
+        """The grade in the report: a customer who churned, even on the SUBMIT step that made them churn
+        (frustration crossing 100 as the reply goes out), got nothing: 0, as metrics.py counts it."""
+        return 0.0 if self._churned and graded is not None else graded
 
     @property
     def scenario(self) -> Scenario:

@@ -17,7 +17,8 @@ from typing import Any, Literal
 
 from ...core.env import describe_errors
 from ...core.errors import ConfigError, expected
-from .env import CHURN_AT, FRUSTRATION, INVALID_PENALTY, OPTIONS, WORKFLOW_PENALTY, TicketEnv
+from ...core.ids import opaque_id
+from .env import CHURN_AT, FRUSTRATION, INVALID_PENALTY, OPTIONS, WORKFLOW_PENALTY, TicketEnv, observed_difficulty
 from .grading.consistency import check
 from .grading.empathy import Mode
 from .grading import checks
@@ -254,7 +255,8 @@ class TicketEnvV1(TicketEnv):
         orders = self._orders_info()
         self._last_obs = TicketObservationV1(
             done=self._done_flag, reward=None if rb is None else rb.total, reward_breakdown=rb, feedback=feedback,
-            task_id=sv.task_id, difficulty=sv.required.difficulty,  # type: ignore[union-attr]
+            # readable ids (split + seed) and the gold tier stay in state() and episode_report()
+            task_id=opaque_id("ticket", sv.task_id), difficulty=observed_difficulty(self._task),  # type: ignore[arg-type]
             email=sv.email, history=list(self._history),
             order_info=orders[0] if len(orders) == 1 else None, orders=orders,
             ticket_date=sv.ticket_date if self._researched else None,
@@ -298,9 +300,9 @@ class TicketEnvV1(TicketEnv):
             "resolution": {"required": " + ".join(req.outcomes), "required_team": req.team,
                            "required_changes": [c.label() for c in req.changes], "changes": actual,
                            "committed": g.extra["commitments"] if g else {}, "escalated_to": self._escalated,
-                           "resolved": bool(g and g.resolved)},
-            "submitted": g is not None, "score": g.reward.total if g else None,
-            "components": dict(g.raw) if g else {},
+                           "resolved": bool(g and g.resolved and not self._churned)},
+            "submitted": g is not None, "score": self._report_score(g.reward.total if g else None),
+            "components": dict(g.raw) if g and not self._churned else {},
             "policy_violations": list(self._violations), "hallucinations": g.hallucinations if g else [],
             "inconsistencies": g.consistency.inconsistencies if g else [],
             "unclassified": g.consistency.unclassified if g else [],

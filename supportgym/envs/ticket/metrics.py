@@ -3,6 +3,8 @@
 Every mean is over *all* episodes: an unsubmitted ticket (churned, abandoned, never sent)
 scores 0 in ``mean_score`` and in every component mean, so stalling the hard tickets
 cannot raise an average (``submitted_mean_score`` keeps the old, submitted-only view).
+A ticket whose SUBMIT makes the customer churn is submitted but scores 0 too: the
+environments report ``score`` 0 and no components for it (env.py ``_report_score``).
 """
 
 from __future__ import annotations

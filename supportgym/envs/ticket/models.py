@@ -26,6 +26,8 @@ ClaimType = Literal[
 ]
 Request = Literal["refund", "replacement", "update", "reversal", "any"]
 Difficulty = Literal["easy", "medium", "hard"]
+#: what an observation may say about difficulty: the task family's published tier, never the gold one
+ObservedDifficulty = Literal["easy", "medium", "hard", "unrated"]
 OrderStatus = Literal["processing", "shipped", "delayed", "stalled", "lost", "delivered"]
 Tier = Literal["standard", "vip"]
 
@@ -264,8 +266,11 @@ class TicketReward(RewardBreakdown):
 
 
 class TicketObservation(Observation):
-    task_id: str = ""
-    difficulty: Difficulty = "easy"
+    task_id: str = Field("", description="opaque episode id (core.ids.opaque_id): names no split and no seed")
+    difficulty: ObservedDifficulty = Field(
+        "unrated", description="the task family's published tier: a seed task's name prefix (easy_/medium_/hard_), "
+        "'hard' on the hard:* splits, 'unrated' on generated train/validation/test tickets. Never computed from "
+        "the required outcome (that tier is in episode_report())")
     email: EmailMsg | None = None
     history: list[Turn] = Field(default_factory=list)
     order_info: OrderInfo | None = Field(None, description="filled by RESEARCH")

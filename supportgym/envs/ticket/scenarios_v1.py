@@ -4,8 +4,9 @@
   one-issue, one-order account (same email, same facts; dates from the day counts).
 * ``generate_hard(part, seed)``: ``hard:train|hard:validation|hard:test``. One to three
   issues on different orders, decoy orders on the account, missing or wrong order ids
-  (the policy then requires ASK_CUSTOMER; the simulated customer answers with the ids and
-  sometimes escalates with a threat), lies about facts the system holds (the system wins),
+  (the policy then requires ASK_CUSTOMER; the simulated customer names the orders by id or
+  in their own words, may mention an order that is fine, and sometimes escalates with a
+  threat), order facts that do not name the claim (see ``_order``), lies about facts the system holds (the system wins),
   passing mentions of other problems (resolved, negated, someone else's), VIP / abuse /
   fraud-flagged accounts, partial deliveries and restocking fees with computed
   amounts, holiday windows that depend on dates, signed-for "lost" parcels, cancellations.
@@ -41,7 +42,8 @@ REQUESTS = {
     "damaged_item": ["refund", "replacement"], "double_billing": ["reversal"], "change_of_mind": ["refund"],
     "partial_delivery": ["refund"], "cancel_request": ["cancel"],
 }
-DAYS = {**_DAYS, "partial_delivery": (2, 40), "cancel_request": (0, 6)}
+#: days since the order; an unauthorized charge is noticed at any age (v0's 0-4 days marked the claim)
+DAYS = {**_DAYS, "unauthorized_charge": (0, 30), "partial_delivery": (2, 40), "cancel_request": (0, 6)}
 STATUS = {**_STATUS, "partial_delivery": "delivered", "cancel_request": "processing"}
 
 
@@ -53,7 +55,9 @@ class HardSplit(Model):
     issues: dict[str, list[str]]
     requests: dict[str, list[str]]
     lies: dict[Literal["days", "vip", "amount"], str]
-    answers: dict[Literal["ids", "legal_threat", "social_media"], list[str]]
+    answers: dict[Literal["ids", "legal_threat", "social_media", "decoy"], list[str]]
+    #: how the customer's answer names an order without its number ({item}, {order_id})
+    order_refs: list[str]
 
 
 class HardFile(Model):
@@ -104,13 +108,54 @@ def _customer(rng: random.Random, p: PolicyV1) -> CustomerV1:
     return CustomerV1(**base.model_dump(), fraud_flag=0.32 <= r < 0.42)
 
 
-def _order(rng: random.Random, claim: str, today: dt.date, holiday: bool, used: set[str], p: PolicyV1) -> OrderV1:
+#: what an order in transit shows, whatever the customer calls the problem: a parcel the customer calls late,
+#: stuck or lost may show any of these, so the status does not name the claim
+TRANSIT = {"shipped": 0.4, "delayed": 0.25, "stalled": 0.2, "lost": 0.15}
+#: the order-system status each claim can have (weights); in-transit claims draw from TRANSIT
+CLAIM_STATUS: dict[str, dict[str, float]] = {
+    "delayed": TRANSIT, "missing_tracking": TRANSIT, "lost": TRANSIT,
+    "unauthorized_charge": {"processing": 0.4, "shipped": 0.2, "delivered": 0.4},
+    "double_billing": {"delivered": 0.6, "shipped": 0.2, "processing": 0.2},
+    "partial_delivery": {"delivered": 0.7, "shipped": 0.3},
+    "cancel_request": {"processing": 0.65, "shipped": 0.35},
+    "wrong_item": {"delivered": 1.0}, "damaged_item": {"delivered": 1.0}, "change_of_mind": {"delivered": 1.0},
+}
+#: how often an order, whatever its issue (or none), carries each fact that once marked one claim
+NOISE = {"multi_unit": 0.2, "split_shipment": 0.5, "hold": 0.3, "signed": 0.3}
+
+
+def _order(rng: random.Random, claim: str, today: dt.date, holiday: bool, used: set[str], p: PolicyV1,
+           items: set[str]) -> tuple[OrderV1, str]:
+    """An order for ``claim`` (a decoy passes a claim it does not have) and the item a wrong-item email names.
+
+    The facts are drawn so that no fact pattern names the claim (red team F1: a policy that never read the
+    email picked each claim from the order's facts and scored 0.64 on hard:test, against 0.26 for the rules
+    reader): the status comes from a distribution several claims share; a signature, several units, a
+    split shipment in transit and a second charge on the payment record (an authorisation hold) occur on
+    orders of any claim; the order system does not record what a customer found in the box. Facts the
+    policy needs stay true to the claim: a partial delivery has units missing, a double charge its
+    duplicate amount, a cancellation request the status that decides it."""
     db = order_db()
-    product = rng.choice(db.products)
+    product = rng.choice([x for x in db.products if x.item not in items])
+    items.add(product.item)
+    st = CLAIM_STATUS[claim]
+    status = rng.choices(list(st), list(st.values()))[0]
+    signed = False
+    r = rng.random()
+    if claim == "lost" and r < 0.3:
+        status, signed = "delivered", True  # the customer says lost; the carrier holds a signature
+    elif claim == "lost" and r < 0.45:
+        status = "delivered"  # the carrier says delivered, without a signature: the policy still treats it as lost
+    elif status == "delivered":
+        signed = rng.random() < NOISE["signed"]
     lo, hi = DAYS[claim]
+    if status == "processing":
+        lo, hi = 0, 6  # nothing ships later than that
     order_date = today - dt.timedelta(days=rng.randint(lo, hi))
-    if holiday and claim in ("delayed", "wrong_item", "damaged_item", "change_of_mind", "partial_delivery") \
-            and rng.random() < 0.6:
+    if holiday and status == "delivered" and claim in ("wrong_item", "damaged_item", "change_of_mind",
+                                                       "partial_delivery") and rng.random() < 0.6:
+        order_date = dt.date(today.year - 1, 11, 15) + dt.timedelta(days=rng.randint(0, 46))
+    elif holiday and claim == "delayed" and status != "processing" and rng.random() < 0.6:
         order_date = dt.date(today.year - 1, 11, 15) + dt.timedelta(days=rng.randint(0, 46))
     days = (today - order_date).days
     while True:
@@ -118,27 +163,56 @@ def _order(rng: random.Random, claim: str, today: dt.date, holiday: bool, used: 
         if oid not in used:
             used.add(oid)
             break
-    status = STATUS[claim]
-    signed = False
-    if claim == "lost" and rng.random() < 0.3:
-        status, signed = "delivered", True  # the customer says lost; the carrier holds a signature
-    if claim == "cancel_request" and rng.random() < 0.35:
-        status = "shipped"
-    qty = rng.randint(2, 4) if claim == "partial_delivery" else 1
-    carrier = rng.choice(db.carriers)
+    qty = rng.randint(2, 4) if claim == "partial_delivery" or rng.random() < NOISE["multi_unit"] else 1
+    units: int | None = None
+    if claim == "partial_delivery":
+        units = rng.randint(1, qty - 1)
+    elif qty > 1 and status == "delivered":
+        units = qty  # the carrier's count: everything arrived
+    elif qty > 1 and status in TRANSIT and claim not in ("delayed", "lost") and rng.random() < NOISE["split_shipment"]:
+        # a split shipment, the rest still in transit; not on delayed or lost orders, whose refund is the whole
+        # order total (units already delivered would contradict it)
+        units = rng.randint(1, qty - 1)
+    shipped = status != "processing"
+    scan = None
+    if status in TRANSIT:
+        stalled = claim == "missing_tracking" or status == "stalled"
+        scan = rng.randint(p.stalled_tracking_days, p.stalled_tracking_days + 8) if stalled else rng.randint(1, 12)
+    disputed = None
+    amount = round(product.price * qty, 2)
+    if claim in ("double_billing", "unauthorized_charge") and rng.random() < 0.6:
+        # the payment record lists the duplicate (or disputed) charge; otherwise only the customer's bank
+        # shows it and the policy refunds a duplicate at the order total
+        disputed = amount
+    elif rng.random() < NOISE["hold"]:
+        disputed = amount  # an authorisation hold the payment record lists beside the charge
     others = [x for x in db.products if x.item != product.item]
-    return OrderV1(
-        order_id=oid, item=product.item, amount=round(product.price * qty, 2), status=status,  # type: ignore[arg-type]
-        days_since_order=days, order_date=order_date, quantity=qty,
-        units_delivered=rng.randint(1, qty - 1) if claim == "partial_delivery" else None, signed_for=signed,
-        carrier="" if claim == "unauthorized_charge" else carrier,
-        tracking_id="" if claim == "unauthorized_charge" else f"TRK{rng.randint(10**9, 10**10 - 1)}",
-        days_since_last_scan={"missing_tracking": rng.randint(p.stalled_tracking_days, p.stalled_tracking_days + 6),
-                               "delayed": rng.randint(1, 4), "lost": rng.randint(7, 20)}.get(claim),
+    order = OrderV1(
+        order_id=oid, item=product.item, amount=amount, status=status,  # type: ignore[arg-type]
+        days_since_order=days, order_date=order_date, quantity=qty, units_delivered=units, signed_for=signed,
+        carrier=rng.choice(db.carriers) if shipped else "",
+        tracking_id=f"TRK{rng.randint(10**9, 10**10 - 1)}" if shipped else "",
+        days_since_last_scan=scan,
         in_stock=product.in_stock if rng.random() > 0.2 else not product.in_stock,
-        disputed_amount=product.price if claim in ("double_billing", "unauthorized_charge") else None,
-        received_item=rng.choice(others).item if claim == "wrong_item" else None,
+        disputed_amount=disputed, received_item=None,
     )
+    wrong = rng.choice([x for x in others if x.item not in items]).item
+    items.add(wrong)  # no other order on the account is for the item that arrived instead
+    return order, wrong
+
+
+def _decoy(rng: random.Random, today: dt.date, used: set[str], p: PolicyV1, items: set[str]) -> OrderV1:
+    """An order with no issue, drawn as an order of a random claim: its facts look like an issue's. Some are
+    old, settled orders of the account's history."""
+    d, _ = _order(rng, rng.choice(CLAIMS_V1), today, False, used, p, items)
+    if rng.random() < 0.4:
+        date = today - dt.timedelta(days=rng.randint(60, 300))
+        d = d.model_copy(update={
+            "order_date": date, "days_since_order": (today - date).days, "status": "delivered",
+            "days_since_last_scan": None, "carrier": d.carrier or rng.choice(order_db().carriers),
+            "tracking_id": d.tracking_id or f"TRK{rng.randint(10**9, 10**10 - 1)}",
+            "units_delivered": d.quantity if d.quantity > 1 else None, "signed_for": rng.random() < NOISE["signed"]})
+    return d
 
 
 def generate_hard(part: str, seed: int, policy: PolicyV1 | None = None) -> ScenarioV1:
@@ -153,14 +227,13 @@ def generate_hard(part: str, seed: int, policy: PolicyV1 | None = None) -> Scena
     today = dt.date(2027, 1, rng.randint(3, 28)) if holiday else dt.date(2026, rng.randint(2, 10), rng.randint(1, 28))
     claims = rng.sample(CLAIMS_V1, n)
     used: set[str] = set()
-    orders = [_order(rng, c, today, holiday, used, p) for c in claims]
+    items: set[str] = set()  # one product per order on an account: a customer can name an order by its item
+    drawn = [_order(rng, c, today, holiday, used, p, items) for c in claims]
+    orders = [o for o, _ in drawn]
+    received = {o.order_id: r for o, r in drawn}
     issues = [Issue(claim=c, request=rng.choice(REQUESTS[c]), order_id=o.order_id)  # type: ignore[arg-type]
               for c, o in zip(claims, orders)]
-    decoys = []
-    for _ in range(rng.randint(1, 2)):
-        d = _order(rng, "change_of_mind", today, False, used, p)
-        decoys.append(d.model_copy(update={"order_date": today - dt.timedelta(days=rng.randint(60, 300))}))
-    decoys = [d.model_copy(update={"days_since_order": (today - d.order_date).days}) for d in decoys]
+    decoys = [_decoy(rng, today, used, p, items) for _ in range(rng.randint(1, 2))]
     mode = rng.choices(["given", "missing", "wrong"], [0.5, 0.25, 0.25])[0]
     for i, issue in enumerate(issues):
         stated = issue.order_id if mode == "given" or (mode == "wrong" and i > 0) else None
@@ -174,7 +247,7 @@ def generate_hard(part: str, seed: int, policy: PolicyV1 | None = None) -> Scena
         ref = f" (order {issue.stated_order_id})" if issue.stated_order_id else ""
         frag_i = rng.randrange(len(sp.issues[issue.claim]))
         frag = sp.issues[issue.claim][frag_i].format(
-            item=o.item, ref=ref, received_item=o.received_item or "", qty=o.quantity,
+            item=o.item, ref=ref, received_item=received[o.order_id], qty=o.quantity,
             units=o.units_delivered if o.units_delivered is not None else o.quantity)
         req = rng.choice(sp.requests[issue.request])
         lines.append((frag + " " + req).strip())
@@ -196,8 +269,13 @@ def generate_hard(part: str, seed: int, policy: PolicyV1 | None = None) -> Scena
     lines.append(rng.choice(sp.closers).format(first=first))
     all_orders = orders + decoys
     rng.shuffle(all_orders)
-    order_list = " and ".join(f"{o.order_id} (the {o.item})" for o in orders)
-    answer = rng.choice(sp.answers["ids"]).format(order_list=order_list)
+    # the answer names the orders as a customer would: by number or by what was in them, and sometimes also
+    # mentions an order that is fine (it used to list exactly the orders with an issue, by id)
+    refs = [rng.choice(sp.order_refs).format(order_id=o.order_id, item=o.item) if rng.random() < 0.6
+            else o.order_id for o in orders]
+    answer = rng.choice(sp.answers["ids"]).format(order_list=" and ".join(refs))
+    if rng.random() < 0.4:
+        answer += " " + rng.choice(sp.answers["decoy"]).format(item=rng.choice(decoys).item)
     answer_flags: list[str] = []
     if mode != "given" and rng.random() < 0.35:
         esc = rng.choice(["legal_threat", "social_media"])

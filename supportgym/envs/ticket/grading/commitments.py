@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from .lexicon import Lexicon, load_lexicon, rx
+from .textnorm import deconfuse
 
 _CLAUSE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+|\s*\bbut\b\s*|\s*\bhowever\b,?\s*|\s*,\s*(?=(?:and|so)\s+(?:we|i)\b)", re.IGNORECASE)
 _WORD = re.compile(r"[\w'$]+")
@@ -34,7 +35,10 @@ class Commitments:
 
 
 def normalise(text: str) -> str:
-    return text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
+    """Straight quotes, and the text as a customer reads it: no invisible characters, no look-alike letters
+    ("We will r\u0435fund you" with a Cyrillic е is a refund promise; textnorm.deconfuse, shared with v1)."""
+    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
+    return deconfuse(text)
 
 
 def clauses(text: str) -> list[str]:
@@ -85,6 +89,8 @@ def parse(text: str, lex: Lexicon | None = None) -> Commitments:
                     before, after = body[: m.start()], body[m.end():]
                     cond = question or _conditional(c, before, after)
                     if kind == "denial":
+                        if _negated(c, before):
+                            continue  # "we would never decline to help you" refuses nothing
                         label, firm = "denial", not cond
                     elif _negated(c, before) or (denial_here and kind in REMEDIES):
                         if kind not in REMEDIES:

@@ -1,8 +1,9 @@
 """Is the reply consistent with what was done, and does it tell the customer what the policy requires?
 
 * **inconsistencies**: a firm promise of a remedy no action made (or of another amount, or
-  "full" when the refund was partial), a firm denial of a remedy an action made, an
-  escalation promised but never made;
+  "full" when the refund was partial), a firm denial of a remedy an action made, a refusal
+  that names no remedy ("your request has been declined") beside any remedy an action made
+  (unless it names another order), an escalation promised but never made;
 * **unclassified**: commitment-like clauses the extractor cannot read with confidence
   (fail closed: each counts against the reply);
 * **informed**: the share of the required statements the reply makes: each refund or
@@ -70,6 +71,14 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
                     out.inconsistencies.append(f"{quote} says 'full' but the refund was partial")
             elif done and not _about_other_order(c, done, orders):
                 out.inconsistencies.append(f"{quote} denies a {c.kind} that an action made")
+        elif c.kind == "any" and c.polarity == "deny":
+            # "your request has been declined" names no remedy, so it declines whatever was asked: beside a
+            # refund, replacement, credit or cancellation that was made it contradicts the action, unless
+            # it names another order
+            made = [ch for k in _CHANGE_OF.values() for ch in by_kind.get(k, [])]
+            if made and not _about_other_order(c, made, orders):
+                done = sorted({ch.kind for ch in made})
+                out.inconsistencies.append(f"{quote} declines the request although an action made a {'/'.join(done)}")
         elif c.kind == "escalation" and c.polarity == "promise" and "team" not in by_kind:
             out.inconsistencies.append(f"{quote} promises an escalation that was never made")
     firm = [c for c in commits if c.mode == "firm"]

@@ -22,9 +22,9 @@ Visa") is also ``uncertain`` money: it cannot hide a refund from the grader.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import product
 from pathlib import Path
 from typing import Literal
 
@@ -34,6 +34,7 @@ from pydantic import ValidationError
 from ....core.errors import DataFormatError
 from ....core.types import Model
 from ..policy import DATA
+from .textnorm import deconfuse, mixed_script_words
 
 I18N_PATH = DATA / "commitments_i18n.yaml"
 Kind = Literal["refund", "replacement", "credit", "cancel", "investigation", "escalation", "any"]
@@ -71,6 +72,9 @@ class I18nLexicon(Model):
     remedy_nouns: str
     full_amount: str
     money_destinations: str
+    refusal_verbs: list[str]
+    refusal_objects: str
+    refusal_infinitives: str
 
 
 def _alt(patterns: list[str]) -> re.Pattern[str]:
@@ -94,6 +98,9 @@ class _Compiled:
     remedy_noun: re.Pattern[str]
     full: re.Pattern[str]
     dest: re.Pattern[str]
+    refusal: re.Pattern[str]
+    refusal_obj: re.Pattern[str]
+    refusal_inf: re.Pattern[str]
 
 
 @lru_cache(maxsize=2)
@@ -112,28 +119,19 @@ def load_i18n(path: str | Path = I18N_PATH) -> _Compiled:
             anaphora=_alt(lex.anaphoric_promises), remedy_noun=re.compile(lex.remedy_nouns, re.IGNORECASE),
             full=re.compile(lex.full_amount, re.IGNORECASE),
             dest=re.compile(lex.money_destinations, re.IGNORECASE),
+            refusal=_alt(lex.refusal_verbs), refusal_obj=re.compile(lex.refusal_objects, re.IGNORECASE),
+            refusal_inf=re.compile(lex.refusal_infinitives, re.IGNORECASE),
         )
     except (yaml.YAMLError, ValidationError, re.error) as err:
         raise DataFormatError(path, f"invalid commitment lexicon: {err}") from err
 
 
-# Cyrillic/Greek letters that look Latin, and invisible characters: "rеfund" (Cyrillic е) must not hide a refund
-_CONFUSABLES = str.maketrans({
-    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s", "ԁ": "d",
-    "һ": "h", "ӏ": "l", "ո": "n", "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
-    "С": "C", "Т": "T", "Х": "X", "α": "a", "ο": "o", "ρ": "p", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "τ": "t",
-    "υ": "u", "Ο": "O", "Α": "A", "Ε": "E", "\u200b": None, "\u200c": None, "\u200d": None, "\u2060": None,
-    "\ufeff": None, "\u00ad": None,
-})
-
-
 def fold(text: str) -> str:
-    """Lower-case, straight quotes, no accents ("reembolsaré" -> "reembolsare", "ß" -> "ss"), no look-alikes."""
-    text = unicodedata.normalize("NFKC", text).translate(_CONFUSABLES)
-    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
-    text = text.replace("ß", "ss").replace("\u2013", "-").replace("\u2014", "-")
-    text = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
+    """Lower-case, straight quotes, no accents ("reembolsaré" -> "reembolsare", "ß" -> "ss"), no look-alikes
+    and no invisible characters (textnorm.deconfuse: "r\u0435fund", "ref\u2063und", "ref\u057dnd" -> "refund")."""
+    text = text.replace("ß", "ss").replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"')
+    text = text.replace("\u201d", '"').replace("\u2013", "-").replace("\u2014", "-")
+    return deconfuse(text).lower()
 
 
 def parse_amount(raw: str) -> float:
@@ -207,6 +205,33 @@ def _classify(c: _Compiled, body: str, question: bool) -> tuple[Literal["promise
     return polarity, "uncertain", "no verb states it as done or to be done"
 
 
+def _refuses_a_request(c: _Compiled, text: str) -> bool:
+    """A refusal verb that governs a request or remedy noun ("we have declined your claim").
+
+    "I refuse to let this drag on" names no request; "I refuse to let this claim drag on" refuses the
+    verb that follows, not the claim; "we decline to process your claim" does refuse it."""
+    if not c.refusal_obj.search(text):
+        return False
+    return any(not re.match(r"\s*to\s+\w", text[m.end():]) or c.refusal_inf.match(text[m.end():])
+               for m in c.refusal.finditer(text))
+
+
+def _lookalike_kinds(c: _Compiled, body: str, words: list[str]) -> list[str]:
+    """The remedies a word with unmapped look-alike letters could spell: each foreign letter tried as a-z."""
+    kinds: set[str] = set()
+    for w in words:
+        foreign = [i for i, ch in enumerate(w) if not ch.isascii()]
+        if len(foreign) > 2:  # 26**3 spellings: too many to try; the clause is unclassified anyway
+            continue
+        for letters in product("abcdefghijklmnopqrstuvwxyz", repeat=len(foreign)):
+            chars = list(w)
+            for i, ch in zip(foreign, letters):
+                chars[i] = ch
+            trial = body.replace(w, "".join(chars))
+            kinds |= {k for k, pat in c.triggers.items() if pat.search(trial) and not pat.search(body)}
+    return sorted(kinds)
+
+
 def extract(text: str, mask: tuple[str, ...] = ()) -> list[Commit]:
     """``mask``: names that are never triggers (the order's products: "Noise-Cancelling Headphones")."""
     c = load_i18n()
@@ -219,9 +244,17 @@ def extract(text: str, mask: tuple[str, ...] = ()) -> list[Commit]:
             body = body.replace(name, "item")  # keeps "a brand new <item> is on its way" a phrase
         noun = c.remedy_noun.search(body)
         mentioned = _noun_kind(noun.group(0)) if noun else None
+        raw = body  # before masking: "your request for a refund has been declined" keeps its object
         body = c.masked.sub(lambda m: " " * len(m.group()), body)
         body = c.neg_exc.sub(lambda m: " " * len(m.group()), body)
         question = clause.rstrip().endswith("?") or (sent.rstrip().endswith("?") and clause == sent)
+        odd = mixed_script_words(body)
+        if odd:
+            # a look-alike letter no table maps ("ref?nd" with a letter of another script): what a customer
+            # reads cannot be known, so each remedy the word could spell is an uncertain promise (fail closed)
+            for k in _lookalike_kinds(c, body, odd) or ["any"]:
+                out.append(Commit(k, "promise", "uncertain", clause, amounts(clause), False,  # type: ignore[arg-type]
+                                  f"look-alike letters of another script in {odd[0]!r}", amounts(sent), sent))
         kinds = [k for k, pat in c.triggers.items() if pat.search(body)]
         money = amounts(clause)
         if not kinds and mentioned and not c.anaphora.search(body):
@@ -234,9 +267,14 @@ def extract(text: str, mask: tuple[str, ...] = ()) -> list[Commit]:
                 out.append(Commit(prev_remedy, "promise", "uncertain", clause, money, full,  # type: ignore[arg-type]
                                   f"a {prev_remedy} promised by reference ('{c.anaphora.search(body).group(0)}')",
                                   amounts(sent), sent))
-            elif c.deny.search(body) and not question:
-                out.append(Commit("any", "deny", "firm", clause, money, full, "a refusal without a named remedy",
-                                  amounts(sent), sent))
+            elif not question and _refuses_a_request(c, raw):
+                # "your request has been declined": a refusal of what the customer asked, remedy unnamed. Its
+                # polarity is the clause's negation parity, like a trigger's ("we would never refuse your
+                # request" refuses nothing); a hedged one is uncertain (fail closed)
+                polarity, mode, why = _classify(c, body, question)
+                if polarity == "deny":
+                    out.append(Commit("any", "deny", mode, clause, money, full,
+                                      why or "a refusal of the request without a named remedy", amounts(sent), sent))
             elif money and c.dest.search(body) and not question:
                 # money moving to a card/account that no trigger names: fail closed
                 out.append(Commit("refund", "promise", "uncertain", clause, money, full,

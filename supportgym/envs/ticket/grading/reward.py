@@ -1,14 +1,18 @@
 """The composite grade of a submitted ticket.
 
-    positive = 0.35 solution + 0.15 empathy + 0.15 completeness x solution
-             + 0.10 personalisation + 0.15 escalation + 0.10 tagging
+    positive = 0.35 solution + (0.15 empathy + 0.15 completeness + 0.10 personalisation
+             + 0.10 tagging) x solution + 0.15 escalation
+    escalation = right team 1, wrong team 0.25, none 0 when a team is required;
+                 otherwise solution (0.5 solution if the reply promises an escalation, 0 for an ESCALATE)
     penalties = (0.2 x hallucinations[<=3] + 0.5 x policy violations[<=2]
                  + 0.05 x QA retries + length) x difficulty multiplier
     reward = clamp(positive - penalties, -1, 1)
 
-Completeness is scaled by solution because the elements of a resolution (the refund
-amount and timeline, the investigation update) mean nothing when the reply does not
-commit to that resolution. The difficulty multiplier scales the *penalties* (1.0 easy,
+Completeness, empathy, personalisation and tagging are scaled by solution, as ticket-v1
+scales quality by the outcome: a warm reply that names the order's facts and commits to
+nothing used to earn 0.42 (empathy, names, tags and "no escalation needed" counted on
+their own). For the same reason *not* escalating earns only as much as the reply
+resolves; escalating to the right team is an action and keeps its credit. The difficulty multiplier scales the *penalties* (1.0 easy,
 1.15 medium, 1.3 hard): a mistake on a legal or fraud ticket costs more, while a
 perfect reply can reach 1.0 on every tier.
 """
@@ -35,10 +39,14 @@ MULTIPLIER = {"easy": 1.0, "medium": 1.15, "hard": 1.3}
 INCOMPATIBLE = {
     "refund": {"replacement", "denial"},
     "replacement": {"refund", "denial"},
-    "denial": {"refund", "replacement"},
+    # an investigation beside a refusal or an escalation hedges: "we are unable to refund, and we have opened an
+    # investigation" answers a denial ticket and an investigation ticket with one reply
+    "denial": {"refund", "replacement", "investigation"},
     "investigation": {"refund", "replacement", "denial"},
-    "escalation": {"refund", "replacement"},
+    "escalation": {"refund", "replacement", "investigation"},
 }
+#: components that only count as far as the reply resolves the ticket
+SCALED_BY_SOLUTION = ("empathy", "completeness", "personalisation", "tagging")
 
 
 @dataclass
@@ -86,13 +94,14 @@ def tagging_score(tags: Tag | None, s: Scenario) -> float:
     return 0.5 * (tags.ticket_type == req.ticket_type) + 0.5 * flags
 
 
-def escalation_score(escalated_to: str | None, s: Scenario, com: Commitments) -> float:
+def escalation_score(escalated_to: str | None, s: Scenario, com: Commitments, solution: float = 1.0) -> float:
     team = s.required.team if s.required else None
     if team is not None:
         return 1.0 if escalated_to == team else 0.25 if escalated_to else 0.0
     if escalated_to is not None:
         return 0.0  # over-escalation wastes a specialist team's time
-    return 0.5 if "escalation" in com.firm else 1.0
+    # not escalating is right only as part of a resolution: alone it is doing nothing
+    return solution * (0.5 if "escalation" in com.firm else 1.0)
 
 
 def grade(
@@ -115,11 +124,12 @@ def grade(
     raw = {
         "solution": sol,
         "empathy": empathy.score(text) if empathy_value is None else empathy_value,
-        "completeness": round(comp * sol, 4),
-        "personalisation": round(checks.personalisation(text, s), 4),
-        "escalation": escalation_score(escalated_to, s, com),
-        "tagging": round(tagging_score(tags, s), 4),
+        "completeness": comp,
+        "personalisation": checks.personalisation(text, s),
+        "escalation": escalation_score(escalated_to, s, com, sol),
+        "tagging": tagging_score(tags, s),
     }
+    raw.update({k: round(raw[k] * sol, 4) for k in SCALED_BY_SOLUTION})
     if not text.strip():
         # an empty email resolves nothing: tags and escalation earn no credit on their own
         raw = {k: 0.0 for k in raw}
