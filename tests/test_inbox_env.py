@@ -73,20 +73,50 @@ def test_invalid_action_is_scored_time_passes_and_email_stays():
     assert env.episode_report()["invalid_actions"] == 2
 
 
-def test_sla_warning_then_one_breach():
+def test_waiting_email_breach_is_charged_when_handled():
+    """An unhandled email's deadline follows its gold priority: while it waits nothing observable names it."""
     env = make("inbox-v0")
     env.reset(seed=0, task="easy")
-    obs = env.step({})
-    assert [(w.email_id, w.steps_left) for w in obs.active_sla_warnings] == [("e001", 1)]
-    obs = env.step({})
-    assert [(w.email_id, w.steps_left) for w in obs.active_sla_warnings] == [("e001", 0)]
-    assert obs.sla_breaches_so_far == 0
-    obs = env.step({})
-    assert obs.sla_breaches_so_far == 1
-    assert obs.reward_breakdown.sla_penalty == pytest.approx(-0.3)
-    assert obs.reward == pytest.approx(-0.4)
-    obs = env.step(gold_act(env))  # handled late: no second penalty
+    for _ in range(3):  # e001 is urgent: its deadline (2) passes while the agent stalls
+        obs = env.step({})
+        assert obs.active_sla_warnings == [] and obs.sla_breaches_so_far == 0
+        assert obs.reward_breakdown.sla_penalty == 0.0 and "breached" not in obs.feedback
+    obs = env.step(gold_act(env))  # handled late: the breach is announced and charged now, once
+    assert obs.reward_breakdown.sla_penalty == pytest.approx(-0.3) and obs.sla_breaches_so_far == 1
+    assert "SLA breached: e001" in obs.feedback
+    obs = env.step(gold_act(env))
     assert obs.reward_breakdown.sla_penalty == 0.0 and obs.sla_breaches_so_far == 1
+
+
+def test_late_waiting_email_breaches_at_the_end():
+    env = make("inbox-v0")
+    obs = env.reset(seed=0, task="easy", max_steps=3)
+    while not obs.done:
+        obs = env.step({})
+    assert env.episode_report()["sla_breaches"] == obs.sla_breaches_so_far >= 1  # e001 among them
+    assert "e001" in obs.feedback
+
+
+@pytest.mark.parametrize("split", ["test", "hard:test"])
+def test_stalling_reveals_nothing_about_waiting_mail(split):
+    """Red team: one invalid action used to move the clock so that the current email showed up in the
+    SLA warnings exactly when its gold priority was urgent. Warnings, breaches and penalties may only
+    name handled emails."""
+    env = make("inbox-v1")
+    for seed in range(8):
+        obs = env.reset(seed=seed, split=split, size=10)
+        while not obs.done:
+            for _ in range(2):  # stall twice: an urgent email's deadline is 2 steps after arrival
+                obs = env.step({"email_id": "nope"})
+                if obs.done:
+                    break
+                handled = set(obs.processed)
+                assert {w.email_id for w in obs.active_sla_warnings} <= handled
+                assert obs.reward_breakdown.sla_penalty == 0.0 or "SLA breached" in obs.feedback
+                named = obs.feedback.partition("SLA breached: ")[2].split(";")[0]
+                assert {x.strip() for x in named.split(",") if x.strip()} <= handled
+            if not obs.done:
+                obs = env.step(gold_act(env))
 
 
 def test_handled_in_time_never_breaches():

@@ -134,6 +134,45 @@ def test_facts_are_extracted_when_gold_has_none():
     assert reply_quality(sc, "billing_inquiry", cites) > reply_quality(sc, "billing_inquiry", vague) + 0.3
 
 
+@pytest.mark.parametrize("body,named", [
+    ("Dear Customer Support Team,\n\nI am facing difficulties while attempting to install Norton Antivirus Plus "
+     "on my laptop. The installer stops halfway.\n\nBest regards,\n<name>", {"Norton", "Antivirus"}),
+    ("Guten Tag, ich benötige Hilfe bei der Aktivierung von Windows 11 Pro. Der Schlüssel wird abgelehnt.",
+     {"Windows"}),
+    ("Dear IT Consulting Firm Customer Support, I hope this message finds you well. We would like advice on "
+     "server administration and deployment configurations for our team.", set()),
+])
+def test_a_ticket_without_subject_or_ids_still_needs_a_specific_reply(body, named):
+    """Red team: 11% of real tickets have no subject and no id or amount; with nothing to cite, any reply at
+    all covered "all" of the facts. The products the body names (else its longest words) are the facts."""
+    from supportgym.envs.inbox.models import Email, EmailHeader, LabelledEmail
+
+    g = Gold(priority="medium", category="technical_support", route_to="support_tier1")
+    le = LabelledEmail(email=Email(header=EmailHeader(id="z", sender="client@example.com", subject="", timestamp="t"),
+                                   body=body), gold=g)
+    sc = EmailScorer.build(le)
+    assert sc.need >= 1 and named <= set(sc.facts)
+    generic = reply_quality(sc, "technical_support", GENERIC)
+    specific = reply_quality(sc, "technical_support", "Hello, thank you for writing. We will investigate the "
+                             f"problem with your {' '.join(sc.facts)} and send you the fix today. Kind regards, Support")
+    assert generic <= 0.5 and specific >= generic + 0.3
+
+
+def test_echoing_the_subject_is_not_enough_when_the_body_names_the_product():
+    from supportgym.envs.inbox.models import Email, EmailHeader, LabelledEmail
+
+    g = Gold(priority="high", category="technical_support", route_to="support_tier2")
+    body = ("Estimado Servicio de Atención al Cliente,\n\nEstoy escribiendo para solicitar asistencia urgente con "
+            "un problema de conexión con el producto Zoom. Uno de nuestros usuarios no puede unirse a una reunión.")
+    le = LabelledEmail(email=Email(header=EmailHeader(id="z", sender="x@example.com", subject="Problema de conexión urgente",
+                                                      timestamp="t"), body=body), gold=g)
+    sc = EmailScorer.build(le)
+    assert "Zoom" in sc.facts and sc.need == 3
+    echo = "Hola, gracias por su mensaje sobre el problema de conexión urgente. Lo vamos a revisar hoy. Saludos"
+    named = "Hola, gracias por su mensaje sobre el problema de conexión urgente con Zoom. Lo vamos a revisar hoy. Saludos"
+    assert reply_quality(sc, "technical_support", named, "bag") > reply_quality(sc, "technical_support", echo, "bag") + 0.15
+
+
 def test_wrong_tone_costs():
     _, sc, _, _ = next(s for s in SCORED if s[2] == "legal_compliance")
     facts = ", ".join(sc.facts)

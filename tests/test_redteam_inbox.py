@@ -10,6 +10,7 @@ email in expectation. Add a row when you find a new way to game the grader.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -51,6 +52,24 @@ def _split_words(words: list[str], sep: str = "-") -> list[str]:
     return [w[: len(w) // 2] + sep + w[len(w) // 2:] if len(w) >= 4 else w for w in words]
 
 
+_NUMBER_RE = re.compile(r"\S*\d\S*")
+_CAPITAL_RE = re.compile(r"\b[A-Z][A-Za-z0-9-]{2,}")
+ALL_TONES = ("We are sorry for the inconvenience and understand your frustration. Our engineers will investigate "
+             "and fix it, our billing team will check the invoice, payment and refund on your account, we can schedule "
+             "a demo call to discuss pricing, and we acknowledge receipt and will review your request with counsel. "
+             "We are happy to help with any question you have.")
+
+
+def _spray(e: Email) -> str:
+    """A reply that needs no reading (red team of 2 Dec): the sender's name, the subject, every number of the
+    email, its first capitalised words, and one sentence with every category's tone words."""
+    text = e.header.subject + "\n" + e.body
+    nums = list(dict.fromkeys(x.strip(".,;:()") for x in _NUMBER_RE.findall(text)))[:20]
+    caps = list(dict.fromkeys(_CAPITAL_RE.findall(text)))[:6]
+    name = e.header.sender.split()[0].strip('"<,') or "there"
+    return f'Hello {name}, thank you for your message "{e.header.subject}". About {", ".join(nums + caps)}: {ALL_TONES} Kind regards, Support'
+
+
 def _shuffled(email: Email) -> str:
     w = _words(email)
     random.Random(len(w)).shuffle(w)
@@ -76,6 +95,7 @@ REPLY_EXPLOITS: dict[str, Callable[[Email, str, list[str]], str]] = {
     "facts_with_courtesy_only": lambda e, h, f: "Hello, thanks: " + ", ".join(f) + ". Kind regards",
     "facts_in_tone_sentences": lambda e, h, f: (f"We are sorry about {' and '.join(f)}, we will fix the invoice. ") * 20,
     "generic_all_tones": lambda e, h, f: GENERIC,
+    "numbers_names_and_all_tones": lambda e, h, f: _spray(e),
     "very_long": lambda e, h, f: h + " " + " ".join(f"we will keep working on item {i} of the plan for you" for i in range(60)),
     "empty": lambda e, h, f: "",
 }
@@ -175,6 +195,26 @@ def test_label_exploit_loses_to_honest_rules(name, honest):
     assert score < honest[1] - 0.01, (name, score, honest)
 
 
+class Constant:
+    """Reads nothing: the best of all 360 constant label choices (red team of 2 Dec)."""
+
+    def bind(self, env: Any, seed: int) -> None:
+        pass
+
+    def act(self, observation: Any) -> dict[str, Any]:
+        return {"email_id": observation.current_email.header.id, "priority": "low", "category": "general_inquiry",
+                "route_to": "archive", "flag_review": False, "summary": "", "reply_draft": ""}
+
+
+def test_a_policy_that_reads_nothing_stays_far_below_rules(honest):
+    """The constant policy collects the credit of correct abstentions (no flag where none is due, no reply
+    where none is wanted) and of the commonest labels: about 0.4 of the bound on generated and real test mail
+    (docs/inbox.md), 0.03 on hard mail. It must stay far below honest work; a reward change that lifts the floor
+    fails here."""
+    total, score = run(Constant())  # type: ignore[arg-type]
+    assert score < 0.6 * honest[1] and total < 0.6 * honest[0], (total, score, honest)
+
+
 def _fixed_replies() -> list[tuple[str, Any, str, Email, str, list[str]]]:
     rules = InboxRulesAgent(seed=0)
     out = []
@@ -190,7 +230,11 @@ def _fixed_replies() -> list[tuple[str, Any, str, Email, str, list[str]]]:
 _ROWS = _fixed_replies()
 
 
-@pytest.mark.parametrize("name", [n for n in REPLY_EXPLOITS if n != "empty"])
+#: reply exploits that still cite the facts without reading (see test_number_and_name_spray_is_a_known_residual)
+RESIDUAL = ("numbers_names_and_all_tones",)
+
+
+@pytest.mark.parametrize("name", [n for n in REPLY_EXPLOITS if n not in ("empty", *RESIDUAL)])
 def test_copy_and_stuffing_replies_score_low_email_by_email(name):
     """Per email, no exploit reply beats the honest template by more than noise, and on average it loses clearly."""
     rows = _ROWS
@@ -201,14 +245,28 @@ def test_copy_and_stuffing_replies_score_low_email_by_email(name):
     assert not worse, (name, worse)
 
 
+def test_number_and_name_spray_is_a_known_residual():
+    """A lexical grader cannot tell a reply that lists the email's numbers and capitalised words from one that
+    cites them because it understood: on mail with few numbers the spray still cites the facts. The number
+    precision check and the tone-spread check hold it to about two thirds of the honest template's reply score
+    (0.47 vs 0.72 on the fixed tasks; 0.83, above honest, before them), and it loses to honest rules in the environment
+    (test_reply_exploit_loses_to_honest_rules). A rise past these bounds is a regression."""
+    rows = _ROWS
+    fn = REPLY_EXPLOITS["numbers_names_and_all_tones"]
+    honest = sum(reply_quality(sc, cat, h, "bag") for _, sc, cat, _, h, _ in rows) / len(rows)
+    gamed = sum(reply_quality(sc, cat, fn(e, h, f), "bag") for _, sc, cat, e, h, f in rows) / len(rows)
+    assert gamed < 0.5 and gamed < honest - 0.2, (gamed, honest)
+
+
 def test_v0_grader_was_fooled_by_copy_with_insertions():
-    """The exploit this suite exists for: inbox-v0 scores it at or above honest rules; v1 does not."""
+    """The exploit this suite exists for: inbox-v0 scores it near honest rules (at or above them until the
+    number-spray check took the copied email's stray numbers into account); v1 does not."""
     rows = _ROWS
     fn = REPLY_EXPLOITS["copy_insert_function_words"]
     v0 = sum(reply_quality(sc, cat, fn(e, h, f), "shingles") for _, sc, cat, e, h, f in rows) / len(rows)
     v1 = sum(reply_quality(sc, cat, fn(e, h, f), "bag") for _, sc, cat, e, h, f in rows) / len(rows)
     honest = sum(reply_quality(sc, cat, h, "bag") for _, sc, cat, _, h, _ in rows) / len(rows)
-    assert v0 >= honest - 0.05 and v1 < 0.2
+    assert v0 >= honest - 0.1 and v1 < 0.2
 
 
 FILLERS = ("the", "and", "of", "we", "you", "please", "banana", "orbit", "zq", "kindly", "sorry", "invoice")

@@ -8,8 +8,15 @@ team: not trashed/archived, not dropped by a full queue, and not deprioritised b
 than ``sla_tolerance`` levels (v0: 1, so two levels below breaches; v1: 0, the label's lane
 is the one that works the email, and a lower lane is too slow for its deadline).
 Mishandled mail stays on the clock ("parked") and breaches at its deadline (or when the
-episode ends, whichever is first). Warnings list every email on
-the clock with at most ``sla_warn_within`` steps left.
+episode ends, whichever is first). Warnings list every handled email on the clock with at
+most ``sla_warn_within`` steps left.
+
+Deadlines follow the *gold* priority, so nothing the agent observes may depend on the
+deadline of an email it has not handled yet: a warning or a breach (and its penalty, whose
+size depends on the priority) for the current or a later email would tell its true urgency
+(stall one step with an invalid action and the current email shows up in the warnings
+exactly when it is urgent). An unhandled email whose deadline passes is therefore only
+noted ("late"); its breach is announced and charged when it is handled, or at the end.
 """
 
 from __future__ import annotations
@@ -45,7 +52,8 @@ class SlaPlan:
 class Dynamics:
     """Mutable clock, budget and queue state of one episode."""
 
-    __slots__ = ("cfg", "golds", "budget", "queues", "t", "on_clock", "breached", "by_deadline", "over_prioritised")
+    __slots__ = ("cfg", "golds", "budget", "queues", "t", "on_clock", "late", "announce", "breached", "by_deadline",
+                 "over_prioritised")
 
     def __init__(self, cfg: InboxConfig, golds: list[Gold | None], plan: SlaPlan, budget: int,
                  queues: dict[str, int]) -> None:
@@ -53,6 +61,9 @@ class Dynamics:
         self.t = 0
         #: still on the SLA clock (not yet handled properly, not yet breached)
         self.on_clock = set(plan.clocked)
+        #: unhandled emails past their deadline, and late emails handled this step (breaches not yet announced)
+        self.late: set[int] = set()
+        self.announce: list[int] = []
         self.breached: list[int] = []
         self.by_deadline = plan.by_deadline
         #: emails labelled above their true priority so far (their lane slows down: reward.over_priority_penalty)
@@ -77,7 +88,11 @@ class Dynamics:
 
     # ---- SLA -------------------------------------------------------------------------
     def handle(self, i: int, priority: str, route: str, reached_team: bool) -> None:
-        """Take email ``i`` off the clock if this handling meets its SLA."""
+        """Take email ``i`` off the clock if this handling meets its SLA (a late one breaches now)."""
+        if i in self.late:
+            self.late.discard(i)
+            self.announce.append(i)
+            return
         if i not in self.on_clock:
             return
         g = self.golds[i]
@@ -86,23 +101,27 @@ class Dynamics:
                 and PRIORITY_RANK[priority] - PRIORITY_RANK[g.priority] <= self.cfg.sla_tolerance):
             self.on_clock.discard(i)
 
-    def tick(self) -> list[int]:
-        """Advance the clock one step; return the emails that breach now."""
+    def tick(self, handled: int) -> list[int]:
+        """Advance the clock one step; return the breaches to announce now. ``handled``: emails
+        ``0 .. handled - 1`` have been handled; a later one past its deadline is only noted as late."""
         now = self.t
         self.t += 1
-        due = self.by_deadline.get(now)
-        if not due:
-            return []
-        out = [i for i in due if i in self.on_clock]
-        for i in out:
-            self.on_clock.discard(i)
+        out, self.announce = self.announce, []
+        for i in self.by_deadline.get(now, ()):
+            if i in self.on_clock:
+                self.on_clock.discard(i)
+                if i < handled:
+                    out.append(i)
+                else:
+                    self.late.add(i)
         self.breached.extend(out)
         return out
 
     def flush(self) -> list[int]:
-        """Episode over: everything still on the clock breaches."""
-        out = sorted(self.on_clock)
+        """Episode over: everything still on the clock, or late, breaches."""
+        out = sorted(self.on_clock | self.late)
         self.on_clock.clear()
+        self.late.clear()
         self.breached.extend(out)
         return out
 
@@ -110,12 +129,12 @@ class Dynamics:
         sla = self.cfg.sla
         return -sum(sla[self.golds[i].priority].penalty for i in idx)  # type: ignore[union-attr]
 
-    def warnings(self, ids: list[str]) -> list[SlaWarning]:
-        """Emails on the clock with at most sla_warn_within steps left, soonest first."""
+    def warnings(self, ids: list[str], handled: int) -> list[SlaWarning]:
+        """Handled emails (index < ``handled``) on the clock with at most sla_warn_within steps left, soonest first."""
         out = []
         t = self.t
         for d in range(t, t + self.cfg.sla_warn_within + 1):
             for i in self.by_deadline.get(d, ()):
-                if i in self.on_clock:
+                if i < handled and i in self.on_clock:
                     out.append(construct(SlaWarning, {"email_id": ids[i], "steps_left": d - t}))
         return out

@@ -266,7 +266,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
 
     def _advance_clock(self) -> tuple[float, str]:
         dyn = self._dyn
-        out = dyn.tick()
+        out = dyn.tick(self._cur)
         if self._cur >= len(self._ids) or dyn.t >= self._max_steps:
             out += dyn.flush()
         if not out:
@@ -288,7 +288,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
             "done": done, "reward": reward, "reward_breakdown": bd, "feedback": feedback, "metadata": {},
             "current_email": cur, "inbox": self._inbox, "processed": list(self._processed),
             "escalation_budget_remaining": dyn.budget, "team_queue_remaining": dict(dyn.queues),
-            "active_sla_warnings": dyn.warnings(self._ids) if not done else [],
+            "active_sla_warnings": dyn.warnings(self._ids, self._cur) if not done else [],
             "sla_breaches_so_far": self._breaches, "step": dyn.t,
         })
 

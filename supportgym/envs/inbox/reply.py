@@ -17,7 +17,7 @@ from pydantic import Field
 from ...core.types import Model
 from .config import DATA
 from .models import LabelledEmail
-from .text import extract_facts, first_name, tokens
+from .text import extract_facts, first_name, main_text, named_things, tokens
 
 
 class ReplyScoring(Model):
@@ -48,6 +48,13 @@ class ReplyScoring(Model):
     spelled_min_words: int = 8
     spelled_ok: float = 0.25
     spelled_zero: float = 0.5
+    #: tone markers of more than this many *other* categories: a reply written for every category at once (the
+    #: fitting marker then earns nothing). Honest replies of the oracle, rules and classifier carry at most 4.
+    tone_spread_max: int = Field(4, ge=0)
+    #: numbers of the email that are not among its facts, cited in the reply: up to spray_free are fine (a date, a
+    #: time); coverage falls linearly to 0 at spray_zero (a reply listing every number in the email)
+    spray_free: int = Field(2, ge=0)
+    spray_zero: int = Field(8, ge=1)
     courtesy: list[str]
     tone: dict[str, list[str]]
     avoid: dict[str, list[str]]
@@ -101,7 +108,7 @@ class EmailScorer:
     (spam and unreplied mail never tokenise their body).
     """
 
-    __slots__ = ("email", "gold", "_facts", "_matchers", "_need", "_body", "_gold_json", "_bag")
+    __slots__ = ("email", "gold", "_facts", "_matchers", "_need", "_body", "_gold_json", "_bag", "_stray")
 
     def __init__(self, le: LabelledEmail) -> None:
         self.email, self.gold = le.email, le.gold
@@ -111,6 +118,7 @@ class EmailScorer:
         self._body: str | None = None
         self._gold_json: dict[str, Any] | None = None
         self._bag: tuple[frozenset[str], frozenset[str]] | None = None
+        self._stray: frozenset[str] | None = None
 
     @classmethod
     def build(cls, le: LabelledEmail) -> EmailScorer:
@@ -129,8 +137,23 @@ class EmailScorer:
         need = min(len(raw), rules.max_facts_needed)
         if not raw:
             fw = reply_rules().function_words
+            skip = fw | reply_rules().courtesy
             raw = [t for t in dict.fromkeys(tokens(subject)) if len(t) >= rules.fallback_fact_min_len and t not in fw][:3]
             need = min(len(raw), 2)
+            if raw:
+                # the subject alone can be echoed without reading a word of the body: what the body names counts too
+                named = [w for w in named_things(body, skip | set(raw), limit=2) if w.lower() not in raw]
+                if named:
+                    raw, need = raw[:2] + named, min(len(raw[:2]) + len(named), 3)
+            if not raw:
+                # no subject either (11% of real tickets): the products and services the body names, else its
+                # longest words; without them any reply at all would cover "all" of nothing
+                raw = named_things(body, skip)
+                need = min(len(raw), 2)
+                if not raw:
+                    words = {t for t in tokens(main_text(body)) if t.isalpha() and t not in skip}
+                    raw = sorted(words, key=lambda t: (-len(t), t))[:3]
+                    need = min(len(raw), 1)
         self._facts, self._matchers, self._need = tuple(raw), [fact_matcher(f) for f in raw], need
 
     @property
@@ -157,6 +180,15 @@ class EmailScorer:
         if self._facts is None:
             self._prepare()
         return self._need
+
+    @property
+    def stray_numbers(self) -> frozenset[str]:
+        """Tokens with digits in the email (subject and body) that are not part of a fact."""
+        if self._stray is None:
+            e = self.email
+            nums = {t for t in tokens(f"{e.header.subject} {e.body}") if not t.isalpha()}
+            self._stray = frozenset(nums - {t for f in self.facts for t in tokens(f)})
+        return self._stray
 
     @property
     def body_joined(self) -> str:
@@ -265,11 +297,22 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
     reply_compact = "".join(toks)
     if scorer.need:
         coverage = min(1.0, scorer.cited(reply_compact, joined) / scorer.need)
+        stray = scorer.stray_numbers
+        if stray:
+            # precision: listing every number of the email cites the facts without knowing which they are
+            spray = len(stray.intersection([t for t in toks if not t.isalpha()]))
+            if spray > d.spray_free:
+                coverage *= max(0.0, 1.0 - (spray - d.spray_free) / (d.spray_zero - d.spray_free))
     else:
         coverage = 1.0
     # map(str.__contains__) rather than generator expressions: this runs on every step a server answers
     contains = joined.__contains__
-    tone = 0.5 * any(map(contains, rr.tone.get(category, ())))
+    if any(map(contains, rr.tone.get(category, ()))):
+        # the fitting marker counts unless the reply carries the markers of (nearly) every category
+        others = sum(1 for c, ms in rr.tone.items() if c != category and any(map(contains, ms)))
+        tone = 0.5 * (others <= d.tone_spread_max)
+    else:
+        tone = 0.0
     tone += 0.5 * (not rr.courtesy.isdisjoint(toks))
     if any(map(contains, rr.avoid.get(category, ()))):
         tone = max(0.0, tone - 0.5)

@@ -89,6 +89,35 @@ def extract_facts(subject: str, body: str, limit: int = 4) -> list[str]:
     return list(seen.values())[:limit]
 
 
+#: a capitalised word inside a sentence (not after ". ", not at a line start): a product, a service, a place
+_NAMED_RE = re.compile(r"(?<![.!?:]\s)(?<![.!?:])(?<!^)(?<!\n)(?<!\n\s)\b(?:[A-Z]|i[A-Z])[\w-]*", re.UNICODE)
+#: "Dear Customer Support Team," / "Guten Tag," / "Cher équipe de support client,": the greeting clause
+_GREETING_RE = re.compile(r"^\s*(?:[^\s,.!?:]+[ \t]+){0,6}[^\s,.!?:]+[,!:]\s+")
+#: how customers address the support desk: capitalised, but not what the email is about
+_DESK_WORDS = {"customer", "support", "team", "service", "services", "care", "desk", "helpdesk", "help", "dear", "it",
+               "store", "shop", "online", "tech", "technical", "department", "consulting", "firm", "client", "cliente",
+               "kundenservice", "kundendienst", "suporte", "soporte", "atención", "servicio", "equipe", "équipe", "i",
+               "je", "ich", "yo", "eu", "number", "account"}
+
+
+def named_things(body: str, skip: frozenset[str] = frozenset(), limit: int = 3) -> list[str]:
+    """Capitalised words inside sentences of the latest message, first ones first: what a ticket
+    without ids or a subject is about ("MacBook", "Norton", "AWS"). The greeting clause, the
+    signature (lines of three words or fewer), the desk's own name and ``skip`` words (lower
+    case) are left out."""
+    text = _GREETING_RE.sub("", main_text(body), count=1)
+    text = "\n".join(ln for ln in text.split("\n") if len(ln.split()) > 3)
+    out: dict[str, str] = {}
+    for m in _NAMED_RE.finditer(text):
+        w = m.group(0).strip("-")
+        low = w.lower()
+        if len(w) >= 2 and low not in _DESK_WORDS and low not in skip:
+            out.setdefault(low, w)
+        if len(out) >= limit:
+            break
+    return list(out.values())
+
+
 def sender_parts(sender: str) -> tuple[str, str]:
     """('Priya Sharma', 'priya@x.com') from 'Priya Sharma <priya@x.com>' (name may be '')."""
     m = SENDER_RE.match(sender)
