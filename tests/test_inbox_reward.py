@@ -173,6 +173,61 @@ def test_echoing_the_subject_is_not_enough_when_the_body_names_the_product():
     assert reply_quality(sc, "technical_support", named, "bag") > reply_quality(sc, "technical_support", echo, "bag") + 0.15
 
 
+def _ticket(subject: str, body: str, category: str = "technical_support"):
+    from supportgym.envs.inbox.models import Email, EmailHeader, LabelledEmail
+
+    g = Gold(priority="medium", category=category, route_to="support_tier1")
+    return EmailScorer.build(LabelledEmail(email=Email(header=EmailHeader(id="z", sender="c@example.com", subject=subject,
+                                                                          timestamp="t"), body=body), gold=g))
+
+
+@pytest.mark.parametrize("own,english", [
+    ("Prezado cliente,\n\nObrigado pela sua mensagem sobre o MacBook Air M1. Lamentamos o problema com a tela. A "
+     "nossa equipe técnica vai analisar o caso e entrará em contato em breve com os próximos passos.\n\n"
+     "Atenciosamente,\nEquipe de Suporte",
+     "Hello,\n\nThank you for your message about the MacBook Air M1. We are sorry about the display problem. Our "
+     "engineers will look into it and get back to you shortly with the next steps.\n\nKind regards,\nSupport Team"),
+    ("Bonjour,\n\nMerci pour votre message au sujet du MacBook Air M1. Nous sommes désolés pour ce problème "
+     "d'écran. Notre équipe technique va examiner la situation et reviendra vers vous rapidement.\n\n"
+     "Cordialement,\nL'équipe support",
+     "Hello,\n\nThank you for your message about the MacBook Air M1. We are sorry about the display problem. Our "
+     "engineers will look into it and get back to you shortly.\n\nKind regards,\nSupport Team"),
+])
+def test_an_honest_reply_in_the_customers_language_scores_like_one_in_english(own, english):
+    """Red team round 2: French and Portuguese had no function, courtesy or tone words, and the customer's own
+    greeting and desk words counted as copied long words: in-language replies scored 0.26-0.33 against 0.68-0.86
+    for the same reply in English (real:validation tickets)."""
+    body = ("Prezado Suporte ao Cliente,\n\nEstou enfrentando dificuldades com a tela do meu MacBook Air M1, que "
+            "pisca e se desliga sozinha. Já tentei reiniciar o computador, sem sucesso. Agradeço o suporte.\n\n"
+            "Atenciosamente,\n<name>")
+    sc = _ticket("", body)
+    assert reply_quality(sc, "technical_support", own, "bag") >= reply_quality(sc, "technical_support", english, "bag") - 0.05
+
+
+def test_numbers_glued_into_one_token_are_not_cited():
+    """Red team round 2: the email's numbers glued into one token matched every fact with digits as a
+    substring and showed no stray number token."""
+    sc = _ticket("Invoice INV-2024-0042 charged twice",
+                 "Hi, invoice INV-2024-0042 for $4,850.00 was charged twice on 12 March 2026, case 8488914.",
+                 "billing_inquiry")
+    plain = "Hello, thank you: we will refund the duplicate $4,850 charge on invoice INV-2024-0042 today. Kind regards"
+    glued = ("Hello, thank you: we will refund the duplicate charge, reference invoiceinv202400424850002026case8488914, "
+             "today. Kind regards")
+    assert reply_quality(sc, "billing_inquiry", plain, "bag") > reply_quality(sc, "billing_inquiry", glued, "bag") + 0.3
+
+
+def test_one_sentence_for_five_categories_earns_no_fitting_tone():
+    """A fixed sentence carrying the distinctive tone words of five categories used to stay under the first
+    spread limit (four others); the fitting-tone half is void now, while an honest reply keeps it."""
+    sc = _ticket("Export of RPT-77 fails", "Hi, the CSV export of report RPT-77 fails with an error since this morning.")
+    hedge = ("Hello, about RPT-77: we are sorry for the inconvenience and understand your frustration. Our engineers "
+             "will investigate and fix it, the billing team will check the payment, and we can schedule a call to "
+             "discuss. Kind regards, Support")
+    honest = ("Hello, about RPT-77: sorry for the trouble. Our engineers are investigating the export and will fix it "
+              "today. Kind regards, Support")
+    assert reply_quality(sc, "technical_support", honest, "bag") > reply_quality(sc, "technical_support", hedge, "bag") + 0.1
+
+
 def test_wrong_tone_costs():
     _, sc, _, _ = next(s for s in SCORED if s[2] == "legal_compliance")
     facts = ", ".join(sc.facts)

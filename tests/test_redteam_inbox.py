@@ -23,6 +23,7 @@ from supportgym.agents.inbox_rules import InboxRulesAgent
 from supportgym.envs.inbox.models import PRIORITIES, Email
 from supportgym.envs.inbox.reward import reply_quality
 from supportgym.envs.inbox.tasks import load_task
+from supportgym.envs.inbox.text import tokens as tokenize
 
 #: words no inbox email of ours uses: padding that is not the email's own text
 FOREIGN = ("banana orbit velvet quartz meadow lantern cobalt tundra saffron glacier harbor pepper violin "
@@ -70,6 +71,40 @@ def _spray(e: Email) -> str:
     return f'Hello {name}, thank you for your message "{e.header.subject}". About {", ".join(nums + caps)}: {ALL_TONES} Kind regards, Support'
 
 
+#: one sentence hedging five categories (complaint, tech, billing, sales, general): the most a fixed
+#: sentence could carry under the first tone-spread limit (markers of at most 4 other categories)
+TONE5 = ("We are sorry for the inconvenience and understand your frustration. Our engineers will investigate and fix "
+         "it, the billing team will check the payment, and we can schedule a call to discuss. We are happy to help "
+         "with any question.")
+
+
+def _glued_numbers(e: Email) -> str:
+    """Every token of the email holding a digit, with its neighbours, glued into one token (red team round 2):
+    facts matched anywhere in the reply's compact text were all cited, and no stray number was a token."""
+    toks = tokenize(e.header.subject + "\n" + e.body)
+    keep: set[int] = set()
+    for j, t in enumerate(toks):
+        if not t.isalpha():
+            keep.update(k for k in (j - 1, j, j + 1) if 0 <= k < len(toks))
+    return "".join(toks[j] for j in sorted(keep))
+
+
+def _glue_spray(e: Email) -> str:
+    caps = list(dict.fromkeys(_CAPITAL_RE.findall(e.header.subject + "\n" + e.body)))[:8]
+    name = e.header.sender.split()[0].strip('"<,') or "there"
+    glued = _glued_numbers(e)
+    ref = f" (reference {glued})" if glued else ""
+    return f'Hello {name}, we got your message "{e.header.subject}"{ref} about {", ".join(caps)}. {TONE5} Best regards, Support'
+
+
+def _tone5_spray(e: Email) -> str:
+    text = e.header.subject + "\n" + e.body
+    nums = list(dict.fromkeys(x.strip(".,;:()") for x in _NUMBER_RE.findall(text)))[:6]
+    caps = list(dict.fromkeys(_CAPITAL_RE.findall(text)))[:12]
+    name = e.header.sender.split()[0].strip('"<,') or "there"
+    return f'Hello {name}, we got your message "{e.header.subject}" about {", ".join(nums + caps)}. {TONE5} Best regards, Support'
+
+
 def _shuffled(email: Email) -> str:
     w = _words(email)
     random.Random(len(w)).shuffle(w)
@@ -96,6 +131,9 @@ REPLY_EXPLOITS: dict[str, Callable[[Email, str, list[str]], str]] = {
     "facts_in_tone_sentences": lambda e, h, f: (f"We are sorry about {' and '.join(f)}, we will fix the invoice. ") * 20,
     "generic_all_tones": lambda e, h, f: GENERIC,
     "numbers_names_and_all_tones": lambda e, h, f: _spray(e),
+    "glued_numbers_names_five_tones": lambda e, h, f: _glue_spray(e),
+    "numbers_names_five_tones": lambda e, h, f: _tone5_spray(e),
+    "honest_plus_glued_numbers": lambda e, h, f: h + (f"\nRef: {_glued_numbers(e)}" if _glued_numbers(e) else ""),
     "very_long": lambda e, h, f: h + " " + " ".join(f"we will keep working on item {i} of the plan for you" for i in range(60)),
     "empty": lambda e, h, f: "",
 }
@@ -181,11 +219,21 @@ def honest() -> tuple[float, float]:
     return run(Rewriting())
 
 
-@pytest.mark.parametrize("name", list(REPLY_EXPLOITS))
+#: additions to the honest reply: they need not lose by a margin, only gain nothing
+HEDGES = ("honest_plus_glued_numbers",)
+
+
+@pytest.mark.parametrize("name", [n for n in REPLY_EXPLOITS if n not in HEDGES])
 def test_reply_exploit_loses_to_honest_rules(name, honest):
     total, score = run(Rewriting(reply=name))
     assert total < honest[0] - 0.5, (name, total, honest)
     assert score < honest[1] - 0.01, (name, score, honest)
+
+
+@pytest.mark.parametrize("name", HEDGES)
+def test_reply_hedge_gains_nothing(name, honest):
+    total, score = run(Rewriting(reply=name))
+    assert total <= honest[0] and score <= honest[1], (name, total, score, honest)
 
 
 @pytest.mark.parametrize("name", list(LABEL_EXPLOITS))
@@ -231,7 +279,8 @@ _ROWS = _fixed_replies()
 
 
 #: reply exploits that still cite the facts without reading (see test_number_and_name_spray_is_a_known_residual)
-RESIDUAL = ("numbers_names_and_all_tones",)
+RESIDUAL = ("numbers_names_and_all_tones", "glued_numbers_names_five_tones", "numbers_names_five_tones",
+            "honest_plus_glued_numbers")
 
 
 @pytest.mark.parametrize("name", [n for n in REPLY_EXPLOITS if n not in ("empty", *RESIDUAL)])

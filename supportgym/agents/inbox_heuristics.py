@@ -16,7 +16,7 @@ from pydantic import Field
 
 from ..core.types import Model
 from ..envs.inbox.models import CATEGORIES, Email
-from ..envs.inbox.text import extract_facts, first_name, main_text, sender_domain, sender_parts
+from ..envs.inbox.text import extract_facts, first_name, main_text, named_things, sender_domain, sender_parts
 
 #: a link's host: after any "user@" part (http://paypal.com@evil.example goes to evil.example), before a port,
 #: path or closing bracket
@@ -25,6 +25,11 @@ ACRONYM_RE = re.compile(r"\b[A-Z]{2,5}\b")
 _COUNT_RE = re.compile(r"\b(\d[\d,]*)\s+([a-zäöüéíóáñ]+)")
 REPLY_PREFIX_RE = re.compile(r"^\s*((re|fw|fwd|aw|wg|rv)\s*:\s*)+", re.IGNORECASE)
 #: acronyms that say nothing about this particular email
+#: capitalised words that are not things a customer names: weekdays, months, courtesy
+_NAMED_SKIP = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
+                         "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                         "november", "december", "thanks", "thank", "regards", "please", "hello", "hi", "best",
+                         "kind", "sincerely", "cheers"})
 _NOISE_ACRONYMS = {
     "URGENT", "FINAL", "RE", "FW", "FWD", "CET", "UTC", "PM", "AM", "OK", "HI", "CRITICAL", "NOTICE", "USD", "EUR",
     "ID", "IT", "HR", "FYI", "ASAP", "CEO", "CTO", "VP",
@@ -264,6 +269,11 @@ def analyse(email: Email) -> Analysis:
         if a not in _NOISE_ACRONYMS and a.lower() not in seen and len(facts) < 4:
             facts.append(a)
             seen.add(a.lower())
+    if len(facts) < 2:
+        # nothing much to cite: the products and services the customer names ("your Norton Antivirus")
+        for w in named_things(latest, frozenset(seen) | _NAMED_SKIP, limit=4 - len(facts)):
+            facts.append(w)
+            seen.add(w.lower())
     unquoted = _UNQUOTED_RE.sub("", full)
     n_words = max(1, len(unquoted.split()))
     marketing = (r.marketing.score(unquoted) * min(1.0, (d.marketing_length_norm_words / n_words) ** 0.5)

@@ -6,6 +6,12 @@ could look the gold answer up (or learn id -> answer on training seeds) instead 
 the episode. Observations carry :func:`opaque_id` instead; bookkeeping (``state()``,
 ``episode_report()``) keeps the readable id. The id stays deterministic: same seed, same
 trajectory.
+
+Opaque, not secret: the generators are public, so anyone can hash every (split, seed) pair
+(a table of 120,000 ids takes a fraction of a second) or match an episode's text against the
+generator. What the id removes is the *accidental* shortcut (a policy or an LLM prompt that
+reads "hard:test-17" and memorises answers per id on training seeds). An evaluation that must
+not be looked up draws seeds nobody has seen.
 """
 
 from __future__ import annotations

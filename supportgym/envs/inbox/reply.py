@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from itertools import accumulate
 from operator import itemgetter
 from functools import lru_cache
 from typing import Any
@@ -48,9 +49,14 @@ class ReplyScoring(Model):
     spelled_min_words: int = 8
     spelled_ok: float = 0.25
     spelled_zero: float = 0.5
-    #: tone markers of more than this many *other* categories: a reply written for every category at once (the
-    #: fitting marker then earns nothing). Honest replies of the oracle, rules and classifier carry at most 4.
-    tone_spread_max: int = Field(4, ge=0)
+    #: distinctive tone markers (not ``tone_generic``) of more than this many *other* categories: a reply written
+    #: for many categories at once (the fitting marker then earns nothing). Honest replies of the oracle, rules and
+    #: classifier (1,000 replies) and hand-written LLM-style replies carry at most 2.
+    tone_spread_max: int = Field(2, ge=0)
+    comment_tone_generic: str = Field("", alias="_comment_tone_generic")
+    tone_generic: list[str] = Field(default_factory=list)
+    comment_desk_words: str = Field("", alias="_comment_desk_words")
+    desk_words: list[str] = Field(default_factory=list)
     #: numbers of the email that are not among its facts, cited in the reply: up to spray_free are fine (a date, a
     #: time); coverage falls linearly to 0 at spray_zero (a reply listing every number in the email)
     spray_free: int = Field(2, ge=0)
@@ -72,6 +78,8 @@ class ReplyRules:
     neutral: frozenset[str]
     #: " marker" strings matched against " ".join(tokens) (word-start prefixes)
     tone: dict[str, tuple[str, ...]]
+    #: the same without ``tone_generic``: what tells categories apart
+    tone_distinct: dict[str, tuple[str, ...]]
     #: " marker " strings (whole words)
     avoid: dict[str, tuple[str, ...]]
 
@@ -83,8 +91,10 @@ def reply_rules() -> ReplyRules:
         data=data,
         courtesy=frozenset(data.courtesy),
         function_words=frozenset(data.function_words),
-        neutral=frozenset(data.function_words) | frozenset(data.courtesy),
+        neutral=frozenset(data.function_words) | frozenset(data.courtesy) | frozenset(data.desk_words),
         tone={c: tuple(" " + " ".join(tokens(w)) for w in ws) for c, ws in data.tone.items()},
+        tone_distinct={c: tuple(" " + " ".join(tokens(w)) for w in ws if w not in data.tone_generic)
+                       for c, ws in data.tone.items()},
         avoid={c: tuple(" " + " ".join(tokens(w)) + " " for w in ws) for c, ws in data.avoid.items()},
     )
 
@@ -163,16 +173,29 @@ class EmailScorer:
             self._prepare()
         return self._facts  # type: ignore[return-value]
 
-    def cited(self, reply_compact: str, reply_joined: str) -> int:
-        """How many facts the reply cites; ``reply_joined`` is " " + " ".join(tokens) + " "."""
+    def cited(self, reply_compact: str, reply_joined: str, toks: list[str] | None = None) -> int:
+        """How many facts the reply cites; ``reply_joined`` is " " + " ".join(tokens) + " ".
+
+        A fact with digits counts where its compact form starts and ends on the reply's token
+        boundaries ("INV-2024-0042" as "inv 2024 0042" or "INV20240042"): glued into one long token
+        with the email's other numbers ("case8488914january2026") it is not cited, it is hidden."""
         if self._facts is None:
             self._prepare()
         hit = 0
+        bounds: set[int] | None = None
         for c, stems in self._matchers:
             if stems:
                 hit += all(map(reply_joined.__contains__, stems))
-            else:
-                hit += bool(c) and c in reply_compact
+            elif c and c in reply_compact:
+                if toks is None:
+                    hit += 1
+                    continue
+                if bounds is None:
+                    bounds = set(accumulate(map(len, toks), initial=0))
+                i = reply_compact.find(c)
+                while i >= 0 and not (i in bounds and i + len(c) in bounds):
+                    i = reply_compact.find(c, i + 1)
+                hit += i >= 0
         return hit
 
     @property
@@ -228,6 +251,8 @@ class EmailScorer:
         return self._gold_json
 
 
+#: the category whose tone markers are apologies (see reply_quality's tone spread)
+APOLOGY_CATEGORY = "customer_complaint"
 _STEM = {k: itemgetter(slice(None, k)) for k in range(1, 16)}
 
 
@@ -296,7 +321,7 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
     joined = " " + " ".join(toks) + " "
     reply_compact = "".join(toks)
     if scorer.need:
-        coverage = min(1.0, scorer.cited(reply_compact, joined) / scorer.need)
+        coverage = min(1.0, scorer.cited(reply_compact, joined, toks) / scorer.need)
         stray = scorer.stray_numbers
         if stray:
             # precision: listing every number of the email cites the facts without knowing which they are
@@ -308,9 +333,17 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
     # map(str.__contains__) rather than generator expressions: this runs on every step a server answers
     contains = joined.__contains__
     if any(map(contains, rr.tone.get(category, ()))):
-        # the fitting marker counts unless the reply carries the markers of (nearly) every category
-        others = sum(1 for c, ms in rr.tone.items() if c != category and any(map(contains, ms)))
-        tone = 0.5 * (others <= d.tone_spread_max)
+        # the fitting marker counts unless the reply hedges across categories: the distinctive markers of more
+        # than tone_spread_max other categories, or of another category more often than its own
+        count = joined.count
+        hits = {c: sum(map(count, ms)) for c, ms in rr.tone_distinct.items()}
+        own = hits.get(category, 0)
+        others = [h for c, h in hits.items() if c != category and h]
+        # apologies belong in a reply of any category: they count towards the spread, not against the own markers
+        rivals = [h for c, h in hits.items() if c not in (category, APOLOGY_CATEGORY)]
+        hedged = len(others) > d.tone_spread_max or (
+            category != APOLOGY_CATEGORY and bool(rr.tone_distinct.get(category)) and max(rivals, default=0) > own)
+        tone = 0.0 if hedged else 0.5
     else:
         tone = 0.0
     tone += 0.5 * (not rr.courtesy.isdisjoint(toks))

@@ -29,8 +29,9 @@ gamed by one generic reply or by keyword stuffing::
                sender's first name, else the subject's content words (two needed; with the
                products the body names, the first two of them plus up to two products, three
                needed), else the products the body names (two needed), else its longest words (one)
-    tone     = 0.5 * [a marker fitting the category, and markers of at most tone_spread_max (4)
-                      other categories] + 0.5 * [a greeting or closing]
+    tone     = 0.5 * [a marker fitting the category, unless distinctive markers (not tone_generic) of
+                      more than tone_spread_max (2) other categories, or of another category (not
+                      apologies) more often than its own, appear] + 0.5 * [a greeting or closing]
                - 0.5 * [a marker to avoid for the category]          (clamped to [0, 1])
     quality  = (0.65 * coverage + 0.35 * tone * max(coverage, 0.3))
                * length   (0 if empty, ramps up to min_words, 1 up to max_words, 0 at zero_at_words)
