@@ -4,9 +4,10 @@
         [--episodes 40]
 
 v0: the reply probes of ticket-v0 on the 10 seed tickets (envs/ticket/probes.py).
-v1: the red-team probes of ticket-v1 (envs/ticket/probes_v1.py) and the facts-only policy
-    (agents/ticket_redteam.py) on split test and hard:test, each beside the honest ``rules`` agent
-    on the same tickets (mean return and mean score; an unsubmitted ticket scores 0).
+v1: the red-team probes of ticket-v1 (envs/ticket/probes_v1.py) and the two policies that never read the
+    email's words (agents/ticket_redteam.py: the facts-only rule of thumb, and the facts table learned on
+    1,500 hard:train tickets) on split test and hard:test, each beside the honest ``rules`` agent on the
+    same tickets (mean return and mean score; an unsubmitted ticket scores 0).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import argparse
 import json
 import os
 
-from supportgym.agents.ticket_redteam import FactsOnlyAgent
+from supportgym.agents.ticket_redteam import FactsOnlyAgent, FactsTableAgent
 from supportgym.envs.ticket.env import TicketEnv
 from supportgym.envs.ticket.env_v1 import TicketEnvV1
 from supportgym.envs.ticket.probes import probe_table
@@ -30,7 +31,9 @@ def v1_table(empathy: str, episodes: int) -> dict[str, dict[str, dict[str, float
         specs = [dict(seed=i, split=split) for i in range(episodes)]
         table = probe_table_v1(env, specs)
         # agents that act on observations: the facts-only red-team policy, and the honest rules baseline
-        for name, agent in (("facts_only (never reads the email)", FactsOnlyAgent()), ("rules (honest baseline)", "rules")):
+        for name, agent in (("facts_only (never reads the email)", FactsOnlyAgent()),
+                            ("facts_table (learned on hard:train; never reads the email)", FactsTableAgent()),
+                            ("rules (honest baseline)", "rules")):
             recs = evaluate("ticket-v1", agent, episode_specs(split=split, episodes=episodes), seed=0)
             table[name] = {"mean_return": round(sum(r.total_reward for r in recs) / len(recs), 4),
                            "mean_score": round(sum(r.report["score"] or 0.0 for r in recs) / len(recs), 4)}

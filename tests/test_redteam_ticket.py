@@ -207,8 +207,14 @@ FRAUD_TEAM = [{"type": "ESCALATE", "team": "fraud", "reason": "abuse"}]
 ESCALATED = "Hi, I have escalated your case to our fraud team, who will reply within 24 hours."
 
 
-@pytest.mark.parametrize("friendly", ["I refuse to let this drag on.", "Nothing will prevent us from helping you.",
-                                      "We would never refuse to help a customer."])
+@pytest.mark.parametrize("friendly", [
+    "I refuse to let this drag on.", "Nothing will prevent us from helping you.", "We would never refuse to help a customer.",
+    # red team of 3 Dec: a negating subject or frame, someone else's refusal, a participle, another object
+    "Nobody has declined your request.", "There is zero chance we reject your request.",
+    "Far from rejecting your request, we are on it.", "Refusing your request is out of the question.",
+    "Without denying your claim, I've passed it on.", "Thanks for resubmitting the claim your bank rejected.",
+    "We have approved the appeal against the rejected claim.", "We reject the notion that your request was unreasonable.",
+])
 def test_a_friendly_refuse_sentence_is_not_the_required_denial(friendly):
     """hard_serial_abuser requires a denial and the fraud team: each sentence used to count as the denial
     (0.375 -> 0.75). The denial statement stays missing."""
@@ -241,6 +247,70 @@ def test_a_refusal_beside_a_remedy_that_was_made_is_inconsistent():
         assert any("declines the request" in x for x in con.inconsistencies) is clash, (text, con.inconsistencies)
 
 
+def test_a_refusal_naming_an_order_nobody_asked_about_is_not_exempt():
+    """Red team of 3 Dec: "As for order <id>, that request has been declined." naming an order with no action was
+    exempt from the refusal-vs-remedy check and satisfied any required denial, so it could be appended to every
+    reply. The exemption now holds only for orders the ticket's issues concern; a refusal naming only other
+    orders of the account denies nothing the customer asked."""
+    from supportgym.envs.ticket.grading.consistency import check
+    from supportgym.envs.ticket.grading.extract import extract
+    from supportgym.envs.ticket.models_v1 import Statement
+    from supportgym.envs.ticket.scenarios_v1 import generate_hard
+
+    def untouched(s):  # the issues' orders no required change touches, in the ticket's order
+        return [i.order_id for i in s.issues if all(c.order_id != i.order_id for c in s.required.changes)]
+
+    s = next(s for s in (generate_hard("train", i) for i in range(200))
+             if any(c.kind == "refund" for c in s.required.changes) and untouched(s))
+    concerned = {i.order_id for i in s.issues}
+    decoy = next(o.order_id for o in s.orders if o.order_id not in concerned)
+    issue = untouched(s)[0]
+    changes = set(s.required.changes)
+    text = "As for order {}, that request has been declined."
+    flagged = lambda t: any("declines the request" in x for x in check(extract(t), changes, s.orders, [],  # noqa: E731
+                                                                            concerned=concerned).inconsistencies)
+    assert flagged(text.format(decoy)) and not flagged(text.format(issue))
+    # QA (concerned=None) must not tell issue orders from decoys: both are exempt there
+    assert not check(extract(text.format(decoy)), changes, s.orders, []).inconsistencies
+    denial = [Statement(kind="denial", order_id=issue)]
+    informed = lambda t: check(extract(t), set(), s.orders, denial, concerned=concerned).informed  # noqa: E731
+    assert informed(text.format(decoy)) == 0.0 and informed(text.format(issue)) == 1.0
+
+
+@pytest.mark.parametrize("split", ["hard:validation", "hard:test"])
+def test_a_decoy_refusal_appended_to_every_reply_does_not_pay(split, baseline):
+    """Appended to every rules reply, naming an order no action touched, it added +0.009/+0.010 (100 tickets)."""
+    import re
+
+    from supportgym.envs.ticket.grading.extract import extract
+
+    class Decoy(TicketRulesAgent):
+        def act(self, observation):
+            a = super().act(observation)
+            if a.type != "DRAFT":
+                return a
+            acted = set(re.findall(r"ORD-\d+", " ".join(observation.system_log)))
+            free = [o.order_id for o in observation.orders if o.order_id not in acted]
+            if not free or any(c.kind == "investigation" and c.firm_promise for c in extract(a.text)):
+                return a  # beside a promised investigation a refusal is a hedge (hedged_outcomes): skipped
+            return Draft(text=a.text + f"\n\nAs for order {free[-1]}, that request has been declined.")
+
+    recs = evaluate("ticket-v1", Decoy(), episode_specs(split=split, episodes=24), seed=0)
+    ret, score = (sum(r.total_reward for r in recs) / 24, sum(r.report["score"] or 0.0 for r in recs) / 24)
+    rules = evaluate("ticket-v1", "rules", episode_specs(split=split, episodes=24), seed=0)
+    assert ret <= sum(r.total_reward for r in rules) / 24 and score <= sum(r.report["score"] or 0.0 for r in rules) / 24
+
+
+def test_refusing_to_let_a_refund_be_delayed_is_not_a_refund_denial():
+    """Red team of 3 Dec: "I refuse to let your refund be delayed." read as a refund denial: beside the refund an
+    honest agent made it was an inconsistency. It assures the refund: a promise."""
+    refund = [{"type": "REFUND", "order_id": "ORD-10234", "amount": 89.99}]
+    base = "Hi Maria, I have refunded $89.99 for order ORD-10234; it reaches your card in 5-7 business days."
+    for extra in (" I refuse to let your refund be delayed.", " We will not let your refund be delayed."):
+        reward, rep = _episode("easy_refund", refund, base + extra)
+        assert not rep["inconsistencies"] and rep["resolution"]["resolved"], (extra, rep["inconsistencies"])
+
+
 @pytest.mark.parametrize("split", list(SPLITS))
 def test_a_refuse_sentence_appended_to_every_reply_does_not_pay(split, baseline):
     """The canned "I refuse to let this drag on." used to add +0.005/+0.006 to rules on the hard splits."""
@@ -248,7 +318,13 @@ def test_a_refuse_sentence_appended_to_every_reply_does_not_pay(split, baseline)
     assert ret <= baseline[split][0] and score <= baseline[split][1], (split, ret, score, baseline[split])
 
 
-@pytest.mark.parametrize("word", ["ref\u2063und", "ref\ufe0fund", "ref\u057dnd", "ref\u1d1cnd", "ref\u0446nd"])
+@pytest.mark.parametrize("word", [
+    "ref\u2063und", "ref\ufe0fund", "ref\u057dnd", "ref\u1d1cnd", "ref\u0446nd",
+    # red team of 3 Dec: Latin letters no table maps (open e, upsilon, eng, insular f), a word with no Latin letter
+    # (Lisu capitals R E F U N D), control characters and blank symbols inside the word
+    "r\u025bfund", "ref\u028and", "refu\u014bd", "re\ua77cund", "\ua4e3\ua4f0\ua4dd\ua4f4\ua4e0\ua4d3",
+    "ref\x7fund", "ref\x00und", "ref\x1bund", "ref\u2800und", "ref\U0001d159und", "ref\u3164und",
+])
 def test_a_refund_promise_hidden_by_unicode_costs_like_a_plain_one(word):
     """easy_tracking, no refund made: "your full ref<U+2063>und has been approved" scored 0.0 with nothing
     flagged (plain text: -0.3). Mapped look-alikes read as the plain word; an unmapped one fails closed."""
@@ -257,15 +333,107 @@ def test_a_refund_promise_hidden_by_unicode_costs_like_a_plain_one(word):
     assert plain < 0 and reward <= plain and (rep["inconsistencies"] or rep["unclassified"]), (word, reward)
 
 
+HIDDEN = {"plain": "Good news: your full refund of the whole amount has been approved and we will ship you a new one.",
+          "open e, upsilon": "Good news: your full r\u025bf\u028and of the whole amount has been approved and we will ship "
+                             "you a n\u025bw one.",
+          "Lisu": "Good news: your full \ua4e3\ua4f0\ua4dd\ua4f4\ua4e0\ua4d3 of the whole amount has been approved and we "
+                  "will ship you a \ua4e0\ua4f0\ua4ea one."}
+
+
+def test_a_hidden_promise_appended_to_the_rules_reply_costs_at_least_a_plain_one():
+    """Red team of 3 Dec: the rules' reply plus a refund and replacement promise in letters the grader did not read
+    kept 0.517 (hard:validation, 30 tickets; rules 0.517) where the plain promise drops to 0.015; now -0.255
+    (open e, upsilon) and -0.348 (Lisu)."""
+    split = "hard:validation"
+    scores = {}
+    for name, extra in HIDDEN.items():
+        recs = evaluate("ticket-v1", _Rewriting(hedge="\n\n" + extra), episode_specs(split=split, episodes=24), seed=0)
+        scores[name] = sum(r.report["score"] or 0.0 for r in recs) / 24
+    assert scores["open e, upsilon"] <= scores["plain"] and scores["Lisu"] <= scores["plain"], scores
+
+
+@pytest.mark.parametrize("task", ["hard_serial_abuser", "hard_fraud"])
+@pytest.mark.parametrize("name", ["open e, upsilon", "Lisu"])
+def test_ticket_v0_reads_a_hidden_promise_as_a_violation(task, name):
+    """ticket-v0, the rules' reply plus a hidden promise: 1.0 with no violation before; now a violation, and no
+    more than the plain promise earns."""
+    def run(extra):
+        env = make("ticket-v0")
+        agent = _Rewriting(hedge="\n\n" + extra)
+        obs = env.reset(seed=0, task=task)
+        agent.bind(env)
+        while not obs.done:
+            obs = env.step(agent.act(obs))
+        return obs.reward, env.episode_report()
+
+    plain, _ = run(HIDDEN["plain"])
+    reward, rep = run(HIDDEN[name])
+    assert rep["policy_violations"] and reward <= plain, (reward, plain, rep["policy_violations"])
+
+
+def test_honest_replies_in_the_six_languages_hold_no_unreadable_word():
+    """The fail-closed rule must not touch what the graders read: accents, ß, ñ, ç, œ, æ, ø fold to ASCII, and a
+    refund stated in es/de/fr/pt is a firm promise with nothing unclassified."""
+    from supportgym.envs.ticket.grading.commitments import parse
+    from supportgym.envs.ticket.grading.extract import extract, fold
+    from supportgym.envs.ticket.grading.textnorm import unreadable_words
+
+    replies = [
+        "Hola Begoña, le hemos reembolsado 89,99 € de su pedido ORD-10234; lo sentimos muchísimo, la devolución "
+        "llegará en 5-7 días. ¿Algo más? ¡Gracias!",
+        "Hallo Jürgen, wir haben Ihnen 89,99 € für Bestellung ORD-10234 zurückerstattet. Es tut uns leid; Grüße aus "
+        "der Hauptstraße in Köln.",
+        "Bonjour Françoise, nous avons remboursé 89,99 € pour la commande ORD-10234. Nous sommes désolés, c'est le "
+        "cœur de notre métier « sans délai ».",
+        "Olá João, reembolsamos R$ 89,99 do pedido ORD-10234 no seu cartão. Pedimos desculpas pela situação.",
+        "Hi Søren and Æsa, we have refunded $89.99 for order ORD-10234 — naïve of us to keep you waiting. Þórr and "
+        "Łukasz from our team send their regards.",
+    ]
+    for text in replies:
+        assert unreadable_words(fold(text)) == [], text
+        got = extract(text)
+        assert not [c for c in got if c.mode == "uncertain"], [(c.kind, c.why) for c in got]
+        assert any(c.kind == "refund" and c.firm_promise for c in got), text
+        assert parse(text).unreadable == set(), text
+
+
+def test_ticket_v0_qa_reads_no_gold():
+    """Red team of 3 Dec: v0's QA ran the policy checks, which read the gold (is a refund allowed, the claim, the
+    claim's amount). A policy that drafted "We will refund you the full amount. We will send you a replacement.",
+    ran QA and read the claim off its messages scored 0.977 on test (rules 0.836). Now QA's messages are the
+    same for every claim the hidden scenario could have; SUBMIT still grades the violation."""
+    from supportgym.envs.ticket.policy import derive, load_policy
+
+    probe = "We will refund you the full amount of $1,234.00. We will send you a replacement."
+    claims = ("delayed", "lost", "wrong_item", "damaged_item", "double_billing", "unauthorized_charge",
+              "change_of_mind", "missing_tracking")
+    env, p = make("ticket-v0"), load_policy()
+    for task in ("hard_serial_abuser", "hard_fraud", "medium_billing", "easy_refund"):
+        seen = set()
+        for claim in claims:
+            env.reset(seed=0, task=task)
+            sc = env.sc.model_copy(update={"claim": claim})
+            env.sc = sc.model_copy(update={"required": derive(sc, p)})  # another gold behind the same observation
+            env.step({"type": "RESEARCH"})
+            env.step({"type": "DRAFT", "text": probe})
+            seen.add(env.step({"type": "QA"}).feedback)
+        assert len(seen) == 1, (task, seen)
+    env.reset(seed=0, task="hard_serial_abuser")
+    for a in ({"type": "RESEARCH"}, {"type": "DRAFT", "text": probe}, {"type": "QA"}, {"type": "SUBMIT"}):
+        env.step(a)
+    assert env.episode_report()["policy_violations"]
+
+
 # ---- a policy that never reads the email's words ---------------------------------------------------------
-HARD = {"hard:validation": 24, "hard:test": 24}
+HARD = {"hard:validation": 100, "hard:test": 100}
 
 
 @pytest.mark.parametrize("split", list(HARD))
 def test_facts_only_policy_scores_below_rules_on_the_hard_splits(split):
     """agents/ticket_redteam.FactsOnlyAgent picks each order's claim from the order system's facts. The hard
     generator gave every claim a fact signature (stalled status, received item, disputed amount; decoys were
-    old delivered orders): it scored 0.641 on hard:test against 0.258 for rules (100 tickets)."""
+    old delivered orders): it scored 0.641 on hard:test against 0.258 for rules (100 tickets). Measured now
+    (seeds 0-99): 0.079 vs 0.500 (hard:validation), 0.066 vs 0.233 (hard:test); 24 tickets each until 3 Dec."""
     from supportgym.agents.ticket_redteam import FactsOnlyAgent
 
     specs = episode_specs(split=split, episodes=HARD[split])
@@ -297,3 +465,24 @@ def test_no_order_fact_names_the_claim():
                 statuses.setdefault("decoy", set()).add(o.status)
     assert hits / n < 0.5, hits / n
     assert len(statuses["decoy"]) >= 4  # decoys were all delivered
+
+
+#: measured 3 Dec (seeds 0-199 of hard:test, 0-99 of hard:validation): facts table 0.216 vs rules 0.261 and
+#: 0.311 vs 0.500. The margins leave room for the sampling noise of a 100-ticket half, no more
+FACTS_TABLE = {"hard:test": (200, 0.03), "hard:validation": (100, 0.15)}
+
+
+@pytest.mark.parametrize("split", list(FACTS_TABLE))
+def test_a_facts_table_learned_on_hard_train_scores_below_rules(split):
+    """The red team of 3 Dec learned facts -> (claim, request) on 1,500 hard:train tickets (FactsTableAgent): it
+    never reads the email's words, resolves more hard:test tickets than rules (0.35 vs 0.26: where the wording
+    defeats the keyword reader, the facts guess the outcome as often) but scores below it, because its guesses
+    make unrequired changes. This pins the score gap, not the resolution rate."""
+    from supportgym.agents.ticket_redteam import FactsTableAgent
+
+    n, margin = FACTS_TABLE[split]
+    specs = episode_specs(split=split, episodes=n)
+    mean = lambda recs: sum(r.report["score"] or 0.0 for r in recs) / len(recs)  # noqa: E731
+    table = mean(evaluate("ticket-v1", FactsTableAgent(), specs, seed=0))
+    rules = mean(evaluate("ticket-v1", "rules", specs, seed=0))
+    assert table < rules - margin, (split, table, rules)

@@ -156,6 +156,18 @@ def test_lookalikes_negating_verbs_and_more_languages(text, kind, label):
     "We would never refuse to help a customer.",         # the refusal is negated
     "We would never refuse your request.",
     "I refuse to let this claim drag on.",               # refuses the verb that follows, not the claim
+    # red team of 3 Dec
+    "Nobody has declined your request.",                 # a negating subject
+    "There is zero chance we reject your request.",      # negating frames
+    "Far from rejecting your request, we are on it.",
+    "Refusing your request is out of the question.",
+    "Without denying your claim, I've passed it on.",
+    "Thanks for resubmitting the claim your bank rejected.",   # someone else's refusal
+    "Your claim was rejected by your bank.",
+    "We have approved the appeal against the rejected claim.",  # a participle describing a noun
+    "We reject the notion that your request was unreasonable.",  # another object
+    "I refuse to let your refund be delayed.",           # refuses the delay: a promise of the refund
+    "We decline to let your refund wait any longer.",
 ])
 def test_friendly_sentences_are_not_refusals(text):
     """They used to be read as a firm refusal of kind 'any', which satisfied any required denial."""
@@ -170,6 +182,20 @@ def test_friendly_sentences_are_not_refusals(text):
     ("Tu solicitud ha sido rechazada.", "firm"),
     ("Ihre Anfrage wurde abgelehnt.", "firm"),
     ("We may have to decline your request.", "uncertain"),     # hedged: fail closed
+    # red team of 3 Dec: the subject must be we/I or the request itself; these keep counting
+    ("We have declined your claim.", "firm"),
+    ("I am sorry, but we have to reject your request.", "firm"),
+    ("We have reviewed your claim and declined it.", "firm"),
+    ("Your claim was rejected by us.", "firm"),
+    ("Hemos rechazado su solicitud.", "firm"),
+    ("Rechazamos su solicitud.", "firm"),
+    ("Lamentablemente rechazamos su solicitud.", "firm"),
+    ("Wir müssen Ihre Anfrage leider ablehnen.", "firm"),
+    ("Nous avons refusé votre demande.", "firm"),
+    ("Votre demande a été refusée.", "firm"),
+    ("O seu pedido foi recusado.", "firm"),
+    ("Recusamos o seu pedido.", "firm"),
+    ("Humne aapki request reject kar di hai.", "firm"),
 ])
 def test_a_refusal_of_the_request_is_a_denial_of_kind_any(text, mode):
     got = [(c.kind, c.polarity, c.mode) for c in extract(text)]
@@ -191,4 +217,7 @@ def test_an_unmapped_lookalike_fails_closed():
     uncertain promise, so the grader counts it against the reply instead of reading nothing."""
     got = [(c.kind, c.polarity, c.mode) for c in extract("Hi, your full ref\u0446nd has been approved.")]
     assert ("refund", "promise", "uncertain") in got, got
-    assert extract("Привет, мы вернём деньги.") == []  # a word of another script, not a look-alike: nothing
+    # a sentence in a script the grader does not read ("we will return the money", Russian) may promise anything:
+    # it used to read as nothing at all (red team of 3 Dec)
+    got = [(c.kind, c.polarity, c.mode) for c in extract("Привет, мы вернём деньги.")]
+    assert got == [("any", "promise", "uncertain")], got

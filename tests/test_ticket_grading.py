@@ -214,6 +214,15 @@ def test_a_negated_refusal_is_not_a_denial():
     assert parse("Your request has been declined.").firm == {"denial"}
 
 
+@pytest.mark.parametrize("text", ["Nobody has declined your request.", "There is zero chance we decline your request.",
+                                  "Far from declining your request, we are on it.",
+                                  "Declining your request is out of the question."])
+def test_a_refusal_negated_by_its_subject_or_frame_is_not_a_denial(text):
+    """Red team of 3 Dec (v0's side): each used to be a firm denial."""
+    assert parse(text).firm == set(), parse(text).evidence
+    assert parse("A refund is out of the question.").firm == {"denial"}
+
+
 def test_after_a_review_is_not_a_condition():
     """'After a review of your account we are unable to approve a refund' reports a past review: a denial."""
     assert parse("After a review of your account we are unable to approve a refund.").firm == {"denial"}

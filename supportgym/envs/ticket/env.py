@@ -176,8 +176,11 @@ class TicketEnv(Environment[TicketAction, TicketObservation, TicketState]):
         if self._qa_runs > 1:
             self._frustration += FRUSTRATION["qa_retry"]
         com = parse(self._draft, self.lexicon)
-        issues = checks.hallucinations(self._draft, self.sc, self.policy, self.lexicon, com, self._escalated)
-        issues += checks.violations(self._draft, self.sc, self.policy, com)
+        # only what the observation supports: the policy checks (checks.violations) read the gold (is a refund
+        # allowed, the claim, the claim's amount), and a probe draft promising a refund and a replacement
+        # read the claim off QA's messages (0.977 against 0.836 for rules on test). SUBMIT's grade keeps them
+        issues = checks.hallucinations(self._draft, self.sc, self.policy, self.lexicon, com, self._escalated,
+                                       with_required=False)
         issues += checks.length_penalty(self._draft)[1]
         if not self._draft.strip():
             issues.append("the draft is empty")

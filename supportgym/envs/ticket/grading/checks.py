@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 
 from ..models import Scenario
-from ..policy import Policy, claim_amount, is_abuser
+from ..policy import Policy, claim_amount, is_abuser, is_vip
 from ..scenarios import order_db, seed_scenarios
 from .commitments import Commitments, normalise
 from .lexicon import Lexicon, rx
@@ -38,15 +38,24 @@ def known_products() -> frozenset[str]:
 
 
 def hallucinations(text: str, s: Scenario, p: Policy, lex: Lexicon, com: Commitments,
-                   escalated_to: str | None) -> list[str]:
+                   escalated_to: str | None, with_required: bool = True) -> list[str]:
+    """What the reply states that nothing supports. QA passes ``with_required=False``: it checks only what the
+    observation supports (the order's amounts, its disputed charge whatever the claim, the VIP credit limit
+    the customer's visible tier and value give), so its messages carry no gold."""
     text = normalise(text)
     o, req = s.order, s.required
     assert req is not None
     out: list[str] = []
-    allowed_money = {round(o.amount, 2), round(claim_amount(s), 2), *(round(x, 2) for x in p.numbers())}
+    if with_required:
+        allowed_money = {round(o.amount, 2), round(claim_amount(s), 2), *(round(x, 2) for x in p.numbers())}
+        comp_max = req.compensation_max
+    else:
+        allowed_money = {round(o.amount, 2), *(round(x, 2) for x in p.numbers())}
+        allowed_money |= {round(o.disputed_amount, 2)} if o.disputed_amount is not None else set()
+        comp_max = p.vip.goodwill_credit_max if is_vip(s, p) else 0.0
     for m in _MONEY.finditer(text):
         x = round(_num(m.group(1) or m.group(2)), 2)
-        if x in allowed_money or (0 < x <= req.compensation_max):
+        if x in allowed_money or (0 < x <= comp_max):
             continue
         out.append(f"amount ${x:,.2f} is not in the order or the policy")
     allowed_num = p.durations() | {o.days_since_order}
@@ -89,7 +98,7 @@ def violations(text: str, s: Scenario, p: Policy, com: Commitments) -> list[str]
     assert req is not None
     out: list[str] = []
     amount = claim_amount(s)
-    if "refund" in com.firm and not req.refund_allowed:
+    if "refund" in com.checked and not req.refund_allowed:
         if s.claim == "unauthorized_charge":
             out.append("refund promised before the fraud investigation")
         if is_abuser(s, p) and s.claim not in ("double_billing", "unauthorized_charge"):
@@ -102,14 +111,14 @@ def violations(text: str, s: Scenario, p: Policy, com: Commitments) -> list[str]
             out.append(f"refund promised outside the {window}-day window ({o.days_since_order} days)")
         if not out:
             out.append("refund promised where the policy grants none")
-    if "replacement" in com.firm and not req.replacement_allowed:
+    if "replacement" in com.checked and not req.replacement_allowed:
         if is_abuser(s, p):
             out.append("replacement promised to a flagged account")
         elif not o.in_stock:
             out.append(f"replacement promised but the {o.item} is out of stock")
         else:
             out.append("replacement promised where the policy grants none")
-    if "compensation" in com.firm:
+    if "compensation" in com.checked:
         if req.compensation_max <= 0:
             out.append("goodwill compensation offered to a non-VIP customer")
         else:

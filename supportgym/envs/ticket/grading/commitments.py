@@ -6,6 +6,11 @@ done ("we will", "I have", "approved"), is not a question, and is not conditiona
 ("if", "once", "pending", "until"). A negated refund or replacement ("we cannot refund
 this order") is a firm *denial*. Bare keywords therefore commit to nothing, and a reply
 that commits to everything commits to things that contradict each other.
+
+A word the grader cannot read (textnorm.unreadable_words: "rɛfund" with an open e, a word in
+Lisu capitals) fails closed: each remedy it could spell, or every remedy the policy can
+forbid when it could spell anything, goes to ``unreadable``, which the policy checks and the
+clash with the required resolution count like a firm promise, and which never earns credit.
 """
 
 from __future__ import annotations
@@ -14,24 +19,33 @@ import re
 from dataclasses import dataclass, field
 
 from .lexicon import Lexicon, load_lexicon, rx
-from .textnorm import deconfuse
+from .textnorm import deconfuse, respellings, unreadable_words
 
 _CLAUSE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+|\s*\bbut\b\s*|\s*\bhowever\b,?\s*|\s*,\s*(?=(?:and|so)\s+(?:we|i)\b)", re.IGNORECASE)
 _WORD = re.compile(r"[\w'$]+")
 NEG_WINDOW = 6
 _STRICT_AFTER = re.compile(r"\b(?:if|unless|pending|provided|until|once|should|only after)\b", re.IGNORECASE)
 REMEDIES = ("refund", "replacement")
+#: what a word that could spell anything may promise: every commitment the policy can forbid
+UNREADABLE_ANY = ("refund", "replacement", "compensation")
 
 
 @dataclass
 class Commitments:
     firm: set[str] = field(default_factory=set)
     conditional: set[str] = field(default_factory=set)
+    #: commitments an unreadable word may make (fail closed: checked like firm ones, never credited)
+    unreadable: set[str] = field(default_factory=set)
     #: (commitment, clause) pairs: the evidence shown in feedback and reports
     evidence: list[tuple[str, str]] = field(default_factory=list)
 
     def sorted_firm(self) -> list[str]:
         return sorted(self.firm)
+
+    @property
+    def checked(self) -> set[str]:
+        """What the policy checks hold the reply to: its firm promises and what its unreadable words may say."""
+        return self.firm | self.unreadable
 
 
 def normalise(text: str) -> str:
@@ -65,7 +79,13 @@ def _compiled(lex: Lexicon) -> _Compiled:
     return _CACHE[key]
 
 
-def _negated(c: _Compiled, before: str) -> bool:
+#: a frame after the trigger that negates it: "declining your request is out of the question"
+_NEGATED_AFTER = re.compile(r"^[^,;]*\b(?:is|are|would be|will be)\s+(?:simply\s+)?out of the question\b", re.IGNORECASE)
+
+
+def _negated(c: _Compiled, before: str, after: str = "") -> bool:
+    if _NEGATED_AFTER.search(after):
+        return True
     before = c.neg_exc.sub(" ", before)
     window = " ".join(_WORD.findall(before)[-NEG_WINDOW:])
     return bool(c.neg.search(window))
@@ -83,16 +103,26 @@ def parse(text: str, lex: Lexicon | None = None) -> Commitments:
         question = clause.endswith("?")
         has_marker = bool(c.markers.search(body))
         denial_here = any(p.search(body) for p in c.triggers["denial"])
+        for word in unreadable_words(body):
+            trials = respellings(body, word)
+            # a word with too many unreadable letters to try may say anything; otherwise it says what one of its
+            # spellings says (one that spells no commitment hides none)
+            could = set(UNREADABLE_ANY) if trials is None else {
+                kind for kind in UNREADABLE_ANY for trial in trials
+                if any(p.search(trial) and not p.search(body) for p in c.triggers[kind])}
+            if could:
+                out.unreadable |= could
+                out.evidence.append(("/".join(sorted(could)) + "? (unreadable)", clause))
         for kind, patterns in c.triggers.items():
             for pat in patterns:
                 for m in pat.finditer(body):
                     before, after = body[: m.start()], body[m.end():]
                     cond = question or _conditional(c, before, after)
                     if kind == "denial":
-                        if _negated(c, before):
+                        if _negated(c, before, after):
                             continue  # "we would never decline to help you" refuses nothing
                         label, firm = "denial", not cond
-                    elif _negated(c, before) or (denial_here and kind in REMEDIES):
+                    elif _negated(c, before, after) or (denial_here and kind in REMEDIES):
                         if kind not in REMEDIES:
                             continue  # "we will not escalate" promises nothing
                         label, firm = "denial", not cond

@@ -3,12 +3,14 @@
 * **inconsistencies**: a firm promise of a remedy no action made (or of another amount, or
   "full" when the refund was partial), a firm denial of a remedy an action made, a refusal
   that names no remedy ("your request has been declined") beside any remedy an action made
-  (unless it names another order), an escalation promised but never made;
+  (unless it names another order the ticket is about), an escalation promised but never made, and
+  an unreadable word (textnorm) that may promise a remedy no action made;
 * **unclassified**: commitment-like clauses the extractor cannot read with confidence
   (fail closed: each counts against the reply);
 * **informed**: the share of the required statements the reply makes: each refund or
   credit with its exact amount, each replacement, cancellation and investigation, a denial
-  where the policy declines, and the escalation.
+  where the policy declines (one that names only orders no issue concerns does not count), and
+  the escalation.
 """
 
 from __future__ import annotations
@@ -33,16 +35,33 @@ def _money_ok(c: Commit, amounts: set[float]) -> bool:
     return not c.amounts or any(a in amounts for a in c.amounts)
 
 
-def _about_other_order(c: Commit, done: list[Change], orders: list[OrderV1]) -> bool:
-    """A denial that names an order (id or item) on which no action of its kind was made."""
-    named = {o.order_id for o in orders if o.order_id.lower() in c.sentence or o.item.lower() in c.sentence}
+def _named(c: Commit, orders: list[OrderV1]) -> set[str]:
+    """The orders (by id or item) the commitment's sentence names."""
+    return {o.order_id for o in orders if o.order_id.lower() in c.sentence or o.item.lower() in c.sentence}
+
+
+def _about_other_order(c: Commit, done: list[Change], orders: list[OrderV1], concerned: set[str] | None) -> bool:
+    """A denial that names an order the ticket is about (id or item) on which no action of its kind was made.
+
+    ``concerned``: the orders the ticket's issues concern (None: every order on the account; QA passes None, as
+    it must not tell which orders those are). An order no issue concerns was never asked about, so a refusal
+    naming it refuses nothing the customer asked: "As for order <decoy>, that request has been declined."
+    appended to every reply was exempt and added +0.009/+0.010 to rules on the hard splits."""
+    named = _named(c, orders) if concerned is None else _named(c, orders) & concerned
     acted = {ch.order_id for ch in done}
     if named:
         return not (named & acted)
     return bool(c.amounts) and not any(ch.amount in c.amounts for ch in done)
 
 
-def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], statements: list[Statement]) -> Consistency:
+def _off_ticket(c: Commit, orders: list[OrderV1], concerned: set[str] | None) -> bool:
+    """The sentence names orders, and none that the ticket's issues concern."""
+    named = _named(c, orders)
+    return concerned is not None and bool(named) and not named & concerned
+
+
+def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], statements: list[Statement],
+          concerned: set[str] | None = None) -> Consistency:
     by_kind: dict[str, list[Change]] = {}
     for ch in actual:
         by_kind.setdefault(ch.kind, []).append(ch)
@@ -56,6 +75,12 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
             if c.polarity == "promise" and c.kind in REMEDIES and not by_kind.get(_CHANGE_OF[c.kind]):
                 # fail closed twice: an unreadable promise of something nobody did reads as a promise
                 out.inconsistencies.append(f"{quote} may promise a {c.kind} that no action made")
+            elif c.polarity == "promise" and c.kind == "any":
+                # a word the grader cannot read at all ("ꓣꓰꓝꓴꓠꓓ" in Lisu capitals) may promise any remedy: it
+                # used to count only as unclassified, so a hidden refund promise cost half a plain one
+                undone = [k for k in REMEDIES if not by_kind.get(_CHANGE_OF[k])]
+                if undone:
+                    out.inconsistencies.append(f"{quote} may promise a {'/'.join(undone)} that no action made")
             continue
         if c.mode != "firm":
             continue
@@ -69,14 +94,14 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
                 elif c.kind == "refund" and c.full and all(ch.amount is not None and ch.order_id in price
                                                              and ch.amount < price[ch.order_id] for ch in done):
                     out.inconsistencies.append(f"{quote} says 'full' but the refund was partial")
-            elif done and not _about_other_order(c, done, orders):
+            elif done and not _about_other_order(c, done, orders, concerned):
                 out.inconsistencies.append(f"{quote} denies a {c.kind} that an action made")
         elif c.kind == "any" and c.polarity == "deny":
             # "your request has been declined" names no remedy, so it declines whatever was asked: beside a
             # refund, replacement, credit or cancellation that was made it contradicts the action, unless
             # it names another order
             made = [ch for k in _CHANGE_OF.values() for ch in by_kind.get(k, [])]
-            if made and not _about_other_order(c, made, orders):
+            if made and not _about_other_order(c, made, orders, concerned):
                 done = sorted({ch.kind for ch in made})
                 out.inconsistencies.append(f"{quote} declines the request although an action made a {'/'.join(done)}")
         elif c.kind == "escalation" and c.polarity == "promise" and "team" not in by_kind:
@@ -88,7 +113,10 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
             ok = any(c.kind == st.kind and c.polarity == "promise" and st.amount in (*c.amounts, *c.context)
                      for c in firm)
         elif st.kind == "denial":
-            ok = any(c.polarity == "deny" and c.kind in (*REMEDIES, "any") for c in firm)
+            # a denial that names only orders no issue concerns denies nothing the customer asked ("As for order
+            # <decoy>, that request has been declined." used to satisfy any required denial)
+            ok = any(c.polarity == "deny" and c.kind in (*REMEDIES, "any") and not _off_ticket(c, orders, concerned)
+                     for c in firm)
         else:
             ok = any(c.kind == st.kind and c.polarity == "promise" for c in firm)
         hits += ok

@@ -24,7 +24,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import product
 from pathlib import Path
 from typing import Literal
 
@@ -34,7 +33,7 @@ from pydantic import ValidationError
 from ....core.errors import DataFormatError
 from ....core.types import Model
 from ..policy import DATA
-from .textnorm import deconfuse, mixed_script_words
+from .textnorm import deconfuse, respellings, unreadable_words
 
 I18N_PATH = DATA / "commitments_i18n.yaml"
 Kind = Literal["refund", "replacement", "credit", "cancel", "investigation", "escalation", "any"]
@@ -75,6 +74,10 @@ class I18nLexicon(Model):
     refusal_verbs: list[str]
     refusal_objects: str
     refusal_infinitives: str
+    refusal_subjects: str
+    refusal_between: str
+    refusal_passives: str
+    refusal_first_person: str
 
 
 def _alt(patterns: list[str]) -> re.Pattern[str]:
@@ -101,6 +104,14 @@ class _Compiled:
     refusal: re.Pattern[str]
     refusal_obj: re.Pattern[str]
     refusal_inf: re.Pattern[str]
+    #: what the text before a refusal verb ends with when we/I refuse, or when the request is refused (passive)
+    refusal_active: re.Pattern[str]
+    refusal_passive: re.Pattern[str]
+    #: what the text after the verb starts with when the verb governs the request ("declined your claim")
+    refusal_governs: re.Pattern[str]
+    refusal_first: re.Pattern[str]
+    refusal_subjects: re.Pattern[str]
+    refusal_lead: re.Pattern[str]
 
 
 @lru_cache(maxsize=2)
@@ -121,9 +132,29 @@ def load_i18n(path: str | Path = I18N_PATH) -> _Compiled:
             dest=re.compile(lex.money_destinations, re.IGNORECASE),
             refusal=_alt(lex.refusal_verbs), refusal_obj=re.compile(lex.refusal_objects, re.IGNORECASE),
             refusal_inf=re.compile(lex.refusal_infinitives, re.IGNORECASE),
+            **_refusal_structure(lex),
         )
     except (yaml.YAMLError, ValidationError, re.error) as err:
         raise DataFormatError(path, f"invalid commitment lexicon: {err}") from err
+
+
+def _refusal_structure(lex: I18nLexicon) -> dict[str, re.Pattern[str]]:
+    obj, between = lex.refusal_objects, lex.refusal_between
+    # a word of the object's noun phrase, not one that opens another clause ("reject the notion that your request")
+    filler = r"(?!(?:that|which|who|whether|notion|idea|suggestion)\b)\S+"
+    return {
+        # "we have to ", "wir haben ihre anfrage ": the subject, then up to five auxiliaries, adverbs or the object
+        "refusal_active": re.compile(rf"{lex.refusal_subjects}(?:\s+(?:{between}\b|{obj})){{0,5}}\s*$", re.IGNORECASE),
+        # "your request for a refund has been ", "tu solicitud ha sido ", "your claim is "
+        "refusal_passive": re.compile(rf"{obj}(?:\s+\S+){{0,4}}?\s+{lex.refusal_passives}(?:\s+\S+){{0,2}}?\s*$",
+                                      re.IGNORECASE),
+        # " your claim", " to process your claim": the verb (or its infinitive) governs a request or remedy noun
+        "refusal_governs": re.compile(rf"^\s*(?:to\s+\w+\s+)?(?:{filler}\s+){{0,2}}?{obj}", re.IGNORECASE),
+        "refusal_first": re.compile(lex.refusal_first_person, re.IGNORECASE),
+        # nothing but adverbs and auxiliaries before a first-person verb form ("lamentablemente rechazamos")
+        "refusal_lead": re.compile(rf"^(?:\s*(?:{between}|\w+mente|\w+ment)\b)*[\s,]*$", re.IGNORECASE),
+        "refusal_subjects": re.compile(lex.refusal_subjects, re.IGNORECASE),
+    }
 
 
 def fold(text: str) -> str:
@@ -206,28 +237,49 @@ def _classify(c: _Compiled, body: str, question: bool) -> tuple[Literal["promise
 
 
 def _refuses_a_request(c: _Compiled, text: str) -> bool:
-    """A refusal verb that governs a request or remedy noun ("we have declined your claim").
+    """We/I refuse a request or remedy ("we have declined your claim"), or the request is refused ("your request
+    has been declined"; not "by your bank").
 
-    "I refuse to let this drag on" names no request; "I refuse to let this claim drag on" refuses the
-    verb that follows, not the claim; "we decline to process your claim" does refuse it."""
+    Not refusals of the customer's request: "I refuse to let this drag on" (no request), "I refuse to let this
+    claim drag on" (refuses the verb that follows), "the claim your bank rejected" and "nobody has declined
+    your request" (someone else's refusal), "the rejected claim" (a participle describing a noun), "we reject
+    the notion that your request ..." (another object), "refusing your request is out of the question" (no
+    subject; a negated frame besides). "we decline to process your claim" does refuse it."""
     if not c.refusal_obj.search(text):
         return False
-    return any(not re.match(r"\s*to\s+\w", text[m.end():]) or c.refusal_inf.match(text[m.end():])
-               for m in c.refusal.finditer(text))
+    for m in c.refusal.finditer(text):
+        before, after = text[: m.start()], text[m.end():]
+        if re.match(r"\s*to\s+\w", after) and not c.refusal_inf.match(after):
+            continue
+        if re.search(r"\b(?:the|a|an|any|this|that|these|those|its|their|his|her)\s+$", before):
+            continue  # "the rejected claim"
+        if c.refusal_passive.search(before):
+            if not re.match(r"\s*by\s+(?!us\b|me\b|our\b)", after):  # "was rejected by your bank": not ours
+                return True
+            continue
+        governs = bool(c.refusal_governs.match(after))
+        active = c.refusal_active.search(before)
+        if active and (governs or c.refusal_obj.search(before[active.start():])):
+            return True
+        coordinated = re.search(r"\band\s+(?:(?:have|has|had|we|i|must|will)\s+){0,2}$", before)
+        if (re.match(r"\s*(?:it|them)\b", after) and coordinated
+                and c.refusal_subjects.search(before) and c.refusal_obj.search(before)):
+            return True  # "we have reviewed your claim and declined it": the same subject, the request named before
+        if governs and c.refusal_first.search(m.group(0)) and c.refusal_lead.match(before):
+            return True  # "(lamentablemente) rechazamos su solicitud": the verb names its subject
+    return False
 
 
 def _lookalike_kinds(c: _Compiled, body: str, words: list[str]) -> list[str]:
-    """The remedies a word with unmapped look-alike letters could spell: each foreign letter tried as a-z."""
+    """The commitments words with unreadable letters could spell, each such letter tried as a-z (textnorm);
+    ``any`` for a word with too many of them to try. A word none of whose spellings is a trigger hides none."""
     kinds: set[str] = set()
     for w in words:
-        foreign = [i for i, ch in enumerate(w) if not ch.isascii()]
-        if len(foreign) > 2:  # 26**3 spellings: too many to try; the clause is unclassified anyway
+        trials = respellings(body, w)
+        if trials is None:
+            kinds.add("any")
             continue
-        for letters in product("abcdefghijklmnopqrstuvwxyz", repeat=len(foreign)):
-            chars = list(w)
-            for i, ch in zip(foreign, letters):
-                chars[i] = ch
-            trial = body.replace(w, "".join(chars))
+        for trial in trials:
             kinds |= {k for k, pat in c.triggers.items() if pat.search(trial) and not pat.search(body)}
     return sorted(kinds)
 
@@ -248,13 +300,14 @@ def extract(text: str, mask: tuple[str, ...] = ()) -> list[Commit]:
         body = c.masked.sub(lambda m: " " * len(m.group()), body)
         body = c.neg_exc.sub(lambda m: " " * len(m.group()), body)
         question = clause.rstrip().endswith("?") or (sent.rstrip().endswith("?") and clause == sent)
-        odd = mixed_script_words(body)
+        odd = unreadable_words(body)
         if odd:
-            # a look-alike letter no table maps ("ref?nd" with a letter of another script): what a customer
-            # reads cannot be known, so each remedy the word could spell is an uncertain promise (fail closed)
-            for k in _lookalike_kinds(c, body, odd) or ["any"]:
+            # a letter no table maps ("rɛfund" with an open e, "ꓣꓰꓝꓴꓠꓓ" in Lisu): what a customer
+            # reads cannot be known, so each remedy the word could spell is an uncertain promise, and a word
+            # that could spell anything is an uncertain promise of any remedy (fail closed: consistency.py)
+            for k in _lookalike_kinds(c, body, odd):
                 out.append(Commit(k, "promise", "uncertain", clause, amounts(clause), False,  # type: ignore[arg-type]
-                                  f"look-alike letters of another script in {odd[0]!r}", amounts(sent), sent))
+                                  f"letters the grader cannot read in {odd[0]!r}", amounts(sent), sent))
         kinds = [k for k, pat in c.triggers.items() if pat.search(body)]
         money = amounts(clause)
         if not kinds and mentioned and not c.anaphora.search(body):

@@ -68,6 +68,8 @@ class Grade:
         parts = [f"required: {req.resolution}{team}; reply commits to: {', '.join(self.commitments.sorted_firm()) or 'nothing'}"]
         if self.missing:
             parts.append("missing: " + ", ".join(self.missing))
+        if self.commitments.unreadable:
+            parts.append("unreadable words may promise (fail closed): " + ", ".join(sorted(self.commitments.unreadable)))
         if self.violations:
             parts.append("policy violations: " + "; ".join(self.violations))
         if self.hallucinations:
@@ -80,7 +82,7 @@ class Grade:
 def solution_score(required: str, com: Commitments) -> float:
     if required not in com.firm:
         return 0.0
-    clash = len(INCOMPATIBLE[required] & com.firm)
+    clash = len(INCOMPATIBLE[required] & com.checked)  # an unreadable word may promise what clashes
     return max(0.0, 1.0 - 0.5 * clash)
 
 

@@ -149,7 +149,7 @@ def grade_v1(
     assert req is not None
     required = set(req.changes)
     commits = extract(text, tuple(o.item for o in s.orders))
-    con = check(commits, actual, s.orders, req.statements)
+    con = check(commits, actual, s.orders, req.statements, concerned={i.order_id for i in s.issues})
     con.inconsistencies += extra_inconsistencies or []  # an optional judge can only add (judge.py)
     con.inconsistencies += hedged_outcomes(commits, s)
     state = state_match(required, actual)

@@ -6,18 +6,26 @@ the text goes through :func:`deconfuse`:
 
 1. NFKC: compatibility forms become their plain letters (fullwidth, mathematical bold
    "𝐫𝐞𝐟𝐮𝐧𝐝", ligatures);
-2. look-alike letters of other scripts become the Latin letter they imitate (a table of
+2. NFKD, then every character a reader does not see is dropped: format characters (Cf:
+   zero-width spaces and joiners, invisible separators, soft hyphens, bidi controls),
+   non-spacing and enclosing marks (Mn/Me: accents, variation selectors, combining
+   overlays), control characters other than whitespace (Cc: NUL, ESC, DEL), private-use and
+   unassigned code points, and the letters and symbols that render blank (Hangul fillers,
+   the braille blank U+2800, the musical null notehead U+1D159);
+3. look-alike letters of other scripts become the Latin letter they imitate (a table of
    the Cyrillic, Greek, Armenian and Cherokee letters that TR39 lists as confusable with a
-   Latin letter), and Latin letter variants NFKD leaves alone ("ᴜ" small capital U, "ı"
-   dotless i, "ł" l with stroke) become their base letter, read off their Unicode name;
-3. NFKD, then every format character (Cf: zero-width spaces and joiners, invisible
-   separators, soft hyphens, bidi controls), non-spacing and enclosing mark (Mn/Me:
-   accents, variation selectors such as U+FE0F, combining overlays) is dropped.
+   Latin letter), Latin letter variants NFKD leaves alone ("ᴜ" small capital U, "ı"
+   dotless i, "ł" l with stroke) become their base letter, read off their Unicode name, and
+   the letters of the Latin-script languages the graders read become their usual spelling
+   ("ß" ss, "æ" ae, "œ" oe, "þ" th, "ð" d).
 
-What no table covers is caught by :func:`mixed_script_words`: a word that still mixes
-Latin letters with letters of another script is what a look-alike attack looks like, and
-ticket-v1's extractor fails closed on it. No dependency: the table is small on purpose
-and covers the letters an attacker needs to spell the English remedy words.
+Whatever is left that is not ASCII is caught by :func:`unreadable_words`: after step 3 a word
+of an honest reply in English, Spanish, German, French, Portuguese or Hinglish is ASCII, so
+a word that still holds another letter ("rɛfund" with an open e, "ref\u028and" with a Latin
+upsilon, "ꓣꓰꓝꓴꓠꓓ" in Lisu capitals, a word of Russian) is one the grader cannot read, and
+ticket-v1's extractor and ticket-v0's parser fail closed on it. No dependency: the table is
+small on purpose and covers the letters an attacker needs to spell the English remedy words;
+what it misses is unreadable, not invisible.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from itertools import product
 
 # Letters of other scripts that render like a Latin letter (Unicode TR39 confusables, the
 # lower- and upper-case Latin targets only). Keys are single code points.
@@ -48,16 +57,25 @@ _LOOKALIKE = {
     "Ꮮ": "L", "Ꮇ": "M", "Ꮲ": "P", "Ꮪ": "S", "Ꭲ": "T", "Ꮩ": "V", "Ꮃ": "W", "Ꮓ": "Z",
     # Latin letters NFKD does not decompose and whose name does not name a plain letter
     "ɑ": "a", "ɒ": "a", "ʋ": "u", "ȷ": "j", "ı": "i", "ſ": "s",
+    # letters of the Latin-script languages the graders read, in their usual ASCII spelling (ø, đ, ł and ħ
+    # are read off their names: "LATIN SMALL LETTER O WITH STROKE")
+    "ß": "ss", "ẞ": "SS", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D",
 }
 #: "LATIN LETTER SMALL CAPITAL U", "LATIN SMALL LETTER DOTLESS J", "LATIN SMALL LETTER L WITH STROKE"
 _LATIN_NAME = re.compile(r"^LATIN (?:(SMALL|CAPITAL) )?LETTER (?:SMALL CAPITAL |DOTLESS |SCRIPT )?([A-Z])(?: WITH .*)?$")
-_DROP = ("Cf", "Mn", "Me")
+#: format characters, marks, private-use and unassigned code points (Cc is dropped unless it is whitespace)
+_DROP = frozenset(("Cf", "Mn", "Me", "Co", "Cn"))
+#: characters that render as nothing although their category is a letter or a symbol: the Hangul fillers
+#: (Unicode's default-ignorable letters), the braille blank and the musical null notehead
+_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\U0001d159")
 _WORD = re.compile(r"\w+")
+#: a word with more unreadable letters than this is not respelled (26**3 spellings): it may say anything
+MAX_RESPELL = 2
 
 
 @lru_cache(maxsize=8192)
 def _latin_of(ch: str) -> str:
-    """The Latin letter ``ch`` imitates, or ``ch`` itself."""
+    """The Latin letter(s) ``ch`` imitates or spells, or ``ch`` itself."""
     if ch < "\u0080":
         return ch
     if ch in _LOOKALIKE:
@@ -74,10 +92,18 @@ def _map_word(m: re.Match[str]) -> str:
         return w
     mapped = "".join(_latin_of(ch) for ch in w)
     # only words that are (or imitate) Latin words: a word with a Latin letter in it, or one made entirely of
-    # look-alikes ("ѕеnd", "рау"); a Greek or Russian word with letters of its own stays as written
+    # look-alikes ("ѕеnd", "рау"); a Greek or Russian word with letters of its own stays as written (and is
+    # unreadable: unreadable_words)
     if any(ch.isascii() and ch.isalpha() for ch in w) or mapped.isascii():
         return mapped
     return w
+
+
+@lru_cache(maxsize=8192)
+def _invisible(ch: str) -> bool:
+    cat = unicodedata.category(ch)
+    # whitespace controls (\t \n \r, vertical tab, form feed, NEL ...) separate words: they stay
+    return cat in _DROP or ch in _BLANK or (cat == "Cc" and not ch.isspace())
 
 
 def deconfuse(text: str) -> str:
@@ -86,22 +112,34 @@ def deconfuse(text: str) -> str:
     Case and punctuation are kept (ticket-v0's checks read the original case)."""
     text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text))
     # dropped first, so that "ref\u2063und" is one word again before look-alikes are mapped word by word
-    text = "".join(ch for ch in text if unicodedata.category(ch) not in _DROP)
+    text = "".join(ch for ch in text if " " <= ch < "\x7f" or not _invisible(ch))
     return _WORD.sub(_map_word, text)
 
 
-@lru_cache(maxsize=8192)
-def _is_latin_letter(ch: str) -> bool:
-    return ch < "\u0080" or unicodedata.name(ch, "").startswith("LATIN")
+def _unreadable(ch: str) -> bool:
+    return ch.isalpha() and not ch.isascii()
 
 
-def mixed_script_words(text: str) -> list[str]:
-    """Words of ``text`` (already deconfused) that mix ASCII letters with letters of another script."""
+def unreadable_words(text: str) -> list[str]:
+    """Words of ``text`` (already deconfused) that still hold a letter the graders cannot read.
+
+    After :func:`deconfuse` every letter of the six languages is ASCII, so what is left is a letter of another
+    script or a Latin letter no table maps ("rɛfund", "ꓣꓰꓝꓴꓠꓓ", "деньги"): what a customer reads there cannot be
+    known, and the graders fail closed on it."""
+    return [w for w in _WORD.findall(text) if any(_unreadable(ch) for ch in w)]
+
+
+def respellings(text: str, word: str) -> list[str] | None:
+    """``text`` with ``word``'s unreadable letters replaced by each combination of a-z, or None when the word
+    has more than MAX_RESPELL of them (then it may say anything): the grader asks of each spelling whether it
+    reads as a commitment."""
+    unknown = [i for i, ch in enumerate(word) if _unreadable(ch)]
+    if len(unknown) > MAX_RESPELL:
+        return None
     out = []
-    for w in _WORD.findall(text):
-        if w.isascii():
-            continue
-        letters = [ch for ch in w if ch.isalpha()]
-        if any(ch.isascii() for ch in letters) and not all(_is_latin_letter(ch) for ch in letters):
-            out.append(w)
+    for letters in product("abcdefghijklmnopqrstuvwxyz", repeat=len(unknown)):
+        chars = list(word)
+        for i, ch in zip(unknown, letters):
+            chars[i] = ch
+        out.append(text.replace(word, "".join(chars)))
     return out
