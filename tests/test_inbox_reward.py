@@ -10,6 +10,7 @@ from supportgym.envs.inbox.config import load_config
 from supportgym.envs.inbox.models import Gold
 from supportgym.envs.inbox.reward import EmailScorer, max_total, normalized, reply_quality, score_labels, score_reply
 from supportgym.envs.inbox.tasks import load_task
+from supportgym.envs.inbox.text import tokens as tokenize
 
 CFG = load_config()
 GOLD = Gold(priority="high", category="billing_inquiry", route_to="billing", flag_review=True,
@@ -167,7 +168,7 @@ def test_echoing_the_subject_is_not_enough_when_the_body_names_the_product():
     le = LabelledEmail(email=Email(header=EmailHeader(id="z", sender="x@example.com", subject="Problema de conexión urgente",
                                                       timestamp="t"), body=body), gold=g)
     sc = EmailScorer.build(le)
-    assert "Zoom" in sc.facts and sc.need == 3
+    assert "Zoom" in sc.facts and sc.need == 2  # "problema" and "urgente" are words every ticket's subject shares
     echo = "Hola, gracias por su mensaje sobre el problema de conexión urgente. Lo vamos a revisar hoy. Saludos"
     named = "Hola, gracias por su mensaje sobre el problema de conexión urgente con Zoom. Lo vamos a revisar hoy. Saludos"
     assert reply_quality(sc, "technical_support", named, "bag") > reply_quality(sc, "technical_support", echo, "bag") + 0.15
@@ -226,6 +227,53 @@ def test_one_sentence_for_five_categories_earns_no_fitting_tone():
     honest = ("Hello, about RPT-77: sorry for the trouble. Our engineers are investigating the export and will fix it "
               "today. Kind regards, Support")
     assert reply_quality(sc, "technical_support", honest, "bag") > reply_quality(sc, "technical_support", hedge, "bag") + 0.1
+
+
+def _keyed(subject: str, body: str, category: str, facts: list[str], sender: str = "Jonas Fischer <jonas@example.com>"):
+    from supportgym.envs.inbox.models import Email, EmailHeader, LabelledEmail
+
+    g = Gold(priority="medium", category=category, route_to="billing", key_facts=facts)
+    return EmailScorer.build(LabelledEmail(email=Email(header=EmailHeader(id="z", sender=sender, subject=subject,
+                                                                          timestamp="t"), body=body), gold=g))
+
+
+def test_facts_in_other_natural_forms_are_cited():
+    """Red team round 3: "$4,850" did not cite "4,850.00", "May 19, 2026" did not cite "19 May 2026", and
+    "Dear Mr Fischer" did not cite the first name the facts hold."""
+    sc = _keyed("Invoice question", "Hi, about the 4,850.00 charge due 19 May 2026. Thanks, Jonas", "billing_inquiry",
+                ["4,850.00", "19 May 2026", "Jonas"])
+    reply = ("Dear Mr Fischer, thank you for your message. We have checked the $4,850 charge due on May 19, 2026 and "
+             "the invoice is correct; the payment will be collected then. Kind regards, Billing")
+    toks = tokenize(reply)
+    assert sc.cited("".join(toks), " " + " ".join(toks) + " ", toks) == 3
+
+
+def test_one_phone_number_and_a_time_are_not_a_number_spray():
+    """Red team round 3: calling the customer back on "+49 171 5520 913" before "09:00" counted as five stray
+    numbers and took an honest reply from 1.0 to 0.31. A run of numbers next to each other in the email is one."""
+    body = ("Hi, invoice INV-2024-0042 was charged twice. Please call me back on +49 171 5520 913 before 09:00 "
+            "tomorrow. Thanks, Jonas")
+    sc = _keyed("Double charge", body, "billing_inquiry", ["INV-2024-0042"])
+    reply = ("Hi Jonas, thank you for your message. We will refund the duplicate charge on invoice INV-2024-0042 today, "
+             "and I will call you on +49 171 5520 913 before 09:00 tomorrow to confirm. Kind regards, Billing")
+    assert reply_quality(sc, "billing_inquiry", reply, "bag") >= 0.9
+
+
+def test_a_sentence_that_fits_every_category_earns_no_fitting_tone():
+    """Red team round 3: a sentence made only of markers every polite reply uses ("understand your request, review
+    your account and plan, call, happy to help") fitted all seven categories; a category's fitting tone now needs
+    one of its distinctive markers (courtesy itself fits a colleague's note and a general question)."""
+    sc = _keyed("Invoice INV-2024-0042", "Hi, invoice INV-2024-0042 looks wrong.", "billing_inquiry", ["INV-2024-0042"])
+    universal = ("Hello, about INV-2024-0042: we understand your request and will review it, check your account and "
+                 "plan, and call you; we are happy to help. Kind regards, Support")
+    fitting = ("Hello, about INV-2024-0042: we will correct the invoice and refund the difference to your account. "
+               "Kind regards, Support")
+    assert reply_quality(sc, "billing_inquiry", fitting, "bag") > reply_quality(sc, "billing_inquiry", universal, "bag") + 0.1
+
+
+def test_the_words_every_ticket_subject_shares_are_no_facts():
+    sc = _ticket("Urgent request: problema", "Hello, my Surface Pro keyboard stopped working after the update.")
+    assert not {"urgent", "request", "problema"} & {f.lower() for f in sc.facts}
 
 
 def test_wrong_tone_costs():

@@ -7,6 +7,7 @@ token strings are joined once, markers are matched as substrings, sets are preco
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from itertools import accumulate
 from operator import itemgetter
@@ -18,7 +19,7 @@ from pydantic import Field
 from ...core.types import Model
 from .config import DATA
 from .models import LabelledEmail
-from .text import extract_facts, first_name, main_text, named_things, tokens
+from .text import extract_facts, first_name, main_text, named_things, sender_parts, tokens
 
 
 class ReplyScoring(Model):
@@ -55,6 +56,8 @@ class ReplyScoring(Model):
     tone_spread_max: int = Field(2, ge=0)
     comment_tone_generic: str = Field("", alias="_comment_tone_generic")
     tone_generic: list[str] = Field(default_factory=list)
+    comment_tone_generic_ok: str = Field("", alias="_comment_tone_generic_ok")
+    tone_generic_ok: list[str] = Field(default_factory=list)
     comment_desk_words: str = Field("", alias="_comment_desk_words")
     desk_words: list[str] = Field(default_factory=list)
     #: numbers of the email that are not among its facts, cited in the reply: up to spray_free are fine (a date, a
@@ -80,6 +83,8 @@ class ReplyRules:
     tone: dict[str, tuple[str, ...]]
     #: the same without ``tone_generic``: what tells categories apart
     tone_distinct: dict[str, tuple[str, ...]]
+    #: every one-word tone marker, bare (the copy check's long words leave them out)
+    tone_prefixes: tuple[str, ...]
     #: " marker " strings (whole words)
     avoid: dict[str, tuple[str, ...]]
 
@@ -95,15 +100,21 @@ def reply_rules() -> ReplyRules:
         tone={c: tuple(" " + " ".join(tokens(w)) for w in ws) for c, ws in data.tone.items()},
         tone_distinct={c: tuple(" " + " ".join(tokens(w)) for w in ws if w not in data.tone_generic)
                        for c, ws in data.tone.items()},
+        tone_prefixes=tuple(sorted({t for ws in data.tone.values() for w in ws for t in tokens(w)[:1]
+                                    if len(tokens(w)) == 1})),
         avoid={c: tuple(" " + " ".join(tokens(w)) + " " for w in ws) for c, ws in data.avoid.items()},
     )
 
 
+_ZERO_CENTS_RE = re.compile(r"(\d)[.,]00\b")
+
+
 def fact_matcher(text: str) -> tuple[str, tuple[str, ...]]:
     """How a reply cites ``text``: (compact, ()) for facts with digits, matched as a compact
-    substring ('INV-2024-0042' in 'inv20240042'); ("", stems) for words, each matched at a
-    word start of the reply (5-letter stems; short words such as AI or HR whole)."""
-    toks = tokens(text)
+    substring on token boundaries ('INV-2024-0042' in 'inv20240042'; zero cents dropped, so
+    "$4,850" cites "4,850.00"); ("", stems) for words, each matched at a word start of the reply
+    (5-letter stems; short words such as AI or HR whole)."""
+    toks = tokens(_ZERO_CENTS_RE.sub(r"\1", text))
     c = "".join(toks)
     if not c.isalpha():
         return c, ()
@@ -118,7 +129,7 @@ class EmailScorer:
     (spam and unreplied mail never tokenise their body).
     """
 
-    __slots__ = ("email", "gold", "_facts", "_matchers", "_need", "_body", "_gold_json", "_bag", "_stray")
+    __slots__ = ("email", "gold", "_facts", "_matchers", "_need", "_body", "_gold_json", "_bag", "_stray", "_alt")
 
     def __init__(self, le: LabelledEmail) -> None:
         self.email, self.gold = le.email, le.gold
@@ -128,7 +139,8 @@ class EmailScorer:
         self._body: str | None = None
         self._gold_json: dict[str, Any] | None = None
         self._bag: tuple[frozenset[str], frozenset[str]] | None = None
-        self._stray: frozenset[str] | None = None
+        self._stray: dict[str, int] | None = None
+        self._alt: dict[int, tuple[str, ...]] = {}
 
     @classmethod
     def build(cls, le: LabelledEmail) -> EmailScorer:
@@ -148,7 +160,9 @@ class EmailScorer:
         if not raw:
             fw = reply_rules().function_words
             skip = fw | reply_rules().courtesy
-            raw = [t for t in dict.fromkeys(tokens(subject)) if len(t) >= rules.fallback_fact_min_len and t not in fw][:3]
+            # not the words every ticket's subject shares ("urgent", "request", "problema"): echoing them says nothing
+            raw = [t for t in dict.fromkeys(tokens(subject))
+                   if len(t) >= rules.fallback_fact_min_len and t not in reply_rules().neutral][:3]
             need = min(len(raw), 2)
             if raw:
                 # the subject alone can be echoed without reading a word of the body: what the body names counts too
@@ -165,6 +179,19 @@ class EmailScorer:
                     raw = sorted(words, key=lambda t: (-len(t), t))[:3]
                     need = min(len(raw), 1)
         self._facts, self._matchers, self._need = tuple(raw), [fact_matcher(f) for f in raw], need
+        self._alt = {}
+        fw = reply_rules().function_words
+        for k, (f, (c, _)) in enumerate(zip(raw, self._matchers, strict=True)):
+            parts = [t for t in tokens(_ZERO_CENTS_RE.sub(r"\1", f)) if t not in fw]
+            if c and len(parts) > 1:
+                # each token of a fact with digits on its own, in any order: "May 19, 2026" cites "19 May 2026"
+                self._alt[k] = tuple(" " + t + " " for t in parts)
+        display = sender_parts(self.email.header.sender)[0].split()
+        if len(display) > 1 and raw and raw[-1] == first_name(self.email.header.sender):
+            last = tokens(display[-1])
+            if last and last[0].isalpha() and len(last[0]) > 2:
+                # "Dear Mr Fischer" names the sender as well as "Hi Jonas"
+                self._alt[len(raw) - 1] = (" " + last[0][:5],)
 
     @property
     def facts(self) -> tuple[str, ...]:
@@ -183,9 +210,10 @@ class EmailScorer:
             self._prepare()
         hit = 0
         bounds: set[int] | None = None
-        for c, stems in self._matchers:
+        for k, (c, stems) in enumerate(self._matchers):
             if stems:
-                hit += all(map(reply_joined.__contains__, stems))
+                hit += all(map(reply_joined.__contains__, stems)) or (
+                    k in self._alt and all(map(reply_joined.__contains__, self._alt[k])))
             elif c and c in reply_compact:
                 if toks is None:
                     hit += 1
@@ -195,7 +223,9 @@ class EmailScorer:
                 i = reply_compact.find(c)
                 while i >= 0 and not (i in bounds and i + len(c) in bounds):
                     i = reply_compact.find(c, i + 1)
-                hit += i >= 0
+                hit += i >= 0 or (k in self._alt and all(map(reply_joined.__contains__, self._alt[k])))
+            elif k in self._alt:
+                hit += all(map(reply_joined.__contains__, self._alt[k]))
         return hit
 
     @property
@@ -205,12 +235,23 @@ class EmailScorer:
         return self._need
 
     @property
-    def stray_numbers(self) -> frozenset[str]:
-        """Tokens with digits in the email (subject and body) that are not part of a fact."""
+    def stray_numbers(self) -> dict[str, int]:
+        """Tokens with digits in the email (subject and body) that are not part of a fact -> the number they
+        belong to: a run of such tokens next to each other in the email (a phone number "+49 171 5520 913",
+        a time "07:41", a date) is one number."""
         if self._stray is None:
             e = self.email
-            nums = {t for t in tokens(f"{e.header.subject} {e.body}") if not t.isalpha()}
-            self._stray = frozenset(nums - {t for f in self.facts for t in tokens(f)})
+            fact_toks = {t for f in self.facts for t in tokens(f)}
+            out: dict[str, int] = {}
+            group, prev_num = 0, False
+            for t in tokens(f"{e.header.subject} {e.body}"):
+                num = not t.isalpha()
+                if num and not prev_num:
+                    group += 1
+                if num and t not in fact_toks:
+                    out.setdefault(t, group)
+                prev_num = num
+            self._stray = out
         return self._stray
 
     @property
@@ -225,23 +266,30 @@ class EmailScorer:
         """(neutral tokens of this email, content stems, long content words) of the whole email,
         subject and quoted history included.
 
-        Neutral: words a reply may share with the email without copying it: function and
-        courtesy words (``ReplyRules.neutral``), plus here the facts to cite and the sender's
-        name. Content stems: the first ``stem`` letters of every other token (numbers and
-        short words included). Long words: the ``long_words_max`` longest body words of at
+        Neutral: words a reply may share with the email without copying it: function,
+        courtesy and desk words (``ReplyRules.neutral``), plus here the facts to cite and the
+        sender's whole name. Content stems: the first ``stem`` letters of every other token
+        (short words included; numbers left out: citing them is the number-precision check's
+        business). Long words: the ``long_words_max`` longest body words of at
         least ``long_word`` letters that are not in the subject, whole.
         """
         if self._bag is None:
             rr = reply_rules()
             d, static = rr.data, rr.neutral
-            extra = frozenset(tokens(" ".join(self.facts) + " " + first_name(self.email.header.sender)))
+            display, addr = sender_parts(self.email.header.sender)
+            # the facts, and the sender's whole name ("Dear Mr Fischer" copies nothing)
+            extra = frozenset(tokens(" ".join(self.facts) + " " + display + " " + addr.partition("@")[0]))
             subject, body = set(tokens(self.email.header.subject)), set(tokens(self.email.body))
             whole = (subject | body) - static - extra
-            # body words only: quoting the subject is what honest replies do
-            long_words = [t for t in whole - subject if len(t) >= d.long_word and t.isalpha()]
+            # body words only: quoting the subject is what honest replies do; and not the tone words a fitting
+            # reply uses anyway ("counsel", "remboursement")
+            long_words = [t for t in whole - subject if len(t) >= d.long_word and t.isalpha()
+                          and not t.startswith(rr.tone_prefixes)]
             if len(long_words) > d.long_words_max:  # keep the longest; ties by spelling, whatever the hash seed
                 long_words.sort(key=lambda t: (-len(t), t))
-            self._bag = (extra, frozenset(map(_STEM[d.stem], whole)), tuple(long_words[: d.long_words_max]))
+            # numbers are the number-precision check's business: repeating the customer's phone number is no copy
+            words = {t for t in whole if not t.isdigit()}
+            self._bag = (extra, frozenset(map(_STEM[d.stem], words)), tuple(long_words[: d.long_words_max]))
         return self._bag
 
     @property
@@ -251,8 +299,6 @@ class EmailScorer:
         return self._gold_json
 
 
-#: the category whose tone markers are apologies (see reply_quality's tone spread)
-APOLOGY_CATEGORY = "customer_complaint"
 _STEM = {k: itemgetter(slice(None, k)) for k in range(1, 16)}
 
 
@@ -297,15 +343,27 @@ def copy_bag(scorer: EmailScorer, toks: list[str], compact: str | None = None) -
     extra, content, long_words = scorer.bag
     k = d.stem
     # set algebra and map at C speed: this runs on every step
-    stems = set(map(_STEM[k], set(toks) - static - extra))
+    stems = {t[:k] for t in set(toks) - static - extra if not t.isdigit()}
     echoed = len(stems & content)
     echo = echoed / len(stems) if stems else 0.0
     recall = echoed / max(len(content), d.recall_min_words)
     copy = _ramp(echo, d.echo_ok, d.echo_zero) * _ramp(recall, d.recall_ok, d.recall_zero)
     if long_words and copy:
-        # the body's long words found anywhere in the reply's text with separators removed: a
-        # word split by inserted separators ("inv-oi.ce") is still found, in any number of pieces
-        hits = sum(map((compact if compact is not None else "".join(toks)).__contains__, long_words))
+        # the body's long words found in the reply's text with separators removed, starting and ending on the
+        # reply's token boundaries: a word split by inserted separators ("inv-oi.ce") is found in any number
+        # of pieces, while "television still" does not contain "televisions"
+        text = compact if compact is not None else "".join(toks)
+        bounds: set[int] | None = None
+        hits = 0
+        for w in long_words:
+            i = text.find(w)
+            if i < 0:
+                continue
+            if bounds is None:
+                bounds = set(accumulate(map(len, toks), initial=0))
+            while i >= 0 and not (i in bounds and i + len(w) in bounds):
+                i = text.find(w, i + 1)
+            hits += i >= 0
         copy *= _ramp(hits / max(len(long_words), d.spelled_min_words), d.spelled_ok, d.spelled_zero)
     return copy
 
@@ -318,32 +376,30 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
     n = len(toks)
     if n == 0:
         return 0.0
-    joined = " " + " ".join(toks) + " "
+    # a long token mixing letters and digits ("thursday17december2026claims") is glued text, not a word: its
+    # start must not cite a word fact or carry a tone marker, nor may it dilute the copy check
+    words = [t for t in toks if len(t) <= 16 or t.isalpha() or t.isdigit()]
+    joined = " " + " ".join(words) + " "
     reply_compact = "".join(toks)
     if scorer.need:
         coverage = min(1.0, scorer.cited(reply_compact, joined, toks) / scorer.need)
         stray = scorer.stray_numbers
         if stray:
             # precision: listing every number of the email cites the facts without knowing which they are
-            spray = len(stray.intersection([t for t in toks if not t.isalpha()]))
+            spray = len({stray[t] for t in toks if t in stray})
             if spray > d.spray_free:
                 coverage *= max(0.0, 1.0 - (spray - d.spray_free) / (d.spray_zero - d.spray_free))
     else:
         coverage = 1.0
     # map(str.__contains__) rather than generator expressions: this runs on every step a server answers
     contains = joined.__contains__
-    if any(map(contains, rr.tone.get(category, ()))):
-        # the fitting marker counts unless the reply hedges across categories: the distinctive markers of more
-        # than tone_spread_max other categories, or of another category more often than its own
-        count = joined.count
-        hits = {c: sum(map(count, ms)) for c, ms in rr.tone_distinct.items()}
-        own = hits.get(category, 0)
-        others = [h for c, h in hits.items() if c != category and h]
-        # apologies belong in a reply of any category: they count towards the spread, not against the own markers
-        rivals = [h for c, h in hits.items() if c not in (category, APOLOGY_CATEGORY)]
-        hedged = len(others) > d.tone_spread_max or (
-            category != APOLOGY_CATEGORY and bool(rr.tone_distinct.get(category)) and max(rivals, default=0) > own)
-        tone = 0.0 if hedged else 0.5
+    fitting = rr.tone.get(category, ()) if category in d.tone_generic_ok else rr.tone_distinct.get(category, ())
+    # the fitting marker: one of the category's distinctive markers (for a colleague's note or a general question
+    # courtesy itself fits), unless the reply carries the distinctive markers of more than tone_spread_max other
+    # categories: a sentence written to fit every category at once
+    if any(map(contains, fitting)):
+        others = sum(1 for c, ms in rr.tone_distinct.items() if c != category and any(map(contains, ms)))
+        tone = 0.0 if others > d.tone_spread_max else 0.5
     else:
         tone = 0.0
     tone += 0.5 * (not rr.courtesy.isdisjoint(toks))
@@ -358,7 +414,7 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
         length = 1.0
     else:
         length = max(0.0, 1.0 - (n - d.max_words) / (d.zero_at_words - d.max_words))
-    copy = copy_bag(scorer, toks, reply_compact) if copy_check == "bag" else copy_shingles(scorer, toks)
+    copy = copy_bag(scorer, words, "".join(words)) if copy_check == "bag" else copy_shingles(scorer, toks)
     variety = 1.0 if n < 10 else min(1.0, len(set(toks)) / n / d.unique_ratio_ok)
     fluency = min(1.0, sum(map(rr.function_words.__contains__, toks)) / n / d.function_ratio_ok)
     return base * length * copy * variety * fluency

@@ -24,14 +24,17 @@ Penalties (negative components, also for emails without gold where they need non
 gamed by one generic reply or by keyword stuffing::
 
     coverage = matched facts / min(#facts, max_facts_needed)
-               * ramp(#numbers of the email that are not facts cited, spray_free 2, spray_zero 8)
+               * ramp(#numbers of the email that are not facts cited (a run of adjacent numbers is
+                      one), spray_free 2, spray_zero 8)
+               a fact with digits is cited on the reply's token boundaries, or token by token in any
+               order; zero cents are dropped; the sender's name counts by first or last name
                facts: gold.key_facts, else ids/amounts/IPs extracted from the email plus the
                sender's first name, else the subject's content words (two needed; with the
                products the body names, the first two of them plus up to two products, three
                needed), else the products the body names (two needed), else its longest words (one)
-    tone     = 0.5 * [a marker fitting the category, unless distinctive markers (not tone_generic) of
-                      more than tone_spread_max (2) other categories, or of another category (not
-                      apologies) more often than its own, appear] + 0.5 * [a greeting or closing]
+    tone     = 0.5 * [a distinctive marker of the category (not tone_generic; any marker for the
+                      tone_generic_ok categories), unless distinctive markers of more than
+                      tone_spread_max (2) other categories appear] + 0.5 * [a greeting or closing]
                - 0.5 * [a marker to avoid for the category]          (clamped to [0, 1])
     quality  = (0.65 * coverage + 0.35 * tone * max(coverage, 0.3))
                * length   (0 if empty, ramps up to min_words, 1 up to max_words, 0 at zero_at_words)

@@ -89,8 +89,8 @@ def extract_facts(subject: str, body: str, limit: int = 4) -> list[str]:
     return list(seen.values())[:limit]
 
 
-#: a capitalised word inside a sentence (not after ". ", not at a line start): a product, a service, a place
-_NAMED_RE = re.compile(r"(?<![.!?:¿¡]\s)(?<![.!?:¿¡])(?<!^)(?<!\n)(?<!\n\s)\b(?:[A-Z]|i[A-Z])[\w-]*", re.UNICODE)
+#: a capitalised word inside a sentence (not after ". ", "¿", an HTML tag's ">" or at a line start): a product, a service, a place
+_NAMED_RE = re.compile(r"(?<![.!?:¿¡>]\s)(?<![.!?:¿¡>])(?<!^)(?<!\n)(?<!\n\s)\b(?:[A-Z]|i[A-Z])[\w-]*", re.UNICODE)
 #: "Dear Customer Support Team," / "Guten Tag," / "Cher équipe de support client,": the greeting clause
 _GREETING_RE = re.compile(r"^\s*(?:[^\s,.!?:]+[ \t]+){0,6}[^\s,.!?:]+[,!:]\s+")
 #: how customers address the support desk: capitalised, but not what the email is about
