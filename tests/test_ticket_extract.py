@@ -217,7 +217,8 @@ def test_an_unmapped_lookalike_fails_closed():
     uncertain promise, so the grader counts it against the reply instead of reading nothing."""
     got = [(c.kind, c.polarity, c.mode) for c in extract("Hi, your full ref\u0446nd has been approved.")]
     assert ("refund", "promise", "uncertain") in got, got
-    # a sentence in a script the grader does not read ("we will return the money", Russian) may promise anything:
-    # it used to read as nothing at all (red team of 3 Dec)
+    # a sentence in another script that spells no Latin word ("we will return the money", Russian) commits to
+    # nothing the grader reads: no credit, and (round 3) no fail-closed penalty either: a "Спасибо!" sign-off cost
+    # a correct reply 0.45. Look-alike words still fail closed (above)
     got = [(c.kind, c.polarity, c.mode) for c in extract("Привет, мы вернём деньги.")]
-    assert got == [("any", "promise", "uncertain")], got
+    assert got == [], got

@@ -175,7 +175,7 @@ class TicketEnv(Environment[TicketAction, TicketObservation, TicketState]):
         self._qa_runs += 1
         if self._qa_runs > 1:
             self._frustration += FRUSTRATION["qa_retry"]
-        com = parse(self._draft, self.lexicon)
+        com = parse(self._draft, self.lexicon, customer=self.sc.customer.name)
         # only what the observation supports: the policy checks (checks.violations) read the gold (is a refund
         # allowed, the claim, the claim's amount), and a probe draft promising a refund and a replacement
         # read the claim off QA's messages (0.977 against 0.836 for rules on test). SUBMIT's grade keeps them

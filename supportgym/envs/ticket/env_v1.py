@@ -183,7 +183,7 @@ class TicketEnvV1(TicketEnv):
         if self._qa_runs > 1:
             self._frustration += FRUSTRATION["qa_retry"]
         actual = self.system.changes()
-        con = check(extract(self._draft, tuple(o.item for o in self.sc_v1.orders)), actual, self.sc_v1.orders, [])  # no required statements: QA leaks no gold
+        con = check(extract(self._draft, tuple(o.item for o in self.sc_v1.orders), customer=self.sc_v1.customer.name), actual, self.sc_v1.orders, [])  # no required statements: QA leaks no gold
         issues = con.inconsistencies + [f"unclassifiable commitment {u}" for u in con.unclassified]
         issues += hallucinations(self._draft, self.sc_v1, self.policy_v1, self.lexicon, actual, with_required=False)
         issues += checks.length_penalty(self._draft)[1]
@@ -212,7 +212,7 @@ class TicketEnvV1(TicketEnv):
     def _judge_check(self, actual: set) -> list[str]:
         if self.judge is None or self._draft is None:
             return []
-        commits = extract(self._draft, tuple(o.item for o in self.sc_v1.orders))
+        commits = extract(self._draft, tuple(o.item for o in self.sc_v1.orders), customer=self.sc_v1.customer.name)
         try:
             judged = self.judge.read(self._draft)
         except Exception as err:  # noqa: BLE001 - an endpoint failure must not change the grade

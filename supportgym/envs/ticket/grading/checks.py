@@ -174,7 +174,7 @@ def personalisation(text: str, s: Scenario) -> float:
     o = s.order
     lower = normalise(text).lower()
     facts = [s.customer.name.split()[0], o.order_id, o.item]
-    hits = sum(f.lower() in lower for f in facts if f)
+    hits = sum(normalise(f).lower() in lower for f in facts if f)  # folded like the text: "Дмитрий", "김민준"
     amounts = {round(_num(m.group(1) or m.group(2)), 2) for m in _MONEY.finditer(text)}
     hits += round(claim_amount(s), 2) in amounts or round(o.amount, 2) in amounts
     hits += bool(o.carrier) and o.carrier.lower() in lower

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from .lexicon import Lexicon, load_lexicon, rx
-from .textnorm import deconfuse, respellings, unreadable_words
+from .textnorm import deconfuse, likely_reading, respellings, unreadable_words
 
 _CLAUSE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+|\s*\bbut\b\s*|\s*\bhowever\b,?\s*|\s*,\s*(?=(?:and|so)\s+(?:we|i)\b)", re.IGNORECASE)
 _WORD = re.compile(r"[\w'$]+")
@@ -83,27 +83,41 @@ def _compiled(lex: Lexicon) -> _Compiled:
 _NEGATED_AFTER = re.compile(r"^[^,;]*\b(?:is|are|would be|will be)\s+(?:simply\s+)?out of the question\b", re.IGNORECASE)
 
 
-def _negated(c: _Compiled, before: str, after: str = "") -> bool:
-    if _NEGATED_AFTER.search(after):
+#: negations by a subject or a frame that negate only a refusal they govern: "nobody has declined your request",
+#: "far from declining it"; beside a remedy they negate nothing ("nobody should wait this long, so I've refunded")
+_REFUSAL_NEG = re.compile(r"\b(?:nobody|noone|zero chance|far from)\b", re.IGNORECASE)
+
+
+def _negated(c: _Compiled, before: str, after: str = "", refusal: bool = False) -> bool:
+    if _NEGATED_AFTER.search(after):  # "a refund is out of the question": the frame governs the trigger
         return True
     before = c.neg_exc.sub(" ", before)
     window = " ".join(_WORD.findall(before)[-NEG_WINDOW:])
-    return bool(c.neg.search(window))
+    return bool(c.neg.search(window)) or (refusal and bool(_REFUSAL_NEG.search(window)))
 
 
 def _conditional(c: _Compiled, before: str, after: str) -> bool:
     return bool(c.cond.search(before)) or bool(_STRICT_AFTER.search(after))
 
 
-def parse(text: str, lex: Lexicon | None = None) -> Commitments:
+def parse(text: str, lex: Lexicon | None = None, *, customer: str = "") -> Commitments:
+    """``customer``: the customer's name, whose words are never unreadable (textnorm.unreadable_words)."""
     c = _compiled(lex or load_lexicon())
+    own = frozenset(_WORD.findall(normalise(customer).lower())) if customer else frozenset()
     out = Commitments()
     for clause in clauses(text):
         body = c.masked.sub(lambda m: "_" * len(m.group()), clause)
         question = clause.endswith("?")
         has_marker = bool(c.markers.search(body))
         denial_here = any(p.search(body) for p in c.triggers["denial"])
-        for word in unreadable_words(body):
+        odd = unreadable_words(body, own)
+        whole = likely_reading(body, odd)  # several odd words read together ("st\u0254re cr\u025bdit")
+        together = {kind for kind in UNREADABLE_ANY
+                    if any(p.search(whole) and not p.search(body) for p in c.triggers[kind])}
+        if together:
+            out.unreadable |= together
+            out.evidence.append(("/".join(sorted(together)) + "? (unreadable)", clause))
+        for word in odd:
             trials = respellings(body, word)
             # a word with too many unreadable letters to try may say anything; otherwise it says what one of its
             # spellings says (one that spells no commitment hides none)
@@ -119,7 +133,7 @@ def parse(text: str, lex: Lexicon | None = None) -> Commitments:
                     before, after = body[: m.start()], body[m.end():]
                     cond = question or _conditional(c, before, after)
                     if kind == "denial":
-                        if _negated(c, before, after):
+                        if _negated(c, before, after, refusal=True):
                             continue  # "we would never decline to help you" refuses nothing
                         label, firm = "denial", not cond
                     elif _negated(c, before, after) or (denial_here and kind in REMEDIES):

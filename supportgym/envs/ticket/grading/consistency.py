@@ -1,9 +1,10 @@
 """Is the reply consistent with what was done, and does it tell the customer what the policy requires?
 
 * **inconsistencies**: a firm promise of a remedy no action made (or of another amount, or
-  "full" when the refund was partial), a firm denial of a remedy an action made, a refusal
-  that names no remedy ("your request has been declined") beside any remedy an action made
-  (unless it names another order the ticket is about), an escalation promised but never made, and
+  "full" when the refund was partial), a firm denial of a remedy an action made (unless it names
+  another order of the account), a refusal that names no remedy ("your request has been declined")
+  beside any remedy an action made (unless it names another order the ticket is about), an
+  escalation promised but never made, and
   an unreadable word (textnorm) that may promise a remedy no action made;
 * **unclassified**: commitment-like clauses the extractor cannot read with confidence
   (fail closed: each counts against the reply);
@@ -41,12 +42,17 @@ def _named(c: Commit, orders: list[OrderV1]) -> set[str]:
 
 
 def _about_other_order(c: Commit, done: list[Change], orders: list[OrderV1], concerned: set[str] | None) -> bool:
-    """A denial that names an order the ticket is about (id or item) on which no action of its kind was made.
+    """A denial that names an order (id or item) on which no action of its kind was made.
 
-    ``concerned``: the orders the ticket's issues concern (None: every order on the account; QA passes None, as
-    it must not tell which orders those are). An order no issue concerns was never asked about, so a refusal
-    naming it refuses nothing the customer asked: "As for order <decoy>, that request has been declined."
-    appended to every reply was exempt and added +0.009/+0.010 to rules on the hard splits."""
+    ``concerned``: the orders that count (None: every order on the account). A denial that names its remedy is
+    checked against every order of the account: "As for your other order <decoy>, it is outside our 30-day
+    window, so we are unable to refund it." beside the refund made on the issue order is true, not a
+    contradiction (round 2 limited the exemption to the ticket's orders and that honest reply lost 0.30; round 3
+    exempts it again). A refusal that names no remedy ("As for order <decoy>, that request has been declined.")
+    refuses a request, and the customer made none about an order no issue concerns: for it only the ticket's
+    orders count (QA passes None, as it must not tell which orders those are). Either earns no denial credit
+    when it names only orders no issue concerns (``_off_ticket``): appended to every reply it added
+    +0.009/+0.010 to rules on the hard splits before round 2."""
     named = _named(c, orders) if concerned is None else _named(c, orders) & concerned
     acted = {ch.order_id for ch in done}
     if named:
@@ -94,7 +100,7 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
                 elif c.kind == "refund" and c.full and all(ch.amount is not None and ch.order_id in price
                                                              and ch.amount < price[ch.order_id] for ch in done):
                     out.inconsistencies.append(f"{quote} says 'full' but the refund was partial")
-            elif done and not _about_other_order(c, done, orders, concerned):
+            elif done and not _about_other_order(c, done, orders, None):  # any order of the account
                 out.inconsistencies.append(f"{quote} denies a {c.kind} that an action made")
         elif c.kind == "any" and c.polarity == "deny":
             # "your request has been declined" names no remedy, so it declines whatever was asked: beside a

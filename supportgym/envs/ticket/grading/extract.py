@@ -33,7 +33,7 @@ from pydantic import ValidationError
 from ....core.errors import DataFormatError
 from ....core.types import Model
 from ..policy import DATA
-from .textnorm import deconfuse, respellings, unreadable_words
+from .textnorm import deconfuse, likely_reading, respellings, unreadable_words
 
 I18N_PATH = DATA / "commitments_i18n.yaml"
 Kind = Literal["refund", "replacement", "credit", "cancel", "investigation", "escalation", "any"]
@@ -78,6 +78,9 @@ class I18nLexicon(Model):
     refusal_between: str
     refusal_passives: str
     refusal_first_person: str
+    refusal_negators_before: str = r"(?!)"
+    refusal_third_party: str = r"(?!)"
+    refusal_negators_after: str = r"(?!)"
 
 
 def _alt(patterns: list[str]) -> re.Pattern[str]:
@@ -112,6 +115,11 @@ class _Compiled:
     refusal_first: re.Pattern[str]
     refusal_subjects: re.Pattern[str]
     refusal_lead: re.Pattern[str]
+    #: negations that count only against a refusal verb they govern (after them / before them in the clause)
+    refusal_neg_before: re.Pattern[str]
+    refusal_neg_after: re.Pattern[str]
+    #: subjects whose refusal is not the company's: "your bank", "the courier", "they"
+    refusal_third: re.Pattern[str]
 
 
 @lru_cache(maxsize=2)
@@ -132,6 +140,9 @@ def load_i18n(path: str | Path = I18N_PATH) -> _Compiled:
             dest=re.compile(lex.money_destinations, re.IGNORECASE),
             refusal=_alt(lex.refusal_verbs), refusal_obj=re.compile(lex.refusal_objects, re.IGNORECASE),
             refusal_inf=re.compile(lex.refusal_infinitives, re.IGNORECASE),
+            refusal_neg_before=re.compile(lex.refusal_negators_before, re.IGNORECASE),
+            refusal_neg_after=re.compile(lex.refusal_negators_after, re.IGNORECASE),
+            refusal_third=re.compile(lex.refusal_third_party, re.IGNORECASE),
             **_refusal_structure(lex),
         )
     except (yaml.YAMLError, ValidationError, re.error) as err:
@@ -141,15 +152,22 @@ def load_i18n(path: str | Path = I18N_PATH) -> _Compiled:
 def _refusal_structure(lex: I18nLexicon) -> dict[str, re.Pattern[str]]:
     obj, between = lex.refusal_objects, lex.refusal_between
     # a word of the object's noun phrase, not one that opens another clause ("reject the notion that your request")
-    filler = r"(?!(?:that|which|who|whether|notion|idea|suggestion)\b)\S+"
+    filler = r"(?!(?:that|which|who|whether|notion|idea|suggestion)\b)(?!\S+'s\b)\S+"
+    # the object is the request itself, not someone else's claim ("the courier's claim", a possessive: filler),
+    # an assertion ("the claim that the parcel was delivered") or a remedy word modifying another noun ("the return
+    # shipping fee", "the refund label charge"): round 3, E2
+    modified = (r"shipping|label|labels|fee|fees|charge|charges|postage|cost|costs|window|policy|address|deadline"
+                r"|period|form|slip")
+    obj_head = rf"{obj}(?!\s+that\b)(?!\s+(?:{modified})\b)"
     return {
         # "we have to ", "wir haben ihre anfrage ": the subject, then up to five auxiliaries, adverbs or the object
         "refusal_active": re.compile(rf"{lex.refusal_subjects}(?:\s+(?:{between}\b|{obj})){{0,5}}\s*$", re.IGNORECASE),
         # "your request for a refund has been ", "tu solicitud ha sido ", "your claim is "
-        "refusal_passive": re.compile(rf"{obj}(?:\s+\S+){{0,4}}?\s+{lex.refusal_passives}(?:\s+\S+){{0,2}}?\s*$",
+        # (up to six words between: "the request you made on 3 march has been ")
+        "refusal_passive": re.compile(rf"{obj}(?:\s+\S+){{0,6}}?\s+{lex.refusal_passives}(?:\s+\S+){{0,2}}?\s*$",
                                       re.IGNORECASE),
         # " your claim", " to process your claim": the verb (or its infinitive) governs a request or remedy noun
-        "refusal_governs": re.compile(rf"^\s*(?:to\s+\w+\s+)?(?:{filler}\s+){{0,2}}?{obj}", re.IGNORECASE),
+        "refusal_governs": re.compile(rf"^\s*(?:to\s+\w+\s+)?(?:{filler}\s+){{0,2}}?{obj_head}", re.IGNORECASE),
         "refusal_first": re.compile(lex.refusal_first_person, re.IGNORECASE),
         # nothing but adverbs and auxiliaries before a first-person verb form ("lamentablemente rechazamos")
         "refusal_lead": re.compile(rf"^(?:\s*(?:{between}|\w+mente|\w+ment)\b)*[\s,]*$", re.IGNORECASE),
@@ -163,6 +181,11 @@ def fold(text: str) -> str:
     text = text.replace("ß", "ss").replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"')
     text = text.replace("\u201d", '"').replace("\u2013", "-").replace("\u2014", "-")
     return deconfuse(text).lower()
+
+
+def name_words(name: str) -> frozenset[str]:
+    """The folded words of a person's name: exempt from the unreadable-word rule."""
+    return frozenset(re.findall(r"\w+", fold(name))) if name else frozenset()
 
 
 def parse_amount(raw: str) -> float:
@@ -218,8 +241,16 @@ def clauses(text: str, c: _Compiled | None = None) -> list[tuple[str, str]]:
     return out
 
 
+def _refusal_negations(c: _Compiled, body: str) -> int:
+    """The friendly negations ("nobody", "zero chance", "far from", "without", "out of the question") that govern a
+    refusal verb of the clause: one that follows them, or for "out of the question" one before it. Beside a remedy
+    alone they negate nothing ("I've refunded $59.00 - nobody should have to wait this long")."""
+    n = sum(1 for m in c.refusal_neg_before.finditer(body) if c.deny.search(body, m.end()))
+    return n + sum(1 for m in c.refusal_neg_after.finditer(body) if c.deny.search(body[: m.start()]))
+
+
 def _classify(c: _Compiled, body: str, question: bool) -> tuple[Literal["promise", "deny"], Mode, str]:
-    negs = len(c.neg.findall(body)) + len(c.deny.findall(body))
+    negs = len(c.neg.findall(body)) + len(c.deny.findall(body)) + _refusal_negations(c, body)
     polarity: Literal["promise", "deny"] = "deny" if negs % 2 else "promise"
     if question:
         if c.asks.search(body.strip()):
@@ -236,44 +267,59 @@ def _classify(c: _Compiled, body: str, question: bool) -> tuple[Literal["promise
     return polarity, "uncertain", "no verb states it as done or to be done"
 
 
+#: a determiner or possessive opening the verb's object: the verb is a verb, not a participle before a noun
+_DETERMINED = re.compile(r"\s*(?:your|the|this|that|votre|vos|ta|ton|su|sus|tu|ihre\w*|deine\w*|die|den|der|das|seu|sua"
+                         r"|o|os|le|la|les|el|los|las|aapki|aapka)\b")
+
+
+def _third_party(c: _Compiled, before: str) -> bool:
+    """The nearest subject before a refusal verb is a third party: "your bank", "the courier", "they" with no
+    we/I (or our team) after it."""
+    last = None
+    for last in c.refusal_third.finditer(before):
+        pass
+    return last is not None and not c.refusal_subjects.search(before[last.end():])
+
+
 def _refuses_a_request(c: _Compiled, text: str) -> bool:
-    """We/I refuse a request or remedy ("we have declined your claim"), or the request is refused ("your request
-    has been declined"; not "by your bank").
+    """The company refuses a request or remedy ("we have declined your claim", "our fraud team has declined your
+    request", "lamentablemente, tenemos que rechazar su solicitud"), or the request is refused ("your request,
+    unfortunately, has been declined"; not "by your bank").
 
     Not refusals of the customer's request: "I refuse to let this drag on" (no request), "I refuse to let this
-    claim drag on" (refuses the verb that follows), "the claim your bank rejected" and "nobody has declined
-    your request" (someone else's refusal), "the rejected claim" (a participle describing a noun), "we reject
-    the notion that your request ..." (another object), "refusing your request is out of the question" (no
-    subject; a negated frame besides). "we decline to process your claim" does refuse it."""
+    claim drag on" (refuses the verb that follows), "the claim your bank rejected", "the courier declined the
+    return" and "they rejected your claim" (a third party's refusal: ``refusal_third_party``), "the rejected
+    claim" (a participle describing a noun), "we reject the notion that your request ..." (another object).
+    Negated frames ("nobody has declined your request", "refusing your request is out of the question") are
+    left to the clause's negation parity. "we decline to process your claim" does refuse it."""
     if not c.refusal_obj.search(text):
         return False
     for m in c.refusal.finditer(text):
         before, after = text[: m.start()], text[m.end():]
         if re.match(r"\s*to\s+\w", after) and not c.refusal_inf.match(after):
             continue
-        if re.search(r"\b(?:the|a|an|any|this|that|these|those|its|their|his|her)\s+$", before):
+        if (re.search(r"\b(?:the|a|an|any|this|that|these|those|its|their|his|her)\s+$", before)
+                and not re.search(r"\b(?:is|was|be)\s+an?\s+$", before)  # "the decision is a decline"
+                and not _DETERMINED.match(after)):  # French "a" (has): "notre equipe a refuse votre demande"
             continue  # "the rejected claim"
         if c.refusal_passive.search(before):
             if not re.match(r"\s*by\s+(?!us\b|me\b|our\b)", after):  # "was rejected by your bank": not ours
                 return True
             continue
         governs = bool(c.refusal_governs.match(after))
-        active = c.refusal_active.search(before)
-        if active and (governs or c.refusal_obj.search(before[active.start():])):
+        # the request named before the verb: German and Hinglish word order ("wir haben Ihre Anfrage abgelehnt"),
+        # or a conjoined verb ("we have reviewed your claim and declined it")
+        named_before = bool(c.refusal_obj.search(before))
+        if (governs or named_before) and not _third_party(c, before):
             return True
-        coordinated = re.search(r"\band\s+(?:(?:have|has|had|we|i|must|will)\s+){0,2}$", before)
-        if (re.match(r"\s*(?:it|them)\b", after) and coordinated
-                and c.refusal_subjects.search(before) and c.refusal_obj.search(before)):
-            return True  # "we have reviewed your claim and declined it": the same subject, the request named before
-        if governs and c.refusal_first.search(m.group(0)) and c.refusal_lead.match(before):
-            return True  # "(lamentablemente) rechazamos su solicitud": the verb names its subject
     return False
 
 
 def _lookalike_kinds(c: _Compiled, body: str, words: list[str]) -> list[str]:
     """The commitments words with unreadable letters could spell, each such letter tried as a-z (textnorm);
     ``any`` for a word with too many of them to try. A word none of whose spellings is a trigger hides none."""
-    kinds: set[str] = set()
+    whole = likely_reading(body, words)  # several odd words read together ("m\u0275ney is b\u0250ck")
+    kinds: set[str] = {k for k, pat in c.triggers.items() if pat.search(whole) and not pat.search(body)}
     for w in words:
         trials = respellings(body, w)
         if trials is None:
@@ -284,11 +330,50 @@ def _lookalike_kinds(c: _Compiled, body: str, words: list[str]) -> list[str]:
     return sorted(kinds)
 
 
-def extract(text: str, mask: tuple[str, ...] = ()) -> list[Commit]:
-    """``mask``: names that are never triggers (the order's products: "Noise-Cancelling Headphones")."""
+#: what opens a relative or reason clause after the remedy: its negations are about something else ("I've refunded
+#: the headphones that never arrived", "...because the parcel was not delivered")
+_SUBORDINATE = re.compile(
+    r"[,;]?\s+(?:that|which|who|whom|whose|where|because|since|que|qui|weil|porque)\b"
+    # a new clause about something else: "and nothing more is needed", "- no return needed", ", no strings attached"
+    r"|\s+(?:and|but|so)\s+(?=(?:you|nothing|no|there|it)\b)|\s+[-–—]\s+|,\s+(?=no\b)|\s+with\s+no\b"
+    # a reduced relative clause with the customer as its subject: "the item you never received"
+    r"|\s+(?=you\s+(?:never|didn'?t|did\s+not|don'?t|do\s+not|won'?t|will\s+not|needn'?t|haven'?t|have\s+not)\b)",
+    re.IGNORECASE)
+#: a reason clause ahead of the remedy: "Since the package never arrived, I've refunded ..."
+_LEADING_REASON = re.compile(r"^\s*(?:since|because|as|although|though|given\s+that|now\s+that|ya\s+que|como|da)\b[^,]*,",
+                             re.IGNORECASE)
+
+
+_NEW_SUBJECT_AFTER_COMMA = re.compile(r"^[^,]*\bnever\b[^,]*,\s*(?=(?:i|i've|i'm|we|we've|we're|we'll|our)\b)", re.IGNORECASE)
+
+
+def _main_clause(c: _Compiled, body: str, kinds: list[str]) -> str:
+    """The part of ``body`` that states the remedy: without a leading reason clause and up to the first relative,
+    reason or new clause after the first remedy trigger. The polarity of "I've refunded the full amount for the
+    item that never arrived" is the refund's, not the arrival's."""
+    lead = _LEADING_REASON.match(body)
+    if lead and any(pat.search(body, lead.end()) for k, pat in c.triggers.items() if k in kinds):
+        body = body[lead.end():]
+    starts = [m.start() for k in kinds for m in [c.triggers[k].search(body)] if m]
+    if not starts:
+        return body
+    # the clause splitter drops a leading "since": "the package never arrived, i've refunded ..." - a comma before
+    # the remedy followed by a new subject ends the reason clause
+    head = _NEW_SUBJECT_AFTER_COMMA.search(body[: min(starts)])
+    if head:
+        body = body[head.end():]
+        starts = [m.start() for k in kinds for m in [c.triggers[k].search(body)] if m] or [0]
+    sub = _SUBORDINATE.search(body, min(starts))
+    return body[: sub.start()] if sub else body
+
+
+def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "") -> list[Commit]:
+    """``mask``: names that are never triggers (the order's products: "Noise-Cancelling Headphones");
+    ``customer``: the customer's name, whose words are never unreadable (textnorm.unreadable_words)."""
     c = load_i18n()
     out: list[Commit] = []
     names = [fold(m) for m in mask if m.strip()]
+    own = name_words(customer)
     prev_remedy: str | None = None  # the remedy the last clauses talked about, for "consider it done"
     for clause, sent in clauses(text, c):
         body = clause
@@ -300,7 +385,7 @@ def extract(text: str, mask: tuple[str, ...] = ()) -> list[Commit]:
         body = c.masked.sub(lambda m: " " * len(m.group()), body)
         body = c.neg_exc.sub(lambda m: " " * len(m.group()), body)
         question = clause.rstrip().endswith("?") or (sent.rstrip().endswith("?") and clause == sent)
-        odd = unreadable_words(body)
+        odd = unreadable_words(body, own)
         if odd:
             # a letter no table maps ("rɛfund" with an open e, "ꓣꓰꓝꓴꓠꓓ" in Lisu): what a customer
             # reads cannot be known, so each remedy the word could spell is an uncertain promise, and a word
@@ -334,7 +419,7 @@ def extract(text: str, mask: tuple[str, ...] = ()) -> list[Commit]:
                                   "an amount going to a card or account, in words the grader cannot classify",
                                   amounts(sent), sent))
             continue
-        polarity, mode, why = _classify(c, body, question)
+        polarity, mode, why = _classify(c, _main_clause(c, body, kinds), question)
         prev_remedy = None  # a clause that names its own remedy is read on its own; "it" no longer points back
         for k in kinds:
             out.append(Commit(k, polarity, mode, clause, money, full, why, amounts(sent), sent))  # type: ignore[arg-type]

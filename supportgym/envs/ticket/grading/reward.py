@@ -120,7 +120,7 @@ def grade(
 ) -> Grade:
     req = s.required
     assert req is not None
-    com = parse(text, lex)
+    com = parse(text, lex, customer=s.customer.name)
     sol = solution_score(req.resolution, com)
     comp, missing = checks.completeness(text, s, policy, lex, com)
     raw = {

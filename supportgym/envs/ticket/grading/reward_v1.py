@@ -106,7 +106,8 @@ def personalisation(text: str, s: ScenarioV1) -> float:
     touched = {i.order_id for i in s.issues}
     facts = [s.customer.name.split()[0]] + [o.order_id for o in s.orders if o.order_id in touched]
     facts += [o.item for o in s.orders if o.order_id in touched]
-    hits = sum(f.lower() in lower for f in facts if f)
+    # each fact folded like the text ("Дмитрий" loses its breve, Hangul decomposes): a name in another script counts
+    hits = sum(fold(f) in lower for f in facts if f)
     return min(1.0, hits / 3)
 
 
@@ -148,7 +149,7 @@ def grade_v1(
     req = s.required
     assert req is not None
     required = set(req.changes)
-    commits = extract(text, tuple(o.item for o in s.orders))
+    commits = extract(text, tuple(o.item for o in s.orders), customer=s.customer.name)
     con = check(commits, actual, s.orders, req.statements, concerned={i.order_id for i in s.issues})
     con.inconsistencies += extra_inconsistencies or []  # an optional judge can only add (judge.py)
     con.inconsistencies += hedged_outcomes(commits, s)

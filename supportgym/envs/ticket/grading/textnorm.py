@@ -19,11 +19,13 @@ the text goes through :func:`deconfuse`:
    the letters of the Latin-script languages the graders read become their usual spelling
    ("ß" ss, "æ" ae, "œ" oe, "þ" th, "ð" d).
 
-Whatever is left that is not ASCII is caught by :func:`unreadable_words`: after step 3 a word
-of an honest reply in English, Spanish, German, French, Portuguese or Hinglish is ASCII, so
-a word that still holds another letter ("rɛfund" with an open e, "ref\u028and" with a Latin
-upsilon, "ꓣꓰꓝꓴꓠꓓ" in Lisu capitals, a word of Russian) is one the grader cannot read, and
-ticket-v1's extractor and ticket-v0's parser fail closed on it. No dependency: the table is
+Symbols that draw a Latin letter and NFKC leaves alone ("🆁" NEGATIVE SQUARED LATIN CAPITAL LETTER R)
+become that letter. Whatever is left that is not ASCII is caught by :func:`unreadable_words`: after
+step 3 a word of an honest reply in English, Spanish, German, French, Portuguese or Hinglish is ASCII,
+so a word that still holds another letter and could spell Latin text ("rɛfund" with an open e,
+"ref\u028and" with a Latin upsilon, "ꓣꓰꓝꓴꓠꓓ" in Lisu capitals) is one the grader cannot read, and
+ticket-v1's extractor and ticket-v0's parser fail closed on it. An ordinary word of another script
+("Спасибо", "धन्यवाद", "王小明") spells nothing the graders look for and passes (round 3). No dependency: the table is
 small on purpose and covers the letters an attacker needs to spell the English remedy words;
 what it misses is unreadable, not invisible.
 """
@@ -106,13 +108,26 @@ def _invisible(ch: str) -> bool:
     return cat in _DROP or ch in _BLANK or (cat == "Cc" and not ch.isspace())
 
 
+_SYMBOL_LETTER = re.compile(r"\bLATIN CAPITAL LETTER ([A-Z])$")
+
+
+@lru_cache(maxsize=8192)
+def _symbol_letter(ch: str) -> str:
+    """A symbol that draws a Latin letter and that NFKC leaves alone ("🆁" NEGATIVE SQUARED LATIN CAPITAL LETTER R,
+    "🅡" NEGATIVE CIRCLED ...): the letter, lower-case (round 3, E1: "🆁🅴🅵🆄🅽🅳" hid a refund); else ``ch``."""
+    if ch < "\u2000" or unicodedata.category(ch) != "So":
+        return ch
+    m = _SYMBOL_LETTER.search(unicodedata.name(ch, ""))
+    return m.group(1).lower() if m else ch
+
+
 def deconfuse(text: str) -> str:
     """``text`` as a reader sees it: invisible characters and marks dropped, look-alikes mapped to Latin.
 
     Case and punctuation are kept (ticket-v0's checks read the original case)."""
     text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text))
     # dropped first, so that "ref\u2063und" is one word again before look-alikes are mapped word by word
-    text = "".join(ch for ch in text if " " <= ch < "\x7f" or not _invisible(ch))
+    text = "".join(_symbol_letter(ch) for ch in text if " " <= ch < "\x7f" or not _invisible(ch))
     return _WORD.sub(_map_word, text)
 
 
@@ -120,13 +135,57 @@ def _unreadable(ch: str) -> bool:
     return ch.isalpha() and not ch.isascii()
 
 
-def unreadable_words(text: str) -> list[str]:
-    """Words of ``text`` (already deconfused) that still hold a letter the graders cannot read.
+_LOOKALIKE_LETTERS = frozenset(k for k in _LOOKALIKE if not k.isascii())
+
+
+@lru_cache(maxsize=8192)
+def _latin_like(ch: str) -> bool:
+    """A non-ASCII letter that can stand for a Latin one: a Latin letter no table folds ("ɛ", "ʊ", "ŋ", "ꝼ"), a
+    Lisu letter (U+A4D0-U+A4FF, look-alikes of Latin capitals), or a look-alike of the confusables table."""
+    return (ch in _LOOKALIKE_LETTERS or "\ua4d0" <= ch <= "\ua4ff"
+            or unicodedata.name(ch, "").startswith("LATIN "))
+
+
+def could_spell_latin(word: str) -> bool:
+    """Could ``word`` (deconfused) read as Latin text to a customer? Only then is a non-ASCII letter in it one the
+    graders must fail closed on: a word mixing Latin letters with others ("rɛfund", "refцnd"), or one whose odd
+    letters are all Latin-like (``_latin_like``: "ꓣꓰꓝꓴꓠꓓ"). An ordinary word of another script ("धन्यवाद",
+    "Спасибо", "Σοφία", "王小明", "김민준", "ありがとう") spells no Latin word: it is read as no commitment."""
+    odd = [ch for ch in word if _unreadable(ch)]
+    if not odd:
+        return False
+    if any(ch.isascii() and ch.isalpha() for ch in word):
+        return True
+    return all(_latin_like(ch) for ch in odd)
+
+
+def unreadable_words(text: str, exempt: frozenset[str] | set[str] = frozenset()) -> list[str]:
+    """Words of ``text`` (already deconfused) that still hold a letter the graders cannot read and could spell
+    Latin text (:func:`could_spell_latin`).
 
     After :func:`deconfuse` every letter of the six languages is ASCII, so what is left is a letter of another
-    script or a Latin letter no table maps ("rɛfund", "ꓣꓰꓝꓴꓠꓓ", "деньги"): what a customer reads there cannot be
-    known, and the graders fail closed on it."""
-    return [w for w in _WORD.findall(text) if any(_unreadable(ch) for ch in w)]
+    script or a Latin letter no table maps ("rɛfund", "ꓣꓰꓝꓴꓠꓓ"): what a customer reads there cannot be known, and
+    the graders fail closed on it. Words of other scripts that are not look-alikes pass (round 3: a "धन्यवाद!"
+    or "Спасибо!" sign-off cost a correct reply 0.45), and so do the words of ``exempt`` (the customer's name,
+    folded: "Ŋozi")."""
+    return [w for w in _WORD.findall(text) if w.lower() not in exempt and could_spell_latin(w)]
+
+
+_NAMED_LETTER = re.compile(r"\bLETTER (?:[A-Z]+ )*([A-Z])$")
+
+
+def likely_reading(text: str, words: list[str]) -> str:
+    """``text`` with every unreadable letter of ``words`` read as the Latin letter its name ends with ("ɛ" LATIN
+    SMALL LETTER OPEN E -> e, "ɐ" TURNED A -> a, "ɵ" BARRED O -> o), all at once: a phrase of several words with
+    one odd letter each ("m\u0275ney is b\u0250ck", "st\u0254re cr\u025bdit") is a trigger no one-word respelling
+    completes (round 3, E1). Letters whose name ends in no single letter stay as written."""
+    for w in words:
+        read = []
+        for ch in w:
+            m = _NAMED_LETTER.search(unicodedata.name(ch, "")) if _unreadable(ch) else None
+            read.append(m.group(1).lower() if m else ch)
+        text = text.replace(w, "".join(read))
+    return text
 
 
 def respellings(text: str, word: str) -> list[str] | None:
