@@ -276,6 +276,28 @@ def test_the_words_every_ticket_subject_shares_are_no_facts():
     assert not {"urgent", "request", "problema"} & {f.lower() for f in sc.facts}
 
 
+def test_glued_stray_numbers_count_and_scattered_tokens_cite_nothing():
+    """Red team round 4: "03:12" written "0312" (or a phone number as one token) escaped number precision, and the
+    fact "40 tablettes" was cited by a bare "40" anywhere beside the subject's "tablettes"."""
+    sc = _keyed("40 tablettes en panne", "Bonjour, 40 tablettes sont en panne depuis 03:12, serveur caldfs01, "
+                "appelez le 06 12 48 77 30 ou le 01 61 49 60 77.", "technical_support", ["40 tablettes"])
+    glued = "Bonjour, nous analysons les tablettes en panne. Références : 0312, 0612487730, 0161496077. Cordialement"
+    spaced = "Bonjour, nous analysons les tablettes en panne. Cordialement"
+    assert scorer_spray(sc, glued) == 3 and scorer_spray(sc, spaced) == 0
+    scattered = "Bonjour, nous analysons les tablettes en panne (réf. 40). Cordialement"
+    cited = "Bonjour, nous analysons les 40 tablettes en panne. Cordialement"
+    for reply, want in ((scattered, 0), (cited, 1)):
+        toks = tokenize(reply)
+        assert sc.cited("".join(toks), " " + " ".join(toks) + " ", toks) == want, reply
+
+
+def scorer_spray(sc, reply: str) -> int:
+    toks = tokenize(reply)
+    compact = "".join(toks)
+    return len({sc.stray_numbers[t] for t in toks if t in sc.stray_numbers}
+               | {g for g, glued in sc.stray_glued.items() if glued in compact})
+
+
 def test_wrong_tone_costs():
     _, sc, _, _ = next(s for s in SCORED if s[2] == "legal_compliance")
     facts = ", ".join(sc.facts)

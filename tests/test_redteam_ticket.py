@@ -682,3 +682,35 @@ def test_denials_stay_denials_with_the_clause_scope(sentence):
 
     kinds = [(x.kind, x.polarity) for x in extract(sentence) if x.kind == "refund"]
     assert kinds and all(pol == "deny" for _, pol in kinds), kinds
+
+
+# --- red team, round 4: what round 3's clause scope and script pass-through opened ---------------------------------
+
+@pytest.mark.parametrize("sentence", ["Мы уже вернули вам полную сумму за заказ.", "Ваш возврат средств одобрен.",
+                                      "我们已经为您的订单退还了全部金额。"])
+def test_a_statement_in_another_script_fails_closed(sentence):
+    """Round 4: round 3 let every word of another script pass, so a false refund promise in Russian or Chinese
+    beside the oracle's denial scored 1.0 (0.325 before round 3). A greeting, sign-off or name (a word or two)
+    still passes (test_words_of_other_scripts_do_not_fail_closed); a statement is an uncertain promise again."""
+    from supportgym.envs.ticket.grading.extract import extract
+
+    assert [(c.kind, c.polarity, c.mode) for c in extract(sentence)] == [("any", "promise", "uncertain")]
+
+
+@pytest.mark.parametrize("sentence,polarity", [
+    ("The refund which you requested for order ORD-1 has been declined.", "deny"),
+    ("A refund for order ORD-1 where the item was used is not possible.", "deny"),
+    ("We will issue a refund for order ORD-1, no way, I'm afraid.", "deny"),
+    ("No, I've refunded the full amount for order ORD-1.", "promise"),
+    ("Not to worry, I've refunded the full amount.", "promise"),
+    ("I've refunded the full amount, not a partial amount.", "promise"),
+])
+def test_the_clause_scope_reads_a_remedy_whose_subject_is_not_us_whole(sentence, polarity):
+    """Round 4: round 3 cut every clause at its first relative or trailing clause, so honest denials whose remedy
+    is the subject ("The refund which you requested ... has been declined") read as promises (0.993 -> -0.120), and
+    ", no way" ended the clause; the cut now applies only to a remedy whose subject is us, and an opening "No," or
+    "Not to worry" is no negation of the remedy (older lies that passed as the required denial)."""
+    from supportgym.envs.ticket.grading.extract import extract
+
+    got = [(c.kind, c.polarity) for c in extract(sentence) if c.kind == "refund" and c.mode == "firm"]
+    assert got and all(p == polarity for _, p in got), got

@@ -217,8 +217,11 @@ def test_an_unmapped_lookalike_fails_closed():
     uncertain promise, so the grader counts it against the reply instead of reading nothing."""
     got = [(c.kind, c.polarity, c.mode) for c in extract("Hi, your full ref\u0446nd has been approved.")]
     assert ("refund", "promise", "uncertain") in got, got
-    # a sentence in another script that spells no Latin word ("we will return the money", Russian) commits to
-    # nothing the grader reads: no credit, and (round 3) no fail-closed penalty either: a "Спасибо!" sign-off cost
-    # a correct reply 0.45. Look-alike words still fail closed (above)
+    # a greeting or a sign-off in another script commits to nothing (round 3: a "Спасибо!" sign-off cost a correct
+    # reply 0.45), but a statement ("we will return the money", Russian) may promise what the grader cannot read:
+    # it fails closed like a look-alike word (round 4: a false refund promise in Russian or Chinese scored 1.0)
+    assert [(c.kind, c.polarity, c.mode) for c in extract("Привет! Спасибо!")] == []
     got = [(c.kind, c.polarity, c.mode) for c in extract("Привет, мы вернём деньги.")]
-    assert got == [], got
+    assert got == [("any", "promise", "uncertain")], got
+    got = [(c.kind, c.polarity, c.mode) for c in extract("我们已经为您的订单退还了全部金额。")]
+    assert got == [("any", "promise", "uncertain")], got

@@ -129,7 +129,7 @@ class EmailScorer:
     (spam and unreplied mail never tokenise their body).
     """
 
-    __slots__ = ("email", "gold", "_facts", "_matchers", "_need", "_body", "_gold_json", "_bag", "_stray", "_alt")
+    __slots__ = ("email", "gold", "_facts", "_matchers", "_need", "_body", "_gold_json", "_bag", "_stray", "_glued", "_alt")
 
     def __init__(self, le: LabelledEmail) -> None:
         self.email, self.gold = le.email, le.gold
@@ -140,7 +140,9 @@ class EmailScorer:
         self._gold_json: dict[str, Any] | None = None
         self._bag: tuple[frozenset[str], frozenset[str]] | None = None
         self._stray: dict[str, int] | None = None
-        self._alt: dict[int, tuple[str, ...]] = {}
+        self._glued: dict[int, str] = {}
+        #: fact index -> other ways to cite it, each a tuple of strings the reply must all contain
+        self._alt: dict[int, tuple[tuple[str, ...], ...]] = {}
 
     @classmethod
     def build(cls, le: LabelledEmail) -> EmailScorer:
@@ -184,14 +186,19 @@ class EmailScorer:
         for k, (f, (c, _)) in enumerate(zip(raw, self._matchers, strict=True)):
             parts = [t for t in tokens(_ZERO_CENTS_RE.sub(r"\1", f)) if t not in fw]
             if c and len(parts) > 1:
-                # each token of a fact with digits on its own, in any order: "May 19, 2026" cites "19 May 2026"
-                self._alt[k] = tuple(" " + t + " " for t in parts)
+                if len(parts) == 2 and not all(t.isdigit() for t in parts):
+                    # a number and a word ("40 tablettes"): next to each other, in either order; a bare "40"
+                    # somewhere beside the subject's "tablettes" is no citation
+                    self._alt[k] = ((f" {parts[0]} {parts[1]} ",), (f" {parts[1]} {parts[0]} ",))
+                else:
+                    # each token of a longer fact on its own, in any order: "May 19, 2026" cites "19 May 2026"
+                    self._alt[k] = (tuple(" " + t + " " for t in parts),)
         display = sender_parts(self.email.header.sender)[0].split()
         if len(display) > 1 and raw and raw[-1] == first_name(self.email.header.sender):
             last = tokens(display[-1])
             if last and last[0].isalpha() and len(last[0]) > 2:
                 # "Dear Mr Fischer" names the sender as well as "Hi Jonas"
-                self._alt[len(raw) - 1] = (" " + last[0][:5],)
+                self._alt[len(raw) - 1] = ((" " + last[0][:5],),)
 
     @property
     def facts(self) -> tuple[str, ...]:
@@ -210,11 +217,12 @@ class EmailScorer:
             self._prepare()
         hit = 0
         bounds: set[int] | None = None
+        contains = reply_joined.__contains__
         for k, (c, stems) in enumerate(self._matchers):
-            if stems:
-                hit += all(map(reply_joined.__contains__, stems)) or (
-                    k in self._alt and all(map(reply_joined.__contains__, self._alt[k])))
-            elif c and c in reply_compact:
+            if stems and all(map(contains, stems)):
+                hit += 1
+                continue
+            if c and c in reply_compact:
                 if toks is None:
                     hit += 1
                     continue
@@ -223,9 +231,10 @@ class EmailScorer:
                 i = reply_compact.find(c)
                 while i >= 0 and not (i in bounds and i + len(c) in bounds):
                     i = reply_compact.find(c, i + 1)
-                hit += i >= 0 or (k in self._alt and all(map(reply_joined.__contains__, self._alt[k])))
-            elif k in self._alt:
-                hit += all(map(reply_joined.__contains__, self._alt[k]))
+                if i >= 0:
+                    hit += 1
+                    continue
+            hit += any(all(map(contains, alt)) for alt in self._alt.get(k, ()))
         return hit
 
     @property
@@ -243,16 +252,29 @@ class EmailScorer:
             e = self.email
             fact_toks = {t for f in self.facts for t in tokens(f)}
             out: dict[str, int] = {}
+            runs: dict[int, list[str]] = {}
             group, prev_num = 0, False
             for t in tokens(f"{e.header.subject} {e.body}"):
                 num = not t.isalpha()
                 if num and not prev_num:
                     group += 1
-                if num and t not in fact_toks:
-                    out.setdefault(t, group)
+                if num:
+                    runs.setdefault(group, []).append(t)
+                    if t not in fact_toks:
+                        out.setdefault(t, group)
                 prev_num = num
             self._stray = out
+            # each run of several tokens that is not all facts, as one token ("03:12" as "0312")
+            self._glued = {g: "".join(ts) for g, ts in runs.items() if len(ts) > 1 and not set(ts) <= fact_toks}
         return self._stray
+
+    @property
+    def stray_glued(self) -> dict[int, str]:
+        """Each stray number of several tokens, written without separators ("03:12" as "0312", a phone number as
+        one token): cited that way it is still cited."""
+        if self._stray is None:
+            self.stray_numbers  # noqa: B018  (computes both)
+        return self._glued
 
     @property
     def body_joined(self) -> str:
@@ -386,7 +408,8 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
         stray = scorer.stray_numbers
         if stray:
             # precision: listing every number of the email cites the facts without knowing which they are
-            spray = len({stray[t] for t in toks if t in stray})
+            spray = len({stray[t] for t in toks if t in stray}
+                        | {g for g, glued in scorer.stray_glued.items() if glued in reply_compact})
             if spray > d.spray_free:
                 coverage *= max(0.0, 1.0 - (spray - d.spray_free) / (d.spray_zero - d.spray_free))
     else:

@@ -335,7 +335,8 @@ def _lookalike_kinds(c: _Compiled, body: str, words: list[str]) -> list[str]:
 _SUBORDINATE = re.compile(
     r"[,;]?\s+(?:that|which|who|whom|whose|where|because|since|que|qui|weil|porque)\b"
     # a new clause about something else: "and nothing more is needed", "- no return needed", ", no strings attached"
-    r"|\s+(?:and|but|so)\s+(?=(?:you|nothing|no|there|it)\b)|\s+[-–—]\s+|,\s+(?=no\b)|\s+with\s+no\b"
+    r"|\s+(?:and|but|so)\s+(?=(?:you|nothing|no|there|it)\b)|\s+with\s+no\b"
+    r"|(?:,|\s+[-–—])\s+(?=(?:no\s+(?:strings|return|need|charge|fee|payment|cost|questions)|nobody|not\s+(?:a|an|the))\b)"
     # a reduced relative clause with the customer as its subject: "the item you never received"
     r"|\s+(?=you\s+(?:never|didn'?t|did\s+not|don'?t|do\s+not|won'?t|will\s+not|needn'?t|haven'?t|have\s+not)\b)",
     re.IGNORECASE)
@@ -344,6 +345,9 @@ _LEADING_REASON = re.compile(r"^\s*(?:since|because|as|although|though|given\s+t
                              re.IGNORECASE)
 
 
+#: a first-person subject shortly before the remedy ("I've refunded", "we will cancel", "we cannot refund"): the
+#: remedy's own clause starts there
+_DONE_BY_US = re.compile(r"\b(?:i|we)\b[^,.;:!?]{0,40}$", re.IGNORECASE)
 _NEW_SUBJECT_AFTER_COMMA = re.compile(r"^[^,]*\bnever\b[^,]*,\s*(?=(?:i|i've|i'm|we|we've|we're|we'll|our)\b)", re.IGNORECASE)
 
 
@@ -355,7 +359,9 @@ def _main_clause(c: _Compiled, body: str, kinds: list[str]) -> str:
     if lead and any(pat.search(body, lead.end()) for k, pat in c.triggers.items() if k in kinds):
         body = body[lead.end():]
     starts = [m.start() for k in kinds for m in [c.triggers[k].search(body)] if m]
-    if not starts:
+    if not starts or not _DONE_BY_US.search(body[: min(starts)]):
+        # only a remedy whose subject is us ("I've refunded", "we cannot refund") has its clause end with it: in
+        # "The refund which you requested has been declined" the clause's verb comes after the relative clause
         return body
     # the clause splitter drops a leading "since": "the package never arrived, i've refunded ..." - a comma before
     # the remedy followed by a new subject ends the reason clause

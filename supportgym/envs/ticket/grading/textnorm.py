@@ -168,8 +168,22 @@ def unreadable_words(text: str, exempt: frozenset[str] | set[str] = frozenset())
     the graders fail closed on it. Words of other scripts that are not look-alikes pass (round 3: a "धन्यवाद!"
     or "Спасибо!" sign-off cost a correct reply 0.45), and so do the words of ``exempt`` (the customer's name,
     folded: "Ŋozi")."""
-    return [w for w in _WORD.findall(text) if w.lower() not in exempt and could_spell_latin(w)]
+    words = [w for w in _WORD.findall(text) if w.lower() not in exempt]
+    foreign = [w for w in words if any(_unreadable(ch) for ch in w)]
+    # a greeting, a sign-off or a name is a word or two ("Спасибо!", "Дмитрий Иванов", "ありがとうございます"); a
+    # statement is more words, or one long run of a script written without spaces ("我们已经为您的订单退还了全部金额")
+    statement = len(foreign) > SIGN_OFF_WORDS or any(sum(map(_unreadable, w)) > SIGN_OFF_LETTERS for w in foreign)
+    if foreign and (statement or any(ch.isdigit() for ch in text)):
+        # more than a greeting or a sign-off ("Спасибо!", "ありがとうございます"), or beside a number: a statement in
+        # another script ("мы уже вернули вам полную сумму") says something the graders cannot read (round 4)
+        return foreign
+    return [w for w in words if could_spell_latin(w)]
 
+
+#: words of other scripts a clause may hold, and letters in one such word, and still be a greeting, a sign-off or a
+#: name rather than a statement
+SIGN_OFF_WORDS = 2
+SIGN_OFF_LETTERS = 12
 
 _NAMED_LETTER = re.compile(r"\bLETTER (?:[A-Z]+ )*([A-Z])$")
 
