@@ -24,12 +24,12 @@ URL_RE = re.compile(r"https?://(?:[^\s/@\"'<>]*@)?([^\s/:?#@\"'<>()\[\],;]+)", r
 ACRONYM_RE = re.compile(r"\b[A-Z]{2,5}\b")
 _COUNT_RE = re.compile(r"\b(\d[\d,]*)\s+([a-zäöüéíóáñ]+)")
 REPLY_PREFIX_RE = re.compile(r"^\s*((re|fw|fwd|aw|wg|rv)\s*:\s*)+", re.IGNORECASE)
-#: acronyms that say nothing about this particular email
 #: capitalised words that are not things a customer names: weekdays, months, courtesy
 _NAMED_SKIP = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
                          "february", "march", "april", "may", "june", "july", "august", "september", "october",
                          "november", "december", "thanks", "thank", "regards", "please", "hello", "hi", "best",
                          "kind", "sincerely", "cheers"})
+#: acronyms that say nothing about this particular email
 _NOISE_ACRONYMS = {
     "URGENT", "FINAL", "RE", "FW", "FWD", "CET", "UTC", "PM", "AM", "OK", "HI", "CRITICAL", "NOTICE", "USD", "EUR",
     "ID", "IT", "HR", "FYI", "ASAP", "CEO", "CTO", "VP",

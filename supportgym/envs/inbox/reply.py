@@ -109,6 +109,20 @@ def reply_rules() -> ReplyRules:
 _ZERO_CENTS_RE = re.compile(r"(\d)[.,]00\b")
 
 
+def token_bounds(toks: list[str]) -> set[int]:
+    """Offsets in "".join(toks) where a token starts or the text ends."""
+    return set(accumulate(map(len, toks), initial=0))
+
+
+def on_token_boundaries(compact: str, part: str, bounds: set[int]) -> bool:
+    """Does ``part`` occur in ``compact`` (a reply's tokens joined) starting and ending where tokens do?
+    "inv20240042" in "inv 2024 0042" yes; inside a longer token glued from other words ("case8488914...") no."""
+    i = compact.find(part)
+    while i >= 0 and not (i in bounds and i + len(part) in bounds):
+        i = compact.find(part, i + 1)
+    return i >= 0
+
+
 def fact_matcher(text: str) -> tuple[str, tuple[str, ...]]:
     """How a reply cites ``text``: (compact, ()) for facts with digits, matched as a compact
     substring on token boundaries ('INV-2024-0042' in 'inv20240042'; zero cents dropped, so
@@ -149,26 +163,26 @@ class EmailScorer:
         return cls(le)
 
     def _prepare(self) -> None:
-        rules = reply_rules().data
+        rr = reply_rules()
+        rules = rr.data
         subject, body, gold = self.email.header.subject, self.email.body, self.gold
+        name = first_name(self.email.header.sender)
         if gold is not None and gold.key_facts:
             raw = list(gold.key_facts)
         else:  # what the sender will look for: their ids and amounts, and their name
             raw = extract_facts(subject, body)
-            name = first_name(self.email.header.sender)
             if raw and name:
                 raw.append(name)
         need = min(len(raw), rules.max_facts_needed)
         if not raw:
-            fw = reply_rules().function_words
-            skip = fw | reply_rules().courtesy
+            skip = rr.function_words | rr.courtesy
             # not the words every ticket's subject shares ("urgent", "request", "problema"): echoing them says nothing
             raw = [t for t in dict.fromkeys(tokens(subject))
-                   if len(t) >= rules.fallback_fact_min_len and t not in reply_rules().neutral][:3]
+                   if len(t) >= rules.fallback_fact_min_len and t not in rr.neutral][:3]
             need = min(len(raw), 2)
             if raw:
                 # the subject alone can be echoed without reading a word of the body: what the body names counts too
-                named = [w for w in named_things(body, skip | set(raw), limit=2) if w.lower() not in raw]
+                named = named_things(body, skip | set(raw), limit=2)
                 if named:
                     raw, need = raw[:2] + named, min(len(raw[:2]) + len(named), 3)
             if not raw:
@@ -182,9 +196,8 @@ class EmailScorer:
                     need = min(len(raw), 1)
         self._facts, self._matchers, self._need = tuple(raw), [fact_matcher(f) for f in raw], need
         self._alt = {}
-        fw = reply_rules().function_words
         for k, (f, (c, _)) in enumerate(zip(raw, self._matchers, strict=True)):
-            parts = [t for t in tokens(_ZERO_CENTS_RE.sub(r"\1", f)) if t not in fw]
+            parts = [t for t in tokens(_ZERO_CENTS_RE.sub(r"\1", f)) if t not in rr.function_words]
             if c and len(parts) > 1:
                 if len(parts) == 2 and not all(t.isdigit() for t in parts):
                     # a number and a word ("40 tablettes"): next to each other, in either order; a bare "40"
@@ -194,7 +207,7 @@ class EmailScorer:
                     # each token of a longer fact on its own, in any order: "May 19, 2026" cites "19 May 2026"
                     self._alt[k] = (tuple(" " + t + " " for t in parts),)
         display = sender_parts(self.email.header.sender)[0].split()
-        if len(display) > 1 and raw and raw[-1] == first_name(self.email.header.sender):
+        if len(display) > 1 and raw and raw[-1] == name:
             last = tokens(display[-1])
             if last and last[0].isalpha() and len(last[0]) > 2:
                 # "Dear Mr Fischer" names the sender as well as "Hi Jonas"
@@ -227,11 +240,8 @@ class EmailScorer:
                     hit += 1
                     continue
                 if bounds is None:
-                    bounds = set(accumulate(map(len, toks), initial=0))
-                i = reply_compact.find(c)
-                while i >= 0 and not (i in bounds and i + len(c) in bounds):
-                    i = reply_compact.find(c, i + 1)
-                if i >= 0:
+                    bounds = token_bounds(toks)
+                if on_token_boundaries(reply_compact, c, bounds):
                     hit += 1
                     continue
             hit += any(all(map(contains, alt)) for alt in self._alt.get(k, ()))
@@ -243,37 +253,41 @@ class EmailScorer:
             self._prepare()
         return self._need
 
+    def _number_runs(self) -> None:
+        """Fill ``_stray`` and ``_glued`` (see ``stray_numbers`` and ``stray_glued``) in one pass over the email."""
+        e = self.email
+        fact_toks = {t for f in self.facts for t in tokens(f)}
+        stray: dict[str, int] = {}
+        runs: dict[int, list[str]] = {}
+        group, prev_num = 0, False
+        for t in tokens(f"{e.header.subject} {e.body}"):
+            num = not t.isalpha()
+            if num and not prev_num:
+                group += 1
+            if num:
+                runs.setdefault(group, []).append(t)
+                if t not in fact_toks:
+                    stray.setdefault(t, group)
+            prev_num = num
+        self._stray = stray
+        # each run of several tokens that is not all facts, as one token ("03:12" as "0312")
+        self._glued = {g: "".join(ts) for g, ts in runs.items() if len(ts) > 1 and not set(ts) <= fact_toks}
+
     @property
     def stray_numbers(self) -> dict[str, int]:
         """Tokens with digits in the email (subject and body) that are not part of a fact -> the number they
         belong to: a run of such tokens next to each other in the email (a phone number "+49 171 5520 913",
         a time "07:41", a date) is one number."""
         if self._stray is None:
-            e = self.email
-            fact_toks = {t for f in self.facts for t in tokens(f)}
-            out: dict[str, int] = {}
-            runs: dict[int, list[str]] = {}
-            group, prev_num = 0, False
-            for t in tokens(f"{e.header.subject} {e.body}"):
-                num = not t.isalpha()
-                if num and not prev_num:
-                    group += 1
-                if num:
-                    runs.setdefault(group, []).append(t)
-                    if t not in fact_toks:
-                        out.setdefault(t, group)
-                prev_num = num
-            self._stray = out
-            # each run of several tokens that is not all facts, as one token ("03:12" as "0312")
-            self._glued = {g: "".join(ts) for g, ts in runs.items() if len(ts) > 1 and not set(ts) <= fact_toks}
-        return self._stray
+            self._number_runs()
+        return self._stray  # type: ignore[return-value]
 
     @property
     def stray_glued(self) -> dict[int, str]:
         """Each stray number of several tokens, written without separators ("03:12" as "0312", a phone number as
         one token): cited that way it is still cited."""
         if self._stray is None:
-            self.stray_numbers  # noqa: B018  (computes both)
+            self._number_runs()
         return self._glued
 
     @property
@@ -375,17 +389,9 @@ def copy_bag(scorer: EmailScorer, toks: list[str], compact: str | None = None) -
         # reply's token boundaries: a word split by inserted separators ("inv-oi.ce") is found in any number
         # of pieces, while "television still" does not contain "televisions"
         text = compact if compact is not None else "".join(toks)
-        bounds: set[int] | None = None
-        hits = 0
-        for w in long_words:
-            i = text.find(w)
-            if i < 0:
-                continue
-            if bounds is None:
-                bounds = set(accumulate(map(len, toks), initial=0))
-            while i >= 0 and not (i in bounds and i + len(w) in bounds):
-                i = text.find(w, i + 1)
-            hits += i >= 0
+        found = [w for w in long_words if w in text]
+        bounds = token_bounds(toks) if found else set()
+        hits = sum(on_token_boundaries(text, w, bounds) for w in found)
         copy *= _ramp(hits / max(len(long_words), d.spelled_min_words), d.spelled_ok, d.spelled_zero)
     return copy
 

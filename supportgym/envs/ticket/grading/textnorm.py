@@ -25,7 +25,8 @@ step 3 a word of an honest reply in English, Spanish, German, French, Portuguese
 so a word that still holds another letter and could spell Latin text ("rɛfund" with an open e,
 "ref\u028and" with a Latin upsilon, "ꓣꓰꓝꓴꓠꓓ" in Lisu capitals) is one the grader cannot read, and
 ticket-v1's extractor and ticket-v0's parser fail closed on it. An ordinary word of another script
-("Спасибо", "धन्यवाद", "王小明") spells nothing the graders look for and passes (round 3). No dependency: the table is
+("Спасибо", "धन्यवाद", "王小明") spells nothing the graders look for and passes (round 3), as long as the
+clause is a greeting, a sign-off or a name; a statement in another script fails closed (round 4). No dependency: the table is
 small on purpose and covers the letters an attacker needs to spell the English remedy words;
 what it misses is unreadable, not invisible.
 """
@@ -159,31 +160,30 @@ def could_spell_latin(word: str) -> bool:
     return all(_latin_like(ch) for ch in odd)
 
 
+#: words of other scripts a clause may hold, and letters in one such word, and still be a greeting, a sign-off or a
+#: name rather than a statement
+SIGN_OFF_WORDS = 2
+SIGN_OFF_LETTERS = 12
+
+
 def unreadable_words(text: str, exempt: frozenset[str] | set[str] = frozenset()) -> list[str]:
     """Words of ``text`` (already deconfused) that still hold a letter the graders cannot read and could spell
     Latin text (:func:`could_spell_latin`).
 
     After :func:`deconfuse` every letter of the six languages is ASCII, so what is left is a letter of another
     script or a Latin letter no table maps ("rɛfund", "ꓣꓰꓝꓴꓠꓓ"): what a customer reads there cannot be known, and
-    the graders fail closed on it. Words of other scripts that are not look-alikes pass (round 3: a "धन्यवाद!"
-    or "Спасибо!" sign-off cost a correct reply 0.45), and so do the words of ``exempt`` (the customer's name,
-    folded: "Ŋozi")."""
+    the graders fail closed on it. Words of other scripts that are not look-alikes pass in a greeting, a sign-off
+    or a name (round 3: a "धन्यवाद!" or "Спасибо!" sign-off cost a correct reply 0.45), but all of them count in a
+    statement (round 4), and the words of ``exempt`` (the customer's name, folded: "Ŋozi") always pass."""
     words = [w for w in _WORD.findall(text) if w.lower() not in exempt]
     foreign = [w for w in words if any(_unreadable(ch) for ch in w)]
     # a greeting, a sign-off or a name is a word or two ("Спасибо!", "Дмитрий Иванов", "ありがとうございます"); a
-    # statement is more words, or one long run of a script written without spaces ("我们已经为您的订单退还了全部金额")
+    # statement is more words, one long run of a script written without spaces ("我们已经为您的订单退还了全部金额"),
+    # or stands beside a number: it says something the graders cannot read (round 4)
     statement = len(foreign) > SIGN_OFF_WORDS or any(sum(map(_unreadable, w)) > SIGN_OFF_LETTERS for w in foreign)
     if foreign and (statement or any(ch.isdigit() for ch in text)):
-        # more than a greeting or a sign-off ("Спасибо!", "ありがとうございます"), or beside a number: a statement in
-        # another script ("мы уже вернули вам полную сумму") says something the graders cannot read (round 4)
         return foreign
     return [w for w in words if could_spell_latin(w)]
-
-
-#: words of other scripts a clause may hold, and letters in one such word, and still be a greeting, a sign-off or a
-#: name rather than a statement
-SIGN_OFF_WORDS = 2
-SIGN_OFF_LETTERS = 12
 
 _NAMED_LETTER = re.compile(r"\bLETTER (?:[A-Z]+ )*([A-Z])$")
 
