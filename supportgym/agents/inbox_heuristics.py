@@ -17,6 +17,7 @@ from pydantic import Field
 from ..core.types import Model
 from ..envs.inbox.models import CATEGORIES, Email
 from ..envs.inbox.text import extract_facts, first_name, main_text, named_things, sender_domain, sender_parts
+from .inbox_scam import ScamReader, ScamTables, scam_reader
 
 #: a link's host: after any "user@" part (http://paypal.com@evil.example goes to evil.example), before a port,
 #: path or closing bracket
@@ -91,6 +92,8 @@ class RulesData(Model):
     #: a reply that quotes someone other than its sender (and not us) and whose new text scores below this for
     #: every category is a conversation among others (list talk, personal mail): nobody has to act on it
     conversation_max_score: float = 2.0
+    #: scam forms read beside the keywords (agents/inbox_scam.py)
+    scam: ScamTables
 
 
 def _kw_regex(kw: str) -> re.Pattern[str]:
@@ -126,6 +129,7 @@ class Rules:
     marketing: Table
     relationship: Table
     management: Table
+    scam: ScamReader
 
 
 @lru_cache(maxsize=1)
@@ -140,7 +144,7 @@ def rules() -> Rules:
         Table(d.low), Table(d.severe), Table(dict.fromkeys(d.tier2, 1.0)),
         # list mail: one full cue or two weak ones (``analyse`` asks for a score of 1)
         Table({**dict.fromkeys(d.newsletter_weak, 0.5), **dict.fromkeys(d.newsletter, 1.0)}),
-        Table(d.marketing), Table(d.relationship), Table(d.management),
+        Table(d.marketing), Table(d.relationship), Table(d.management), scam_reader(d.scam),
     )
 
 
@@ -243,7 +247,8 @@ def analyse(email: Email) -> Analysis:
     if why:
         spam += 3.0
         reasons.append(f"sender {why}")
-    for link in dict.fromkeys(m.lower().rstrip(".") for m in URL_RE.findall(email.body)):
+    links = list(dict.fromkeys(m.lower().rstrip(".") for m in URL_RE.findall(email.body)))
+    for link in links:
         why = lookalike(link, d)
         if why:
             spam += 2.0
@@ -263,6 +268,12 @@ def analyse(email: Email) -> Analysis:
     if brand:
         spam += 2.0
         reasons.append(f"display name claims to be {brand} from {dom}")
+    sender_reg = registrable(dom)[1] if dom else ""
+    scam, why_scam = r.scam.read(
+        f"{subject.lower()}\n{latest.lower()}", links, dom, free_mail=sender_reg in d.free_mail,
+        trusted=internal or (bool(dom) and registrable(dom)[0] in d.brands and lookalike(dom, d) is None))
+    spam += scam
+    reasons += why_scam
     facts = extract_facts(h.subject, email.body)
     seen = {f.lower() for f in facts}
     for a in ACRONYM_RE.findall(latest):

@@ -1,0 +1,84 @@
+"""The inbox rules read scam *forms* (agents/inbox_scam.py), not only keywords: each mail below is new
+wording, written for this test, of a known fraud family; each legitimate look-alike must stay out of trash."""
+
+from __future__ import annotations
+
+import pytest
+
+from supportgym.agents.inbox_heuristics import analyse
+from supportgym.agents.inbox_rules import InboxRulesAgent
+from supportgym.envs.inbox.models import LabelledEmail
+
+
+def _route(subject: str, body: str, sender: str) -> str:
+    email = LabelledEmail.model_validate({"email": {"header": {"id": "s1", "sender": sender, "subject": subject,
+                                                               "timestamp": "2026-03-01T09:00:00Z"}, "body": body}}).email
+    return InboxRulesAgent().read(email)[3]
+
+
+def _analysis(subject: str, body: str, sender: str):
+    return analyse(LabelledEmail.model_validate({"email": {"header": {"id": "s1", "sender": sender, "subject": subject,
+                                                                      "timestamp": "2026-03-01T09:00:00Z"},
+                                                           "body": body}}).email)
+
+
+@pytest.mark.parametrize("subject,body,sender", [
+    # credential phishing: a request for the reader's login behind a link, pressed by a loss
+    ("Storage quota reached", "Hello,\n\nYour mailbox has reached 99% of its quota. Please confirm your login details "
+     "here to get 50 GB extra: https://mail-quota-update.net/upgrade\n\nOtherwise incoming messages will be returned.\n\n"
+     "Mail Administrator", "Mail Administrator <admin@mail-quota-update.net>"),
+    ("Kontoüberprüfung erforderlich", "Guten Tag,\n\nbitte aktualisieren Sie Ihre Zahlungsdaten über den folgenden Link, "
+     "sonst wird Ihr Zugang innerhalb von 48 Stunden gesperrt:\nhttps://kundenportal-verifizierung.de/login\n\n"
+     "Ihr Kundenservice", "Kundenservice <service@kundenportal-verifizierung.de>"),
+    ("Aviso de seguridad", "Estimado cliente:\n\nHemos detectado un acceso inusual. Confirme su contraseña en el siguiente "
+     "enlace en las próximas 24 horas o su cuenta quedará bloqueada: http://banco-seguridad-online.com/acceso\n\nAtentamente",
+     "Banco Online <avisos@banco-seguridad-online.com>"),
+    # payment fraud: secrecy and a payment from someone who cannot be called
+    ("Quick task", "Hi, I'm stuck in meetings all afternoon and can't talk. I need a wire transfer to a new supplier "
+     "handled today, strictly confidential until the deal is announced. Reply and I'll send the details.\n\nMarcus",
+     "Marcus Hale <marcus.hale.exec@outlook.com>"),
+    # supplier bank details that changed, with the callback ruled out
+    ("Important: payment instructions", "Dear customer,\n\nplease note that we have changed our bank. Kindly settle "
+     "invoice 88213 and all future invoices to the new account below.\nIBAN: GB29 NWBK 6016 1331 9268 19\n\nDo not "
+     "call the office, our phones are being moved; reply by email only.\n\nAccounts team", "Accounts <ar@northline-supplies.co>"),
+    # cold outreach: someone selling to us, addressing us as a prospect
+    ("Growth idea for your team", "Hi there,\n\nwe help companies like yours book qualified sales meetings with decision "
+     "makers every month. Worth a quick call this week? Grab a slot here: https://pipelinepros.example/book\n\nSam",
+     "Sam from PipelinePros <sam@pipelinepros.example>"),
+])
+def test_rules_trash_new_wording_of_known_scams(subject, body, sender):
+    assert _route(subject, body, sender) == "trash"
+
+
+@pytest.mark.parametrize("subject,body,sender", [
+    # a customer about *their* login: no request for the reader's credentials
+    ("Can't log in", "Hi, I can't log in to my account since this morning and need it within 24 hours for payroll. "
+     "Could you reset my password? Thanks, Dana", "Dana Reyes <dana@reyes-bakery.com>"),
+    # a brand's real notice from its own domain
+    ("Security alert", "A new sign-in to your Google Account was detected. If this was you, you don't need to do anything. "
+     "If not, review your account: https://myaccount.google.com/notifications", "Google <no-reply@accounts.google.com>"),
+    # a supplier's ordinary invoice: payment, no changed bank details
+    ("Invoice 4471 for order PO-212", "Dear customer,\n\nplease find attached invoice 4471 for your order PO-212, total "
+     "EUR 2,480.00, payable within 30 days to the account stated on the invoice (unchanged).\n\nKind regards,\nBilling",
+     "Billing <billing@norvik-parts.com>"),
+    # an inbound sales lead: a prospect asking us, not selling to us
+    ("Quote for 30 laptops", "Hello,\n\nwe are a law firm with 30 staff and are looking for a supplier for new laptops and "
+     "ongoing support. Could you send us a quote and your pricing for a support contract? A quick call this week would "
+     "suit us.\n\nBest, Noor Haddad", "Noor Haddad <noor@haddad-law.com>"),
+    # a staff member asking for discretion about an HR matter: secrecy without money leaving
+    ("Confidential: my leave", "Hi, please keep this confidential for now: I will need two weeks of leave in May for a "
+     "medical procedure. Can we discuss it this week?\n\nLea", "Lea Martin <lea.martin@brightdesk.io>"),
+])
+def test_rules_keep_legitimate_look_alikes_of_scams(subject, body, sender):
+    assert _route(subject, body, sender) != "trash"
+
+
+def test_a_link_domain_counts_only_beside_a_request():
+    """Newsletters link to tracking hosts of any name: an account word in a link's domain is evidence only when
+    the mail asks the reader for credentials or payment; in the sender's own domain it always is."""
+    news = _analysis("This week at Gadget News", "Top stories this week: foldable phones, cheaper SSDs.\n"
+                     "Read more: https://clicks.secure-mailer.example/r?id=3", "Gadget News <news@gadgetnews.example>")
+    assert not any("account action" in r for r in news.spam_reasons)
+    phish = _analysis("Your parcel", "Please confirm your address to release your parcel: "
+                      "https://parcel-redelivery-eu.example/confirm", "Parcel Service <notice@parcelservice.example>")
+    assert any("parcel-redelivery-eu.example" in r for r in phish.spam_reasons)
