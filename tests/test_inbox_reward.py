@@ -397,3 +397,24 @@ def test_v1_over_prioritisation_cost_grows_with_congestion():
     costs = [over_priority_penalty(CFG1, low, "high", k) for k in range(4)]
     assert costs[0] == pytest.approx(-0.1) and costs[1] == pytest.approx(-0.15)
     assert all(b < a for a, b in zip(costs, costs[1:]))
+
+
+def test_long_words_written_whole_are_no_hidden_copy():
+    """An honest reply names the customer's own long words ("firmware", "warranty", the brand): counting them as
+    'spelled' had cut a long honest reply's copy factor to 0.44. Only words hidden by separators count now; the
+    same words cut by separators are still a copy."""
+    from supportgym.envs.inbox.reply import copy_bag, tokens
+
+    body = ("hi, bought the hisense television from your webshop before christmas and after last night's firmware "
+            "installation it refuses to start, the standby light blinks repeatedly. tried unplugging everything, "
+            "different sockets, nothing. it's barely three weeks old so presumably covered by warranty, but "
+            "shipping it back would be awkward")
+    sc = _ticket("television dead after update", body)
+    honest = ("Hello, I'm sorry the Hisense television stopped working after the firmware installation. Please unplug "
+              "it for ten minutes and hold the power button for thirty seconds. If the light still blinks, it is "
+              "covered by the warranty and we will collect it at no cost, so there is nothing to ship yourself. "
+              "Kind regards, Support")
+    assert copy_bag(sc, tokens(honest)) == 1.0
+    hidden = honest.replace("television", "tele-vision").replace("firmware", "firm.ware").replace("installation",
+            "instal-lation").replace("warranty", "warr-anty").replace("covered", "cov-ered").replace("Hisense", "His-ense").replace("nothing", "noth-ing")
+    assert copy_bag(sc, tokens(hidden)) <= 0.5  # six of the 16 longest words hidden

@@ -385,11 +385,15 @@ def copy_bag(scorer: EmailScorer, toks: list[str], compact: str | None = None) -
     recall = echoed / max(len(content), d.recall_min_words)
     copy = _ramp(echo, d.echo_ok, d.echo_zero) * _ramp(recall, d.recall_ok, d.recall_zero)
     if long_words and copy:
-        # the body's long words found in the reply's text with separators removed, starting and ending on the
-        # reply's token boundaries: a word split by inserted separators ("inv-oi.ce") is found in any number
-        # of pieces, while "television still" does not contain "televisions"
+        # the body's long words *hidden* in the reply by inserted separators ("inv-oi.ce"): found in the text with
+        # separators removed, starting and ending on the reply's token boundaries ("television still" does not
+        # contain "televisions"), but not written whole anywhere. A word written whole is the echo's business:
+        # an honest reply names the customer's "firmware" and "warranty", a hidden copy cannot show its words
         text = compact if compact is not None else "".join(toks)
         found = [w for w in long_words if w in text]
+        if found:
+            whole = set(toks)
+            found = [w for w in found if w not in whole]
         bounds = token_bounds(toks) if found else set()
         hits = sum(on_token_boundaries(text, w, bounds) for w in found)
         copy *= _ramp(hits / max(len(long_words), d.spelled_min_words), d.spelled_ok, d.spelled_zero)
