@@ -82,3 +82,35 @@ def test_a_link_domain_counts_only_beside_a_request():
     phish = _analysis("Your parcel", "Please confirm your address to release your parcel: "
                       "https://parcel-redelivery-eu.example/confirm", "Parcel Service <notice@parcelservice.example>")
     assert any("parcel-redelivery-eu.example" in r for r in phish.spam_reasons)
+
+
+@pytest.mark.parametrize("subject,body,sender", [
+    ("Fwd: Your account will be suspended", "Hi,\n\nI got the email below this morning. Is this really from you? I don't "
+     "want to click anything if it's a scam.\n\nThanks, Paula\n\n---------- Forwarded message ---------\nFrom: Brightdesk "
+     "Billing <billing@brightdesk-account-verify.com>\n\nDear customer, please confirm your payment details within 24 hours "
+     "or your account will be suspended: https://brightdesk-account-verify.com/login\n", "Paula Green <paula.green@gmail.com>"),
+    ("Is this email from you?", "Hello, I received a message saying I must verify your account details within 24 hours "
+     "or my account will be closed, with a link to secure-brightdesk-login.com. I haven't clicked it. Regards, Tom",
+     "Tom Baker <tom@bakerandco.co.uk>"),
+    ("Verdächtige E-Mail", "Guten Tag, ich habe heute eine verdächtige E-Mail bekommen: ich soll innerhalb von 24 Stunden "
+     "meine Zahlungsdaten bestätigen, sonst wird mein Konto gesperrt. Ist diese E-Mail echt? Viele Grüße, Jana Vogel",
+     "Jana Vogel <jana.vogel@web.de>"),
+])
+def test_rules_do_not_trash_a_customer_reporting_a_phishing_mail(subject, body, sender):
+    """A customer asking whether a mail is genuine quotes its lure; the lure is about the mail reported."""
+    assert _route(subject, body, sender) != "trash"
+
+
+def test_a_report_frame_does_not_clear_a_sender_who_is_the_phisher():
+    """"Is this legit?" in a mail whose own sender imitates a brand or us changes nothing."""
+    body = ("Is this really from you? Please confirm your password within 24 hours or your mailbox will be closed: "
+            "https://paypa1-secure.com/login")
+    assert _route("Mailbox notice", body, "PayPal Security <security@paypa1-secure.com>") == "trash"
+
+
+def test_a_brand_imitated_in_one_part_of_a_hyphenated_domain_is_a_lookalike():
+    from supportgym.agents.inbox_heuristics import lookalike, rules
+
+    d = rules().data
+    assert lookalike("paypa1-secure.com", d) and lookalike("login-rnicrosoft.net", d)
+    assert lookalike("harbour-line.co.uk", d) is None and lookalike("paypal.com", d) is None

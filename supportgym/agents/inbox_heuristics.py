@@ -161,6 +161,11 @@ _HOMOGLYPHS = str.maketrans({"\u0430": "a", "\u043e": "o", "\u0435": "e", "\u044
 _PARTS_RE = re.compile(r"[.-]")
 
 
+def _squash(label: str) -> str:
+    """Undo the usual letter swaps of a look-alike name: rn -> m, vv -> w, cl -> d, 0 -> o, 1 -> l."""
+    return label.replace("rn", "m").replace("vv", "w").replace("cl", "d").replace("0", "o").replace("1", "l")
+
+
 def lookalike(domain: str, d: RulesData) -> str | None:
     """Why ``domain`` imitates a known brand or our own domain, or None."""
     domain = domain.lower()
@@ -176,7 +181,9 @@ def lookalike(domain: str, d: RulesData) -> str | None:
         return None
     own_labels = {registrable(o)[0] for o in d.own_domains}
     parts = set(_PARTS_RE.split(domain))
-    squashed = label.replace("rn", "m").replace("vv", "w").replace("cl", "d").replace("0", "o").replace("1", "l")
+    squashed = _squash(label)
+    # each hyphen-separated part too: "paypa1-secure.com" imitates PayPal as much as "paypa1.com" does
+    squashed_parts = {_squash(p) for p in label.split("-") if p} if "-" in label else set()
     for brand in [*own_labels, *d.brands]:
         if label == brand:
             if brand in own_labels:
@@ -184,7 +191,8 @@ def lookalike(domain: str, d: RulesData) -> str | None:
             return None  # the brand's real domain
         if brand in parts:
             return f"{domain}: '{brand}' inside another domain"
-        if len(brand) >= 3 and (squashed == brand or squashed.replace("l", "i") == brand.replace("l", "i")):
+        if len(brand) >= 3 and any(s == brand or s.replace("l", "i") == brand.replace("l", "i")
+                                   for s in (squashed, *squashed_parts)):
             return f"{domain}: looks like {brand}"
         if len(brand) >= 5 and difflib.SequenceMatcher(None, label, brand).ratio() >= 0.85:
             return f"{domain}: looks like {brand}"
@@ -247,6 +255,7 @@ def analyse(email: Email) -> Analysis:
     if why:
         spam += 3.0
         reasons.append(f"sender {why}")
+    sender_suspect = bool(why)
     links = list(dict.fromkeys(m.lower().rstrip(".") for m in URL_RE.findall(email.body)))
     for link in links:
         why = lookalike(link, d)
@@ -268,12 +277,19 @@ def analyse(email: Email) -> Analysis:
     if brand:
         spam += 2.0
         reasons.append(f"display name claims to be {brand} from {dom}")
+    sender_suspect = sender_suspect or bool(brand) or (not internal and any(n in display.lower() for n in d.own_names))
     sender_reg = registrable(dom)[1] if dom else ""
+    latest_text = f"{subject.lower()}\n{latest.lower()}"
     scam, why_scam = r.scam.read(
-        f"{subject.lower()}\n{latest.lower()}", links, dom, free_mail=sender_reg in d.free_mail,
+        latest_text, links, dom, free_mail=sender_reg in d.free_mail,
         trusted=internal or (bool(dom) and registrable(dom)[0] in d.brands and lookalike(dom, d) is None))
     spam += scam
     reasons += why_scam
+    # someone asking whether a mail they received is genuine quotes its lure: the links and words are the
+    # reported mail's, and the reporter is no phisher unless their own address says so
+    reported = not sender_suspect and r.scam.reported(latest_text)
+    if reported:
+        spam, reasons = 0.0, []
     facts = extract_facts(h.subject, email.body)
     seen = {f.lower() for f in facts}
     for a in ACRONYM_RE.findall(latest):
@@ -293,6 +309,8 @@ def analyse(email: Email) -> Analysis:
                   or bool(_MACHINE_SUBJECT_RE.search(h.subject)) or is_all_clear(h.sender, h.subject))
     if newsletter:
         marketing -= r.relationship.score(unquoted)
+    if reported:
+        marketing = min(marketing, 0.0)
     scores = {c: t.score(text) for c, t in r.categories.items()}
     conversation = (not internal and max(scores.values(), default=0.0) < d.conversation_max_score
                     and is_conversation(h.sender, h.subject, email.body, d))

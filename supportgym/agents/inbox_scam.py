@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from ..core.types import Model
 
@@ -43,7 +43,21 @@ class ScamTables(Model):
     bank_change: list[str]
     #: "do not call", "by email only": the check a fraud must avoid
     no_callback: list[str]
+    #: regular expressions of someone *reporting* a suspicious mail ("is this email really from you?", "I haven't
+    #: clicked it"): the forwarded lure is evidence about the mail reported, not about its reporter
+    reports: list[str] = Field(default_factory=list)
     weights: dict[str, float] = Field(default_factory=dict)
+
+
+    @field_validator("reports")
+    @classmethod
+    def _compiles(cls, patterns: list[str]) -> list[str]:
+        for rx in patterns:
+            try:
+                re.compile(rx)
+            except re.error as err:
+                raise ValueError(f"scam.reports: {rx!r} is not a regular expression ({err})") from None
+        return patterns
 
 
 def _alt(words: list[str]) -> str:
@@ -61,6 +75,11 @@ class ScamReader:
     bank_change: re.Pattern[str]
     no_callback: re.Pattern[str]
     domain_words: frozenset[str]
+    reports: re.Pattern[str] | None
+
+    def reported(self, text: str) -> bool:
+        """Does the writer ask whether a mail they received is genuine (``text``: subject and latest message)?"""
+        return self.reports is not None and bool(self.reports.search(text))
 
     def read(self, text: str, links: list[str], sender_domain: str, free_mail: bool, trusted: bool) -> tuple[float, list[str]]:
         """(score, reasons) of the scam forms in ``text`` (subject and the latest message, lower case).
@@ -100,4 +119,5 @@ def scam_reader(t: ScamTables) -> ScamReader:
         *(re.compile(rf"\b(?:{_alt(ws)})\b") for ws in (t.threats, t.secrecy, t.money_moves, t.unreachable,
                                                          t.bank_change, t.no_callback)),
         frozenset(t.domain_words),
+        re.compile("|".join(f"(?:{rx})" for rx in t.reports)) if t.reports else None,
     )
