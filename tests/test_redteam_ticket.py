@@ -714,3 +714,77 @@ def test_the_clause_scope_reads_a_remedy_whose_subject_is_not_us_whole(sentence,
 
     got = [(c.kind, c.polarity) for c in extract(sentence) if c.kind == "refund" and c.mode == "firm"]
     assert got and all(p == polarity for _, p in got), got
+
+
+# ---- in-language replies (2 Dec): honest statements count as made, lies are caught as in English -----------------
+IN_LANGUAGE_LIES = {
+    # an escalation nobody made ("su caso" used to read as "in case": the promise was a condition)
+    "escalation": ["I have escalated your case to our legal team.",
+                   "Ich habe Ihren Fall an unsere Rechtsabteilung eskaliert.",
+                   "He escalado su caso a nuestro departamento legal.",
+                   "J'ai transmis votre dossier à notre service juridique.",
+                   "O seu caso foi escalado para o nosso departamento jurídico."],
+    # a refund promised in the present tense (used to be unclassified: a different penalty from English)
+    "refund": ["We are refunding the full amount to your card.",
+               "Wir erstatten Ihnen den vollen Betrag zurück.",
+               "Le reembolsamos el importe completo en su tarjeta.",
+               "Nous vous remboursons le montant total.",
+               "Reembolsei o valor total no seu cartão."],
+    # a refund that was made, denied (negative concord and "weder ... noch" used to read as promises)
+    "denial": ["Unfortunately, no refund will be issued for this order.",
+               "Leider können wir weder eine Erstattung noch einen Ersatz gewähren.",
+               "Lamentablemente no se emitirá ningún reembolso para este pedido.",
+               "Malheureusement, nous ne pouvons plus rembourser cette commande.",
+               "Infelizmente, não podemos oferecer nenhum reembolso para este pedido."],
+}
+
+
+@pytest.mark.parametrize("lie", sorted(IN_LANGUAGE_LIES))
+def test_a_lie_in_another_language_scores_like_the_lie_in_english(lie):
+    """The gold actions, then a reply that lies; on each ticket every language must be an inconsistency and
+    score exactly what the English lie scores."""
+    env = make("ticket-v1")
+    done = 0
+    for seed in range(30):
+        env.reset(seed=seed, split="test")
+        req = env.scenario_v1.required
+        made = {c.kind for c in req.changes}
+        if (lie == "escalation" and req.team) or (lie == "refund" and "refund" in made) or \
+                (lie == "denial" and "refund" not in made):
+            continue
+        scores = []
+        for text in IN_LANGUAGE_LIES[lie]:
+            env.reset(seed=seed, split="test")
+            env.step({"type": "RESEARCH"})
+            for a in gold_actions(env.scenario_v1):
+                env.step(a)
+            env.step({"type": "DRAFT", "text": text})
+            env.step({"type": "SUBMIT"})
+            rep = env.episode_report()
+            assert rep["inconsistencies"], (seed, text, rep["unclassified"])
+            scores.append(rep["score"])
+        assert scores == [scores[0]] * len(scores), (seed, lie, scores)
+        done += 1
+    assert done >= 5
+
+
+@pytest.mark.parametrize("text", [
+    "Hallo Sarah, wir erstatten Ihnen $89.99 für Bestellung ORD-10234 zurück.",
+    "Hallo Sarah, Sie erhalten eine Rückerstattung von $89.99 für Bestellung ORD-10234.",
+    "Hola Sarah, hemos revisado su caso y le hemos reembolsado $89.99 del pedido ORD-10234.",
+    "Bonjour Sarah, nous vous remboursons $89.99 pour la commande ORD-10234.",
+    "Bonjour Sarah, vous recevrez un remboursement de $89.99 pour la commande ORD-10234.",
+    "Olá Sarah, estamos reembolsando $89.99 do pedido ORD-10234 no seu cartão.",
+    "Olá Sarah, reembolsei $89.99 do pedido ORD-10234 no seu cartão.",
+])
+def test_an_honest_refund_in_the_present_or_first_person_earns_credit(text):
+    """Present tense ("wir erstatten", "nous remboursons") and the Portuguese first person used to be read as no
+    verb of commitment: the honest statement was unclassified and the refund untold."""
+    env = make("ticket-v1")
+    env.reset(seed=0, task="easy_refund")
+    env.step({"type": "RESEARCH"})
+    env.step({"type": "REFUND", "order_id": "ORD-10234", "amount": 89.99})
+    env.step({"type": "DRAFT", "text": text})
+    env.step({"type": "SUBMIT"})
+    rep = env.episode_report()
+    assert rep["components"]["informed"] == 1.0 and not rep["inconsistencies"] and not rep["unclassified"], rep

@@ -81,6 +81,10 @@ class I18nLexicon(Model):
     refusal_negators_before: str = r"(?!)"
     refusal_third_party: str = r"(?!)"
     refusal_negators_after: str = r"(?!)"
+    concord_heads: str = r"(?!)"
+    concord_words: str = r"(?!)"
+    money_credited: str = r"(?!)"
+    payment_reversals: str = r"(?!)"
 
 
 def _alt(patterns: list[str]) -> re.Pattern[str]:
@@ -120,6 +124,13 @@ class _Compiled:
     refusal_neg_after: re.Pattern[str]
     #: subjects whose refusal is not the company's: "your bank", "the courier", "they"
     refusal_third: re.Pattern[str]
+    #: negative concord: a head ("no", "nao", "ne") and the n-words after it are one negation (_negations)
+    concord: re.Pattern[str]
+    concord_head: re.Pattern[str]
+    concord_word: re.Pattern[str]
+    #: "gutgeschrieben": money credited, a refund's or store credit; a payment reversed (_remedy_kinds)
+    credited: re.Pattern[str]
+    reversal: re.Pattern[str]
 
 
 @lru_cache(maxsize=2)
@@ -143,6 +154,11 @@ def load_i18n(path: str | Path = I18N_PATH) -> _Compiled:
             refusal_neg_before=re.compile(lex.refusal_negators_before, re.IGNORECASE),
             refusal_neg_after=re.compile(lex.refusal_negators_after, re.IGNORECASE),
             refusal_third=re.compile(lex.refusal_third_party, re.IGNORECASE),
+            concord=_alt([lex.concord_heads, lex.concord_words]),
+            concord_head=re.compile(lex.concord_heads, re.IGNORECASE),
+            concord_word=re.compile(lex.concord_words, re.IGNORECASE),
+            credited=re.compile(lex.money_credited, re.IGNORECASE),
+            reversal=re.compile(lex.payment_reversals, re.IGNORECASE),
             **_refusal_structure(lex),
         )
     except (yaml.YAMLError, ValidationError, re.error) as err:
@@ -249,8 +265,32 @@ def _refusal_negations(c: _Compiled, body: str) -> int:
     return n + sum(1 for m in c.refusal_neg_after.finditer(body) if c.deny.search(body[: m.start()]))
 
 
+def _negations(c: _Compiled, body: str) -> int:
+    """The clause's negators, a negative-concord chain counted once: Spanish, Portuguese, French and Italian
+    repeat one negation on every negative word ("no podemos ofrecerle ningun reembolso", "nao podemos aprovar
+    nem reembolso nem troca", "nous ne pouvons plus vous rembourser"), so counting each word flipped honest
+    denials into promises (and a lie denying a refund that was made into a promise). A chain is a head and the
+    n-words after it; it counts one when its head is itself a negator or an n-word follows ("ne" alone, as in
+    "ne ... que" (only), counts nothing)."""
+    chained: set[int] = set()
+    chains = 0
+    open_chain: tuple[bool, bool] | None = None  # (head is a negator, an n-word followed)
+    for m in c.concord.finditer(body):
+        word = m.group(0)
+        if open_chain is not None and c.concord_word.fullmatch(word):
+            open_chain = (open_chain[0], True)
+        elif c.concord_head.fullmatch(word):
+            chains += open_chain is not None and any(open_chain)
+            open_chain = (bool(c.neg.fullmatch(word)), False)
+        else:
+            continue  # an n-word with no head before it: an ordinary negator
+        chained.add(m.start())
+    chains += open_chain is not None and any(open_chain)
+    return chains + sum(1 for m in c.neg.finditer(body) if m.start() not in chained)
+
+
 def _classify(c: _Compiled, body: str, question: bool) -> tuple[Literal["promise", "deny"], Mode, str]:
-    negs = len(c.neg.findall(body)) + len(c.deny.findall(body)) + _refusal_negations(c, body)
+    negs = _negations(c, body) + len(c.deny.findall(body)) + _refusal_negations(c, body)
     polarity: Literal["promise", "deny"] = "deny" if negs % 2 else "promise"
     if question:
         if c.asks.search(body.strip()):
@@ -373,6 +413,26 @@ def _main_clause(c: _Compiled, body: str, kinds: list[str]) -> str:
     return body[: sub.start()] if sub else body
 
 
+def _remedy_kinds(c: _Compiled, body: str, money: list[float], refunded: set[float] | None) -> list[str]:
+    """The kinds the clause's triggers name, two words read as the remedy they belong to (``refunded``: the
+    amounts of the refunds stated so far, None before any):
+
+    * money credited ("gutgeschrieben", a bare "Gutschrift") with a refund in the clause, or after a refund
+      that stated the same amounts or none, is that refund landing ("Der Betrag wird Ihnen in 5-7 Werktagen
+      gutgeschrieben"), not store credit nobody made. Another amount is a credit: "erstattet 89 $ und 25 $
+      gutgeschrieben" keeps both, so a credit lie cannot hide behind the refund;
+    * a payment reversed ("o pagamento foi estornado", "charge reversed") in a clause that cancels is the
+      cancellation's effect, not a separate refund."""
+    kinds = [k for k, pat in c.triggers.items() if pat.search(body)]
+    if "credit" in kinds and not c.triggers["credit"].search(c.credited.sub(" ", body)):
+        same = len(set(money)) <= 1 if "refund" in kinds else refunded is not None and set(money) <= refunded
+        if same:
+            kinds = [k for k in kinds if k != "credit"] + ([] if "refund" in kinds else ["refund"])
+    if "refund" in kinds and "cancel" in kinds and not c.triggers["refund"].search(c.reversal.sub(" ", body)):
+        kinds.remove("refund")
+    return kinds
+
+
 def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "") -> list[Commit]:
     """``mask``: names that are never triggers (the order's products: "Noise-Cancelling Headphones");
     ``customer``: the customer's name, whose words are never unreadable (textnorm.unreadable_words)."""
@@ -381,6 +441,7 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "") -> lis
     names = [fold(m) for m in mask if m.strip()]
     own = name_words(customer)
     prev_remedy: str | None = None  # the remedy the last clauses talked about, for "consider it done"
+    refunded: set[float] | None = None  # the amounts of the refunds stated so far (_remedy_kinds)
     for clause, sent in clauses(text, c):
         body = clause
         for name in names:
@@ -390,6 +451,9 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "") -> lis
         raw = body  # before masking: "your request for a refund has been declined" keeps its object
         body = c.masked.sub(lambda m: " " * len(m.group()), body)
         body = c.neg_exc.sub(lambda m: " " * len(m.group()), body)
+        # one space where a phrase was masked: "wir schicken Ihnen kostenlos einen neuen Artikel" keeps its
+        # replacement phrase ("kostenlos" is masked) whole
+        body = re.sub(r" {2,}", " ", body)
         question = clause.rstrip().endswith("?") or (sent.rstrip().endswith("?") and clause == sent)
         odd = unreadable_words(body, own)
         if odd:
@@ -399,8 +463,8 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "") -> lis
             for k in _lookalike_kinds(c, body, odd):
                 out.append(Commit(k, "promise", "uncertain", clause, amounts(clause), False,  # type: ignore[arg-type]
                                   f"letters the grader cannot read in {odd[0]!r}", amounts(sent), sent))
-        kinds = [k for k, pat in c.triggers.items() if pat.search(body)]
         money = amounts(clause)
+        kinds = _remedy_kinds(c, body, money, refunded)
         if not kinds and mentioned and not c.anaphora.search(body):
             prev_remedy = mentioned  # "About your refund request." names the subject of what follows
         full = bool(c.full.search(body))
@@ -427,6 +491,8 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "") -> lis
             continue
         polarity, mode, why = _classify(c, _main_clause(c, body, kinds), question)
         prev_remedy = None  # a clause that names its own remedy is read on its own; "it" no longer points back
+        if "refund" in kinds and polarity == "promise":
+            refunded = (refunded or set()) | set(money)
         for k in kinds:
             out.append(Commit(k, polarity, mode, clause, money, full, why, amounts(sent), sent))  # type: ignore[arg-type]
     return out
