@@ -35,28 +35,39 @@ class ScamTables(Model):
     domain_words: list[str]
     #: secrecy asked of the reader ("keep this between us", "don't discuss it")
     secrecy: list[str]
-    #: money leaving the company (payment, wire transfer, gift cards)
+    #: money leaving the company (payment, wire transfer, gift cards) ...
     money_moves: list[str]
+    #: ... asked for: a verb of paying or needing a few words before it ("handle a confidential payment", "need a
+    #: wire transfer"), so that a payslip "showing the overtime payment twice" asks for nothing
+    money_verbs: list[str] = Field(default_factory=list)
     #: the writer cannot be reached but by this mail ("can't talk", "in meetings", "are you at your desk")
     unreachable: list[str]
     #: bank details that changed ("new bank details", "neue Bankverbindung")
     bank_change: list[str]
     #: "do not call", "by email only": the check a fraud must avoid
     no_callback: list[str]
-    #: regular expressions of someone *reporting* a suspicious mail ("is this email really from you?", "I haven't
-    #: clicked it"): the forwarded lure is evidence about the mail reported, not about its reporter
+    #: a cold pitch's frame: someone who addresses us as a prospect ("companies like yours", "I came across your
+    #: website") ...
+    cold_frames: list[str] = Field(default_factory=list)
+    #: ... and what it then sells ("quick call", "qualified leads", "free audit"); prospects and partners use
+    #: these words too, so they count only inside the frame
+    cold_pitch: list[str] = Field(default_factory=list)
+    #: regular expressions of someone *reporting* a suspicious mail: that they received it ("I got this email",
+    #: "ich habe eine E-Mail bekommen") and ``reports``, a question about it or a click they did not make ("is
+    #: this really from you?", "I haven't clicked it"); the lure they quote is evidence about the mail reported
+    received: list[str] = Field(default_factory=list)
     reports: list[str] = Field(default_factory=list)
     weights: dict[str, float] = Field(default_factory=dict)
 
 
-    @field_validator("reports")
+    @field_validator("received", "reports")
     @classmethod
     def _compiles(cls, patterns: list[str]) -> list[str]:
         for rx in patterns:
             try:
                 re.compile(rx)
             except re.error as err:
-                raise ValueError(f"scam.reports: {rx!r} is not a regular expression ({err})") from None
+                raise ValueError(f"{rx!r} is not a regular expression ({err})") from None
         return patterns
 
 
@@ -71,53 +82,79 @@ class ScamReader:
     threat: re.Pattern[str]
     secrecy: re.Pattern[str]
     money: re.Pattern[str]
+    money_ask: re.Pattern[str]
     unreachable: re.Pattern[str]
     bank_change: re.Pattern[str]
     no_callback: re.Pattern[str]
     domain_words: frozenset[str]
+    cold_frame: re.Pattern[str]
+    cold_pitch: re.Pattern[str]
+    received: re.Pattern[str] | None
     reports: re.Pattern[str] | None
 
     def reported(self, text: str) -> bool:
-        """Does the writer ask whether a mail they received is genuine (``text``: subject and latest message)?"""
-        return self.reports is not None and bool(self.reports.search(text))
+        """Does the writer say they received a mail *and* ask whether it is genuine or say they did not click it
+        (``text``: subject and latest message)? Both, so that a lure cannot clear itself with one question."""
+        return (self.received is not None and self.reports is not None and bool(self.received.search(text))
+                and bool(self.reports.search(text)))
 
-    def read(self, text: str, links: list[str], sender_domain: str, free_mail: bool, trusted: bool) -> tuple[float, list[str]]:
+    def read(self, text: str, sender_label: str, link_labels: list[str], free_mail: bool, trusted: bool,
+             suspect: bool) -> tuple[float, list[str]]:
         """(score, reasons) of the scam forms in ``text`` (subject and the latest message, lower case).
 
-        ``links``: the link hosts; ``trusted``: the sender is us or a brand's own domain (their notices
-        about passwords are real); ``free_mail``: the sender writes from a webmail address. The reasons
-        name only what the sender's identity gives away (a domain named for an account action): like the
-        look-alike checks, they lower the bar for list mail; the wording cues add to the score alone.
+        ``sender_label`` / ``link_labels``: the registrable names of the sender's and the links' domains
+        ("m365-account-verify" for mail.m365-account-verify.com: subdomains such as account.t-mobile.com are the
+        real company's own); ``trusted``: the sender is us or a brand's own domain (their notices about
+        passwords are real); ``free_mail``: the sender writes from a webmail address; ``suspect``: the sender's
+        or a link's domain already imitates someone (look-alike, a brand in the display name, a cheap top-level
+        domain). A request for the reader's credentials counts only beside such a domain, or one named for an
+        account action: an honest supplier's dunning letter ("update your payment details to avoid suspension")
+        asks the same in the same words. The reasons name what a domain gives away: like the look-alike checks
+        they lower the bar for list mail; the wording cues add to the score alone.
         """
+        if trusted:
+            return 0.0, []
         w = self.tables.weights
         score, reasons = 0.0, []
-        if not trusted:
-            ask = self.ask.search(text)
-            # a link's domain counts only beside a request: newsletters link to tracking hosts of any name
-            for host in [sender_domain, *(links if ask else [])]:
-                hit = sorted(set(re.split(r"[.-]", host)[:-1]) & self.domain_words)
-                if hit and "-" in host:
+        if self.ask.search(text):
+            for label in [sender_label, *link_labels]:
+                hit = sorted(set(label.split("-")) & self.domain_words) if "-" in label else []
+                if hit:
                     score += w.get("domain", 0.0)
-                    reasons.append(f"{host}: a domain named for an account action ({hit[0]})")
+                    reasons.append(f"{label}: a domain named for an account action ({hit[0]})")
                     break
-            if ask:
-                score += w.get("ask_link" if links else "ask", 0.0)
+            if reasons or suspect:
+                score += w.get("ask_link" if link_labels else "ask", 0.0)
                 if self.threat.search(text):
                     score += w.get("threat", 0.0)
-        if self.secrecy.search(text) and self.money.search(text) and (free_mail or self.unreachable.search(text)):
+        if self.secrecy.search(text) and self.money_ask.search(text) and (free_mail or self.unreachable.search(text)):
             score += w.get("secret_payment", 0.0)
         if self.bank_change.search(text) and self.money.search(text):
             score += w.get("bank_change", 0.0) + (w.get("no_callback", 0.0) if self.no_callback.search(text) else 0.0)
+        if self.cold_frame.search(text):
+            pitches = len({m.group(0) for m in self.cold_pitch.finditer(text)})
+            score += w.get("cold_frame", 0.0) + w.get("cold_pitch", 0.0) * min(pitches, int(w.get("cold_pitch_max", 3)))
         return score, reasons
 
 
 def scam_reader(t: ScamTables) -> ScamReader:
-    gap = r"(?:[^\W\d_]+[\s,]+){0,3}?"  # up to three words between ("keep your current password")
-    ask = re.compile(rf"\b(?:{_alt(t.ask_verbs)})\b[\s,]+(?:\w+\s+)?{gap}{_YOUR}\s+{gap}(?:{_alt(t.ask_objects)})\b")
+    # verb, at most one word ("bestätigen Sie", "sign in with"), the reader's possessive, at most three words
+    # ("your Microsoft 365 work password"), the object: a longer gap reads "to verify this change, please call
+    # your account manager" as a request for the account
+    ask = re.compile(rf"\b(?:{_alt(t.ask_verbs)})\b[\s,]+(?:\w+[\s,]+)?{_YOUR}\s+(?:[\w-]+\s+){{0,3}}?"
+                     rf"(?:{_alt(t.ask_objects)})\b")
+
+    money = rf"\b(?:{_alt(t.money_moves)})\b"
+    money_ask = re.compile(rf"\b(?:{_alt(t.money_verbs)})\b\W+(?:\w+\W+){{0,3}}?(?:{_alt(t.money_moves)})\b" if t.money_verbs
+                           else money)
+
+    def joined(patterns: list[str]) -> re.Pattern[str] | None:
+        return re.compile("|".join(f"(?:{rx})" for rx in patterns)) if patterns else None
+
     return ScamReader(
         t, ask,
-        *(re.compile(rf"\b(?:{_alt(ws)})\b") for ws in (t.threats, t.secrecy, t.money_moves, t.unreachable,
-                                                         t.bank_change, t.no_callback)),
-        frozenset(t.domain_words),
-        re.compile("|".join(f"(?:{rx})" for rx in t.reports)) if t.reports else None,
+        re.compile(rf"\b(?:{_alt(t.threats)})\b"), re.compile(rf"\b(?:{_alt(t.secrecy)})\b"), re.compile(money), money_ask,
+        *(re.compile(rf"\b(?:{_alt(ws)})\b") for ws in (t.unreachable, t.bank_change, t.no_callback)),
+        frozenset(t.domain_words), re.compile(rf"\b(?:{_alt(t.cold_frames)})\b" if t.cold_frames else r"(?!)"),
+        re.compile(rf"\b(?:{_alt(t.cold_pitch)})\b" if t.cold_pitch else r"(?!)"), joined(t.received), joined(t.reports),
     )
