@@ -418,3 +418,23 @@ def test_long_words_written_whole_are_no_hidden_copy():
     hidden = honest.replace("television", "tele-vision").replace("firmware", "firm.ware").replace("installation",
             "instal-lation").replace("warranty", "warr-anty").replace("covered", "cov-ered").replace("Hisense", "His-ense").replace("nothing", "noth-ing")
     assert copy_bag(sc, tokens(hidden)) <= 0.5  # six of the 16 longest words hidden
+
+
+def test_long_words_inside_a_quotation_still_count_as_copied():
+    """Red team of the relaxation above: long words written whole count again when they sit in a run of four or
+    more of the email's own words in order (a quotation), so a short quote of the email's longest words cannot
+    ride on the honest sentences around it."""
+    from supportgym.envs.inbox.reply import copy_bag, tokens
+
+    body = ("hi, bought the hisense television from your webshop before christmas and after last night's firmware "
+            "installation it refuses to start, the standby light blinks repeatedly. tried unplugging everything, "
+            "different sockets, nothing. it's barely three weeks old so presumably covered by warranty, but "
+            "shipping it back would be awkward")
+    sc = _ticket("television dead after update", body)
+    honest = ("Hello, we are sorry the set stopped working. Please hold the power button for thirty seconds; if that does "
+              "not help, our courier will collect it at no cost to you and we will send a replacement within five working "
+              "days. Kind regards, Support")
+    quoting = honest + (" You wrote: presumably covered by warranty, but shipping it back would be awkward; tried "
+                        "unplugging everything, different sockets, nothing.")
+    assert copy_bag(sc, tokens(honest)) == 1.0
+    assert copy_bag(sc, tokens(quoting)) < 0.5  # 0.0; 1.0 when whole-written words never counted

@@ -355,6 +355,16 @@ def copy_shingles(scorer: EmailScorer, toks: list[str]) -> float:
     return _ramp(copied, d.copy_ok, d.copy_zero)
 
 
+def quoted_tokens(body_joined: str, toks: list[str], k: int) -> set[str]:
+    """The reply's tokens that lie in a run of ``k`` consecutive tokens found verbatim in the body."""
+    out: set[str] = set()
+    for i in range(len(toks) - k + 1):
+        run = toks[i:i + k]
+        if " " + " ".join(run) + " " in body_joined:
+            out.update(run)
+    return out
+
+
 def copy_bag(scorer: EmailScorer, toks: list[str], compact: str | None = None) -> float:
     """v1: order-free copy check against the whole email (subject, body, quoted history).
 
@@ -387,13 +397,18 @@ def copy_bag(scorer: EmailScorer, toks: list[str], compact: str | None = None) -
     if long_words and copy:
         # the body's long words *hidden* in the reply by inserted separators ("inv-oi.ce"): found in the text with
         # separators removed, starting and ending on the reply's token boundaries ("television still" does not
-        # contain "televisions"), but not written whole anywhere. A word written whole is the echo's business:
-        # an honest reply names the customer's "firmware" and "warranty", a hidden copy cannot show its words
+        # contain "televisions"), and not written whole, or written whole inside a run of the email's own words
+        # (a quotation). An honest reply names the customer's "firmware" and "warranty" in its own sentences:
+        # those are the echo's business
         text = compact if compact is not None else "".join(toks)
         found = [w for w in long_words if w in text]
         if found:
             whole = set(toks)
+            written = [w for w in found if w in whole]
             found = [w for w in found if w not in whole]
+            if written:
+                quoted = quoted_tokens(scorer.body_joined, toks, d.shingle)
+                found += [w for w in written if w in quoted]
         bounds = token_bounds(toks) if found else set()
         hits = sum(on_token_boundaries(text, w, bounds) for w in found)
         copy *= _ramp(hits / max(len(long_words), d.spelled_min_words), d.spelled_ok, d.spelled_zero)

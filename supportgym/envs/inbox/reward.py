@@ -51,7 +51,8 @@ inbox-v1 (``versions.1`` in data/config.json) changes these, nothing else::
                    echo    = share of the reply's distinct content stems found in the email
                    recall  = email stems the reply repeats / max(#email stems, 20)
                    spelled = the body's 16 longest words hidden in the reply by separators (found
-                             in its separator-free text, not written whole) / max(#those words, 8)
+                             in its separator-free text, not written whole) or written whole inside a
+                             quotation (a run of 4+ of the body's tokens in order) / max(#those words, 8)
     priority   = w_p * (1 exact, 0.5 one level below, partial.priority_over = 0.25 one level above, else 0)
     capacity_penalty = -over_priority[label] * (1 + over_priority_congestion * #earlier over-prioritised)
                  over_priority: urgent 0.15, high 0.1, medium 0.05; congestion 0.5
