@@ -318,3 +318,103 @@ def test_money_credited_and_reversed_belong_to_the_remedy_they_follow(text, kind
 def test_negative_concord_counts_one_negation(text, label):
     got = {(c.polarity if c.mode == "firm" else c.mode) for c in extract(text) if c.kind == "refund"}
     assert got == {label}, [(c.kind, c.polarity, c.mode, c.why) for c in extract(text)]
+
+
+# ---- round 6 (2 Dec): simple past, purpose clauses, "whether" / "ob", "würde", Portuguese "se" ----------------------
+# Each honest statement with the reading a customer gives it, and beside it its dishonest twin where one exists: a
+# lie reads as a firm promise (a remedy nobody made) or a firm denial (of a remedy that was made), so it is caught.
+ROUND_6 = [
+    # 1. simple past: read as "no verb of commitment" (uncertain), so honest replies lost 0.15 and the remedy
+    # counted as untold; a wish or an attempt is still no remedy done
+    ("We reversed the charge.", "refund", P),
+    ("We reversed the $89.99 charge.", "refund", P),            # the decimal point ended the trigger
+    ("We refunded $89 to your card.", "refund", P),
+    ("I cancelled the order this morning.", "cancel", P),
+    ("We replaced the item.", "replacement", P),
+    ("I escalated your case to our legal team.", "escalation", P),
+    ("We added a $25 goodwill credit to your account.", "credit", P),
+    ("Our billing team promptly reversed the duplicate charge.", "refund", P),
+    ("Your order got cancelled.", "cancel", P),
+    ("We wanted to refund you.", "refund", U),
+    ("We tried to refund you.", "refund", U),
+    ("We never refunded the order.", "refund", D),
+    ("I declined to cancel the order.", "cancel", D),
+    ("Nuestro equipo reembolsó el importe.", "refund", P),     # "reembolsó" folded to the noun "reembolso"
+    ("Se canceló el pedido.", "cancel", P),
+    ("Le reembolsé el importe completo.", "refund", P),        # "reembolsé" folded to the imperative
+    ("No se reembolsó el importe.", "refund", D),
+    ("A equipe cancelou o pedido.", "cancel", P),
+    ("A equipe não cancelou o pedido.", "cancel", D),
+    ("Unser Team erstattete den Betrag.", "refund", P),
+    ("Unser Team erstattete den Betrag nicht.", "refund", D),
+    ("Notre équipe a remboursé le montant.", "refund", P),
+    ("Notre équipe n'a pas remboursé le montant.", "refund", D),
+    ("Usted solicitó un reembolso.", "refund", None),          # the customer's request, not a remedy done
+    # 2. a purpose clause negates what it is about: "prevent" / "verhindern" / "ne pas" read as denials
+    ("We have refunded you in full to prevent further delays.", "refund", P),
+    ("To avoid any confusion, we have refunded you in full.", "refund", P),
+    ("We have refunded you to ensure you are not charged twice.", "refund", P),
+    ("We will refund you in order not to delay things further.", "refund", P),
+    ("Wir haben den Betrag erstattet, um weitere Verzögerungen zu verhindern.", "refund", P),
+    ("Wir haben den Betrag erstattet, um Sie nicht länger warten zu lassen.", "refund", P),
+    ("Hemos reembolsado el importe para no hacerle esperar.", "refund", P),
+    ("Nous avons remboursé le montant pour ne pas vous faire attendre.", "refund", P),
+    ("Reembolsamos o valor para não atrasar.", "refund", P),
+    ("Para ser claros no le hemos reembolsado el importe.", "refund", D),  # the purpose ends before the negation
+    ("Pour être clair on ne vous a pas remboursé.", "refund", D),
+    ("To prevent abuse we have not refunded you.", "refund", D),
+    ("We cannot refund you, to prevent abuse.", "refund", D),
+    ("Wir haben den Betrag nicht erstattet, um Missbrauch zu verhindern.", "refund", D),
+    ("We have taken steps to prevent your refund.", "refund", D),  # the purpose is about the refund itself
+    ("Nothing will prevent us from refunding you.", "refund", P),
+    # 3. "whether" / "ob": a concession or a question after the remedy conditions nothing of it ...
+    ("We will refund you, whether or not you believe it.", "refund", P),
+    ("Wir erstatten Ihnen den Betrag, ob Sie es glauben oder nicht.", "refund", P),
+    ("Whether or not you agree, we cannot refund you.", "refund", D),
+    ("Ob Sie wollen oder nicht, wir erstatten den Betrag nicht.", "refund", D),
+    ("Hemos reembolsado el importe, lo crea o no.", "refund", P),
+    ("Não reembolsamos o valor, acredite ou não.", "refund", D),
+    ("We have refunded you in full, whether the refund shows today or tomorrow.", "refund", {P, C}),
+    ("We have refunded $89, let me know if you have any questions.", "refund", P),
+    ("Wir haben den Betrag erstattet, bitte teilen Sie uns mit, ob er angekommen ist.", "refund", P),
+    ("Não reembolsamos o valor, se tiver dúvidas fale conosco.", "refund", D),
+    # ... but what it asks about, or what hangs on it, stays conditional
+    ("We will check whether we can refund you.", "refund", C),
+    ("Your refund depends on whether the item is damaged.", "refund", C),
+    ("Die Erstattung hängt davon ab, ob der Artikel beschädigt ist.", "refund", C),
+    ("We will refund you if you contact us.", "refund", C),
+    # 4. "würde" (would) folded to "wurde" (was): a hedge read as a firm promise
+    ("Ihr Geld würde erstattet.", "refund", U),
+    ("Ihr Geld wurde erstattet.", "refund", P),
+    ("Wir hätten Ihnen den Betrag erstattet.", "refund", U),
+    ("Wir könnten Ihnen den Betrag erstatten.", "refund", U),
+    ("Ihre Anfrage würde abgelehnt.", "any", U),
+    ("Sí le hemos reembolsado 89,00 $.", "refund", P),          # "sí" (yes) folded to "si" (if)
+    # 5. Portuguese "se" (if), and the reflexive "se" that is no condition
+    ("Se o produto não chegar, faremos o reembolso.", "refund", C),
+    ("Faremos o reembolso se a transportadora confirmar o extravio.", "refund", C),
+    ("Se chegar danificado, enviaremos um novo.", "replacement", C),
+    ("Se o senhor quiser, faremos o reembolso.", "refund", P),
+    ("Já reembolsamos o valor, se me permite dizer.", "refund", P),   # a parenthesis, as "if I may say so"
+    ("We have already refunded you, if I may say so.", "refund", U),  # no condition; "may" fails closed
+    ("O reembolso já se encontra processado.", "refund", P),
+    ("Cancelou-se o pedido.", "cancel", P),
+    ("Se le enviará un artículo nuevo en 2 días hábiles.", "replacement", P),
+]
+
+
+@pytest.mark.parametrize("text,kind,label", ROUND_6)
+def test_round_6_constructions_read_as_a_customer_reads_them(text, kind, label):
+    want = set() if label is None else {label} if isinstance(label, str) else label
+    got = {(c.polarity if c.mode == "firm" else c.mode) for c in extract(text) if c.kind == kind}
+    assert got == want, [(c.kind, c.polarity, c.mode, c.why, c.clause) for c in extract(text)]
+
+
+def test_fold_respells_only_the_words_whose_accent_carries_their_mood():
+    """Folding keeps its other readings (round 5's tables match "zuruckerstatten", "moglich"), and the respelling
+    survives the tricks folding undoes: an invisible character, a decomposed umlaut, a look-alike letter."""
+    assert fold("Ihr Geld würde erstattet") == "ihr geld wuerde erstattet"
+    assert fold("wu\u0308rde") == fold("w\u200bürde") == fold("wü\u0433de") == "wuerde"
+    assert fold("Rückerstattung, möglich, können, müssen, möchten, Größe") == (
+        "ruckerstattung, moglich, konnen, mussen, mochten, grosse")
+    assert fold("Sí, así") == "sim, asi" and fold("Σοφία") == "σοφια"

@@ -15,6 +15,10 @@ investigation, escalation; any wording in data/commitments_i18n.yaml) and decide
   fails closed on ``uncertain``: it counts against the reply;
 * the **amounts** stated in the clause and whether it says "full".
 
+Before a clause is read, the adjuncts whose negations and conditions are about something else are masked (a
+purpose: "to prevent further delays"; a concession: "whether or not you believe it"; ``_mask_adjuncts``), and a
+"whether" / "ob" question after a remedy becomes a clause of its own (``_split_questions``).
+
 An amount moving to a card or account with no trigger at all ("$89 is heading to your
 Visa") is also ``uncertain`` money: it cannot hide a refund from the grader.
 """
@@ -85,6 +89,9 @@ class I18nLexicon(Model):
     concord_words: str = r"(?!)"
     money_credited: str = r"(?!)"
     payment_reversals: str = r"(?!)"
+    adjuncts: list[str] = []
+    adjunct_frames: str = r"(?!)"
+    embedded_questions: str = r"(?!)"
 
 
 def _alt(patterns: list[str]) -> re.Pattern[str]:
@@ -131,6 +138,11 @@ class _Compiled:
     #: "gutgeschrieben": money credited, a refund's or store credit; a payment reversed (_remedy_kinds)
     credited: re.Pattern[str]
     reversal: re.Pattern[str]
+    #: purpose, concession and "whether" adjuncts, masked when they hold no remedy (_mask_adjuncts)
+    adjuncts: tuple[re.Pattern[str], ...]
+    adjunct_frames: re.Pattern[str]
+    #: "whether" / "ob": after a remedy, a clause of its own (_split_questions)
+    questions: re.Pattern[str]
 
 
 @lru_cache(maxsize=2)
@@ -159,6 +171,9 @@ def load_i18n(path: str | Path = I18N_PATH) -> _Compiled:
             concord_word=re.compile(lex.concord_words, re.IGNORECASE),
             credited=re.compile(lex.money_credited, re.IGNORECASE),
             reversal=re.compile(lex.payment_reversals, re.IGNORECASE),
+            adjuncts=tuple(re.compile(p, re.IGNORECASE) for p in lex.adjuncts),
+            adjunct_frames=re.compile(lex.adjunct_frames, re.IGNORECASE),
+            questions=re.compile(lex.embedded_questions, re.IGNORECASE),
             **_refusal_structure(lex),
         )
     except (yaml.YAMLError, ValidationError, re.error) as err:
@@ -193,10 +208,14 @@ def _refusal_structure(lex: I18nLexicon) -> dict[str, re.Pattern[str]]:
 
 def fold(text: str) -> str:
     """Lower-case, straight quotes, no accents ("reembolsaré" -> "reembolsare", "ß" -> "ss"), no look-alikes
-    and no invisible characters (textnorm.deconfuse: "r\u0435fund", "ref\u2063und", "ref\u057dnd" -> "refund")."""
+    and no invisible characters (textnorm.deconfuse: "r\u0435fund", "ref\u2063und", "ref\u057dnd" -> "refund").
+
+    The few words whose accent carries their mood are respelled, not folded (textnorm ``moods``): German
+    "würde" (would) is "wuerde", a hedge, not "wurde" (was); Spanish "sí" (yes) is "sim", not "si" (if);
+    Spanish "reembolsó" (refunded) is "reembolsou", not the noun "reembolso"."""
     text = text.replace("ß", "ss").replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"')
     text = text.replace("\u201d", '"').replace("\u2013", "-").replace("\u2014", "-")
-    return deconfuse(text).lower()
+    return deconfuse(text, moods=True).lower()
 
 
 def name_words(name: str) -> frozenset[str]:
@@ -243,6 +262,23 @@ class Commit:
         return self.mode == "firm" and self.polarity == "deny"
 
 
+def _trigger_count(c: _Compiled, text: str) -> int:
+    return sum(len(pat.findall(text)) for pat in c.triggers.values())
+
+
+def _split_questions(c: _Compiled, clause: str) -> list[str]:
+    """``clause`` cut before a "whether" / "ob" that follows a remedy trigger (``embedded_questions``): the question
+    conditions what it asks about, not the remedy stated before it ("we have refunded you in full, whether the
+    refund shows today or tomorrow": a firm refund, then a conditional one). Not when a frame makes the question
+    the remedy's condition ("your refund depends on whether ..."), nor when the cut would break a trigger."""
+    for m in c.questions.finditer(clause):
+        head, tail = clause[: m.start()], clause[m.start():]
+        if (_trigger_count(c, head) and not c.adjunct_frames.search(head)
+                and _trigger_count(c, head) + _trigger_count(c, tail) == _trigger_count(c, clause)):
+            return [head, tail]
+    return [clause]
+
+
 def clauses(text: str, c: _Compiled | None = None) -> list[tuple[str, str]]:
     """(clause, its sentence) pairs of the folded text."""
     c = c or load_i18n()
@@ -252,8 +288,9 @@ def clauses(text: str, c: _Compiled | None = None) -> list[tuple[str, str]]:
         if not sent:
             continue
         for cl in c.split.split(sent):
-            if cl and cl.strip(" ,"):
-                out.append((cl.strip(" ,"), sent))
+            for part in _split_questions(c, cl) if cl else ():
+                if part.strip(" ,"):
+                    out.append((part.strip(" ,"), sent))
     return out
 
 
@@ -413,6 +450,34 @@ def _main_clause(c: _Compiled, body: str, kinds: list[str]) -> str:
     return body[: sub.start()] if sub else body
 
 
+def _mask_adjuncts(c: _Compiled, body: str) -> str:
+    """``body`` without the purpose, concession and "whether" adjuncts that hold no remedy trigger (``adjuncts``).
+
+    Their negations, denial verbs and conditions are about something else: "We have refunded you in full to prevent
+    further delays" is no denial ("prevent" negates the delays), "Wir haben den Betrag erstattet, um weitere
+    Verzoegerungen zu verhindern" neither, "We will refund you, whether or not you believe it" is no condition and
+    no denial ("or not"), and "Whether or not you agree, we have refunded you" is not conditional (round 6).
+    An adjunct with a trigger in it is the remedy's own ("to prevent your refund", "whether we can refund you") and
+    one that a frame makes the remedy's condition ("your refund depends on whether ...") stays, and so does any
+    span whose masking would cut a trigger that reaches into it ("wir tauschen den Artikel um ...": the particle
+    "um" is the trigger's). A lie is no safer for it: what is masked promises and denies nothing."""
+    count = None
+    for pat in c.adjuncts:
+        for m in pat.finditer(body):
+            span = m.group(0)
+            if not span.strip() or any(t.search(span) for t in c.triggers.values()):
+                continue
+            if c.refusal.search(span) and c.refusal_obj.search(span):
+                continue  # "... para rechazar su solicitud": a refusal of the request is no adjunct
+            if c.adjunct_frames.search(body[: m.start()]):
+                continue
+            masked = body[: m.start()] + " " * len(span) + body[m.end():]
+            count = _trigger_count(c, body) if count is None else count
+            if _trigger_count(c, masked) == count:
+                body = masked
+    return body
+
+
 def _remedy_kinds(c: _Compiled, body: str, money: list[float], refunded: set[float] | None) -> list[str]:
     """The kinds the clause's triggers name, two words read as the remedy they belong to (``refunded``: the
     amounts of the refunds stated so far, None before any):
@@ -451,6 +516,7 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "") -> lis
         raw = body  # before masking: "your request for a refund has been declined" keeps its object
         body = c.masked.sub(lambda m: " " * len(m.group()), body)
         body = c.neg_exc.sub(lambda m: " " * len(m.group()), body)
+        body = _mask_adjuncts(c, body)
         # one space where a phrase was masked: "wir schicken Ihnen kostenlos einen neuen Artikel" keeps its
         # replacement phrase ("kostenlos" is masked) whole
         body = re.sub(r" {2,}", " ", body)
