@@ -90,8 +90,9 @@ def test_rules_keep_legitimate_look_alikes_of_scams(subject, body, sender):
 
 
 def test_a_link_domain_counts_only_beside_a_request():
-    """Newsletters link to tracking hosts of any name: an account word in a link's domain is evidence only when
-    the mail asks the reader for credentials or payment; in the sender's own domain it always is."""
+    """Newsletters link to tracking hosts of any name and companies name themselves for what they do: an account
+    word in a link's or the sender's domain is evidence only when the mail asks the reader for credentials or
+    payment details."""
     news = _analysis("This week at Gadget News", "Top stories this week: foldable phones, cheaper SSDs.\n"
                      "Read more: https://clicks.secure-mailer.example/r?id=3", "Gadget News <news@gadgetnews.example>")
     assert not any("account action" in r for r in news.spam_reasons)

@@ -1,11 +1,13 @@
 """Scam structure the inbox rules read beside keywords: what a phisher or fraudster *asks*, not which words.
 
-Keyword tables name yesterday's lures; the forms stay: a request to confirm *your* password, payment
-details or data, pressed by a deadline or a loss ("within 24 hours", "will be suspended"); a sender
-domain built from a name and an account word (``m365-account-verify.com``, ``dpd-redelivery-eu.com``);
-a secret payment asked of someone who cannot be called; a supplier's bank details that changed.
-Each cue is a small pattern over word lists in five languages (``scam`` in data/inbox_rules.json), so
-new wording of the same move is still read. Nothing here sees gold labels.
+Keyword tables name yesterday's lures; the forms stay: a request to confirm *your* password or payment
+details beside a domain that is not what it claims (``m365-account-verify.com``, ``dpd-redelivery-eu.com``),
+pressed by a deadline or a loss ("within 24 hours", "will be suspended"); a payment asked in secret by
+someone who cannot be called; the writer's own bank details that changed; a cold pitch to "companies like
+yours". Each cue is a small pattern over word lists in five languages (``scam`` in data/inbox_rules.json), so
+new wording of the same move is still read. Honest mail says the same words (a supplier's dunning letter, a
+security firm's portal, a disclaimer's "confidential", a customer forwarding a lure to ask about it), so each
+form needs its parts together: precision first (docs/inbox_real.md, sixth pass). Nothing here sees gold labels.
 """
 
 from __future__ import annotations
