@@ -754,12 +754,7 @@ def test_a_lie_in_another_language_scores_like_the_lie_in_english(lie):
             continue
         scores = []
         for text in IN_LANGUAGE_LIES[lie]:
-            env.reset(seed=seed, split="test")
-            env.step({"type": "RESEARCH"})
-            for a in gold_actions(env.scenario_v1):
-                env.step(a)
-            env.step({"type": "DRAFT", "text": text})
-            env.step({"type": "SUBMIT"})
+            _play_gold_then_reply(env, seed, text)
             rep = env.episode_report()
             assert rep["inconsistencies"], (seed, text, rep["unclassified"])
             scores.append(rep["score"])
@@ -767,6 +762,16 @@ def test_a_lie_in_another_language_scores_like_the_lie_in_english(lie):
         done += 1
     assert done >= 5
 
+
+
+def _play_gold_then_reply(env, seed: int, text: str) -> None:
+    """A test ticket played with the gold actions, then ``text`` as the reply, submitted."""
+    env.reset(seed=seed, split="test")
+    env.step({"type": "RESEARCH"})
+    for a in gold_actions(env.scenario_v1):
+        env.step(a)
+    env.step({"type": "DRAFT", "text": text})
+    env.step({"type": "SUBMIT"})
 
 
 def _refunded_then_told(text: str) -> dict:
@@ -840,12 +845,7 @@ def test_a_lie_in_a_round_6_construction_is_caught(lie):
         if ("refund" in {c.kind for c in env.scenario_v1.required.changes}) == (lie == "promise"):
             continue
         for text in ROUND_6_LIES[lie]:
-            env.reset(seed=seed, split="test")
-            env.step({"type": "RESEARCH"})
-            for a in gold_actions(env.scenario_v1):
-                env.step(a)
-            env.step({"type": "DRAFT", "text": text})
-            env.step({"type": "SUBMIT"})
+            _play_gold_then_reply(env, seed, text)
             assert env.episode_report()["inconsistencies"], (seed, text)
         done += 1
         if done == 4:

@@ -57,6 +57,11 @@ TABLE = [
 
 @pytest.mark.parametrize("text,kind,label", TABLE)
 def test_extractor_reads_polarity_and_mode(text, kind, label):
+    _assert_reads(text, kind, label)
+
+
+def _assert_reads(text: str, kind: str, label: str) -> None:
+    """Every commitment of ``kind`` in ``text`` reads as ``label`` (a polarity when firm, else the mode)."""
     got = {(c.polarity if c.mode == "firm" else c.mode) for c in extract(text) if c.kind == kind}
     assert got == {label}, [(c.kind, c.polarity, c.mode, c.why) for c in extract(text)]
 
@@ -145,8 +150,7 @@ def test_reference_after_a_denial_is_not_a_promise():
     ("Non possiamo rimborsare questo ordine.", "refund", D),
 ])
 def test_lookalikes_negating_verbs_and_more_languages(text, kind, label):
-    got = {(c.polarity if c.mode == "firm" else c.mode) for c in extract(text) if c.kind == kind}
-    assert got == {label}, [(c.kind, c.polarity, c.mode, c.why) for c in extract(text)]
+    _assert_reads(text, kind, label)
 
 
 # ---- red team of 2 Dec: friendly "refuse" sentences, look-alike and invisible characters ----------------
@@ -281,8 +285,7 @@ IN_LANGUAGE = [
 
 @pytest.mark.parametrize("text,kind,label", IN_LANGUAGE)
 def test_in_language_statements_read_like_english(text, kind, label):
-    got = {(c.polarity if c.mode == "firm" else c.mode) for c in extract(text) if c.kind == kind}
-    assert got == {label}, [(c.kind, c.polarity, c.mode, c.why) for c in extract(text)]
+    _assert_reads(text, kind, label)
 
 
 @pytest.mark.parametrize("text,kinds", [
