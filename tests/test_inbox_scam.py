@@ -3,6 +3,9 @@ wording, written for this test, of a known fraud family; each legitimate look-al
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from supportgym.agents.inbox_heuristics import analyse
@@ -131,3 +134,17 @@ def test_a_brand_imitated_in_one_part_of_a_hyphenated_domain_is_a_lookalike():
     d = rules().data
     assert lookalike("paypa1-secure.com", d) and lookalike("login-rnicrosoft.net", d)
     assert lookalike("harbour-line.co.uk", d) is None and lookalike("paypal.com", d) is None
+
+
+#: legitimate mail a red team (2 Dec) wrote to sit as close as it could to the scam cues, in five languages; three
+#: stay in trash on purpose, as they did before the scam forms: a bank change announced by email only (a fraud's
+#: exact words), and domains that carry our name or a brand inside another name
+NEAR_MISSES = Path(__file__).parent / "data" / "inbox_scam_near_misses.jsonl"
+TRASHED_ON_PURPOSE = {"supplier_bank_both", "apple_repair_partner", "de_staff_update_pw"}
+
+
+def test_legitimate_near_misses_of_the_scam_forms_stay_out_of_trash():
+    rows = [json.loads(line) for line in NEAR_MISSES.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert len(rows) == 70
+    trashed = {r["key"] for r in rows if _route(r["subject"], r["body"], r["sender"]) == "trash"}
+    assert trashed <= TRASHED_ON_PURPOSE, sorted(trashed - TRASHED_ON_PURPOSE)
