@@ -294,7 +294,7 @@ def test_glued_stray_numbers_count_and_scattered_tokens_cite_nothing():
 def scorer_spray(sc, reply: str) -> int:
     toks = tokenize(reply)
     compact = "".join(toks)
-    return len({sc.stray_numbers[t] for t in toks if t in sc.stray_numbers}
+    return len({g for g, parts in sc.stray_runs.items() if parts <= set(toks)}
                | {g for g, glued in sc.stray_glued.items() if glued in compact})
 
 
@@ -438,3 +438,27 @@ def test_long_words_inside_a_quotation_still_count_as_copied():
                         "unplugging everything, different sockets, nothing.")
     assert copy_bag(sc, tokens(honest)) == 1.0
     assert copy_bag(sc, tokens(quoting)) < 0.5  # 0.0; 1.0 when whole-written words never counted
+
+
+
+def test_honest_replies_red_team_round_5():
+    """A red team wrote 109 honest replies (five languages, 40-250 words) and found causes that marked them down;
+    each is fixed here (before: the first value of each pair)."""
+    from supportgym.envs.inbox.models import Email, EmailHeader, LabelledEmail
+    # a number of several tokens counts as cited only when all of it is: "within 30 minutes" is not the email's "07:30"
+    sc = _ticket("Outage since 07:30", "Since 07:30 our 12 users on floor 3 cannot log in to INV-2291, the VPN shows "
+                 "error 809 and the phones on ext. 4410 are down too.")
+    assert scorer_spray(sc, "We will call you within 30 minutes about INV-2291.") == 0
+    assert scorer_spray(sc, "Noted the outage at 07:30 on floor 3, error 809, ext. 4410, 12 users.") >= 5
+
+    # the surname of a "first.last" address: "Herr Fischer" greets the sender as well as "Hallo Maximilian"
+    g = Gold(priority="medium", category="billing_inquiry", route_to="billing")
+    le = LabelledEmail(email=Email(header=EmailHeader(id="z", sender="maximilian.fischer@example.de", subject="Rechnung",
+                                                      timestamp="t"), body="Die Rechnung INV-5521 ist doppelt."), gold=g)
+    sc = EmailScorer.build(le)
+    assert "Maximilian" in sc.facts
+    assert sc.cited("", " guten tag herr fischer zu inv 5521 ", tokenize("Guten Tag Herr Fischer zu INV-5521")) == 2
+
+    # a preposition and the words of urgency every ticket's subject shares are no facts to cite
+    sc = _ticket("Consulta sobre la factura - asistencia inmediata requerida", "")
+    assert not {"sobre", "inmediata", "requerida"} & {f.lower() for f in sc.facts}, sc.facts

@@ -50,6 +50,9 @@ class ReplyScoring(Model):
     spelled_min_words: int = 8
     spelled_ok: float = 0.25
     spelled_zero: float = 0.5
+    #: a long word written whole counts as spelled when it sits in a run of this many of the body's tokens in
+    #: order (a quotation); shorter runs are phrases an honest restatement shares ("delivery and installation")
+    quote_run: int = Field(6, ge=2)
     #: distinctive tone markers (not ``tone_generic``) of more than this many *other* categories: a reply written
     #: for many categories at once (the fitting marker then earns nothing). Honest replies of the oracle, rules and
     #: classifier (1,000 replies) and hand-written LLM-style replies carry at most 2.
@@ -143,7 +146,8 @@ class EmailScorer:
     (spam and unreplied mail never tokenise their body).
     """
 
-    __slots__ = ("email", "gold", "_facts", "_matchers", "_need", "_body", "_gold_json", "_bag", "_stray", "_glued", "_alt")
+    __slots__ = ("email", "gold", "_facts", "_matchers", "_need", "_body", "_gold_json", "_bag", "_stray", "_glued", "_alt",
+                 "_runs")
 
     def __init__(self, le: LabelledEmail) -> None:
         self.email, self.gold = le.email, le.gold
@@ -157,6 +161,7 @@ class EmailScorer:
         self._glued: dict[int, str] = {}
         #: fact index -> other ways to cite it, each a tuple of strings the reply must all contain
         self._alt: dict[int, tuple[tuple[str, ...], ...]] = {}
+        self._runs: dict[int, frozenset[str]] | None = None
 
     @classmethod
     def build(cls, le: LabelledEmail) -> EmailScorer:
@@ -206,10 +211,15 @@ class EmailScorer:
                 else:
                     # each token of a longer fact on its own, in any order: "May 19, 2026" cites "19 May 2026"
                     self._alt[k] = (tuple(" " + t + " " for t in parts),)
-        display = sender_parts(self.email.header.sender)[0].split()
-        if len(display) > 1 and raw and raw[-1] == name:
-            last = tokens(display[-1])
-            if last and last[0].isalpha() and len(last[0]) > 2:
+        display_name, address = sender_parts(self.email.header.sender)
+        display = display_name.split()
+        local = address.partition("@")[0]
+        # the surname: the display name's last word, else the last part of a "first.last" address
+        surname = display[-1] if len(display) > 1 else (
+            re.split(r"[._-]", local)[-1].rstrip("0123456789") if re.fullmatch(r"[a-z]+[._-][a-z]+\d*", local) else "")
+        if surname and raw and raw[-1] == name:
+            last = [t for t in tokens(surname) if t.isalpha()]
+            if last and len(last[0]) > 2:
                 # "Dear Mr Fischer" names the sender as well as "Hi Jonas"
                 self._alt[len(raw) - 1] = ((" " + last[0][:5],),)
 
@@ -272,6 +282,16 @@ class EmailScorer:
         self._stray = stray
         # each run of several tokens that is not all facts, as one token ("03:12" as "0312")
         self._glued = {g: "".join(ts) for g, ts in runs.items() if len(ts) > 1 and not set(ts) <= fact_toks}
+
+    @property
+    def stray_runs(self) -> dict[int, frozenset[str]]:
+        """Each stray number -> its tokens (the inverse of ``stray_numbers``)."""
+        if self._runs is None:
+            runs: dict[int, set[str]] = {}
+            for t, g in self.stray_numbers.items():
+                runs.setdefault(g, set()).add(t)
+            self._runs = {g: frozenset(ts) for g, ts in runs.items()}
+        return self._runs
 
     @property
     def stray_numbers(self) -> dict[str, int]:
@@ -407,7 +427,7 @@ def copy_bag(scorer: EmailScorer, toks: list[str], compact: str | None = None) -
             written = [w for w in found if w in whole]
             found = [w for w in found if w not in whole]
             if written:
-                quoted = quoted_tokens(scorer.body_joined, toks, d.shingle)
+                quoted = quoted_tokens(scorer.body_joined, toks, d.quote_run)
                 found += [w for w in written if w in quoted]
         bounds = token_bounds(toks) if found else set()
         hits = sum(on_token_boundaries(text, w, bounds) for w in found)
@@ -432,8 +452,11 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
         coverage = min(1.0, scorer.cited(reply_compact, joined, toks) / scorer.need)
         stray = scorer.stray_numbers
         if stray:
-            # precision: listing every number of the email cites the facts without knowing which they are
-            spray = len({stray[t] for t in toks if t in stray}
+            # precision: listing every number of the email cites the facts without knowing which they are. A
+            # number of several tokens counts when the reply writes all of them (or glued): "within 30 minutes"
+            # does not cite the "07:30" of the email
+            have = set(toks)
+            spray = len({g for g, parts in scorer.stray_runs.items() if parts <= have}
                         | {g for g, glued in scorer.stray_glued.items() if glued in reply_compact})
             if spray > d.spray_free:
                 coverage *= max(0.0, 1.0 - (spray - d.spray_free) / (d.spray_zero - d.spray_free))

@@ -97,7 +97,7 @@ _GREETING_RE = re.compile(r"^\s*(?:[^\s,.!?:]+[ \t]+){0,6}[^\s,.!?:]+[,!:]\s+")
 _DESK_WORDS = {"customer", "support", "team", "service", "services", "care", "desk", "helpdesk", "help", "dear", "it",
                "store", "shop", "online", "tech", "technical", "department", "consulting", "firm", "client", "cliente",
                "kundenservice", "kundendienst", "suporte", "soporte", "atención", "servicio", "equipe", "équipe", "i",
-               "je", "ich", "yo", "eu", "number", "account"}
+               "je", "ich", "yo", "eu", "number", "account", "internet"}
 
 
 def named_things(body: str, skip: frozenset[str] = frozenset(), limit: int = 3) -> list[str]:
