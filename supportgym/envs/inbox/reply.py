@@ -375,13 +375,17 @@ def copy_shingles(scorer: EmailScorer, toks: list[str]) -> float:
     return _ramp(copied, d.copy_ok, d.copy_zero)
 
 
-def quoted_tokens(body_joined: str, toks: list[str], k: int) -> set[str]:
-    """The reply's tokens that lie in a run of ``k`` consecutive tokens found verbatim in the body."""
+def quoted_tokens(body_joined: str, toks: list[str], k: int, words: set[str]) -> set[str]:
+    """Those of ``words`` that the reply writes inside a run of ``k`` consecutive tokens found verbatim in the body
+    (only the windows around each occurrence are looked up: this runs on every step that drafts a reply)."""
     out: set[str] = set()
-    for i in range(len(toks) - k + 1):
-        run = toks[i:i + k]
-        if " " + " ".join(run) + " " in body_joined:
-            out.update(run)
+    last = len(toks) - k
+    for p, t in enumerate(toks):
+        if t in words and t not in out:
+            for i in range(max(0, p - k + 1), min(p, last) + 1):
+                if " " + " ".join(toks[i:i + k]) + " " in body_joined:
+                    out.add(t)
+                    break
     return out
 
 
@@ -426,9 +430,10 @@ def copy_bag(scorer: EmailScorer, toks: list[str], compact: str | None = None) -
             whole = set(toks)
             written = [w for w in found if w in whole]
             found = [w for w in found if w not in whole]
-            if written:
-                quoted = quoted_tokens(scorer.body_joined, toks, d.quote_run)
-                found += [w for w in written if w in quoted]
+            # (the quotation lookup only where it could matter: with every written word counted the figure
+            # would still be within spelled_ok)
+            if written and (len(found) + len(written)) / max(len(long_words), d.spelled_min_words) > d.spelled_ok:
+                found += sorted(quoted_tokens(scorer.body_joined, toks, d.quote_run, set(written)))
         bounds = token_bounds(toks) if found else set()
         hits = sum(on_token_boundaries(text, w, bounds) for w in found)
         copy *= _ramp(hits / max(len(long_words), d.spelled_min_words), d.spelled_ok, d.spelled_zero)
@@ -455,9 +460,11 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
             # precision: listing every number of the email cites the facts without knowing which they are. A
             # number of several tokens counts when the reply writes all of them (or glued): "within 30 minutes"
             # does not cite the "07:30" of the email
-            have = set(toks)
-            spray = len({g for g, parts in scorer.stray_runs.items() if parts <= have}
-                        | {g for g, glued in scorer.stray_glued.items() if glued in reply_compact})
+            touched = {stray[t] for t in toks if t in stray}
+            if touched:
+                runs, have = scorer.stray_runs, set(toks)
+                touched = {g for g in touched if len(runs[g]) == 1 or runs[g] <= have}
+            spray = len(touched | {g for g, glued in scorer.stray_glued.items() if glued in reply_compact})
             if spray > d.spray_free:
                 coverage *= max(0.0, 1.0 - (spray - d.spray_free) / (d.spray_zero - d.spray_free))
     else:
