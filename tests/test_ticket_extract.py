@@ -421,3 +421,97 @@ def test_fold_respells_only_the_words_whose_accent_carries_their_mood():
     assert fold("Rückerstattung, möglich, können, müssen, möchten, Größe") == (
         "ruckerstattung, moglich, konnen, mussen, mochten, grosse")
     assert fold("Sí, así") == "sim, asi" and fold("Σοφία") == "σοφια"
+
+
+# ---- round 7 (2 Dec): "más" / "mais", the conditional mood, "could not", a conjoined "prevented", "whether" ---------
+# Each honest statement with the reading a customer gives it, and beside it its dishonest twin where one exists.
+ROUND_7 = [
+    # 1. Spanish "más" folded to "mas" (Portuguese "but") and Portuguese "mais" (more) matched French "mais" (but):
+    # the clause was cut before its remedy, so honest denials read as uncertain promises
+    ("Ya no podemos ofrecerle más reembolsos.", "refund", D),
+    ("Não faremos mais reembolsos para este pedido.", "refund", D),
+    ("Não podemos mais reembolsar este pedido.", "refund", D),
+    ("Le reembolsaremos más rápido de lo previsto.", "refund", P),
+    ("Le reembolsaremos mas rapido de lo previsto.", "refund", P),       # unaccented: the comparative, not "but"
+    ("Faremos o reembolso mais cedo do que o previsto.", "refund", P),
+    ("Não podemos reembolsar o pedido, mas enviaremos um novo.", "refund", D),     # Portuguese "mas" still cuts
+    ("Não podemos reembolsar o pedido, mas enviaremos um novo.", "replacement", P),
+    ("Nous ne pouvons pas vous rembourser mais nous vous enverrons un remplacement.", "refund", D),  # French "mais"
+    ("Nous ne pouvons pas vous rembourser mais nous vous enverrons un remplacement.", "replacement", P),
+    ("Nous avons remboursé 50 $ mais pas les frais de port.", "refund", P),
+    ("Nous ne pouvons pas vous rembourser mais à titre exceptionnel nous vous enverrons un avoir.", "credit", P),
+    ("Não faremos mais a troca do produto.", "replacement", D),
+    # 2. the conditional mood hedges a promise as English "would" does (it read as a firm promise) ...
+    ("We would refund you.", "refund", U),
+    ("Reembolsaríamos el importe completo.", "refund", U),
+    ("Reembolsaríamos o valor total.", "refund", U),
+    ("Poderíamos reembolsar o valor.", "refund", U),
+    ("Nous rembourserions le montant.", "refund", U),
+    ("Nous pourrions vous rembourser.", "refund", U),
+    ("Je vous rembourserais volontiers.", "refund", U),
+    ("Le remboursement serait effectué sous 5 jours.", "refund", U),
+    ("Le enviaríamos un artículo nuevo.", "replacement", U),
+    ("Reembolsá-lo-íamos de imediato.", "refund", U),
+    ("Nous pourrions vous rembourser si le transporteur confirme la perte.", "refund", C),
+    # ... not a refusal, which stays one; nor politeness or "should"; nor nouns that end alike
+    ("No le reembolsaríamos el importe.", "refund", D),
+    ("Nous ne vous rembourserions pas.", "refund", D),
+    ("Nos gustaría informarle que le hemos reembolsado 89 $.", "refund", P),
+    ("Nous aimerions vous informer que nous avons remboursé le montant.", "refund", P),
+    ("Gostaríamos de informar que reembolsamos o valor.", "refund", P),
+    ("Le hemos reembolsado 89 $ por transferencia bancaria.", "refund", P),
+    ("Nous avons remboursé les frais de retour.", "refund", P),
+    # 3. "could not" is a past inability, a firm denial like "were unable to" (it read as uncertain); "could" is a hedge
+    ("We could not refund this order because it is outside our 30-day window.", "refund", D),
+    ("We could not process your refund.", "refund", D),
+    ("Your refund could not be processed.", "refund", D),
+    ("We couldn't refund this order.", "refund", D),
+    ("We were unable to refund this order.", "refund", D),
+    ("I was not able to refund this order.", "refund", D),
+    ("Ich konnte den Betrag leider nicht erstatten.", "refund", D),     # German "konnte": the same past
+    ("We could refund you.", "refund", U),
+    ("Wir könnten den Betrag erstatten.", "refund", U),
+    # 4. a verb of prevention conjoined after the remedy governs its own object (it read as a denial)
+    ("We have refunded you in full and prevented further delays.", "refund", P),
+    ("We have refunded you in full, thereby preventing any further charge.", "refund", P),
+    ("We have not refunded you and prevented further abuse.", "refund", D),  # two negations read as a promise
+    ("Wir haben den Betrag erstattet und weitere Verzögerungen verhindert.", "refund", P),
+    ("Wir haben den Betrag nicht erstattet und weitere Verzögerungen verhindert.", "refund", D),
+    ("Hemos reembolsado el importe e impedido nuevos retrasos.", "refund", P),
+    ("Reembolsamos o valor e impedimos novos atrasos.", "refund", P),
+    ("Nous avons remboursé le montant et empêché tout retard supplémentaire.", "refund", P),
+    ("We have prevented your refund.", "refund", D),
+    ("Your refund was prevented by a hold on your account.", "refund", D),
+    ("Nothing will prevent us from refunding you.", "refund", P),
+    # 5. a leading concession with no comma (it stayed conditional, which the grader ignores)
+    ("Whether or not you agree we have not refunded you.", "refund", D),
+    ("Whether or not you agree we have refunded you.", "refund", P),
+    ("Whether you like it or not we have refunded you.", "refund", P),
+    ("Whether you want it or not we will not refund you.", "refund", D),
+    ("Like it or not we have refunded you.", "refund", P),
+    ("Ob Sie es glauben oder nicht wir haben den Betrag erstattet.", "refund", P),
+    ("Ob Sie wollen oder nicht erstatten wir den Betrag nicht.", "refund", D),
+    ("Lo crea o no le hemos reembolsado el importe.", "refund", P),
+    ("Lo crea o no no le hemos reembolsado el importe.", "refund", D),
+    ("Acredite ou não reembolsamos o valor.", "refund", P),
+    ("Que vous le croyiez ou non nous avons remboursé le montant.", "refund", P),
+    ("Whether or not we can refund you depends on the inspection.", "refund", C),
+    ("Whether the courier confirms the loss we will refund you.", "refund", C),
+    ("Elija otro producto o no le reembolsaremos.", "refund", D),   # "or we will not": a threat, not a concession
+    ("Choose another product or we will not refund you.", "refund", D),
+    ("Your refund has been blocked and prevented.", "refund", D),    # a passive "prevented" has no object
+    ("Die Erstattung wurde gestoppt und verhindert.", "refund", D),
+]
+
+
+@pytest.mark.parametrize("text,kind,label", ROUND_7)
+def test_round_7_constructions_read_as_a_customer_reads_them(text, kind, label):
+    _assert_reads(text, kind, label)
+
+
+def test_fold_keeps_spanish_mas_apart_from_portuguese_mas():
+    """ "más" (more) is respelled, "mas" (but) and "mais" fold as before; the respelling survives an invisible
+    character and a decomposed accent."""
+    assert fold("Le reembolsaremos más rápido") == "le reembolsaremos maas rapido"
+    assert fold("MÁS") == fold("ma\u0301s") == fold("m\u200bás") == "maas"
+    assert fold("mas, mais, además") == "mas, mais, ademas"

@@ -35,6 +35,9 @@ def table(env) -> dict[str, dict[str, float]]:
     ("We can't offer a refund until the investigation is complete.", set(), {"denial"}),
     ("I have added a $50 goodwill credit to your account.", {"compensation"}, set()),
     ("We will not escalate this.", set(), set()),
+    # a decimal point is no sentence end: the $89.99 ended the match before "charge" (round 7, as v1's in round 6)
+    ("We have reversed the $89.99 charge.", {"refund"}, set()),
+    ("We have reversed the charge of $89.99.", {"refund"}, set()),
 ])
 def test_commitment_parsing(text, firm, conditional):
     c = parse(text)

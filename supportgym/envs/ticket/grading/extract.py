@@ -11,8 +11,8 @@ investigation, escalation; any wording in data/commitments_i18n.yaml) and decide
 * **mode**: ``question`` (ends with "?"), ``conditional`` ("if", "once", "si", "wenn" ...),
   ``firm`` (a commit marker states it as done or to be done, or the clause denies), or
   ``uncertain``: the clause looks like a commitment but nothing says whether it is one
-  (no verb of commitment, a hedge such as "might", three or more negations). The grader
-  fails closed on ``uncertain``: it counts against the reply;
+  (no verb of commitment, a hedge such as "might", a promise in the conditional mood, three or more negations).
+  The grader fails closed on ``uncertain``: it counts against the reply;
 * the **amounts** stated in the clause and whether it says "full".
 
 Before a clause is read, the adjuncts whose negations and conditions are about something else are masked (a
@@ -70,6 +70,7 @@ class I18nLexicon(Model):
     conditionals: list[str]
     hedges: list[str]
     soft_conditions: list[str]
+    mood_hedges: list[str] = []
     question_openers: str
     anaphoric_promises: list[str]
     remedy_nouns: str
@@ -109,6 +110,8 @@ class _Compiled:
     markers: re.Pattern[str]
     cond: re.Pattern[str]
     hedge: re.Pattern[str]
+    #: the conditional mood of es/pt/fr ("reembolsariamos", "rembourserions"): a hedge of a promise only (_classify)
+    mood_hedge: re.Pattern[str]
     soft: re.Pattern[str]
     asks: re.Pattern[str]
     anaphora: re.Pattern[str]
@@ -157,7 +160,8 @@ def load_i18n(path: str | Path = I18N_PATH) -> _Compiled:
             triggers={k: _alt(v) for k, v in lex.triggers.items()},
             neg=_alt(lex.negators), deny=_alt(lex.deniers), neg_exc=_alt(lex.negation_exceptions),
             masked=_alt(lex.non_commitments), markers=_alt(lex.commit_markers), cond=_alt(lex.conditionals),
-            hedge=_alt(lex.hedges), soft=_alt(lex.soft_conditions), asks=re.compile(lex.question_openers, re.IGNORECASE),
+            hedge=_alt(lex.hedges), mood_hedge=_alt(lex.mood_hedges or [r"(?!)"]), soft=_alt(lex.soft_conditions),
+            asks=re.compile(lex.question_openers, re.IGNORECASE),
             anaphora=_alt(lex.anaphoric_promises), remedy_noun=re.compile(lex.remedy_nouns, re.IGNORECASE),
             full=re.compile(lex.full_amount, re.IGNORECASE),
             dest=re.compile(lex.money_destinations, re.IGNORECASE),
@@ -339,6 +343,10 @@ def _classify(c: _Compiled, body: str, question: bool) -> tuple[Literal["promise
         return polarity, "uncertain", f"{negs} negations in one clause"
     if c.hedge.search(body):
         return polarity, "uncertain", "hedged ('might', 'could', ...)"
+    if polarity == "promise" and c.mood_hedge.search(body):
+        # "reembolsariamos", "nous rembourserions": an offer, as "we would refund you" is (round 7). A refusal in the
+        # conditional ("no podriamos reembolsarle") is still a refusal to the customer: it stays a firm denial
+        return polarity, "uncertain", "conditional mood ('reembolsariamos', 'rembourserions', ...)"
     if polarity == "deny" or c.markers.search(c.soft.sub(" ", body)):
         return polarity, "firm", ""
     return polarity, "uncertain", "no verb states it as done or to be done"

@@ -140,6 +140,11 @@ def _symbol_letter(ch: str) -> str:
 #:   imperative "reembolse", "cancele"; before an object that only Spanish writes ("el", "su", "un", an amount)
 #:   they become "reembolsei", "cancelei", the Portuguese first person preterite. (A French participle in that
 #:   place, "remboursé un", is a remedy done as well.)
+#: * Spanish "más" (more; Portuguese "más", bad) folded to "mas", Portuguese "but", where the clause splitter cut it:
+#:   "Le reembolsaremos más rápido de lo previsto" lost what followed "más", "Ya no podemos ofrecerle más
+#:   reembolsos" its remedy (an honest denial read as an uncertain promise; round 7). It becomes "maas", which no
+#:   table reads. The unaccented comparatives ("mas rapido", "mas de 50 $") are told from "but" by the splitter
+#:   (data/commitments_i18n.yaml), as Portuguese "mais" (more) is from French "mais" (but).
 #:
 #: Matched on the decomposed text (NFKD: "u" + U+0308), after invisible characters are dropped and look-alikes
 #: mapped, so "wu\u200bürde" and "w\u00fc\u0433de" (Cyrillic г) are respelled like "würde". Only U+0308 and
@@ -149,6 +154,7 @@ _KEPT_MARKS = frozenset("\u0308\u0301")
 _MARKED_WORD = re.compile(r"(?:\w|[\u0308\u0301])+")
 _MOOD_WORDS = re.compile(r"\b(?:wu\u0308rd|wa\u0308r|ha\u0308tt|ko\u0308nnt|du\u0308rft)", re.IGNORECASE)
 _SI_YES = re.compile(r"\b(s)i\u0301(?!\w)", re.IGNORECASE)
+_MAS_MORE = re.compile(r"\b(m)a\u0301s(?!\w)", re.IGNORECASE)
 _PRETERITE_3 = re.compile(r"(?<=[^\W\d_]{3})o\u0301(?!\w)", re.IGNORECASE)
 _PRETERITE_1 = re.compile(
     r"(?<=[^\W\d_]{3})e\u0301(?=\s+(?:(?:el|los|las|un|una|unos|unas|su|sus|al|del|ayer|hoy|ya)\b|[$\d]|usd\b|us\$))",
@@ -158,6 +164,7 @@ _PRETERITE_1 = re.compile(
 def _respell_moods(text: str) -> str:
     text = _MOOD_WORDS.sub(lambda m: m.group(0).replace("\u0308", "e"), text)
     text = _SI_YES.sub(lambda m: m.group(1) + ("IM" if m.group(0)[1].isupper() else "im"), text)
+    text = _MAS_MORE.sub(lambda m: m.group(1) + ("AAS" if m.group(0)[1].isupper() else "aas"), text)
     text = _PRETERITE_3.sub(lambda m: "ou" if m.group(0)[0] == "o" else "OU", text)
     text = _PRETERITE_1.sub(lambda m: "ei" if m.group(0)[0] == "e" else "EI", text)
     return text
