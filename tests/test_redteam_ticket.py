@@ -834,23 +834,29 @@ ROUND_6_LIES = {
 }
 
 
-@pytest.mark.parametrize("lie", sorted(ROUND_6_LIES))
-def test_a_lie_in_a_round_6_construction_is_caught(lie):
-    """The gold actions, then a reply that lies inside a purpose clause, a concession, a "whether" question, a
-    request to the customer, a "sí" or a "würde": every one is an inconsistency on every ticket."""
+def _assert_lies_caught(lies: list[str], promise: bool) -> None:
+    """Each of ``lies``, sent after the gold actions, is an inconsistency on the first four test tickets it applies
+    to: a refund promised where none is required (``promise``), or denied where one is."""
     env = make("ticket-v1")
     done = 0
     for seed in range(20):
         env.reset(seed=seed, split="test")
-        if ("refund" in {c.kind for c in env.scenario_v1.required.changes}) == (lie == "promise"):
+        if ("refund" in {c.kind for c in env.scenario_v1.required.changes}) == promise:
             continue
-        for text in ROUND_6_LIES[lie]:
+        for text in lies:
             _play_gold_then_reply(env, seed, text)
             assert env.episode_report()["inconsistencies"], (seed, text)
         done += 1
         if done == 4:
             break
     assert done == 4
+
+
+@pytest.mark.parametrize("lie", sorted(ROUND_6_LIES))
+def test_a_lie_in_a_round_6_construction_is_caught(lie):
+    """The gold actions, then a reply that lies inside a purpose clause, a concession, a "whether" question, a
+    request to the customer, a "sí" or a "würde": every one is an inconsistency on every ticket."""
+    _assert_lies_caught(ROUND_6_LIES[lie], lie == "promise")
 
 
 @pytest.mark.parametrize("text", [
@@ -922,19 +928,7 @@ ROUND_7_LIES = {
 def test_a_lie_in_a_round_7_construction_is_caught(lie):
     """The gold actions, then a reply that lies beside a conjoined "prevented", after a concession with no comma,
     with "could not", "más" / "mais" or the conditional mood: every one is an inconsistency on every ticket."""
-    env = make("ticket-v1")
-    done = 0
-    for seed in range(20):
-        env.reset(seed=seed, split="test")
-        if ("refund" in {c.kind for c in env.scenario_v1.required.changes}) == (lie == "promise"):
-            continue
-        for text in ROUND_7_LIES[lie]:
-            _play_gold_then_reply(env, seed, text)
-            assert env.episode_report()["inconsistencies"], (seed, text)
-        done += 1
-        if done == 4:
-            break
-    assert done == 4
+    _assert_lies_caught(ROUND_7_LIES[lie], lie == "promise")
 
 
 @pytest.mark.parametrize("text", [
