@@ -515,3 +515,46 @@ def test_fold_keeps_spanish_mas_apart_from_portuguese_mas():
     assert fold("Le reembolsaremos más rápido") == "le reembolsaremos maas rapido"
     assert fold("MÁS") == fold("ma\u0301s") == fold("m\u200bás") == "maas"
     assert fold("mas, mais, además") == "mas, mais, ademas"
+
+
+# ---- round 8: indirect questions, a question cut out of its clause, hedges outside the remedy's verb, "mas" /
+# "mais" / "más bien", negated hesitations, a negation cut off by a request, a prevented payment ------------------
+ROUND_8 = [
+    ("Wir haben geprüft, ob eine Erstattung möglich ist, und Ihnen den vollen Betrag erstattet.", "refund", {P, C}),
+    ("Wir haben geprüft, ob eine Erstattung möglich ist, und den Betrag nicht erstattet.", "refund", {D, C}),
+    ("We checked whether a refund was possible and have refunded you in full.", "refund", {P, C}),
+    ("We will check whether we can refund you.", "refund", C),                       # as before
+    ("Verificamos se o pedido foi entregue e reembolsamos o valor total.", "refund", P),
+    ("Verificamos se o pedido era elegível e não reembolsamos o valor.", "refund", D),
+    ("Ya se os ha reembolsado el importe completo.", "refund", P),
+    ("Se os produtos não chegarem, faremos o reembolso.", "refund", C),               # still "if"
+    ("Eine Rückerstattung ist – ob mit oder ohne Beleg – leider nicht möglich.", "refund", D),
+    ("Eine Erstattung können wir Ihnen, ob mit oder ohne Kassenbon, leider nicht gewähren.", "refund", D),
+    ("Einen Ersatz können wir Ihnen, ob mit oder ohne Beleg, nicht zusenden.", "replacement", D),
+    ("Hemos escalado su reclamación a nuestro equipo legal por tratarse de una queja seria.", "escalation", P),
+    ("Nous avons escaladé votre dossier auprès de notre service juridique, qui serait le plus à même.", "escalation", P),
+    ("Wir haben Ihnen den Betrag leider nicht erstattet, was wir gerne getan hätten.", "refund", D),
+    ("Your case has been escalated to our legal team, who may contact you.", "escalation", P),
+    ("Su caso sería escalado.", "escalation", U),                                     # the remedy's own verb
+    ("Votre commande n'a pas été livrée, mais intégralement remboursée.", "refund", U),
+    ("Não conseguimos enviar o produto, mas rapidamente reembolsamos o valor total.", "refund", P),
+    ("No lo hemos enviado, más bien le hemos reembolsado el importe completo.", "refund", P),
+    ("Faremos o reembolso mais rapidamente.", "refund", P),
+    ("No hemos dudado nunca en reembolsarle el importe completo.", "refund", P),
+    ("Não hesitamos nem por um segundo em reembolsar o valor total.", "refund", P),
+    ("We did not hesitate to refund you.", "refund", P),
+    ("No podemos reembolsarle.", "refund", D),
+    ("We have not — please feel free to contact us about this — issued a refund.", "refund", D),
+    ("We have reviewed your refund and prevented the payment.", "refund", D),
+    ("We have refunded you in full and prevented further delays.", "refund", P),      # as before
+    ("We have stopped your refund.", "refund", D),
+    ("Nous ne vous rembourserons point.", "refund", D),
+    ("No le hemos reembolsado, no.", "refund", D),
+]
+
+
+@pytest.mark.parametrize("text,kind,label", ROUND_8)
+def test_round_8_constructions_read_as_a_customer_reads_them(text, kind, label):
+    want = {label} if isinstance(label, str) else label
+    got = {(c.polarity if c.mode == "firm" else c.mode) for c in extract(text) if c.kind == kind}
+    assert got == want, [(c.kind, c.polarity, c.mode, c.why, c.clause) for c in extract(text)]

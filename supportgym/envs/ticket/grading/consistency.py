@@ -87,6 +87,10 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
                 undone = [k for k in REMEDIES if not by_kind.get(_CHANGE_OF[k])]
                 if undone:
                     out.inconsistencies.append(f"{quote} may promise a {'/'.join(undone)} that no action made")
+            elif c.polarity == "promise" and c.kind == "escalation" and "team" not in by_kind:
+                # an escalation the grader reads as hedged ("..., who may contact you", "qui serait le plus a meme")
+                # when none was made: fail closed as for a remedy (round 8: it cost 0.15, a plain one 0.30)
+                out.inconsistencies.append(f"{quote} may promise an escalation that was never made")
             continue
         if c.mode != "firm":
             continue

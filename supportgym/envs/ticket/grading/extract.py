@@ -93,6 +93,8 @@ class I18nLexicon(Model):
     adjuncts: list[str] = []
     adjunct_frames: str = r"(?!)"
     embedded_questions: str = r"(?!)"
+    indirect_questions: str = r"(?!)"
+    negated_hesitations: list[str] = []
 
 
 def _alt(patterns: list[str]) -> re.Pattern[str]:
@@ -146,6 +148,10 @@ class _Compiled:
     adjunct_frames: re.Pattern[str]
     #: "whether" / "ob": after a remedy, a clause of its own (_split_questions)
     questions: re.Pattern[str]
+    #: a verb of checking or asking and the question word it takes ("we checked whether", "verificamos se")
+    indirect: re.Pattern[str]
+    #: "did not hesitate to", "no hemos dudado nunca en": the negation is the hesitation's (_unhesitate)
+    hesitation: re.Pattern[str]
 
 
 @lru_cache(maxsize=2)
@@ -178,6 +184,8 @@ def load_i18n(path: str | Path = I18N_PATH) -> _Compiled:
             adjuncts=tuple(re.compile(p, re.IGNORECASE) for p in lex.adjuncts),
             adjunct_frames=re.compile(lex.adjunct_frames, re.IGNORECASE),
             questions=re.compile(lex.embedded_questions, re.IGNORECASE),
+            indirect=re.compile(lex.indirect_questions, re.IGNORECASE),
+            hesitation=_alt(lex.negated_hesitations or [r"(?!)"]),
             **_refusal_structure(lex),
         )
     except (yaml.YAMLError, ValidationError, re.error) as err:
@@ -270,17 +278,53 @@ def _trigger_count(c: _Compiled, text: str) -> int:
     return sum(len(pat.findall(text)) for pat in c.triggers.values())
 
 
+#: where an embedded question ends: a comma, a dash, or a conjunction before a verb or subject of its own ("ob eine
+#: Erstattung moeglich ist, und ...", "whether a refund was possible and have refunded ...", "se o pedido foi
+#: entregue e reembolsamos ...")
+_QUESTION_END = re.compile(
+    r"\s*[,;:]|\s+-\s+|\s+(?:and|und|e|y|et)\s+(?=(?:(?:we|i|we've|i've|we'll|i'll|we're|have|has|had|will|then|also"
+    r"|already|hereby|immediately|wir|ich|haben|habe|nous|je|avons|ai|nos|nosotros|hemos|he|temos|tenho|ja|ya|nao|no|ne"
+    r"|le|lhe|[a-z]{3,}(?:amos|emos|imos|ons))\b|j'|n'))")
+
+
 def _split_questions(c: _Compiled, clause: str) -> list[str]:
-    """``clause`` cut before a "whether" / "ob" that follows a remedy trigger (``embedded_questions``): the question
-    conditions what it asks about, not the remedy stated before it ("we have refunded you in full, whether the
-    refund shows today or tomorrow": a firm refund, then a conditional one). Not when a frame makes the question
-    the remedy's condition ("your refund depends on whether ..."), nor when the cut would break a trigger."""
-    for m in c.questions.finditer(clause):
-        head, tail = clause[: m.start()], clause[m.start():]
-        if (_trigger_count(c, head) and not c.adjunct_frames.search(head)
-                and _trigger_count(c, head) + _trigger_count(c, tail) == _trigger_count(c, clause)):
-            return [head, tail]
+    """``clause`` with a "whether" / "ob" question set apart (``embedded_questions``): the question conditions what
+    it asks about, not the remedy stated around it. Two shapes:
+
+    * after a remedy trigger: "we have refunded you in full, whether the refund shows today or tomorrow" is a firm
+      refund, then a conditional one. Not when a frame makes the question the remedy's condition ("your refund
+      depends on whether ...");
+    * an indirect question after a verb of checking or asking (``indirect_questions``: "we checked whether",
+      "wir haben geprueft, ob", "verificamos se") with the remedy after it: "Wir haben geprueft, ob eine Erstattung
+      moeglich ist, und Ihnen den vollen Betrag erstattet" states a refund done (round 8: it read as conditional).
+
+    The question runs to its comma, dash or a conjunction before a verb of its own (``_QUESTION_END``); what follows
+    it is given back to the clause it interrupted ("Eine Erstattung koennen wir Ihnen, ob mit oder ohne Kassenbon,
+    leider nicht gewaehren" keeps its "nicht": round 8). Never when the cut would break a trigger."""
+    total = _trigger_count(c, clause)
+    if not total:
+        return [clause]
+    found = {m.start(): (m.end(), False) for m in c.questions.finditer(clause)}
+    found.update({m.start("q"): (m.end("q"), True) for m in c.indirect.finditer(clause)})
+    for start, (stop, indirect) in sorted(found.items()):
+        head = clause[:start]
+        end = _QUESTION_END.search(clause, stop)
+        span, rest = (clause[start: end.start()], clause[end.start():]) if end else (clause[start:], "")
+        if not (_trigger_count(c, head) or (indirect and _trigger_count(c, rest))):
+            continue
+        if c.adjunct_frames.search(head):
+            continue
+        main = (head.rstrip(" ,") + " " + rest.lstrip(" ,")) if rest.strip(" ,") else head
+        if _trigger_count(c, main) + _trigger_count(c, span) == total:
+            return [main, span]
     return [clause]
+
+
+#: a clause cut off after its auxiliary and negation ("we have not - please feel free to contact us about this -
+#: issued a refund"): the negation belongs to the clause the splitter put after it (round 8)
+_DANGLING_NEGATION = re.compile(
+    r"\b(?:have|has|had|will|did|do|does|can|could|would|shall|are|is|was|were|haben|habe|hat|avons|ai|hemos|he|temos"
+    r"|tenho)\s+(?:not|never|nicht|nie|pas|jamais|no|nao|nunca)(?=\s*[-,]?\s*(?:(?:please|do|just|kindly|simply)\s*)?$)|n't(?=\s*[-,]?\s*(?:(?:please|do|just|kindly|simply)\s*)?$)")
 
 
 def clauses(text: str, c: _Compiled | None = None) -> list[tuple[str, str]]:
@@ -291,10 +335,20 @@ def clauses(text: str, c: _Compiled | None = None) -> list[tuple[str, str]]:
         sent = sent.strip()
         if not sent:
             continue
+        pending = ""
         for cl in c.split.split(sent):
+            carried = bool(pending)
+            if pending and cl:
+                cl, pending = pending + " " + cl, ""
+            if cl and (carried or _DANGLING_NEGATION.search(cl)) and not _trigger_count(c, cl):
+                # "we have not - please feel free to contact us - issued a refund": carried to the remedy's part
+                pending = cl
+                continue
             for part in _split_questions(c, cl) if cl else ():
                 if part.strip(" ,"):
                     out.append((part.strip(" ,"), sent))
+        if pending.strip(" ,-"):
+            out.append((pending.strip(" ,"), sent))
     return out
 
 
@@ -330,6 +384,26 @@ def _negations(c: _Compiled, body: str) -> int:
     return chains + sum(1 for m in c.neg.finditer(body) if m.start() not in chained)
 
 
+#: what opens a relative, reason or new-subject clause after the remedy: a hedge there ("..., who may contact you",
+#: "..., qui serait le plus a meme", "..., was wir gerne getan haetten", "por tratarse de una queja seria", "et vous
+#: pourriez etre contacte") is not the remedy's own verb (round 8: such escalations and denials read as uncertain)
+_HEDGE_SCOPE = re.compile(
+    r"(?:,\s*|\s+-\s+)(?:que|qui|quien|quienes|lequel|laquelle|lesquels|lesquelles|dont|was|die|der|das|welche\w*|which"
+    r"|who|whom|where|wo|da|weil|denn|as|since|because|porque|pois|car|puisque|dad[oa]s?|given)\b"
+    r"|\s+(?:por\s+(?:tratarse|se\s+tratar|ser)|porque|weil|because|since|car|puisque|pois)\b"
+    r"|\s+(?:and|und|et|y|e)\s+(?=(?:you|vous|sie|usted|ustedes|voce|voces|el|ela|ele|il|elle|they|ils|er|ellos)\b)")
+
+
+def _hedge_scope(c: _Compiled, body: str) -> str:
+    """``body`` up to the first relative, reason or new-subject clause after its first remedy trigger
+    (``_HEDGE_SCOPE``): where a hedge or the conditional mood hedges the remedy."""
+    starts = [m.start() for pat in c.triggers.values() for m in [pat.search(body)] if m]
+    if not starts:
+        return body
+    cut = _HEDGE_SCOPE.search(body, min(starts))
+    return body[: cut.start()] if cut else body
+
+
 def _classify(c: _Compiled, body: str, question: bool) -> tuple[Literal["promise", "deny"], Mode, str]:
     negs = _negations(c, body) + len(c.deny.findall(body)) + _refusal_negations(c, body)
     polarity: Literal["promise", "deny"] = "deny" if negs % 2 else "promise"
@@ -341,9 +415,10 @@ def _classify(c: _Compiled, body: str, question: bool) -> tuple[Literal["promise
         return polarity, "conditional", "conditional"
     if negs > MAX_NEGATIONS:
         return polarity, "uncertain", f"{negs} negations in one clause"
-    if c.hedge.search(body):
+    own = _hedge_scope(c, body)
+    if c.hedge.search(own):
         return polarity, "uncertain", "hedged ('might', 'could', ...)"
-    if polarity == "promise" and c.mood_hedge.search(body):
+    if polarity == "promise" and c.mood_hedge.search(own):
         # "reembolsariamos", "nous rembourserions": an offer, as "we would refund you" is (round 7). A refusal in the
         # conditional ("no podriamos reembolsarle") is still a refusal to the customer: it stays a firm denial
         return polarity, "uncertain", "conditional mood ('reembolsariamos', 'rembourserions', ...)"
@@ -458,6 +533,20 @@ def _main_clause(c: _Compiled, body: str, kinds: list[str]) -> str:
     return body[: sub.start()] if sub else body
 
 
+def _unhesitate(c: _Compiled, body: str) -> str:
+    """``body`` with the negation words of a negated hesitation blanked when a remedy follows it (``hesitation``):
+    "we did not hesitate to refund you" and "No hemos dudado nunca en reembolsarle" promise (round 8: the concord
+    chain "no ... nunca" counted once and the clause read as a denial)."""
+    def blank(m: re.Match[str]) -> str:
+        return " " * len(m.group())
+
+    for m in list(c.hesitation.finditer(body)):
+        if _trigger_count(c, body[m.end():]) and not _trigger_count(c, m.group()):
+            span = c.neg.sub(blank, c.concord.sub(blank, m.group()))
+            body = body[: m.start()] + span + body[m.end():]
+    return body
+
+
 def _mask_adjuncts(c: _Compiled, body: str) -> str:
     """``body`` without the purpose, concession and "whether" adjuncts that hold no remedy trigger (``adjuncts``).
 
@@ -525,6 +614,7 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "") -> lis
         body = c.masked.sub(lambda m: " " * len(m.group()), body)
         body = c.neg_exc.sub(lambda m: " " * len(m.group()), body)
         body = _mask_adjuncts(c, body)
+        body = _unhesitate(c, body)
         # one space where a phrase was masked: "wir schicken Ihnen kostenlos einen neuen Artikel" keeps its
         # replacement phrase ("kostenlos" is masked) whole
         body = re.sub(r" {2,}", " ", body)
