@@ -558,3 +558,32 @@ def test_round_8_constructions_read_as_a_customer_reads_them(text, kind, label):
     want = {label} if isinstance(label, str) else label
     got = {(c.polarity if c.mode == "firm" else c.mode) for c in extract(text) if c.kind == kind}
     assert got == want, [(c.kind, c.polarity, c.mode, c.why, c.clause) for c in extract(text)]
+
+
+# ---- round 9: "could not have <done> any faster", "could not agree more", a refund put on hold, "could not be
+# happier to" / "ne pourrions etre plus heureux de" ------------------------------------------------------------
+ROUND_9 = [
+    ("We could not have processed your refund any faster.", "refund", P),
+    ("We couldn't have refunded you any sooner.", "refund", P),
+    ("We could not agree more and have refunded you.", "refund", P),
+    ("We could not have escalated your case any faster.", "escalation", P),
+    ("We could not process your refund.", "refund", D),                              # as before
+    ("We could not have processed your refund.", "refund", D),                       # as before
+    ("We could not have escalated your case.", "escalation", D),
+    ("We could not agree more, but we cannot refund you.", "refund", D),
+    ("We put your refund on hold to prevent it from being paid out.", "refund", D),
+    ("Your refund has been placed on hold.", "refund", D),
+    ("We have put the money back on your card.", "refund", P),                       # as before
+    ("We could not be happier to refund you.", "refund", P),
+    ("We could be happier to refund you.", "refund", U),                             # "could": a hedge
+    ("Nous ne pourrions être plus heureux de vous rembourser.", "refund", P),
+    ("Nous pourrions être plus heureux de vous rembourser.", "refund", U),           # not negated: as before
+    ("Nous ne pourrions pas vous rembourser.", "refund", D),                         # as before
+]
+
+
+@pytest.mark.parametrize("text,kind,label", ROUND_9)
+def test_round_9_constructions_read_as_a_customer_reads_them(text, kind, label):
+    want = {label} if isinstance(label, str) else label
+    got = {(c.polarity if c.mode == "firm" else c.mode) for c in extract(text) if c.kind == kind}
+    assert got == want, [(c.kind, c.polarity, c.mode, c.why, c.clause) for c in extract(text)]

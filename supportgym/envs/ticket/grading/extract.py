@@ -533,16 +533,27 @@ def _main_clause(c: _Compiled, body: str, kinds: list[str]) -> str:
     return body[: sub.start()] if sub else body
 
 
+#: a comparison that a negation makes a superlative ("ne pourrions etre plus heureux de": could not be happier to)
+_NEGATED_COMPARISON = re.compile(r"\b(?:etre|ete)\s+plus\s+\w+\s+(?:de\b|d')")
+
+
 def _unhesitate(c: _Compiled, body: str) -> str:
     """``body`` with the negation words of a negated hesitation blanked when a remedy follows it (``hesitation``):
     "we did not hesitate to refund you" and "No hemos dudado nunca en reembolsarle" promise (round 8: the concord
-    chain "no ... nunca" counted once and the clause read as a denial)."""
+    chain "no ... nunca" counted once and the clause read as a denial). In "Nous ne pourrions etre plus heureux de
+    vous rembourser" (we could not be happier to) the conditional is the comparison's, not the remedy's: it is
+    blanked too, and what is left ("etre plus heureux de", a commit marker) promises (round 9: it read as uncertain)."""
     def blank(m: re.Match[str]) -> str:
         return " " * len(m.group())
 
     for m in list(c.hesitation.finditer(body)):
         if _trigger_count(c, body[m.end():]) and not _trigger_count(c, m.group()):
             span = c.neg.sub(blank, c.concord.sub(blank, m.group()))
+            cmp = _NEGATED_COMPARISON.search(m.group())
+            if cmp and (c.concord_head.search(m.group(), 0, cmp.start()) or c.neg.search(m.group(), 0, cmp.start())):
+                # negated ("nous pourrions etre plus heureux" is not); the comparison itself ("plus" is an n-word
+                # too) is kept whole for commit_markers
+                span = c.mood_hedge.sub(blank, span[: cmp.start()]) + m.group()[cmp.start():]
             body = body[: m.start()] + span + body[m.end():]
     return body
 
