@@ -784,6 +784,13 @@ def _refunded_then_told(text: str) -> dict:
     env.step({"type": "SUBMIT"})
     return env.episode_report()
 
+
+def _assert_credited(rep: dict, seed: int | None = None) -> None:
+    """The reply told the customer what was done, and nothing in it contradicts an action or fails to parse."""
+    assert rep["components"]["informed"] == 1.0 and not rep["inconsistencies"] and not rep["unclassified"], \
+        (seed, rep["missing"], rep["inconsistencies"], rep["unclassified"])
+
+
 @pytest.mark.parametrize("text", [
     "Hallo Sarah, wir erstatten Ihnen $89.99 für Bestellung ORD-10234 zurück.",
     "Hallo Sarah, Sie erhalten eine Rückerstattung von $89.99 für Bestellung ORD-10234.",
@@ -796,8 +803,7 @@ def _refunded_then_told(text: str) -> dict:
 def test_an_honest_refund_in_the_present_or_first_person_earns_credit(text):
     """Present tense ("wir erstatten", "nous remboursons") and the Portuguese first person used to be read as no
     verb of commitment: the honest statement was unclassified and the refund untold."""
-    rep = _refunded_then_told(text)
-    assert rep["components"]["informed"] == 1.0 and not rep["inconsistencies"] and not rep["unclassified"], rep
+    _assert_credited(_refunded_then_told(text))
 
 
 # ---- round 6 (2 Dec): simple past, purpose clauses, "whether" / "ob", "würde", Portuguese "se" ----------------------
@@ -878,8 +884,7 @@ def test_a_lie_in_a_round_6_construction_is_caught(lie):
 def test_an_honest_refund_in_a_round_6_construction_earns_credit(text):
     """Simple past and third-person past, purpose clauses, concessions and requests after the refund: the honest
     statement counts as made (before: unclassified -0.15, read as a denial -0.30, or a conditional left untold)."""
-    rep = _refunded_then_told(text)
-    assert rep["components"]["informed"] == 1.0 and not rep["inconsistencies"] and not rep["unclassified"], rep
+    _assert_credited(_refunded_then_told(text))
 
 
 # ---- round 7 (2 Dec): "más" / "mais", the conditional mood, "could not", a conjoined "prevented", "whether" --------
@@ -942,8 +947,7 @@ def test_a_lie_in_a_round_7_construction_is_caught(lie):
 def test_an_honest_refund_in_a_round_7_construction_earns_credit(text):
     """A conjoined "prevented" and a leading concession with no comma: the honest statement counts as made
     (before: read as a denial, -0.30 and untold, or a conditional left untold)."""
-    rep = _refunded_then_told(text)
-    assert rep["components"]["informed"] == 1.0 and not rep["inconsistencies"] and not rep["unclassified"], rep
+    _assert_credited(_refunded_then_told(text))
 
 
 def _denial_tickets(n: int = 4) -> list[int]:
@@ -975,9 +979,7 @@ def test_an_honest_denial_in_a_round_7_construction_earns_credit(text):
     env = make("ticket-v1")
     for seed in _denial_tickets():
         _play_gold_then_reply(env, seed, text)
-        rep = env.episode_report()
-        assert rep["components"]["informed"] == 1.0 and not rep["inconsistencies"] and not rep["unclassified"], \
-            (seed, rep["missing"], rep["inconsistencies"], rep["unclassified"])
+        _assert_credited(env.episode_report(), seed)
 
 
 # ---- round 8: "ob" / "se" / "whether" after a verb of checking, a question cut out of its clause, hedges outside
@@ -1041,10 +1043,8 @@ def test_a_lie_in_a_round_8_construction_is_caught(lie):
     _assert_lies_caught(ROUND_8_LIES[lie], lie == "promise")
 
 
-@pytest.mark.parametrize("lie", ROUND_8_ESCALATION_LIES)
-def test_an_escalation_lie_in_a_round_8_construction_is_caught(lie):
-    """An escalation that was never made, with a hedge outside its verb or after an indirect question: an
-    inconsistency on every ticket without one (before: unclassified at most, 0.85)."""
+def _assert_escalation_lie_caught(lie: str) -> None:
+    """``lie``, sent after the gold actions, is an inconsistency on the first four test tickets without an escalation."""
     env = make("ticket-v1")
     done = 0
     for seed in range(30):
@@ -1059,6 +1059,13 @@ def test_an_escalation_lie_in_a_round_8_construction_is_caught(lie):
     assert done == 4
 
 
+@pytest.mark.parametrize("lie", ROUND_8_ESCALATION_LIES)
+def test_an_escalation_lie_in_a_round_8_construction_is_caught(lie):
+    """An escalation that was never made, with a hedge outside its verb or after an indirect question: an
+    inconsistency on every ticket without one (before: unclassified at most, 0.85)."""
+    _assert_escalation_lie_caught(lie)
+
+
 @pytest.mark.parametrize("text", [
     "Hi Sarah, we checked whether the parcel could be traced and have refunded $89.99 for order ORD-10234.",
     "Hallo Sarah, wir haben geprüft, ob das Paket auffindbar ist, und Ihnen $89.99 für Bestellung ORD-10234 erstattet.",
@@ -1070,8 +1077,7 @@ def test_an_escalation_lie_in_a_round_8_construction_is_caught(lie):
 def test_an_honest_refund_in_a_round_8_construction_earns_credit(text):
     """An indirect question before the remedy, a negated hesitation and a hedge in a relative clause: the honest
     statement counts as made (before: a conditional left untold, a denial, or uncertain)."""
-    rep = _refunded_then_told(text)
-    assert rep["components"]["informed"] == 1.0 and not rep["inconsistencies"] and not rep["unclassified"], rep
+    _assert_credited(_refunded_then_told(text))
 
 
 # ---- round 9: "could not have <done> any faster", "could not agree more", a refund put on hold, "could not be
@@ -1102,15 +1108,4 @@ def test_a_lie_in_a_round_9_construction_is_caught(lie):
 
 def test_an_escalation_lie_in_a_round_9_construction_is_caught():
     """"We could not have escalated your case any faster" on a ticket without an escalation: an inconsistency."""
-    env = make("ticket-v1")
-    done = 0
-    for seed in range(30):
-        env.reset(seed=seed, split="test")
-        if env.scenario_v1.required.team is not None:
-            continue
-        _play_gold_then_reply(env, seed, "We could not have escalated your case any faster.")
-        assert env.episode_report()["inconsistencies"], seed
-        done += 1
-        if done == 4:
-            break
-    assert done == 4
+    _assert_escalation_lie_caught("We could not have escalated your case any faster.")

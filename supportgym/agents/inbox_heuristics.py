@@ -249,13 +249,13 @@ def analyse(email: Email) -> Analysis:
     full = f"{h.subject}\n{email.body}".lower()
     dom = sender_domain(h.sender)
     display, _ = sender_parts(h.sender)
+    sender_label, sender_reg = registrable(dom) if dom else ("", "")
     reasons = []
     spam = r.spam.score(full)
-    why = lookalike(dom, d)
-    if why:
+    sender_why = lookalike(dom, d)
+    if sender_why:
         spam += 3.0
-        reasons.append(f"sender {why}")
-    sender_suspect = bool(why)
+        reasons.append(f"sender {sender_why}")
     links = list(dict.fromkeys(m.lower().rstrip(".") for m in URL_RE.findall(email.body)))
     for link in links:
         why = lookalike(link, d)
@@ -269,23 +269,23 @@ def analyse(email: Email) -> Analysis:
     if tld in d.suspicious_tlds:
         spam += 1.0
         reasons.append(f"sender on .{tld}")
-    internal = registrable(dom)[1] in d.own_domains if dom else False
-    if not internal and any(n in display.lower() for n in d.own_names):
+    internal = sender_reg in d.own_domains
+    claims_us = not internal and any(n in display.lower() for n in d.own_names)
+    if claims_us:
         spam += 1.5
         reasons.append("display name claims to be us from an outside domain")
     brand = display_brand(display, dom, d)
     if brand:
         spam += 2.0
         reasons.append(f"display name claims to be {brand} from {dom}")
-    sender_suspect = sender_suspect or bool(brand) or (not internal and any(n in display.lower() for n in d.own_names))
-    sender_label, sender_reg = registrable(dom) if dom else ("", "")
+    sender_suspect = bool(sender_why or brand or claims_us)
     # the writer's own words: a forward in any language ends them ("Von:", "-------- Message transféré")
     own_text = f"{subject.lower()}\n{_FORWARD_RE.split(latest.lower(), 1)[0]}"
     free_mail = sender_reg in d.free_mail
     # a brand's own domain is trusted, but not its webmail: anyone can write from outlook.com or gmail.com
     scam, why_scam = r.scam.read(
         own_text, sender_label, [registrable(x)[0] for x in links], free_mail=free_mail,
-        trusted=internal or (bool(dom) and not free_mail and sender_label in d.brands and lookalike(dom, d) is None),
+        trusted=internal or (bool(dom) and not free_mail and sender_label in d.brands and sender_why is None),
         suspect=bool(reasons))
     spam += scam
     reasons += why_scam

@@ -61,7 +61,6 @@ class ScamTables(Model):
     reports: list[str] = Field(default_factory=list)
     weights: dict[str, float] = Field(default_factory=dict)
 
-
     @field_validator("received", "reports")
     @classmethod
     def _compiles(cls, patterns: list[str]) -> list[str]:
@@ -91,14 +90,13 @@ class ScamReader:
     domain_words: frozenset[str]
     cold_frame: re.Pattern[str]
     cold_pitch: re.Pattern[str]
-    received: re.Pattern[str] | None
-    reports: re.Pattern[str] | None
+    received: re.Pattern[str]
+    reports: re.Pattern[str]
 
     def reported(self, text: str) -> bool:
         """Does the writer say they received a mail *and* ask whether it is genuine or say they did not click it
         (``text``: subject and latest message)? Both, so that a lure cannot clear itself with one question."""
-        return (self.received is not None and self.reports is not None and bool(self.received.search(text))
-                and bool(self.reports.search(text)))
+        return bool(self.received.search(text)) and bool(self.reports.search(text))
 
     def read(self, text: str, sender_label: str, link_labels: list[str], free_mail: bool, trusted: bool,
              suspect: bool) -> tuple[float, list[str]]:
@@ -139,24 +137,30 @@ class ScamReader:
         return score, reasons
 
 
+#: a pattern that never matches: an empty word list or regex list reads nothing
+_NOTHING = r"(?!)"
+
+
+def _words(words: list[str]) -> re.Pattern[str]:
+    """Any of ``words`` as whole words (``stem*`` with any ending)."""
+    return re.compile(rf"\b(?:{_alt(words)})\b" if words else _NOTHING)
+
+
+def _any_of(patterns: list[str]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{rx})" for rx in patterns) if patterns else _NOTHING)
+
+
 def scam_reader(t: ScamTables) -> ScamReader:
     # verb, at most one word ("bestätigen Sie", "sign in with"), the reader's possessive, at most three words
     # ("your Microsoft 365 work password"), the object: a longer gap reads "to verify this change, please call
     # your account manager" as a request for the account
     ask = re.compile(rf"\b(?:{_alt(t.ask_verbs)})\b[\s,]+(?:\w+[\s,]+)?{_YOUR}\s+(?:[\w-]+\s+){{0,3}}?"
                      rf"(?:{_alt(t.ask_objects)})\b")
-
-    money = rf"\b(?:{_alt(t.money_moves)})\b"
-    money_ask = re.compile(rf"\b(?:{_alt(t.money_verbs)})\b\W+(?:\w+\W+){{0,3}}?(?:{_alt(t.money_moves)})\b" if t.money_verbs
-                           else money)
-
-    def joined(patterns: list[str]) -> re.Pattern[str] | None:
-        return re.compile("|".join(f"(?:{rx})" for rx in patterns)) if patterns else None
-
+    # a payment asked for: a verb of paying or needing, at most three words, the payment
+    money_ask = (re.compile(rf"\b(?:{_alt(t.money_verbs)})\b\W+(?:\w+\W+){{0,3}}?(?:{_alt(t.money_moves)})\b")
+                 if t.money_verbs else _words(t.money_moves))
     return ScamReader(
-        t, ask,
-        re.compile(rf"\b(?:{_alt(t.threats)})\b"), re.compile(rf"\b(?:{_alt(t.secrecy)})\b"), re.compile(money), money_ask,
-        *(re.compile(rf"\b(?:{_alt(ws)})\b") for ws in (t.unreachable, t.bank_change, t.no_callback)),
-        frozenset(t.domain_words), re.compile(rf"\b(?:{_alt(t.cold_frames)})\b" if t.cold_frames else r"(?!)"),
-        re.compile(rf"\b(?:{_alt(t.cold_pitch)})\b" if t.cold_pitch else r"(?!)"), joined(t.received), joined(t.reports),
+        t, ask, _words(t.threats), _words(t.secrecy), _words(t.money_moves), money_ask, _words(t.unreachable),
+        _words(t.bank_change), _words(t.no_callback), frozenset(t.domain_words), _words(t.cold_frames),
+        _words(t.cold_pitch), _any_of(t.received), _any_of(t.reports),
     )

@@ -264,7 +264,8 @@ class EmailScorer:
         return self._need
 
     def _number_runs(self) -> None:
-        """Fill ``_stray`` and ``_glued`` (see ``stray_numbers`` and ``stray_glued``) in one pass over the email."""
+        """Fill ``_stray``, ``_runs`` and ``_glued`` (see ``stray_numbers``, ``stray_runs`` and ``stray_glued``) in one
+        pass over the email."""
         e = self.email
         fact_toks = {t for f in self.facts for t in tokens(f)}
         stray: dict[str, int] = {}
@@ -280,6 +281,10 @@ class EmailScorer:
                     stray.setdefault(t, group)
             prev_num = num
         self._stray = stray
+        inverse: dict[int, set[str]] = {}
+        for t, g in stray.items():
+            inverse.setdefault(g, set()).add(t)
+        self._runs = {g: frozenset(ts) for g, ts in inverse.items()}
         # each run of several tokens that is not all facts, as one token ("03:12" as "0312")
         self._glued = {g: "".join(ts) for g, ts in runs.items() if len(ts) > 1 and not set(ts) <= fact_toks}
 
@@ -287,11 +292,8 @@ class EmailScorer:
     def stray_runs(self) -> dict[int, frozenset[str]]:
         """Each stray number -> its tokens (the inverse of ``stray_numbers``)."""
         if self._runs is None:
-            runs: dict[int, set[str]] = {}
-            for t, g in self.stray_numbers.items():
-                runs.setdefault(g, set()).add(t)
-            self._runs = {g: frozenset(ts) for g, ts in runs.items()}
-        return self._runs
+            self._number_runs()
+        return self._runs  # type: ignore[return-value]
 
     @property
     def stray_numbers(self) -> dict[str, int]:
