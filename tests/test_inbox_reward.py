@@ -135,6 +135,36 @@ def test_facts_are_extracted_when_gold_has_none():
     assert reply_quality(sc, "billing_inquiry", cites) > reply_quality(sc, "billing_inquiry", vague) + 0.3
 
 
+_QUOTED_ORDER = "Your order ORD-5521 of $89.99 has shipped.\n"
+
+
+@pytest.mark.parametrize("latest,history", [
+    ("Thanks, invoice INV-2024-0042 is paid now. Please close the case.",
+     "From: Brightdesk Support\nSent: 03 October 2025 17:52\nTo: Ahmed Karim\nSubject: Your order\n\n"),
+    ("Danke, die Rechnung INV-2024-0042 ist bezahlt. Bitte schließen Sie den Vorgang.",
+     "-----Ursprüngliche Nachricht-----\nVon: Brightdesk Support\nGesendet: Freitag, 20. März 2026 10:02\n\n"),
+    ("Gracias, la factura INV-2024-0042 ya está pagada. Pueden cerrar el caso.",
+     "-----Mensaje original-----\nDe: Brightdesk Support\nEnviado el: viernes, 20 de marzo de 2026\n\n"),
+    ("Merci, la facture INV-2024-0042 est réglée. Vous pouvez clore le dossier.",
+     "Le ven. 20 mars 2026 à 10:02, Brightdesk Support <support@brightdesk.io> a écrit :\n\n"),
+    ("Obrigado, a fatura INV-2024-0042 já foi paga. Podem encerrar o pedido.",
+     "Em sex., 20 de mar. de 2026 às 10:02, Brightdesk Support escreveu:\n\n"),
+])
+def test_quoted_history_in_any_of_our_languages_is_not_asked_for(latest, history):
+    """A reply quoting our earlier mail asks about what it says itself: the quoted order is history the writer
+    already knows. English "On ... wrote:" and "From: a@b" were the only quote starts read; Outlook's header
+    block without an address, and the German, Spanish, French and Portuguese forms, left the quoted order among
+    the facts a good reply had to cite."""
+    from supportgym.envs.inbox.models import Email, EmailHeader, LabelledEmail
+
+    g = Gold(priority="low", category="billing_inquiry", route_to="billing")
+    le = LabelledEmail(email=Email(header=EmailHeader(id="z", sender="Ahmed Karim <a.karim@example.com>",
+                                                      subject="Re: Your order", timestamp="t"),
+                                   body=f"{latest}\n\n{history}{_QUOTED_ORDER}"), gold=g)
+    facts = EmailScorer.build(le).facts
+    assert "INV-2024-0042" in facts and not {"ORD-5521", "89.99"} & set(facts)
+
+
 @pytest.mark.parametrize("body,named", [
     ("Dear Customer Support Team,\n\nI am facing difficulties while attempting to install Norton Antivirus Plus "
      "on my laptop. The installer stops halfway.\n\nBest regards,\n<name>", {"Norton", "Antivirus"}),

@@ -25,9 +25,15 @@ AMOUNT_RE = re.compile(
     r"|(?:\b(\d[\d,.]*\d|\d)\s?(?:USD|EUR|GBP|INR|dollars|euros|rupees)\b)"
 )
 IP_RE = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}\b")
+#: where quoted history starts, in the five languages of our mail: '> ' lines, an "Original Message" rule, a
+#: header block ("From: a@b", or Outlook's "Von: Anja Berger" + "Gesendet:" with no address) or an attribution
+#: line ("On ... wrote:", "Le ... a écrit :", "Em ... escreveu:"). A forward's "Forwarded message" rule is not
+#: history: what a colleague forwards is what the mail is about (its "From: a@b" line still ends the new text).
 QUOTE_START_RE = re.compile(
-    r"^(?:>|-{2,} ?Original Message|From: .+@"
-    r"|[^\n]{0,160}\b(?:wrote|schrieb|escribió|ne likha)\b[^\n]{0,80}:[ \t]*$)",
+    r"^(?:>|-{2,} ?(?i:original message|ursprüngliche nachricht|mensaje original|message d'origine"
+    r"|mensagem original)\b|(?:From|Von|De|Da): .+@"
+    r"|(?:From|Von|De|Da) ?: [^\n]+\n(?:Sent|Gesendet|Enviado|Envoyé|Date|Datum|Fecha|Data) ?: "
+    r"|[^\n]{0,160}\b(?:wrote|schrieb|escribió|escreveu|a écrit|ne likha)\b[^\n]{0,80}:[ \t]*$)",
     re.MULTILINE,
 )
 UNQUOTE_RE = re.compile(r"^[ \t]*>+[ \t]?", re.MULTILINE)
