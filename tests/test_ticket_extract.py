@@ -393,7 +393,7 @@ ROUND_6 = [
     ("Ihr Geld wurde erstattet.", "refund", P),
     ("Wir hätten Ihnen den Betrag erstattet.", "refund", U),
     ("Wir könnten Ihnen den Betrag erstatten.", "refund", U),
-    ("Ihre Anfrage würde abgelehnt.", "any", U),
+    ("Ihre Anfrage würde abgelehnt.", "any", D),  # round 10: a refusal in the conditional is firm ("sería rechazada")
     ("Sí le hemos reembolsado 89,00 $.", "refund", P),          # "sí" (yes) folded to "si" (if)
     # 5. Portuguese "se" (if), and the reflexive "se" that is no condition
     ("Se o produto não chegar, faremos o reembolso.", "refund", C),
@@ -582,4 +582,92 @@ ROUND_9 = [
 
 @pytest.mark.parametrize("text,kind,label", ROUND_9)
 def test_round_9_constructions_read_as_a_customer_reads_them(text, kind, label):
+    _assert_reads(text, kind, label)
+
+
+# ---- round 10: a trailing ", not <adjunct>", politeness "would like to inform", a refusal in the conditional, "mas"
+# before a noun, the Spanish past subjunctive, a courtesy "if", a hesitation pattern that took "nous" for "no" --------
+ROUND_10 = [
+    # 1. the negation of a trailing ", not <adjunct>" scopes over the adjunct (it flipped the remedy) ...
+    ("We will refund you faster than expected, not in 30 days.", "refund", P),
+    ("Wir erstatten Ihnen den Betrag schneller als erwartet, nicht erst in 30 Tagen.", "refund", P),
+    ("Le reembolsaremos más rápido de lo previsto, no en 30 días.", "refund", P),
+    ("Nous vous rembourserons plus vite que prévu, pas dans 30 jours.", "refund", P),
+    ("Vamos reembolsar mais rápido do que o previsto, não em 30 dias.", "refund", P),
+    ("We have refunded the headphones, not the charger.", "refund", P),              # as before
+    ("We have refunded $89.99, not $50.", "refund", P),
+    ("We will refund you in full, not in part.", "refund", P),
+    # ... and never turns a denial into a promise (two negations read as one); a bare or adverbial one still denies
+    ("We will not refund you, not now.", "refund", D),
+    ("We will not refund you — not.", "refund", D),
+    ("We cannot refund you, not even in part.", "refund", D),
+    ("No podemos reembolsarle, no en este pedido.", "refund", D),
+    ("We will refund you — not.", "refund", D),                                       # as before
+    ("We have refunded you, not at all.", "refund", D),                               # as before
+    ("We have refunded you — not in a million years.", "refund", D),                  # a minimizer: as before
+    ("No podemos reembolsarle, no es posible.", "refund", D),
+    ("Hemos revisado su solicitud de reembolso, no la aprobaremos.", "refund", D),    # a verb of its own: as before
+    ("We will refund you, not replace the item.", "refund", D),                       # a remedy in it: as before
+    # 2. politeness "would like to inform / let you know / confirm" hedges nothing (it read as uncertain)
+    ("We would like to inform you that we have refunded you in full.", "refund", P),
+    ("We would like to let you know that your refund has been issued.", "refund", P),
+    ("We would like to confirm that we have cancelled your order.", "cancel", P),
+    ("We would like to inform you that we have not refunded you.", "refund", D),
+    ("Wir würden Ihnen gerne mitteilen, dass wir den Betrag erstattet haben.", "refund", P),
+    ("We would like to refund you.", "refund", U),                                    # a wish: as before
+    # 3. a refusal in the conditional is a firm denial in every language, as round 7 made it in es/pt/fr
+    ("We would not be able to refund this order.", "refund", D),
+    ("We would never refund this order.", "refund", D),
+    ("Eine Erstattung würde nicht möglich sein.", "refund", D),
+    ("Eine Erstattung wäre leider nicht möglich.", "refund", D),
+    ("Wir würden den Betrag nicht erstatten.", "refund", D),
+    ("Wir könnten den Betrag nicht erstatten.", "refund", D),
+    ("We would refund you.", "refund", U),                                            # a promise: as before
+    ("Ihr Geld würde erstattet.", "refund", U),                                       # as before
+    ("Su solicitud sería rechazada.", "any", D),                                      # as before
+    ("I would not worry, we have refunded you in full.", "refund", P),                # advice, not a refusal
+    # (a "non-" prefix negates its own word only: "non-delivery" read as a denial of the refund)
+    ("We have refunded you for the non-delivery.", "refund", P),
+    ("This item is non-refundable.", "refund", D),                                    # as before
+    # 4. unaccented Spanish "mas" before a noun is "more" (it cut the clause); before a clause it is "but"
+    ("Ya no podemos ofrecerle mas reembolsos.", "refund", D),
+    ("No haremos mas cancelaciones de este pedido.", "cancel", D),
+    ("No podemos reembolsarle mas le enviaremos un reemplazo.", "refund", D),         # as before
+    ("No podemos reembolsarle mas le enviaremos un reemplazo.", "replacement", P),
+    ("Não podemos reembolsar mas enviaremos um novo.", "refund", D),                  # Portuguese: as before
+    ("Não enviamos o produto mas o reembolso foi processado.", "refund", P),          # as before
+    ("Não enviamos o produto mas reembolso integral já foi feito.", "refund", P),     # as before
+    # 5. the Spanish past subjunctive as "would": "pudiéramos" hedges as "podríamos"; "quisiera" is politeness
+    ("Pudiéramos reembolsarle el importe.", "refund", U),
+    ("Hubiéramos reembolsado el importe completo.", "refund", U),
+    ("Quisiera informarle que hemos reembolsado el importe completo.", "refund", P),
+    ("Quisiéramos informarle que le hemos reembolsado 89 $.", "refund", P),
+    ("No pudiéramos reembolsarle el importe.", "refund", D),                          # as before
+    ("Si pudiera, le reembolsaría.", "refund", C),                                     # as before
+    # 6. a courtesy "if" conditions nothing (the lie after it was a conditional, which the grader ignores) ...
+    ("If you have any questions, we have refunded you in full.", "refund", P),
+    ("If you have any further questions, we have not refunded you.", "refund", D),
+    ("Si tiene alguna pregunta, le hemos reembolsado el importe completo.", "refund", P),
+    ("Falls Sie Fragen haben, wir haben Ihnen den vollen Betrag erstattet.", "refund", P),
+    ("Si vous avez des questions, nous vous avons remboursé intégralement.", "refund", P),
+    ("Se tiver dúvidas, reembolsamos o valor total.", "refund", P),
+    ("Should you have any questions, we have refunded you in full.", "refund", P),
+    ("If there are any questions, we have refunded you in full.", "refund", P),
+    ("If you need anything else, we have escalated your case.", "escalation", P),     # as before
+    # ... a real condition still does
+    ("If you have the receipt, we will refund you.", "refund", C),
+    ("Si tiene el recibo, le reembolsaremos.", "refund", C),
+    ("Falls Sie den Beleg haben, erstatten wir den Betrag.", "refund", C),
+    ("Si vous avez le reçu, nous vous rembourserons.", "refund", C),
+    ("Se tiver o recibo, reembolsaremos o valor.", "refund", C),
+    # 7. the hesitation pattern took "nous" / "nos" for a negation and blanked a negation after it
+    ("Nous avons tardé et ne pouvons pas à présent vous rembourser.", "refund", D),
+    ("Nos demoramos y no podemos en este momento reembolsarle.", "refund", D),
+    ("Nous n'avons pas hésité à vous rembourser.", "refund", P),                      # as before
+    ("Nous avons tardé à vous rembourser.", "refund", P),                             # as before
+]
+
+
+@pytest.mark.parametrize("text,kind,label", ROUND_10)
+def test_round_10_constructions_read_as_a_customer_reads_them(text, kind, label):
     _assert_reads(text, kind, label)

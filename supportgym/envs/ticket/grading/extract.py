@@ -16,8 +16,9 @@ investigation, escalation; any wording in data/commitments_i18n.yaml) and decide
 * the **amounts** stated in the clause and whether it says "full".
 
 Before a clause is read, the adjuncts whose negations and conditions are about something else are masked (a
-purpose: "to prevent further delays"; a concession: "whether or not you believe it"; ``_mask_adjuncts``), and a
-"whether" / "ob" question after a remedy becomes a clause of its own (``_split_questions``).
+purpose: "to prevent further delays"; a concession: "whether or not you believe it"; ``_mask_adjuncts``; a trailing
+contrast: "..., not in 30 days"; ``_contrast_scope``), and a "whether" / "ob" question after a remedy becomes a clause
+of its own (``_split_questions``).
 
 An amount moving to a card or account with no trigger at all ("$89 is heading to your
 Visa") is also ``uncertain`` money: it cannot hide a refund from the grader.
@@ -95,6 +96,8 @@ class I18nLexicon(Model):
     embedded_questions: str = r"(?!)"
     indirect_questions: str = r"(?!)"
     negated_hesitations: list[str] = []
+    trailing_contrasts: str = r"(?!)"
+    contrast_adjuncts: str = r"(?!)"
 
 
 def _alt(patterns: list[str]) -> re.Pattern[str]:
@@ -152,6 +155,9 @@ class _Compiled:
     indirect: re.Pattern[str]
     #: "did not hesitate to", "no hemos dudado nunca en": the negation is the hesitation's (_unhesitate)
     hesitation: re.Pattern[str]
+    #: ", not in 30 days", ", nicht erst in 30 Tagen": a negation that scopes over a trailing fragment (_contrast_scope)
+    contrast: re.Pattern[str]
+    contrast_adjunct: re.Pattern[str]
 
 
 @lru_cache(maxsize=2)
@@ -186,6 +192,8 @@ def load_i18n(path: str | Path = I18N_PATH) -> _Compiled:
             questions=re.compile(lex.embedded_questions, re.IGNORECASE),
             indirect=re.compile(lex.indirect_questions, re.IGNORECASE),
             hesitation=_alt(lex.negated_hesitations or [r"(?!)"]),
+            contrast=re.compile(lex.trailing_contrasts, re.IGNORECASE),
+            contrast_adjunct=re.compile(lex.contrast_adjuncts, re.IGNORECASE),
             **_refusal_structure(lex),
         )
     except (yaml.YAMLError, ValidationError, re.error) as err:
@@ -360,6 +368,12 @@ def _refusal_negations(c: _Compiled, body: str) -> int:
     return n + sum(1 for m in c.refusal_neg_after.finditer(body) if c.deny.search(body[: m.start()]))
 
 
+def _negation_count(c: _Compiled, body: str) -> int:
+    """What decides a clause's polarity by its parity: negators (a concord chain once), denial verbs, and the friendly
+    negations that govern a refusal verb."""
+    return _negations(c, body) + len(c.deny.findall(body)) + _refusal_negations(c, body)
+
+
 def _negations(c: _Compiled, body: str) -> int:
     """The clause's negators, a negative-concord chain counted once: Spanish, Portuguese, French and Italian
     repeat one negation on every negative word ("no podemos ofrecerle ningun reembolso", "nao podemos aprovar
@@ -405,7 +419,7 @@ def _hedge_scope(c: _Compiled, body: str) -> str:
 
 
 def _classify(c: _Compiled, body: str, question: bool) -> tuple[Literal["promise", "deny"], Mode, str]:
-    negs = _negations(c, body) + len(c.deny.findall(body)) + _refusal_negations(c, body)
+    negs = _negation_count(c, body)
     polarity: Literal["promise", "deny"] = "deny" if negs % 2 else "promise"
     if question:
         if c.asks.search(body.strip()):
@@ -550,11 +564,27 @@ def _unhesitate(c: _Compiled, body: str) -> str:
         if _trigger_count(c, body[m.end():]) and not _trigger_count(c, m.group()):
             span = c.neg.sub(blank, c.concord.sub(blank, m.group()))
             cmp = _NEGATED_COMPARISON.search(m.group())
-            if cmp and (c.concord_head.search(m.group(), 0, cmp.start()) or c.neg.search(m.group(), 0, cmp.start())):
-                # negated ("nous pourrions etre plus heureux" is not); the comparison itself ("plus" is an n-word
-                # too) is kept whole for commit_markers
+            if cmp:
+                # negated (the span opens with a negation word, never the "no" of "nous": round 10); the comparison
+                # itself ("plus" is an n-word too) is kept whole for commit_markers
                 span = c.mood_hedge.sub(blank, span[: cmp.start()]) + m.group()[cmp.start():]
             body = body[: m.start()] + span + body[m.end():]
+    return body
+
+
+def _contrast_scope(c: _Compiled, body: str) -> str:
+    """``body`` without the trailing contrasts after a remedy whose negation is not the remedy's
+    (``trailing_contrasts``): "We will refund you faster than expected, not in 30 days" promises (an adjunct,
+    ``contrast_adjuncts``), and "We will not refund you, not now" and "No podemos reembolsarle, no es posible" deny
+    (after a denial a second negation is emphasis or the fragment's own, never a double negation). Round 10: both
+    flipped by parity. A fragment with a trigger is the remedy's own ("we will refund you, not replace it"), and a bare
+    or adverbial one still denies a promise ("We will refund you - not.", ", not really", ", not in a million years")."""
+    for m in c.contrast.finditer(body):
+        head, rest = body[: m.start()], m.group("rest")
+        if not _trigger_count(c, head) or _trigger_count(c, m.group()):
+            continue
+        if (c.contrast_adjunct.match(rest) and not c.markers.search(rest)) or _negation_count(c, head) % 2:
+            body = head + " " * len(m.group()) + body[m.end():]
     return body
 
 
@@ -625,7 +655,7 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "") -> lis
         body = c.masked.sub(lambda m: " " * len(m.group()), body)
         body = c.neg_exc.sub(lambda m: " " * len(m.group()), body)
         body = _mask_adjuncts(c, body)
-        body = _unhesitate(c, body)
+        body = _contrast_scope(c, _unhesitate(c, body))
         # one space where a phrase was masked: "wir schicken Ihnen kostenlos einen neuen Artikel" keeps its
         # replacement phrase ("kostenlos" is masked) whole
         body = re.sub(r" {2,}", " ", body)
