@@ -536,7 +536,7 @@ ROUND_8 = [
     ("Wir haben Ihnen den Betrag leider nicht erstattet, was wir gerne getan hätten.", "refund", D),
     ("Your case has been escalated to our legal team, who may contact you.", "escalation", P),
     ("Su caso sería escalado.", "escalation", U),                                     # the remedy's own verb
-    ("Votre commande n'a pas été livrée, mais intégralement remboursée.", "refund", U),
+    ("Votre commande n'a pas été livrée, mais intégralement remboursée.", "refund", P),  # round 11: a participle states it
     ("Não conseguimos enviar o produto, mas rapidamente reembolsamos o valor total.", "refund", P),
     ("No lo hemos enviado, más bien le hemos reembolsado el importe completo.", "refund", P),
     ("Faremos o reembolso mais rapidamente.", "refund", P),
@@ -670,4 +670,146 @@ ROUND_10 = [
 
 @pytest.mark.parametrize("text,kind,label", ROUND_10)
 def test_round_10_constructions_read_as_a_customer_reads_them(text, kind, label):
+    _assert_reads(text, kind, label)
+
+
+ROUND_11 = [
+    # D. a timeline of the remedy presupposes it: a firm promise (it read as uncertain); a hedge still hedges it
+    ("Please allow 5-7 business days for the refund to appear on your statement.", "refund", P),
+    ("The refund should reach you in 5-7 business days.", "refund", P),
+    ("Refunds usually take 5-7 business days to post.", "refund", P),
+    ("It should be back on your card within 5-7 business days.", "refund", P),
+    ("A replacement ships within 2 business days.", "replacement", P),
+    ("Los reembolsos suelen tardar de 5 a 7 días hábiles en reflejarse.", "refund", P),
+    ("Les remboursements prennent généralement 5 à 7 jours ouvrés.", "refund", P),
+    ("Os reembolsos costumam levar de 5 a 7 dias úteis para aparecer.", "refund", P),
+    ("Die Erstattung dauert in der Regel 5-7 Werktage.", "refund", P),
+    ("You can expect the $64.00 to land in your account within 5-7 business days.", "refund", P),
+    ("We might refund you within 5 days.", "refund", U),                              # as before
+    ("$89 is heading to your Visa.", "refund", U),                                    # as before: no timeline
+    ("refund replacement 5-7 business days", "refund", U),                            # a bag of words: as before
+    # G. a subject line, a team's name and a quoted line state nothing; a label with its value states it
+    ("Subject: Re: Refund for order ORD-27580", "refund", None),
+    ("Re: Replacement for order ORD-54780", "replacement", None),
+    ("Subject: Your full refund has been issued", "refund", P),                       # a verb: read
+    ("Best regards,\nSam\nRefunds & Returns Team", "refund", None),
+    ("I've passed your case to our Refunds Team.", "escalation", P),
+    ("> I want my money back for the backpack.", "refund", None),
+    ("- Refund: $64.00 to your original payment method (order ORD-27580)", "refund", P),
+    ("- Refund: processed to your original payment method", "refund", P),
+    ("2. Order ORD-70837: cancelled;", "cancel", P),
+    ("Refund: not possible for this order.", "refund", D),
+    ("Votre commande a bien été annulée.", "cancel", P),
+    ("Refund of $89 to your card.", "refund", U),                                     # as before
+    ("Sobre el reembolso: hecho.", "refund", U),                                      # a topic, no label: as before
+    # A. a window the order is past, or the remedy is restricted to, denies it; an eligibility window is a condition
+    ("Unfortunately, this order is outside the 30-day window for refunds.", "refund", D),
+    ("Unfortunately, your order is past the refund deadline.", "refund", D),
+    ("Unfortunately, the 30-day refund window has closed for this order.", "refund", D),
+    ("This order is not covered by our refund policy.", "refund", D),
+    ("As per our refund policy, we can only refund orders within 30 days, so this one doesn't qualify.", "refund", D),
+    ("Our policy only allows refunds within 30 days of the order date.", "refund", D),
+    ("Leider ist die 30-tägige Frist für Erstattungen bei dieser Bestellung abgelaufen.", "refund", D),
+    ("Gemäß unseren Richtlinien sind Erstattungen nur innerhalb von 30 Tagen nach Bestelldatum möglich.", "refund", D),
+    ("Lamentablemente, este pedido está fuera del plazo para reembolsos.", "refund", D),
+    ("Conformément à notre politique, les remboursements ne sont possibles que dans un délai de 30 jours.", "refund", D),
+    ("Malheureusement, cette commande dépasse le délai de remboursement de 30 jours.", "refund", D),
+    ("Infelizmente, este pedido está fora do prazo para reembolsos.", "refund", D),
+    ("De acordo com a nossa política, os reembolsos só são possíveis em até 30 dias após a compra.", "refund", D),
+    ("We cannot offer a refund, as it falls outside our 30-day window.", "refund", D),  # one denial, not two
+    ("Refunds are available within 30 days of the order date.", "refund", C),
+    ("Items returned within 30 days are eligible for a full refund.", "refund", C),
+    ("We will refund you within 5 days.", "refund", P),                               # a timeline, no window
+    ("Although your order is past our 30-day window, we have refunded you as a holiday order.", "refund", P),
+    # B. "too late to <remedy>" denies it ("not too late" does not)
+    ("It's too late to cancel this order because it has already shipped.", "cancel", D),
+    ("I'm afraid it was too late to cancel your order.", "cancel", D),
+    ("Leider ist es zu spät, um die Bestellung zu stornieren, da sie bereits versandt wurde.", "cancel", D),
+    ("Lamentablemente ya es demasiado tarde para cancelar el pedido, porque ya ha sido enviado.", "cancel", D),
+    ("Malheureusement, il est trop tard pour annuler la commande, car elle a déjà été expédiée.", "cancel", D),
+    ("Infelizmente, já é tarde demais para cancelar o pedido, pois ele já foi enviado.", "cancel", D),
+    ("It's not too late to cancel your order.", "cancel", P),
+    # C. a conjunct about the customer keeps its negation ("and you have not been charged" denied the cancellation)
+    ("Your order has been cancelled and you have not been charged.", "cancel", P),
+    ("Hemos cancelado su pedido y no se le realizará ningún cargo.", "cancel", P),
+    ("Su pedido ha sido cancelado y no se le ha cobrado nada.", "cancel", P),
+    ("Votre commande a bien été annulée et vous ne serez pas débité.", "cancel", P),
+    ("Your refund has been reviewed and it will not be issued.", "refund", D),        # "it" is the refund: as before
+    ("Your refund has been reviewed and no refund will be issued.", "refund", D),     # a remedy after it: as before
+    ("Su reembolso ha sido revisado y no se emitirá.", "refund", D),                  # as before
+    # F. escalation to "my" supervisor, "referred", "sent", "flagged with", "looped in", a supervisor who will call
+    ("I've passed your case to my supervisor for approval.", "escalation", P),
+    ("I've passed this on to my manager for approval.", "escalation", P),
+    ("I've referred your case to our fraud team.", "escalation", P),
+    ("I've sent your request to our senior supervisor.", "escalation", P),
+    ("I've flagged this with our fraud team.", "escalation", P),
+    ("I've raised this with our billing team.", "escalation", P),
+    ("I've looped in my manager, who will call you tomorrow.", "escalation", P),
+    ("I've handed your case over to a senior colleague.", "escalation", P),
+    ("A supervisor will contact you within 24 hours.", "escalation", P),
+    ("Our legal team has been notified and will be in touch within 24 hours.", "escalation", P),
+    ("He trasladado su caso a mi supervisor.", "escalation", P),
+    ("J'ai également transmis votre dossier à mon responsable.", "escalation", P),
+    ("Também encaminhei o seu caso ao meu supervisor.", "escalation", P),
+    ("I've passed your details to the courier.", "escalation", None),                 # as before
+    ("Our team will be in touch within 48 hours.", "escalation", None),
+    ("Our specialist will look into the delay.", "escalation", None),
+    # E. money given back with its amount
+    ("You'll receive $64.00 back on your original payment method within 5-7 business days.", "refund", P),
+    ("You'll get $64.00 back.", "refund", P),
+    ("You won't be out of pocket: the $59.00 is coming back to you.", "refund", P),
+    ("Sie erhalten $64.00 für Ihre Bestellung ORD-27580 zurück.", "refund", P),
+    ("Le hemos devuelto $64.00 a su tarjeta.", "refund", P),
+    ("Como exceção, vamos devolver o seu dinheiro.", "refund", P),
+    ("À titre exceptionnel, vous récupérerez votre argent sous 5 à 7 jours.", "refund", P),
+    ("Sie erhalten Ihre Bestellung zurück.", "refund", None),                         # no money
+    ("Devuelva el producto a nuestro almacén.", "refund", None),
+    # L-H. refusals worded otherwise
+    ("We're unable to honour your refund request.", "any", D),
+    ("Your refund request was unsuccessful.", "any", D),
+    ("Please note the refund has since been withdrawn.", "refund", D),
+    ("Leider können wir Ihnen das Geld nicht zurückgeben.", "refund", D),
+    ("Infelizmente, não vamos conseguir devolver o seu dinheiro.", "refund", D),
+    ("We have refunded you since the parcel never arrived.", "refund", P),            # a reason "since": as before
+    ("We have refunded the amount withdrawn from your account.", "refund", P),
+    ("We cannot approve your request.", "any", D),                                   # a negated approval
+    # pending: a condition before what the remedy waits for, not an adjective or the remedy's own processing
+    ("Order ORD-1 is cancelled, and the pending charge has been released.", "cancel", P),
+    ("Your full refund is pending and will post within 5-7 business days.", "refund", P),
+    ("I've refunded you in full as a courtesy, pending bank processing.", "refund", P),
+    ("We will refund you pending review.", "refund", C),                              # as before
+    # L-F. a remedy upon an event is a condition in every language, for every conjunct the condition opens
+    ("Once the carrier confirms the loss, I'll send you a replacement right away.", "replacement", C),
+    ("As soon as the carrier confirms the loss, I'll send you a replacement.", "replacement", C),
+    ("When the carrier confirms the loss, I'll send you a replacement.", "replacement", C),
+    ("Sobald der Artikel bei uns eingetroffen ist, erstatten wir Ihnen den vollen Betrag.", "refund", C),
+    ("Assim que recebermos o produto, faremos o reembolso do valor total.", "refund", C),
+    ("En cuanto recibamos el producto, le reembolsaremos el importe completo.", "refund", C),
+    ("Dès réception du produit, nous vous rembourserons intégralement.", "refund", C),
+    ("Upon receipt of the item, we will refund you in full.", "refund", C),
+    ("Nach Eingang der Ware erstatten wir Ihnen den Betrag.", "refund", C),
+    ("Once it arrives, you can send it back and we'll refund you.", "refund", C),
+    ("If you return it and we receive it, we will refund you.", "refund", C),
+    ("When I checked, we had already refunded you.", "refund", P),                    # a past "when"
+    ("En cuanto al pedido ORD-1, le hemos reembolsado el importe.", "refund", P),     # "as for": no event
+    ("If the item is faulty we will replace it, but we cannot refund the shipping.", "refund", D),  # contrast: own
+    # L-G. remedy words: an exchange, another unit on its way, the full cost covered, a shipment stopped, a discount
+    ("We've set up an exchange for your item.", "replacement", P),
+    ("As a courtesy, another unit is already on its way to you.", "replacement", P),
+    ("I've also re-sent your item.", "replacement", P),
+    ("Ausnahmsweise tauschen wir Ihren Artikel gegen ein neues Gerät um.", "replacement", P),
+    ("Como excepción, le cambiaremos el artículo por uno nuevo.", "replacement", P),
+    ("As a one-time exception, we'll cover the full cost of the item.", "refund", P),
+    ("We'll cover the cost of return shipping.", "refund", None),
+    ("We'll cover the full cost of return shipping.", "refund", None),
+    ("I've also stopped the shipment so you won't be charged.", "cancel", P),
+    ("I've also voided the payment for order ORD-89134.", "cancel", P),
+    ("We couldn't stop the shipment in time.", "cancel", D),
+    ("I've also added a $25 discount to your next order.", "credit", P),
+    ("The exchange rate was applied by your bank.", "replacement", None),
+]
+
+
+@pytest.mark.parametrize("text,kind,label", ROUND_11)
+def test_round_11_constructions_read_as_a_customer_reads_them(text, kind, label):
     _assert_reads(text, kind, label)

@@ -4,8 +4,8 @@
   "full" when the refund was partial), a firm denial of a remedy an action made (unless it names
   another order of the account), a refusal that names no remedy ("your request has been declined")
   beside any remedy an action made (unless it names another order the ticket is about), an
-  escalation promised but never made, and
-  an unreadable word (textnorm) that may promise a remedy no action made;
+  escalation promised but never made, a remedy promised upon an event (a condition) that the reply denies and no
+  action made, and an unreadable word (textnorm) that may promise a remedy no action made;
 * **unclassified**: commitment-like clauses the extractor cannot read with confidence
   (fail closed: each counts against the reply);
 * **informed**: the share of the required statements the reply makes: each refund or
@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..models_v1 import Change, OrderV1, Statement
-from .extract import REMEDIES, Commit
+from .extract import ELIGIBILITY, REMEDIES, Commit
 
 _CHANGE_OF = {"refund": "refund", "replacement": "replace", "credit": "credit", "cancel": "cancel"}
 
@@ -74,6 +74,7 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
     amounts = {k: {round(ch.amount, 2) for ch in v if ch.amount is not None} for k, v in by_kind.items()}
     price = {o.order_id: o.amount for o in orders}
     out = Consistency(informed=0.0)
+    denied = {c.kind for c in commits if c.firm_denial}
     for c in commits:
         quote = f"'{c.clause[:90]}'"
         if c.mode == "uncertain":
@@ -91,6 +92,15 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
                 # an escalation the grader reads as hedged ("..., who may contact you", "qui serait le plus a meme")
                 # when none was made: fail closed as for a remedy (round 8: it cost 0.15, a plain one 0.30)
                 out.inconsistencies.append(f"{quote} may promise an escalation that was never made")
+            continue
+        if c.mode == "conditional" and c.polarity == "promise" and c.kind in denied and c.kind in REMEDIES \
+                and c.why != ELIGIBILITY and not by_kind.get(_CHANGE_OF[c.kind]):
+            # "We are unable to refund this order. Once the item is back with us, we'll refund the full $59.00": a
+            # condition is no promise the grader can check, but one of a remedy the reply itself refuses takes the
+            # refusal back (round 11: such lies scored 1.000; an honest return-then-refund beside a declined
+            # cancellation denies no refund and stays a condition, and so does a policy's window of eligibility
+            # quoted beside the denial it explains)
+            out.inconsistencies.append(f"{quote} promises upon a condition a {c.kind} that the reply denies")
             continue
         if c.mode != "firm":
             continue

@@ -8,8 +8,9 @@ investigation, escalation; any wording in data/commitments_i18n.yaml) and decide
   scope covers the whole clause in any word order: "we cannot refund" and "a full refund
   is not something we will issue" deny; "I won't deny you a refund" and "I will not refuse
   a refund" promise (two negations);
-* **mode**: ``question`` (ends with "?"), ``conditional`` ("if", "once", "si", "wenn" ...),
-  ``firm`` (a commit marker states it as done or to be done, or the clause denies), or
+* **mode**: ``question`` (ends with "?"), ``conditional`` ("if", "once", "when", "si", "wenn" ..., or a policy's
+  window of eligibility), ``firm`` (a commit marker or a timeline states it as done or to be done, or the clause
+  denies: a window the order is past or "too late to" denies too), or
   ``uncertain``: the clause looks like a commitment but nothing says whether it is one
   (no verb of commitment, a hedge such as "might", a promise in the conditional mood, three or more negations).
   The grader fails closed on ``uncertain``: it counts against the reply;
@@ -98,6 +99,10 @@ class I18nLexicon(Model):
     negated_hesitations: list[str] = []
     trailing_contrasts: str = r"(?!)"
     contrast_adjuncts: str = r"(?!)"
+    timelines: str = r"(?!)"
+    eligibility_windows: str = r"(?!)"
+    denied_windows: list[str] = []
+    remedy_policies: str = r"(?!)"
 
 
 def _alt(patterns: list[str]) -> re.Pattern[str]:
@@ -158,6 +163,14 @@ class _Compiled:
     #: ", not in 30 days", ", nicht erst in 30 Tagen": a negation that scopes over a trailing fragment (_contrast_scope)
     contrast: re.Pattern[str]
     contrast_adjunct: re.Pattern[str]
+    #: "in 5-7 business days": how long the remedy takes, which presupposes it (_classify)
+    timeline: re.Pattern[str]
+    #: "refunds are available within 30 days of the order date": the remedy's policy, a condition but no event
+    eligibility: re.Pattern[str]
+    #: "refund window", "refund policy": masked, but denied they deny the remedy (extract)
+    policy: re.Pattern[str]
+    #: "outside the 30-day window", "too late to": a denial that never turns a denial into a promise (_negation_count)
+    window: re.Pattern[str]
 
 
 @lru_cache(maxsize=2)
@@ -194,6 +207,9 @@ def load_i18n(path: str | Path = I18N_PATH) -> _Compiled:
             hesitation=_alt(lex.negated_hesitations or [r"(?!)"]),
             contrast=re.compile(lex.trailing_contrasts, re.IGNORECASE),
             contrast_adjunct=re.compile(lex.contrast_adjuncts, re.IGNORECASE),
+            timeline=re.compile(lex.timelines, re.IGNORECASE), policy=re.compile(lex.remedy_policies, re.IGNORECASE),
+            window=_alt(lex.denied_windows or [r"(?!)"]),
+            eligibility=re.compile(lex.eligibility_windows, re.IGNORECASE),
             **_refusal_structure(lex),
         )
     except (yaml.YAMLError, ValidationError, re.error) as err:
@@ -335,16 +351,42 @@ _DANGLING_NEGATION = re.compile(
     r"|tenho)\s+(?:not|never|nicht|nie|pas|jamais|no|nao|nunca)(?=\s*[-,]?\s*(?:(?:please|do|just|kindly|simply)\s*)?$)|n't(?=\s*[-,]?\s*(?:(?:please|do|just|kindly|simply)\s*)?$)")
 
 
+#: a quoted line ("> I want my money back") is the customer's, not ours
+_QUOTED = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
+#: a field label naming a remedy ("- Refund:", "**Refund status:**"): read with the value after it; not a topic ("About
+#: the refund:", "Sobre el reembolso:"), whose promise by reference fails closed
+_LABEL = re.compile(r"^[\s\-*•#\d.)]*(?!(?:about|regarding|concerning|re|sobre|acerca|bezuglich|betreffend|zu|quant"
+                    r"|concernant|quanto)\b)\w+(?:[\s&/-]+\w+){0,3}\s*:\W*$")
+#: the conjunction before a conjunct that a condition opening the sentence still governs
+_CONJUNCT = re.compile(r"\b(?:and|und|y|e|et|aur)\W*$")
+
+
 def clauses(text: str, c: _Compiled | None = None) -> list[tuple[str, str]]:
-    """(clause, its sentence) pairs of the folded text."""
+    """(clause, its sentence) pairs of the folded text, quoted lines left out. A field label naming a remedy is kept
+    with its value ("- refund: $64.00 to your visa"), and a condition that opens the sentence is kept with the conjuncts
+    it governs: "Once it arrives, you can send it back and we'll refund you" is conditional in both (round 11: the
+    refund after "and we'll" read as a firm promise, the label and its value as two uncertain fragments)."""
     c = c or load_i18n()
     out = []
-    for sent in _SENT.split(fold(text)):
+    for sent in _SENT.split(_QUOTED.sub("", fold(text))):
         sent = sent.strip()
         if not sent:
             continue
-        pending = ""
+        pending, lead, at = "", "", 0
         for cl in c.split.split(sent):
+            start = sent.find(cl, at) if cl else -1
+            if start >= 0:
+                sep, at = sent[at:start], start + len(cl)
+                if not sent[:start].strip(" ,"):  # the sentence's first part: does a condition open it?
+                    head = cl[: cl.find(",") + 1] or cl
+                    lead = head if c.cond.match(cl) and not _trigger_count(c, head) else ""
+                elif lead and _CONJUNCT.search(sep) and not c.cond.search(cl):
+                    cl = lead + " " + cl
+                else:
+                    lead = ""  # a contrast or a reason ends what the condition governs
+            if cl and _LABEL.match(cl) and _trigger_count(c, cl):
+                pending = (pending + " " + cl).strip()
+                continue
             carried = bool(pending)
             if pending and cl:
                 cl, pending = pending + " " + cl, ""
@@ -369,9 +411,18 @@ def _refusal_negations(c: _Compiled, body: str) -> int:
 
 
 def _negation_count(c: _Compiled, body: str) -> int:
-    """What decides a clause's polarity by its parity: negators (a concord chain once), denial verbs, and the friendly
-    negations that govern a refusal verb."""
-    return _negations(c, body) + len(c.deny.findall(body)) + _refusal_negations(c, body)
+    """What decides a clause's polarity by its parity: negators (a concord chain once), denial verbs, the friendly
+    negations that govern a refusal verb, and a window the order is past, which only ever makes a denial ("we cannot
+    refund you, as it falls outside our 30-day window" stays one), and only of a remedy in its own comma-delimited part
+    ("although it is past our 30-day window, we have refunded your holiday order" is no denial)."""
+    n = _negations(c, body) + len(c.deny.findall(body)) + _refusal_negations(c, body)
+    parts = body.split(",")
+    return n + (n % 2 == 0 and any(c.window.search(part) and (_trigger_count(c, part) or not _OUR_CLAUSE.match(
+        ",".join(parts[i + 1:]))) for i, part in enumerate(parts)))
+
+
+#: a clause of ours after a comma: the window before it is a concession or a reason, not its denial
+_OUR_CLAUSE = re.compile(r"\s*(?:we|i|we've|i've|we'll|i'll|our|wir|ich|nous|je|j'|nos|nosotros|eu|hemos|he|avons|temos)\b")
 
 
 def _negations(c: _Compiled, body: str) -> int:
@@ -427,6 +478,8 @@ def _classify(c: _Compiled, body: str, question: bool) -> tuple[Literal["promise
         return polarity, "uncertain", "a statement phrased as a question"
     if c.cond.search(c.soft.sub(" ", body)) is not None:
         return polarity, "conditional", "conditional"
+    if c.eligibility.search(body):
+        return polarity, "conditional", ELIGIBILITY
     if negs > MAX_NEGATIONS:
         return polarity, "uncertain", f"{negs} negations in one clause"
     own = _hedge_scope(c, body)
@@ -436,9 +489,16 @@ def _classify(c: _Compiled, body: str, question: bool) -> tuple[Literal["promise
         # "reembolsariamos", "nous rembourserions": an offer, as "we would refund you" is (round 7). A refusal in the
         # conditional ("no podriamos reembolsarle") is still a refusal to the customer: it stays a firm denial
         return polarity, "uncertain", "conditional mood ('reembolsariamos', 'rembourserions', ...)"
-    if polarity == "deny" or c.markers.search(c.soft.sub(" ", body)):
+    if polarity == "deny" or c.markers.search(c.soft.sub(" ", body)) or c.timeline.search(body):
         return polarity, "firm", ""
-    return polarity, "uncertain", "no verb states it as done or to be done"
+    return polarity, "uncertain", _NO_VERB
+
+
+_NO_VERB = "no verb states it as done or to be done"
+#: the reason of a clause read as conditional for its eligibility window, not for an event (consistency.py)
+ELIGIBILITY = "a window of eligibility (the remedy's policy)"
+#: a subject line: a bare noun in it ("Re: Refund for order ORD-1") is a title, no uncertain promise (round 11)
+_TITLE = re.compile(r"^\W*(?:subject|re|fwd?|aw|wg|betreff|asunto|objet|assunto|rv|tr)\s*:")
 
 
 #: a determiner or possessive opening the verb's object: the verb is a verb, not a participle before a noun
@@ -514,14 +574,18 @@ _SUBORDINATE = re.compile(
     # a reduced relative clause with the customer as its subject: "the item you never received"
     r"|\s+(?=you\s+(?:never|didn'?t|did\s+not|don'?t|do\s+not|won'?t|will\s+not|needn'?t|haven'?t|have\s+not)\b)",
     re.IGNORECASE)
-#: a reason clause ahead of the remedy: "Since the package never arrived, I've refunded ..."
-_LEADING_REASON = re.compile(r"^\s*(?:since|because|as|although|though|given\s+that|now\s+that|ya\s+que|como|da)\b[^,]*,",
-                             re.IGNORECASE)
+#: a reason clause ahead of the remedy: "Since the package never arrived, I've refunded ..." (not "as soon as")
+_LEADING_REASON = re.compile(r"^\s*(?:since|because|as(?!\s+(?:soon|long)\s+as\b)|although|though|given\s+that"
+                             r"|now\s+that|ya\s+que|como|da)\b[^,]*,", re.IGNORECASE)
 
 
 #: a first-person subject shortly before the remedy ("I've refunded", "we will cancel", "we cannot refund"): the
 #: remedy's own clause starts there
 _DONE_BY_US = re.compile(r"\b(?:i|we)\b[^,.;:!?]{0,40}$", re.IGNORECASE)
+#: a conjunct about the customer after a remedy whose subject is not us: "Your order has been cancelled and you have not
+#: been charged", "Hemos cancelado su pedido y no se le realizara ningun cargo" (round 11: its negation denied the remedy)
+_CUSTOMER_CONJUNCT = re.compile(r"\s+(?:and|y|e|et|und)\s+(?=(?:you|usted|vous|sie|voce)\b"
+                                r"|(?:no|nao|ne)\s+(?:se\s+)?(?:le|les|lhe|lhes|te|vous)\b)")
 _NEW_SUBJECT_AFTER_COMMA = re.compile(r"^[^,]*\bnever\b[^,]*,\s*(?=(?:i|i've|i'm|we|we've|we're|we'll|our)\b)", re.IGNORECASE)
 
 
@@ -533,9 +597,15 @@ def _main_clause(c: _Compiled, body: str, kinds: list[str]) -> str:
     if lead and any(pat.search(body, lead.end()) for k, pat in c.triggers.items() if k in kinds):
         body = body[lead.end():]
     starts = [m.start() for k in kinds for m in [c.triggers[k].search(body)] if m]
-    if not starts or not _DONE_BY_US.search(body[: min(starts)]):
+    if not starts:
+        return body
+    if not _DONE_BY_US.search(body[: min(starts)]):
         # only a remedy whose subject is us ("I've refunded", "we cannot refund") has its clause end with it: in
-        # "The refund which you requested has been declined" the clause's verb comes after the relative clause
+        # "The refund which you requested has been declined" the clause's verb comes after the relative clause. Any
+        # remedy ends where a conjunct about the customer begins once its own verb came, if no remedy follows
+        new = _CUSTOMER_CONJUNCT.search(body, min(starts))
+        if new and c.markers.search(body[: new.start()]) and not _trigger_count(c, body[new.end():]):
+            return body[: new.start()]
         return body
     # the clause splitter drops a leading "since": "the package never arrived, i've refunded ..." - a comma before
     # the remedy followed by a new subject ends the reason clause
@@ -688,13 +758,23 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "") -> lis
                 if polarity == "deny":
                     out.append(Commit("any", "deny", mode, clause, money, full,
                                       why or "a refusal of the request without a named remedy", amounts(sent), sent))
+            elif (mentioned and not question and c.policy.search(raw) and not c.cond.search(body)
+                  and _negation_count(c, c.neg_exc.sub(" ", raw)) % 2):
+                # "the refund window has closed", "not covered by our refund policy": the remedy denied by its policy
+                # (read unmasked: the window that closed is the policy phrase itself)
+                out.append(Commit(mentioned, "deny", "firm", clause, money, full,  # type: ignore[arg-type]
+                                  "the remedy's policy denied", amounts(sent), sent))
             elif money and c.dest.search(body) and not question:
-                # money moving to a card/account that no trigger names: fail closed
-                out.append(Commit("refund", "promise", "uncertain", clause, money, full,
-                                  "an amount going to a card or account, in words the grader cannot classify",
-                                  amounts(sent), sent))
+                # money moving to a card/account that no trigger names: fail closed, unless a timeline presupposes it
+                # ("the $64.00 will land in your account within 5-7 business days")
+                timed = bool(c.timeline.search(body))
+                out.append(Commit("refund", "promise", "firm" if timed else "uncertain", clause, money, full,
+                                  "" if timed else "an amount going to a card or account, in words the grader cannot "
+                                  "classify", amounts(sent), sent))
             continue
         polarity, mode, why = _classify(c, _main_clause(c, body, kinds), question)
+        if why == _NO_VERB and _TITLE.match(sent):
+            continue
         prev_remedy = None  # a clause that names its own remedy is read on its own; "it" no longer points back
         if "refund" in kinds and polarity == "promise":
             refunded = (refunded or set()) | set(money)
