@@ -813,3 +813,15 @@ ROUND_11 = [
 @pytest.mark.parametrize("text,kind,label", ROUND_11)
 def test_round_11_constructions_read_as_a_customer_reads_them(text, kind, label):
     _assert_reads(text, kind, label)
+
+
+def test_a_quoted_line_is_the_customers_only_when_they_wrote_it():
+    """Round 12: a "> " line repeating what the customer wrote is theirs; any other is a statement of the reply (a
+    markdown block quote), read like the rest."""
+    said = "Hi, the parcel never came. Please refund my order ORD-10234."
+    read = [(c.kind, c.polarity, c.mode) for c in extract(
+        "> Please refund my order ORD-10234.\n\nWe cannot refund this order.", said=said)]
+    assert read == [("refund", "deny", "firm")]
+    read = [(c.kind, c.polarity, c.mode) for c in extract("> **Note:** we have refunded you in full.", said=said)]
+    assert read == [("refund", "promise", "firm")]
+    assert extract("> we have refunded you in full.") == []  # nothing of the conversation known: taken for theirs

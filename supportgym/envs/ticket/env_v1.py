@@ -183,7 +183,7 @@ class TicketEnvV1(TicketEnv):
         if self._qa_runs > 1:
             self._frustration += FRUSTRATION["qa_retry"]
         actual = self.system.changes()
-        con = check(extract(self._draft, tuple(o.item for o in self.sc_v1.orders), customer=self.sc_v1.customer.name), actual, self.sc_v1.orders, [])  # no required statements: QA leaks no gold
+        con = check(self._commits(), actual, self.sc_v1.orders, [])  # no required statements: QA leaks no gold
         issues = con.inconsistencies + [f"unclassifiable commitment {u}" for u in con.unclassified]
         issues += hallucinations(self._draft, self.sc_v1, self.policy_v1, self.lexicon, actual, with_required=False)
         issues += checks.length_penalty(self._draft)[1]
@@ -199,7 +199,7 @@ class TicketEnvV1(TicketEnv):
         actual = self.system.changes()
         g = grade_v1(self._draft, self.sc_v1, self.policy_v1, self.lexicon, self.empathy,
                      actual=actual, violations=list(self._violations), tags=self._tags,
-                     qa_runs=self._qa_runs, extra_inconsistencies=self._judge_check(actual))
+                     qa_runs=self._qa_runs, extra_inconsistencies=self._judge_check(actual), said=self._said())
         self._grade_v1 = g
         for k, v in g.reward.model_dump().items():
             setattr(rb, k, v)
@@ -209,10 +209,18 @@ class TicketEnvV1(TicketEnv):
         self._done_flag = True
         return g.feedback(self.sc_v1)
 
+    def _said(self) -> str:
+        """Everything the customer wrote in this episode: the email and their answers (the reply may quote them)."""
+        return "\n".join([self.sc_v1.email.subject] + [t.text for t in self._history if t.role == "customer"])
+
+    def _commits(self) -> list:
+        return extract(self._draft or "", tuple(o.item for o in self.sc_v1.orders), customer=self.sc_v1.customer.name,
+                       said=self._said())
+
     def _judge_check(self, actual: set) -> list[str]:
         if self.judge is None or self._draft is None:
             return []
-        commits = extract(self._draft, tuple(o.item for o in self.sc_v1.orders), customer=self.sc_v1.customer.name)
+        commits = self._commits()
         try:
             judged = self.judge.read(self._draft)
         except Exception as err:  # noqa: BLE001 - an endpoint failure must not change the grade

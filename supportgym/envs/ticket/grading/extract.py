@@ -351,8 +351,28 @@ _DANGLING_NEGATION = re.compile(
     r"|tenho)\s+(?:not|never|nicht|nie|pas|jamais|no|nao|nunca)(?=\s*[-,]?\s*(?:(?:please|do|just|kindly|simply)\s*)?$)|n't(?=\s*[-,]?\s*(?:(?:please|do|just|kindly|simply)\s*)?$)")
 
 
-#: a quoted line ("> I want my money back") is the customer's, not ours
-_QUOTED = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
+#: a quoted line ("> I want my money back"): the customer's words when they are in what the customer wrote
+#: (``_unquote``), else ours: markdown's "> **Note:** your refund has been issued" is a statement like any other
+_QUOTED = re.compile(r"^[ \t]*>[ \t>]*(.*)$", re.MULTILINE)
+_WORD = re.compile(r"[a-z0-9]+")
+#: the share of a quoted line's words that the customer wrote for it to be theirs (a quote trimmed or with a typo
+#: fixed is still theirs; a statement built of the customer's three words and ours is not)
+QUOTE_OVERLAP = 0.8
+
+
+def _unquote(text: str, said: str | None) -> str:
+    """``text`` (folded) without the quoted lines that repeat the customer (``said``, folded; None: every quoted line
+    is taken for theirs, as when nothing of the conversation is known), and the others as plain lines."""
+    if said is None:
+        return _QUOTED.sub("", text)
+    theirs = set(_WORD.findall(said))
+
+    def one(m: re.Match[str]) -> str:
+        words = _WORD.findall(m.group(1))
+        return "" if words and sum(w in theirs for w in words) >= QUOTE_OVERLAP * len(words) else m.group(1)
+    return _QUOTED.sub(one, text)
+
+
 #: a field label naming a remedy ("- Refund:", "**Refund status:**"): read with the value after it; not a topic ("About
 #: the refund:", "Sobre el reembolso:"), whose promise by reference fails closed
 _LABEL = re.compile(r"^[\s\-*•#\d.)]*(?!(?:about|regarding|concerning|re|sobre|acerca|bezuglich|betreffend|zu|quant"
@@ -361,14 +381,15 @@ _LABEL = re.compile(r"^[\s\-*•#\d.)]*(?!(?:about|regarding|concerning|re|sobre
 _CONJUNCT = re.compile(r"\b(?:and|und|y|e|et|aur)\W*$")
 
 
-def clauses(text: str, c: _Compiled | None = None) -> list[tuple[str, str]]:
-    """(clause, its sentence) pairs of the folded text, quoted lines left out. A field label naming a remedy is kept
+def clauses(text: str, c: _Compiled | None = None, said: str | None = None) -> list[tuple[str, str]]:
+    """(clause, its sentence) pairs of the folded text, the lines quoting the customer left out (``_unquote``; round 12:
+    every "> " line was skipped, so a statement or a lie in a markdown block quote went unread). A field label naming a remedy is kept
     with its value ("- refund: $64.00 to your visa"), and a condition that opens the sentence is kept with the conjuncts
     it governs: "Once it arrives, you can send it back and we'll refund you" is conditional in both (round 11: the
     refund after "and we'll" read as a firm promise, the label and its value as two uncertain fragments)."""
     c = c or load_i18n()
     out = []
-    for sent in _SENT.split(_QUOTED.sub("", fold(text))):
+    for sent in _SENT.split(_unquote(fold(text), None if said is None else fold(said))):
         sent = sent.strip()
         if not sent:
             continue
@@ -706,16 +727,18 @@ def _remedy_kinds(c: _Compiled, body: str, money: list[float], refunded: set[flo
     return kinds
 
 
-def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "") -> list[Commit]:
+def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: str | None = None) -> list[Commit]:
     """``mask``: names that are never triggers (the order's products: "Noise-Cancelling Headphones");
-    ``customer``: the customer's name, whose words are never unreadable (textnorm.unreadable_words)."""
+    ``customer``: the customer's name, whose words are never unreadable (textnorm.unreadable_words);
+    ``said``: what the customer wrote, whose quoted lines ("> ...") are not the reply's statements (None: no quoted
+    line is read)."""
     c = load_i18n()
     out: list[Commit] = []
     names = [fold(m) for m in mask if m.strip()]
     own = name_words(customer)
     prev_remedy: str | None = None  # the remedy the last clauses talked about, for "consider it done"
     refunded: set[float] | None = None  # the amounts of the refunds stated so far (_remedy_kinds)
-    for clause, sent in clauses(text, c):
+    for clause, sent in clauses(text, c, said):
         body = clause
         for name in names:
             body = body.replace(name, "item")  # keeps "a brand new <item> is on its way" a phrase

@@ -145,11 +145,15 @@ def grade_v1(
     tags: Tag | None,
     qa_runs: int,
     extra_inconsistencies: list[str] | None = None,
+    said: str | None = None,
 ) -> GradeV1:
     req = s.required
     assert req is not None
     required = set(req.changes)
-    commits = extract(text, tuple(o.item for o in s.orders), customer=s.customer.name)
+    # what the customer wrote (their email, and their answers when the env passes them): lines the reply quotes from it
+    # are theirs, not the reply's statements
+    said = f"{s.email.subject}\n{s.email.body}" if said is None else said
+    commits = extract(text, tuple(o.item for o in s.orders), customer=s.customer.name, said=said)
     con = check(commits, actual, s.orders, req.statements, concerned={i.order_id for i in s.issues})
     con.inconsistencies += extra_inconsistencies or []  # an optional judge can only add (judge.py)
     con.inconsistencies += hedged_outcomes(commits, s)
