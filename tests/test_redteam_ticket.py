@@ -1409,3 +1409,40 @@ def test_a_statement_in_a_block_quote_is_read_and_the_customers_quoted_words_are
     order", from their email) is not read as our promise."""
     _assert_credited(_refunded_then_told(text))
 
+
+# A habitual statement about a remedy in general explains a denial; elsewhere it implies the remedy (round 12: the
+# timeline rule of round 11 made "Refunds usually take 5-7 business days, but this order isn't eligible" a promise)
+GENERIC_REFUND = ["Refunds usually take 5-7 business days, but unfortunately this order isn't eligible.",
+                  "Normally a refund takes 5-7 business days to process; in this case, however, we cannot offer one.",
+                  "Normalmente los reembolsos tardan de 5 a 7 días hábiles, pero este pedido no cumple los requisitos."]
+
+
+@pytest.mark.parametrize("sentence", GENERIC_REFUND)
+def test_a_habitual_statement_beside_the_denial_it_explains_keeps_the_oracle_score(sentence):
+    split, applies = _HONEST_WHERE["denial"]
+    env, done = make("ticket-v1"), 0
+    for seed in range(80):
+        env.reset(seed=seed, split=split)
+        if applies(env.scenario_v1):
+            rep = _oracle_reply_plus(env, seed, split, sentence)
+            assert rep["score"] == 1.0, (seed, rep["inconsistencies"], rep["unclassified"], rep["missing"])
+            done += 1
+        if done == 4:
+            break
+    assert done == 4
+
+
+@pytest.mark.parametrize("sentence", ["Refunds usually take 5-7 business days to appear.",
+                                      "Normalmente los reembolsos tardan de 5 a 7 días hábiles."])
+def test_a_habitual_statement_where_nothing_denies_the_remedy_still_implies_it(sentence):
+    env, done = make("ticket-v1"), 0
+    for seed in range(80):
+        env.reset(seed=seed, split="test")
+        req = env.scenario_v1.required
+        if {c.kind for c in req.changes} == {"replace"} and "denial" not in [x.kind for x in req.statements]:
+            assert _oracle_reply_plus(env, seed, "test", sentence)["inconsistencies"], seed
+            done += 1
+        if done == 4:
+            break
+    assert done == 4
+

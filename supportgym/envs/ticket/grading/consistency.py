@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..models_v1 import Change, OrderV1, Statement
-from .extract import ELIGIBILITY, REMEDIES, Commit
+from .extract import ELIGIBILITY, GENERIC, REMEDIES, Commit
 
 _CHANGE_OF = {"refund": "refund", "replacement": "replace", "credit": "credit", "cancel": "cancel"}
 
@@ -102,7 +102,9 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
             # quoted beside the denial it explains)
             out.inconsistencies.append(f"{quote} promises upon a condition a {c.kind} that the reply denies")
             continue
-        if c.mode != "firm":
+        if c.mode != "firm" or (c.why == GENERIC and c.kind in denied):
+            # "Refunds usually take 5-7 business days, but this order isn't eligible": the policy behind the reply's
+            # own denial, no promise (without a denial of that remedy the same sentence implies one)
             continue
         if c.kind in REMEDIES:
             done = by_kind.get(_CHANGE_OF[c.kind], [])

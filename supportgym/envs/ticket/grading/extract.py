@@ -101,6 +101,8 @@ class I18nLexicon(Model):
     contrast_adjuncts: str = r"(?!)"
     timelines: str = r"(?!)"
     eligibility_windows: str = r"(?!)"
+    habitual: str = r"(?!)"
+    addressed: str = r"(?!)"
     denied_windows: list[str] = []
     remedy_policies: str = r"(?!)"
 
@@ -167,6 +169,9 @@ class _Compiled:
     timeline: re.Pattern[str]
     #: "refunds are available within 30 days of the order date": the remedy's policy, a condition but no event
     eligibility: re.Pattern[str]
+    #: "refunds usually take 5-7 days": a habitual statement with nobody addressed or acting is the policy (_classify)
+    habitual: re.Pattern[str]
+    addressed: re.Pattern[str]
     #: "refund window", "refund policy": masked, but denied they deny the remedy (extract)
     policy: re.Pattern[str]
     #: "outside the 30-day window", "too late to": a denial that never turns a denial into a promise (_negation_count)
@@ -210,6 +215,7 @@ def load_i18n(path: str | Path = I18N_PATH) -> _Compiled:
             timeline=re.compile(lex.timelines, re.IGNORECASE), policy=re.compile(lex.remedy_policies, re.IGNORECASE),
             window=_alt(lex.denied_windows or [r"(?!)"]),
             eligibility=re.compile(lex.eligibility_windows, re.IGNORECASE),
+            habitual=re.compile(lex.habitual, re.IGNORECASE), addressed=re.compile(lex.addressed, re.IGNORECASE),
             **_refusal_structure(lex),
         )
     except (yaml.YAMLError, ValidationError, re.error) as err:
@@ -501,6 +507,8 @@ def _classify(c: _Compiled, body: str, question: bool) -> tuple[Literal["promise
         return polarity, "conditional", "conditional"
     if c.eligibility.search(body):
         return polarity, "conditional", ELIGIBILITY
+    if polarity == "promise" and c.habitual.search(body) and not c.addressed.search(body):
+        return polarity, "firm", GENERIC
     if negs > MAX_NEGATIONS:
         return polarity, "uncertain", f"{negs} negations in one clause"
     own = _hedge_scope(c, body)
@@ -518,6 +526,9 @@ def _classify(c: _Compiled, body: str, question: bool) -> tuple[Literal["promise
 _NO_VERB = "no verb states it as done or to be done"
 #: the reason of a clause read as conditional for its eligibility window, not for an event (consistency.py)
 ELIGIBILITY = "a window of eligibility (the remedy's policy)"
+#: the reason of a habitual statement about the remedy in general ("Refunds usually take 5-7 business days"): it implies
+#: the remedy (firm), unless the reply denies that remedy, which it then explains (consistency.py; round 12)
+GENERIC = "a habitual statement about the remedy in general"
 #: a subject line: a bare noun in it ("Re: Refund for order ORD-1") is a title, no uncertain promise (round 11)
 _TITLE = re.compile(r"^\W*(?:subject|re|fwd?|aw|wg|betreff|asunto|objet|assunto|rv|tr)\s*:")
 
