@@ -825,3 +825,101 @@ def test_a_quoted_line_is_the_customers_only_when_they_wrote_it():
     read = [(c.kind, c.polarity, c.mode) for c in extract("> **Note:** we have refunded you in full.", said=said)]
     assert read == [("refund", "promise", "firm")]
     assert extract("> we have refunded you in full.") == []  # nothing of the conversation known: taken for theirs
+
+
+ROUND_13 = [
+    # A. goods sent back are a return, not a refund; money sent back, to you or by us, still is
+    ("Please use the prepaid return label we've emailed to send back the incorrect item.", "refund", None),
+    ("I've emailed you a prepaid return label so you can send back the damaged set whenever it suits you.", "refund", None),
+    ("Just send it back to us with the label.", "refund", None),
+    ("Vous pouvez nous renvoyer l'article endommagé avec l'étiquette prépayée.", "replacement", None),
+    ("Nous vous renvoyons un article neuf gratuitement.", "replacement", P),          # as before
+    ("We've sent you $59 back.", "refund", P),                                        # as before
+    ("We've sent back the full amount.", "refund", P),                                # as before
+    ("Don't worry about the money: I've already sent it back to you.", "refund", P),  # as before
+    # B. a replacement without the word: the item the customer should have had, a new unit shipping, an exchange order
+    ("We'll ship the Desk Lamp you actually ordered within 2 business days, free of charge.", "replacement", P),
+    ("Le enviaremos la Desk Lamp correcta sin coste.", "replacement", P),
+    ("I've arranged for a brand-new item to be shipped to you at no cost.", "replacement", P),
+    ("A new unit will ship out to you within 2 business days.", "replacement", P),
+    ("The right model is on its way to you.", "replacement", P),
+    ("I've put in an exchange order for you.", "replacement", P),
+    ("Vamos enviar um produto novo sem custo nenhum.", "replacement", P),             # was a denial
+    ("I'll send you the correct tracking number.", "replacement", None),
+    ("Items returned within 30 days are eligible for a full refund.", "refund", C),   # as before
+    # C. a conjunct with a subject of its own ends a passive remedy's clause; the remedy's money or no subject do not
+    ("ORD-59658 has now been cancelled, and the payment has been voided, so no money will leave your account.", "cancel", P),
+    ("Your order has been cancelled, so no money will leave your account.", "cancel", P),
+    ("Tu pedido ha sido cancelado y el cargo anulado, así que no se te cobrará nada.", "cancel", P),
+    ("Your refund has been reviewed and the amount will not be paid.", "refund", D),
+    # D. an attempt that failed denies; one that says nothing of how it went is uncertain in every language
+    ("I tried to cancel ORD-33357 but it's already on its way to you.", "cancel", D),
+    ("I tried to cancel it. Unfortunately, it had already shipped.", "cancel", D),
+    ("Ich habe versucht, die Bestellung zu stornieren, aber sie war bereits unterwegs.", "cancel", D),
+    ("Intenté cancelar el pedido, pero ya había salido.", "cancel", D),
+    ("J'ai essayé d'annuler la commande, mais elle était déjà partie.", "cancel", D),
+    ("Tentei cancelar o pedido, mas ele já tinha sido enviado.", "cancel", D),
+    ("We tried to refund you.", "refund", U),                                         # as before
+    ("J'ai essayé d'annuler la commande.", "cancel", U),                              # was a firm promise
+    # E. a requirement on remedies in general is their policy; on the customer's own remedy it stays uncertain
+    ("Refunds above $500 need a supervisor's sign-off, so I've escalated your request.", "refund", C),
+    ("Los reembolsos superiores a $500 requieren la aprobación de un supervisor.", "refund", C),
+    ("Hi Ben, refunds over $500 require approval from a supervisor.", "refund", C),
+    ("Your refund needs a supervisor's sign-off.", "refund", U),
+    # F/G. headings are titles, a time label is read with its value, a participle or "went through" states the remedy
+    ("## Your replacement", "replacement", None),
+    ("**Your refund**", "refund", None),
+    ("## Your refund has been issued", "refund", P),
+    ("2. Within 5-7 business days: funds back on your card", "refund", P),
+    ("- Pedido ORD-77315 (Road Bike Helmet): reembolso de $85.00 realizado.", "refund", P),
+    ("Your $210 refund for the Cookware Set (ORD-33532) went through today.", "refund", P),
+    # K. escalations
+    ("I've flagged your Smartphone return (ORD-80027) to my supervisor because of its value.", "escalation", P),
+    ("Encaminhei o seu caso para um supervisor, que vai responder em até 24 horas.", "escalation", P),
+    ("Votre dossier lui a été transmis et elle vous contactera sous 24 heures.", "escalation", P),
+    ("Our fraud team has opened an investigation into the charge on order ORD-80269.", "escalation", P),
+    ("Our fraud team is investigating the charges on order ORD-80269.", "escalation", None),
+    ("A senior colleague will be in touch tomorrow to follow up.", "escalation", P),
+    ("He pasado tu caso a mi supervisor, que te llamará mañana.", "escalation", P),
+    # money back in other words, Spanish "anular"
+    ("Die Zahlung wurde zurückgebucht.", "refund", P),
+    ("Recibirás tu dinero de vuelta en unos días.", "refund", P),
+    ("Le hemos reintegrado el importe total de la compra.", "refund", P),
+    ("Le montant a été recrédité sur votre carte.", "refund", P),
+    ("Pode ficar tranquilo, o dinheiro já foi devolvido.", "refund", P),
+    ("Your payment has been returned.", "refund", P),
+    ("Hemos anulado tu pedido para que no se envíe.", "cancel", P),
+    # J. a charge cancelled is a charge reversed; a restocking fee is no replacement
+    ("Ich habe die doppelte Abbuchung storniert und Ihnen $64.00 erstattet.", "cancel", None),
+    ("We have cancelled the duplicate charge of $64.", "refund", P),
+    ("We have cancelled the duplicate charge of $64.", "cancel", None),
+    ("Your order has been cancelled. The pending charge has been cancelled too.", "refund", None),
+    ("Your order has been cancelled. The pending charge has been cancelled too.", "cancel", P),
+    ("Processamos o reembolso do pedido ORD-95391: $33.15, já descontada a taxa de reposição de 15%.", "replacement", None),
+    # the end of our own process is no condition; an outcome of it, or another's event, is
+    ("You'll receive a full refund once the investigation closes.", "refund", P),
+    ("Sobald die Untersuchung abgeschlossen ist, erstatten wir Ihnen den vollen Betrag.", "refund", P),
+    ("Une fois l'enquête terminée, nous vous rembourserons intégralement.", "refund", P),        # as before
+    ("Assim que a investigação for concluída, faremos o reembolso.", "refund", P),
+    ("Una vez que termine la investigación, le reembolsaremos el importe.", "refund", P),
+    ("If the investigation confirms the loss, we'll refund you.", "refund", C),       # as before
+    ("Once the investigation confirms the loss, we'll refund you.", "refund", C),     # as before
+    ("Once USPS confirms the loss, I'll send you a replacement.", "replacement", C),  # as before
+    ("Once it arrives, you can send it back and we'll refund you.", "refund", C),     # as before
+    # store credit on the account
+    ("I've credited your account with $25.", "credit", P),
+]
+
+
+@pytest.mark.parametrize("text,kind,label", ROUND_13)
+def test_round_13_constructions_read_as_a_customer_reads_them(text, kind, label):
+    _assert_reads(text, kind, label)
+
+
+def test_an_order_ids_digits_are_no_amount_and_an_amount_the_sentence_before_is_the_refunds():
+    """Round 13: "fur Bestellung ORD-54446 $95.00" read $54,446 too; a refund stated by pronoun after the sentence that
+    names its amount ("... the second $119 payment was a duplicate. It has now been refunded.") was told without it."""
+    (c,) = extract("Wir haben Ihnen für Bestellung ORD-54446 $95.00 erstattet.")
+    assert c.amounts == [95.0]
+    (c,) = extract("I can confirm the second $119 payment was a duplicate. It has now been refunded.")
+    assert (c.kind, c.amounts, c.context) == ("refund", [], [119.0])

@@ -48,9 +48,10 @@ REMEDIES = ("refund", "replacement", "credit", "cancel")
 #: three or more negations in one clause: too convoluted to read with confidence
 MAX_NEGATIONS = 2
 
+#: (an amount before its symbol is no order id's digits: "fur Bestellung ORD-54446 $95.00 erstattet" read $54,446, round 13)
 _MONEY = re.compile(
-    r"(?:\$|usd\s?|€|eur\s?)\s?(\d[\d,.]*\d|\d)|(\d[\d,.]*\d|\d)\s?(?:\$|usd\b|dollars?\b|€|eur\b|euros?\b|dolares\b|dolar\b)",
-    re.IGNORECASE)
+    r"(?:\$|usd\s?|€|eur\s?)\s?(\d[\d,.]*\d|\d)|(?<![\w-])(\d[\d,.]*\d|\d)\s?(?:\$|usd\b|dollars?\b|€|eur\b|euros?\b"
+    r"|dolares\b|dolar\b)", re.IGNORECASE)
 _SENT = re.compile(r"(?<=[.!?;])\s+|\n+")
 _NOUN_KIND = (("refund", "refund"), ("money", "refund"), ("reembolso", "refund"), ("ruckerstattung", "refund"),
               ("remboursement", "refund"), ("replacement", "replacement"), ("new one", "replacement"),
@@ -103,6 +104,11 @@ class I18nLexicon(Model):
     eligibility_windows: str = r"(?!)"
     habitual: str = r"(?!)"
     addressed: str = r"(?!)"
+    attempts: str = r"(?!)"
+    attempt_failed: str = r"(?!)"
+    requirements: str = r"(?!)"
+    deferred_events: str = r"(?!)"
+    charge_cancellations: str = r"(?!)"
     denied_windows: list[str] = []
     remedy_policies: str = r"(?!)"
 
@@ -172,6 +178,15 @@ class _Compiled:
     #: "refunds usually take 5-7 days": a habitual statement with nobody addressed or acting is the policy (_classify)
     habitual: re.Pattern[str]
     addressed: re.Pattern[str]
+    #: "I tried to cancel ORD-1" and the contrast after it ("but it had shipped"): a failed attempt denies (extract)
+    attempt: re.Pattern[str]
+    attempt_failed: re.Pattern[str]
+    #: "Refunds above $500 need a supervisor's sign-off": the remedy's policy, like an eligibility window (_classify)
+    requirement: re.Pattern[str]
+    #: "once the investigation closes": the end of our own process, no condition (_classify)
+    deferred: re.Pattern[str]
+    #: "die doppelte Abbuchung storniert": a charge reversed, not an order cancelled (_remedy_kinds)
+    charge_cancel: re.Pattern[str]
     #: "refund window", "refund policy": masked, but denied they deny the remedy (extract)
     policy: re.Pattern[str]
     #: "outside the 30-day window", "too late to": a denial that never turns a denial into a promise (_negation_count)
@@ -216,6 +231,10 @@ def load_i18n(path: str | Path = I18N_PATH) -> _Compiled:
             window=_alt(lex.denied_windows or [r"(?!)"]),
             eligibility=re.compile(lex.eligibility_windows, re.IGNORECASE),
             habitual=re.compile(lex.habitual, re.IGNORECASE), addressed=re.compile(lex.addressed, re.IGNORECASE),
+            attempt=re.compile(lex.attempts, re.IGNORECASE), attempt_failed=re.compile(lex.attempt_failed, re.IGNORECASE),
+            requirement=re.compile(lex.requirements, re.IGNORECASE),
+            deferred=re.compile(lex.deferred_events, re.IGNORECASE),
+            charge_cancel=re.compile(lex.charge_cancellations, re.IGNORECASE),
             **_refusal_structure(lex),
         )
     except (yaml.YAMLError, ValidationError, re.error) as err:
@@ -383,6 +402,9 @@ def _unquote(text: str, said: str | None) -> str:
 #: the refund:", "Sobre el reembolso:"), whose promise by reference fails closed
 _LABEL = re.compile(r"^[\s\-*•#\d.)]*(?!(?:about|regarding|concerning|re|sobre|acerca|bezuglich|betreffend|zu|quant"
                     r"|concernant|quanto)\b)\w+(?:[\s&/-]+\w+){0,3}\s*:\W*$")
+#: a time as a label ("Within 5-7 business days: funds back on your card"): read with its value, as a remedy's label is
+#: (round 13: the value alone named money back with no verb, uncertain)
+_TIME_LABEL = re.compile(r"^[\s\-*•#\d.)]*[^:]{1,40}:\W*$")
 #: the conjunction before a conjunct that a condition opening the sentence still governs
 _CONJUNCT = re.compile(r"\b(?:and|und|y|e|et|aur)\W*$")
 
@@ -411,7 +433,7 @@ def clauses(text: str, c: _Compiled | None = None, said: str | None = None) -> l
                     cl = lead + " " + cl
                 else:
                     lead = ""  # a contrast or a reason ends what the condition governs
-            if cl and _LABEL.match(cl) and _trigger_count(c, cl):
+            if cl and ((_LABEL.match(cl) and _trigger_count(c, cl)) or _TIME_LABEL.match(cl) and c.timeline.search(cl)):
                 pending = (pending + " " + cl).strip()
                 continue
             carried = bool(pending)
@@ -503,9 +525,10 @@ def _classify(c: _Compiled, body: str, question: bool) -> tuple[Literal["promise
         if c.asks.search(body.strip()):
             return polarity, "question", "a question"
         return polarity, "uncertain", "a statement phrased as a question"
-    if c.cond.search(c.soft.sub(" ", body)) is not None:
+    if c.cond.search(c.deferred.sub(" ", c.soft.sub(" ", body))) is not None:
         return polarity, "conditional", "conditional"
-    if c.eligibility.search(body):
+    need = c.requirement.search(body)
+    if c.eligibility.search(body) or (need and not c.addressed.search(need.group("subject"))):
         return polarity, "conditional", ELIGIBILITY
     if polarity == "promise" and c.habitual.search(body) and not c.addressed.search(body):
         return polarity, "firm", GENERIC
@@ -518,7 +541,7 @@ def _classify(c: _Compiled, body: str, question: bool) -> tuple[Literal["promise
         # "reembolsariamos", "nous rembourserions": an offer, as "we would refund you" is (round 7). A refusal in the
         # conditional ("no podriamos reembolsarle") is still a refusal to the customer: it stays a firm denial
         return polarity, "uncertain", "conditional mood ('reembolsariamos', 'rembourserions', ...)"
-    if polarity == "deny" or c.markers.search(c.soft.sub(" ", body)) or c.timeline.search(body):
+    if polarity == "deny" or c.markers.search(c.deferred.sub(" ", c.soft.sub(" ", body))) or c.timeline.search(body):
         return polarity, "firm", ""
     return polarity, "uncertain", _NO_VERB
 
@@ -529,8 +552,11 @@ ELIGIBILITY = "a window of eligibility (the remedy's policy)"
 #: the reason of a habitual statement about the remedy in general ("Refunds usually take 5-7 business days"): it implies
 #: the remedy (firm), unless the reply denies that remedy, which it then explains (consistency.py; round 12)
 GENERIC = "a habitual statement about the remedy in general"
-#: a subject line: a bare noun in it ("Re: Refund for order ORD-1") is a title, no uncertain promise (round 11)
+#: a subject line: a bare noun in it ("Re: Refund for order ORD-1") is a title, no uncertain promise (round 11); so is a
+#: markdown heading or a line in bold alone that names no amount ("## Your replacement", "**Your refund**": round 13;
+#: "**Full refund of $59 to your card**" stays uncertain)
 _TITLE = re.compile(r"^\W*(?:subject|re|fwd?|aw|wg|betreff|asunto|objet|assunto|rv|tr)\s*:")
+_HEADING = re.compile(r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\W*$)")
 
 
 #: a determiner or possessive opening the verb's object: the verb is a verb, not a participle before a noun
@@ -615,9 +641,17 @@ _LEADING_REASON = re.compile(r"^\s*(?:since|because|as(?!\s+(?:soon|long)\s+as\b
 #: remedy's own clause starts there
 _DONE_BY_US = re.compile(r"\b(?:i|we)\b[^,.;:!?]{0,40}$", re.IGNORECASE)
 #: a conjunct about the customer after a remedy whose subject is not us: "Your order has been cancelled and you have not
-#: been charged", "Hemos cancelado su pedido y no se le realizara ningun cargo" (round 11: its negation denied the remedy)
-_CUSTOMER_CONJUNCT = re.compile(r"\s+(?:and|y|e|et|und)\s+(?=(?:you|usted|vous|sie|voce)\b"
-                                r"|(?:no|nao|ne)\s+(?:se\s+)?(?:le|les|lhe|lhes|te|vous)\b)")
+#: been charged", "Hemos cancelado su pedido y no se le realizara ningun cargo" (round 11: its negation denied the remedy),
+#: or with a noun phrase subject of its own: "... has now been cancelled, and the payment has been voided, so no money will
+#: leave your account" (round 13: the negation of the clause after it denied the remedy). A negated conjunct with no subject
+#: of its own, or with the remedy's money as subject, is the remedy's: "Su reembolso ha sido revisado y no se emitira",
+#: "Your refund has been reviewed and the amount will not be paid" deny it
+_CUSTOMER_CONJUNCT = re.compile(r"\s+(?:and|so|y|e|et|und)\s+(?=(?:you|usted|vous|sie|voce)\b"
+                                r"|(?:no|nao|ne)\s+(?:se\s+)?(?:le|les|lhe|lhes|te|vous)\b"
+                                r"|(?:the|your|its|this|el|la|los|las|su|sus|o|a|os|as|seu|sua|le|les|votre|die|der|das"
+                                r"|ihre?)\s+(?!(?:amount|money|funds|sum|refund|balance|importe|dinero|dinheiro|valor|montant"
+                                r"|betrag|geld)\b)\w+\s+(?:\w+\s+)?(?:has|have|had|is|was|will|won't|ha|han|fue|sera|foi|vai|est"
+                                r"|a|wurde|wird|ist)\b)")
 _NEW_SUBJECT_AFTER_COMMA = re.compile(r"^[^,]*\bnever\b[^,]*,\s*(?=(?:i|i've|i'm|we|we've|we're|we'll|our)\b)", re.IGNORECASE)
 
 
@@ -718,7 +752,8 @@ def _mask_adjuncts(c: _Compiled, body: str) -> str:
     return body
 
 
-def _remedy_kinds(c: _Compiled, body: str, money: list[float], refunded: set[float] | None) -> list[str]:
+def _remedy_kinds(c: _Compiled, body: str, money: list[float], refunded: set[float] | None,
+                  cancels: bool = False) -> list[str]:
     """The kinds the clause's triggers name, two words read as the remedy they belong to (``refunded``: the
     amounts of the refunds stated so far, None before any):
 
@@ -727,12 +762,16 @@ def _remedy_kinds(c: _Compiled, body: str, money: list[float], refunded: set[flo
       gutgeschrieben"), not store credit nobody made. Another amount is a credit: "erstattet 89 $ und 25 $
       gutgeschrieben" keeps both, so a credit lie cannot hide behind the refund;
     * a payment reversed ("o pagamento foi estornado", "charge reversed") in a clause that cancels is the
-      cancellation's effect, not a separate refund."""
+      cancellation's effect, not a separate refund;
+    * a charge cancelled ("die doppelte Abbuchung storniert", ``charge_cancellations``) is a charge reversed: a refund, or
+      the effect of the cancellation the reply states (``cancels``), not a cancellation nobody made (round 13)."""
     kinds = [k for k, pat in c.triggers.items() if pat.search(body)]
     if "credit" in kinds and not c.triggers["credit"].search(c.credited.sub(" ", body)):
         same = len(set(money)) <= 1 if "refund" in kinds else refunded is not None and set(money) <= refunded
         if same:
             kinds = [k for k in kinds if k != "credit"] + ([] if "refund" in kinds else ["refund"])
+    if "cancel" in kinds and not c.triggers["cancel"].search(c.charge_cancel.sub(" ", body)):
+        kinds = [k for k in kinds if k != "cancel"] + ([] if cancels or "refund" in kinds else ["refund"])
     if "refund" in kinds and "cancel" in kinds and not c.triggers["refund"].search(c.reversal.sub(" ", body)):
         kinds.remove("refund")
     return kinds
@@ -749,10 +788,24 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
     own = name_words(customer)
     prev_remedy: str | None = None  # the remedy the last clauses talked about, for "consider it done"
     refunded: set[float] | None = None  # the amounts of the refunds stated so far (_remedy_kinds)
-    for clause, sent in clauses(text, c, said):
-        body = clause
+    parts = clauses(text, c, said)
+    bodies = []
+    for clause, _ in parts:
         for name in names:
-            body = body.replace(name, "item")  # keeps "a brand new <item> is on its way" a phrase
+            clause = clause.replace(name, "item")  # keeps "a brand new <item> is on its way" a phrase
+        bodies.append(clause)
+    # does the reply cancel an order anywhere (not a charge)? then a charge cancelled is that cancellation's effect
+    cancels = any(c.triggers["cancel"].search(c.charge_cancel.sub(" ", c.masked.sub(" ", b))) for b in bodies)
+    sents = list(dict.fromkeys(sent for _, sent in parts))
+    for i, (clause, sent) in enumerate(parts):
+        body = bodies[i]
+        at = sent.find(clause)
+        after = sent[at + len(clause):] if at >= 0 else ""
+        if not after.strip(" .,;:!?"):  # the clause ends its sentence: what follows is the next one
+            after = next(iter(sents[sents.index(sent) + 1:]), "")
+        # an amount stated in the sentence before ("... the second $119 payment was a duplicate. It has now been
+        # refunded."): the customer reads the refund with it (``context``, for ``informed`` only; round 13)
+        earlier = sents[sents.index(sent) - 1] if sents.index(sent) else ""
         noun = c.remedy_noun.search(body)
         mentioned = _noun_kind(noun.group(0)) if noun else None
         raw = body  # before masking: "your request for a refund has been declined" keeps its object
@@ -773,7 +826,7 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
                 out.append(Commit(k, "promise", "uncertain", clause, amounts(clause), False,  # type: ignore[arg-type]
                                   f"letters the grader cannot read in {odd[0]!r}", amounts(sent), sent))
         money = amounts(clause)
-        kinds = _remedy_kinds(c, body, money, refunded)
+        kinds = _remedy_kinds(c, body, money, refunded, cancels)
         if not kinds and mentioned and not c.anaphora.search(body):
             prev_remedy = mentioned  # "About your refund request." names the subject of what follows
         full = bool(c.full.search(body))
@@ -806,14 +859,21 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
                                   "" if timed else "an amount going to a card or account, in words the grader cannot "
                                   "classify", amounts(sent), sent))
             continue
+        context = amounts(sent) or (amounts(earlier) if {"refund", "credit"} & set(kinds) else [])
         polarity, mode, why = _classify(c, _main_clause(c, body, kinds), question)
-        if why == _NO_VERB and _TITLE.match(sent):
+        if why == _NO_VERB and (_TITLE.match(sent) or _HEADING.match(sent) and not amounts(sent)):
             continue
+        if polarity == "promise" and mode in ("firm", "uncertain") and c.attempt.search(body):
+            # "I tried to cancel ORD-1 but it's already on its way": an attempt that failed denies the remedy; one that
+            # did not say how it went states nothing (round 13: uncertain in English, a firm promise in French, German
+            # and Portuguese)
+            polarity, mode, why = ("deny", "firm", "") if c.attempt_failed.search(after) else (
+                "promise", "uncertain", "an attempt, not the remedy done")
         prev_remedy = None  # a clause that names its own remedy is read on its own; "it" no longer points back
         if "refund" in kinds and polarity == "promise":
             refunded = (refunded or set()) | set(money)
         for k in kinds:
-            out.append(Commit(k, polarity, mode, clause, money, full, why, amounts(sent), sent))  # type: ignore[arg-type]
+            out.append(Commit(k, polarity, mode, clause, money, full, why, context, sent))  # type: ignore[arg-type]
     return out
 
 
