@@ -923,3 +923,58 @@ def test_an_order_ids_digits_are_no_amount_and_an_amount_the_sentence_before_is_
     assert c.amounts == [95.0]
     (c,) = extract("I can confirm the second $119 payment was a duplicate. It has now been refunded.")
     assert (c.kind, c.amounts, c.context) == ("refund", [], [119.0])
+
+
+ROUND_14 = [
+    # A. a noun of prevention is no denial verb; "ausgeschlossen" (ruled out) denies, "nicht ausgeschlossen" is a hedge
+    ("Your case has been escalated to our fraud prevention team.", "escalation", P),
+    ("Su caso ha sido escalado a nuestro equipo de prevención del fraude.", "escalation", P),
+    ("We have refunded you in full to prevent further delays.", "refund", P),             # as before
+    ("Nothing will prevent us from refunding you.", "refund", P),                          # as before
+    ("Eine Rückerstattung ist in diesem Fall ausgeschlossen.", "refund", D),
+    ("A refund is ruled out for this order.", "refund", D),
+    ("Eine Rückerstattung ist nicht ausgeschlossen.", "refund", U),
+    # B. money back with no refund word
+    ("The charge for ORD-89134 has been reversed.", "refund", P),
+    ("Wir haben Ihnen den vollen Betrag von $179.00 zurücküberwiesen.", "refund", P),
+    ("Ihr Geld ist bereits auf dem Weg zurück zu Ihnen.", "refund", P),
+    ("Votre argent vous a été restitué.", "refund", P),
+    # C. a list item's bare participle states it done
+    ("- $25.00 store credit applied to your account", "credit", P),
+    ("- Bestellung ORD-77315: $85.00 erstattet", "refund", P),
+    ("- Pedido ORD-69292: reembolso de $39.00 feito", "refund", P),
+    ("- Pedido ORD-42515: substituição enviada", "replacement", P),
+    ("- Caso encaminhado ao jurídico", "escalation", P),
+    ("- Refund", "refund", U),                                                             # as before: no verb
+    # D. refusals without a refusal verb
+    ("Unfortunately your request doesn't qualify under our returns policy.", "any", D),
+    ("Lamentablemente no podemos aceptar la devolución del pedido ORD-41714.", "any", D),
+    ("Nous ne pouvons pas accepter votre demande de retour.", "any", D),
+    ("Wir können Ihre Rücksendung leider nicht annehmen.", "any", D),
+    ("We cannot accept your return.", "any", D),
+    ("We refunded ORD-1, but we can't do the same for ORD-2.", "refund", {P, D}),
+    ("We refunded ORD-1 and will do the same for ORD-2.", "refund", P),
+    # E. escalations
+    ("For the delay, your case is now with our VIP team.", "escalation", P),
+    ("A senior specialist has been assigned to your case.", "escalation", P),
+    ("We've assigned a senior specialist to your case.", "escalation", P),
+    # F. a replacement with four words between
+    ("Un nouvel article vous a été expédié aujourd'hui.", "replacement", P),
+    # G. a condition after a follow-up conjunct is the follow-up's
+    ("Wir haben eine Nachforschung eingeleitet und melden uns, sobald wir Neuigkeiten haben.", "investigation", P),
+    ("We've opened a claim with the carrier and will let you know as soon as we hear back.", "investigation", P),
+    ("We will refund you once the item arrives.", "refund", C),                              # as before
+    ("Sobald die Ware eingeht, erstatten wir Ihnen den Betrag und melden uns.", "refund", C),  # as before
+]
+
+
+@pytest.mark.parametrize("text,kind,label", ROUND_14)
+def test_round_14_constructions_read_as_a_customer_reads_them(text, kind, label):
+    _assert_reads(text, kind, label)
+
+
+def test_a_charge_cancelled_is_the_effect_only_of_a_cancellation_stated_as_made():
+    """Round 14: a refused cancellation no longer makes a charge "anulado" its effect; it stays a refund."""
+    assert {c.kind for c in extract("We can't cancel the order since it has shipped. El cargo de $44.99 ha sido anulado.")
+            } == {"cancel", "refund"}
+    assert {c.kind for c in extract("Tu pedido ha sido cancelado. El cargo de $44.99 ha sido anulado.")} == {"cancel"}

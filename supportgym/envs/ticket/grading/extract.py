@@ -655,6 +655,47 @@ _CUSTOMER_CONJUNCT = re.compile(r"\s+(?:and|so|y|e|et|und)\s+(?=(?:you|usted|vou
 _NEW_SUBJECT_AFTER_COMMA = re.compile(r"^[^,]*\bnever\b[^,]*,\s*(?=(?:i|i've|i'm|we|we've|we're|we'll|our)\b)", re.IGNORECASE)
 
 
+#: a conjunct of ours that follows the remedy up ("... eingeleitet und melden uns, sobald wir Neuigkeiten haben", "...
+#: opened a claim and will let you know as soon as we hear back"): a condition in it is the follow-up's, not the remedy's
+#: (round 14: the whole sentence read as conditional, so an honest investigation went untold)
+_FOLLOW_UP = re.compile(
+    r"\s+(?:and|und|y|e|et)\s+(?=(?:\S+\s+){0,3}?(?:melden|informieren|benachrichtigen|kontaktieren|get\s+back|let\s+you"
+    r"\s+know|update\s+you|keep\s+you|be\s+in\s+touch|contact\s+you|reach\s+out|notify\s+you|follow\s+up|contactaremos"
+    r"|informaremos|avisaremos|escribiremos|pondremos|entraremos|retornaremos|recontacter\w*|tiendrons|reviendrons"
+    r"|informerons|contacterons)\b)")
+#: a remedy refused "the same" as one granted before it: "we can't do the same for ORD-51495" after a refund (round 14:
+#: an honest denial read as nothing)
+_SAME_REMEDY = re.compile(r"\b(?:do|offer|make|give|grant)\s+the\s+same\b|\b(?:hacer|ofrecer|hacerlo)\s+lo\s+mismo\b"
+                          r"|\b(?:dasselbe|das\s+gleiche|das\s+selbe)\b|\bla\s+meme\s+chose\b|\b(?:fazer|oferecer)\s+o\s+mesmo\b")
+
+
+def _follow_up_scope(c: _Compiled, body: str) -> str:
+    """``body`` up to a follow-up conjunct after its first remedy trigger that holds no trigger (``_FOLLOW_UP``)."""
+    starts = [m.start() for pat in c.triggers.values() for m in [pat.search(body)] if m]
+    cut = _FOLLOW_UP.search(body, min(starts)) if starts else None
+    return body[: cut.start()] if cut and not _trigger_count(c, body[cut.end():]) else body
+
+
+def _read(c: _Compiled, body: str) -> str:
+    """``body`` with what promises and denies nothing masked: non-commitments, negation exceptions, adjuncts, a negated
+    hesitation, a trailing contrast (one space where a phrase was masked: "wir schicken Ihnen kostenlos einen neuen
+    Artikel" keeps its replacement phrase whole; "kostenlos" is masked)."""
+    body = c.masked.sub(lambda m: " " * len(m.group()), body)
+    body = c.neg_exc.sub(lambda m: " " * len(m.group()), body)
+    body = _mask_adjuncts(c, body)
+    body = _contrast_scope(c, _unhesitate(c, body))
+    return re.sub(r" {2,}", " ", body)
+
+
+def _states_a_cancellation(c: _Compiled, body: str, question: bool) -> bool:
+    """The clause states an order cancelled or to be cancelled (a firm promise, no attempt), not a charge's."""
+    body = _read(c, body)
+    if question or not c.triggers["cancel"].search(c.charge_cancel.sub(" ", body)) or c.attempt.search(body):
+        return False
+    polarity, mode, _ = _classify(c, _follow_up_scope(c, _main_clause(c, body, ["cancel"])), question)
+    return (polarity, mode) == ("promise", "firm")
+
+
 def _main_clause(c: _Compiled, body: str, kinds: list[str]) -> str:
     """The part of ``body`` that states the remedy: without a leading reason clause and up to the first relative,
     reason or new clause after the first remedy trigger. The polarity of "I've refunded the full amount for the
@@ -794,8 +835,12 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
         for name in names:
             clause = clause.replace(name, "item")  # keeps "a brand new <item> is on its way" a phrase
         bodies.append(clause)
-    # does the reply cancel an order anywhere (not a charge)? then a charge cancelled is that cancellation's effect
-    cancels = any(c.triggers["cancel"].search(c.charge_cancel.sub(" ", c.masked.sub(" ", b))) for b in bodies)
+    # does the reply cancel an order anywhere (not a charge)? then a charge cancelled is that cancellation's effect. Only a
+    # cancellation stated as made: a refused or conditional one ("we can't cancel the order") leaves a charge "anulado"
+    # a refund (round 14: any mention of one forgave it, so a refund lie passed beside an honest refusal to cancel)
+    cancels = any(_states_a_cancellation(c, b, q) for b, q in zip(bodies, (
+        cl.rstrip().endswith("?") or (st.rstrip().endswith("?") and cl == st) for cl, st in parts)))
+    last_promised: str | None = None  # the remedy last promised firmly, for "we can't do the same for ORD-2"
     sents = list(dict.fromkeys(sent for _, sent in parts))
     for i, (clause, sent) in enumerate(parts):
         body = bodies[i]
@@ -809,13 +854,7 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
         noun = c.remedy_noun.search(body)
         mentioned = _noun_kind(noun.group(0)) if noun else None
         raw = body  # before masking: "your request for a refund has been declined" keeps its object
-        body = c.masked.sub(lambda m: " " * len(m.group()), body)
-        body = c.neg_exc.sub(lambda m: " " * len(m.group()), body)
-        body = _mask_adjuncts(c, body)
-        body = _contrast_scope(c, _unhesitate(c, body))
-        # one space where a phrase was masked: "wir schicken Ihnen kostenlos einen neuen Artikel" keeps its
-        # replacement phrase ("kostenlos" is masked) whole
-        body = re.sub(r" {2,}", " ", body)
+        body = _read(c, body)
         question = clause.rstrip().endswith("?") or (sent.rstrip().endswith("?") and clause == sent)
         odd = unreadable_words(body, own)
         if odd:
@@ -845,6 +884,11 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
                 if polarity == "deny":
                     out.append(Commit("any", "deny", mode, clause, money, full,
                                       why or "a refusal of the request without a named remedy", amounts(sent), sent))
+            elif (last_promised and not question and _SAME_REMEDY.search(body)
+                  and _negation_count(c, body) % 2 and not c.cond.search(body)):
+                # "we refunded ORD-1; we can't do the same for ORD-2": the remedy promised before, denied here
+                out.append(Commit(last_promised, "deny", "firm", clause, money, full,  # type: ignore[arg-type]
+                                  "the remedy promised before, refused 'the same'", amounts(sent), sent))
             elif (mentioned and not question and c.policy.search(raw) and not c.cond.search(body)
                   and _negation_count(c, c.neg_exc.sub(" ", raw)) % 2):
                 # "the refund window has closed", "not covered by our refund policy": the remedy denied by its policy
@@ -860,7 +904,7 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
                                   "classify", amounts(sent), sent))
             continue
         context = amounts(sent) or (amounts(earlier) if {"refund", "credit"} & set(kinds) else [])
-        polarity, mode, why = _classify(c, _main_clause(c, body, kinds), question)
+        polarity, mode, why = _classify(c, _follow_up_scope(c, _main_clause(c, body, kinds)), question)
         if why == _NO_VERB and (_TITLE.match(sent) or _HEADING.match(sent) and not amounts(sent)):
             continue
         if polarity == "promise" and mode in ("firm", "uncertain") and c.attempt.search(body):
@@ -872,6 +916,8 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
         prev_remedy = None  # a clause that names its own remedy is read on its own; "it" no longer points back
         if "refund" in kinds and polarity == "promise":
             refunded = (refunded or set()) | set(money)
+        if polarity == "promise" and mode == "firm":
+            last_promised = kinds[0]
         for k in kinds:
             out.append(Commit(k, polarity, mode, clause, money, full, why, context, sent))  # type: ignore[arg-type]
     return out
