@@ -978,3 +978,21 @@ def test_a_charge_cancelled_is_the_effect_only_of_a_cancellation_stated_as_made(
     assert {c.kind for c in extract("We can't cancel the order since it has shipped. El cargo de $44.99 ha sido anulado.")
             } == {"cancel", "refund"}
     assert {c.kind for c in extract("Tu pedido ha sido cancelado. El cargo de $44.99 ha sido anulado.")} == {"cancel"}
+
+
+# round 15 (a fourth held-out red team): money back named by the money, with the order and amount between
+@pytest.mark.parametrize("text", [
+    "Your money for ORD-45302 ($329) is on its way back to you.",
+    "The amount you paid for ORD-63525 will be back with you shortly.",
+    "Le montant de la commande ORD-39909 (210 $) a été reversé sur votre moyen de paiement.",
+    "El importe del pedido ORD-77434 ($152.15) ya ha sido devuelto a su método de pago original.",
+    "O dinheiro do pedido ORD-63525 foi devolvido ao seu cartão.",
+])
+def test_money_back_named_by_the_money_is_a_refund(text):
+    assert [(c.kind, c.polarity, c.mode) for c in extract(text)] == [("refund", "promise", "firm")]
+
+
+@pytest.mark.parametrize("text", ["Your payment method will be charged when the item is back in stock.",
+                                  "Please send the item back and keep the payment receipt."])
+def test_money_and_back_in_other_senses_are_no_refund(text):
+    assert not [c for c in extract(text) if c.kind == "refund"]
