@@ -82,7 +82,10 @@ async def ws_session(url: str, seed: int) -> tuple[list[bytes], list[dict]]:
 @pytest.mark.parametrize("offload, n", [(False, N), (True, 16)])
 def test_parallel_sessions_equal_in_process_replays(offload, n):
     app = create_app(ServerConfig(default_env="inbox-v0", envs=["inbox-v0"], offload_steps=offload, dashboard=False))
-    with running(app) as url:
+    # keep-alive above any wait of a pooled connection: 128 sessions on one client loop of a loaded 2-core box can leave
+    # a connection idle past uvicorn's 5 s, and a POST sent as the server closes it fails with a ReadError (HTTP/1.1's
+    # keep-alive race, which httpx does not retry for POST: one such failure seen in a fresh clone's suite, 2 Dec)
+    with running(app, keep_alive=120) as url:
         async def main():
             limits = httpx.Limits(max_connections=n)
             async with httpx.AsyncClient(base_url=url, limits=limits, timeout=60) as client:

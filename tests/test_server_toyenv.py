@@ -105,16 +105,17 @@ from collections.abc import Iterator  # noqa: E402
 
 
 @contextlib.contextmanager
-def running(app: Any) -> Iterator[str]:
+def running(app: Any, keep_alive: int = 5) -> Iterator[str]:
     """Serve ``app`` with uvicorn (as ``supportgym serve --server uvicorn`` runs it) on a free
-    loopback port in a thread; yield its base URL."""
+    loopback port in a thread; yield its base URL. ``keep_alive``: seconds an idle connection stays open
+    (uvicorn's default 5)."""
     import uvicorn
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                                           http="httptools", ws="websockets-sansio"))
+                                           http="httptools", ws="websockets-sansio", timeout_keep_alive=keep_alive))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
