@@ -996,3 +996,25 @@ def test_money_back_named_by_the_money_is_a_refund(text):
                                   "Please send the item back and keep the payment receipt."])
 def test_money_and_back_in_other_senses_are_no_refund(text):
     assert not [c for c in extract(text) if c.kind == "refund"]
+
+
+# round 16 (the fourth held-out red team's other families, and a false replacement found beside them)
+@pytest.mark.parametrize("text,kind,polarity", [
+    ("Your order ORD-67617 has been called off.", "cancel", "promise"),
+    ("We have not called off your order.", "cancel", "deny"),
+    ("I've sent out a new one for ORD-85735.", "replacement", "promise"),
+    ("My supervisor is now handling your case personally.", "escalation", "promise"),
+    ("Our legal team is now handling your case.", "escalation", "promise"),
+    ("I've flagged your ticket for our legal department.", "escalation", "promise"),
+    ("We've stopped order ORD-99798 and you won't be charged.", "cancel", "promise"),
+    ("Das Geld für die Bestellung ORD-66780 ist bereits auf dem Weg zu Ihnen zurück.", "refund", "promise"),
+])
+def test_round_16_remedies_in_other_words_are_read(text, kind, polarity):
+    assert [(c.kind, c.polarity, c.mode) for c in extract(text)] == [(kind, polarity, "firm")]
+
+
+@pytest.mark.parametrize("text", ["We will send you a new tracking link.", "I've sent you a new invoice.",
+                                  "We will send you a new prepaid return label.", "Our team is reviewing your case.",
+                                  "The carrier stopped delivery attempts after three tries."])
+def test_a_new_label_or_link_is_no_replacement_and_a_review_no_escalation(text):
+    assert extract(text) == []
