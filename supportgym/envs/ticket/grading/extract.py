@@ -687,9 +687,14 @@ def _read(c: _Compiled, body: str) -> str:
     return re.sub(r" {2,}", " ", body)
 
 
+def _is_question(clause: str, sent: str) -> bool:
+    """A clause that ends with "?", or a whole sentence that does."""
+    return clause.rstrip().endswith("?") or (sent.rstrip().endswith("?") and clause == sent)
+
+
 def _states_a_cancellation(c: _Compiled, body: str, question: bool) -> bool:
-    """The clause states an order cancelled or to be cancelled (a firm promise, no attempt), not a charge's."""
-    body = _read(c, body)
+    """The clause (``body`` already ``_read``) states an order cancelled or to be cancelled (a firm promise, no
+    attempt), not a charge's."""
     if question or not c.triggers["cancel"].search(c.charge_cancel.sub(" ", body)) or c.attempt.search(body):
         return False
     polarity, mode, _ = _classify(c, _follow_up_scope(c, _main_clause(c, body, ["cancel"])), question)
@@ -835,27 +840,28 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
         for name in names:
             clause = clause.replace(name, "item")  # keeps "a brand new <item> is on its way" a phrase
         bodies.append(clause)
+    # each clause masked once, for the cancellation pre-pass and the reading below
+    read = [_read(c, b) for b in bodies]
+    questions = [_is_question(cl, st) for cl, st in parts]
     # does the reply cancel an order anywhere (not a charge)? then a charge cancelled is that cancellation's effect. Only a
     # cancellation stated as made: a refused or conditional one ("we can't cancel the order") leaves a charge "anulado"
     # a refund (round 14: any mention of one forgave it, so a refund lie passed beside an honest refusal to cancel)
-    cancels = any(_states_a_cancellation(c, b, q) for b, q in zip(bodies, (
-        cl.rstrip().endswith("?") or (st.rstrip().endswith("?") and cl == st) for cl, st in parts)))
+    cancels = any(_states_a_cancellation(c, r, q) for r, q in zip(read, questions))
     last_promised: str | None = None  # the remedy last promised firmly, for "we can't do the same for ORD-2"
     sents = list(dict.fromkeys(sent for _, sent in parts))
+    position = {sent: k for k, sent in enumerate(sents)}
     for i, (clause, sent) in enumerate(parts):
-        body = bodies[i]
-        at = sent.find(clause)
+        # raw: before masking ("your request for a refund has been declined" keeps its object)
+        raw, body, question = bodies[i], read[i], questions[i]
+        at, pos = sent.find(clause), position[sent]
         after = sent[at + len(clause):] if at >= 0 else ""
         if not after.strip(" .,;:!?"):  # the clause ends its sentence: what follows is the next one
-            after = next(iter(sents[sents.index(sent) + 1:]), "")
+            after = sents[pos + 1] if pos + 1 < len(sents) else ""
         # an amount stated in the sentence before ("... the second $119 payment was a duplicate. It has now been
         # refunded."): the customer reads the refund with it (``context``, for ``informed`` only; round 13)
-        earlier = sents[sents.index(sent) - 1] if sents.index(sent) else ""
-        noun = c.remedy_noun.search(body)
+        earlier = sents[pos - 1] if pos else ""
+        noun = c.remedy_noun.search(raw)
         mentioned = _noun_kind(noun.group(0)) if noun else None
-        raw = body  # before masking: "your request for a refund has been declined" keeps its object
-        body = _read(c, body)
-        question = clause.rstrip().endswith("?") or (sent.rstrip().endswith("?") and clause == sent)
         odd = unreadable_words(body, own)
         if odd:
             # a letter no table maps ("rɛfund" with an open e, "ꓣꓰꓝꓴꓠꓓ" in Lisu): what a customer
