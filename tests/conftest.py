@@ -10,10 +10,15 @@ os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 # scorer keeps ticket episodes fast and identical across machines with and without the extra.
 os.environ.setdefault("SUPPORTGYM_EMPATHY", "lexical")
 
+import atexit  # noqa: E402
+import shutil  # noqa: E402
 import tempfile  # noqa: E402
 
-# The pipeline's critic memory must not leak between test runs through ~/.cache.
-os.environ.setdefault("SUPPORTGYM_MEMORY_PATH", os.path.join(tempfile.mkdtemp(prefix="sg-mem-"), "lessons.sqlite"))
+# The pipeline's critic memory must not leak between test runs through ~/.cache, nor stay in /tmp after them.
+if "SUPPORTGYM_MEMORY_PATH" not in os.environ:
+    _memory_dir = tempfile.mkdtemp(prefix="sg-mem-")
+    atexit.register(shutil.rmtree, _memory_dir, ignore_errors=True)
+    os.environ["SUPPORTGYM_MEMORY_PATH"] = os.path.join(_memory_dir, "lessons.sqlite")
 
 import copy  # noqa: E402
 

@@ -45,14 +45,20 @@ def test_sac_training_is_seeded(tmp_path):
 
 
 @pytest.mark.parametrize("algo", ["dqn", "ppo"])
-def test_sb3_trains_saves_and_evaluates(tmp_path, algo):
+def test_sb3_trains_saves_and_evaluates(tmp_path, algo, monkeypatch):
+    import tempfile
+
     from supportgym.train import sb3
 
     out = tmp_path / f"{algo}.zip"
     if algo == "ppo":
-        sb3.HYPERPARAMS["ppo"] = {**sb3.HYPERPARAMS["ppo"], "n_steps": 128, "batch_size": 32, "n_epochs": 1}
+        monkeypatch.setitem(sb3.HYPERPARAMS, "ppo", {**sb3.HYPERPARAMS["ppo"], "n_steps": 128, "batch_size": 32, "n_epochs": 1})
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))  # where SB3's default logger makes its folder
     result = sb3.train(sb3.SB3Config(algo=algo, total_timesteps=256, eval_every=128, eval_episodes=3, out=str(out)))
     assert out.exists() and result["steps"] >= 256
+    assert list(scratch.glob("SB3-*")) == []  # no log folder left behind (torch's own caches may be there)
     agent = make_agent("tooldesk", algo, seed=0, checkpoint=str(out))
     records = evaluate("tooldesk-v0", agent, episode_specs(task="benchmark", episodes=3))
     assert len(records) == 3

@@ -27,6 +27,7 @@ import numpy as np
 import torch
 from stable_baselines3 import DQN, PPO
 from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.logger import Logger
 
 import supportgym.envs.tooldesk  # noqa: F401  (registers the Gymnasium ids)
 from supportgym.envs.tooldesk.gym_env import HARD_ENV_ID, greedy_rollouts, training_ids
@@ -125,6 +126,8 @@ def train(cfg: SB3Config) -> dict[str, Any]:
     env = gym.make(cfg.env_id)
     params = {**HYPERPARAMS[cfg.algo], **(HARD_OVERRIDES.get(cfg.algo, {}) if cfg.env_id == HARD_ENV_ID else {})}
     model = ALGOS[cfg.algo]("MlpPolicy", env, seed=cfg.seed, device="cpu", verbose=0, **params)
+    # SB3's default logger makes an empty /tmp/SB3-<time> folder on every learn(); ours writes nowhere
+    model.set_logger(Logger(folder=None, output_formats=[]))
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=out.parent) as tmp:
         best = Path(tmp) / "best.zip"

@@ -7,6 +7,8 @@ trained in about a second on text that covers the prompts' vocabulary, and the m
 
 from __future__ import annotations
 
+import atexit
+import shutil
 import tempfile
 from functools import lru_cache
 from pathlib import Path
@@ -54,5 +56,7 @@ def build_tiny_model(out: Path, hidden: int = 32, layers: int = 2, vocab_size: i
 
 @lru_cache(maxsize=1)
 def cached_tiny_model() -> str:
-    """One tiny model per process (tests share it); lives in a temporary directory."""
-    return str(build_tiny_model(Path(tempfile.mkdtemp(prefix="supportgym-tiny-"))))
+    """One tiny model per process (tests share it); lives in a temporary directory removed at exit."""
+    folder = tempfile.mkdtemp(prefix="supportgym-tiny-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return str(build_tiny_model(Path(folder)))
