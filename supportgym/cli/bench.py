@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from ..core.errors import ConfigError
+from ..core.io import check_output_folder
 from ..eval.bench import BACKENDS, DEFAULT_SPLITS, BenchConfig, Plan, default_out_dir, plan, resume_bench, run_bench
 from ..eval.leaderboard import rows_table
 from ..eval.report import write_reports
@@ -31,7 +32,7 @@ def bench_command(
                                     help="split (repeatable); each env runs the ones it has"),
     episodes: int = typer.Option(10, min=0, help="episodes per split (seeds seed, seed+1, ...)"),
     fixed_seeds: Optional[int] = typer.Option(None, min=1, help="seeds per fixed task (default: 1, or all instances of a task such as tooldesk's 100-query benchmark)"),
-    seed: int = typer.Option(0, help="first seed"),
+    seed: int = typer.Option(0, min=0, help="first seed"),
     size: Optional[int] = typer.Option(None, min=1, help="items per generated episode (env option 'size')"),
     trials: int = typer.Option(3, min=1, help="trials per instance for stochastic agents; pass^1..pass^k are reported"),
     max_steps: int = typer.Option(1000, min=1, help="cut an episode after this many steps"),
@@ -68,6 +69,8 @@ def bench_command(
                        "ship_code": ship_code}
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TimeRemainingColumn())
+    if resume is None and out is not None:
+        check_output_folder(out)  # before agents load and episodes run: a bad --out would lose the run
     out_dir = resume or out or default_out_dir()
 
     def print_skipped(the_plan: Plan) -> None:
@@ -100,6 +103,9 @@ def bench_command(
                 )
                 the_plan = plan(config)
                 print_skipped(the_plan)
+                if not the_plan.jobs:
+                    raise ConfigError("nothing to run: no episode in the matrix (see the notes above; "
+                                      "--episodes 0 with --no-tasks runs none)")
                 progress.update(bar, total=len(the_plan.jobs))
                 results = run_bench(config, out_dir, backend, on_record, ray_options, the_plan)
     except KeyboardInterrupt:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any, Optional
 
@@ -11,14 +12,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..core.errors import ConfigError
-from ..core.io import write_json_atomic
+from ..core.io import check_output_file, write_json_atomic
 from ..core.registry import spec
 from ..envs.inbox.importers import load_emails, parse_gold_option
+from ..eval.bench import task_instances
 from ..eval.formatting import counts_as_ints, format_value
 from ..eval.runner import EpisodeRecord, EpisodeSpec, episode_specs, evaluate, summarize
 from .app import app
 
-console = Console()
+# Logs and pipes are not terminals: give the tables room instead of Rich's 80 columns (as bench does).
+console = Console(width=None if sys.stdout.isatty() else 160)
 #: progress goes to stderr, so that stdout stays the table (and pipes stay clean)
 err_console = Console(stderr=True)
 
@@ -29,6 +32,28 @@ def metrics_table(title: str, metrics: dict[str, float]) -> Table:
     table.add_column("value", justify="right")
     for key, value in metrics.items():
         table.add_row(key, format_value(key, value))
+    return table
+
+
+#: imported mail without gold: the labels the agent chose are the result, so they are shown (up to this many rows)
+LABEL_ROWS = 40
+
+
+def labels_table(records: list[EpisodeRecord], subjects: dict[str, str]) -> Table | None:
+    """The agent's labels for emails without gold (nothing to score them against)."""
+    rows = [p for r in records for p in r.report.get("predictions", []) if p.get("gold") is None]
+    if not rows:
+        return None
+    shown = f"first {LABEL_ROWS} of {len(rows)}; --out FILE keeps all" if len(rows) > LABEL_ROWS else "--out FILE keeps them"
+    table = Table(title=f"labels (no gold to score them; {shown})", header_style="bold")
+    # the labels stay whole; the id and the subject give way on a narrow terminal
+    table.add_column("id", overflow="ellipsis", no_wrap=True, max_width=14)
+    table.add_column("subject", overflow="ellipsis", no_wrap=True, max_width=48)
+    for col in ("priority", "category", "route_to", "flag"):
+        table.add_column(col, no_wrap=True, min_width=len(col))
+    for p in rows[:LABEL_ROWS]:
+        table.add_row(str(p["id"]), " ".join(subjects.get(p["id"], "").split()), p["priority"], p["category"], p["route_to"],
+                      "yes" if p["flag_review"] else "")
     return table
 
 
@@ -67,7 +92,7 @@ def eval_command(
     task: Optional[str] = typer.Option(None, help="a fixed task (e.g. easy|medium|hard for inbox)"),
     split: Optional[str] = typer.Option(None, help="a split: train|validation|test, and real:*|hard:*|handwritten:* where the env has them (supportgym envs)"),
     episodes: int = typer.Option(1, min=1, help="number of episodes (seeds seed, seed+1, ...)"),
-    seed: int = typer.Option(0, help="first seed"),
+    seed: int = typer.Option(0, min=0, help="first seed"),
     size: Optional[int] = typer.Option(None, min=1, help="items per generated episode (or per chunk of --emails)"),
     emails: Optional[Path] = typer.Option(None, help="inbox only: triage every email of this JSONL/.eml/mbox/CSV file once"),
     gold: Optional[str] = typer.Option(
@@ -81,11 +106,16 @@ def eval_command(
 ) -> None:
     """Evaluate AGENT on ENV and print mean reward, score and per-field metrics."""
     env_id = spec(env).id
+    if out is not None:
+        check_output_file(out)
     if emails is not None:
         if spec(env).name != "inbox":
             raise ConfigError(f"--emails is only for the inbox environment, not {env!r}")
         if task or split:
             raise ConfigError("--emails replaces --task/--split: every email in the file is triaged once")
+        if episodes != 1:
+            raise ConfigError(f"--episodes {episodes}: with --emails every email is triaged once; "
+                              "--size sets the emails per episode")
         specs = email_file_specs(emails, size or 10, seed, gold)
     else:
         if task and split:
@@ -94,6 +124,11 @@ def eval_command(
         if gold:
             raise ConfigError("--gold labels imported mail: use it together with --emails")
         specs = episode_specs(task=task, split=split, episodes=episodes, seed=seed, **options)
+        n = task_instances(spec(env).env_class(), task) if task else None
+        if n is not None and episodes > n:
+            # seeds past n replay the same instances (seed % n): the metrics would count them twice
+            raise ConfigError(f"--episodes {episodes}: task {task!r} holds {n} instances (seed % {n}); "
+                              f"allowed: 1 to {n}")
 
     agent_kwargs: dict[str, Any] = {"seed": seed}
     for key, value in (("checkpoint", checkpoint), ("base_url", base_url), ("model", model)):
@@ -108,6 +143,11 @@ def eval_command(
     metrics = summarize(env_id, records)
     where = f"--emails {emails}" if emails else (f"split {split}" if split else f"task {task or 'default'}")
     console.print(metrics_table(f"{env_id} · {agent} · {where} · {len(records)} episode(s)", metrics))
+    if emails is not None:
+        subjects = {e.id: e.email.header.subject for s in specs for e in dict(s.options)["emails"]}
+        table = labels_table(records, subjects)
+        if table is not None:
+            console.print(table)
     if out is not None:
         write_json_atomic(out, results_payload(env_id, agent, records, metrics))
         console.print(f"wrote {out}")

@@ -18,7 +18,7 @@ import typer
 from rich.console import Console
 
 from ..core.errors import ConfigError, expected
-from ..core.io import write_text_atomic
+from ..core.io import check_output_file, write_text_atomic
 from ..core.registry import spec
 from .app import app
 
@@ -93,6 +93,12 @@ def export_command(
         raise ConfigError(f"export writes emails: only the inbox environment has them, not {env!r}")
     if format not in FORMATS:
         raise ConfigError(expected("--format", format, list(FORMATS)))
+    if format == "hf":
+        if out.is_file():
+            raise ConfigError(f"--out {out}: is a file; with --format hf, allowed: a folder (the dataset)")
+        check_output_file(out / "dataset_info.json")  # the folder is replaced as a whole; can it be written there?
+    else:
+        check_output_file(out, example="emails.jsonl")
     emails = export_emails(split, n, seed)
     if format == "hf":
         write_hf(emails, out)

@@ -37,7 +37,8 @@ def tune_threads() -> None:
 def serve(
     host: str = typer.Option("127.0.0.1", help="interface to bind; 0.0.0.0 to accept outside connections"),
     port: int = typer.Option(7860, min=0, max=65535, help="TCP port (7860 is the Hugging Face Spaces port; 0: any free port)"),
-    env: str = typer.Option("inbox-v0", "--env", help="default environment when a reset names none"),
+    env: Optional[str] = typer.Option(None, "--env", help="default environment when a reset names none "
+                                                          "(default inbox-v0, or the first of --serve-env)"),
     envs: Optional[list[str]] = typer.Option(None, "--serve-env", help="serve only these env ids (repeatable)"),
     max_sessions: int = typer.Option(1024, min=1, help="concurrent sessions (HTTP + WebSocket); more get 503"),
     session_ttl: float = typer.Option(600.0, min=0.001, help="seconds an idle session lives"),
@@ -60,6 +61,13 @@ def serve(
     from ..server.config import ResetLimits
     from ..server.run import RunOptions, announce_when_ready, bind, installed, run_granian, run_uvicorn
 
+    from ..core.registry import spec
+
+    if env is not None:  # a default named on purpose must exist and be served; spec() names the allowed ids
+        chosen = spec(env)
+        if envs and not any(spec(e).id == chosen.id or spec(e).name == env for e in envs):
+            raise typer.BadParameter(f"got {env!r}, which --serve-env does not serve; allowed: {', '.join(envs)}",
+                                     param_hint="--env")
     if server not in ("auto", "uvicorn", "granian"):
         raise typer.BadParameter(f"got {server!r}; allowed: auto, granian, uvicorn", param_hint="--server")
     if server == "auto":
@@ -70,7 +78,7 @@ def serve(
     sock = bind(host, port)  # fails early on a taken port; port 0 becomes a free one
     port = sock.getsockname()[1]
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else (f"[{host}]" if ":" in host else host)
-    config = ServerConfig(default_env=env, envs=envs or None, max_sessions=max_sessions, session_ttl_s=session_ttl,
+    config = ServerConfig(default_env=env or "inbox-v0", envs=envs or None, max_sessions=max_sessions, session_ttl_s=session_ttl,
                           max_body_bytes=max_body, body_timeout_s=body_timeout, offload_steps=offload_steps, warm_up=warm_up, allow_llm=allow_llm,
                           reset_limits=ResetLimits(size=max_reset_size, items=max_reset_size))
     # WebSocket frames up to 16x the body limit still get an "error" reply (message_too_large);

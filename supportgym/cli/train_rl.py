@@ -3,17 +3,30 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
 from ..core.errors import ConfigError, expected
+from ..eval.formatting import counts_as_ints
 from .app import train_app
 
 
+def _plain(value: Any) -> Any:
+    """JSON that every reader accepts: NaN/inf (e.g. no validation check ran yet) become null."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in counts_as_ints(value).items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
 def _report(result: dict) -> None:
-    typer.echo(json.dumps({k: v for k, v in result.items() if k != "history"}, default=str))
+    typer.echo(json.dumps(_plain({k: v for k, v in result.items() if k != "history"}), default=str, allow_nan=False))
 
 
 _HARD = typer.Option(False, "--hard", help="train on tooldesk-v1 hard:train (SupportGym/ToolDeskHard-v1), select on hard:validation")
@@ -128,4 +141,4 @@ def export_sft_command(
     kwargs = {"checkpoint": checkpoint} if checkpoint else {}
     stats = export_sft(out, agent=agent, split=split, episodes=episodes, seed=seed, min_reward=min_reward,
                        env_id=spec(env).id, **kwargs)
-    typer.echo(json.dumps({"out": str(out), **stats}))
+    typer.echo(json.dumps(_plain({"out": str(out), **stats}), allow_nan=False))

@@ -116,6 +116,12 @@ def view_command(
         console.print(trajectory(match[0], threshold))
         return
     chosen = select(episodes, threshold=threshold, failed=failed, env=env, agent=agent, task=task)
+    for flag, value, present in (("--env", env, {r["env_id"] for r in episodes} | {r["env_id"].rsplit("-v", 1)[0]
+                                                                                    for r in episodes}),
+                                 ("--agent", agent, {r["agent"] for r in episodes}),
+                                 ("--task", task, {r["task"] for r in episodes})):
+        if value and value not in present:  # a typo would print an empty table
+            raise ConfigError(expected(flag, value, sorted(present), f"(the values in {results})"))
     filters = ", ".join(f"{k} {v}" for k, v in (("env", env), ("agent", agent), ("task", task)) if v)
     title = (f"{data.get('run_id')} · {len(chosen)} of {len(episodes)} episodes"
              + (" · failed only" if failed else "") + (f" · {filters}" if filters else ""))

@@ -155,11 +155,13 @@ class Environment(ABC, Generic[ActT, ObsT, StateT]):
             return f"split:{split}"
         if task is None:
             return next(iter(cls.tasks)) if cls.tasks else f"split:{cls.splits[0]}"
-        if task.startswith("split:") and task[6:] in cls.splits:
+        if task.startswith("split:"):
+            if task[6:] not in cls.splits:  # name the split, not the internal task it became
+                raise UnknownTaskError(expected(f"{cls.name}: split", task[6:], list(cls.splits)))
             return task
         if task not in cls.tasks:
-            allowed = list(cls.tasks) + [f"split:{s}" for s in cls.splits]
-            raise UnknownTaskError(expected(f"{cls.name}: task", task, allowed, "or pass split=<name> for a generated episode"))
+            raise UnknownTaskError(expected(f"{cls.name}: task", task, list(cls.tasks),
+                                            f"or a split (split=<name>, --split in the CLI): {', '.join(cls.splits)}"))
         return task
 
     @classmethod

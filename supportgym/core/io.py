@@ -8,6 +8,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from .errors import ConfigError
+
 
 def _umask() -> int:
     mask = os.umask(0)
@@ -35,3 +37,51 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
 
 def write_json_atomic(path: str | os.PathLike[str], obj: Any) -> Path:
     return write_text_atomic(path, json.dumps(obj, indent=2, sort_keys=False, default=str) + "\n")
+
+
+def _nearest_existing(path: Path) -> Path:
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path
+
+
+def _probe(folder: Path, what: str) -> None:
+    """Create and remove a file in ``folder``: permissions alone do not tell (/proc, read-only mounts)."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".supportgym-probe.", dir=folder)
+    except OSError as err:
+        raise ConfigError(f"{what}: cannot write in {folder} ({err.strerror or err})") from None
+    os.close(fd)
+    os.unlink(tmp)
+
+
+def check_output_file(path: str | os.PathLike[str], option: str = "--out", example: str = "results.json") -> Path:
+    """Fail before any work when a result could not be written to ``path``: a folder, or a place that is not
+    writable. (The atomic write would otherwise fail only after the run, losing it.)"""
+    path = Path(path)
+    what = f"{option} {path}"
+    if path.is_dir():
+        raise ConfigError(f"{what}: is a folder; allowed: a file path, e.g. {path / example}")
+    base = _nearest_existing(path.parent)
+    if not base.is_dir():
+        raise ConfigError(f"{what}: {base} is a file, not a folder")
+    _probe(base, what)
+    return path
+
+
+def check_output_folder(path: str | os.PathLike[str], option: str = "--out", keep: str = "results.json") -> Path:
+    """Fail before any work when ``path`` cannot hold a new run: a file, a place that is not writable, or a folder
+    that already holds ``keep`` from an earlier run (which would be overwritten)."""
+    path = Path(path)
+    what = f"{option} {path}"
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"{what}: is a file; allowed: a folder (results.json, results.md and report.html "
+                          "are written inside it)")
+    if (path / keep).exists():
+        raise ConfigError(f"{what}: already holds {keep} of an earlier run; continue it with --resume {path} "
+                          "or choose another folder")
+    base = _nearest_existing(path)
+    if not base.is_dir():
+        raise ConfigError(f"{what}: {base} is a file, not a folder")
+    _probe(base, what)
+    return path

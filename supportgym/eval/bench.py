@@ -67,11 +67,16 @@ BACKENDS = ("local", "ray")
 #: class may declare its own as ``task_instances = {task: n}``); others get one seed
 TASK_INSTANCES: dict[str, dict[str, int]] = {"tooldesk": {"benchmark": 100}}
 
+def task_instances(env_cls: type, task: str) -> int | None:
+    """How many distinct instances a fixed task holds (chosen by ``seed % n``), where it declares them."""
+    declared = getattr(env_cls, "task_instances", None) or TASK_INSTANCES.get(getattr(env_cls, "name", ""), {})
+    return int(declared[task]) if task in declared else None
+
+
 def task_seeds(env_cls: type, task: str, override: int | None) -> int:
     if override is not None:
         return override
-    declared = getattr(env_cls, "task_instances", None) or TASK_INSTANCES.get(getattr(env_cls, "name", ""), {})
-    return int(declared.get(task, 1))
+    return task_instances(env_cls, task) or 1
 
 
 class BenchConfig(Model):
@@ -120,6 +125,12 @@ def plan(config: BenchConfig) -> Plan:
         for a in config.agents:
             if a not in known:
                 raise UnknownAgentError(expected("agent", a, sorted(known)))
+        served = {spec(e).name for e in env_classes}
+        for a in config.agents:
+            if env_classes and not any(a in AGENTS.get(n, {}) for n in served):
+                where = sorted(n for n, table in AGENTS.items() if a in table)
+                raise UnknownAgentError(f"agent {a!r} has no version for {', '.join(sorted(served))}; it is an agent of "
+                                        f"{', '.join(where)} (add --env {where[0]} or drop --agent {a})")
     if config.tasks:
         known_tasks = {t for cls in env_classes.values() for t in cls.tasks}
         for t in config.tasks:
@@ -139,6 +150,8 @@ def plan(config: BenchConfig) -> Plan:
         env_specs[env_id] = (s.entry_point, s.description, s.metrics, dict(s.kwargs))
         table = AGENTS.get(s.name, {})
         names = [a for a in (config.agents or DEFAULT_AGENTS) if a in table]
+        skipped += [{"env": env_id, "agent": a, "reason": f"no {s.name} version of this agent"}
+                    for a in config.agents or [] if a not in table]
         tasks = list(cls.tasks) if config.tasks is None else [t for t in config.tasks if t in cls.tasks]
         missing = [(x, cls.missing_data(x)) for x in config.splits if x in cls.splits]
         splits = [x for x, why in missing if not why]
@@ -240,6 +253,11 @@ def default_out_dir(root: str | os.PathLike[str] = "results") -> Path:
     return Path(root) / datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
 
 
+def is_eval_results(data: Any) -> bool:
+    """Is this what ``supportgym eval --out`` writes (env, agent, metrics; no bench schema)?"""
+    return isinstance(data, dict) and "schema" not in data and {"env", "agent", "metrics"} <= data.keys()
+
+
 def load_results_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     """A bench results file (``results.json`` or the folder holding it), checked."""
     path = Path(path)
@@ -250,6 +268,10 @@ def load_results_file(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise DataFormatError(path, "no such results file: pass a folder written by `supportgym bench`") from None
     except (OSError, ValueError) as err:
         raise DataFormatError(path, f"unreadable results file: {err}") from None
+    if is_eval_results(data):
+        raise DataFormatError(path, "an `eval --out` file (one agent on one env), not a bench run; `view` and "
+                                    "`leaderboard` read the folders `supportgym bench` writes (e.g. supportgym bench "
+                                    f"--env {data['env']} --agent {data['agent']})")
     if not isinstance(data, dict) or data.get("schema") not in READ_SCHEMAS:
         got = data.get("schema") if isinstance(data, dict) else type(data).__name__
         raise DataFormatError(path, expected("not a bench results file: schema", got, sorted(READ_SCHEMAS)))

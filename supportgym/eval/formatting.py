@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 _COUNT = re.compile(r"^(n|num)_|_(count|n)$|^(episodes|emails|tickets|queries|items|instances|trials|"
-                    r"scored_predictions|predictions|jobs_\w+)$")
+                    r"scored_predictions|unscored_predictions|predictions|jobs_\w+)$")
 
 
 def is_count(key: str) -> bool:

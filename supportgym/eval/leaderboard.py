@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.table import Table
 
-from .bench import READ_SCHEMAS
+from .bench import READ_SCHEMAS, is_eval_results
 
 COLUMNS = ("env", "agent", "task", "episodes", "reward", "score", "success", "pass^k", "steps")
 
@@ -24,6 +24,9 @@ def load_results(folder: str | Path) -> tuple[list[dict[str, Any]], list[str]]:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as err:
             notes.append(f"{path}: unreadable ({err})")
+            continue
+        if is_eval_results(data):
+            notes.append(f"{path}: an `eval --out` file, not a bench run (leaderboards rank bench runs)")
             continue
         if not isinstance(data, dict) or data.get("schema") not in READ_SCHEMAS:
             continue

@@ -49,7 +49,7 @@ def episode_specs(
     *, task: str | None = None, split: str | None = None, episodes: int = 1, seed: int = 0, **options: Any
 ) -> list[EpisodeSpec]:
     """Seeds ``seed, seed+1, ...``; a split becomes the task ``split:<name>``."""
-    t = f"split:{split}" if split else task
+    t = f"split:{split}" if split is not None else task  # an empty --split is a mistake, not "no split"
     opts = tuple(sorted(options.items()))
     return [EpisodeSpec(seed=seed + i, task=t, options=opts) for i in range(episodes)]
 

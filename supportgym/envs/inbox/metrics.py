@@ -3,6 +3,8 @@
 Accuracies and flag precision/recall use scored predictions only (emails with gold).
 Flag precision counts the flags the agent *asked for*; with no flags asked it is 1.0
 when there was nothing to flag and 0.0 otherwise; recall with no gold flags is 1.0.
+Without any scored prediction (imported mail without gold) the score, accuracies and flag
+figures are left out rather than shown as 0 and 1: there is nothing to compare with.
 """
 
 from __future__ import annotations
@@ -26,16 +28,21 @@ def summarize(records: list[Any]) -> dict[str, float]:
     gold_flags = sum(1 for p in preds if p["gold"]["flag_review"])
     tp = sum(1 for p in preds if p["flag_review"] and p["gold"]["flag_review"])
     repairs = sum(r.agent_counters.get("repairs", 0) for r in records)
-    return {
-        "episodes": float(n_ep),
-        "scored_predictions": float(n),
-        "mean_reward": sum(r.total_reward for r in records) / n_ep,
+    unscored = sum(1 for rep in reports for p in rep.get("predictions", []) if p.get("gold") is None)
+    scored = {
         "normalized_score": sum(rep.get("normalized_score", 0.0) for rep in reports) / n_ep,
         "priority_accuracy": _ratio(sum(p["priority"] == p["gold"]["priority"] for p in preds), n),
         "category_accuracy": _ratio(sum(p["category"] == p["gold"]["category"] for p in preds), n),
         "route_accuracy": _ratio(sum(p["route_to"] == p["gold"]["route_to"] for p in preds), n),
         "flag_precision": _ratio(tp, flagged, 1.0 if gold_flags == 0 else 0.0),
         "flag_recall": _ratio(tp, gold_flags, 1.0),
+    } if n else {}
+    return {
+        "episodes": float(n_ep),
+        "scored_predictions": float(n),
+        **({"unscored_predictions": float(unscored)} if unscored else {}),
+        "mean_reward": sum(r.total_reward for r in records) / n_ep,
+        **scored,
         "sla_breaches": sum(rep.get("sla_breaches", 0) for rep in reports) / n_ep,
         "budget_abuse": sum(rep.get("budget_abuse", 0) for rep in reports) / n_ep,
         "queue_overflows": sum(rep.get("queue_overflows", 0) for rep in reports) / n_ep,

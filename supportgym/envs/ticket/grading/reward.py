@@ -146,7 +146,7 @@ def grade(
         "length_penalty": -mult * length,
     }
     weighted = {k: round(WEIGHTS[k] * v, 4) for k, v in raw.items()}
-    pen = {k: round(v, 4) for k, v in pen.items()}
+    pen = {k: round(v, 4) + 0.0 for k, v in pen.items()}  # + 0.0: a penalty of nothing is 0.0, not -0.0
     total = max(-1.0, min(1.0, sum(weighted.values()) + sum(pen.values())))
     reward = TicketReward(total=round(total, 4), empathy_scorer=empathy.name, **weighted, **pen)
     resolved = sol == 1.0 and (req.team is None or escalated_to == req.team)

@@ -172,7 +172,7 @@ def grade_v1(
     pen = {f"{k}_penalty": -EACH[k] * min(v, CAP[k]) for k, v in n.items()}
     pen["qa_penalty"] = -QA_RETRY_EACH * max(0, qa_runs - 1)
     pen["length_penalty"] = -length
-    pen = {k: round(v, 4) for k, v in pen.items()}
+    pen = {k: round(v, 4) + 0.0 for k, v in pen.items()}  # + 0.0: a penalty of nothing is 0.0, not -0.0
     positive = outcome * (OUTCOME_FLOOR + QUALITY_SHARE * quality) if text.strip() else 0.0
     total = max(-1.0, min(1.0, positive + sum(pen.values())))
     rb = TicketRewardV1(
