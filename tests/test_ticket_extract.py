@@ -1018,3 +1018,116 @@ def test_round_16_remedies_in_other_words_are_read(text, kind, polarity):
                                   "The carrier stopped delivery attempts after three tries."])
 def test_a_new_label_or_link_is_no_replacement_and_a_review_no_escalation(text):
     assert extract(text) == []
+
+
+# ---- round 17: the fifth held-out red team's open families -----------------------------------------------------------
+ROUND_17 = [
+    # 2. a charge cancelled is a refund, with the charge and its verb apart (German and French word order), in any language
+    ("Ich habe die doppelte Abbuchung in Höhe von $64.00 für Ihre Bestellung ORD-27580 storniert und Ihnen den Betrag "
+     "zurückerstattet.", "cancel", None),
+    ("Le prélèvement en double de 44,99 $ sur votre carte a été annulé.", "cancel", None),
+    ("Le prélèvement en double de 44,99 $ sur votre carte a été annulé.", "refund", P),
+    ("A cobrança duplicada de $44.99 no seu cartão foi cancelada.", "refund", P),
+    ("We cancelled the duplicate $44.99 charge on your card.", "cancel", None),
+    ("We've cancelled the duplicate payment.", "refund", P),
+    ("I refunded the duplicate charge on ORD-1 and cancelled order ORD-2.", "cancel", P),    # guard: an order cancelled
+    ("There is no charge because we cancelled your order.", "cancel", P),                   # guard
+    ("We refunded the charge and did not cancel the order.", "cancel", D),
+    ("We refunded the charge and did not cancel the order.", "refund", P),
+    # 3. money given back named by the charge, or by every cent of it
+    ("Ya le devolvimos el cargo duplicado.", "refund", P),
+    ("Já devolvemos a cobrança duplicada ao seu cartão.", "refund", P),
+    ("You'll get every cent back.", "refund", P),
+    ("You won't get a cent back.", "refund", D),
+    ("Sie bekommen jeden Cent zurück.", "refund", P),
+    ("Recibirá cada centavo de vuelta.", "refund", P),
+    ("Vous ne récupérerez pas un centime.", "refund", D),
+    # 4. a negative determiner repeated over two remedies is one negation
+    ("Wir können Ihnen leider keine Erstattung und keinen Ersatz anbieten.", "refund", D),
+    ("Wir können Ihnen leider keine Erstattung und keinen Ersatz anbieten.", "replacement", D),
+    ("Keine Erstattung und kein Ersatz sind möglich.", "replacement", D),
+    ("Wir erstatten keine Versandkosten und keinen Ersatz.", "replacement", D),
+    ("No refund and no replacement can be offered.", "replacement", D),
+    ("Ningún reembolso y ningún reemplazo son posibles.", "replacement", D),
+    ("Nenhum reembolso e nenhuma troca são possíveis.", "refund", D),
+    ("Aucun remboursement et aucun remplacement ne sont possibles.", "replacement", D),
+    ("You won't get a refund and you won't get a replacement.", "replacement", D),
+    ("No podemos reembolsarle y no reemplazamos el artículo.", "replacement", D),
+    ("We cannot refund or replace the item.", "replacement", D),                             # as before
+    ("A refund and a replacement are not possible.", "refund", D),                           # as before: one predicate
+    ("Your replacement has been shipped - no label needed.", "replacement", P),
+    ("Your replacement has been shipped, no tracking link and no label needed.", "replacement", P),
+    # ... and a negation is its own predicate's: a finite verb after "and", a dash and a new subject
+    ("We did not cancel the order and refunded the charge.", "refund", P),
+    ("We did not cancel the order and refunded the charge.", "cancel", D),
+    ("No cancelamos el pedido y reembolsamos el cargo.", "refund", P),
+    ("Nous n'avons pas annulé la commande et avons remboursé le prélèvement.", "refund", P),
+    ("Não cancelamos o pedido e reembolsamos a cobrança.", "refund", P),
+    ("Wir haben die Bestellung nicht storniert und Ihnen den Betrag erstattet.", "refund", P),
+    ("Wir haben die Bestellung nicht storniert und erstatten Ihnen den Betrag.", "refund", P),
+    ("Wir haben die Bestellung nicht storniert und erstattet.", "refund", D),                # as before: shared verb
+    ("Your order has been cancelled and the refund will not be issued.", "cancel", P),
+    ("We cancelled the order and it has not been refunded.", "refund", D),
+    ("We did not receive the item back and cannot refund you.", "refund", D),
+    ("The parcel was not delivered and has been refunded.", "refund", P),
+    ("We could not cancel the order and refunded the charge.", "refund", P),
+    ("We have not cancelled the order and refunded the charge.", "refund", D),              # as before: shared verb
+    ("No podemos cancelar el pedido y reembolsar el cargo.", "refund", D),                  # as before: shared verb
+    ("Order ORD-67617 won't ship - it's been cancelled.", "cancel", P),
+    ("El pedido no se enviará - ha sido cancelado.", "cancel", P),
+    ("Die Bestellung wird nicht versandt - sie wurde storniert.", "cancel", P),
+    ("Le colis ne partira pas - la commande a été annulée.", "cancel", P),
+    ("We have not - please feel free to contact us about this - issued a refund.", "refund", D),  # as before
+    ("If it has not arrived by Monday and is confirmed lost, we will refund you.", "refund", C),
+    ("It's not possible, we cannot refund you.", "refund", D),
+    ("We cannot offer a refund and have escalated your case to our fraud team.", "escalation", P),
+    ("No podemos reembolsarle, y su caso ha sido escalado a nuestro equipo legal.", "escalation", P),
+    ("Nous ne pouvons pas vous rembourser et votre dossier a été transmis à notre service juridique.", "escalation", P),
+    ("Não podemos reembolsar e o seu caso foi encaminhado ao jurídico.", "escalation", P),
+    ("Sie erhalten keine Erstattung, und Ihr Fall wurde an unsere Rechtsabteilung weitergeleitet.", "escalation", P),
+    # ... and an aside that needs nothing, after the remedy, is no denial of it
+    ("Le hemos reembolsado $59.00 y no tiene que devolver el artículo.", "refund", P),
+    ("Reembolsamos $59.00 e não precisa devolver o produto.", "refund", P),
+    ("Nous vous avons remboursé 59 $ et il n'est pas nécessaire de renvoyer l'article.", "refund", P),
+    ("Wir haben Ihnen $59.00 erstattet und es ist nicht nötig, den Artikel zurückzusenden.", "refund", P),
+    ("We cannot refund you, and there is no need to send the item back.", "refund", D),      # as before
+    ("Su reembolso ha sido revisado y no se emitirá.", "refund", D),                         # as before
+    # 5. a case handed over for approval, a named team that has it now
+    ("I passed it to them for approval.", "escalation", P),
+    ("I've sent your refund request up for approval.", "escalation", P),
+    ("Our VIP desk has your case now.", "escalation", P),
+    ("Your case is now in the hands of our legal team.", "escalation", P),
+    ("Ihr Fall liegt jetzt bei unserer Rechtsabteilung.", "escalation", P),
+    ("Su caso está ahora en manos de nuestro equipo legal.", "escalation", P),
+    ("Votre demande a été transmise pour validation.", "escalation", P),
+    ("Votre dossier est maintenant entre les mains de notre service juridique.", "escalation", P),
+    ("O seu caso agora está com a nossa equipe jurídica.", "escalation", P),
+    ("Our team has your case now.", "escalation", None),                                     # no team named
+    ("Please send it back for a decision.", "escalation", None),
+    ("We need your approval before we send a replacement.", "escalation", None),
+    # 6. commercial credit
+    ("Nous vous avons accordé un crédit commercial de 20 €.", "credit", P),
+    ("Le hemos concedido un crédito comercial de 20 €.", "credit", P),
+    ("We've added a $10 courtesy credit to your account.", "credit", P),
+]
+
+
+@pytest.mark.parametrize("text,kind,label", ROUND_17)
+def test_round_17_constructions_read_as_a_customer_reads_them(text, kind, label):
+    _assert_reads(text, kind, label)
+
+
+@pytest.mark.parametrize("text,stated", [
+    ("I refunded the duplicate charge of $44.99 on ORD-26810 and cancelled order ORD-70837, voiding its payment.",
+     {"refund": [44.99], "cancel": []}),
+    ("Ich habe Ihnen $44.99 für ORD-26810 erstattet und die Bestellung ORD-70837 storniert.",
+     {"refund": [44.99], "cancel": []}),
+    ("Le hemos reembolsado $44.99 del pedido ORD-26810 y cancelado el pedido ORD-70837.", {"refund": [44.99], "cancel": []}),
+    ("Nous avons remboursé 44,99 $ pour ORD-26810 et annulé la commande ORD-70837.", {"refund": [44.99], "cancel": []}),
+    ("Reembolsei $44.99 do pedido ORD-26810 e cancelei o pedido ORD-70837.", {"refund": [44.99], "cancel": []}),
+    ("We'll refund $59 and issue a $10 credit.", {"refund": [59.0], "credit": [10.0]}),
+    ("We have refunded $59 and $10 back to your card.", {"refund": [59.0, 10.0]}),             # as before: one remedy
+])
+def test_each_coordinated_remedy_states_its_own_amounts(text, stated):
+    """Round 17: an amount in one conjunct was every remedy's in the clause ("states an amount no cancel action used")."""
+    assert {c.kind: c.amounts for c in extract(text)} == stated

@@ -19,7 +19,8 @@ investigation, escalation; any wording in data/commitments_i18n.yaml) and decide
 Before a clause is read, the adjuncts whose negations and conditions are about something else are masked (a
 purpose: "to prevent further delays"; a concession: "whether or not you believe it"; ``_mask_adjuncts``; a trailing
 contrast: "..., not in 30 days"; ``_contrast_scope``), and a "whether" / "ob" question after a remedy becomes a clause
-of its own (``_split_questions``).
+of its own (``_split_questions``). Remedies coordinated in one clause ("refunded $44.99 on ORD-1 and cancelled order
+ORD-2") each state the amounts of their own conjunct, and a predicate of its own keeps its negations (conjuncts.py).
 
 An amount moving to a card or account with no trigger at all ("$89 is heading to your
 Visa") is also ``uncertain`` money: it cannot hide a refund from the grader.
@@ -39,6 +40,7 @@ from pydantic import ValidationError
 from ....core.errors import DataFormatError
 from ....core.types import Model
 from ..policy import DATA
+from . import conjuncts
 from .textnorm import deconfuse, likely_reading, respellings, unreadable_words
 
 I18N_PATH = DATA / "commitments_i18n.yaml"
@@ -111,6 +113,13 @@ class I18nLexicon(Model):
     charge_cancellations: str = r"(?!)"
     denied_windows: list[str] = []
     remedy_policies: str = r"(?!)"
+    negative_determiners: str = r"(?!)"
+    conjunct_predicates: str = r"(?!)"
+    conjunct_pasts: str = r"(?!)"
+    perfect_auxiliaries: str = r"(?!)"
+    local_negations: str = r"(?!)"
+    dash_subjects: str = r"(?!)"
+    needless_asides: str = r"(?!)"
 
 
 def _alt(patterns: list[str]) -> re.Pattern[str]:
@@ -191,6 +200,15 @@ class _Compiled:
     policy: re.Pattern[str]
     #: "outside the 30-day window", "too late to": a denial that never turns a denial into a promise (_negation_count)
     window: re.Pattern[str]
+    #: remedies coordinated in one clause: their amounts and negations (conjuncts.py)
+    neg_det: re.Pattern[str]
+    conj_predicate: re.Pattern[str]
+    conj_past: re.Pattern[str]
+    perfect: re.Pattern[str]
+    local_neg: re.Pattern[str]
+    dash_subject: re.Pattern[str]
+    #: "... and there is no need to return the item": an aside whose negation is not the remedy's (_main_clause)
+    needless: re.Pattern[str]
 
 
 @lru_cache(maxsize=2)
@@ -235,6 +253,13 @@ def load_i18n(path: str | Path = I18N_PATH) -> _Compiled:
             requirement=re.compile(lex.requirements, re.IGNORECASE),
             deferred=re.compile(lex.deferred_events, re.IGNORECASE),
             charge_cancel=re.compile(lex.charge_cancellations, re.IGNORECASE),
+            neg_det=re.compile(lex.negative_determiners, re.IGNORECASE),
+            conj_predicate=re.compile(lex.conjunct_predicates, re.IGNORECASE),
+            conj_past=re.compile(lex.conjunct_pasts, re.IGNORECASE),
+            perfect=re.compile(lex.perfect_auxiliaries, re.IGNORECASE),
+            local_neg=re.compile(lex.local_negations, re.IGNORECASE),
+            dash_subject=re.compile(lex.dash_subjects, re.IGNORECASE),
+            needless=re.compile(lex.needless_asides, re.IGNORECASE),
             **_refusal_structure(lex),
         )
     except (yaml.YAMLError, ValidationError, re.error) as err:
@@ -678,12 +703,13 @@ def _follow_up_scope(c: _Compiled, body: str) -> str:
 
 def _read(c: _Compiled, body: str) -> str:
     """``body`` with what promises and denies nothing masked: non-commitments, negation exceptions, adjuncts, a negated
-    hesitation, a trailing contrast (one space where a phrase was masked: "wir schicken Ihnen kostenlos einen neuen
-    Artikel" keeps its replacement phrase whole; "kostenlos" is masked)."""
+    hesitation, a trailing contrast, a negative determiner repeated over two remedies (one space where a phrase was
+    masked: "wir schicken Ihnen kostenlos einen neuen Artikel" keeps its replacement phrase whole; "kostenlos" is
+    masked)."""
     body = c.masked.sub(lambda m: " " * len(m.group()), body)
     body = c.neg_exc.sub(lambda m: " " * len(m.group()), body)
     body = _mask_adjuncts(c, body)
-    body = _contrast_scope(c, _unhesitate(c, body))
+    body = conjuncts.distribute(c, _contrast_scope(c, _unhesitate(c, body)))
     return re.sub(r" {2,}", " ", body)
 
 
@@ -697,7 +723,11 @@ def _states_a_cancellation(c: _Compiled, body: str, question: bool) -> bool:
     attempt), not a charge's."""
     if question or not c.triggers["cancel"].search(c.charge_cancel.sub(" ", body)) or c.attempt.search(body):
         return False
-    polarity, mode, _ = _classify(c, _follow_up_scope(c, _main_clause(c, body, ["cancel"])), question)
+    # read as extract reads it: "We refunded ORD-1 and it has not been cancelled" denies, "We cancelled ORD-2 and it has
+    # not been refunded" states it (conjuncts.readings)
+    kinds = [k for k, pat in c.triggers.items() if pat.search(body)]
+    part = next(p for p in conjuncts.readings(c, body, kinds) if "cancel" in p.kinds)
+    polarity, mode, _ = _classify(c, _follow_up_scope(c, _main_clause(c, part.body, list(part.scope))), question)
     return (polarity, mode) == ("promise", "firm")
 
 
@@ -711,6 +741,10 @@ def _main_clause(c: _Compiled, body: str, kinds: list[str]) -> str:
     starts = [m.start() for k in kinds for m in [c.triggers[k].search(body)] if m]
     if not starts:
         return body
+    body = conjuncts.own_clause(c, body, min(starts))
+    aside = c.needless.search(body, min(starts))
+    if aside and not _trigger_count(c, body[aside.start():]):
+        body = body[: aside.start()]
     if not _DONE_BY_US.search(body[: min(starts)]):
         # only a remedy whose subject is us ("I've refunded", "we cannot refund") has its clause end with it: in
         # "The refund which you requested has been declined" the clause's verb comes after the relative clause. Any
@@ -910,22 +944,30 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
                                   "classify", amounts(sent), sent))
             continue
         context = amounts(sent) or (amounts(earlier) if {"refund", "credit"} & set(kinds) else [])
-        polarity, mode, why = _classify(c, _follow_up_scope(c, _main_clause(c, body, kinds)), question)
-        if why == _NO_VERB and (_TITLE.match(sent) or _HEADING.match(sent) and not amounts(sent)):
-            continue
-        if polarity == "promise" and mode in ("firm", "uncertain") and c.attempt.search(body):
-            # "I tried to cancel ORD-1 but it's already on its way": an attempt that failed denies the remedy; one that
-            # did not say how it went states nothing (round 13: uncertain in English, a firm promise in French, German
-            # and Portuguese)
-            polarity, mode, why = ("deny", "firm", "") if c.attempt_failed.search(after) else (
-                "promise", "uncertain", "an attempt, not the remedy done")
-        prev_remedy = None  # a clause that names its own remedy is read on its own; "it" no longer points back
-        if "refund" in kinds and polarity == "promise":
-            refunded = (refunded or set()) | set(money)
-        if polarity == "promise" and mode == "firm":
-            last_promised = kinds[0]
-        for k in kinds:
-            out.append(Commit(k, polarity, mode, clause, money, full, why, context, sent))  # type: ignore[arg-type]
+        stated: dict[str, Commit] = {}
+        parts = conjuncts.readings(c, body, kinds)
+        for part in parts:
+            # each conjunct of coordinated remedies with its own amounts and, a predicate of its own, its own negations
+            main = _main_clause(c, part.body, list(part.scope))
+            polarity, mode, why = _classify(c, _follow_up_scope(c, main), question)
+            if why == _NO_VERB and (_TITLE.match(sent) or _HEADING.match(sent) and not amounts(sent)):
+                continue
+            if polarity == "promise" and mode in ("firm", "uncertain") and c.attempt.search(part.region):
+                # "I tried to cancel ORD-1 but it's already on its way": an attempt that failed denies the remedy; one
+                # that did not say how it went states nothing (round 13: uncertain in English, a firm promise in French,
+                # German and Portuguese)
+                polarity, mode, why = ("deny", "firm", "") if c.attempt_failed.search(after) else (
+                    "promise", "uncertain", "an attempt, not the remedy done")
+            own, whole = (money, full) if len(parts) == 1 else (amounts(part.own), bool(c.full.search(part.own)))
+            if "refund" in part.kinds and polarity == "promise":
+                refunded = (refunded or set()) | set(own)
+            if polarity == "promise" and mode == "firm":
+                last_promised = part.kinds[0]
+            stated.update({k: Commit(k, polarity, mode, clause, own, whole, why, context, sent)  # type: ignore[arg-type]
+                           for k in part.kinds})
+        if stated:
+            prev_remedy = None  # a clause that names its own remedy is read on its own; "it" no longer points back
+        out.extend(stated[k] for k in kinds if k in stated)
     return out
 
 

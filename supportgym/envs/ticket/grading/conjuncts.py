@@ -1,0 +1,164 @@
+"""Remedies coordinated in one clause (round 17): which amounts and which negations belong to each.
+
+The extractor reads a clause as one statement, so everything in it was every remedy's: "I refunded the duplicate
+charge of $44.99 on ORD-1 and cancelled order ORD-2" was a cancellation of $44.99 (an amount no cancellation used), "We
+did not cancel the order and refunded the charge" a denied refund, and "keine Erstattung und keinen Ersatz" two
+negations, so two promises. Here a clause whose remedies stand in conjuncts of their own ("and", "und", "y", "et", "e",
+a list comma) is read per conjunct:
+
+* each remedy states the amounts and "full" of its own conjunct (``Conjunct.own``);
+* where the conjunct after "and" has a finite verb of its own ("... and refunded the charge", "y reembolsamos", "et
+  avons rembourse", "and the refund will not be issued"; ``conjunct_predicates``, ``conjunct_pasts``) or a German
+  negation ends the conjunct before it with its verb ("nicht storniert und Ihnen den Betrag erstattet",
+  ``local_negations``), the negations of one predicate are not the other's (``Conjunct.body``). A conjunct that shares
+  its verb ("we cannot refund or replace", "a refund and a replacement are not possible", "we have not cancelled the
+  order and refunded the charge") shares its negation as before;
+* a negative determiner repeated over coordinated remedies is one negation, not two ("keine Erstattung und keinen
+  Ersatz", "no refund and no replacement", "aucun remboursement et aucun remplacement": ``distribute``);
+* a predicate of its own before the remedy, coordinated with it or set off by a dash and a new subject, keeps its
+  negations ("Order ORD-1 won't ship - it's been cancelled", "We did not receive the item and have refunded you":
+  ``own_clause``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .extract import _Compiled
+
+#: where two coordinated remedies meet: a conjunction, or a list comma
+_COORDINATOR = re.compile(
+    r"\s*,?\s+(?:and|und|y|e|et|as\s+well\s+as|sowie|ainsi\s+que|assim\s+como|asi\s+como)\s+|,\s+")
+#: a German verb that opens its conjunct with more words after it: finite ("erstatten Ihnen"), not a bare participle
+_FINITE_FIRST = re.compile(r"[a-z]+[^t\W]\s+[a-z]")
+#: a conjunction before a repeated negative determiner, and the focus particle it may take ("und auch keinen Ersatz")
+_REPEAT = r"(?:and|und|y|et|e|or|oder|ou|o)\s+(?:(?:also|auch|even|tampoco|tampouco|aussi)\s+)?"
+
+
+@dataclass(frozen=True)
+class Conjunct:
+    kinds: tuple[str, ...]
+    #: its own words: the amounts and "full" it states
+    own: str
+    #: the clause as this conjunct's remedies read it: the negations of another predicate blanked
+    body: str
+    #: the remedies of its predicate, where the remedy's clause starts (extract._main_clause)
+    scope: tuple[str, ...]
+    #: its predicate's words: "I tried to cancel ORD-1 and refunded ORD-2" tried only the cancellation
+    region: str
+
+
+@lru_cache(maxsize=4)
+def _repeated(determiners: str) -> re.Pattern[str]:
+    return re.compile(rf"(?:{determiners})\s+(?P<first>(?:[^\s,;:]+,?\s+){{0,3}}?){_REPEAT}(?P<neg>{determiners})\s+"
+                      r"(?P<second>[^\s,;:]+(?:\s+[^\s,;:]+){0,2})")
+
+
+def _names_remedy(c: _Compiled, text: str) -> bool:
+    return any(pat.search(text) for pat in c.triggers.values())
+
+
+def distribute(c: _Compiled, body: str) -> str:
+    """``body`` with a negative determiner that repeats one over a coordinated remedy blanked: "keine Erstattung und
+    keinen Ersatz" denies both, as "keine Erstattung oder Ersatz" does, and so does "Wir erstatten keine Versandkosten
+    und keinen Ersatz". Not before a finite verb of its own: "No podemos reembolsarle y no reemplazamos el articulo"
+    negates each predicate (``readings``)."""
+    for m in reversed(list(_repeated(c.neg_det.pattern).finditer(body))):
+        after = body[m.start("second"):]
+        if (_names_remedy(c, body[: m.start("neg")]) and _names_remedy(c, m.group("second"))
+                and not c.conj_predicate.match(after) and not c.conj_past.match(after)):
+            body = body[: m.start("neg")] + " " * len(m.group("neg")) + body[m.end("neg"):]
+    return body
+
+
+def _blank_negations(c: _Compiled, body: str, lo: int, hi: int) -> str:
+    """``body`` with the negations that lie in [lo, hi) blanked, and a modal next to one: "could not", "no podriamos"
+    are a denial of that predicate, and "could" left alone would hedge the other one."""
+    def blank(text: str, spans: list[tuple[int, int]]) -> str:
+        for a, b in spans:
+            text = text[:a] + " " * (b - a) + text[b:]
+        return text
+
+    spans = [m.span() for pat in (c.neg, c.concord, c.deny, c.window) for m in pat.finditer(body)
+             if m.start() >= lo and m.end() <= hi]
+    body = blank(body, spans)
+    return blank(body, [m.span() for pat in (c.hedge, c.mood_hedge) for m in pat.finditer(body, lo, hi)
+                        if any(0 <= a - m.end() <= 2 or 0 <= m.start() - b <= 2 for a, b in spans)])
+
+
+def _own_predicate(c: _Compiled, head: str, tail: str) -> bool:
+    """The conjunct after a coordinator (``tail``) is a predicate of its own, beside the one before it (``head``)."""
+    if not (c.markers.search(head) or c.neg.search(head)):
+        return False  # "a refund and a replacement are not possible": one predicate after both subjects
+    if c.conj_predicate.match(tail) or (c.conj_past.match(tail) and not c.perfect.search(head)):
+        return True
+    # after a German verb its negation ends: the next conjunct has an object of its own before its verb ("nicht storniert
+    # und Ihnen den Betrag erstattet") or opens with a finite verb ("und erstatten Ihnen"); a bare participle ("nicht
+    # storniert und erstattet") shares the negation
+    starts = [m.start() for pat in c.triggers.values() for m in [pat.search(tail)] if m]
+    return bool(c.local_neg.search(head) and starts) and (min(starts) > 0 or bool(_FINITE_FIRST.match(tail)))
+
+
+def readings(c: _Compiled, body: str, kinds: list[str]) -> list[Conjunct]:
+    """The conjuncts of ``body`` (a clause, ``extract._read``) that name ``kinds``, each remedy in exactly one; the
+    whole clause when its remedies are not coordinated so (one remedy, a trigger across a coordinator, a remedy named
+    twice or by no trigger of its own: a charge cancelled read as a refund)."""
+    whole = [Conjunct(tuple(kinds), body, body, tuple(kinds), body)]
+    cuts = list(_COORDINATOR.finditer(body)) if len(kinds) > 1 else []
+    if not cuts:
+        return whole
+    edges = [0, *(x for m in cuts for x in m.span()), len(body)]
+    segments = list(zip(edges[::2], edges[1::2]))
+    for k in kinds:
+        if sum(len(c.triggers[k].findall(body[a:b])) for a, b in segments) != len(c.triggers[k].findall(body)):
+            return whole
+    groups: list[list] = []  # [first segment, last segment, kinds]
+    for i, (a, b) in enumerate(segments):
+        named = [k for k in kinds if c.triggers[k].search(body[a:b])]
+        if named and not (groups and set(named) <= set(groups[-1][2])):
+            groups.append([i, i, named])
+        elif groups:
+            # words after a remedy's conjunct are its own, and so is the same remedy again ("cancelled order ORD-2,
+            # voiding its payment")
+            groups[-1][1] = i
+    located = [k for g in groups for k in g[2]]
+    if len(groups) < 2 or sorted(located) != sorted(kinds):
+        return whole
+    groups[0][0] = 0
+    # where one predicate ends and the next begins: the coordinator before a conjunct with a finite verb of its own
+    regions, start, predicate = [], 0, []  # the predicates' spans; each group's predicate
+    for g in groups:
+        cut = cuts[g[0] - 1] if g[0] else None
+        if cut and _own_predicate(c, body[: cut.start()], body[cut.end():]):
+            regions.append((start, cut.start()))
+            start = cut.end()
+        predicate.append(len(regions))
+    regions.append((start, len(body)))
+    out = []
+    for (first, last, named), p in zip(groups, predicate):
+        lo, hi = regions[p]
+        scope = tuple(k for (_, _, ks), q in zip(groups, predicate) if q == p for k in ks)
+        read = body if len(regions) == 1 else _blank_negations(c, _blank_negations(c, body, 0, lo), hi, len(body))
+        out.append(Conjunct(tuple(named), body[segments[first][0]: segments[last][1]], read, scope, body[lo:hi]))
+    return out
+
+
+def own_clause(c: _Compiled, body: str, start: int) -> str:
+    """``body`` without the negations of a predicate of its own before the remedy (``start``; round 17): one set off by
+    a dash that a new subject follows ("Order ORD-1 won't ship - it's been cancelled", "No problem - we've refunded
+    you") or coordinated with the remedy's ("We did not receive the item and have refunded you", "No, it has not been
+    refunded"). Only the negations: a condition before it still conditions the remedy ("If it has not arrived by
+    Monday and is confirmed lost, we will refund you"), and "We have not - please contact us - issued a refund" keeps
+    its own."""
+    cut = 0
+    for m in re.finditer(r"\s-\s+", body[:start]):
+        if c.dash_subject.match(body, m.end()):
+            cut = m.end()
+    for m in _COORDINATOR.finditer(body[:start]):
+        if m.end() > cut and _own_predicate(c, body[: m.start()], body[m.end():]):
+            cut = m.end()
+    return _blank_negations(c, body, 0, cut) if cut else body
