@@ -1,15 +1,19 @@
-"""The CLI contract of ``supportgym eval`` (issue: results.json keys, --emails coverage, errors)."""
+"""The CLI contract: ``supportgym eval`` (results.json keys, --emails coverage, errors) and what a new user hit."""
 
 from __future__ import annotations
 
 import json
+import math
+import os
 import subprocess
 import sys
 
+import pytest
 from typer.testing import CliRunner
 
 from supportgym.cli import _load_commands
 from supportgym.cli.app import app
+from supportgym.core.errors import ConfigError, DataFormatError, UnknownAgentError, UnknownEnvError, UnknownTaskError
 
 _load_commands()
 runner = CliRunner()
@@ -72,3 +76,155 @@ def test_bad_input_exits_2_with_a_message_naming_allowed_values(tmp_path):
         [sys.executable, "-m", "supportgym.cli", "eval", "--env", "nope"], capture_output=True, text=True
     )
     assert proc.returncode == 2 and "inbox-v0" in proc.stderr
+
+# ---- what a new user hit on a walk through the README (2 Dec): each case failed before its fix -----------------
+# Bad output paths fail before any episode runs; a bench that would run nothing says why; a split typo names the
+# splits; imported mail without gold shows the agent's labels instead of accuracies of 0; filters that match nothing
+# say what there is.
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "supportgym.cli", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_eval_out_that_is_a_folder_fails_before_running_with_exit_2(tmp_path):
+    proc = cli("eval", "--env", "inbox", "--task", "easy", "--out", str(tmp_path))
+    assert proc.returncode == 2 and "is a folder" in proc.stderr and "Traceback" not in proc.stderr
+    assert "route_accuracy" not in proc.stdout  # nothing ran
+    with pytest.raises(ConfigError, match="cannot write"):
+        run("eval", "--env", "inbox", "--task", "easy", "--out", "/proc/supportgym-results.json")
+
+
+def test_export_out_that_is_a_folder_is_refused(tmp_path):
+    with pytest.raises(ConfigError, match="emails.jsonl"):
+        run("export", "--split", "test", "--n", "2", "--out", str(tmp_path))
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(ConfigError, match="is a file"):
+        run("export", "--split", "test", "--n", "2", "--format", "hf", "--out", str(tmp_path / "f"))
+
+
+def test_bench_out_that_is_a_file_or_an_earlier_run_is_refused(tmp_path):
+    args = ("bench", "--env", "inbox", "--agent", "rules", "--episodes", "1", "--no-tasks", "--split", "test")
+    (tmp_path / "r.json").write_text("{}")
+    with pytest.raises(ConfigError, match="is a file"):
+        run(*args, "--out", str(tmp_path / "r.json"))
+    assert run(*args, "--out", str(tmp_path / "run"), "--no-report").exit_code == 0
+    before = (tmp_path / "run" / "results.json").read_text()
+    with pytest.raises(ConfigError, match="--resume"):  # a second run would have overwritten the first
+        run(*args, "--out", str(tmp_path / "run"))
+    assert (tmp_path / "run" / "results.json").read_text() == before
+
+
+def test_bench_agent_of_another_env_is_an_error_or_a_skip_note(tmp_path):
+    with pytest.raises(UnknownAgentError, match="agent of tooldesk"):
+        run("bench", "--env", "inbox", "--agent", "sac", "--episodes", "1", "--out", str(tmp_path / "a"))
+    assert not (tmp_path / "a").exists()
+    result = run("bench", "--env", "inbox", "--env", "tooldesk", "--agent", "rules", "--agent", "sac",
+                 "--episodes", "1", "--no-tasks", "--split", "test", "--out", str(tmp_path / "b"), "--no-report")
+    assert result.exit_code == 0 and "inbox-v1 · sac: no inbox version" in result.output
+    with pytest.raises(ConfigError, match="nothing to run"):
+        run("bench", "--env", "inbox", "--agent", "rules", "--episodes", "0", "--no-tasks", "--out", str(tmp_path / "c"))
+    assert not (tmp_path / "c").exists()
+
+
+def test_serve_with_an_unknown_default_env_exits_2():
+    with pytest.raises(UnknownEnvError, match="inbox-v0"):
+        run("serve", "--port", "0", "--env", "inbx")
+    result = run("serve", "--port", "0", "--env", "ticket", "--serve-env", "inbox-v1")
+    assert result.exit_code == 2 and "does not serve" in result.output
+
+
+def test_split_typos_name_the_splits_and_an_empty_split_is_refused():
+    with pytest.raises(UnknownTaskError) as err:
+        run("eval", "--env", "inbox", "--split", "tset")
+    assert "split: got 'tset'" in str(err.value) and "'split:test'" not in str(err.value)
+    with pytest.raises(UnknownTaskError, match="split: got ''"):
+        run("eval", "--env", "inbox", "--split", "")
+    with pytest.raises(UnknownTaskError, match="or a split"):
+        run("eval", "--env", "inbox", "--task", "hrad")
+
+
+def _mail(tmp_path, gold: bool):
+    rows = [{"id": f"m{i}", "sender": f"user{i}@example.com", "subject": f"Invoice INV-{i} overdue",
+             "body": f"Hello, invoice INV-{i} for $120.00 is still unpaid. Regards, Ana"} for i in range(3)]
+    if gold:
+        for r in rows:
+            r["gold"] = {"priority": "medium", "category": "billing_inquiry", "route_to": "billing"}
+    src = tmp_path / "mail.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return src
+
+
+def test_mail_without_gold_shows_labels_not_accuracies_of_zero(tmp_path):
+    out = tmp_path / "r.json"
+    result = run("eval", "--env", "inbox", "--agent", "rules", "--emails", str(_mail(tmp_path, gold=False)),
+                 "--out", str(out))
+    assert result.exit_code == 0, result.output
+    metrics = json.loads(out.read_text())["metrics"]
+    assert metrics["scored_predictions"] == 0 and metrics["unscored_predictions"] == 3
+    assert not {"route_accuracy", "flag_precision", "normalized_score"} & metrics.keys()
+    assert "labels (no gold" in result.output and "Invoice INV-1 overdue" in result.output
+    scored = run("eval", "--env", "inbox", "--agent", "rules", "--emails", str(_mail(tmp_path, gold=True)))
+    assert "route_accuracy" in scored.output and "labels (no gold" not in scored.output
+    with pytest.raises(ConfigError, match="triaged once"):
+        run("eval", "--env", "inbox", "--emails", str(_mail(tmp_path, gold=True)), "--episodes", "5")
+
+
+def test_eval_refuses_more_episodes_than_a_task_has_instances():
+    with pytest.raises(ConfigError, match="allowed: 1 to 100"):
+        run("eval", "--env", "tooldesk", "--task", "benchmark", "--episodes", "150")
+
+
+def test_view_filters_and_files_of_the_wrong_kind_say_so(tmp_path):
+    run("bench", "--env", "inbox", "--agent", "rules", "--episodes", "1", "--no-tasks", "--split", "test",
+        "--out", str(tmp_path / "run"), "--no-report")
+    with pytest.raises(ConfigError, match="allowed: .*inbox-v1"):
+        run("view", str(tmp_path / "run"), "--env", "nope")
+    run("eval", "--env", "inbox", "--task", "easy", "--out", str(tmp_path / "e.json"))
+    with pytest.raises(DataFormatError, match="eval --out"):
+        run("view", str(tmp_path / "e.json"))
+    board = run("leaderboard", str(tmp_path))
+    assert "e.json: an `eval --out` file" in board.output
+
+
+def test_training_reports_are_strict_json():
+    from supportgym.cli.train_rl import _plain
+
+    report = _plain({"best_step": math.nan, "episodes": 500.0, "final": {"loss": math.inf, "alpha": 1.0}})
+    assert json.loads(json.dumps(report, allow_nan=False)) == {"best_step": None, "episodes": 500,
+                                                                "final": {"loss": None, "alpha": 1.0}}
+
+
+def test_ticket_penalties_of_nothing_are_zero_not_negative_zero():
+    from supportgym import make
+    from supportgym.agents import make_agent
+
+    for env_id in ("ticket-v0", "ticket-v1"):
+        env, agent = make(env_id), make_agent("ticket", "oracle", seed=0)
+        obs = env.reset(seed=0)
+        agent.bind(env, seed=0)
+        while not obs.done:
+            obs = env.step(agent.act(obs))
+        assert "-0.0" not in obs.model_dump_json(), env_id
+
+
+def test_envs_table_keeps_split_names_whole_at_80_columns():
+    proc = subprocess.run([sys.executable, "-m", "supportgym.cli", "envs"], capture_output=True, text=True,
+                          env={**os.environ, "COLUMNS": "80"}, timeout=120)
+    assert proc.returncode == 0
+    assert "handwritten:validation" in proc.stdout and "real:validati…" not in proc.stdout
+
+
+def test_minilm_loads_without_a_progress_bar_and_restores_the_setting(monkeypatch):
+    pytest.importorskip("sentence_transformers")
+    import sentence_transformers
+    from transformers.utils import logging as hf_logging
+
+    from supportgym.core.minilm import load_minilm
+
+    seen = []
+    monkeypatch.setattr(sentence_transformers, "SentenceTransformer",
+                        lambda *a, **k: seen.append(hf_logging.is_progress_bar_enabled()) or "model")
+    hf_logging.enable_progress_bar()
+    assert load_minilm() == "model" and seen == [False]
+    assert hf_logging.is_progress_bar_enabled()
