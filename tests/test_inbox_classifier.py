@@ -35,7 +35,8 @@ def test_committed_checkpoint_matches_the_rules_tables():
     card = json.loads(DEFAULT_CHECKPOINT.with_suffix(".json").read_text(encoding="utf-8"))
     assert card["features_version"] == FEATURES_VERSION
     assert card["rules_fingerprint"] == rules_fingerprint(), \
-        "agents/data/inbox_rules.json changed: retrain with `supportgym train classifier --env inbox`"
+        "agents/data/inbox_rules.json changed: retrain with " \
+        "`supportgym train classifier --env inbox --out supportgym/agents/checkpoints/inbox_classifier.npz`"
 
 
 def test_inference_needs_no_sklearn():
@@ -266,3 +267,12 @@ def test_classifier_defers_to_rules_when_unsure():
         assert default.read(e)[1:] == (InboxRulesAgent().read(e)[1:] if unsure else heads_or_phishing(default, e))
     with pytest.raises(ConfigError, match="defer_below"):
         InboxClassifierAgent(defer_below=1.5)
+
+
+def test_retraining_by_default_does_not_replace_the_committed_checkpoint():
+    from pathlib import Path
+
+    from supportgym.train.classifier import ClassifierConfig
+
+    out = Path(ClassifierConfig().out).with_suffix(".npz").resolve()
+    assert out != DEFAULT_CHECKPOINT.with_suffix(".npz").resolve() and out.parts[-2] == "runs"

@@ -86,11 +86,12 @@ class TriageModel:
 
     @classmethod
     def load(cls, path: str | Path) -> TriageModel:
-        card, z = load_arrays(path, "classifier", FEATURES_VERSION, TRAIN_HINT)
+        hint = f"{TRAIN_HINT} --out {Path(path).with_suffix('.npz')}"  # retrain *this* checkpoint (the default writes runs/)
+        card, z = load_arrays(path, "classifier", FEATURES_VERSION, hint)
         if card.get("rules_fingerprint") not in (None, rules_fingerprint()):
             # the rules' keyword scores are features: edited tables shift the inputs the heads were fit on
             warnings.warn(f"classifier checkpoint {Path(path).with_suffix('.npz')} was trained with other rules tables "
-                          f"(agents/data/inbox_rules.json); retrain with `{TRAIN_HINT}`", stacklevel=2)
+                          f"(agents/data/inbox_rules.json); retrain with `{hint}`", stacklevel=2)
         vec = Vectorizer(vocab_of(z), z["idf"], float(z["meta_scale"][0]) if "meta_scale" in z else 0.0)
         heads = {f: Head(list(classes), z[f"{f}.weights"], z[f"{f}.bias"]) for f, classes in card["heads"].items()}
         return cls(vec, heads, card)

@@ -18,8 +18,9 @@ console = Console()
 @train_app.command("classifier")
 def classifier_command(
     env: str = typer.Option("inbox", help="only inbox has a classifier agent"),
-    out: Optional[Path] = typer.Option(None, help="checkpoint path (.npz + .json); default: the committed one "
-                                                  "under supportgym/agents/checkpoints/"),
+    out: Optional[Path] = typer.Option(None, help="checkpoint path (.npz + .json); default runs/inbox_classifier.npz "
+                                                  "(the committed one under supportgym/agents/checkpoints/ only when "
+                                                  "named here)"),
     generated: Optional[int] = typer.Option(None, help="generated train emails (default 12000)"),
     generated_validation: Optional[int] = typer.Option(None, help="generated validation emails (default 2000)"),
     real_weight: Optional[float] = typer.Option(None, help="weight of real mail relative to its size (default 4)"),
@@ -69,3 +70,4 @@ def classifier_command(
     summary = train_classifier(ClassifierConfig(**fields))
     summary.pop("tried", None)
     console.print_json(json.dumps(summary, default=str))
+    console.print(f"use it with: supportgym eval --env inbox --agent classifier --checkpoint {summary['checkpoint']}")

@@ -72,7 +72,9 @@ class ClassifierConfig(Model):
                                             "(C = 1 was chosen by cross-validation)")
     max_iter: int = Field(400, ge=10)
     seed: int = 0
-    out: str = str(DEFAULT_CHECKPOINT)
+    #: not the committed checkpoint: a retraining must not silently replace what `--agent classifier` loads (pass its
+    #: path, supportgym/agents/checkpoints/inbox_classifier.npz, to do that on purpose)
+    out: str = "runs/inbox_classifier.npz"
     corpora: str | None = Field(None, description="real-mail corpora folder (default: $SUPPORTGYM_CORPORA or ../shared/corpora)")
 
     @field_validator("handwritten_parts")
