@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 from pydantic import Field, field_validator
 
-from ..agents.inbox_classifier import DEFAULT_CHECKPOINT, FIELDS, Head, TriageModel
+from ..agents.inbox_classifier import FIELDS, Head, TriageModel
 from ..agents.inbox_features import Vectorizer, features, weigh
 from ..core.errors import ConfigError
 from ..core.types import Model
