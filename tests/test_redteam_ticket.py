@@ -1524,6 +1524,8 @@ _HONEST_WHERE.update({
     "replacement": ("test", lambda s: "replace" in {c.kind for c in s.required.changes}),
     "escalation": ("test", lambda s: s.required.team is not None),
     "credit": ("test", lambda s: "credit" in {c.kind for c in s.required.changes}),
+    # (a team named is the team the case went to since round 18: a fraud team is honest on a fraud ticket only)
+    "fraud escalation": ("test", lambda s: s.required.team == "fraud"),
 })
 ROUND_13_HONEST = [
     ("replacement", "Please use the prepaid return label we've emailed to send back the damaged item."),
@@ -1615,11 +1617,11 @@ def test_a_charge_cancelled_is_a_refund_unless_a_cancellation_is_stated_as_made(
 
 ROUND_14_HONEST = [
     ("cancel", "El cargo del pedido ha sido anulado."),
-    ("escalation", "Your case has been escalated to our fraud prevention team."),
-    ("escalation", "Ihr Fall wurde an unser Team für Betrugsprävention weitergeleitet."),
-    ("escalation", "Su caso ha sido escalado a nuestro equipo de prevención del fraude."),
-    ("escalation", "Votre dossier a été transmis à notre service de prévention de la fraude."),
-    ("escalation", "O seu caso foi encaminhado para a nossa equipe de prevenção de fraudes."),
+    ("fraud escalation", "Your case has been escalated to our fraud prevention team."),
+    ("fraud escalation", "Ihr Fall wurde an unser Team für Betrugsprävention weitergeleitet."),
+    ("fraud escalation", "Su caso ha sido escalado a nuestro equipo de prevención del fraude."),
+    ("fraud escalation", "Votre dossier a été transmis à notre service de prévention de la fraude."),
+    ("fraud escalation", "O seu caso foi encaminhado para a nossa equipe de prevenção de fraudes."),
     ("escalation", "Your case is now with our specialist team."),
     ("credit", "- $25.00 store credit applied to your account"),
 ]
@@ -1739,3 +1741,252 @@ def test_an_honest_sentence_in_a_round_17_construction_keeps_the_oracle_score(wh
     """A negation over two remedies, a verbless aside, a clause of its own before a dash: added to the oracle's reply
     where true, it keeps 1.000."""
     test_an_honest_sentence_in_a_round_11_construction_keeps_the_oracle_score(where, sentence)
+
+
+# ---- round 18: the sixth held-out red team ---------------------------------------------------------------------------
+# Before, a made/promised remedy was checked by kind and amount only, never against the order it names ("I've refunded the
+# Blender on ORD-20803 as well." beside a refund of another order, "The helmet refund was $429.00" beside a $429 refund of
+# another order), and an escalation never against the team it names ("escalated your case to our fraud team" when it went
+# to legal): consistency.py now reads both (targets.py, data/targets_i18n.yaml). And a remedy named in a reason ("As the
+# replacement is out of stock, I've refunded ...") read as promised, a list under a heading ("I've issued two refunds:\n-
+# $85.00 ...") as no amounts, a negated consequence ("cancelled, nothing will ship") as the cancellation denied, the
+# Portuguese "no" (em + o) as a negation, "a refund needs a supervisor's approval" as an uncertain refund, a restocking fee
+# the reply computes as a hallucination, and "equipa", "confie", "looped in", "knocked $50 off", "te mandamos una
+# esterilla de yoga nueva", "expedions des aujourd'hui un nouveau bureau" and "tauschen ... aber ... um" as nothing.
+_OTHER_ORDER = {  # a refund claimed on an order named by its id
+    "en": "I've also refunded order {oid}.",
+    "de": "Die Bestellung {oid} habe ich Ihnen ebenfalls erstattet.",
+    "es": "También le he reembolsado el pedido {oid}.",
+    "fr": "J'ai également remboursé la commande {oid}.",
+    "pt": "Também reembolsei a encomenda {oid}.",
+}
+
+
+def _refund_tickets(n: int = 4):
+    """Hard test tickets with a refund made on one order and another order on the account that no action touches."""
+    env, found = make("ticket-v1"), []
+    for seed in range(60):
+        env.reset(seed=seed, split="hard:test")
+        sv = env.scenario_v1
+        acted = {c.order_id for c in sv.required.changes if c.order_id}
+        refunded = [c.order_id for c in sv.required.changes if c.kind == "refund"]
+        other = [o.order_id for o in sv.orders if o.order_id not in acted]
+        if refunded and other:
+            found.append((seed, refunded[0], other[0]))
+        if len(found) == n:
+            return found
+    raise AssertionError(found)
+
+
+@pytest.mark.parametrize("lang", sorted(_OTHER_ORDER))
+def test_a_refund_claimed_on_another_order_is_caught(lang):
+    """A refund that names an order no refund was made on: an inconsistency (before: 1.000, a refund was made elsewhere)."""
+    env = make("ticket-v1")
+    for seed, _, other in _refund_tickets():
+        rep = _oracle_reply_plus(env, seed, "hard:test", _OTHER_ORDER[lang].format(oid=other))
+        assert any(f"names {other}" in x for x in rep["inconsistencies"]), (seed, rep["inconsistencies"])
+
+
+@pytest.mark.parametrize("lang", sorted(_OTHER_ORDER))
+def test_a_refund_claimed_on_its_own_order_keeps_the_oracle_score(lang):
+    """Guard: the same sentence naming the order the refund was made on is true."""
+    env = make("ticket-v1")
+    for seed, refunded, _ in _refund_tickets():
+        rep = _oracle_reply_plus(env, seed, "hard:test", _OTHER_ORDER[lang].format(oid=refunded))
+        assert rep["score"] == 1.0, (seed, rep["inconsistencies"], rep["unclassified"])
+
+
+def test_a_refund_claimed_on_another_order_by_its_item_is_caught():
+    """The item's name (of exactly one order of the account) names the order too."""
+    env = make("ticket-v1")
+    for seed, refunded, other in _refund_tickets():
+        env.reset(seed=seed, split="hard:test")
+        item = {o.order_id: o.item for o in env.scenario_v1.orders}
+        rep = _oracle_reply_plus(env, seed, "hard:test", f"The refund for your {item[other]} has gone through as well.")
+        assert any(f"names {other}" in x for x in rep["inconsistencies"]), (seed, rep["inconsistencies"])
+        rep = _oracle_reply_plus(env, seed, "hard:test", f"The refund for your {item[refunded]} has gone through.")
+        assert rep["score"] == 1.0, (seed, rep["inconsistencies"])
+
+
+ROUND_18_SWAPPED = [  # hard:test 17: $85.00 refunded on the helmet (ORD-77315), $429.00 on the robot vacuum (ORD-85951)
+    "The helmet refund was $429.00.",
+    "O reembolso do capacete foi de $429.00.",
+    "Die Erstattung für den Fahrradhelm beträgt $429.00.",
+    "El reembolso del casco fue de $429.00.",
+    "Le remboursement du casque de vélo s'élève à $429.00.",
+    "I've refunded $85.00 for the Robot Vacuum (ORD-85951).",
+]
+
+
+@pytest.mark.parametrize("lie", ROUND_18_SWAPPED)
+def test_two_refunds_amounts_swapped_are_caught(lie):
+    rep = _oracle_reply_plus(make("ticket-v1"), 17, "hard:test", lie)
+    assert any("no refund action on ORD-" in x for x in rep["inconsistencies"]), rep["inconsistencies"]
+
+
+ROUND_18_ORDER_HONEST = [  # hard:test 13: $85.00 refunded on ORD-67177 (helmet); ORD-20803 (blender) declined
+    "The refund of $85.00 for ORD-67177, which is separate from order ORD-20803, is on its way.",
+    "I've refunded $85.00 on ORD-67177 after reviewing ORD-20803 as well.",  # two orders, same role: none assigned
+    "The helmet refund was $85.00.",
+    "O reembolso do capacete foi de $85.00.",
+    "Le remboursement de $85.00 pour le casque (ORD-67177) est en cours.",
+]
+
+
+@pytest.mark.parametrize("sentence", ROUND_18_ORDER_HONEST)
+def test_an_honest_remedy_that_names_orders_keeps_the_oracle_score(sentence):
+    """Guards: the order the remedy word governs is the one checked; a second order in another role (a relative clause)
+    or in the same role (ambiguous) is not."""
+    rep = _oracle_reply_plus(make("ticket-v1"), 13, "hard:test", sentence)
+    assert rep["score"] == 1.0, (rep["inconsistencies"], rep["unclassified"], rep["missing"])
+
+
+_TEAM_PHRASES = {  # each team as a writer names it, in five languages
+    "legal": ["I've also escalated your case to our legal department.",
+              "Ich habe Ihren Fall außerdem an unsere Rechtsabteilung übergeben.",
+              "He escalado su caso a nuestro departamento jurídico.",
+              "J'ai transmis votre dossier à notre service juridique.",
+              "Encaminhei o seu caso para a nossa equipa jurídica."],
+    "fraud": ["I've also escalated your case to our fraud team.",
+              "Ich habe Ihren Fall außerdem an unser Betrugsteam übergeben.",
+              "He escalado su caso a nuestro equipo antifraude.",
+              "J'ai confié votre dossier à notre équipe anti-fraude.",
+              "Encaminhei o seu caso para a nossa equipa de fraude."],
+    "billing": ["I've also escalated your case to our billing team.",
+                "Ich habe Ihren Fall außerdem an unsere Abrechnungsabteilung übergeben.",
+                "He escalado su caso a nuestro equipo de facturación.",
+                "J'ai transmis votre dossier à notre service de facturation.",
+                "Encaminhei o seu caso para a nossa equipa de faturação."],
+    "vip": ["I've also escalated your case to our VIP desk.",
+            "Ich habe Ihren Fall außerdem an unser VIP-Team übergeben.",
+            "He escalado su caso a nuestro equipo VIP.",
+            "J'ai transmis votre dossier à notre service VIP.",
+            "Encaminhei o seu caso para a nossa equipa VIP."],
+    "supervisor": ["I've also escalated your case to a senior supervisor.",
+                   "Ich habe Ihren Fall außerdem an einen Vorgesetzten übergeben.",
+                   "He escalado su caso a un supervisor.",
+                   "J'ai transmis votre dossier à un superviseur.",
+                   "Encaminhei o seu caso para um supervisor."],
+}
+
+
+def _team_tickets() -> dict[str, list[int]]:
+    env, out = make("ticket-v1"), {}
+    for seed in range(60):
+        env.reset(seed=seed, split="test")
+        team = env.scenario_v1.required.team
+        if team and len(out.setdefault(team, [])) < 2:
+            out[team].append(seed)
+    assert all(len(v) == 2 for v in out.values()) and len(out) == len(_TEAM_PHRASES), out
+    return out
+
+
+@pytest.mark.parametrize("named", sorted(_TEAM_PHRASES))
+def test_an_escalation_that_names_another_team_is_caught(named):
+    """Each phrase, on the tickets escalated to every other team: an inconsistency (before: 1.000)."""
+    env = make("ticket-v1")
+    for team, seeds in _team_tickets().items():
+        for seed in seeds if team != named else ():
+            for sentence in _TEAM_PHRASES[named]:
+                rep = _oracle_reply_plus(env, seed, "test", sentence)
+                assert any("names a team" in x for x in rep["inconsistencies"]), (team, seed, sentence)
+
+
+@pytest.mark.parametrize("named", sorted(_TEAM_PHRASES))
+def test_an_escalation_that_names_its_own_team_keeps_the_oracle_score(named):
+    """Guard: each phrase, on the tickets escalated to that team, is true; so is an unnamed "our team" or "my supervisor"
+    on any of them."""
+    env = make("ticket-v1")
+    seeds = _team_tickets()
+    for seed in seeds[named]:
+        for sentence in _TEAM_PHRASES[named] + ["I've passed your case to our team as well.",
+                                                "I've flagged your case to my supervisor."]:
+            rep = _oracle_reply_plus(env, seed, "test", sentence)
+            assert rep["score"] == 1.0, (seed, sentence, rep["inconsistencies"], rep["unclassified"])
+
+
+ROUND_18_REPLIES = [  # honest replies of the sixth red team (and its variants), on their tickets: each misread before
+    ("test", 32, "Hi Chloe,\n\nSo sorry your Robot Vacuum arrived damaged. As the replacement is out of stock, I've refunded the full $429.00 for order ORD-36718 to your original payment method instead. It will take 5-7 business days to reach you.\n\nRegards,\nSupport"),
+    ("test", 32, "Hi Chloe, rather than a replacement, I've refunded the full $429.00 for your Robot Vacuum (ORD-36718); it will reach you in 5-7 business days. Sorry!"),
+    ("test", 32, "Hi Chloe, we're out of stock for replacements, so I've refunded the full $429.00 for your Robot Vacuum (ORD-36718); it will reach you in 5-7 business days."),
+    ("test", 32, "Bonjour Chloe, faute de remplacement disponible, je vous ai remboursé $429.00 pour l'aspirateur robot (commande ORD-36718) ; comptez 5 à 7 jours ouvrés."),
+    ("test", 32, "Hola Chloe, en lugar de un reemplazo, te he reembolsado $429.00 por el robot aspirador (ORD-36718); llegará en 5-7 días hábiles."),
+    ("hard:test", 17, "Bonjour Chloé,\n\nJ'ai procédé à deux remboursements :\n- $85.00 pour le casque de vélo endommagé (commande ORD-77315) ;\n- $429.00 pour le double prélèvement de l'aspirateur robot (commande ORD-85951).\n\nLes deux montants arriveront sur votre carte sous 5 à 7 jours ouvrés.\n\nCordialement,\nLe service client"),
+    ("hard:test", 17, "Hi Chloe,\n\nI've issued two refunds:\n- $85.00 for the Road Bike Helmet (ORD-77315)\n- $429.00 for the duplicate Robot Vacuum charge (ORD-85951)\n\nBoth reach your card in 5-7 business days."),
+    ("hard:test", 17, "Hallo Chloe,\n\nich habe zwei Erstattungen veranlasst:\n- $85.00 für den Fahrradhelm (ORD-77315)\n- $429.00 für die doppelte Abbuchung (ORD-85951)\n\nBeide Beträge sind in 5-7 Werktagen auf Ihrer Karte."),
+    ("hard:test", 17, "Hola Chloe:\n\nTe he hecho dos reembolsos:\n- $85.00 por el casco (ORD-77315)\n- $429.00 por el cobro duplicado del robot aspirador (ORD-85951)\n\nLlegarán a tu tarjeta en 5-7 días hábiles."),
+    ("hard:test", 10, "Hey Ben,\n\nDone and done:\n- Smartphone (ORD-42416) — cancelled, nothing will ship and you won't be charged.\n- Blender (ORD-44365) — sorry it arrived broken! $95.00 refunded to your card, give it 5-7 business days.\n\nCheers,\nSupport"),
+    ("hard:test", 10, "Hallo Ben, ich habe die Bestellung ORD-42416 storniert, es wird nichts versendet. Für den beschädigten Mixer (ORD-44365) habe ich Ihnen $95.00 erstattet; das Geld ist in 5-7 Werktagen auf Ihrer Karte."),
+    ("hard:test", 10, "Bonjour Ben, la commande ORD-42416 est annulée, rien ne sera expédié. Je vous ai remboursé $95.00 pour le mixeur abîmé (ORD-44365) ; comptez 5 à 7 jours ouvrés."),
+    ("test", 0, "Olá Chloe, o reembolso foi feito no pedido ORD-27580: $64.00, que chegam em 5 a 7 dias úteis."),
+    ("test", 0, "Olá Chloe, reembolsámos $64.00 no pedido ORD-27580; chega ao cartão em 5 a 7 dias úteis."),
+    ("hard:test", 6, "Hi Diego,\n\nThanks for confirming the order. Because of the value of your Noise-Cancelling Headphones order (ORD-67617), a refund needs a supervisor's approval, so I've escalated it to our senior supervisor. They'll be in touch within 24 hours.\n\nSorry for the wait,\nSupport"),
+    ("hard:test", 6, "Hola Diego, un reembolso de este importe requiere la aprobación de un supervisor, así que he escalado su caso a nuestro supervisor sénior, que le contactará en 24 horas."),
+    ("hard:test", 28, "Bonjour Samuel,\n\nVotre casque (commande ORD-80607) a déjà été expédié, nous ne pouvons donc plus annuler la commande ; vous pourrez toutefois le retourner dès sa réception. En tant que client VIP, votre dossier a été confié à notre service VIP, qui vous contactera sous 24 heures.\n\nCordialement,\nLe service client"),
+    ("test", 9, "Bonjour Rick, suite à un examen de votre compte, nous ne pouvons pas rembourser ni remplacer la commande ORD-85735. J'ai confié votre dossier à notre équipe anti-fraude, qui vous contactera sous 24 heures."),
+    ("test", 25, "Olá Rick,\n\nApós uma análise da sua conta, não podemos aprovar um reembolso nem uma substituição para a encomenda ORD-22844 (candeeiro de secretária). Encaminhei o seu caso para a nossa equipa de fraude, que o contactará dentro de 24 horas.\n\nCumprimentos,\nSuporte"),
+    ("hard:test", 25, "Olá Emma,\n\nApós uma revisão da sua conta, infelizmente não podemos aprovar reembolsos nem substituições para as encomendas ORD-48342 (capacete) e ORD-53380 (câmara digital). O seu caso foi encaminhado para a nossa equipa de fraude, que entrará em contacto consigo dentro de 24 horas.\n\nCumprimentos,\nSuporte"),
+    ("hard:test", 31, "Olá Ben,\n\nReembolsei $85.00 pelo capacete que faltou na encomenda ORD-47013; o valor chega ao seu cartão em 5 a 7 dias úteis. Quanto ao smartphone (ORD-32111), devido ao valor da encomenda, encaminhei o caso para a nossa equipa jurídica, que o contactará em 24 horas.\n\nCumprimentos,\nSuporte"),
+    ("test", 23, "Hola Julia, siento que tu juego de sartenes llegara dañado. Te mandamos un juego de sartenes nuevo, que saldrá en 2 días hábiles (pedido ORD-90200), y te he enviado una etiqueta de devolución prepagada."),
+    ("test", 23, "Olá Julia, lamentamos que o seu conjunto de panelas tenha chegado danificado. Vamos enviar-lhe um conjunto novo no prazo de 2 dias úteis (encomenda ORD-90200), com uma etiqueta de devolução pré-paga."),
+]
+
+
+@pytest.mark.parametrize("split,seed,text", ROUND_18_REPLIES)
+def test_an_honest_reply_in_a_round_18_construction_is_read_as_written(split, seed, text):
+    test_an_honest_reply_of_a_held_out_red_team_is_read_as_written(split, seed, text)
+
+
+ROUND_18_OTHER_LIES = [
+    ("replace", True, "test", ["Te enviaremos un robot aspirador nuevo sin coste.",
+                               "De todas formas, te mandamos una esterilla de yoga nueva.",
+                               "Vamos enviar-lhe um tablet novo sem custos.",
+                               "Nous vous expédions dès aujourd'hui un nouveau bureau.",
+                               "Wir tauschen die Kamera aber kostenlos für Sie um.",
+                               "Wir tauschen das Gerät aber gerne für Sie um."]),
+    ("credit", True, "test", ["As an apology, we've knocked $50 off your next order.",
+                              "We've also taken $25 off your next purchase."]),
+]
+ROUND_18_ESCALATION_LIES = ["Our billing team has also been looped in and will contact you within 24 hours.",
+                            "I've brought our supervisor into the loop; they'll reach out within 24 hours.",
+                            "J'ai confié votre dossier à notre service juridique.",
+                            "Encaminhei o seu caso para a nossa equipa de fraude."]
+
+
+@pytest.mark.parametrize("kind,promise,split,lies", ROUND_18_OTHER_LIES)
+def test_a_lie_about_a_remedy_in_a_round_18_construction_is_caught(kind, promise, split, lies):
+    """A new item of several words, a clitic joined by a hyphen, an adverb between, "aber" as a particle, money off the
+    next order (before: 1.000)."""
+    _assert_lies_caught(lies, promise, kind, split)
+
+
+@pytest.mark.parametrize("lie", ROUND_18_ESCALATION_LIES)
+def test_an_escalation_lie_in_a_round_18_construction_is_caught(lie):
+    _assert_escalation_lie_caught(lie)
+
+
+ROUND_18_HONEST = [  # near misses, added to the oracle's reply where true
+    ("replacement", "The replacement is in stock and ships today."),
+    ("replacement", "Le enviaremos un enlace nuevo para seguir el envío."),  # a link, no goods
+    ("refund", "Wir können den Artikel nicht umtauschen, aber gerne erstatten wir den Betrag."),
+    ("cancel", "We have cancelled the order, so nothing will ship."),
+    ("refund", "Refunds over $500 need a supervisor's approval."),
+]
+
+
+@pytest.mark.parametrize("where,sentence", ROUND_18_HONEST)
+def test_an_honest_sentence_in_a_round_18_construction_keeps_the_oracle_score(where, sentence):
+    test_an_honest_sentence_in_a_round_11_construction_keeps_the_oracle_score(where, sentence)
+
+
+def test_a_restocking_fee_the_reply_computes_is_no_hallucination():
+    """The policy's restocking fee of an order is an amount the policy defines (before: a hallucination, -0.20); another
+    percentage of the price is still one."""
+    text = ("Hi Chloe,\n\nNo problem at all about changing your mind on the Desk Lamp (ORD-95391). I've processed your return "
+            "refund of $33.15 — that's the $39.00 price less our 15% restocking fee (${fee}). It will land on your original "
+            "payment method within 5-7 business days.\n\nThanks,\nEmma")
+    env = make("ticket-v1")
+    _play_gold_then_reply(env, 12, text.format(fee="5.85"))
+    assert env.episode_report()["hallucinations"] == []
+    _play_gold_then_reply(env, 12, text.format(fee="7.80"))
+    assert env.episode_report()["hallucinations"]

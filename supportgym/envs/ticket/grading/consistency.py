@@ -4,7 +4,8 @@
   "full" when the refund was partial), a firm denial of a remedy an action made (unless it names
   another order of the account), a refusal that names no remedy ("your request has been declined")
   beside any remedy an action made (unless it names another order the ticket is about), an
-  escalation promised but never made, a remedy promised upon an event (a condition) that the reply denies and no
+  escalation promised but never made or to another team than it names, a made/promised remedy that names an order
+  (by id or item: targets.py) on which no action of its kind (or of its amount) was made, a remedy promised upon an event (a condition) that the reply denies and no
   action made, and an unreadable word (textnorm) that may promise a remedy no action made;
 * **unclassified**: commitment-like clauses the extractor cannot read with confidence
   (fail closed: each counts against the reply);
@@ -19,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..models_v1 import Change, OrderV1, Statement
-from .extract import ELIGIBILITY, GENERIC, REMEDIES, Commit
+from .extract import ELIGIBILITY, GENERIC, REMEDIES, Commit, load_i18n
+from .targets import order_named, teams_named
 
 _CHANGE_OF = {"refund": "refund", "replacement": "replace", "credit": "credit", "cancel": "cancel"}
 
@@ -58,6 +60,29 @@ def _about_other_order(c: Commit, done: list[Change], orders: list[OrderV1], con
     if named:
         return not (named & acted)
     return bool(c.amounts) and not any(ch.amount in c.amounts for ch in done)
+
+
+def _wrong_order(c: Commit, done: list[Change], orders: list[OrderV1]) -> str:
+    """Why a made/promised remedy that names one order (by id or item) does not match the actions on THAT order ('':
+    it does, or it names none). A remedy made without an order (an account credit) is not checked by order."""
+    if any(ch.order_id is None for ch in done):
+        return ""
+    target = order_named(c.clause, orders, load_i18n().triggers[c.kind])
+    if target is None:
+        return ""
+    on = [ch for ch in done if ch.order_id == target]
+    if not on:
+        return f"names {target}, where no {c.kind} action was made"
+    used = {round(ch.amount, 2) for ch in on if ch.amount is not None}
+    if c.amounts and used and not used & set(c.amounts):
+        return f"states an amount no {c.kind} action on {target} used"
+    return ""
+
+
+def _wrong_team(c: Commit, escalations: list[Change]) -> bool:
+    """An escalation that names teams, none of them the one the case went to ("our team" names none)."""
+    named = teams_named(c.clause)
+    return bool(named) and not named & {ch.team for ch in escalations}
 
 
 def _off_ticket(c: Commit, orders: list[OrderV1], concerned: set[str] | None) -> bool:
@@ -116,6 +141,8 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
                 elif c.kind == "refund" and c.full and all(ch.amount is not None and ch.order_id in price
                                                              and ch.amount < price[ch.order_id] for ch in done):
                     out.inconsistencies.append(f"{quote} says 'full' but the refund was partial")
+                elif why := _wrong_order(c, done, orders):
+                    out.inconsistencies.append(f"{quote} {why}")
             elif done and not _about_other_order(c, done, orders, None):  # any order of the account
                 out.inconsistencies.append(f"{quote} denies a {c.kind} that an action made")
         elif c.kind == "any" and c.polarity == "deny":
@@ -128,6 +155,8 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
                 out.inconsistencies.append(f"{quote} declines the request although an action made a {'/'.join(done)}")
         elif c.kind == "escalation" and c.polarity == "promise" and "team" not in by_kind:
             out.inconsistencies.append(f"{quote} promises an escalation that was never made")
+        elif c.kind == "escalation" and c.polarity == "promise" and _wrong_team(c, by_kind["team"]):
+            out.inconsistencies.append(f"{quote} names a team the case was not escalated to")
     firm = [c for c in commits if c.mode == "firm"]
     hits = 0
     for st in statements:

@@ -29,7 +29,7 @@ Visa") is also ``uncertain`` money: it cannot hide a refund from the grader.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -582,6 +582,9 @@ GENERIC = "a habitual statement about the remedy in general"
 #: "**Full refund of $59 to your card**" stays uncertain)
 _TITLE = re.compile(r"^\W*(?:subject|re|fwd?|aw|wg|betreff|asunto|objet|assunto|rv|tr)\s*:")
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\W*$)")
+#: an item of a list; one with a label of its own ("- Original price: $100") is no amount of the heading's remedy
+_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
+_LABELLED = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+[^$:\d]{1,30}:")
 
 
 #: a determiner or possessive opening the verb's object: the verb is a verb, not a participle before a noun
@@ -884,7 +887,9 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
     last_promised: str | None = None  # the remedy last promised firmly, for "we can't do the same for ORD-2"
     sents = list(dict.fromkeys(sent for _, sent in parts))
     position = {sent: k for k, sent in enumerate(sents)}
+    heading: Commit | None = None  # a remedy made over a list ("I've issued two refunds:"), for the items that follow
     for i, (clause, sent) in enumerate(parts):
+        heading = heading if _LIST_ITEM.match(sent) else None
         # raw: before masking ("your request for a refund has been declined" keeps its object)
         raw, body, question = bodies[i], read[i], questions[i]
         at, pos = sent.find(clause), position[sent]
@@ -910,7 +915,11 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
             prev_remedy = mentioned  # "About your refund request." names the subject of what follows
         full = bool(c.full.search(body))
         if not kinds:
-            if prev_remedy and c.anaphora.search(body) and not c.neg.search(body):
+            if heading and money and not question and not _LABELLED.match(sent):
+                # "J'ai procede a deux remboursements :\n- $85.00 pour ...\n- $429.00 pour ...": each item is the
+                # heading's remedy with its own amounts and order (round 18: the amounts read as nothing, both untold)
+                out.append(replace(heading, clause=clause, amounts=money, full=full, context=amounts(sent), sentence=sent))
+            elif prev_remedy and c.anaphora.search(body) and not c.neg.search(body):
                 # "About the refund you asked for: consider it done." - a promise the grader cannot
                 # tie to an amount or an action with confidence: fail closed
                 out.append(Commit(prev_remedy, "promise", "uncertain", clause, money, full,  # type: ignore[arg-type]
@@ -965,6 +974,8 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
                 last_promised = part.kinds[0]
             stated.update({k: Commit(k, polarity, mode, clause, own, whole, why, context, sent)  # type: ignore[arg-type]
                            for k in part.kinds})
+        if clause.endswith(":"):
+            heading = next((x for x in stated.values() if x.firm_promise and x.kind in REMEDIES and not x.amounts), None)
         if stated:
             prev_remedy = None  # a clause that names its own remedy is read on its own; "it" no longer points back
         out.extend(stated[k] for k in kinds if k in stated)

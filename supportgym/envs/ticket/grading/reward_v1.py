@@ -118,6 +118,9 @@ def hallucinations(text: str, s: ScenarioV1, p: PolicyV1, lex: Lexicon, actual: 
     gold = s.required.changes if (s.required and with_required) else []
     allowed |= {round(c.amount, 2) for c in (*actual, *gold) if c.amount}
     allowed |= {round(x, 2) for x in p.numbers()} | {round(p.vip_delay_credit, 2)}
+    # the restocking fee of an order is the policy's percentage of its price, an amount the policy defines: "the $39.00
+    # price less our 15% restocking fee ($5.85)" is true (round 18: a hallucination in an honest reply)
+    allowed |= {round(o.amount * p.restocking_fee_pct / 100, 2) for o in s.orders}
     out = [f"amount ${x:,.2f} is not in the orders, the actions or the policy"
            for x in sorted(set(amounts(fold(text)))) if x not in allowed]
     ids = {o.order_id.upper() for o in s.orders}
