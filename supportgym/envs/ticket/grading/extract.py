@@ -338,6 +338,8 @@ class Commit:
     #: amounts anywhere in the clause's sentence (an amount may sit in the clause next door)
     context: list[float] = field(default_factory=list)
     sentence: str = ""
+    #: the sentence before, for the order a remedy after ";" or "donc" is about (targets.carries_order; round 19)
+    earlier: str = ""
 
     @property
     def firm_promise(self) -> bool:
@@ -972,8 +974,8 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
                 refunded = (refunded or set()) | set(own)
             if polarity == "promise" and mode == "firm":
                 last_promised = part.kinds[0]
-            stated.update({k: Commit(k, polarity, mode, clause, own, whole, why, context, sent)  # type: ignore[arg-type]
-                           for k in part.kinds})
+            stated.update({k: Commit(k, polarity, mode, clause, own, whole, why,  # type: ignore[arg-type]
+                                     context, sent, earlier) for k in part.kinds})
         if clause.endswith(":"):
             heading = next((x for x in stated.values() if x.firm_promise and x.kind in REMEDIES and not x.amounts), None)
         if stated:

@@ -39,6 +39,7 @@ class TargetLexicon(Model):
     teams: dict[str, str]
     own_manager: str
     items: dict[str, str]
+    consequences: str = r"(?!)"
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class _Targets:
     teams: dict[str, re.Pattern[str]]
     own_manager: re.Pattern[str]
     items: dict[str, re.Pattern[str]]
+    consequences: re.Pattern[str]
 
 
 @lru_cache(maxsize=2)
@@ -54,7 +56,8 @@ def load_targets(path: str | Path = TARGETS_PATH) -> _Targets:
         lex = TargetLexicon.model_validate(yaml.safe_load(Path(path).read_text(encoding="utf-8")))
         return _Targets(
             teams={t: re.compile(p.replace("{unit}", lex.units), re.IGNORECASE) for t, p in lex.teams.items()},
-            own_manager=re.compile(lex.own_manager, re.IGNORECASE), items={fold(i): re.compile(p, re.IGNORECASE) for i, p in lex.items.items()})
+            own_manager=re.compile(lex.own_manager, re.IGNORECASE), items={fold(i): re.compile(p, re.IGNORECASE) for i, p in lex.items.items()},
+            consequences=re.compile(lex.consequences, re.IGNORECASE))
     except (yaml.YAMLError, ValidationError, re.error) as err:
         raise DataFormatError(path, f"invalid target lexicon: {err}") from err
 
@@ -101,3 +104,9 @@ def teams_named(clause: str) -> set[str]:
     t = load_targets()
     clause = t.own_manager.sub(" ", clause)
     return {team for team, pat in t.teams.items() if pat.search(clause)}
+
+
+def carries_order(sentence: str, earlier: str) -> bool:
+    """The sentence follows the one before on, so a remedy in it that names no order is about the orders named there:
+    the one before ends with ";" or this one draws its consequence ("donc", "therefore", "daher", "por lo tanto")."""
+    return bool(earlier) and (earlier.rstrip().endswith(";") or bool(load_targets().consequences.search(sentence)))
