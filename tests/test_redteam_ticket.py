@@ -2038,27 +2038,10 @@ def test_an_escalation_lie_in_a_round_19_construction_is_caught(lie):
     _assert_escalation_lie_caught(lie)
 
 
-_ROUND_19_CONDITIONAL = [  # a refund upon the carrier's word, in five languages ({oid}: the ticket's order)
-    "Once the carrier confirms, we'll refund order {oid} straight away.",
-    "Sobald der Spediteur bestätigt, erstatten wir Ihnen Bestellung {oid} sofort.",
-    "En cuanto el transportista lo confirme, le reembolsaremos el pedido {oid}.",
-    "Dès confirmation du transporteur, nous rembourserons la commande {oid}.",
-    "Assim que a transportadora confirmar, vamos reembolsar o pedido {oid}.",
-]
-
-
-@pytest.mark.parametrize("seed,oid", [(5, "ORD-80027"), (23, "ORD-90200")])  # an escalation; a replacement
-def test_a_conditional_refund_on_a_settled_ticket_is_caught(seed, oid):
-    """No refund made or required, and nothing under investigation: a refund promised upon an event is a promise the
-    company will not keep (before: a condition, 1.000)."""
-    env = make("ticket-v1")
-    for lie in _ROUND_19_CONDITIONAL:
-        rep = _oracle_reply_plus(env, seed, "test", lie.format(oid=oid))
-        # ("Dès confirmation" reads as a firm promise, caught as before)
-        assert any("upon a condition" in x or "no action made" in x for x in rep["inconsistencies"]), lie
-
-
-ROUND_19_CONDITIONAL_HONEST = [  # guards: the next step an investigation or the return policy leaves open
+ROUND_19_CONDITIONAL_HONEST = [  # guards: a remedy promised upon an event stays a condition (round 19's rule that
+    # flagged one on a "settled" ticket was withdrawn: an eighth held-out red team found it marking down 6 of 25 honest
+    # next steps, "If the new unit also turns out faulty, we'll refund you in full" among them)
+    ("test", 23, "If the new unit also turns out faulty, we'll refund you in full."),
     ("test", 2, "If the parcel hasn't arrived by Friday, we'll send you a replacement."),
     ("test", 2, "Falls das Paket bis Freitag nicht ankommt, schicken wir Ihnen einen Ersatz."),
     ("test", 8, "If the carrier confirms it as lost, we'll refund order ORD-99270 in full."),

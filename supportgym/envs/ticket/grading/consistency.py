@@ -6,7 +6,7 @@
   beside any remedy an action made (unless it names another order the ticket is about), an
   escalation promised but never made or to another team than it names, a made/promised remedy that names an order
   (by id or item: targets.py) on which no action of its kind (or of its amount) was made, a remedy promised upon an event (a condition) that the reply denies and no
-  action made (or that the ticket's settled outcome does not include: conditions.py), and an unreadable word (textnorm) that may promise a remedy no action made;
+  action made, and an unreadable word (textnorm) that may promise a remedy no action made;
 * **unclassified**: commitment-like clauses the extractor cannot read with confidence
   (fail closed: each counts against the reply);
 * **informed**: the share of the required statements the reply makes: each refund or
@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 
 from ..models_v1 import Change, OrderV1, Statement
 from .extract import ELIGIBILITY, GENERIC, REMEDIES, Commit, load_i18n
-from .conditions import unkept_condition
 from .targets import carries_order, order_named, teams_named
 
 _CHANGE_OF = {"refund": "refund", "replacement": "replace", "credit": "credit", "cancel": "cancel"}
@@ -133,12 +132,6 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
             # cancellation denies no refund and stays a condition, and so does a policy's window of eligibility
             # quoted beside the denial it explains)
             out.inconsistencies.append(f"{quote} promises upon a condition a {c.kind} that the reply denies")
-            continue
-        if unkept_condition(c, bool(c.kind in REMEDIES and by_kind.get(_CHANGE_OF[c.kind])), statements, orders):
-            # "Once the carrier confirms, we'll refund order ORD-1 straight away" where the ticket's settled outcome is
-            # another (round 19: conditions.py)
-            out.inconsistencies.append(f"{quote} promises upon a condition a {c.kind} that no action made and the "
-                                       "ticket's outcome does not include")
             continue
         if c.mode != "firm" or (c.why == GENERIC and c.kind in denied):
             # "Refunds usually take 5-7 business days, but this order isn't eligible": the policy behind the reply's
