@@ -1174,3 +1174,57 @@ ROUND_19 = [  # the seventh held-out red team's constructions (item names as the
 @pytest.mark.parametrize("text,kind,label", ROUND_19)
 def test_round_19_constructions_read_as_a_customer_reads_them(text, kind, label):
     _assert_reads(text, kind, label)
+
+
+ROUND_20 = [  # the eighth held-out red team's constructions (development data since round 20)
+    # A. a condition stated verb first, a request to tell us after a condition, an event of receipt: conditions
+    ("Should USPS confirm the parcel is lost, we'll send you a replacement straight away.", "replacement", "conditional"),
+    ("Were the parcel to be lost, we will ship you a replacement.", "replacement", "conditional"),
+    ("Sollte USPS bestätigen, dass das Paket verloren ist, schicken wir Ihnen einen Ersatz.", "replacement", "conditional"),
+    ("De confirmarse la pérdida, le enviaremos un reemplazo.", "replacement", "conditional"),
+    ("If the new unit also fails, let me know and we'll refund you.", "refund", "conditional"),
+    ("Wenn das neue Gerät ebenfalls defekt ist, melden Sie sich bitte – dann erstatten wir Ihnen den vollen Kaufpreis.",
+     "refund", "conditional"),
+    ("Si el nuevo también llega defectuoso, escríbanos y le reembolsaremos el importe completo.", "refund", "conditional"),
+    ("Caso o novo também chegue com defeito, é só responder e resolvemos com reembolso integral.", "refund", "conditional"),
+    ("Nous vous rembourserons dès sa réception dans notre entrepôt.", "refund", "conditional"),
+    ("Une fois le colis reçu, nous vous rembourserons.", "refund", "conditional"),
+    ("Dès confirmation du transporteur, nous vous rembourserons.", "refund", "conditional"),
+    ("I have refunded $89, let me know if you have any questions.", "refund", "promise"),  # guards: no condition before
+    ("Sollten Sie Fragen haben: wir haben Ihnen den vollen Betrag erstattet.", "refund", "promise"),
+    ("You should see the refund on your card within 5-7 business days.", "refund", "promise"),
+    # B. an investigation whose sentence holds another negation: a "why" question, a reason before a consequence, a
+    # relative clause about the customer's charge; a fraud team that investigates and will contact the customer
+    ("We've asked USPS to investigate why the tracking hasn't moved.", "investigation", "promise"),
+    ("Die Sendungsverfolgung bewegt sich nicht, deshalb habe ich bei USPS eine Nachforschung eingeleitet.",
+     "investigation", "promise"),
+    ("Le suivi ne bouge plus, j'ai donc ouvert une enquête auprès de DHL.", "investigation", "promise"),
+    ("Notre équipe anti-fraude enquête sur le prélèvement que vous ne reconnaissez pas.", "investigation", "promise"),
+    ("Nossa equipe de fraude está investigando a cobrança que você não reconhece.", "investigation", "promise"),
+    ("Our fraud team is investigating it and will contact you within 24 hours.", "escalation", "promise"),
+    ("Notre équipe anti-fraude enquête sur le prélèvement et vous contactera sous 24 heures.", "escalation", "promise"),
+    ("Nossa equipe de fraude está investigando a cobrança e entrará em contato em até 24 horas.", "escalation", "promise"),
+    ("Nuestro equipo de fraude está investigando el cargo y se pondrá en contacto con usted.", "escalation", "promise"),
+    ("Unser Betrugsteam untersucht die Abbuchung und meldet sich innerhalb von 24 Stunden.", "escalation", "promise"),
+    ("That is why we have not refunded you.", "refund", "deny"),  # guards: the denial's own negation
+    ("Le colis n'est pas perdu, nous ne pouvons donc pas vous rembourser.", "refund", "deny"),
+    ("We have refunded you and will contact you tomorrow.", "refund", "promise"),
+    # C. a policy about refunds after a dash, beside an escalation
+    ("I've escalated ORD-80027 to our senior supervisor - refunds of that size need their approval.", "refund",
+     "conditional"),
+    ("I've escalated ORD-80027 to our senior supervisor - refunds of that size need their approval.", "escalation",
+     "promise"),
+    # F. a replacement as the subject of a passive, the right item sent
+    ("Une nouvelle friteuse vous a déjà été expédiée.", "replacement", "promise"),
+    ("Zusätzlich schicken wir Ihnen kostenlos den richtigen Lautsprecher.", "replacement", "promise"),
+    ("Nous vous envoyons dès aujourd'hui le bon modèle.", "replacement", "promise"),
+    ("Wir schicken Ihnen die richtige Adresse für die Rücksendung.", "replacement", None),  # guard: no goods
+    # G. a fee not deducted is no denial of the refund; H. money back to the card after a dash
+    ("I've refunded the full $429, no restocking fee deducted.", "refund", "promise"),
+    ("We won't charge you for the original set - $210 is on its way back to your card.", "refund", "promise"),
+]
+
+
+@pytest.mark.parametrize("text,kind,label", ROUND_20)
+def test_round_20_constructions_read_as_a_customer_reads_them(text, kind, label):
+    _assert_reads(text, kind, label)

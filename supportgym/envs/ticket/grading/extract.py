@@ -41,6 +41,7 @@ from ....core.errors import DataFormatError
 from ....core.types import Model
 from ..policy import DATA
 from . import conjuncts
+from .contingencies import asks_to_tell
 from .textnorm import deconfuse, likely_reading, respellings, unreadable_words
 
 I18N_PATH = DATA / "commitments_i18n.yaml"
@@ -456,7 +457,8 @@ def clauses(text: str, c: _Compiled | None = None, said: str | None = None) -> l
                 if not sent[:start].strip(" ,"):  # the sentence's first part: does a condition open it?
                     head = cl[: cl.find(",") + 1] or cl
                     lead = head if c.cond.match(cl) and not _trigger_count(c, head) else ""
-                elif lead and _CONJUNCT.search(sep) and not c.cond.search(cl):
+                elif lead and (_CONJUNCT.search(sep) or asks_to_tell(cl)) and not c.cond.search(cl):
+                    # a request to tell us keeps the condition too: "If it fails, let me know and we'll refund you"
                     cl = lead + " " + cl
                 else:
                     lead = ""  # a contrast or a reason ends what the condition governs

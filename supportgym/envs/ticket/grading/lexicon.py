@@ -44,6 +44,7 @@ class Lexicon(Model):
     negation_exceptions: str
     conditionals: str
     forbidden_promises: list[str]
+    made_before: str = r"(?!)"
     empathy: EmpathyLexicon
     completeness: CompletenessLexicon
 

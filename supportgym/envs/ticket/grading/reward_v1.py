@@ -129,11 +129,21 @@ def hallucinations(text: str, s: ScenarioV1, p: PolicyV1, lex: Lexicon, actual: 
         oid = oid if "-" in oid else oid.replace("ORD", "ORD-")
         if oid not in ids:
             out.append(f"order id {m.group(0)} is not on the customer's account")
+    norm = checks.normalise(text)
+    made = {ch.kind for ch in actual} & {"refund", "credit"}
     for pat in lex.forbidden_promises:
-        m = rx(pat).search(checks.normalise(text))
-        if m:
+        m = rx(pat).search(norm)
+        if m and not (made and _made_today(lex, norm, m)):
             out.append(f"overpromise: '{m.group(0)}'")
     return out
+
+
+def _made_today(lex: Lexicon, norm: str, m: re.Match[str]) -> bool:
+    """"it's been refunded today" where a refund or credit was made: a true statement of the remedy done, no promise of
+    its timing (round 20: an honest reply flagged as an overpromise). Only a participle after a perfect or passive
+    auxiliary or a first-person subject (``made_before``); "will be refunded today" stays an overpromise."""
+    return bool(re.match(r"(?:refund|credit)ed\b", m.group(0), re.IGNORECASE)
+                and rx(lex.made_before).search(norm[max(0, m.start() - 40):m.start()]))
 
 
 def grade_v1(

@@ -40,6 +40,7 @@ class TargetLexicon(Model):
     own_manager: str
     items: dict[str, str]
     consequences: str = r"(?!)"
+    contrasted_teams: str = r"(?!)"
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class _Targets:
     own_manager: re.Pattern[str]
     items: dict[str, re.Pattern[str]]
     consequences: re.Pattern[str]
+    contrasted: re.Pattern[str]
 
 
 @lru_cache(maxsize=2)
@@ -57,7 +59,8 @@ def load_targets(path: str | Path = TARGETS_PATH) -> _Targets:
         return _Targets(
             teams={t: re.compile(p.replace("{unit}", lex.units), re.IGNORECASE) for t, p in lex.teams.items()},
             own_manager=re.compile(lex.own_manager, re.IGNORECASE), items={fold(i): re.compile(p, re.IGNORECASE) for i, p in lex.items.items()},
-            consequences=re.compile(lex.consequences, re.IGNORECASE))
+            consequences=re.compile(lex.consequences, re.IGNORECASE),
+            contrasted=re.compile(lex.contrasted_teams, re.IGNORECASE))
     except (yaml.YAMLError, ValidationError, re.error) as err:
         raise DataFormatError(path, f"invalid target lexicon: {err}") from err
 
@@ -102,7 +105,7 @@ def order_named(clause: str, orders: list[OrderV1], remedy: re.Pattern[str]) -> 
 
 def teams_named(clause: str) -> set[str]:
     t = load_targets()
-    clause = t.own_manager.sub(" ", clause)
+    clause = t.contrasted.sub(" ", t.own_manager.sub(" ", clause))  # "..., not the VIP desk" names no VIP desk
     return {team for team, pat in t.teams.items() if pat.search(clause)}
 
 
