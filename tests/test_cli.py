@@ -228,3 +228,50 @@ def test_minilm_loads_without_a_progress_bar_and_restores_the_setting(monkeypatc
     hf_logging.enable_progress_bar()
     assert load_minilm() == "model" and seen == [False]
     assert hf_logging.is_progress_bar_enabled()
+
+
+def test_imported_mail_partly_without_gold_scores_only_the_episodes_with_gold(tmp_path):
+    """An episode of mail without gold has no achievable reward; its 0 used to pull the mean score down, so the score
+    depended on how the file was cut into episodes (a review of 2 Dec)."""
+    gold = [json.loads(x) for x in _mail(tmp_path, gold=True).read_text().splitlines()]
+    bare = [{k: v for k, v in r.items() if k != "gold"} | {"id": f"n{i}"} for i, r in enumerate(gold)]
+    both, first = tmp_path / "both.jsonl", tmp_path / "first.jsonl"
+    both.write_text("".join(json.dumps(r) + "\n" for r in gold + bare))
+    first.write_text("".join(json.dumps(r) + "\n" for r in gold))
+    scores = []
+    for src in (both, first):
+        out = tmp_path / f"{src.stem}.json"
+        run("eval", "--env", "inbox", "--agent", "rules", "--emails", str(src), "--size", "3", "--out", str(out))
+        scores.append(json.loads(out.read_text())["metrics"]["normalized_score"])
+    assert scores[0] == scores[1] > 0
+
+
+def test_bench_agent_of_an_env_that_failed_to_load_is_a_skip_note_not_a_wrong_hint(monkeypatch):
+    from supportgym.eval import bench
+
+    real_spec = bench.spec
+
+    class Broken:
+        def __init__(self, s):
+            self._s = s
+
+        def __getattr__(self, name):
+            return getattr(self._s, name)
+
+        def env_class(self):
+            raise ImportError("simulated: tooldesk's optional module is missing")
+
+    monkeypatch.setattr(bench, "spec", lambda e: Broken(real_spec(e)) if real_spec(e).name == "tooldesk" else real_spec(e))
+    the_plan = bench.plan(bench.BenchConfig(envs=["inbox", "tooldesk"], agents=["sac"], tasks=[], splits=["test"],
+                                            episodes=1))
+    assert the_plan.jobs == [] and any("environment unavailable" in n["reason"] for n in the_plan.skipped)
+
+
+def test_a_broken_link_on_the_output_path_fails_before_the_run(tmp_path):
+    from supportgym.core.io import check_output_file, check_output_folder
+
+    (tmp_path / "gone").symlink_to(tmp_path / "nowhere")
+    with pytest.raises(ConfigError, match="broken link"):
+        check_output_file(tmp_path / "gone" / "results.json")
+    with pytest.raises(ConfigError, match="broken link"):
+        check_output_folder(tmp_path / "gone")

@@ -1228,3 +1228,20 @@ ROUND_20 = [  # the eighth held-out red team's constructions (development data s
 @pytest.mark.parametrize("text,kind,label", ROUND_20)
 def test_round_20_constructions_read_as_a_customer_reads_them(text, kind, label):
     _assert_reads(text, kind, label)
+
+
+def test_pathological_replies_stay_linear(monkeypatch):
+    """A review of 2 Dec: a 6,000-character reply (the DRAFT limit) of "vip," took 164 s (an unbounded ``\\S*`` before
+    an alternation in the escalation triggers: cubic) and one of "not," 16 s (every ", not" fragment counted the
+    triggers of all the text before it). Checked by structure, not by the clock."""
+    from pathlib import Path
+
+    from supportgym.envs.ticket.grading import extract as ex
+
+    yaml_text = (Path(ex.__file__).parents[1] / "data" / "commitments_i18n.yaml").read_text(encoding="utf-8")
+    assert "\\\\S*" not in yaml_text  # bounded: \\S{0,30}
+    calls = []
+    real = ex._trigger_count
+    monkeypatch.setattr(ex, "_trigger_count", lambda c, text: calls.append(len(text)) or real(c, text))
+    ex.extract("not," * 1500, ("Blender",), customer="Ana")
+    assert sum(calls) < 60_000, f"{len(calls)} trigger counts over {sum(calls)} characters"

@@ -41,6 +41,9 @@ def write_json_atomic(path: str | os.PathLike[str], obj: Any) -> Path:
 
 def _nearest_existing(path: Path) -> Path:
     while not path.exists() and path != path.parent:
+        if path.is_symlink():  # a link to nothing: the write would fail on it after the run
+            raise ConfigError(f"{path} is a broken link (to {os.readlink(path)}); allowed: a path that exists or "
+                              "can be created")
         path = path.parent
     return path
 

@@ -29,6 +29,7 @@ Visa") is also ``uncertain`` money: it cannot hide a refund from the grader.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -802,9 +803,14 @@ def _contrast_scope(c: _Compiled, body: str) -> str:
     (after a denial a second negation is emphasis or the fragment's own, never a double negation). Round 10: both
     flipped by parity. A fragment with a trigger is the remedy's own ("we will refund you, not replace it"), and a bare
     or adverbial one still denies a promise ("We will refund you - not.", ", not really", ", not in a million years")."""
+    # trigger spans found once: counting the triggers of every head again made a reply of 1,500 ", not" fragments take
+    # 16 s (quadratic); a head holds a trigger when one ends inside it (exact count only for one across its end)
+    spans = [m.span() for pat in c.triggers.values() for m in pat.finditer(body)]
+    ends, first = sorted(e for _, e in spans), min((s for s, _ in spans), default=len(body))
     for m in c.contrast.finditer(body):
         head, rest = body[: m.start()], m.group("rest")
-        if not _trigger_count(c, head) or _trigger_count(c, m.group()):
+        in_head = bisect_right(ends, m.start()) > 0 or (first < m.start() and _trigger_count(c, head) > 0)
+        if not in_head or _trigger_count(c, m.group()):
             continue
         if (c.contrast_adjunct.match(rest) and not c.markers.search(rest)) or _negation_count(c, head) % 2:
             body = head + " " * len(m.group()) + body[m.end():]
