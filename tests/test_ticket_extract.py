@@ -1245,3 +1245,18 @@ def test_pathological_replies_stay_linear(monkeypatch):
     monkeypatch.setattr(ex, "_trigger_count", lambda c, text: calls.append(len(text)) or real(c, text))
     ex.extract("not," * 1500, ("Blender",), customer="Ana")
     assert sum(calls) < 60_000, f"{len(calls)} trigger counts over {sum(calls)} characters"
+
+
+def test_a_malformed_contingency_lexicon_names_its_file(tmp_path, monkeypatch):
+    from supportgym.core.errors import DataFormatError
+    from supportgym.envs.ticket.grading import contingencies
+
+    bad = tmp_path / "contingencies_i18n.yaml"
+    bad.write_text("contact_request: typo\n")
+    monkeypatch.setattr(contingencies, "CONTINGENCIES_PATH", bad)
+    contingencies._contact.cache_clear()
+    try:
+        with pytest.raises(DataFormatError, match="contingencies_i18n.yaml"):
+            contingencies.asks_to_tell("let me know")
+    finally:
+        contingencies._contact.cache_clear()

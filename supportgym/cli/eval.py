@@ -105,11 +105,12 @@ def eval_command(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar (it is off anyway when stderr is not a terminal)"),
 ) -> None:
     """Evaluate AGENT on ENV and print mean reward, score and per-field metrics."""
-    env_id = spec(env).id
+    env_spec = spec(env)
+    env_id = env_spec.id
     if out is not None:
         check_output_file(out)
     if emails is not None:
-        if spec(env).name != "inbox":
+        if env_spec.name != "inbox":
             raise ConfigError(f"--emails is only for the inbox environment, not {env!r}")
         if task or split:
             raise ConfigError("--emails replaces --task/--split: every email in the file is triaged once")
@@ -124,7 +125,7 @@ def eval_command(
         if gold:
             raise ConfigError("--gold labels imported mail: use it together with --emails")
         specs = episode_specs(task=task, split=split, episodes=episodes, seed=seed, **options)
-        n = task_instances(spec(env).env_class(), task) if task else None
+        n = task_instances(env_spec.env_class(), task) if task else None
         if n is not None and episodes > n:
             # seeds past n replay the same instances (seed % n): the metrics would count them twice
             raise ConfigError(f"--episodes {episodes}: task {task!r} holds {n} instances (seed % {n}); "

@@ -48,8 +48,12 @@ def _nearest_existing(path: Path) -> Path:
     return path
 
 
-def _probe(folder: Path, what: str) -> None:
-    """Create and remove a file in ``folder``: permissions alone do not tell (/proc, read-only mounts)."""
+def _probe_below(path: Path, what: str) -> None:
+    """Can a file be created where ``path`` (which may not exist yet) will be? Tried in its nearest existing folder:
+    permissions alone do not tell (/proc, read-only mounts)."""
+    folder = _nearest_existing(path)
+    if not folder.is_dir():
+        raise ConfigError(f"{what}: {folder} is a file, not a folder")
     try:
         fd, tmp = tempfile.mkstemp(prefix=".supportgym-probe.", dir=folder)
     except OSError as err:
@@ -65,10 +69,7 @@ def check_output_file(path: str | os.PathLike[str], option: str = "--out", examp
     what = f"{option} {path}"
     if path.is_dir():
         raise ConfigError(f"{what}: is a folder; allowed: a file path, e.g. {path / example}")
-    base = _nearest_existing(path.parent)
-    if not base.is_dir():
-        raise ConfigError(f"{what}: {base} is a file, not a folder")
-    _probe(base, what)
+    _probe_below(path.parent, what)
     return path
 
 
@@ -83,8 +84,5 @@ def check_output_folder(path: str | os.PathLike[str], option: str = "--out", kee
     if (path / keep).exists():
         raise ConfigError(f"{what}: already holds {keep} of an earlier run; continue it with --resume {path} "
                           "or choose another folder")
-    base = _nearest_existing(path)
-    if not base.is_dir():
-        raise ConfigError(f"{what}: {base} is a file, not a folder")
-    _probe(base, what)
+    _probe_below(path, what)
     return path

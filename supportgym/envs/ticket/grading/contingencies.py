@@ -7,14 +7,27 @@ import re
 from functools import lru_cache
 
 import yaml
+from pydantic import ValidationError
 
+from ....core.errors import DataFormatError
+from ....core.types import Model
 from ..policy import DATA
+
+CONTINGENCIES_PATH = DATA / "contingencies_i18n.yaml"
+
+
+class ContingencyLexicon(Model):
+    contact_requests: str
 
 
 @lru_cache(maxsize=1)
 def _contact() -> re.Pattern[str]:
-    data = yaml.safe_load((DATA / "contingencies_i18n.yaml").read_text(encoding="utf-8"))
-    return re.compile(data["contact_requests"], re.IGNORECASE)
+    # validated like the grader's other lexicons: a bad edit names the file, not a KeyError
+    try:
+        lex = ContingencyLexicon.model_validate(yaml.safe_load(CONTINGENCIES_PATH.read_text(encoding="utf-8")))
+        return re.compile(lex.contact_requests, re.IGNORECASE)
+    except (yaml.YAMLError, ValidationError, re.error) as err:
+        raise DataFormatError(CONTINGENCIES_PATH, f"invalid contingency lexicon: {err}") from err
 
 
 def asks_to_tell(clause: str) -> bool:
