@@ -430,12 +430,17 @@ def _unquote(text: str, said: str | None) -> str:
 #: a field label naming a remedy ("- Refund:", "**Refund status:**"): read with the value after it; not a topic ("About
 #: the refund:", "Sobre el reembolso:"), whose promise by reference fails closed
 _LABEL = re.compile(r"^[\s\-*•#\d.)]*(?!(?:about|regarding|concerning|re|sobre|acerca|bezuglich|betreffend|zu|quant"
-                    r"|concernant|quanto)\b)\w+(?:[\s&/-]+\w+){0,3}\s*:\W*$")
+                    r"|concernant|quanto)\b)\w{1,40}(?:[\s&/-]+\w{1,40}){0,3}\s*:\W*$")  # bounded: linear on a long token
 #: a time as a label ("Within 5-7 business days: funds back on your card"): read with its value, as a remedy's label is
 #: (round 13: the value alone named money back with no verb, uncertain)
 _TIME_LABEL = re.compile(r"^[\s\-*•#\d.)]*[^:]{1,40}:\W*$")
 #: the conjunction before a conjunct that a condition opening the sentence still governs
 _CONJUNCT = re.compile(r"\b(?:and|und|y|e|et|aur)\W*$")
+
+
+#: characters either side of a join or a masked span searched for a trigger that reaches across it (triggers are a few
+#: words long)
+_JOIN_WINDOW = 200
 
 
 def clauses(text: str, c: _Compiled | None = None, said: str | None = None) -> list[tuple[str, str]]:
@@ -451,6 +456,7 @@ def clauses(text: str, c: _Compiled | None = None, said: str | None = None) -> l
         if not sent:
             continue
         pending, lead, at = "", "", 0
+        pending_triggers = False  # whether ``pending`` holds a trigger (a field label) or not (a dangling negation)
         for cl in c.split.split(sent):
             start = sent.find(cl, at) if cl else -1
             if start >= 0:
@@ -465,11 +471,16 @@ def clauses(text: str, c: _Compiled | None = None, said: str | None = None) -> l
                     lead = ""  # a contrast or a reason ends what the condition governs
             if cl and ((_LABEL.match(cl) and _trigger_count(c, cl)) or _TIME_LABEL.match(cl) and c.timeline.search(cl)):
                 pending = (pending + " " + cl).strip()
+                pending_triggers = True
                 continue
-            carried = bool(pending)
+            carried, joint, had_triggers = bool(pending), cl, False
             if pending and cl:
-                cl, pending = pending + " " + cl, ""
-            if cl and (carried or _DANGLING_NEGATION.search(cl)) and not _trigger_count(c, cl):
+                # a carried prefix without triggers is not searched again: only its end, where a trigger could
+                # begin before the join (searching the whole prefix at every part was quadratic: 400 parts of
+                # "we did not and" took 2.8 s)
+                joint = pending[-_JOIN_WINDOW:] + " " + cl
+                cl, pending, had_triggers, pending_triggers = pending + " " + cl, "", pending_triggers, False
+            if cl and (carried or _DANGLING_NEGATION.search(cl)) and not (had_triggers or _trigger_count(c, joint)):
                 # "we have not - please feel free to contact us - issued a refund": carried to the remedy's part
                 pending = cl
                 continue
@@ -828,7 +839,6 @@ def _mask_adjuncts(c: _Compiled, body: str) -> str:
     one that a frame makes the remedy's condition ("your refund depends on whether ...") stays, and so does any
     span whose masking would cut a trigger that reaches into it ("wir tauschen den Artikel um ...": the particle
     "um" is the trigger's). A lie is no safer for it: what is masked promises and denies nothing."""
-    count = None
     for pat in c.adjuncts:
         for m in pat.finditer(body):
             span = m.group(0)
@@ -838,10 +848,12 @@ def _mask_adjuncts(c: _Compiled, body: str) -> str:
                 continue  # "... para rechazar su solicitud": a refusal of the request is no adjunct
             if c.adjunct_frames.search(body[: m.start()]):
                 continue
-            masked = body[: m.start()] + " " * len(span) + body[m.end():]
-            count = _trigger_count(c, body) if count is None else count
-            if _trigger_count(c, masked) == count:
-                body = masked
+            # does masking cut a trigger? Counted around the span only (triggers are a few words long): counting the
+            # whole reply at every adjunct took 9 s on 1,000 "um zu" (quadratic)
+            lo, hi = max(0, m.start() - _JOIN_WINDOW), m.end() + _JOIN_WINDOW
+            near = body[lo:hi]
+            if _trigger_count(c, near[: m.start() - lo] + " " * len(span) + near[m.end() - lo:]) == _trigger_count(c, near):
+                body = body[: m.start()] + " " * len(span) + body[m.end():]
     return body
 
 
