@@ -4,7 +4,7 @@ Company-inbox mail written by authors who saw neither the agents' keyword tables
 templates nor each other's mail, labelled by the conventions of docs/inbox.md
 (``data/handwritten/<part>*.jsonl``, one ``LabelledEmail`` per line, acceptable routes and key facts
 included; 60 emails per file, one author per file). How each part was used, so that figures on it
-can be read honestly (docs/inbox_real.md): ``train`` (eight authors) was read, partly, while revising
+can be read honestly (docs/inbox_real.md): ``train`` (ten authors) was read, partly, while revising
 the rules and is trained on by the ``classifier``; ``validation`` (one author) was run once as a
 held-out set, then read and trained on like ``train``; ``test`` (one author) is held out from every
 choice.
