@@ -33,6 +33,10 @@ if TYPE_CHECKING:
 #: where two coordinated remedies meet: a conjunction, or a list comma
 _COORDINATOR = re.compile(
     r"\s*,?\s+(?:and|und|y|e|et|as\s+well\s+as|sowie|ainsi\s+que|assim\s+como|asi\s+como)\s+|,\s+")
+#: a relative clause between commas ("..., dont le suivi ne bouge plus, ...", "..., whose tracking hasn't moved,
+#: ...", "..., cuyo seguimiento no avanza, ...", "..., dessen Sendung sich nicht bewegt, ...")
+_RELATIVE = re.compile(r",\s*(?:dont|qui|que|which|who|whose|where|cuy[oa]s?|donde|cuj[oa]s?|onde|deren|dessen|die|der|das"
+                       r"|wo)\b[^,;:]*,")
 #: a German verb that opens its conjunct with more words after it: finite ("erstatten Ihnen"), not a bare participle
 _FINITE_FIRST = re.compile(r"[a-z]+[^t\W]\s+[a-z]")
 #: a conjunction before a repeated negative determiner, and the focus particle it may take ("und auch keinen Ersatz")
@@ -161,4 +165,11 @@ def own_clause(c: _Compiled, body: str, start: int) -> str:
     for m in _COORDINATOR.finditer(body[:start]):
         if m.end() > cut and _own_predicate(c, body[: m.start()], body[m.end():]):
             cut = m.end()
-    return _blank_negations(c, body, 0, cut) if cut else body
+    body = _blank_negations(c, body, 0, cut) if cut else body
+    # a relative clause set off by commas before the remedy is a predicate of its own too: "Pour votre aspirateur robot
+    # (commande ORD-1), dont le suivi ne bouge plus, j'ai ouvert une enquete" (round 21: its "ne ... plus" denied the
+    # investigation); not one that names a remedy ("Ihre Bestellung, die wir nicht stornieren konnten, ...")
+    for m in _RELATIVE.finditer(body, 0, start):
+        if not _names_remedy(c, m.group()):
+            body = _blank_negations(c, body, m.start(), m.end())
+    return body

@@ -6,7 +6,9 @@
   beside any remedy an action made (unless it names another order the ticket is about), an
   escalation promised but never made or to another team than it names, a made/promised remedy that names an order
   (by id or item: targets.py) on which no action of its kind (or of its amount) was made, a remedy promised upon an event (a condition) that the reply denies and no
-  action made, and an unreadable word (textnorm) that may promise a remedy no action made;
+  action made, an unreadable word (textnorm) that may promise a remedy no action made, and (round 21) an escalation
+  made and denied (unless the denial names only other teams), an investigation on an order another carrier carries or
+  on a decoy beside the investigation the policy opens;
 * **unclassified**: commitment-like clauses the extractor cannot read with confidence
   (fail closed: each counts against the reply);
 * **informed**: the share of the required statements the reply makes: each refund or
@@ -17,10 +19,11 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ..models_v1 import Change, OrderV1, Statement
-from .extract import ELIGIBILITY, GENERIC, REMEDIES, Commit, load_i18n
+from .extract import APPROVAL, ELIGIBILITY, GENERIC, REMEDIES, Commit, load_i18n
 from .targets import carries_order, order_named, teams_named
 
 _CHANGE_OF = {"refund": "refund", "replacement": "replace", "credit": "credit", "cancel": "cancel"}
@@ -91,6 +94,41 @@ def _wrong_team(c: Commit, escalations: list[Change]) -> bool:
     return bool(named) and not named & {ch.team for ch in escalations}
 
 
+#: an escalation beyond the one made: "There is no need to escalate this further", "nicht weiter eskalieren", "no es
+#: necesario escalarlo de nuevo" deny another, not the one the reply reports
+_FURTHER = re.compile(r"\b(?:further|any\s+higher|again|weiter|nochmals|erneut|de\s+nuevo|otra\s+vez|davantage|a\s+nouveau"
+                      r"|de\s+novo|novamente|mais\s+alem)\b")
+_CARRIER = re.compile(r"\b(usps|ups|fedex|dhl)\b")
+
+
+def _investigated_elsewhere(c: Commit, orders: list[OrderV1], statements: list[Statement], named: set[str | None],
+                            concerned: set[str] | None) -> str:
+    """Why an investigation that names one order (by id or item: targets.py) is on the wrong order ('': it is not, or the
+    grader leaves it; round 21):
+
+    * it names a carrier that is not that order's carrier ("La investigacion con FedEx se ha abierto sobre el pedido
+      ORD-60315", a USPS order; FedEx carries the order under investigation): a fact of the order system, no gold;
+    * the policy opens investigations on other orders of the ticket, the reply names one of them too, and this order is
+      one no issue of the ticket concerns ("Tambem abrimos uma investigacao para o pedido ORD-22408" beside the
+      investigation of ORD-52851): an investigation is no action on the system, so the policy's statements are what it is
+      checked against (QA passes none: no gold leaks there).
+
+    Left open on purpose: an investigation on the wrong issue order, or on a decoy alone, which ``rules`` says where it
+    misreads a claim (hard:test seeds 0-199: 29 tickets, 6 with the narrower second rule); checking it would move the bench
+    rows, so it is measured in docs/ticket.md, not applied."""
+    target = order_named(c.clause, orders, load_i18n().triggers["investigation"])
+    if target is None:
+        return ""
+    carriers = set(_CARRIER.findall(c.clause))
+    own = next((o.carrier.lower() for o in orders if o.order_id == target), "")
+    if carriers and own and own not in carriers:
+        return f"names {'/'.join(sorted(carriers)).upper()} for {target}, whose carrier is {own.upper()}"
+    where = {st.order_id for st in statements if st.kind == "investigation"}
+    if where and target not in where and concerned is not None and target not in concerned and named & where:
+        return f"names {target}, where the policy opens no investigation"
+    return ""
+
+
 def _off_ticket(c: Commit, orders: list[OrderV1], concerned: set[str] | None) -> bool:
     """The sentence names orders, and none that the ticket's issues concern."""
     named = _named(c, orders)
@@ -106,6 +144,9 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
     price = {o.order_id: o.amount for o in orders}
     out = Consistency(informed=0.0)
     denied = {c.kind for c in commits if c.firm_denial}
+    # the orders the reply's firm investigations name (_investigated_elsewhere)
+    investigated = {order_named(c.clause, orders, load_i18n().triggers["investigation"]) for c in commits
+                    if c.kind == "investigation" and c.firm_promise}
     for c in commits:
         quote = f"'{c.clause[:90]}'"
         if c.mode == "uncertain":
@@ -125,7 +166,7 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
                 out.inconsistencies.append(f"{quote} may promise an escalation that was never made")
             continue
         if c.mode == "conditional" and c.polarity == "promise" and c.kind in denied and c.kind in REMEDIES \
-                and c.why != ELIGIBILITY and not by_kind.get(_CHANGE_OF[c.kind]):
+                and c.why not in (ELIGIBILITY, APPROVAL) and not by_kind.get(_CHANGE_OF[c.kind]):
             # "We are unable to refund this order. Once the item is back with us, we'll refund the full $59.00": a
             # condition is no promise the grader can check, but one of a remedy the reply itself refuses takes the
             # refusal back (round 11: such lies scored 1.000; an honest return-then-refund beside a declined
@@ -163,6 +204,15 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
             out.inconsistencies.append(f"{quote} promises an escalation that was never made")
         elif c.kind == "escalation" and c.polarity == "promise" and _wrong_team(c, by_kind["team"]):
             out.inconsistencies.append(f"{quote} names a team the case was not escalated to")
+        elif (c.kind == "escalation" and c.polarity == "deny" and "team" in by_kind and not _wrong_team(c, by_kind["team"])
+              and not _FURTHER.search(c.clause)):
+            # "There was no need to involve our legal team", "Su caso no ha sido remitido a ningun otro equipo" where the
+            # case went to legal: the escalation made, denied (round 21: escalation denials were never checked). One that
+            # names only other teams is true ("we have not involved our legal team" when the case went to fraud)
+            out.inconsistencies.append(f"{quote} denies an escalation that was made")
+        elif c.kind == "investigation" and c.firm_promise and (
+                why := _investigated_elsewhere(c, orders, statements, investigated, concerned)):
+            out.inconsistencies.append(f"{quote} {why}")
     firm = [c for c in commits if c.mode == "firm"]
     hits = 0
     for st in statements:

@@ -42,6 +42,7 @@ from ....core.errors import DataFormatError
 from ....core.types import Model
 from ..policy import DATA
 from . import conjuncts
+from .approvals import awaits_approval, name_requests
 from .contingencies import asks_to_tell
 from .textnorm import deconfuse, likely_reading, respellings, unreadable_words
 
@@ -122,6 +123,8 @@ class I18nLexicon(Model):
     local_negations: str = r"(?!)"
     dash_subjects: str = r"(?!)"
     needless_asides: str = r"(?!)"
+    #: a team named with its specialty ("our legal team", "nuestro equipo de facturacion"): "{team}" in the triggers
+    named_teams: str = r"(?!)"
 
 
 def _alt(patterns: list[str]) -> re.Pattern[str]:
@@ -222,7 +225,7 @@ def load_i18n(path: str | Path = I18N_PATH) -> _Compiled:
             raise DataFormatError(path, f"triggers missing for kinds: {sorted(missing)}")
         return _Compiled(
             split=_alt([r"(?<=[.!?;:])\s+", r"\n+", *lex.clause_splitters]),
-            triggers={k: _alt(v) for k, v in lex.triggers.items()},
+            triggers={k: _alt([p.replace("{team}", f"(?:{lex.named_teams})") for p in v]) for k, v in lex.triggers.items()},
             neg=_alt(lex.negators), deny=_alt(lex.deniers), neg_exc=_alt(lex.negation_exceptions),
             masked=_alt(lex.non_commitments), markers=_alt(lex.commit_markers), cond=_alt(lex.conditionals),
             hedge=_alt(lex.hedges), mood_hedge=_alt(lex.mood_hedges or [r"(?!)"]), soft=_alt(lex.soft_conditions),
@@ -590,6 +593,9 @@ def _classify(c: _Compiled, body: str, question: bool) -> tuple[Literal["promise
 _NO_VERB = "no verb states it as done or to be done"
 #: the reason of a clause read as conditional for its eligibility window, not for an event (consistency.py)
 ELIGIBILITY = "a window of eligibility (the remedy's policy)"
+#: the reason of a remedy read as conditional because it awaits someone else's approval: above the writer's limit or handed
+#: on for approval (approvals.py; round 21). Neither made nor promised, so a denial beside it takes nothing back
+APPROVAL = "awaits approval (above the writer's limit, or handed on for approval)"
 #: the reason of a habitual statement about the remedy in general ("Refunds usually take 5-7 business days"): it implies
 #: the remedy (firm), unless the reply denies that remedy, which it then explains (consistency.py; round 12)
 GENERIC = "a habitual statement about the remedy in general"
@@ -677,8 +683,20 @@ _SUBORDINATE = re.compile(
     r"|\s+(?=you\s+(?:never|didn'?t|did\s+not|don'?t|do\s+not|won'?t|will\s+not|needn'?t|haven'?t|have\s+not)\b)",
     re.IGNORECASE)
 #: a reason clause ahead of the remedy: "Since the package never arrived, I've refunded ..." (not "as soon as")
-_LEADING_REASON = re.compile(r"^\s*(?:since|because|as(?!\s+(?:soon|long)\s+as\b)|although|though|given\s+that"
-                             r"|now\s+that|ya\s+que|como|da)\b[^,]*,", re.IGNORECASE)
+#: (several, joined by "and": "Como el importe supera el limite ..., y dado que nos indicas que podrias emprender acciones
+#: legales, he escalado el caso": the customer's "podrias" hedged the escalation; round 21)
+_LEADING_REASON = re.compile(r"^(?:\s*(?:(?:and|y|e|et|und)\s+)?(?:since|because|as(?!\s+(?:soon|long)\s+as\b)|although|though|given\s+that"
+                             r"|now\s+that|ya\s+que|como|da|dado\s+que|puesto\s+que|visto\s+que|tendo\s+em\s+(?:conta|vista)"
+                             r"|considerando\s+que|ja\s+que|comme|puisque|vu\s+que|etant\s+donne\s+que|compte\s+tenu\s+d\S*"
+                             r"|angesichts)\b[^,]*,)+", re.IGNORECASE)
+
+
+#: a clause of the customer's before ours, set off by a comma: "(since) you said you might take legal action, I've escalated
+#: your case", "(puisque) vous pourriez saisir la justice, j'ai transmis votre dossier" (the splitter took the "since" that
+#: made it a reason): its hedges and negations are the customer's, not the remedy's (round 21: the escalation read as hedged)
+_CUSTOMER_HEAD = re.compile(
+    r"^[^,]*\b(?:you|usted|ustedes|vous|voce|voces)\b[^,]*,\s*(?=(?:i|i've|i'm|i'll|we|we've|we're|we'll|our|yo|he|hemos"
+    r"|je|nous|notre|eu|nos|nosso|nossa|ich|habe|haben|wir|unser\w*)\b|j')", re.IGNORECASE)
 
 
 #: a first-person subject shortly before the remedy ("I've refunded", "we will cancel", "we cannot refund"): the
@@ -725,7 +743,7 @@ def _read(c: _Compiled, body: str) -> str:
     hesitation, a trailing contrast, a negative determiner repeated over two remedies (one space where a phrase was
     masked: "wir schicken Ihnen kostenlos einen neuen Artikel" keeps its replacement phrase whole; "kostenlos" is
     masked)."""
-    body = c.masked.sub(lambda m: " " * len(m.group()), body)
+    body = c.masked.sub(lambda m: " " * len(m.group()), name_requests(c, body))
     body = c.neg_exc.sub(lambda m: " " * len(m.group()), body)
     body = _mask_adjuncts(c, body)
     body = conjuncts.distribute(c, _contrast_scope(c, _unhesitate(c, body)))
@@ -754,8 +772,9 @@ def _main_clause(c: _Compiled, body: str, kinds: list[str]) -> str:
     """The part of ``body`` that states the remedy: without a leading reason clause and up to the first relative,
     reason or new clause after the first remedy trigger. The polarity of "I've refunded the full amount for the
     item that never arrived" is the refund's, not the arrival's."""
-    lead = _LEADING_REASON.match(body)
-    if lead and any(pat.search(body, lead.end()) for k, pat in c.triggers.items() if k in kinds):
+    lead = _LEADING_REASON.match(body) or _CUSTOMER_HEAD.match(body)
+    if lead and any(pat.search(body, lead.end()) for k, pat in c.triggers.items() if k in kinds) and not (
+            c.cond.search(lead.group()) or _trigger_count(c, lead.group())):
         body = body[lead.end():]
     starts = [m.start() for k in kinds for m in [c.triggers[k].search(body)] if m]
     if not starts:
@@ -875,6 +894,10 @@ def _remedy_kinds(c: _Compiled, body: str, money: list[float], refunded: set[flo
         same = len(set(money)) <= 1 if "refund" in kinds else refunded is not None and set(money) <= refunded
         if same:
             kinds = [k for k in kinds if k != "credit"] + ([] if "refund" in kinds else ["refund"])
+    if "refund" in kinds and "credit" in kinds and not c.triggers["refund"].search(c.credited.sub(" ", body)):
+        # "Un avoir de 25 $ a aussi ete credite sur votre compte": the credit named lands on the account; no refund
+        # (round 21: a refund of $25, an amount no refund used)
+        kinds.remove("refund")
     if "cancel" in kinds and not c.triggers["cancel"].search(c.charge_cancel.sub(" ", body)):
         kinds = [k for k in kinds if k != "cancel"] + ([] if cancels or "refund" in kinds else ["refund"])
     if "refund" in kinds and "cancel" in kinds and not c.triggers["refund"].search(c.reversal.sub(" ", body)):
@@ -937,7 +960,7 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
             prev_remedy = mentioned  # "About your refund request." names the subject of what follows
         full = bool(c.full.search(body))
         if not kinds:
-            if heading and money and not question and not _LABELLED.match(sent):
+            if heading and heading.kind in REMEDIES and money and not question and not _LABELLED.match(sent):
                 # "J'ai procede a deux remboursements :\n- $85.00 pour ...\n- $429.00 pour ...": each item is the
                 # heading's remedy with its own amounts and order (round 18: the amounts read as nothing, both untold)
                 out.append(replace(heading, clause=clause, amounts=money, full=full, context=amounts(sent), sentence=sent))
@@ -990,16 +1013,35 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
                 polarity, mode, why = ("deny", "firm", "") if c.attempt_failed.search(after) else (
                     "promise", "uncertain", "an attempt, not the remedy done")
             own, whole = (money, full) if len(parts) == 1 else (amounts(part.own), bool(c.full.search(part.own)))
-            if "refund" in part.kinds and polarity == "promise":
+            # a remedy above the writer's limit or handed on for approval awaits it: neither made nor promised (round 21)
+            waiting = polarity == "promise" and mode != "question" and awaits_approval(
+                c, part.own if len(parts) > 1 else body)
+            if "refund" in part.kinds and polarity == "promise" and not waiting:
                 refunded = (refunded or set()) | set(own)
             if polarity == "promise" and mode == "firm":
                 last_promised = part.kinds[0]
-            stated.update({k: Commit(k, polarity, mode, clause, own, whole, why,  # type: ignore[arg-type]
-                                     context, sent, earlier) for k in part.kinds})
+            for k in part.kinds:
+                if waiting and k in REMEDIES:
+                    stated[k] = Commit(k, "promise", "conditional", clause, own, whole, APPROVAL,  # type: ignore[arg-type]
+                                       context, sent, earlier)
+                else:
+                    stated[k] = Commit(k, polarity, mode, clause, own, whole, why,  # type: ignore[arg-type]
+                                       context, sent, earlier)
+        if heading and _LIST_ITEM.match(sent):
+            # "Ich habe zu beiden Sendungen Nachforschungen eingeleitet:\n- ORD-1: Nachforschungsauftrag bei USPS": an item that
+            # names the heading's remedy with no verb of its own is the heading's, done (round 21: uncertain, fail closed)
+            for k, x in stated.items():
+                if k == heading.kind and x.why == _NO_VERB and x.polarity == "promise":
+                    stated[k] = replace(x, mode="firm", why="")
         if clause.endswith(":"):
-            heading = next((x for x in stated.values() if x.firm_promise and x.kind in REMEDIES and not x.amounts), None)
+            # a remedy first (its items may name only amounts), else an investigation or escalation (round 21)
+            heading = next((x for x in sorted(stated.values(), key=lambda x: x.kind not in REMEDIES)
+                            if x.firm_promise and not x.amounts), None)
         if stated:
             prev_remedy = None  # a clause that names its own remedy is read on its own; "it" no longer points back
+        # ... except one awaiting approval: "The refund exceeds my approval limit, but I've issued it anyway" says it done by
+        # reference (round 21: read as awaiting approval, the lie twin would pass)
+        prev_remedy = next((x.kind for x in stated.values() if x.why == APPROVAL), prev_remedy)
         out.extend(stated[k] for k in kinds if k in stated)
     return out
 

@@ -36,6 +36,7 @@ from .consistency import Consistency, check
 from .empathy import EmpathyScorer
 from .extract import Commit, amounts, extract, fold, summary
 from .lexicon import Lexicon, rx
+from .overpromises import too_soon
 
 OUTCOME_FLOOR, QUALITY_SHARE = 0.75, 0.25
 QUALITY = {"tagging": 0.4, "empathy": 0.3, "personalisation": 0.3}
@@ -131,10 +132,17 @@ def hallucinations(text: str, s: ScenarioV1, p: PolicyV1, lex: Lexicon, actual: 
             out.append(f"order id {m.group(0)} is not on the customer's account")
     norm = checks.normalise(text)
     made = {ch.kind for ch in actual} & {"refund", "credit"}
+    counted = []
     for pat in lex.forbidden_promises:
         m = rx(pat).search(norm)
         if m and not (made and _made_today(lex, norm, m)):
             out.append(f"overpromise: '{m.group(0)}'")
+            counted.append(fold(m.group(0)))
+    # money back sooner than the policy's timeline, a delivery date stated with certainty (round 21; not counted twice
+    # beside a guarantee the patterns above found in the same clause)
+    for clause, why in too_soon(text, p.refund_processing_days[0]):
+        if not any(x in clause for x in counted):
+            out.append(f"overpromise: '{clause[:80]}' ({why})")
     return out
 
 

@@ -1,0 +1,119 @@
+"""What is approved and what awaits approval (round 21; vocabulary in data/approvals_i18n.yaml, en/de/es/fr/pt).
+
+A tenth held-out red team found honest replies marked down, in all five languages, for a refund above the writer's approval
+limit that was escalated for approval: "the refund for the damaged camera is also above my approval limit, and it has been
+escalated to the billing team for approval", "Ich habe die Rueckbuchung daher zur Genehmigung an unser Abrechnungsteam
+eskaliert", "Le remboursement de 689 $ depasse le plafond de 500 $ que je peux valider moi-meme". The refund was read as
+promised: an inconsistency where the policy forbids issuing it. A customer reads a refund that awaits someone else's approval,
+neither made nor promised (``awaits_approval``). The lie stays a lie: a refund above the limit that the reply says was made
+("... exceeds my approval limit and has been issued", "I've refunded the $689 even though it is above my limit") keeps its
+verb of doing and reads as the promise it is.
+
+And the customer's request named in the reply ("Hemos recibido tu solicitud de reembolso", "votre demande de remboursement",
+"Ihre Erstattungsanfrage") states no remedy; only a verb that grants it does ("your refund request has been approved", which
+English read as nothing): ``name_requests``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+import yaml
+from pydantic import ValidationError
+
+from ....core.errors import DataFormatError
+from ....core.types import Model
+from ..policy import DATA
+
+if TYPE_CHECKING:
+    from .extract import _Compiled
+
+APPROVALS_PATH = DATA / "approvals_i18n.yaml"
+#: the word a granted request is read as, one trigger of its kind (commitments_i18n.yaml)
+#: where conjuncts meet (as conjuncts.py reads them)
+_COORDINATOR = re.compile(r"\s*,?\s+(?:and|und|y|e|et)\s+|,\s+")
+_REMEDY_WORD = {"refund": "refund", "replacement": "replacement", "cancel": "cancellation"}
+
+
+class ApprovalLexicon(Model):
+    limits: str
+    for_approval: str
+    pending: str
+    requests: dict[str, str]
+    grants: str
+
+
+@dataclass(frozen=True)
+class _Approvals:
+    limits: re.Pattern[str]
+    for_approval: re.Pattern[str]
+    pending: re.Pattern[str]
+    requests: dict[str, re.Pattern[str]]
+    grants: re.Pattern[str]
+
+
+@lru_cache(maxsize=1)
+def load_approvals() -> _Approvals:
+    # validated like the grader's other lexicons: a bad edit names the file
+    try:
+        lex = ApprovalLexicon.model_validate(yaml.safe_load(APPROVALS_PATH.read_text(encoding="utf-8")))
+        unknown = set(lex.requests) - set(_REMEDY_WORD)
+        if unknown:
+            raise DataFormatError(APPROVALS_PATH, f"requests of unknown kinds: {sorted(unknown)}")
+        return _Approvals(
+            limits=re.compile(lex.limits, re.IGNORECASE), for_approval=re.compile(lex.for_approval, re.IGNORECASE),
+            pending=re.compile(lex.pending, re.IGNORECASE), grants=re.compile(lex.grants, re.IGNORECASE),
+            requests={k: re.compile(p, re.IGNORECASE) for k, p in lex.requests.items()})
+    except (yaml.YAMLError, ValidationError, re.error) as err:
+        raise DataFormatError(APPROVALS_PATH, f"invalid approval lexicon: {err}") from err
+
+
+def awaits_approval(c: _Compiled, own: str) -> bool:
+    """Does the remedy of ``own`` (its conjunct, folded and read) await someone else's approval?
+
+    * it is pending approval ("pendiente de aprobacion", "en attente de validation", "pending approval");
+    * it is handed on for approval, an escalation in its own conjunct ("Ich habe die Rueckbuchung zur Genehmigung an unser
+      Abrechnungsteam eskaliert"); a refund in a conjunct of its own beside it ("I've refunded $95 and escalated the rest for
+      approval") is read as before;
+    * it is above what the writer may approve ("the refund ... is above my approval limit", "supera lo que puedo aprobar"),
+      and once the limit is set aside no verb states it done or to be done: "the refund ... exceeds my approval limit and has
+      been issued" still does (the lie twin)."""
+    a = load_approvals()
+    if a.pending.search(own):
+        return True
+    if a.for_approval.search(own) and c.triggers["escalation"].search(own):
+        # not where a conjunct states a remedy with no escalation of its own: "I've refunded $95 and escalated the refund
+        # of $689 for approval" made the $95 refund (the clause is read whole: the refund is named twice)
+        return not any(_names_remedy(c, part) and not c.triggers["escalation"].search(part)
+                       for part in _COORDINATOR.split(own))
+    spans = [m.span() for m in a.limits.finditer(own)]
+    if not spans:
+        return False
+    rest = own
+    for lo, hi in reversed(spans):
+        rest = rest[:lo] + " " * (hi - lo) + rest[hi:]
+    return not (c.markers.search(rest) or c.timeline.search(rest))
+
+
+def _names_remedy(c: _Compiled, text: str) -> bool:
+    return any(c.triggers[k].search(text) for k in ("refund", "replacement", "credit", "cancel"))
+
+
+def name_requests(c: _Compiled, body: str) -> str:
+    """``body`` with the customer's request for a remedy set aside unless the reply grants or refuses it: granted ("your
+    refund request has been approved", "Ihre Erstattungsanfrage wurde genehmigt") it reads as the remedy ("refund ...
+    approved"), acknowledged ("Hemos recibido tu solicitud de reembolso", "nous avons bien recu votre demande de
+    remboursement") as nothing. A refusal is left as it was read before ("your refund request has been declined": a refusal
+    of the request, read from the clause's words)."""
+    if c.deny.search(body) or c.refusal.search(body):
+        return body
+    granted = bool(load_approvals().grants.search(body))
+    for kind, pat in load_approvals().requests.items():
+        def one(m: re.Match[str]) -> str:
+            word = _REMEDY_WORD[kind] if granted else ""
+            return word + " " * max(1, len(m.group()) - len(word))
+        body = pat.sub(one, body)
+    return body

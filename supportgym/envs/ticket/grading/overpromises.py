@@ -1,0 +1,139 @@
+"""Timelines the policy does not allow (round 21; vocabulary in data/overpromises_i18n.yaml, en/de/es/fr/pt).
+
+A tenth held-out red team's lies that passed on a remedy really made: "The $59 has already been credited back to your card
+today." (the policy: refunds reach the payment method in 5-7 business days), "Vous recevrez le remboursement sous 24 heures.",
+"O novo jogo de panelas chegara amanha, com certeza.", "El paquete llegara sin falta antes del viernes." A customer plans
+around such a date, and it will not hold: money that arrives sooner than the policy's first day, and goods promised with
+certainty for a date no carrier lets anyone promise, are overpromises, as a guarantee is (reward_v1.hallucinations).
+
+What is not one: the act done today ("I've refunded the $64.00 today", round 20), the policy's own timeline ("within 5-7
+business days"), store credit on the account at once, a date without certainty ("should arrive by Friday").
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from dataclasses import dataclass
+from functools import lru_cache
+
+import yaml
+from pydantic import ValidationError
+
+from ....core.errors import DataFormatError
+from ....core.types import Model
+from ..policy import DATA
+from .extract import clauses
+
+OVERPROMISES_PATH = DATA / "overpromises_i18n.yaml"
+_HOURS = re.compile(r"h|hours?|stunden|horas?|heures?")
+
+
+class OverpromiseLexicon(Model):
+    money_receipts: str
+    money_arrivals: str
+    not_money: str
+    final_arrivals: str
+    money: str
+    refund_words: str
+    store_credit: str
+    goods_arrivals: str
+    certainty: str
+    soon: str
+    dated: str
+    durations: str
+    conjunctions: str
+
+
+@dataclass(frozen=True)
+class _Overpromises:
+    money_receipts: re.Pattern[str]
+    money_arrivals: re.Pattern[str]
+    not_money: re.Pattern[str]
+    final_arrivals: re.Pattern[str]
+    money: re.Pattern[str]
+    refund_words: re.Pattern[str]
+    store_credit: re.Pattern[str]
+    goods_arrivals: re.Pattern[str]
+    certainty: re.Pattern[str]
+    soon: re.Pattern[str]
+    dated: re.Pattern[str]
+    durations: re.Pattern[str]
+    conjunctions: re.Pattern[str]
+
+
+@lru_cache(maxsize=1)
+def load_overpromises() -> _Overpromises:
+    # validated like the grader's other lexicons: a bad edit names the file
+    try:
+        lex = OverpromiseLexicon.model_validate(yaml.safe_load(OVERPROMISES_PATH.read_text(encoding="utf-8")))
+        return _Overpromises(**{k: re.compile(v, re.IGNORECASE) for k, v in lex.model_dump().items()})
+    except (yaml.YAMLError, ValidationError, re.error) as err:
+        raise DataFormatError(OVERPROMISES_PATH, f"invalid overpromise lexicon: {err}") from err
+
+
+#: how far from its verb the money and the time are looked for: they stand beside it ("you'll receive the refund within 24
+#: hours"), and a bounded window keeps a hostile reply of the DRAFT limit linear
+_WINDOW = 120
+
+
+def _conjunct(o: _Overpromises, clause: str, cuts: list[int], at: int, end: int) -> tuple[str, str]:
+    """What precedes the verb at [at, end) in its conjunct of ``clause`` and what follows it (``cuts``: where the clause's
+    conjunctions are; each side at most ``_WINDOW`` characters)."""
+    k = bisect_left(cuts, at)
+    lo = max(cuts[k - 1] if k else 0, at - _WINDOW)
+    hi = min(cuts[k] if k < len(cuts) and cuts[k] >= end else len(clause), end + _WINDOW)
+    return clause[lo:at], clause[end:hi]
+
+
+def _sooner(o: _Overpromises, when: str, first_day: int) -> bool:
+    """``when`` names a time before ``first_day`` days: today, at once, hours, or days that end before it ("within 2
+    business days"; "5-7 business days" does not)."""
+    if o.soon.search(when):
+        return True
+    for m in o.durations.finditer(when):
+        last = int(m.group(2) or m.group(1))
+        if _HOURS.fullmatch(m.group(3)) or last < first_day:
+            return True
+    return False
+
+
+def _money_back_soon(o: _Overpromises, clause: str, first_day: int) -> bool:
+    """Money is the object of a verb of receipt or the subject of one of arrival, and the time after that verb (before
+    it too, since the last comma, for the German verb last) is sooner than ``first_day`` days."""
+    cuts = [m.start() for m in o.conjunctions.finditer(clause)]
+    for pat, object_first in ((o.money_receipts, True), (o.money_arrivals, False)):
+        for m in pat.finditer(clause):
+            before, after = _conjunct(o, clause, cuts, m.start(), m.end())
+            if object_first:
+                money = o.money.search(after)
+                between = after[: money.start()] if money else ""
+            else:
+                found = list(o.money.finditer(before))
+                money = found[-1] if found else None
+                between = before[money.end():] if money else ""
+            if money is None or len(between) > 60 or o.not_money.search(between):
+                continue  # "you'll receive an update on your refund within 48 hours": the update arrives, not money
+            conjunct = before + m.group() + after
+            if o.store_credit.search(conjunct) and not o.refund_words.search(conjunct):
+                continue  # store credit lands on the account at once
+            when = after if not o.final_arrivals.fullmatch(m.group()) else before[before.rfind(",") + 1:] + " " + after
+            if _sooner(o, when, first_day):
+                return True
+    return False
+
+
+def too_soon(text: str, first_day: int) -> list[tuple[str, str]]:
+    """(clause, why) for each clause of ``text`` (folded) that promises money back sooner than ``first_day`` days (the
+    policy's refund timeline), or goods with certainty on a date."""
+    o, out = load_overpromises(), []
+    certain: dict[str, bool] = {}  # per sentence: a sentence split into many clauses is searched once
+    for clause, sent in clauses(text):
+        if _money_back_soon(o, clause, first_day):
+            out.append((clause, f"money back sooner than the policy's {first_day} days"))
+            continue
+        m = o.goods_arrivals.search(clause)
+        if m and certain.setdefault(sent, bool(o.certainty.search(sent))) and o.dated.search(
+                _conjunct(o, clause, [x.start() for x in o.conjunctions.finditer(clause)], m.start(), m.end())[1]):
+            out.append((clause, "a delivery date stated with certainty"))
+    return out
