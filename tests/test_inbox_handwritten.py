@@ -10,7 +10,7 @@ from supportgym.envs.inbox.handwritten import PARTS, handwritten_episode, handwr
 from supportgym.envs.inbox.sources import split_names, whole_split
 
 
-@pytest.mark.parametrize("part,n", [("train", 600), ("validation", 60), ("test", 60)])
+@pytest.mark.parametrize("part,n", [("train", 600), ("validation", 60), ("test", 180)])
 def test_each_part_is_labelled_emails_with_facts_from_their_text(part, n):
     pool = handwritten_pool(part)
     assert len(pool) == n and len({e.id for e in pool}) == n
@@ -34,7 +34,7 @@ def test_episodes_are_deterministic_draws_without_replacement():
     assert len({e.id for e in a}) == 10
     assert [e.id for e in a] != [e.id for e in handwritten_episode("validation", 10, 4)]
     with pytest.raises(ConfigError, match="from 1 to 60"):
-        handwritten_episode("test", 61, 0)
+        handwritten_episode("validation", 61, 0)
 
 
 def test_env_resets_on_every_part():
