@@ -21,12 +21,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-import yaml
-from pydantic import ValidationError
-
 from ....core.errors import DataFormatError
 from ....core.types import Model
 from ..policy import DATA
+from .lexicon import lexicon_file
 
 if TYPE_CHECKING:
     from .extract import _Compiled
@@ -58,8 +56,8 @@ class _Approvals:
 @lru_cache(maxsize=1)
 def load_approvals() -> _Approvals:
     # validated like the grader's other lexicons: a bad edit names the file
-    try:
-        lex = ApprovalLexicon.model_validate(yaml.safe_load(APPROVALS_PATH.read_text(encoding="utf-8")))
+    with lexicon_file(APPROVALS_PATH, "approval lexicon") as raw:
+        lex = ApprovalLexicon.model_validate(raw)
         unknown = set(lex.requests) - set(_REMEDY_WORD)
         if unknown:
             raise DataFormatError(APPROVALS_PATH, f"requests of unknown kinds: {sorted(unknown)}")
@@ -67,8 +65,6 @@ def load_approvals() -> _Approvals:
             limits=re.compile(lex.limits, re.IGNORECASE), for_approval=re.compile(lex.for_approval, re.IGNORECASE),
             pending=re.compile(lex.pending, re.IGNORECASE), grants=re.compile(lex.grants, re.IGNORECASE),
             requests={k: re.compile(p, re.IGNORECASE) for k, p in lex.requests.items()})
-    except (yaml.YAMLError, ValidationError, re.error) as err:
-        raise DataFormatError(APPROVALS_PATH, f"invalid approval lexicon: {err}") from err
 
 
 def awaits_approval(c: _Compiled, own: str) -> bool:

@@ -6,12 +6,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-import yaml
-from pydantic import ValidationError
-
-from ....core.errors import DataFormatError
 from ....core.types import Model
 from ..policy import DATA
+from .lexicon import lexicon_file, rx
 
 CONTINGENCIES_PATH = DATA / "contingencies_i18n.yaml"
 
@@ -23,11 +20,8 @@ class ContingencyLexicon(Model):
 @lru_cache(maxsize=1)
 def _contact() -> re.Pattern[str]:
     # validated like the grader's other lexicons: a bad edit names the file, not a KeyError
-    try:
-        lex = ContingencyLexicon.model_validate(yaml.safe_load(CONTINGENCIES_PATH.read_text(encoding="utf-8")))
-        return re.compile(lex.contact_requests, re.IGNORECASE)
-    except (yaml.YAMLError, ValidationError, re.error) as err:
-        raise DataFormatError(CONTINGENCIES_PATH, f"invalid contingency lexicon: {err}") from err
+    with lexicon_file(CONTINGENCIES_PATH, "contingency lexicon") as raw:
+        return rx(ContingencyLexicon.model_validate(raw).contact_requests)
 
 
 def asks_to_tell(clause: str) -> bool:

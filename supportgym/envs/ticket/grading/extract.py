@@ -35,15 +35,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-import yaml
-from pydantic import ValidationError
-
 from ....core.errors import DataFormatError
 from ....core.types import Model
 from ..policy import DATA
 from . import conjuncts
 from .approvals import awaits_approval, name_requests
 from .contingencies import asks_to_tell
+from .lexicon import lexicon_file
 from .textnorm import deconfuse, likely_reading, respellings, unreadable_words
 
 I18N_PATH = DATA / "commitments_i18n.yaml"
@@ -218,8 +216,8 @@ class _Compiled:
 
 @lru_cache(maxsize=2)
 def load_i18n(path: str | Path = I18N_PATH) -> _Compiled:
-    try:
-        lex = I18nLexicon.model_validate(yaml.safe_load(Path(path).read_text(encoding="utf-8")))
+    with lexicon_file(path, "commitment lexicon") as raw:
+        lex = I18nLexicon.model_validate(raw)
         missing = set(REMEDIES + ("investigation", "escalation")) - set(lex.triggers)
         if missing:
             raise DataFormatError(path, f"triggers missing for kinds: {sorted(missing)}")
@@ -267,8 +265,6 @@ def load_i18n(path: str | Path = I18N_PATH) -> _Compiled:
             needless=re.compile(lex.needless_asides, re.IGNORECASE),
             **_refusal_structure(lex),
         )
-    except (yaml.YAMLError, ValidationError, re.error) as err:
-        raise DataFormatError(path, f"invalid commitment lexicon: {err}") from err
 
 
 def _refusal_structure(lex: I18nLexicon) -> dict[str, re.Pattern[str]]:

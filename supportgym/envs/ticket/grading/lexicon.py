@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import yaml
 from pydantic import ValidationError
@@ -53,13 +56,22 @@ def rx(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
+@contextmanager
+def lexicon_file(path: str | Path, what: str) -> Iterator[Any]:
+    """The parsed YAML of one of the grader's vocabulary files, for the body to validate and compile: a bad edit (YAML,
+    schema or regular expression) raises a DataFormatError naming the file, never a bare KeyError or re.error from
+    inside grading."""
+    try:
+        yield yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except (yaml.YAMLError, ValidationError, re.error) as err:
+        raise DataFormatError(path, f"invalid {what}: {err}") from err
+
+
 @lru_cache(maxsize=2)
 def load_lexicon(path: str | Path = LEXICON_PATH) -> Lexicon:
-    try:
-        lex = Lexicon.model_validate(yaml.safe_load(Path(path).read_text(encoding="utf-8")))
+    with lexicon_file(path, "lexicon") as raw:
+        lex = Lexicon.model_validate(raw)
         for group in (*lex.commitments.values(), lex.forbidden_promises, *lex.empathy.lexical.values()):
             for p in group:
                 rx(p)
-    except (yaml.YAMLError, ValidationError, re.error) as err:
-        raise DataFormatError(path, f"invalid lexicon: {err}") from err
     return lex

@@ -17,13 +17,10 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 
-import yaml
-from pydantic import ValidationError
-
-from ....core.errors import DataFormatError
 from ....core.types import Model
 from ..policy import DATA
 from .extract import clauses
+from .lexicon import lexicon_file, rx
 
 OVERPROMISES_PATH = DATA / "overpromises_i18n.yaml"
 _HOURS = re.compile(r"h|hours?|stunden|horas?|heures?")
@@ -65,11 +62,8 @@ class _Overpromises:
 @lru_cache(maxsize=1)
 def load_overpromises() -> _Overpromises:
     # validated like the grader's other lexicons: a bad edit names the file
-    try:
-        lex = OverpromiseLexicon.model_validate(yaml.safe_load(OVERPROMISES_PATH.read_text(encoding="utf-8")))
-        return _Overpromises(**{k: re.compile(v, re.IGNORECASE) for k, v in lex.model_dump().items()})
-    except (yaml.YAMLError, ValidationError, re.error) as err:
-        raise DataFormatError(OVERPROMISES_PATH, f"invalid overpromise lexicon: {err}") from err
+    with lexicon_file(OVERPROMISES_PATH, "overpromise lexicon") as raw:
+        return _Overpromises(**{k: rx(v) for k, v in OverpromiseLexicon.model_validate(raw).model_dump().items()})
 
 
 #: how far from its verb the money and the time are looked for: they stand beside it ("you'll receive the refund within 24

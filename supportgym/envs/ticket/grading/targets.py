@@ -15,14 +15,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
-from pydantic import ValidationError
-
-from ....core.errors import DataFormatError
 from ....core.types import Model
 from ..models_v1 import OrderV1
 from ..policy import DATA
 from .extract import fold
+from .lexicon import lexicon_file
 
 TARGETS_PATH = DATA / "targets_i18n.yaml"
 _ORDER_ID = re.compile(r"\bord-?(\d{3,})\b")
@@ -54,15 +51,13 @@ class _Targets:
 
 @lru_cache(maxsize=2)
 def load_targets(path: str | Path = TARGETS_PATH) -> _Targets:
-    try:
-        lex = TargetLexicon.model_validate(yaml.safe_load(Path(path).read_text(encoding="utf-8")))
+    with lexicon_file(path, "target lexicon") as raw:
+        lex = TargetLexicon.model_validate(raw)
         return _Targets(
             teams={t: re.compile(p.replace("{unit}", lex.units), re.IGNORECASE) for t, p in lex.teams.items()},
             own_manager=re.compile(lex.own_manager, re.IGNORECASE), items={fold(i): re.compile(p, re.IGNORECASE) for i, p in lex.items.items()},
             consequences=re.compile(lex.consequences, re.IGNORECASE),
             contrasted=re.compile(lex.contrasted_teams, re.IGNORECASE))
-    except (yaml.YAMLError, ValidationError, re.error) as err:
-        raise DataFormatError(path, f"invalid target lexicon: {err}") from err
 
 
 def _id(order_id: str) -> str:
