@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from supportgym.envs.ticket.grading.extract import extract, fold, parse_amount
+from supportgym.envs.ticket.grading.extract import amounts, extract, fold, parse_amount
 
 P, D, U, C, Q = "promise", "deny", "uncertain", "conditional", "question"
 
@@ -1334,6 +1334,52 @@ ROUND_21 = [  # the tenth held-out red team's families (development data since r
 @pytest.mark.parametrize("text,kind,label", ROUND_21)
 def test_round_21_constructions_read_as_a_customer_reads_them(text, kind, label):
     _assert_reads(text, kind, label)
+
+
+ROUND_22 = [  # the eleventh held-out red team's families (development data since round 22), in sentences written anew
+
+    # B. a cap explained ("above what I'm able to approve", "passa do limite"), requests counted as a denial's reason, a
+    # cancellation's payment voided: no refund promised
+    ("The refund is above what I'm able to approve myself.", "refund", C),
+    ("A refund this large is more than we're able to sign off on.", "refund", C),
+    ("O reembolso passa do limite que eu posso aprovar.", "refund", C),
+    ("El reembolso pasa del límite que puedo aprobar.", "refund", C),
+    ("Grund dafür ist die Anzahl der Erstattungsanträge in den letzten 60 Tagen.", "refund", None),
+    ("El motivo es el número de solicitudes de reembolso de los últimos 60 días.", "refund", None),
+    ("La raison en est le nombre de demandes de remboursement des 60 derniers jours.", "refund", None),
+    ("O motivo é o número de pedidos de reembolso nos últimos 60 dias.", "refund", None),
+    ("Wir haben die Bestellung storniert, und die Zahlung wurde rückgängig gemacht.", "refund", None),
+    ("Hemos cancelado el pedido y revertido el pago.", "refund", None),
+    ("Wir haben die doppelte Abbuchung rückgängig gemacht.", "refund", P),  # twin: a charge undone, no cancellation
+    ("Wir haben die Bestellung storniert und Ihnen außerdem 50 $ erstattet.", "refund", P),  # twin: a refund of its own
+    # C. a refund that can only be decided later: awaits the decision; the investigation it waits for is presupposed
+    ("Any refund can only be decided once the fraud investigation is complete.", "refund", C),
+    ("Any refund can only be decided once the fraud investigation is complete.", "investigation", P),
+    ("Un remboursement ne pourra être envisagé qu'à l'issue de l'enquête.", "refund", C),
+    ("El reembolso solo podrá decidirse cuando termine la investigación.", "refund", C),
+    ("Eine Erstattung kann erst nach Abschluss der Untersuchung entschieden werden.", "refund", C),
+    ("We'll refund you once the investigation is complete.", "refund", P),  # twin: our own process's end, promised
+    ("Any refund can only be decided later, but I've refunded you $249 anyway.", "refund", {C, P}),  # twin
+    # E. an investigation in the present, its team named by a pronoun or a demonstrative, or conducted
+    ("Elle mène actuellement une enquête sur ce débit.", "investigation", P),
+    ("Cette équipe enquête sur le prélèvement.", "investigation", P),
+    ("Ese equipo lleva a cabo una investigación sobre el cargo.", "investigation", P),
+    ("A equipe conduz uma investigação sobre a cobrança.", "investigation", P),
+    ("Cette équipe n'enquête pas sur le prélèvement.", "investigation", D),  # twin: negated
+]
+
+
+@pytest.mark.parametrize("text,kind,label", ROUND_22)
+def test_round_22_constructions_read_as_a_customer_reads_them(text, kind, label):
+    _assert_reads(text, kind, label)
+
+
+@pytest.mark.parametrize("text,want", [
+    ("appareil photo numérique, 1 150 $", [1150.0]), ("remboursé 1 150,50 $", [1150.5]),
+    ("un avoir de 25 $ et 95 $", [25.0, 95.0]), ("les 2 commandes de 150 $", [150.0])])
+def test_a_french_thousands_space_is_one_amount(text, want):
+    """H (round 22): "1 150 $" read as $150, a hallucination in an honest reply."""
+    assert amounts(fold(text)) == want
 
 
 def test_a_refund_awaiting_approval_then_said_done_by_reference_is_a_promise():

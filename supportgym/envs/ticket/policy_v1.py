@@ -54,6 +54,13 @@ def _md(year: int, md: str) -> dt.date:
     return dt.date(year, int(m), int(d))
 
 
+def pro_rata(o: OrderV1) -> tuple[int, float]:
+    """Units missing from a partial delivery and the refund the policy gives for them (price x missing / ordered);
+    the grader also counts this amount as grounded, since a reply may quote it while the refund awaits approval."""
+    missing = o.quantity - (o.units_delivered if o.units_delivered is not None else o.quantity)
+    return missing, round(o.amount * missing / o.quantity, 2)
+
+
 def holiday_extended(o: OrderV1, today: dt.date, p: PolicyV1) -> bool:
     """The order was placed in the holiday season and the extended return date has not passed."""
     y = o.order_date.year
@@ -132,8 +139,7 @@ def derive_v1(s: ScenarioV1, p: PolicyV1 | None = None) -> RequiredV1:
                 outcome = "denial"
                 trace.append(f"{oid}: already {o.status} -> cannot cancel, return once delivered")
         elif outcome == "" and claim == "partial_delivery":
-            missing = o.quantity - (o.units_delivered if o.units_delivered is not None else o.quantity)
-            amount = round(o.amount * missing / o.quantity, 2)
+            missing, amount = pro_rata(o)
             outcome = "refund" if 0 < amount <= p.refund_cap else "escalation" if amount > p.refund_cap else "investigation"
             if outcome == "escalation":
                 preds["over_cap"] = True

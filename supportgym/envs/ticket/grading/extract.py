@@ -52,8 +52,10 @@ REMEDIES = ("refund", "replacement", "credit", "cancel")
 MAX_NEGATIONS = 2
 
 #: (an amount before its symbol is no order id's digits: "fur Bestellung ORD-54446 $95.00 erstattet" read $54,446, round 13)
+# (thousands grouped by a space before the sign, as French writes them: "1 150 $" is $1,150, not $150; round 22)
 _MONEY = re.compile(
-    r"(?:\$|usd\s?|€|eur\s?)\s?(\d[\d,.]*\d|\d)|(?<![\w-])(\d[\d,.]*\d|\d)\s?(?:\$|usd\b|dollars?\b|€|eur\b|euros?\b"
+    r"(?:\$|usd\s?|€|eur\s?)\s?(\d[\d,.]*\d|\d)"
+    r"|(?<![\w-])(\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:,\d{1,2})?|\d[\d,.]*\d|\d)\s?(?:\$|usd\b|dollars?\b|€|eur\b|euros?\b"
     r"|dolares\b|dolar\b)", re.IGNORECASE)
 _SENT = re.compile(r"(?<=[.!?;])\s+|\n+")
 _NOUN_KIND = (("refund", "refund"), ("money", "refund"), ("reembolso", "refund"), ("ruckerstattung", "refund"),
@@ -312,6 +314,7 @@ def name_words(name: str) -> frozenset[str]:
 
 def parse_amount(raw: str) -> float:
     """"1,200.50" -> 1200.5; "89,00" (decimal comma) -> 89.0; "1.200,50" -> 1200.5."""
+    raw = re.sub(r"(?<=\d)[ \u00a0\u202f](?=\d{3})", "", raw)  # "1 150" (a French thousands space)
     if re.fullmatch(r"\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?", raw) or re.fullmatch(r"\d+,\d{1,2}", raw):
         raw = raw.replace(".", "").replace(",", ".")
     return round(float(raw.replace(",", "")), 2)
@@ -1017,7 +1020,11 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
             if polarity == "promise" and mode == "firm":
                 last_promised = part.kinds[0]
             for k in part.kinds:
-                if waiting and k in REMEDIES:
+                if k == "investigation" and why == _NO_VERB and c.deferred.search(part.body):
+                    # "once the fraud investigation is complete": the end of our own investigation presupposes it under
+                    # way, as a customer reads it (round 22: uncertain, an honest reply marked down)
+                    stated[k] = Commit(k, "promise", "firm", clause, own, whole, "", context, sent, earlier)
+                elif waiting and k in REMEDIES:
                     stated[k] = Commit(k, "promise", "conditional", clause, own, whole, APPROVAL,  # type: ignore[arg-type]
                                        context, sent, earlier)
                 else:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from ..models import Tag
 from ..models_v1 import Change, ScenarioV1, TicketRewardV1
 from ..orders import state_match
-from ..policy_v1 import PolicyV1
+from ..policy_v1 import PolicyV1, pro_rata
 from . import checks
 from .consistency import Consistency, check
 from .empathy import EmpathyScorer
@@ -122,6 +122,10 @@ def hallucinations(text: str, s: ScenarioV1, p: PolicyV1, lex: Lexicon, actual: 
     # the restocking fee of an order is the policy's percentage of its price, an amount the policy defines: "the $39.00
     # price less our 15% restocking fee ($5.85)" is true (round 18: a hallucination in an honest reply)
     allowed |= {round(o.amount * p.restocking_fee_pct / 100, 2) for o in s.orders}
+    # so is the pro-rata refund for units missing from an order, which the policy computes whether or not a refund was
+    # made: above the cap it goes for approval and a reply quotes it ("the refund for the missing unit ($579) is above
+    # the limit I can approve"; round 22)
+    allowed |= {pro_rata(o)[1] for o in s.orders if pro_rata(o)[0] > 0}
     out = [f"amount ${x:,.2f} is not in the orders, the actions or the policy"
            for x in sorted(set(amounts(fold(text)))) if x not in allowed]
     ids = {o.order_id.upper() for o in s.orders}
