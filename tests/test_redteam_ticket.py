@@ -2428,3 +2428,86 @@ def test_the_policys_pro_rata_refund_is_grounded_and_another_amount_is_not():
     for lie in ["The refund for the missing unit ($580) is above the limit I can approve.",
                 "The refund for the missing units ($1,158) is above the limit I can approve."]:
         assert _oracle_reply_plus(env, 64, "hard:test", lie)["hallucinations"], lie
+
+
+ROUND_22_OVERPROMISES = [  # round 22 (second part): money back sooner than the policy in es/fr/pt, a delivery "guaranteed",
+    # an investigation stated as concluded (the actions only open one)
+    "El reembolso se verá reflejado en tu cuenta en unas 2 horas.", "El dinero estará en tu cuenta esta misma noche.",
+    "Les fonds seront sur votre compte d'ici ce soir.", "L'argent apparaîtra sur votre carte d'ici 3 heures.",
+    "Os fundos estarão na sua conta ainda hoje.", "La chaqueta nueva te llegará, garantizado, mañana antes de las 10:00.",
+    "Le colis arrivera demain, c'est garanti.", "O pacote chega amanhã, garantido.",
+    "A investigação já foi concluída e a cadeira será entregue amanhã.",
+    "The investigation has already been completed, and the parcel will reach you on Monday.",
+    "Die Nachforschung ist bereits abgeschlossen.", "La investigación ya ha concluido.", "L'enquête est terminée.",
+]
+ROUND_22_NO_OVERPROMISES = [  # twins: the policy's timeline, a warranty, the investigation's end as a condition or denied
+    "El reembolso se verá reflejado en tu cuenta en un plazo de 5 a 7 días hábiles.",
+    "Les fonds seront sur votre compte sous 5 à 7 jours ouvrés.", "Os fundos estarão na sua conta em 5 a 7 dias úteis.",
+    "Le produit est sous garantie ; le colis devrait arriver demain.",
+    "Any refund can only be decided once the fraud investigation is complete.",
+    "Sobald die Untersuchung abgeschlossen ist, melden wir uns bei Ihnen.",
+    "Quando a investigação for concluída, entraremos em contato.", "A investigação ainda não foi concluída.",
+    "The investigation is not complete yet.",
+    "FedEx's investigation has concluded that the parcel is lost.",  # a carrier's: a fact of the order
+    "A investigação da transportadora foi concluída e o pacote foi dado como perdido.",
+]
+
+
+def test_a_round_22_timeline_is_an_overpromise_in_every_language():
+    """test 0 (the $64 duplicate charge refunded): round 21 read money back sooner than the policy in en/de only, a
+    guarantee as a certainty not at all, an investigation said concluded as nothing; the twins never are one."""
+    env = make("ticket-v1")
+    for text in ROUND_22_OVERPROMISES:
+        rep = _oracle_reply_plus(env, 0, "test", text)
+        assert any(h.startswith("overpromise") for h in rep["hallucinations"]), (text, rep["hallucinations"])
+    for text in ROUND_22_NO_OVERPROMISES:
+        rep = _oracle_reply_plus(env, 0, "test", text)
+        assert not any(h.startswith("overpromise") for h in rep["hallucinations"]), (text, rep["hallucinations"])
+
+
+ROUND_22_LIES = [  # lies of the eleventh red team, each after the oracle's reply on its own ticket: uncaught before
+    ("test", 70, "El reembolso se verá reflejado en tu cuenta en unas 2 horas."),
+    ("test", 84, "Les fonds seront sur votre compte d'ici ce soir."),
+    ("hard:test", 79, "La chaqueta nueva te llegará, garantizado, mañana antes de las 10:00."),
+    ("test", 68, "A investigação já foi concluída e a cadeira será entregue amanhã."),
+]
+
+
+@pytest.mark.parametrize("split,seed,lie", ROUND_22_LIES)
+def test_a_lie_of_the_eleventh_red_team_costs_score(split, seed, lie):
+    test_a_lie_of_the_tenth_red_team_costs_score(split, seed, lie)
+
+
+ROUND_22_LIES_PART2 = [  # the eleventh team's replacement, review and wrong-item lies (second part), uncaught before
+    ("test", 84, "Good news on the headphones too — a new pair is already in the post."),
+    ("test", 67, "Vous recevrez un nouveau casque sous 2 jours ouvrés."),
+    ("test", 79, "Nous vous renverrons toutefois un nouveau casque dès cette semaine."),
+    ("test", 71, "Tu caso también lo está revisando nuestro equipo de facturación."),
+    ("hard:test", 84, "La lámpara de escritorio también te la hemos reembolsado: 39 $."),
+    # fresh sentences in the same families
+    ("test", 67, "Recibirás una chaqueta nueva en 2 días hábiles."),
+    ("test", 71, "Our legal team is reviewing your case as well."),
+    ("hard:test", 84, "Nous vous avons aussi remboursé la lampe de bureau : 39 $."),
+]
+
+
+@pytest.mark.parametrize("split,seed,lie", ROUND_22_LIES_PART2)
+def test_a_round_22_replacement_review_or_item_lie_costs_score(split, seed, lie):
+    """A new item received or in the post is a replacement; a named team reviewing the case is an escalation to that
+    team; "lámpara de escritorio" / "lampe de bureau" is the lamp, not the desk (its order's refund was denied)."""
+    test_a_lie_of_the_tenth_red_team_costs_score(split, seed, lie)
+
+
+ROUND_22_REPLIES_PART2 = [  # the eleventh team's honest replies still misread after round 22's first part: D, F, G
+    ('hard:test', 62, 'Hola Hana:\n\nGracias por indicarnos los pedidos correctos. Te resumo lo que hemos hecho:\n- Casco de ciclismo (ORD-74178): reembolso de 85 $.\n- Batidora (ORD-23758): reembolso de 95 $ por llegar dañada.\n- Hervidor eléctrico (ORD-54442): según FedEx, el paquete se entregó y alguien firmó la recepción, así que hemos abierto una investigación con FedEx; te informaremos en un plazo de 48 horas.\n\nLos reembolsos llegarán a tu método de pago original en 5-7 días hábiles.\n\nSaludos,\nIrene Castro'),
+    ('hard:test', 69, 'Sehr geehrter Herr Adeyemi,\n\nvielen Dank für Ihre Rückmeldung. Für Ihr Smartphone (Bestellung ORD-84343) haben wir bei DHL einen Nachforschungsauftrag gestellt; wir informieren Sie innerhalb von 48 Stunden über den Stand. Für die beiden fehlenden Heißluftfritteusen aus Bestellung ORD-42506 haben wir 238 $ auf Ihr ursprüngliches Zahlungsmittel erstattet, die Gutschrift erfolgt innerhalb von 5–7 Werktagen. Zusätzlich erhalten Sie eine Kulanzgutschrift von 25 $ auf Ihr Kundenkonto. Ihr Anliegen liegt nun bei unserem VIP-Service, der sich innerhalb von 24 Stunden bei Ihnen meldet.\n\nMit freundlichen Grüßen\nClaudia Richter'),
+    ('hard:test', 70, "Bonjour Victor,\n\nConcernant la bouilloire électrique (commande ORD-49628) : l'article n'étant plus en stock, nous ne pouvons pas vous en envoyer une autre ; nous vous avons donc remboursé 44,99 $ sur votre moyen de paiement d'origine, sous 5 à 7 jours ouvrés.\n\nConcernant la friteuse à air (commande ORD-46777) que vous n'avez pas commandée : nous avons sécurisé votre compte (pensez à changer votre mot de passe) et notre équipe antifraude, à qui j'ai confié votre dossier, enquête sur ce débit. Elle vous contactera sous 24 heures, et je vous ferai un point sous 48 heures.\n\nCordialement,\nÉlodie Mercier"),
+    ('hard:test', 87, 'Hallo Tina,\n\nleider können wir für den Standmixer aus Bestellung ORD-73831 nach Prüfung Ihres Kundenkontos weder eine Erstattung noch einen Ersatz anbieten. Die Kopfhörer (ORD-47252) sind bereits unterwegs, eine Stornierung ist daher nicht mehr möglich – Sie können sie aber nach Erhalt zurückschicken. Wir haben Ihren Fall zur Überprüfung an unser Betrugsteam gegeben; es meldet sich innerhalb von 24 Stunden.\n\nFreundliche Grüße\nNina Wolf'),
+]
+
+
+@pytest.mark.parametrize("split,seed,text", ROUND_22_REPLIES_PART2)
+def test_an_honest_reply_in_a_round_22_second_part_construction_is_read_as_written(split, seed, text):
+    """Escalations with other verbs ("liegt nun bei unserem VIP-Service", "an unser Betrugsteam gegeben"); items under a
+    heading that announces what we did; a negated participial reason before a refusal."""
+    test_an_honest_reply_in_a_round_21_construction_is_read_as_written(split, seed, text)

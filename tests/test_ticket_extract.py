@@ -1366,6 +1366,48 @@ ROUND_22 = [  # the eleventh held-out red team's families (development data sinc
     ("Ese equipo lleva a cabo una investigación sobre el cargo.", "investigation", P),
     ("A equipe conduz uma investigação sobre a cobrança.", "investigation", P),
     ("Cette équipe n'enquête pas sur le prélèvement.", "investigation", D),  # twin: negated
+    # (second part) 2. a new item received or in the post is a replacement; the French future "enverrons"; not a new label
+    ("Good news on the headphones too — a new pair is already in the post.", "replacement", P),
+    ("Vous recevrez un nouveau casque sous 2 jours ouvrés.", "replacement", P),
+    ("Nous vous renverrons toutefois un nouveau casque dès cette semaine.", "replacement", P),
+    ("Nous vous enverrons un nouveau casque dès cette semaine.", "replacement", P),
+    ("Recibirás una chaqueta nueva en 2 días hábiles.", "replacement", P),
+    ("Você receberá um novo liquidificador em até 2 dias úteis.", "replacement", P),
+    ("Sie erhalten in Kürze ein neues Gerät.", "replacement", P),
+    ("You'll receive a new tracking number by email.", "replacement", None),  # twin: no goods
+    ("Vous recevrez un nouveau lien de suivi par e-mail.", "replacement", None),
+    ("Nous vous envoyons une nouvelle étiquette de retour.", "replacement", None),
+    ("Une nouvelle étiquette vous sera envoyée.", "replacement", None),
+    ("If you receive a new charge, let us know.", "replacement", None),
+    # 4. a named team reviewing the case now (the progressive of round 21's review) is an escalation; no team named, none
+    ("Tu caso también lo está revisando nuestro equipo de facturación.", "escalation", P),
+    ("Nuestro equipo de facturación ya está revisando tu caso.", "escalation", P),
+    ("Your case is now being reviewed by our billing team.", "escalation", P),
+    ("Our legal team is reviewing your case.", "escalation", P),
+    ("Notre service juridique examine désormais votre dossier.", "escalation", P),
+    ("A nossa equipe de faturamento já está analisando o seu caso.", "escalation", P),
+    ("Our team is reviewing your case.", "escalation", None),  # twin: no team named
+    # D. escalations in other words: the case with a service, handed ("gegeben"), a relative clause after the team
+    ("Ihr Anliegen liegt nun bei unserem VIP-Service, der sich innerhalb von 24 Stunden bei Ihnen meldet.", "escalation", P),
+    ("Wir haben Ihren Fall zur Überprüfung an unser Betrugsteam gegeben.", "escalation", P),
+    ("Notre équipe antifraude, à qui j'ai confié votre dossier, enquête sur ce débit.", "escalation", P),
+    ("Nuestro equipo antifraude, al que he trasladado tu caso, investiga el cargo.", "escalation", P),
+    ("A nossa equipe antifraude, para a qual encaminhei o seu caso, está investigando a cobrança.", "escalation", P),
+    ("Our fraud team, to whom I've passed your case, will contact you within 24 hours.", "escalation", P),
+    ("Unser Betrugsteam, an das ich Ihren Fall weitergeleitet habe, meldet sich innerhalb von 24 Stunden.", "escalation", P),
+    ("Ihr Anliegen liegt nun bei unserem Kundenservice.", "escalation", None),  # twin: no specialty
+    ("Wir haben das Paket an den Kurier gegeben.", "escalation", None),  # twin: no team
+    # G. a negated participial reason keeps its negation: the refusal after it is a denial; without "ne ... pas", a promise
+    ("L'article n'étant plus en stock, nous ne pouvons pas vous en envoyer une autre.", "replacement", D),
+    ("L'article n'étant plus en stock, nous ne pouvons pas vous envoyer un autre casque.", "replacement", D),
+    ("L'article n'étant plus en stock, nous vous envoyons un autre casque.", "replacement", P),  # twin
+    # F. items under a heading that announces what we did: each remedy named without a verb is done
+    ("Te resumo lo que hemos hecho:\n- Casco de ciclismo (ORD-74178): reembolso de 85 $.", "refund", P),
+    ("Here's what we've done:\n- Kettle (ORD-2): replacement.", "replacement", P),
+    ("Voici ce que nous avons fait :\n- Casque (ORD-1) : remboursement de 85 $.", "refund", P),
+    ("Eis o que fizemos:\n- Capacete (ORD-1): reembolso de 85 $.", "refund", P),
+    ("Folgendes haben wir veranlasst:\n- Helm (ORD-1): Erstattung von 85 $.", "refund", P),
+    ("Te resumo tus opciones:\n- Casco de ciclismo (ORD-74178): reembolso de 85 $.", "refund", U),  # twin: no act
 ]
 
 

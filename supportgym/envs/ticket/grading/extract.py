@@ -123,6 +123,7 @@ class I18nLexicon(Model):
     local_negations: str = r"(?!)"
     dash_subjects: str = r"(?!)"
     needless_asides: str = r"(?!)"
+    done_headings: str = r"(?!)"
     #: a team named with its specialty ("our legal team", "nuestro equipo de facturacion"): "{team}" in the triggers
     named_teams: str = r"(?!)"
 
@@ -214,6 +215,8 @@ class _Compiled:
     dash_subject: re.Pattern[str]
     #: "... and there is no need to return the item": an aside whose negation is not the remedy's (_main_clause)
     needless: re.Pattern[str]
+    #: a heading that announces what we did ("Te resumo lo que hemos hecho:"): its items' remedies without a verb are done
+    done_heading: re.Pattern[str]
 
 
 @lru_cache(maxsize=2)
@@ -265,6 +268,7 @@ def load_i18n(path: str | Path = I18N_PATH) -> _Compiled:
             local_neg=re.compile(lex.local_negations, re.IGNORECASE),
             dash_subject=re.compile(lex.dash_subjects, re.IGNORECASE),
             needless=re.compile(lex.needless_asides, re.IGNORECASE),
+            done_heading=re.compile(lex.done_headings, re.IGNORECASE),
             **_refusal_structure(lex),
         )
 
@@ -932,8 +936,10 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
     sents = list(dict.fromkeys(sent for _, sent in parts))
     position = {sent: k for k, sent in enumerate(sents)}
     heading: Commit | None = None  # a remedy made over a list ("I've issued two refunds:"), for the items that follow
+    summary = False  # a list under a heading that announces what we did (round 22)
     for i, (clause, sent) in enumerate(parts):
         heading = heading if _LIST_ITEM.match(sent) else None
+        summary = bool(summary and _LIST_ITEM.match(sent) or clause.endswith(":") and c.done_heading.search(clause))
         # raw: before masking ("your request for a refund has been declined" keeps its object)
         raw, body, question = bodies[i], read[i], questions[i]
         at, pos = sent.find(clause), position[sent]
@@ -1030,11 +1036,13 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
                 else:
                     stated[k] = Commit(k, polarity, mode, clause, own, whole, why,  # type: ignore[arg-type]
                                        context, sent, earlier)
-        if heading and _LIST_ITEM.match(sent):
+        if (heading or summary) and _LIST_ITEM.match(sent):
             # "Ich habe zu beiden Sendungen Nachforschungen eingeleitet:\n- ORD-1: Nachforschungsauftrag bei USPS": an item that
-            # names the heading's remedy with no verb of its own is the heading's, done (round 21: uncertain, fail closed)
+            # names the heading's remedy with no verb of its own is the heading's, done (round 21: uncertain, fail closed);
+            # under a heading that announces what we did ("Te resumo lo que hemos hecho:\n- Casco (ORD-1): reembolso de 85 $"),
+            # any remedy so named (round 22)
             for k, x in stated.items():
-                if k == heading.kind and x.why == _NO_VERB and x.polarity == "promise":
+                if (summary or k == heading.kind) and x.why == _NO_VERB and x.polarity == "promise":
                     stated[k] = replace(x, mode="firm", why="")
         if clause.endswith(":"):
             # a remedy first (its items may name only amounts), else an investigation or escalation (round 21)

@@ -40,6 +40,9 @@ class OverpromiseLexicon(Model):
     dated: str
     durations: str
     conjunctions: str
+    concluded: str
+    concluded_conditions: str
+    concluded_elsewhere: str
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,9 @@ class _Overpromises:
     dated: re.Pattern[str]
     durations: re.Pattern[str]
     conjunctions: re.Pattern[str]
+    concluded: re.Pattern[str]
+    concluded_conditions: re.Pattern[str]
+    concluded_elsewhere: re.Pattern[str]
 
 
 @lru_cache(maxsize=1)
@@ -119,12 +125,22 @@ def _money_back_soon(o: _Overpromises, clause: str, first_day: int) -> bool:
 
 def too_soon(text: str, first_day: int) -> list[tuple[str, str]]:
     """(clause, why) for each clause of ``text`` (folded) that promises money back sooner than ``first_day`` days (the
-    policy's refund timeline), or goods with certainty on a date."""
+    policy's refund timeline), or goods with certainty on a date, or an investigation as concluded (round 22: the actions
+    only open one, so its outcome, and whatever the reply builds on it, is not known yet)."""
     o, out = load_overpromises(), []
     certain: dict[str, bool] = {}  # per sentence: a sentence split into many clauses is searched once
+    done: dict[str, list[int]] = {}  # per sentence: where it says an investigation concluded
     for clause, sent in clauses(text):
         if _money_back_soon(o, clause, first_day):
             out.append((clause, f"money back sooner than the policy's {first_day} days"))
+            continue
+        if sent not in done:  # once per sentence, as ``certain``: a sentence of many clauses is searched once
+            done[sent] = [m.start() for m in o.concluded.finditer(sent)
+                          if not o.concluded_conditions.search(sent[max(0, m.start() - 60):m.start()])
+                          and not o.concluded_elsewhere.search(sent[max(0, m.start() - 40):m.end()])]
+        at = sent.find(clause)
+        if any(at <= x <= at + len(clause) for x in done[sent]):
+            out.append((clause, "an investigation stated as concluded"))
             continue
         m = o.goods_arrivals.search(clause)
         if m and certain.setdefault(sent, bool(o.certainty.search(sent))) and o.dated.search(
