@@ -1416,6 +1416,71 @@ def test_round_22_constructions_read_as_a_customer_reads_them(text, kind, label)
     _assert_reads(text, kind, label)
 
 
+ROUND_23 = [  # the twelfth held-out red team's families (development data since round 23), with fresh sentences and twins
+
+    # A. an investigation with a reason after it: the reason's negation is its own
+    ("We have opened a carrier investigation with DHL regarding order ORD-28141 (Cookware Set), as the tracking has not "
+     "updated.", "investigation", P),
+    ("Nous avons ouvert une enquête auprès de DHL pour la commande ORD-1, car le suivi n'a pas été mis à jour.",
+     "investigation", P),
+    ("Abrimos uma investigação com a DHL para o pedido ORD-1, pois o rastreamento não foi atualizado.", "investigation", P),
+    ("Wir haben eine Nachforschung bei DHL eingeleitet, da die Sendungsverfolgung nicht aktualisiert wurde.",
+     "investigation", P),
+    ("We have not refunded the order, as the item has been used.", "refund", D),  # twin
+    ("Nous ne pouvons pas rembourser, car l'article a été utilisé.", "refund", D),  # twin
+    # A. the charge named first, its review after; an inquiry running
+    ("Die Abbuchung zu Bestellung ORD-30577 (Mixer) wird von unserem Betrugsteam geprüft.", "investigation", P),
+    ("Die unbekannte Abbuchung zu ORD-97760 (Kochgeschirr-Set) prüft unser Betrugsteam.", "investigation", P),
+    ("Zu Ihrem verspäteten Kochgeschirr-Set (ORD-48521) läuft jetzt eine Untersuchung bei UPS.", "investigation", P),
+    ("Eine Nachforschung bei DHL läuft bereits.", "investigation", P),
+    ("Die Abbuchung wurde nicht geprüft.", "investigation", D),  # twin
+    # C. "manquants" is the items', no failure; "manquer de" still is
+    ("Les articles manquants de votre commande ORD-31337 vous ont été remboursés, soit 85 $.", "refund", P),
+    ("Nous avons manqué de vous rembourser.", "refund", D),  # twin
+    # D. "liegt jetzt beim VIP-Service"
+    ("Ihr Fall liegt jetzt beim VIP-Service, der sich innerhalb von 24 Stunden meldet.", "escalation", P),
+    ("Ihr Fall liegt jetzt beim Kundenservice.", "escalation", None),  # twin: no specialty
+    # E. a summary of what was done, a numbered list, a line continuing an item
+    ("Resumo do que foi feito:\n1. Pedido ORD-35120 (Robô Aspirador): reembolso de US$ 429.", "refund", P),
+    ("Resumen de lo que hemos hecho:\n1. Pedido ORD-1: reembolso de 85 $.", "refund", P),
+    ("Résumé de ce qui a été fait :\n- Commande ORD-1 : remboursement de 85 $.", "refund", P),
+    ("Summary of what was done:\n- Kettle (ORD-2): replacement.", "replacement", P),
+    ("Zusammenfassung unserer Maßnahmen:\n- Helm (ORD-1): Erstattung von 85 $.", "refund", P),
+    ("Resumo do que foi feito:\n1. Pedido ORD-1: reembolso de 95 $.\n   Chega em 5 a 7 dias úteis.\n2. Pedido ORD-2: "
+     "investigação aberta com a UPS.", "investigation", P),
+    ("Resumo das suas opções:\n1. Pedido ORD-1: reembolso de 85 $.", "refund", U),  # twin: no act
+    # lies 3: replacements in other verbs; twins with no goods
+    ("Un nouveau casque vous a déjà été réexpédié par FedEx.", "replacement", P),
+    ("A mesa correta já foi despachada para o seu endereço.", "replacement", P),
+    ("Por las molestias, le hemos enviado también sin coste las unidades que faltaban.", "replacement", P),
+    ("La dirección correcta ha sido enviada.", "replacement", None),  # twin
+    ("Le hemos reembolsado las unidades que faltaban.", "replacement", None),  # twin
+    # lies 4: a fee waived is the full price refunded; a discount is credit; a waiver refused denies no refund
+    ("Since it's your first return with us, we've waived the restocking fee entirely.", "refund", P),
+    ("Además, te hemos aplicado un 10 % de descuento en tu próxima compra.", "credit", P),
+    ("We cannot waive the restocking fee.", "refund", None),  # twin
+]
+
+
+@pytest.mark.parametrize("text,kind,label", ROUND_23)
+def test_round_23_constructions_read_as_a_customer_reads_them(text, kind, label):
+    _assert_reads(text, kind, label)
+
+
+def test_a_refunds_amount_after_a_colon_credited_is_the_refund_landing():
+    """B (round 23): "... wurde erstattet: 190 $, gutgeschrieben in 5-7 Werktagen" is the refund, not store credit; a
+    credit to the customer account after it stays a credit."""
+    kinds = [c.kind for c in extract("Die doppelte Abbuchung wurde erstattet: 190 $, gutgeschrieben in 5–7 Werktagen.")]
+    assert "credit" not in kinds and "refund" in kinds
+    kinds = [c.kind for c in extract("Die doppelte Abbuchung wurde erstattet: 190 $. Zusätzlich haben wir Ihrem "
+                                     "Kundenkonto 25 $ gutgeschrieben.")]
+    assert "credit" in kinds
+
+
+def test_a_waived_fee_is_a_full_refund():
+    assert [c.full for c in extract("We've waived the restocking fee.") if c.kind == "refund"] == [True]
+
+
 @pytest.mark.parametrize("text,want", [
     ("appareil photo numérique, 1 150 $", [1150.0]), ("remboursé 1 150,50 $", [1150.5]),
     ("un avoir de 25 $ et 95 $", [25.0, 95.0]), ("les 2 commandes de 150 $", [150.0])])

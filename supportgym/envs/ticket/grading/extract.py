@@ -608,7 +608,14 @@ GENERIC = "a habitual statement about the remedy in general"
 _TITLE = re.compile(r"^\W*(?:subject|re|fwd?|aw|wg|betreff|asunto|objet|assunto|rv|tr)\s*:")
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\W*$)")
 #: an item of a list; one with a label of its own ("- Original price: $100") is no amount of the heading's remedy
-_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])(?:\s+|$)")
+_BARE_NUMBER = re.compile(r"^\s*\d+[.)]\s*$")
+
+
+def _is_item(sents: list[str], k: int) -> bool:
+    """Sentence ``k`` is a list item: it opens with a bullet or a number, or follows a number split from it ("1.",
+    "Pedido ORD-1: reembolso ...": round 23)."""
+    return bool(_LIST_ITEM.match(sents[k]) or k and _BARE_NUMBER.match(sents[k - 1]))
 _LABELLED = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+[^$:\d]{1,30}:")
 
 
@@ -685,6 +692,14 @@ _SUBORDINATE = re.compile(
     # a reduced relative clause with the customer as its subject: "the item you never received"
     r"|\s+(?=you\s+(?:never|didn'?t|did\s+not|don'?t|do\s+not|won'?t|will\s+not|needn'?t|haven'?t|have\s+not)\b)",
     re.IGNORECASE)
+#: a reason clause after the remedy, set off by a comma: "..., as the tracking has not updated", "..., car le suivi n'a
+#: pas ete mis a jour", "..., pois o rastreamento nao foi atualizado", "..., da die Sendungsverfolgung nicht aktualisiert
+#: wurde" (round 23: its negation denied the investigation opened before it); English "as" with a subject and a verb of
+#: its own only (not "as soon as", "as well", "as requested", "as a goodwill gesture")
+_REASON_AFTER = re.compile(
+    r",\s*(?:car|pois|da|denn|puisque|parce\s+qu|vu\s+qu|ja\s+que|uma\s+vez\s+que|because|since)\b"
+    r"|,\s*as\s+(?=(?:the|your|its|it|this|that|there|they|we|our|he|she)\s+(?:\w+\s+){0,3}?(?:has|have|had|is|are|was"
+    r"|were|did|does|do|hasn't|haven't|isn't|wasn't|didn't|doesn't|can't|cannot|could|will|won't)\b)", re.IGNORECASE)
 #: a reason clause ahead of the remedy: "Since the package never arrived, I've refunded ..." (not "as soon as")
 #: (several, joined by "and": "Como el importe supera el limite ..., y dado que nos indicas que podrias emprender acciones
 #: legales, he escalado el caso": the customer's "podrias" hedged the escalation; round 21)
@@ -786,6 +801,9 @@ def _main_clause(c: _Compiled, body: str, kinds: list[str]) -> str:
     aside = c.needless.search(body, min(starts))
     if aside and not _trigger_count(c, body[aside.start():]):
         body = body[: aside.start()]
+    reason = _REASON_AFTER.search(body, min(starts))
+    if reason and c.markers.search(body[: reason.start()]) and not _trigger_count(c, body[reason.end():]):
+        body = body[: reason.start()]
     if not _DONE_BY_US.search(body[: min(starts)]):
         # only a remedy whose subject is us ("I've refunded", "we cannot refund") has its clause end with it: in
         # "The refund which you requested has been declined" the clause's verb comes after the relative clause. Any
@@ -919,6 +937,7 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
     own = name_words(customer)
     prev_remedy: str | None = None  # the remedy the last clauses talked about, for "consider it done"
     refunded: set[float] | None = None  # the amounts of the refunds stated so far (_remedy_kinds)
+    bare_refund: str | None = None  # the sentence of a refund stated with no amount before a colon
     parts = clauses(text, c, said)
     bodies = []
     for clause, _ in parts:
@@ -938,8 +957,14 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
     heading: Commit | None = None  # a remedy made over a list ("I've issued two refunds:"), for the items that follow
     summary = False  # a list under a heading that announces what we did (round 22)
     for i, (clause, sent) in enumerate(parts):
-        heading = heading if _LIST_ITEM.match(sent) else None
-        summary = bool(summary and _LIST_ITEM.match(sent) or clause.endswith(":") and c.done_heading.search(clause))
+        # an item numbered "1." is split from its text ("1.", "Pedido ORD-1: reembolso ..."): the text is the item (round 23)
+        item = _is_item(sents, position[sent])
+        heading = heading if item else None
+        # a line that continues an item, between two items ("2. ...: reembolso de US$ 95.\n   Os dois reembolsos chegam
+        # ...\n3. ..."), keeps the list under its heading (round 23)
+        within = 0 < position[sent] < len(sents) - 1 and _is_item(sents, position[sent] - 1) and _is_item(
+            sents, position[sent] + 1)
+        summary = bool(summary and (item or within) or clause.endswith(":") and c.done_heading.search(clause))
         # raw: before masking ("your request for a refund has been declined" keeps its object)
         raw, body, question = bodies[i], read[i], questions[i]
         at, pos = sent.find(clause), position[sent]
@@ -960,7 +985,10 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
                 out.append(Commit(k, "promise", "uncertain", clause, amounts(clause), False,  # type: ignore[arg-type]
                                   f"letters the grader cannot read in {odd[0]!r}", amounts(sent), sent))
         money = amounts(clause)
-        kinds = _remedy_kinds(c, body, money, refunded, cancels)
+        # a refund stated with no amount, then its amount after a colon in the same sentence: "... wurde erstattet: 190 $,
+        # gutgeschrieben in 5-7 Werktagen" is that refund landing (round 23: store credit nobody made)
+        landing = refunded | set(money) if refunded is not None and bare_refund == sent and len(set(money)) == 1 else refunded
+        kinds = _remedy_kinds(c, body, money, landing, cancels)
         if not kinds and mentioned and not c.anaphora.search(body):
             prev_remedy = mentioned  # "About your refund request." names the subject of what follows
         full = bool(c.full.search(body))
@@ -1023,6 +1051,7 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
                 c, part.own if len(parts) > 1 else body)
             if "refund" in part.kinds and polarity == "promise" and not waiting:
                 refunded = (refunded or set()) | set(own)
+                bare_refund = sent if not own and clause.rstrip().endswith(":") else None
             if polarity == "promise" and mode == "firm":
                 last_promised = part.kinds[0]
             for k in part.kinds:
@@ -1036,7 +1065,7 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
                 else:
                     stated[k] = Commit(k, polarity, mode, clause, own, whole, why,  # type: ignore[arg-type]
                                        context, sent, earlier)
-        if (heading or summary) and _LIST_ITEM.match(sent):
+        if (heading or summary) and item:
             # "Ich habe zu beiden Sendungen Nachforschungen eingeleitet:\n- ORD-1: Nachforschungsauftrag bei USPS": an item that
             # names the heading's remedy with no verb of its own is the heading's, done (round 21: uncertain, fail closed);
             # under a heading that announces what we did ("Te resumo lo que hemos hecho:\n- Casco (ORD-1): reembolso de 85 $"),

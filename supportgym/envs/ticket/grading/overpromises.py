@@ -43,6 +43,10 @@ class OverpromiseLexicon(Model):
     concluded: str
     concluded_conditions: str
     concluded_elsewhere: str
+    carrier_reports: str
+    carrier_findings: str
+    carrier_unknown: str
+    replacement_goods: str
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,10 @@ class _Overpromises:
     concluded: re.Pattern[str]
     concluded_conditions: re.Pattern[str]
     concluded_elsewhere: re.Pattern[str]
+    carrier_reports: re.Pattern[str]
+    carrier_findings: re.Pattern[str]
+    carrier_unknown: re.Pattern[str]
+    replacement_goods: re.Pattern[str]
 
 
 @lru_cache(maxsize=1)
@@ -123,6 +131,20 @@ def _money_back_soon(o: _Overpromises, clause: str, first_day: int) -> bool:
     return False
 
 
+def _carrier_reported(o: _Overpromises, sent: str) -> int | None:
+    """Where ``sent`` says a carrier reported that the parcel moves again, was found or will be delivered ("DHL has
+    already confirmed to us that the parcel is back in transit", "Laut UPS befindet sich das Paket bereits in der
+    Zustellung"; round 23), not as a condition, not that it is still stuck; None if it does not."""
+    for m in o.carrier_reports.finditer(sent):
+        if o.concluded_conditions.search(sent[max(0, m.start() - 60):m.start()]):
+            continue
+        rest = sent[m.end():m.end() + 160]
+        finding = o.carrier_findings.search(rest)
+        if finding and not o.carrier_unknown.search(rest[: finding.end()]):
+            return m.start()
+    return None
+
+
 def too_soon(text: str, first_day: int) -> list[tuple[str, str]]:
     """(clause, why) for each clause of ``text`` (folded) that promises money back sooner than ``first_day`` days (the
     policy's refund timeline), or goods with certainty on a date, or an investigation as concluded (round 22: the actions
@@ -130,6 +152,7 @@ def too_soon(text: str, first_day: int) -> list[tuple[str, str]]:
     o, out = load_overpromises(), []
     certain: dict[str, bool] = {}  # per sentence: a sentence split into many clauses is searched once
     done: dict[str, list[int]] = {}  # per sentence: where it says an investigation concluded
+    reported: dict[str, int | None] = {}  # per sentence: where a carrier is said to have reported a finding (round 23)
     for clause, sent in clauses(text):
         if _money_back_soon(o, clause, first_day):
             out.append((clause, f"money back sooner than the policy's {first_day} days"))
@@ -142,7 +165,18 @@ def too_soon(text: str, first_day: int) -> list[tuple[str, str]]:
         if any(at <= x <= at + len(clause) for x in done[sent]):
             out.append((clause, "an investigation stated as concluded"))
             continue
+        if sent not in reported:
+            reported[sent] = _carrier_reported(o, sent)
+        if reported[sent] is not None and at <= reported[sent] <= at + len(clause):
+            out.append((clause, "a carrier's finding stated before the investigation"))
+            continue
         m = o.goods_arrivals.search(clause)
+        if m and o.replacement_goods.search(clause):
+            before, after = _conjunct(o, clause, [x.start() for x in o.conjunctions.finditer(clause)], m.start(), m.end())
+            when = before[before.rfind(",") + 1:] + " " + after
+            if o.soon.search(when) or any(_HOURS.fullmatch(d.group(3)) for d in o.durations.finditer(when)):
+                out.append((clause, "a replacement delivered sooner than its dispatch allows"))
+                continue
         if m and certain.setdefault(sent, bool(o.certainty.search(sent))) and o.dated.search(
                 _conjunct(o, clause, [x.start() for x in o.conjunctions.finditer(clause)], m.start(), m.end())[1]):
             out.append((clause, "a delivery date stated with certainty"))
