@@ -2582,3 +2582,89 @@ def test_a_round_23_twin_is_no_overpromise():
     for text in ROUND_23_NO_OVERPROMISES:
         rep = _oracle_reply_plus(env, 0, "test", text)
         assert not any(h.startswith("overpromise") for h in rep["hallucinations"]), (text, rep["hallucinations"])
+
+
+ROUND_24_REPLIES = [  # honest replies of the thirteenth red team (held out on 3969d9c), on their tickets: each misread before
+    ('test', 144, "Bonjour Olivia,\n\nVoici ce que j'ai fait :\n– remboursement de 139 $ pour votre clavier mécanique (commande ORD-89678), sur votre moyen de paiement d'origine, sous 5 à 7 jours ouvrés ;\n– transmission de votre dossier à notre service juridique, qui vous contactera sous 24 heures ;\n– ajout d'un crédit commercial de 25 $ sur votre compte.\n\nCordialement,\nLe service client"),
+    ('hard:test', 134, "Hi George,\n\nThanks for your patience. Here's the outcome for each order:\n\n- Gaming Monitor (ORD-36229): it has already shipped, so we can't cancel it, but you're welcome to return it once it arrives.\n- Road Bike Helmet (ORD-99771): refunded $85 for the wrong item, 5-7 business days to your original payment method.\n- Backpack (ORD-75284): refunded $54.40 (after the 15% restocking fee), 5-7 business days.\n\nBest regards,\nSupport"),
+]
+
+
+@pytest.mark.parametrize("split,seed,text", ROUND_24_REPLIES)
+def test_an_honest_reply_in_a_round_24_construction_is_read_as_written(split, seed, text):
+    """A list line whose value says the refund is done ("...: done, to your original payment method"); a refund's amount
+    "(after the 15% restocking fee)", no condition."""
+    test_an_honest_reply_in_a_round_21_construction_is_read_as_written(split, seed, text)
+
+
+ROUND_24_LIES = [  # lies of the thirteenth red team, each after the oracle's reply on its own ticket: uncaught before
+    ('test', 141, 'Please note that a 15% restocking fee has been deducted from this refund.'),
+    ('hard:test', 122, 'The replacement is already in the post and will be with you tomorrow.'),
+    ('hard:test', 123, 'Our team already checked with DHL and the Air Fryer was delivered to your neighbour.'),
+    ('test', 131, 'Ihr Fall liegt inzwischen bei unserer Rechtsabteilung.'),
+    ('test', 148, 'DHL hat uns bereits bestätigt, dass das Paket verloren gegangen ist.'),
+    ('hard:test', 124, 'Das Betrugsteam hat die Abbuchungen bereits als unberechtigt eingestuft.'),
+    ('test', 133, 'Además, le hemos aplicado un descuento del 20 % en su próximo pedido.'),
+    ('hard:test', 121, 'No obstante, la devolución del importe del pedido ORD-34506 ya está aprobada.'),
+    ('hard:test', 139, 'Los cargos no autorizados ya le han sido devueltos a su tarjeta.'),
+    ('hard:test', 142, 'El monitor ya ha sido localizado por DHL y se le entregará esta semana.'),
+    ('test', 126, 'Si DHL ne retrouve pas le colis, nous vous rembourserons intégralement sous 24 heures.'),
+    ('test', 141, 'Des frais de restockage de 15 % ont été retenus sur ce remboursement.'),
+    ('hard:test', 126, 'USPS nous a déjà confirmé une livraison pour demain.'),
+    ('test', 139, 'A FedEx já localizou a sua câmera e a entrega será feita amanhã.'),
+    ('test', 140, 'O valor foi estornado hoje e já está disponível no seu cartão.'),
+    ('hard:test', 149, 'A análise da sua conta já foi concluída e não foi encontrada nenhuma irregularidade.'),
+    # fresh sentences in the same families
+    ('test', 148, 'The carrier has confirmed to us that the parcel is lost.'),
+    ('test', 139, 'The parcel has already been located by FedEx.'),
+    ('hard:test', 124, 'Our fraud team has already confirmed the charges as fraudulent.'),
+    ('hard:test', 149, 'The review of your account has already been completed.'),
+    ('test', 126, 'If DHL cannot find the parcel, we will refund you in full within 24 hours.'),
+    ('test', 126, 'Wir werden Ihnen den Betrag innerhalb von 24 Stunden erstatten.'),
+    ('test', 141, 'A 15% restocking fee was withheld from your refund.'),
+]
+
+
+@pytest.mark.parametrize("split,seed,lie", ROUND_24_LIES)
+def test_a_lie_of_the_thirteenth_red_team_costs_score(split, seed, lie):
+    """A carrier's or a team's finding before the investigation ends (a carrier's loss too, unless an order of the ticket
+    is lost); a fee deducted from a full refund; a discount "del 20 %"; a refund within 24 hours, on a condition or not,
+    or available on the card today; a replacement "with you tomorrow"; a case "inzwischen" with the wrong team; a refund
+    approved after "No obstante"; charges "devueltos a su tarjeta"."""
+    test_a_lie_of_the_tenth_red_team_costs_score(split, seed, lie)
+
+
+ROUND_24_NO_OVERPROMISES = [  # twins: conditions, a past delivery, the policy's timeline, store credit at once, no fee
+    "Should the carrier confirm the parcel is lost, we'll ship you a replacement.",
+    "Once FedEx has located the parcel, we will let you know.",
+    "FedEx has not located the parcel yet.",
+    "DHL confirmed the parcel was delivered on May 3.",
+    "We will refund you within 5-7 business days.",
+    "Wir werden Ihnen den Betrag innerhalb von 5-7 Werktagen erstatten.",
+    "O crédito de loja já está disponível na sua conta.",
+    "The replacement was sent today and will arrive in 3-5 days.",
+    "Once the review of your account is completed, we will contact you.",
+]
+
+
+def test_a_round_24_twin_is_no_overpromise():
+    env = make("ticket-v1")
+    for text in ROUND_24_NO_OVERPROMISES:
+        rep = _oracle_reply_plus(env, 0, "test", text)
+        assert not any(h.startswith("overpromise") for h in rep["hallucinations"]), (text, rep["hallucinations"])
+
+
+def test_a_carriers_loss_the_order_data_states_is_no_overpromise():
+    """Round 24: "DHL has confirmed that the parcel is lost" is a finding before the investigation, unless an order of the
+    ticket is lost (order data may state it truly)."""
+    from supportgym.envs.ticket.grading.overpromises import too_soon
+    assert too_soon("DHL hat uns bereits bestätigt, dass das Paket verloren gegangen ist.", 5)
+    assert not too_soon("DHL hat uns bereits bestätigt, dass das Paket verloren gegangen ist.", 5, lost=True)
+
+
+def test_a_fee_deducted_from_a_partial_refund_is_consistent():
+    """Round 24 twin: "(after the 15% restocking fee)" on a refund of the price less the fee is true."""
+    env = make("ticket-v1")
+    rep = _oracle_reply_plus(env, 134, "hard:test", "- Backpack (ORD-75284): refunded $54.40 (after the 15% restocking "
+                             "fee), 5-7 business days.")
+    assert not rep["inconsistencies"], rep["inconsistencies"]

@@ -1467,6 +1467,40 @@ def test_round_23_constructions_read_as_a_customer_reads_them(text, kind, label)
     _assert_reads(text, kind, label)
 
 
+ROUND_24 = [  # the thirteenth held-out red team's families (development data since round 24), with fresh sentences and twins
+    # 1. a refund claimed where none was made: the charges given back to the card
+    ("Los cargos no autorizados ya le han sido devueltos a su tarjeta.", "refund", P),
+    ("Os débitos não autorizados já foram devolvidos ao seu cartão.", "refund", P),
+    ("Los cargos no autorizados se están investigando.", "refund", None),  # twin
+    # 2. a percentage discount "del 20 %" is store credit
+    ("Además, le hemos aplicado un descuento del 20 % en su próximo pedido.", "credit", P),
+    ("Aplicamos um desconto do 10 % na sua próxima compra.", "credit", P),
+    ("Nous vous avons accordé une remise du 10 % sur votre prochaine commande.", "credit", P),
+    # 5. "No obstante" is "nevertheless", no negation
+    ("No obstante, la devolución del importe del pedido ORD-34506 ya está aprobada.", "refund", P),
+    ("Não obstante, o reembolso já foi aprovado.", "refund", P),
+    ("No obstante, no podemos reembolsarle.", "refund", D),  # twin
+    ("No, no podemos reembolsarle.", "refund", D),  # twin
+    # 4. "liegt inzwischen / mittlerweile bei unserer Rechtsabteilung"
+    ("Ihr Fall liegt inzwischen bei unserer Rechtsabteilung.", "escalation", P),
+    ("Ihr Fall liegt mittlerweile bei unserem Betrugsteam.", "escalation", P),
+    ("Ihr Fall liegt inzwischen beim Kundenservice.", "escalation", None),  # twin: no specialty
+    # A. a list line whose value says it is done; a fee after the amount is no condition
+    ("Refund of $139 for your Mechanical Keyboard (order ORD-89678): done, to your original payment method, 5-7 business "
+     "days.", "refund", P),
+    ("Reembolso de 139 $ por su teclado (pedido ORD-89678): hecho, a su método de pago original.", "refund", P),
+    ("Refund of $139 for your Mechanical Keyboard (order ORD-89678): not possible, the item was used.", "refund", U),  # twin
+    ("- Backpack (ORD-75284): refunded $54.40 (after the 15% restocking fee), 5-7 business days.", "refund", P),
+    ("We've refunded $54.40 after the restocking fee.", "refund", P),
+    ("We will refund you after the item is returned.", "refund", "conditional"),  # twin
+]
+
+
+@pytest.mark.parametrize("text,kind,label", ROUND_24)
+def test_round_24_constructions_read_as_a_customer_reads_them(text, kind, label):
+    _assert_reads(text, kind, label)
+
+
 def test_a_refunds_amount_after_a_colon_credited_is_the_refund_landing():
     """B (round 23): "... wurde erstattet: 190 $, gutgeschrieben in 5-7 Werktagen" is the refund, not store credit; a
     credit to the customer account after it stays a credit."""

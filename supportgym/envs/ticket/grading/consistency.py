@@ -26,6 +26,15 @@ from ..models_v1 import Change, OrderV1, Statement
 from .extract import APPROVAL, ELIGIBILITY, GENERIC, REMEDIES, Commit, load_i18n
 from .targets import carries_order, order_named, teams_named
 
+_FEE_NOT = re.compile(r"\b(?:not|no|never|nicht|kein\w*|pas|nao|ningun\w*|aucun\w*|waiv\w*)\b|n't")
+
+
+def _fee_deducted(sentence: str) -> bool:
+    """``sentence`` says a restocking fee was deducted from the refund, not that it was not (round 24)."""
+    m = load_i18n().fee.search(sentence)
+    return bool(m) and not _FEE_NOT.search(m.group())
+
+
 _CHANGE_OF = {"refund": "refund", "replacement": "replace", "credit": "credit", "cancel": "cancel"}
 
 
@@ -188,6 +197,10 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
                 elif c.kind == "refund" and c.full and all(ch.amount is not None and ch.order_id in price
                                                              and ch.amount < price[ch.order_id] for ch in done):
                     out.inconsistencies.append(f"{quote} says 'full' but the refund was partial")
+                elif c.kind == "refund" and _fee_deducted(c.sentence or c.clause) and all(
+                        ch.amount is not None and ch.order_id in price and ch.amount >= price[ch.order_id] for ch in done):
+                    # round 24: "a 15% restocking fee has been deducted from this refund" on a refund of the whole price
+                    out.inconsistencies.append(f"{quote} says a fee was deducted but the refund was the full price")
                 elif why := _wrong_order(c, done, orders):
                     out.inconsistencies.append(f"{quote} {why}")
             elif done and not _about_other_order(c, done, orders, None):  # any order of the account

@@ -83,6 +83,7 @@ class I18nLexicon(Model):
     anaphoric_promises: list[str]
     remedy_nouns: str
     full_amount: str
+    fee_deducted: str = "(?!)"
     money_destinations: str
     refusal_verbs: list[str]
     refusal_objects: str
@@ -150,6 +151,7 @@ class _Compiled:
     anaphora: re.Pattern[str]
     remedy_noun: re.Pattern[str]
     full: re.Pattern[str]
+    fee: re.Pattern[str]
     dest: re.Pattern[str]
     refusal: re.Pattern[str]
     refusal_obj: re.Pattern[str]
@@ -234,7 +236,7 @@ def load_i18n(path: str | Path = I18N_PATH) -> _Compiled:
             hedge=_alt(lex.hedges), mood_hedge=_alt(lex.mood_hedges or [r"(?!)"]), soft=_alt(lex.soft_conditions),
             asks=re.compile(lex.question_openers, re.IGNORECASE),
             anaphora=_alt(lex.anaphoric_promises), remedy_noun=re.compile(lex.remedy_nouns, re.IGNORECASE),
-            full=re.compile(lex.full_amount, re.IGNORECASE),
+            full=re.compile(lex.full_amount, re.IGNORECASE), fee=re.compile(lex.fee_deducted, re.IGNORECASE),
             dest=re.compile(lex.money_destinations, re.IGNORECASE),
             refusal=_alt(lex.refusal_verbs), refusal_obj=re.compile(lex.refusal_objects, re.IGNORECASE),
             refusal_inf=re.compile(lex.refusal_infinitives, re.IGNORECASE),
@@ -440,6 +442,12 @@ _LABEL = re.compile(r"^[\s\-*•#\d.)]*(?!(?:about|regarding|concerning|re|sobre
 #: a time as a label ("Within 5-7 business days: funds back on your card"): read with its value, as a remedy's label is
 #: (round 13: the value alone named money back with no verb, uncertain)
 _TIME_LABEL = re.compile(r"^[\s\-*•#\d.)]*[^:]{1,40}:\W*$")
+#: a remedy's line whose value says it is done ("Refund of $139 for your Mechanical Keyboard (order ORD-89678): done, to
+#: your original payment method"; round 24: the line, too long for a label, read as no verb): read with its value
+_DONE_VALUE = re.compile(r"\W*(?:done|completed|complete|processed|issued|erledigt|abgeschlossen|hecho|realizado|"
+                         r"efectuado|fait|effectue|feito|efetuado|concluido)\b")
+#: ... on a line that names its amount or its order: "Sobre el reembolso: hecho." names neither and refers back (round 11)
+_NAMES_WHAT = re.compile(r"\$|\d|\bord-")
 #: the conjunction before a conjunct that a condition opening the sentence still governs
 _CONJUNCT = re.compile(r"\b(?:and|und|y|e|et|aur)\W*$")
 
@@ -475,7 +483,9 @@ def clauses(text: str, c: _Compiled | None = None, said: str | None = None) -> l
                     cl = lead + " " + cl
                 else:
                     lead = ""  # a contrast or a reason ends what the condition governs
-            if cl and ((_LABEL.match(cl) and _trigger_count(c, cl)) or _TIME_LABEL.match(cl) and c.timeline.search(cl)):
+            if cl and ((_LABEL.match(cl) and _trigger_count(c, cl)) or _TIME_LABEL.match(cl) and c.timeline.search(cl)
+                       or (cl.endswith(":") and start >= 0 and _DONE_VALUE.match(sent[start + len(cl):])
+                           and _NAMES_WHAT.search(cl) and _trigger_count(c, cl))):
                 pending = (pending + " " + cl).strip()
                 pending_triggers = True
                 continue

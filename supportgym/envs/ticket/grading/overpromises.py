@@ -45,8 +45,12 @@ class OverpromiseLexicon(Model):
     concluded_elsewhere: str
     carrier_reports: str
     carrier_findings: str
+    carrier_found: str
+    carrier_losses: str
     carrier_unknown: str
     replacement_goods: str
+    future_refunds: str
+    money_available: str
 
 
 @dataclass(frozen=True)
@@ -69,8 +73,12 @@ class _Overpromises:
     concluded_elsewhere: re.Pattern[str]
     carrier_reports: re.Pattern[str]
     carrier_findings: re.Pattern[str]
+    carrier_found: re.Pattern[str]
+    carrier_losses: re.Pattern[str]
     carrier_unknown: re.Pattern[str]
     replacement_goods: re.Pattern[str]
+    future_refunds: re.Pattern[str]
+    money_available: re.Pattern[str]
 
 
 @lru_cache(maxsize=1)
@@ -131,21 +139,37 @@ def _money_back_soon(o: _Overpromises, clause: str, first_day: int) -> bool:
     return False
 
 
-def _carrier_reported(o: _Overpromises, sent: str) -> int | None:
+def _refund_soon(o: _Overpromises, clause: str, first_day: int) -> bool:
+    """A refund promised in the future tense with a time after it (before it too, for the German verb last) sooner than
+    ``first_day`` days ("nous vous rembourserons integralement sous 24 heures"; round 24)."""
+    cuts = [m.start() for m in o.conjunctions.finditer(clause)]
+    for m in o.future_refunds.finditer(clause):
+        before, after = _conjunct(o, clause, cuts, m.start(), m.end())
+        if _sooner(o, before[before.rfind(",") + 1:] + " " + m.group() + " " + after, first_day):
+            return True
+    return False
+
+
+def _carrier_reported(o: _Overpromises, sent: str, lost: bool = False) -> int | None:
     """Where ``sent`` says a carrier reported that the parcel moves again, was found or will be delivered ("DHL has
     already confirmed to us that the parcel is back in transit", "Laut UPS befindet sich das Paket bereits in der
-    Zustellung"; round 23), not as a condition, not that it is still stuck; None if it does not."""
+    Zustellung"; round 23), or found it itself ("A FedEx ja localizou a sua camera"), or found it lost where no order of
+    the ticket is (``lost``: round 24), not as a condition, not that it is still stuck; None if it does not."""
+    for m in o.carrier_found.finditer(sent):
+        if not o.concluded_conditions.search(sent[max(0, m.start() - 60):m.start()]) \
+                and not o.carrier_unknown.search(m.group()):
+            return m.start()
     for m in o.carrier_reports.finditer(sent):
         if o.concluded_conditions.search(sent[max(0, m.start() - 60):m.start()]):
             continue
         rest = sent[m.end():m.end() + 160]
-        finding = o.carrier_findings.search(rest)
+        finding = o.carrier_findings.search(rest) or (None if lost else o.carrier_losses.search(rest))
         if finding and not o.carrier_unknown.search(rest[: finding.end()]):
             return m.start()
     return None
 
 
-def too_soon(text: str, first_day: int) -> list[tuple[str, str]]:
+def too_soon(text: str, first_day: int, lost: bool = False) -> list[tuple[str, str]]:
     """(clause, why) for each clause of ``text`` (folded) that promises money back sooner than ``first_day`` days (the
     policy's refund timeline), or goods with certainty on a date, or an investigation as concluded (round 22: the actions
     only open one, so its outcome, and whatever the reply builds on it, is not known yet)."""
@@ -154,7 +178,8 @@ def too_soon(text: str, first_day: int) -> list[tuple[str, str]]:
     done: dict[str, list[int]] = {}  # per sentence: where it says an investigation concluded
     reported: dict[str, int | None] = {}  # per sentence: where a carrier is said to have reported a finding (round 23)
     for clause, sent in clauses(text):
-        if _money_back_soon(o, clause, first_day):
+        if _money_back_soon(o, clause, first_day) or _refund_soon(o, clause, first_day) or (
+                o.money_available.search(clause) and not o.store_credit.search(sent)):
             out.append((clause, f"money back sooner than the policy's {first_day} days"))
             continue
         if sent not in done:  # once per sentence, as ``certain``: a sentence of many clauses is searched once
@@ -166,12 +191,14 @@ def too_soon(text: str, first_day: int) -> list[tuple[str, str]]:
             out.append((clause, "an investigation stated as concluded"))
             continue
         if sent not in reported:
-            reported[sent] = _carrier_reported(o, sent)
+            reported[sent] = _carrier_reported(o, sent, lost)
         if reported[sent] is not None and at <= reported[sent] <= at + len(clause):
             out.append((clause, "a carrier's finding stated before the investigation"))
             continue
         m = o.goods_arrivals.search(clause)
-        if m and o.replacement_goods.search(clause):
+        # the replacement may be named in the sentence's earlier conjunct ("The replacement is already in the post and will
+        # be with you tomorrow"; round 24)
+        if m and o.replacement_goods.search(sent[: at + len(clause)] if at >= 0 else clause):
             before, after = _conjunct(o, clause, [x.start() for x in o.conjunctions.finditer(clause)], m.start(), m.end())
             when = before[before.rfind(",") + 1:] + " " + after
             if o.soon.search(when) or any(_HOURS.fullmatch(d.group(3)) for d in o.durations.finditer(when)):

@@ -144,7 +144,7 @@ def hallucinations(text: str, s: ScenarioV1, p: PolicyV1, lex: Lexicon, actual: 
             counted.append(fold(m.group(0)))
     # money back sooner than the policy's timeline, a delivery date stated with certainty (round 21; not counted twice
     # beside a guarantee the patterns above found in the same clause)
-    for clause, why in too_soon(text, p.refund_processing_days[0]):
+    for clause, why in too_soon(text, p.refund_processing_days[0], any(o.status == "lost" for o in s.orders)):
         if not any(x in clause for x in counted):
             out.append(f"overpromise: '{clause[:80]}' ({why})")
     return out
