@@ -17,54 +17,47 @@ English read as nothing): ``name_requests``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
+
+from pydantic import ConfigDict
 
 from ....core.errors import DataFormatError
 from ....core.types import Model
 from ..policy import DATA
-from .lexicon import lexicon_file
+from .lexicon import Rx, lexicon_file
 
 if TYPE_CHECKING:
     from .extract import _Compiled
 
 APPROVALS_PATH = DATA / "approvals_i18n.yaml"
-#: the word a granted request is read as, one trigger of its kind (commitments_i18n.yaml)
 #: where conjuncts meet (as conjuncts.py reads them)
 _COORDINATOR = re.compile(r"\s*,?\s+(?:and|und|y|e|et)\s+|,\s+")
+#: the word a granted request is read as, one trigger of its kind (commitments_i18n.yaml)
 _REMEDY_WORD = {"refund": "refund", "replacement": "replacement", "cancel": "cancellation"}
 
 
-class ApprovalLexicon(Model):
-    limits: str
-    for_approval: str
-    pending: str
-    requests: dict[str, str]
-    grants: str
+class _Approvals(Model):
+    model_config = ConfigDict(extra="forbid", frozen=True)  # shared through the cache
 
+    """data/approvals_i18n.yaml, compiled."""
 
-@dataclass(frozen=True)
-class _Approvals:
-    limits: re.Pattern[str]
-    for_approval: re.Pattern[str]
-    pending: re.Pattern[str]
-    requests: dict[str, re.Pattern[str]]
-    grants: re.Pattern[str]
+    limits: Rx
+    for_approval: Rx
+    pending: Rx
+    requests: dict[str, Rx]
+    grants: Rx
 
 
 @lru_cache(maxsize=1)
 def load_approvals() -> _Approvals:
     # validated like the grader's other lexicons: a bad edit names the file
     with lexicon_file(APPROVALS_PATH, "approval lexicon") as raw:
-        lex = ApprovalLexicon.model_validate(raw)
-        unknown = set(lex.requests) - set(_REMEDY_WORD)
-        if unknown:
-            raise DataFormatError(APPROVALS_PATH, f"requests of unknown kinds: {sorted(unknown)}")
-        return _Approvals(
-            limits=re.compile(lex.limits, re.IGNORECASE), for_approval=re.compile(lex.for_approval, re.IGNORECASE),
-            pending=re.compile(lex.pending, re.IGNORECASE), grants=re.compile(lex.grants, re.IGNORECASE),
-            requests={k: re.compile(p, re.IGNORECASE) for k, p in lex.requests.items()})
+        lex = _Approvals.model_validate(raw)
+    unknown = set(lex.requests) - set(_REMEDY_WORD)
+    if unknown:
+        raise DataFormatError(APPROVALS_PATH, f"requests of unknown kinds: {sorted(unknown)}")
+    return lex
 
 
 def awaits_approval(c: _Compiled, own: str) -> bool:
@@ -106,8 +99,9 @@ def name_requests(c: _Compiled, body: str) -> str:
     of the request, read from the clause's words)."""
     if c.deny.search(body) or c.refusal.search(body):
         return body
-    granted = bool(load_approvals().grants.search(body))
-    for kind, pat in load_approvals().requests.items():
+    a = load_approvals()
+    granted = bool(a.grants.search(body))
+    for kind, pat in a.requests.items():
         def one(m: re.Match[str]) -> str:
             word = _REMEDY_WORD[kind] if granted else ""
             return word + " " * max(1, len(m.group()) - len(word))

@@ -110,9 +110,9 @@ _FURTHER = re.compile(r"\b(?:further|any\s+higher|again|weiter|nochmals|erneut|d
 _CARRIER = re.compile(r"\b(usps|ups|fedex|dhl)\b")
 
 
-def _investigated_elsewhere(c: Commit, orders: list[OrderV1], statements: list[Statement], named: set[str | None],
-                            concerned: set[str] | None) -> str:
-    """Why an investigation that names one order (by id or item: targets.py) is on the wrong order ('': it is not, or the
+def _investigated_elsewhere(c: Commit, target: str | None, orders: list[OrderV1], statements: list[Statement],
+                            named: set[str | None], concerned: set[str] | None) -> str:
+    """Why an investigation that names one order, ``target`` (by id or item: targets.py), is on the wrong order ('': it is not, or the
     grader leaves it; round 21):
 
     * it names a carrier that is not that order's carrier ("La investigacion con FedEx se ha abierto sobre el pedido
@@ -125,7 +125,6 @@ def _investigated_elsewhere(c: Commit, orders: list[OrderV1], statements: list[S
     Left open on purpose: an investigation on the wrong issue order, or on a decoy alone, which ``rules`` says where it
     misreads a claim (hard:test seeds 0-199: 29 tickets, 6 with the narrower second rule); checking it would move the bench
     rows, so it is measured in docs/ticket.md, not applied."""
-    target = order_named(c.clause, orders, load_i18n().triggers["investigation"])
     if target is None:
         return ""
     carriers = set(_CARRIER.findall(c.clause))
@@ -153,9 +152,10 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
     price = {o.order_id: o.amount for o in orders}
     out = Consistency(informed=0.0)
     denied = {c.kind for c in commits if c.firm_denial}
-    # the orders the reply's firm investigations name (_investigated_elsewhere)
-    investigated = {order_named(c.clause, orders, load_i18n().triggers["investigation"]) for c in commits
-                    if c.kind == "investigation" and c.firm_promise}
+    # the order each of the reply's firm investigations names, read once (_investigated_elsewhere)
+    named_by = {id(c): order_named(c.clause, orders, load_i18n().triggers["investigation"]) for c in commits
+                if c.kind == "investigation" and c.firm_promise}
+    investigated = set(named_by.values())
     for c in commits:
         quote = f"'{c.clause[:90]}'"
         if c.mode == "uncertain":
@@ -224,7 +224,7 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
             # names only other teams is true ("we have not involved our legal team" when the case went to fraud)
             out.inconsistencies.append(f"{quote} denies an escalation that was made")
         elif c.kind == "investigation" and c.firm_promise and (
-                why := _investigated_elsewhere(c, orders, statements, investigated, concerned)):
+                why := _investigated_elsewhere(c, named_by[id(c)], orders, statements, investigated, concerned)):
             out.inconsistencies.append(f"{quote} {why}")
     firm = [c for c in commits if c.mode == "firm"]
     hits = 0

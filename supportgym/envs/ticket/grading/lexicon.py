@@ -7,10 +7,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BeforeValidator, ValidationError
 
 from ....core.errors import DataFormatError
 from ....core.types import Model
@@ -54,6 +54,11 @@ class Lexicon(Model):
 
 def rx(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
+
+
+#: a vocabulary field compiled while its file is validated (case-insensitive, as ``rx``), so a lexicon model needs no
+#: mirror dataclass of compiled patterns; a bad pattern raises re.error, which ``lexicon_file`` names the file for
+Rx = Annotated[re.Pattern[str], BeforeValidator(lambda v: rx(v) if isinstance(v, str) else v)]
 
 
 @contextmanager

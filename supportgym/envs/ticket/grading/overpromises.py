@@ -14,78 +14,55 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import dataclass
 from functools import lru_cache
+
+from pydantic import ConfigDict
 
 from ....core.types import Model
 from ..policy import DATA
 from .extract import clauses
-from .lexicon import lexicon_file, rx
+from .lexicon import Rx, lexicon_file
 
 OVERPROMISES_PATH = DATA / "overpromises_i18n.yaml"
 _HOURS = re.compile(r"h|hours?|stunden|horas?|heures?")
 
 
-class OverpromiseLexicon(Model):
-    money_receipts: str
-    money_arrivals: str
-    not_money: str
-    final_arrivals: str
-    money: str
-    refund_words: str
-    store_credit: str
-    goods_arrivals: str
-    certainty: str
-    soon: str
-    dated: str
-    durations: str
-    conjunctions: str
-    concluded: str
-    concluded_conditions: str
-    concluded_elsewhere: str
-    carrier_reports: str
-    carrier_findings: str
-    carrier_found: str
-    carrier_losses: str
-    carrier_unknown: str
-    replacement_goods: str
-    future_refunds: str
-    money_available: str
+class _Overpromises(Model):
+    model_config = ConfigDict(extra="forbid", frozen=True)  # shared through the cache
 
+    """data/overpromises_i18n.yaml, compiled."""
 
-@dataclass(frozen=True)
-class _Overpromises:
-    money_receipts: re.Pattern[str]
-    money_arrivals: re.Pattern[str]
-    not_money: re.Pattern[str]
-    final_arrivals: re.Pattern[str]
-    money: re.Pattern[str]
-    refund_words: re.Pattern[str]
-    store_credit: re.Pattern[str]
-    goods_arrivals: re.Pattern[str]
-    certainty: re.Pattern[str]
-    soon: re.Pattern[str]
-    dated: re.Pattern[str]
-    durations: re.Pattern[str]
-    conjunctions: re.Pattern[str]
-    concluded: re.Pattern[str]
-    concluded_conditions: re.Pattern[str]
-    concluded_elsewhere: re.Pattern[str]
-    carrier_reports: re.Pattern[str]
-    carrier_findings: re.Pattern[str]
-    carrier_found: re.Pattern[str]
-    carrier_losses: re.Pattern[str]
-    carrier_unknown: re.Pattern[str]
-    replacement_goods: re.Pattern[str]
-    future_refunds: re.Pattern[str]
-    money_available: re.Pattern[str]
+    money_receipts: Rx
+    money_arrivals: Rx
+    not_money: Rx
+    final_arrivals: Rx
+    money: Rx
+    refund_words: Rx
+    store_credit: Rx
+    goods_arrivals: Rx
+    certainty: Rx
+    soon: Rx
+    dated: Rx
+    durations: Rx
+    conjunctions: Rx
+    concluded: Rx
+    concluded_conditions: Rx
+    concluded_elsewhere: Rx
+    carrier_reports: Rx
+    carrier_findings: Rx
+    carrier_found: Rx
+    carrier_losses: Rx
+    carrier_unknown: Rx
+    replacement_goods: Rx
+    future_refunds: Rx
+    money_available: Rx
 
 
 @lru_cache(maxsize=1)
 def load_overpromises() -> _Overpromises:
     # validated like the grader's other lexicons: a bad edit names the file
     with lexicon_file(OVERPROMISES_PATH, "overpromise lexicon") as raw:
-        return _Overpromises(**{k: rx(v) for k, v in OverpromiseLexicon.model_validate(raw).model_dump().items()})
+        return _Overpromises.model_validate(raw)
 
 
 #: how far from its verb the money and the time are looked for: they stand beside it ("you'll receive the refund within 24
@@ -93,7 +70,7 @@ def load_overpromises() -> _Overpromises:
 _WINDOW = 120
 
 
-def _conjunct(o: _Overpromises, clause: str, cuts: list[int], at: int, end: int) -> tuple[str, str]:
+def _conjunct(clause: str, cuts: list[int], at: int, end: int) -> tuple[str, str]:
     """What precedes the verb at [at, end) in its conjunct of ``clause`` and what follows it (``cuts``: where the clause's
     conjunctions are; each side at most ``_WINDOW`` characters)."""
     k = bisect_left(cuts, at)
@@ -120,7 +97,7 @@ def _money_back_soon(o: _Overpromises, clause: str, first_day: int) -> bool:
     cuts = [m.start() for m in o.conjunctions.finditer(clause)]
     for pat, object_first in ((o.money_receipts, True), (o.money_arrivals, False)):
         for m in pat.finditer(clause):
-            before, after = _conjunct(o, clause, cuts, m.start(), m.end())
+            before, after = _conjunct(clause, cuts, m.start(), m.end())
             if object_first:
                 money = o.money.search(after)
                 between = after[: money.start()] if money else ""
@@ -144,7 +121,7 @@ def _refund_soon(o: _Overpromises, clause: str, first_day: int) -> bool:
     ``first_day`` days ("nous vous rembourserons integralement sous 24 heures"; round 24)."""
     cuts = [m.start() for m in o.conjunctions.finditer(clause)]
     for m in o.future_refunds.finditer(clause):
-        before, after = _conjunct(o, clause, cuts, m.start(), m.end())
+        before, after = _conjunct(clause, cuts, m.start(), m.end())
         if _sooner(o, before[before.rfind(",") + 1:] + " " + m.group() + " " + after, first_day):
             return True
     return False
@@ -196,15 +173,16 @@ def too_soon(text: str, first_day: int, lost: bool = False) -> list[tuple[str, s
             out.append((clause, "a carrier's finding stated before the investigation"))
             continue
         m = o.goods_arrivals.search(clause)
+        cuts = [x.start() for x in o.conjunctions.finditer(clause)] if m else []
         # the replacement may be named in the sentence's earlier conjunct ("The replacement is already in the post and will
         # be with you tomorrow"; round 24)
         if m and o.replacement_goods.search(sent[: at + len(clause)] if at >= 0 else clause):
-            before, after = _conjunct(o, clause, [x.start() for x in o.conjunctions.finditer(clause)], m.start(), m.end())
+            before, after = _conjunct(clause, cuts, m.start(), m.end())
             when = before[before.rfind(",") + 1:] + " " + after
             if o.soon.search(when) or any(_HOURS.fullmatch(d.group(3)) for d in o.durations.finditer(when)):
                 out.append((clause, "a replacement delivered sooner than its dispatch allows"))
                 continue
         if m and certain.setdefault(sent, bool(o.certainty.search(sent))) and o.dated.search(
-                _conjunct(o, clause, [x.start() for x in o.conjunctions.finditer(clause)], m.start(), m.end())[1]):
+                _conjunct(clause, cuts, m.start(), m.end())[1]):
             out.append((clause, "a delivery date stated with certainty"))
     return out

@@ -125,7 +125,7 @@ def hallucinations(text: str, s: ScenarioV1, p: PolicyV1, lex: Lexicon, actual: 
     # so is the pro-rata refund for units missing from an order, which the policy computes whether or not a refund was
     # made: above the cap it goes for approval and a reply quotes it ("the refund for the missing unit ($579) is above
     # the limit I can approve"; round 22)
-    allowed |= {pro_rata(o)[1] for o in s.orders if pro_rata(o)[0] > 0}
+    allowed |= {amount for missing, amount in map(pro_rata, s.orders) if missing > 0}
     out = [f"amount ${x:,.2f} is not in the orders, the actions or the policy"
            for x in sorted(set(amounts(fold(text)))) if x not in allowed]
     ids = {o.order_id.upper() for o in s.orders}
