@@ -215,7 +215,9 @@ class Vocab(Model):
     it_services: list[str] = Field(min_length=3)
     #: syllables that make made-up web domains (marketers, lists, shops)
     web_words: list[str] = Field(min_length=10)
-    web_tlds: list[str] = Field(min_length=3)
+    #: top-level domains of made-up sites, with weights: one mix for every kind of sender (spam, lists,
+    #: newsletters), led by .com as in real mail of every kind, so that a TLD tells nothing about the label
+    web_tlds: dict[str, float] = Field(min_length=3)
     shorteners: list[str] = Field(min_length=2)
     mailing_lists: list[str] = Field(min_length=3)
     newsletter_brands: list[str] = Field(min_length=3)

@@ -125,12 +125,16 @@ def _other_name(ctx: SlotContext) -> str:
     return f"{first} {last}"
 
 
+def web_tld(rng: random.Random, vocab: Vocab) -> str:
+    return rng.choices(list(vocab.web_tlds), weights=list(vocab.web_tlds.values()))[0]
+
+
 def web_domain(ctx: SlotContext) -> str:
     """A made-up site: two or three syllables and a TLD, so no fixed domain list can be learned."""
     w = ctx.vocab.web_words
     parts = ctx.rng.sample(w, ctx.rng.choice((2, 2, 3)))
     joiner = "-" if ctx.rng.random() < 0.2 else ""
-    return joiner.join(parts) + "." + ctx.rng.choice(ctx.vocab.web_tlds)
+    return joiner.join(parts) + "." + web_tld(ctx.rng, ctx.vocab)
 
 
 def _site(ctx: SlotContext) -> str:
@@ -260,7 +264,7 @@ def make_identity(kind: str, rng: random.Random, vocab: Vocab, lang: Lang, tier:
         pool = vocab.free_mail_by_lang.get(lang, []) + vocab.free_mail
         if kind == "list" and rng.random() < 0.6:
             company = rng.choice(vocab.mailing_lists)
-            domain = f"{rng.choice(vocab.web_words)}{rng.choice(vocab.web_words)}.{rng.choice(vocab.web_tlds)}"
+            domain = f"{rng.choice(vocab.web_words)}{rng.choice(vocab.web_words)}.{web_tld(rng, vocab)}"
         else:
             company, domain = "", rng.choice(pool)
         local = f"{slug(first)}.{slug(last)}" if rng.random() < 0.5 else f"{slug(first)}{rng.randint(1, 99)}"
@@ -283,11 +287,11 @@ def _bulk_identity(kind: str, rng: random.Random, vocab: Vocab) -> Identity:
     w = vocab.web_words
     if kind == "marketer":
         name = rng.choice(vocab.marketer_names)
-        domain = f"{rng.choice(w)}{rng.choice(w)}{rng.randint(1, 999) if rng.random() < 0.3 else ''}.{rng.choice(vocab.web_tlds)}"
+        domain = f"{rng.choice(w)}{rng.choice(w)}{rng.randint(1, 999) if rng.random() < 0.3 else ''}.{web_tld(rng, vocab)}"
         local = rng.choice((f"{rng.choice(w)}{rng.randint(10, 9999)}", "offers", "info", "sales", "news", rng.choice(w)))
     elif kind == "newsletter":
         name = rng.choice(vocab.newsletter_brands)
-        domain = f"{slug(name).replace('-', '')}.{rng.choice(('com', 'net', 'org'))}"
+        domain = f"{slug(name).replace('-', '')}.{web_tld(rng, vocab)}"
         local = rng.choice(("newsletter", "news", "editor", "digest", "updates"))
     else:
         name = rng.choice(vocab.services)
