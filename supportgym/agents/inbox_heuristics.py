@@ -35,6 +35,8 @@ _NOISE_ACRONYMS = {
     "URGENT", "FINAL", "RE", "FW", "FWD", "CET", "UTC", "PM", "AM", "OK", "HI", "CRITICAL", "NOTICE", "USD", "EUR",
     "ID", "IT", "HR", "FYI", "ASAP", "CEO", "CTO", "VP",
 }
+#: what may follow a product's name within its name: numbers and capitalised words, on the same line
+_MODEL_TAIL = r"(?:[ \t]+(?:\d[\w.-]*|[A-Z][\w-]*)){1,3}"
 
 
 class RulesData(Model):
@@ -303,8 +305,14 @@ def analyse(email: Email) -> Analysis:
     if len(facts) < 2:
         # nothing much to cite: the products and services the customer names ("your Norton Antivirus")
         for w in named_things(latest, frozenset(seen) | _NAMED_SKIP, limit=4 - len(facts)):
+            if w.lower() in seen:
+                continue
+            # a model number belongs to the name ("SmartView 55 TV", "PixelJet 3200"): cite the name whole
+            run = re.search(re.escape(w) + _MODEL_TAIL, latest)
+            if run and any(c.isdigit() for c in run.group(0)):
+                w = run.group(0)
             facts.append(w)
-            seen.add(w.lower())
+            seen.update(x.lower() for x in [w, *w.split()])
     unquoted = _UNQUOTED_RE.sub("", full)
     n_words = max(1, len(unquoted.split()))
     marketing = (r.marketing.score(unquoted) * min(1.0, (d.marketing_length_norm_words / n_words) ** 0.5)
