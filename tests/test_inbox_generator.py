@@ -313,6 +313,16 @@ def test_spam_and_legitimate_mail_share_the_small_words_and_the_tlds(samples: di
     assert spam_com >= 0.45 and ham_com >= 0.45, (spam_com, ham_com)
 
 
+def test_tld_weights_must_be_positive() -> None:
+    from supportgym.envs.inbox.generator.schema import Vocab
+
+    data = yaml.safe_load((Path(__file__).parents[1] / "supportgym/envs/inbox/data/templates/vocab.yaml").read_text())
+    Vocab.model_validate(data)
+    data["web_tlds"]["com"] = 0
+    with pytest.raises(ValidationError, match="web_tlds.com"):
+        Vocab.model_validate(data)
+
+
 def test_html_only_mail_reads_as_the_mime_importer_shows_it() -> None:
     """The generator's HTML-only text is what an agent sees when the same HTML arrives as mail."""
     import random

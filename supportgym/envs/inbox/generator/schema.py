@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, PositiveFloat, model_validator
 
 from ....core.types import Model
 from ..models import Category, Priority, Route
@@ -217,7 +217,7 @@ class Vocab(Model):
     web_words: list[str] = Field(min_length=10)
     #: top-level domains of made-up sites, with weights: one mix for every kind of sender (spam, lists,
     #: newsletters), led by .com as in real mail of every kind, so that a TLD tells nothing about the label
-    web_tlds: dict[str, float] = Field(min_length=3)
+    web_tlds: dict[str, PositiveFloat] = Field(min_length=3)
     shorteners: list[str] = Field(min_length=2)
     mailing_lists: list[str] = Field(min_length=3)
     newsletter_brands: list[str] = Field(min_length=3)
