@@ -7,7 +7,7 @@ apart), ticket route-family macro recall (billing / sales / support), route and 
 accuracy, plus the episode score. Sets: ``real:validation``, ``real:test`` (every email
 once, shuffled with a fixed seed, in episodes of ``--size``), the fixed tasks easy/medium/hard
 together (``fixed``), hand-written mail by other authors (``handwritten:validation`` /
-``handwritten:test``, 60 and 180 emails, the same way), and optionally generated ``test`` episodes
+``handwritten:test``, 60 and 300 emails, the same way), and optionally generated ``test`` episodes
 (``--generated N``).
 
     uv run --all-extras python benchmarks/inbox_real.py
