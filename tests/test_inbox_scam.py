@@ -148,3 +148,23 @@ def test_legitimate_near_misses_of_the_scam_forms_stay_out_of_trash():
     assert len(rows) == 70
     trashed = {r["key"] for r in rows if _route(r["subject"], r["body"], r["sender"]) == "trash"}
     assert trashed <= TRASHED_ON_PURPOSE, sorted(trashed - TRASHED_ON_PURPOSE)
+
+
+def test_brands_phished_across_our_five_languages_are_known_and_their_own_domains_trusted():
+    """Couriers, banks and platforms phished in Europe and Latin America (DPD, Sparkasse, CTT, Correos, ...) are
+    read like PayPal: imitated inside another domain or claimed by a display name. A brand whose real domain is
+    hyphenated (deutsche-bank.de) is only read from display names, so its own mail is not a look-alike."""
+    from supportgym.agents.inbox_heuristics import lookalike, rules
+
+    d = rules().data
+    for fake in ["dpd-redelivery-uk.info", "sparkasse-sicherheit.de", "ctt-entregas-pt.com", "correos-aduanas.net",
+                 "sharepoint-docshare.net", "santander-seguridad.es"]:
+        assert lookalike(fake, d), fake
+    for own in ["dpd.co.uk", "sparkasse.de", "correos.es", "ctt.pt", "deutsche-bank.de", "credit-agricole.fr",
+                "deutsche-post.de", "contoso.sharepoint.com"]:
+        assert lookalike(own, d) is None, own
+    assert _route("Ihr Online-Banking wurde eingeschränkt", "Bitte bestätigen Sie Ihre Daten innerhalb von 24 Stunden.",
+                  "Sparkasse Online <service@sparkasse-sicherheit.de>") == "trash"
+    assert _route("Ihre Sendung", "Ihr Paket kommt morgen zwischen 10 und 12 Uhr.", "DPD <noreply@dpd.de>") != "trash"
+    assert _route("Kontoauszug", "Ihr Kontoauszug für November steht bereit.",
+                  "Deutsche Bank <service@deutsche-bank.de>") != "trash"
