@@ -378,8 +378,8 @@ def test_honest_replies_in_the_six_languages_hold_no_unreadable_word():
     """The fail-closed rule must not touch what the graders read: accents, ß, ñ, ç, œ, æ, ø fold to ASCII, and a
     refund stated in es/de/fr/pt is a firm promise with nothing unclassified."""
     from supportgym.envs.ticket.grading.commitments import parse
-    from supportgym.envs.ticket.grading.extract import extract, fold
-    from supportgym.envs.ticket.grading.textnorm import unreadable_words
+    from supportgym.envs.ticket.grading.extract import extract
+    from supportgym.envs.ticket.grading.textnorm import fold, unreadable_words
 
     replies = [
         "Hola Begoña, le hemos reembolsado 89,99 € de su pedido ORD-10234; lo sentimos muchísimo, la devolución "
@@ -522,8 +522,7 @@ def test_the_oracle_reply_with_a_sign_off_in_another_script_keeps_its_score():
 
 
 def test_look_alike_words_still_fail_closed_and_the_customer_name_is_exempt():
-    from supportgym.envs.ticket.grading.extract import fold, name_words
-    from supportgym.envs.ticket.grading.textnorm import could_spell_latin, unreadable_words
+    from supportgym.envs.ticket.grading.textnorm import could_spell_latin, fold, name_words, unreadable_words
 
     for w in ("r\u025bfund", "ref\u028and", "refu\u014bd", "re\ua77cund", "\ua4e3\ua4f0\ua4dd\ua4f4\ua4e0\ua4d3",
               "ref\u0446nd"):

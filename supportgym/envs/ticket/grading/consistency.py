@@ -23,7 +23,8 @@ import re
 from dataclasses import dataclass, field
 
 from ..models_v1 import Change, OrderV1, Statement
-from .extract import APPROVAL, ELIGIBILITY, GENERIC, REMEDIES, Commit, load_i18n
+from .commit_lexicon import REMEDIES, load_i18n
+from .extract import APPROVAL, ELIGIBILITY, GENERIC, Commit
 from .targets import carries_order, order_named, teams_named
 
 _FEE_NOT = re.compile(r"\b(?:not|no|never|nicht|kein\w*|pas|nao|ningun\w*|aucun\w*|waiv\w*)\b|n't")

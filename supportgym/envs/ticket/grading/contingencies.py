@@ -1,5 +1,5 @@
 """A request to the customer after a condition (data/contingencies_i18n.yaml): "If the new unit also fails, let me know
-and we'll refund you" promises the refund upon the condition, not firmly (round 20, extract.clauses)."""
+and we'll refund you" promises the refund upon the condition, not firmly (round 20, clauses.clauses)."""
 
 from __future__ import annotations
 

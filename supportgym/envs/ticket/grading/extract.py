@@ -1,8 +1,8 @@
 """Clause-level extraction of what a reply commits the company to (ticket-v1), in six languages.
 
-Every sentence is split into clauses (punctuation, contrast words, "and we ..."). In each
+Every sentence is split into clauses (punctuation, contrast words, "and we ..."; clauses.py). In each
 clause the extractor finds remedy *triggers* (refund, replacement, credit, cancel,
-investigation, escalation; any wording in data/commitments_i18n.yaml) and decides:
+investigation, escalation; any wording in data/commitments_i18n.yaml, compiled by commit_lexicon.py) and decides:
 
 * **polarity** by the parity of negations and denial verbs in the clause, so negation
   scope covers the whole clause in any word order: "we cannot refund" and "a full refund
@@ -19,7 +19,7 @@ investigation, escalation; any wording in data/commitments_i18n.yaml) and decide
 Before a clause is read, the adjuncts whose negations and conditions are about something else are masked (a
 purpose: "to prevent further delays"; a concession: "whether or not you believe it"; ``_mask_adjuncts``; a trailing
 contrast: "..., not in 30 days"; ``_contrast_scope``), and a "whether" / "ob" question after a remedy becomes a clause
-of its own (``_split_questions``). Remedies coordinated in one clause ("refunded $44.99 on ORD-1 and cancelled order
+of its own (``clauses._split_questions``). Remedies coordinated in one clause ("refunded $44.99 on ORD-1 and cancelled order
 ORD-2") each state the amounts of their own conjunct, and a predicate of its own keeps its negations (conjuncts.py).
 
 An amount moving to a card or account with no trigger at all ("$89 is heading to your
@@ -31,23 +31,16 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
-from pathlib import Path
 from typing import Literal
 
-from ....core.errors import DataFormatError
-from ....core.types import Model
-from ..policy import DATA
 from . import conjuncts
 from .approvals import awaits_approval, name_requests
-from .contingencies import asks_to_tell
-from .lexicon import lexicon_file
-from .textnorm import deconfuse, likely_reading, respellings, unreadable_words
+from .clauses import clauses
+from .commit_lexicon import JOIN_WINDOW, REMEDIES, Compiled, load_i18n, trigger_count
+from .textnorm import fold, likely_reading, name_words, respellings, unreadable_words
 
-I18N_PATH = DATA / "commitments_i18n.yaml"
 Kind = Literal["refund", "replacement", "credit", "cancel", "investigation", "escalation", "any"]
 Mode = Literal["firm", "conditional", "question", "uncertain"]
-REMEDIES = ("refund", "replacement", "credit", "cancel")
 #: three or more negations in one clause: too convoluted to read with confidence
 MAX_NEGATIONS = 2
 
@@ -57,7 +50,6 @@ _MONEY = re.compile(
     r"(?:\$|usd\s?|€|eur\s?)\s?(\d[\d,.]*\d|\d)"
     r"|(?<![\w-])(\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:,\d{1,2})?|\d[\d,.]*\d|\d)\s?(?:\$|usd\b|dollars?\b|€|eur\b|euros?\b"
     r"|dolares\b|dolar\b)", re.IGNORECASE)
-_SENT = re.compile(r"(?<=[.!?;])\s+|\n+")
 _NOUN_KIND = (("refund", "refund"), ("money", "refund"), ("reembolso", "refund"), ("ruckerstattung", "refund"),
               ("remboursement", "refund"), ("replacement", "replacement"), ("new one", "replacement"),
               ("reemplazo", "replacement"), ("ersatz", "replacement"), ("cancel", "cancel"), ("credit", "credit"))
@@ -65,257 +57,6 @@ _NOUN_KIND = (("refund", "refund"), ("money", "refund"), ("reembolso", "refund")
 
 def _noun_kind(word: str) -> str:
     return next((k for prefix, k in _NOUN_KIND if word.startswith(prefix)), "refund")
-
-
-class I18nLexicon(Model):
-    clause_splitters: list[str]
-    triggers: dict[str, list[str]]
-    negators: list[str]
-    deniers: list[str]
-    negation_exceptions: list[str]
-    non_commitments: list[str]
-    commit_markers: list[str]
-    conditionals: list[str]
-    hedges: list[str]
-    soft_conditions: list[str]
-    mood_hedges: list[str] = []
-    question_openers: str
-    anaphoric_promises: list[str]
-    remedy_nouns: str
-    full_amount: str
-    fee_deducted: str = "(?!)"
-    money_destinations: str
-    refusal_verbs: list[str]
-    refusal_objects: str
-    refusal_infinitives: str
-    refusal_subjects: str
-    refusal_between: str
-    refusal_passives: str
-    refusal_first_person: str
-    refusal_negators_before: str = r"(?!)"
-    refusal_third_party: str = r"(?!)"
-    refusal_negators_after: str = r"(?!)"
-    concord_heads: str = r"(?!)"
-    concord_words: str = r"(?!)"
-    money_credited: str = r"(?!)"
-    payment_reversals: str = r"(?!)"
-    adjuncts: list[str] = []
-    adjunct_frames: str = r"(?!)"
-    embedded_questions: str = r"(?!)"
-    indirect_questions: str = r"(?!)"
-    negated_hesitations: list[str] = []
-    trailing_contrasts: str = r"(?!)"
-    contrast_adjuncts: str = r"(?!)"
-    timelines: str = r"(?!)"
-    eligibility_windows: str = r"(?!)"
-    habitual: str = r"(?!)"
-    addressed: str = r"(?!)"
-    attempts: str = r"(?!)"
-    attempt_failed: str = r"(?!)"
-    requirements: str = r"(?!)"
-    deferred_events: str = r"(?!)"
-    charge_cancellations: str = r"(?!)"
-    denied_windows: list[str] = []
-    remedy_policies: str = r"(?!)"
-    negative_determiners: str = r"(?!)"
-    conjunct_predicates: str = r"(?!)"
-    conjunct_pasts: str = r"(?!)"
-    perfect_auxiliaries: str = r"(?!)"
-    local_negations: str = r"(?!)"
-    dash_subjects: str = r"(?!)"
-    needless_asides: str = r"(?!)"
-    done_headings: str = r"(?!)"
-    #: a team named with its specialty ("our legal team", "nuestro equipo de facturacion"): "{team}" in the triggers
-    named_teams: str = r"(?!)"
-
-
-def _alt(patterns: list[str]) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class _Compiled:
-    split: re.Pattern[str]
-    triggers: dict[str, re.Pattern[str]]
-    neg: re.Pattern[str]
-    deny: re.Pattern[str]
-    neg_exc: re.Pattern[str]
-    masked: re.Pattern[str]
-    markers: re.Pattern[str]
-    cond: re.Pattern[str]
-    hedge: re.Pattern[str]
-    #: the conditional mood of es/pt/fr ("reembolsariamos", "rembourserions"): a hedge of a promise only (_classify)
-    mood_hedge: re.Pattern[str]
-    soft: re.Pattern[str]
-    asks: re.Pattern[str]
-    anaphora: re.Pattern[str]
-    remedy_noun: re.Pattern[str]
-    full: re.Pattern[str]
-    fee: re.Pattern[str]
-    dest: re.Pattern[str]
-    refusal: re.Pattern[str]
-    refusal_obj: re.Pattern[str]
-    refusal_inf: re.Pattern[str]
-    #: what the text before a refusal verb ends with when we/I refuse, or when the request is refused (passive)
-    refusal_active: re.Pattern[str]
-    refusal_passive: re.Pattern[str]
-    #: what the text after the verb starts with when the verb governs the request ("declined your claim")
-    refusal_governs: re.Pattern[str]
-    refusal_first: re.Pattern[str]
-    refusal_subjects: re.Pattern[str]
-    refusal_lead: re.Pattern[str]
-    #: negations that count only against a refusal verb they govern (after them / before them in the clause)
-    refusal_neg_before: re.Pattern[str]
-    refusal_neg_after: re.Pattern[str]
-    #: subjects whose refusal is not the company's: "your bank", "the courier", "they"
-    refusal_third: re.Pattern[str]
-    #: negative concord: a head ("no", "nao", "ne") and the n-words after it are one negation (_negations)
-    concord: re.Pattern[str]
-    concord_head: re.Pattern[str]
-    concord_word: re.Pattern[str]
-    #: "gutgeschrieben": money credited, a refund's or store credit; a payment reversed (_remedy_kinds)
-    credited: re.Pattern[str]
-    reversal: re.Pattern[str]
-    #: purpose, concession and "whether" adjuncts, masked when they hold no remedy (_mask_adjuncts)
-    adjuncts: tuple[re.Pattern[str], ...]
-    adjunct_frames: re.Pattern[str]
-    #: "whether" / "ob": after a remedy, a clause of its own (_split_questions)
-    questions: re.Pattern[str]
-    #: a verb of checking or asking and the question word it takes ("we checked whether", "verificamos se")
-    indirect: re.Pattern[str]
-    #: "did not hesitate to", "no hemos dudado nunca en": the negation is the hesitation's (_unhesitate)
-    hesitation: re.Pattern[str]
-    #: ", not in 30 days", ", nicht erst in 30 Tagen": a negation that scopes over a trailing fragment (_contrast_scope)
-    contrast: re.Pattern[str]
-    contrast_adjunct: re.Pattern[str]
-    #: "in 5-7 business days": how long the remedy takes, which presupposes it (_classify)
-    timeline: re.Pattern[str]
-    #: "refunds are available within 30 days of the order date": the remedy's policy, a condition but no event
-    eligibility: re.Pattern[str]
-    #: "refunds usually take 5-7 days": a habitual statement with nobody addressed or acting is the policy (_classify)
-    habitual: re.Pattern[str]
-    addressed: re.Pattern[str]
-    #: "I tried to cancel ORD-1" and the contrast after it ("but it had shipped"): a failed attempt denies (extract)
-    attempt: re.Pattern[str]
-    attempt_failed: re.Pattern[str]
-    #: "Refunds above $500 need a supervisor's sign-off": the remedy's policy, like an eligibility window (_classify)
-    requirement: re.Pattern[str]
-    #: "once the investigation closes": the end of our own process, no condition (_classify)
-    deferred: re.Pattern[str]
-    #: "die doppelte Abbuchung storniert": a charge reversed, not an order cancelled (_remedy_kinds)
-    charge_cancel: re.Pattern[str]
-    #: "refund window", "refund policy": masked, but denied they deny the remedy (extract)
-    policy: re.Pattern[str]
-    #: "outside the 30-day window", "too late to": a denial that never turns a denial into a promise (_negation_count)
-    window: re.Pattern[str]
-    #: remedies coordinated in one clause: their amounts and negations (conjuncts.py)
-    neg_det: re.Pattern[str]
-    conj_predicate: re.Pattern[str]
-    conj_past: re.Pattern[str]
-    perfect: re.Pattern[str]
-    local_neg: re.Pattern[str]
-    dash_subject: re.Pattern[str]
-    #: "... and there is no need to return the item": an aside whose negation is not the remedy's (_main_clause)
-    needless: re.Pattern[str]
-    #: a heading that announces what we did ("Te resumo lo que hemos hecho:"): its items' remedies without a verb are done
-    done_heading: re.Pattern[str]
-
-
-@lru_cache(maxsize=2)
-def load_i18n(path: str | Path = I18N_PATH) -> _Compiled:
-    with lexicon_file(path, "commitment lexicon") as raw:
-        lex = I18nLexicon.model_validate(raw)
-        missing = set(REMEDIES + ("investigation", "escalation")) - set(lex.triggers)
-        if missing:
-            raise DataFormatError(path, f"triggers missing for kinds: {sorted(missing)}")
-        return _Compiled(
-            split=_alt([r"(?<=[.!?;:])\s+", r"\n+", *lex.clause_splitters]),
-            triggers={k: _alt([p.replace("{team}", f"(?:{lex.named_teams})") for p in v]) for k, v in lex.triggers.items()},
-            neg=_alt(lex.negators), deny=_alt(lex.deniers), neg_exc=_alt(lex.negation_exceptions),
-            masked=_alt(lex.non_commitments), markers=_alt(lex.commit_markers), cond=_alt(lex.conditionals),
-            hedge=_alt(lex.hedges), mood_hedge=_alt(lex.mood_hedges or [r"(?!)"]), soft=_alt(lex.soft_conditions),
-            asks=re.compile(lex.question_openers, re.IGNORECASE),
-            anaphora=_alt(lex.anaphoric_promises), remedy_noun=re.compile(lex.remedy_nouns, re.IGNORECASE),
-            full=re.compile(lex.full_amount, re.IGNORECASE), fee=re.compile(lex.fee_deducted, re.IGNORECASE),
-            dest=re.compile(lex.money_destinations, re.IGNORECASE),
-            refusal=_alt(lex.refusal_verbs), refusal_obj=re.compile(lex.refusal_objects, re.IGNORECASE),
-            refusal_inf=re.compile(lex.refusal_infinitives, re.IGNORECASE),
-            refusal_neg_before=re.compile(lex.refusal_negators_before, re.IGNORECASE),
-            refusal_neg_after=re.compile(lex.refusal_negators_after, re.IGNORECASE),
-            refusal_third=re.compile(lex.refusal_third_party, re.IGNORECASE),
-            concord=_alt([lex.concord_heads, lex.concord_words]),
-            concord_head=re.compile(lex.concord_heads, re.IGNORECASE),
-            concord_word=re.compile(lex.concord_words, re.IGNORECASE),
-            credited=re.compile(lex.money_credited, re.IGNORECASE),
-            reversal=re.compile(lex.payment_reversals, re.IGNORECASE),
-            adjuncts=tuple(re.compile(p, re.IGNORECASE) for p in lex.adjuncts),
-            adjunct_frames=re.compile(lex.adjunct_frames, re.IGNORECASE),
-            questions=re.compile(lex.embedded_questions, re.IGNORECASE),
-            indirect=re.compile(lex.indirect_questions, re.IGNORECASE),
-            hesitation=_alt(lex.negated_hesitations or [r"(?!)"]),
-            contrast=re.compile(lex.trailing_contrasts, re.IGNORECASE),
-            contrast_adjunct=re.compile(lex.contrast_adjuncts, re.IGNORECASE),
-            timeline=re.compile(lex.timelines, re.IGNORECASE), policy=re.compile(lex.remedy_policies, re.IGNORECASE),
-            window=_alt(lex.denied_windows or [r"(?!)"]),
-            eligibility=re.compile(lex.eligibility_windows, re.IGNORECASE),
-            habitual=re.compile(lex.habitual, re.IGNORECASE), addressed=re.compile(lex.addressed, re.IGNORECASE),
-            attempt=re.compile(lex.attempts, re.IGNORECASE), attempt_failed=re.compile(lex.attempt_failed, re.IGNORECASE),
-            requirement=re.compile(lex.requirements, re.IGNORECASE),
-            deferred=re.compile(lex.deferred_events, re.IGNORECASE),
-            charge_cancel=re.compile(lex.charge_cancellations, re.IGNORECASE),
-            neg_det=re.compile(lex.negative_determiners, re.IGNORECASE),
-            conj_predicate=re.compile(lex.conjunct_predicates, re.IGNORECASE),
-            conj_past=re.compile(lex.conjunct_pasts, re.IGNORECASE),
-            perfect=re.compile(lex.perfect_auxiliaries, re.IGNORECASE),
-            local_neg=re.compile(lex.local_negations, re.IGNORECASE),
-            dash_subject=re.compile(lex.dash_subjects, re.IGNORECASE),
-            needless=re.compile(lex.needless_asides, re.IGNORECASE),
-            done_heading=re.compile(lex.done_headings, re.IGNORECASE),
-            **_refusal_structure(lex),
-        )
-
-
-def _refusal_structure(lex: I18nLexicon) -> dict[str, re.Pattern[str]]:
-    obj, between = lex.refusal_objects, lex.refusal_between
-    # a word of the object's noun phrase, not one that opens another clause ("reject the notion that your request")
-    filler = r"(?!(?:that|which|who|whether|notion|idea|suggestion)\b)(?!\S+'s\b)\S+"
-    # the object is the request itself, not someone else's claim ("the courier's claim", a possessive: filler),
-    # an assertion ("the claim that the parcel was delivered") or a remedy word modifying another noun ("the return
-    # shipping fee", "the refund label charge"): round 3, E2
-    modified = (r"shipping|label|labels|fee|fees|charge|charges|postage|cost|costs|window|policy|address|deadline"
-                r"|period|form|slip")
-    obj_head = rf"{obj}(?!\s+that\b)(?!\s+(?:{modified})\b)"
-    return {
-        # "we have to ", "wir haben ihre anfrage ": the subject, then up to five auxiliaries, adverbs or the object
-        "refusal_active": re.compile(rf"{lex.refusal_subjects}(?:\s+(?:{between}\b|{obj})){{0,5}}\s*$", re.IGNORECASE),
-        # "your request for a refund has been ", "tu solicitud ha sido ", "your claim is "
-        # (up to six words between: "the request you made on 3 march has been ")
-        "refusal_passive": re.compile(rf"{obj}(?:\s+\S+){{0,6}}?\s+{lex.refusal_passives}(?:\s+\S+){{0,2}}?\s*$",
-                                      re.IGNORECASE),
-        # " your claim", " to process your claim": the verb (or its infinitive) governs a request or remedy noun
-        "refusal_governs": re.compile(rf"^\s*(?:to\s+\w+\s+)?(?:{filler}\s+){{0,2}}?{obj_head}", re.IGNORECASE),
-        "refusal_first": re.compile(lex.refusal_first_person, re.IGNORECASE),
-        # nothing but adverbs and auxiliaries before a first-person verb form ("lamentablemente rechazamos")
-        "refusal_lead": re.compile(rf"^(?:\s*(?:{between}|\w+mente|\w+ment)\b)*[\s,]*$", re.IGNORECASE),
-        "refusal_subjects": re.compile(lex.refusal_subjects, re.IGNORECASE),
-    }
-
-
-def fold(text: str) -> str:
-    """Lower-case, straight quotes, no accents ("reembolsaré" -> "reembolsare", "ß" -> "ss"), no look-alikes
-    and no invisible characters (textnorm.deconfuse: "r\u0435fund", "ref\u2063und", "ref\u057dnd" -> "refund").
-
-    The few words whose accent carries their mood are respelled, not folded (textnorm ``moods``): German
-    "würde" (would) is "wuerde", a hedge, not "wurde" (was); Spanish "sí" (yes) is "sim", not "si" (if);
-    Spanish "reembolsó" (refunded) is "reembolsou", not the noun "reembolso"."""
-    text = text.replace("ß", "ss").replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"')
-    text = text.replace("\u201d", '"').replace("\u2013", "-").replace("\u2014", "-")
-    return deconfuse(text, moods=True).lower()
-
-
-def name_words(name: str) -> frozenset[str]:
-    """The folded words of a person's name: exempt from the unreadable-word rule."""
-    return frozenset(re.findall(r"\w+", fold(name))) if name else frozenset()
 
 
 def parse_amount(raw: str) -> float:
@@ -360,155 +101,7 @@ class Commit:
         return self.mode == "firm" and self.polarity == "deny"
 
 
-def _trigger_count(c: _Compiled, text: str) -> int:
-    return sum(len(pat.findall(text)) for pat in c.triggers.values())
-
-
-#: where an embedded question ends: a comma, a dash, or a conjunction before a verb or subject of its own ("ob eine
-#: Erstattung moeglich ist, und ...", "whether a refund was possible and have refunded ...", "se o pedido foi
-#: entregue e reembolsamos ...")
-_QUESTION_END = re.compile(
-    r"\s*[,;:]|\s+-\s+|\s+(?:and|und|e|y|et)\s+(?=(?:(?:we|i|we've|i've|we'll|i'll|we're|have|has|had|will|then|also"
-    r"|already|hereby|immediately|wir|ich|haben|habe|nous|je|avons|ai|nos|nosotros|hemos|he|temos|tenho|ja|ya|nao|no|ne"
-    r"|le|lhe|[a-z]{3,}(?:amos|emos|imos|ons))\b|j'|n'))")
-
-
-def _split_questions(c: _Compiled, clause: str) -> list[str]:
-    """``clause`` with a "whether" / "ob" question set apart (``embedded_questions``): the question conditions what
-    it asks about, not the remedy stated around it. Two shapes:
-
-    * after a remedy trigger: "we have refunded you in full, whether the refund shows today or tomorrow" is a firm
-      refund, then a conditional one. Not when a frame makes the question the remedy's condition ("your refund
-      depends on whether ...");
-    * an indirect question after a verb of checking or asking (``indirect_questions``: "we checked whether",
-      "wir haben geprueft, ob", "verificamos se") with the remedy after it: "Wir haben geprueft, ob eine Erstattung
-      moeglich ist, und Ihnen den vollen Betrag erstattet" states a refund done (round 8: it read as conditional).
-
-    The question runs to its comma, dash or a conjunction before a verb of its own (``_QUESTION_END``); what follows
-    it is given back to the clause it interrupted ("Eine Erstattung koennen wir Ihnen, ob mit oder ohne Kassenbon,
-    leider nicht gewaehren" keeps its "nicht": round 8). Never when the cut would break a trigger."""
-    total = _trigger_count(c, clause)
-    if not total:
-        return [clause]
-    found = {m.start(): (m.end(), False) for m in c.questions.finditer(clause)}
-    found.update({m.start("q"): (m.end("q"), True) for m in c.indirect.finditer(clause)})
-    for start, (stop, indirect) in sorted(found.items()):
-        head = clause[:start]
-        end = _QUESTION_END.search(clause, stop)
-        span, rest = (clause[start: end.start()], clause[end.start():]) if end else (clause[start:], "")
-        if not (_trigger_count(c, head) or (indirect and _trigger_count(c, rest))):
-            continue
-        if c.adjunct_frames.search(head):
-            continue
-        main = (head.rstrip(" ,") + " " + rest.lstrip(" ,")) if rest.strip(" ,") else head
-        if _trigger_count(c, main) + _trigger_count(c, span) == total:
-            return [main, span]
-    return [clause]
-
-
-#: a clause cut off after its auxiliary and negation ("we have not - please feel free to contact us about this -
-#: issued a refund"): the negation belongs to the clause the splitter put after it (round 8)
-_DANGLING_NEGATION = re.compile(
-    r"\b(?:have|has|had|will|did|do|does|can|could|would|shall|are|is|was|were|haben|habe|hat|avons|ai|hemos|he|temos"
-    r"|tenho)\s+(?:not|never|nicht|nie|pas|jamais|no|nao|nunca)(?=\s*[-,]?\s*(?:(?:please|do|just|kindly|simply)\s*)?$)|n't(?=\s*[-,]?\s*(?:(?:please|do|just|kindly|simply)\s*)?$)")
-
-
-#: a quoted line ("> I want my money back"): the customer's words when they are in what the customer wrote
-#: (``_unquote``), else ours: markdown's "> **Note:** your refund has been issued" is a statement like any other
-_QUOTED = re.compile(r"^[ \t]*>[ \t>]*(.*)$", re.MULTILINE)
-_WORD = re.compile(r"[a-z0-9]+")
-#: the share of a quoted line's words that the customer wrote for it to be theirs (a quote trimmed or with a typo
-#: fixed is still theirs; a statement built of the customer's three words and ours is not)
-QUOTE_OVERLAP = 0.8
-
-
-def _unquote(text: str, said: str | None) -> str:
-    """``text`` (folded) without the quoted lines that repeat the customer (``said``, folded; None: every quoted line
-    is taken for theirs, as when nothing of the conversation is known), and the others as plain lines."""
-    if said is None:
-        return _QUOTED.sub("", text)
-    theirs = set(_WORD.findall(said))
-
-    def one(m: re.Match[str]) -> str:
-        words = _WORD.findall(m.group(1))
-        return "" if words and sum(w in theirs for w in words) >= QUOTE_OVERLAP * len(words) else m.group(1)
-    return _QUOTED.sub(one, text)
-
-
-#: a field label naming a remedy ("- Refund:", "**Refund status:**"): read with the value after it; not a topic ("About
-#: the refund:", "Sobre el reembolso:"), whose promise by reference fails closed
-_LABEL = re.compile(r"^[\s\-*•#\d.)]*(?!(?:about|regarding|concerning|re|sobre|acerca|bezuglich|betreffend|zu|quant"
-                    r"|concernant|quanto)\b)\w{1,40}(?:[\s&/-]+\w{1,40}){0,3}\s*:\W*$")  # bounded: linear on a long token
-#: a time as a label ("Within 5-7 business days: funds back on your card"): read with its value, as a remedy's label is
-#: (round 13: the value alone named money back with no verb, uncertain)
-_TIME_LABEL = re.compile(r"^[\s\-*•#\d.)]*[^:]{1,40}:\W*$")
-#: a remedy's line whose value says it is done ("Refund of $139 for your Mechanical Keyboard (order ORD-89678): done, to
-#: your original payment method"; round 24: the line, too long for a label, read as no verb): read with its value
-_DONE_VALUE = re.compile(r"\W*(?:done|completed|complete|processed|issued|erledigt|abgeschlossen|hecho|realizado|"
-                         r"efectuado|fait|effectue|feito|efetuado|concluido)\b")
-#: ... on a line that names its amount or its order: "Sobre el reembolso: hecho." names neither and refers back (round 11)
-_NAMES_WHAT = re.compile(r"\$|\d|\bord-")
-#: the conjunction before a conjunct that a condition opening the sentence still governs
-_CONJUNCT = re.compile(r"\b(?:and|und|y|e|et|aur)\W*$")
-
-
-#: characters either side of a join or a masked span searched for a trigger that reaches across it (triggers are a few
-#: words long)
-_JOIN_WINDOW = 200
-
-
-def clauses(text: str, c: _Compiled | None = None, said: str | None = None) -> list[tuple[str, str]]:
-    """(clause, its sentence) pairs of the folded text, the lines quoting the customer left out (``_unquote``; round 12:
-    every "> " line was skipped, so a statement or a lie in a markdown block quote went unread). A field label naming a remedy is kept
-    with its value ("- refund: $64.00 to your visa"), and a condition that opens the sentence is kept with the conjuncts
-    it governs: "Once it arrives, you can send it back and we'll refund you" is conditional in both (round 11: the
-    refund after "and we'll" read as a firm promise, the label and its value as two uncertain fragments)."""
-    c = c or load_i18n()
-    out = []
-    for sent in _SENT.split(_unquote(fold(text), None if said is None else fold(said))):
-        sent = sent.strip()
-        if not sent:
-            continue
-        pending, lead, at = "", "", 0
-        pending_triggers = False  # whether ``pending`` holds a trigger (a field label) or not (a dangling negation)
-        for cl in c.split.split(sent):
-            start = sent.find(cl, at) if cl else -1
-            if start >= 0:
-                sep, at = sent[at:start], start + len(cl)
-                if not sent[:start].strip(" ,"):  # the sentence's first part: does a condition open it?
-                    head = cl[: cl.find(",") + 1] or cl
-                    lead = head if c.cond.match(cl) and not _trigger_count(c, head) else ""
-                elif lead and (_CONJUNCT.search(sep) or asks_to_tell(cl)) and not c.cond.search(cl):
-                    # a request to tell us keeps the condition too: "If it fails, let me know and we'll refund you"
-                    cl = lead + " " + cl
-                else:
-                    lead = ""  # a contrast or a reason ends what the condition governs
-            if cl and ((_LABEL.match(cl) and _trigger_count(c, cl)) or _TIME_LABEL.match(cl) and c.timeline.search(cl)
-                       or (cl.endswith(":") and start >= 0 and _DONE_VALUE.match(sent[start + len(cl):])
-                           and _NAMES_WHAT.search(cl) and _trigger_count(c, cl))):
-                pending = (pending + " " + cl).strip()
-                pending_triggers = True
-                continue
-            carried, joint, had_triggers = bool(pending), cl, False
-            if pending and cl:
-                # a carried prefix without triggers is not searched again: only its end, where a trigger could
-                # begin before the join (searching the whole prefix at every part was quadratic: 400 parts of
-                # "we did not and" took 2.8 s)
-                joint = pending[-_JOIN_WINDOW:] + " " + cl
-                cl, pending, had_triggers, pending_triggers = pending + " " + cl, "", pending_triggers, False
-            if cl and (carried or _DANGLING_NEGATION.search(cl)) and not (had_triggers or _trigger_count(c, joint)):
-                # "we have not - please feel free to contact us - issued a refund": carried to the remedy's part
-                pending = cl
-                continue
-            for part in _split_questions(c, cl) if cl else ():
-                if part.strip(" ,"):
-                    out.append((part.strip(" ,"), sent))
-        if pending.strip(" ,-"):
-            out.append((pending.strip(" ,"), sent))
-    return out
-
-
-def _refusal_negations(c: _Compiled, body: str) -> int:
+def _refusal_negations(c: Compiled, body: str) -> int:
     """The friendly negations ("nobody", "zero chance", "far from", "without", "out of the question") that govern a
     refusal verb of the clause: one that follows them, or for "out of the question" one before it. Beside a remedy
     alone they negate nothing ("I've refunded $59.00 - nobody should have to wait this long")."""
@@ -516,14 +109,14 @@ def _refusal_negations(c: _Compiled, body: str) -> int:
     return n + sum(1 for m in c.refusal_neg_after.finditer(body) if c.deny.search(body[: m.start()]))
 
 
-def _negation_count(c: _Compiled, body: str) -> int:
+def _negation_count(c: Compiled, body: str) -> int:
     """What decides a clause's polarity by its parity: negators (a concord chain once), denial verbs, the friendly
     negations that govern a refusal verb, and a window the order is past, which only ever makes a denial ("we cannot
     refund you, as it falls outside our 30-day window" stays one), and only of a remedy in its own comma-delimited part
     ("although it is past our 30-day window, we have refunded your holiday order" is no denial)."""
     n = _negations(c, body) + len(c.deny.findall(body)) + _refusal_negations(c, body)
     parts = body.split(",")
-    return n + (n % 2 == 0 and any(c.window.search(part) and (_trigger_count(c, part) or not _OUR_CLAUSE.match(
+    return n + (n % 2 == 0 and any(c.window.search(part) and (trigger_count(c, part) or not _OUR_CLAUSE.match(
         ",".join(parts[i + 1:]))) for i, part in enumerate(parts)))
 
 
@@ -531,7 +124,7 @@ def _negation_count(c: _Compiled, body: str) -> int:
 _OUR_CLAUSE = re.compile(r"\s*(?:we|i|we've|i've|we'll|i'll|our|wir|ich|nous|je|j'|nos|nosotros|eu|hemos|he|avons|temos)\b")
 
 
-def _negations(c: _Compiled, body: str) -> int:
+def _negations(c: Compiled, body: str) -> int:
     """The clause's negators, a negative-concord chain counted once: Spanish, Portuguese, French and Italian
     repeat one negation on every negative word ("no podemos ofrecerle ningun reembolso", "nao podemos aprovar
     nem reembolso nem troca", "nous ne pouvons plus vous rembourser"), so counting each word flipped honest
@@ -565,7 +158,7 @@ _HEDGE_SCOPE = re.compile(
     r"|\s+(?:and|und|et|y|e)\s+(?=(?:you|vous|sie|usted|ustedes|voce|voces|el|ela|ele|il|elle|they|ils|er|ellos)\b)")
 
 
-def _hedge_scope(c: _Compiled, body: str) -> str:
+def _hedge_scope(c: Compiled, body: str) -> str:
     """``body`` up to the first relative, reason or new-subject clause after its first remedy trigger
     (``_HEDGE_SCOPE``): where a hedge or the conditional mood hedges the remedy."""
     starts = [m.start() for pat in c.triggers.values() for m in [pat.search(body)] if m]
@@ -575,7 +168,7 @@ def _hedge_scope(c: _Compiled, body: str) -> str:
     return body[: cut.start()] if cut else body
 
 
-def _classify(c: _Compiled, body: str, question: bool) -> tuple[Literal["promise", "deny"], Mode, str]:
+def _classify(c: Compiled, body: str, question: bool) -> tuple[Literal["promise", "deny"], Mode, str]:
     negs = _negation_count(c, body)
     polarity: Literal["promise", "deny"] = "deny" if negs % 2 else "promise"
     if question:
@@ -634,7 +227,7 @@ _DETERMINED = re.compile(r"\s*(?:your|the|this|that|votre|vos|ta|ton|su|sus|tu|i
                          r"|o|os|le|la|les|el|los|las|aapki|aapka)\b")
 
 
-def _third_party(c: _Compiled, before: str) -> bool:
+def _third_party(c: Compiled, before: str) -> bool:
     """The nearest subject before a refusal verb is a third party: "your bank", "the courier", "they" with no
     we/I (or our team) after it."""
     last = None
@@ -643,7 +236,7 @@ def _third_party(c: _Compiled, before: str) -> bool:
     return last is not None and not c.refusal_subjects.search(before[last.end():])
 
 
-def _refuses_a_request(c: _Compiled, text: str) -> bool:
+def _refuses_a_request(c: Compiled, text: str) -> bool:
     """The company refuses a request or remedy ("we have declined your claim", "our fraud team has declined your
     request", "lamentablemente, tenemos que rechazar su solicitud"), or the request is refused ("your request,
     unfortunately, has been declined"; not "by your bank").
@@ -677,7 +270,7 @@ def _refuses_a_request(c: _Compiled, text: str) -> bool:
     return False
 
 
-def _lookalike_kinds(c: _Compiled, body: str, words: list[str]) -> list[str]:
+def _lookalike_kinds(c: Compiled, body: str, words: list[str]) -> list[str]:
     """The commitments words with unreadable letters could spell, each such letter tried as a-z (textnorm);
     ``any`` for a word with too many of them to try. A word none of whose spellings is a trigger hides none."""
     whole = likely_reading(body, words)  # several odd words read together ("m\u0275ney is b\u0250ck")
@@ -759,14 +352,14 @@ _SAME_REMEDY = re.compile(r"\b(?:do|offer|make|give|grant)\s+the\s+same\b|\b(?:h
                           r"|\b(?:dasselbe|das\s+gleiche|das\s+selbe)\b|\bla\s+meme\s+chose\b|\b(?:fazer|oferecer)\s+o\s+mesmo\b")
 
 
-def _follow_up_scope(c: _Compiled, body: str) -> str:
+def _follow_up_scope(c: Compiled, body: str) -> str:
     """``body`` up to a follow-up conjunct after its first remedy trigger that holds no trigger (``_FOLLOW_UP``)."""
     starts = [m.start() for pat in c.triggers.values() for m in [pat.search(body)] if m]
     cut = _FOLLOW_UP.search(body, min(starts)) if starts else None
-    return body[: cut.start()] if cut and not _trigger_count(c, body[cut.end():]) else body
+    return body[: cut.start()] if cut and not trigger_count(c, body[cut.end():]) else body
 
 
-def _read(c: _Compiled, body: str) -> str:
+def _read(c: Compiled, body: str) -> str:
     """``body`` with what promises and denies nothing masked: non-commitments, negation exceptions, adjuncts, a negated
     hesitation, a trailing contrast, a negative determiner repeated over two remedies (one space where a phrase was
     masked: "wir schicken Ihnen kostenlos einen neuen Artikel" keeps its replacement phrase whole; "kostenlos" is
@@ -783,7 +376,7 @@ def _is_question(clause: str, sent: str) -> bool:
     return clause.rstrip().endswith("?") or (sent.rstrip().endswith("?") and clause == sent)
 
 
-def _states_a_cancellation(c: _Compiled, body: str, question: bool) -> bool:
+def _states_a_cancellation(c: Compiled, body: str, question: bool) -> bool:
     """The clause (``body`` already ``_read``) states an order cancelled or to be cancelled (a firm promise, no
     attempt), not a charge's."""
     if question or not c.triggers["cancel"].search(c.charge_cancel.sub(" ", body)) or c.attempt.search(body):
@@ -796,30 +389,30 @@ def _states_a_cancellation(c: _Compiled, body: str, question: bool) -> bool:
     return (polarity, mode) == ("promise", "firm")
 
 
-def _main_clause(c: _Compiled, body: str, kinds: list[str]) -> str:
+def _main_clause(c: Compiled, body: str, kinds: list[str]) -> str:
     """The part of ``body`` that states the remedy: without a leading reason clause and up to the first relative,
     reason or new clause after the first remedy trigger. The polarity of "I've refunded the full amount for the
     item that never arrived" is the refund's, not the arrival's."""
     lead = _LEADING_REASON.match(body) or _CUSTOMER_HEAD.match(body)
     if lead and any(pat.search(body, lead.end()) for k, pat in c.triggers.items() if k in kinds) and not (
-            c.cond.search(lead.group()) or _trigger_count(c, lead.group())):
+            c.cond.search(lead.group()) or trigger_count(c, lead.group())):
         body = body[lead.end():]
     starts = [m.start() for k in kinds for m in [c.triggers[k].search(body)] if m]
     if not starts:
         return body
     body = conjuncts.own_clause(c, body, min(starts))
     aside = c.needless.search(body, min(starts))
-    if aside and not _trigger_count(c, body[aside.start():]):
+    if aside and not trigger_count(c, body[aside.start():]):
         body = body[: aside.start()]
     reason = _REASON_AFTER.search(body, min(starts))
-    if reason and c.markers.search(body[: reason.start()]) and not _trigger_count(c, body[reason.end():]):
+    if reason and c.markers.search(body[: reason.start()]) and not trigger_count(c, body[reason.end():]):
         body = body[: reason.start()]
     if not _DONE_BY_US.search(body[: min(starts)]):
         # only a remedy whose subject is us ("I've refunded", "we cannot refund") has its clause end with it: in
         # "The refund which you requested has been declined" the clause's verb comes after the relative clause. Any
         # remedy ends where a conjunct about the customer begins once its own verb came, if no remedy follows
         new = _CUSTOMER_CONJUNCT.search(body, min(starts))
-        if new and c.markers.search(body[: new.start()]) and not _trigger_count(c, body[new.end():]):
+        if new and c.markers.search(body[: new.start()]) and not trigger_count(c, body[new.end():]):
             return body[: new.start()]
         return body
     # the clause splitter drops a leading "since": "the package never arrived, i've refunded ..." - a comma before
@@ -836,7 +429,7 @@ def _main_clause(c: _Compiled, body: str, kinds: list[str]) -> str:
 _NEGATED_COMPARISON = re.compile(r"\b(?:etre|ete)\s+plus\s+\w+\s+(?:de\b|d')")
 
 
-def _unhesitate(c: _Compiled, body: str) -> str:
+def _unhesitate(c: Compiled, body: str) -> str:
     """``body`` with the negation words of a negated hesitation blanked when a remedy follows it (``hesitation``):
     "we did not hesitate to refund you" and "No hemos dudado nunca en reembolsarle" promise (round 8: the concord
     chain "no ... nunca" counted once and the clause read as a denial). In "Nous ne pourrions etre plus heureux de
@@ -846,7 +439,7 @@ def _unhesitate(c: _Compiled, body: str) -> str:
         return " " * len(m.group())
 
     for m in list(c.hesitation.finditer(body)):
-        if _trigger_count(c, body[m.end():]) and not _trigger_count(c, m.group()):
+        if trigger_count(c, body[m.end():]) and not trigger_count(c, m.group()):
             span = c.neg.sub(blank, c.concord.sub(blank, m.group()))
             cmp = _NEGATED_COMPARISON.search(m.group())
             if cmp:
@@ -857,7 +450,7 @@ def _unhesitate(c: _Compiled, body: str) -> str:
     return body
 
 
-def _contrast_scope(c: _Compiled, body: str) -> str:
+def _contrast_scope(c: Compiled, body: str) -> str:
     """``body`` without the trailing contrasts after a remedy whose negation is not the remedy's
     (``trailing_contrasts``): "We will refund you faster than expected, not in 30 days" promises (an adjunct,
     ``contrast_adjuncts``), and "We will not refund you, not now" and "No podemos reembolsarle, no es posible" deny
@@ -870,15 +463,15 @@ def _contrast_scope(c: _Compiled, body: str) -> str:
     ends, first = sorted(e for _, e in spans), min((s for s, _ in spans), default=len(body))
     for m in c.contrast.finditer(body):
         head, rest = body[: m.start()], m.group("rest")
-        in_head = bisect_right(ends, m.start()) > 0 or (first < m.start() and _trigger_count(c, head) > 0)
-        if not in_head or _trigger_count(c, m.group()):
+        in_head = bisect_right(ends, m.start()) > 0 or (first < m.start() and trigger_count(c, head) > 0)
+        if not in_head or trigger_count(c, m.group()):
             continue
         if (c.contrast_adjunct.match(rest) and not c.markers.search(rest)) or _negation_count(c, head) % 2:
             body = head + " " * len(m.group()) + body[m.end():]
     return body
 
 
-def _mask_adjuncts(c: _Compiled, body: str) -> str:
+def _mask_adjuncts(c: Compiled, body: str) -> str:
     """``body`` without the purpose, concession and "whether" adjuncts that hold no remedy trigger (``adjuncts``).
 
     Their negations, denial verbs and conditions are about something else: "We have refunded you in full to prevent
@@ -900,14 +493,14 @@ def _mask_adjuncts(c: _Compiled, body: str) -> str:
                 continue
             # does masking cut a trigger? Counted around the span only (triggers are a few words long): counting the
             # whole reply at every adjunct took 9 s on 1,000 "um zu" (quadratic)
-            lo, hi = max(0, m.start() - _JOIN_WINDOW), m.end() + _JOIN_WINDOW
+            lo, hi = max(0, m.start() - JOIN_WINDOW), m.end() + JOIN_WINDOW
             near = body[lo:hi]
-            if _trigger_count(c, near[: m.start() - lo] + " " * len(span) + near[m.end() - lo:]) == _trigger_count(c, near):
+            if trigger_count(c, near[: m.start() - lo] + " " * len(span) + near[m.end() - lo:]) == trigger_count(c, near):
                 body = body[: m.start()] + " " * len(span) + body[m.end():]
     return body
 
 
-def _remedy_kinds(c: _Compiled, body: str, money: list[float], refunded: set[float] | None,
+def _remedy_kinds(c: Compiled, body: str, money: list[float], refunded: set[float] | None,
                   cancels: bool = False) -> list[str]:
     """The kinds the clause's triggers name, two words read as the remedy they belong to (``refunded``: the
     amounts of the refunds stated so far, None before any):

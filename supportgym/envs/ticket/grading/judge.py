@@ -19,7 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .extract import REMEDIES, Commit
+from .commit_lexicon import REMEDIES
+from .extract import Commit
 
 Chat = Callable[[list[dict[str, str]]], str]
 SYSTEM = (

@@ -20,7 +20,7 @@ from pydantic import ConfigDict
 
 from ....core.types import Model
 from ..policy import DATA
-from .extract import clauses
+from .clauses import clauses
 from .lexicon import Rx, lexicon_file
 
 OVERPROMISES_PATH = DATA / "overpromises_i18n.yaml"

@@ -34,9 +34,10 @@ from ..policy_v1 import PolicyV1, pro_rata
 from . import checks
 from .consistency import Consistency, check
 from .empathy import EmpathyScorer
-from .extract import Commit, amounts, extract, fold, summary
+from .extract import Commit, amounts, extract, summary
 from .lexicon import Lexicon, rx
 from .overpromises import too_soon
+from .textnorm import fold
 
 OUTCOME_FLOOR, QUALITY_SHARE = 0.75, 0.25
 QUALITY = {"tagging": 0.4, "empathy": 0.3, "personalisation": 0.3}

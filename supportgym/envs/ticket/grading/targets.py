@@ -18,8 +18,8 @@ from pathlib import Path
 from ....core.types import Model
 from ..models_v1 import OrderV1
 from ..policy import DATA
-from .extract import fold
 from .lexicon import lexicon_file
+from .textnorm import fold
 
 TARGETS_PATH = DATA / "targets_i18n.yaml"
 _ORDER_ID = re.compile(r"\bord-?(\d{3,})\b")

@@ -269,3 +269,20 @@ def respellings(text: str, word: str) -> list[str] | None:
             chars[i] = ch
         out.append(text.replace(word, "".join(chars)))
     return out
+
+
+def fold(text: str) -> str:
+    """Lower-case, straight quotes, no accents ("reembolsaré" -> "reembolsare", "ß" -> "ss"), no look-alikes
+    and no invisible characters (textnorm.deconfuse: "r\u0435fund", "ref\u2063und", "ref\u057dnd" -> "refund").
+
+    The few words whose accent carries their mood are respelled, not folded (textnorm ``moods``): German
+    "würde" (would) is "wuerde", a hedge, not "wurde" (was); Spanish "sí" (yes) is "sim", not "si" (if);
+    Spanish "reembolsó" (refunded) is "reembolsou", not the noun "reembolso"."""
+    text = text.replace("ß", "ss").replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"')
+    text = text.replace("\u201d", '"').replace("\u2013", "-").replace("\u2014", "-")
+    return deconfuse(text, moods=True).lower()
+
+
+def name_words(name: str) -> frozenset[str]:
+    """The folded words of a person's name: exempt from the unreadable-word rule."""
+    return frozenset(re.findall(r"\w+", fold(name))) if name else frozenset()
