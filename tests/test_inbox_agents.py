@@ -365,3 +365,18 @@ def test_rules_file_talk_among_others_but_answer_follow_ups():
     billing = _mail("Re: our invoice", "Can you refund the duplicate charge on invoice INV-2026-00412?\n\n"
                     "On Mon, Jo Park wrote:\n> I think they billed us twice.", "Kim Lee <kim@example.com>")
     assert InboxRulesAgent().read(billing.email)[3] == "billing"
+
+
+def test_the_rules_tables_refuse_a_word_or_keyword_given_twice():
+    """A keyword given twice in a weighted table keeps only its last weight without a word (json), and a word listed
+    twice in one list hides which language's list was meant: loading names both, with the table."""
+    from pathlib import Path
+
+    from supportgym.agents import inbox_heuristics as h
+
+    text = (Path(h.__file__).parent / "data" / "inbox_rules.json").read_text(encoding="utf-8")
+    assert h.load_rules_data(text).scam.threats  # the shipped tables load
+    with pytest.raises(ValueError, match=r"\['free'\] appear twice"):
+        h.load_rules_data(text.replace('"marketing": {', '"marketing": {\n  "free": 9.0,', 1))
+    with pytest.raises(ValueError, match=r"scam\.threats.*suspensa"):
+        h.load_rules_data(text.replace('"suspensa",', '"suspensa",\n   "suspensa",', 1))

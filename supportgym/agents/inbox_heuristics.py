@@ -134,13 +134,41 @@ class Rules:
     scam: ScamReader
 
 
-@lru_cache(maxsize=1)
-def rules() -> Rules:
-    raw = json.loads((Path(__file__).parent / "data" / "inbox_rules.json").read_text(encoding="utf-8"))
-    d = RulesData.model_validate(raw)
+def _no_repeated_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    keys = [k for k, _ in pairs]
+    twice = sorted({k for k in keys if keys.count(k) > 1})
+    if twice:  # json would keep the last weight without a word
+        raise ValueError(f"data/inbox_rules.json: {twice} appear twice in one table")
+    return dict(pairs)
+
+
+def _repeated_words(model: Model) -> dict[str, list[str]]:
+    """Word-list fields of ``model`` that name a word twice: a copy slip that hides which list was meant."""
+    out = {}
+    for name, value in model:
+        if isinstance(value, list):
+            seen: set[str] = set()
+            twice = sorted({w for w in value if w in seen or seen.add(w)})
+            if twice:
+                out[name] = twice
+    return out
+
+
+def load_rules_data(text: str) -> RulesData:
+    """The rules tables from the text of data/inbox_rules.json; a ValueError names what is wrong."""
+    d = RulesData.model_validate(json.loads(text, object_pairs_hook=_no_repeated_keys))
     bad = sorted(set(d.categories) - set(CATEGORIES))
     if bad:
-        raise ValueError(f"data/inbox_rules.json: unknown categories {bad}")
+        raise ValueError(f"data/inbox_rules.json: unknown categories {bad}; allowed: {sorted(CATEGORIES)}")
+    repeats = _repeated_words(d) | {f"scam.{k}": v for k, v in _repeated_words(d.scam).items()}
+    if repeats:
+        raise ValueError(f"data/inbox_rules.json: words listed twice in one list: {repeats}")
+    return d
+
+
+@lru_cache(maxsize=1)
+def rules() -> Rules:
+    d = load_rules_data((Path(__file__).parent / "data" / "inbox_rules.json").read_text(encoding="utf-8"))
     return Rules(
         d, Table(d.spam), {c: Table(t) for c, t in d.categories.items()}, Table(d.urgent), Table(d.high),
         Table(d.low), Table(d.severe), Table(dict.fromkeys(d.tier2, 1.0)),
