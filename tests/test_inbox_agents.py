@@ -380,3 +380,35 @@ def test_the_rules_tables_refuse_a_word_or_keyword_given_twice():
         h.load_rules_data(text.replace('"marketing": {', '"marketing": {\n  "free": 9.0,', 1))
     with pytest.raises(ValueError, match=r"scam\.threats.*suspensa"):
         h.load_rules_data(text.replace('"suspensa",', '"suspensa",\n   "suspensa",', 1))
+
+
+_SUPPORT_ANSWER = ("\n\nOn Mon, 3 Mar 2025, Aisha Khan <support@brightdesk.io> wrote:\n> Please hold the reset button for ten "
+                   "seconds and pair the printer again.\n> Let us know if that does not help.")
+
+
+@pytest.mark.parametrize("subject,body", [
+    ("Re: [Ticket TK-20988] Printer won't connect", "That worked! Thank you so much, you can close the ticket.\n\nTom"),
+    ("Re: Ihre Anfrage T-4410", "Hallo,\n\nvielen Dank, der Drucker funktioniert wieder einwandfrei.\n\nGrüße\nJan"),
+    ("RE: Incidencia impresora", "Buenos días,\n\nya funciona todo, muchas gracias por la rapidez.\n\nUn saludo,\nJavier"),
+    ("Re: Votre demande #T-49102", "Bonjour,\n\ntout fonctionne, merci beaucoup !\n\nCamille"),
+])
+def test_rules_file_a_thank_you_closing(subject, body):
+    """A customer's thank-you closing of a solved matter is low / general_inquiry / archive with no reply (the label
+    convention), in any of our languages, with the support agent's answer quoted below it."""
+    a, cat, pri, route = InboxRulesAgent().read(_mail(subject, body + _SUPPORT_ANSWER, "Tom <tom@example.com>").email)
+    assert a.closing and (cat, pri, route) == ("general_inquiry", "low", "archive")
+    assert InboxRulesAgent().reply(a, cat, pri, route) == ""
+
+
+@pytest.mark.parametrize("body", [
+    "Thanks for the steps, but the printer still drops off the network every morning.",
+    "Thank you, that worked for a day and then the fault came back. What should I try next",
+    "Thanks, it works now. Could you also send me the invoice for the repair?",
+    "Gracias. El cargador no está funcionando, aunque el portátil sí.",
+    "Danke, aber der Drucker funktioniert leider immer noch nicht.",
+    "Thanks! The coffee machine works again. My laptop has a problem with the charger, please advise.",
+])
+def test_rules_answer_thanks_that_still_report_or_ask_something(body):
+    """Thanks beside a fault that is still there, came back, or a new request is no closing: someone must answer."""
+    a, cat, pri, route = InboxRulesAgent().read(_mail("Re: printer", body + _SUPPORT_ANSWER, "tom@example.com").email)
+    assert not a.closing and route != "archive"

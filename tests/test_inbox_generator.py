@@ -361,6 +361,19 @@ def test_archive_and_bulk_mail_labels(samples: dict[str, list[LabelledEmail]], s
             assert e.gold.route_to == "trash" and e.gold.category == "spam_phishing"
 
 
+@pytest.mark.parametrize("split", SPLITS)
+def test_thank_you_closings_and_their_look_alikes(samples: dict[str, list[LabelledEmail]], split: str) -> None:
+    """Every split writes customers' thank-you closings (archive, no reply) and replies that thank us but report the
+    fault still there (support, a reply wanted); a follow-up bump ("Any update on the below?") is never put on
+    mail that wants no reply, closings included."""
+    closings = [e for e in samples[split] if ".archive.thanks_closing" in e.meta["template"]]
+    open_ = [e for e in samples[split] if e.meta["template"].endswith(".store.thanks_still_broken")]
+    assert len({e.meta["lang"] for e in closings}) == 5 and open_
+    assert all(e.gold.route_to == "archive" and e.gold.priority == "low" and not e.gold.wants_reply() for e in closings)
+    assert all(e.gold.route_to == "support_tier1" and e.gold.wants_reply() for e in open_)
+    assert not [e.meta["template"] for e in samples[split] if e.meta["thread"] == "yes" and not e.gold.wants_reply()]
+
+
 def test_bad_new_mix_and_template_fields_are_rejected() -> None:
     with pytest.raises(ConfigError, match="fill_paragraph"):
         generate_episode("train", 3, seed=0, mix_overrides={"fill_paragraph": (0, 2)})

@@ -26,7 +26,7 @@ from .inbox_heuristics import Analysis, analyse, rules
 from .inbox_rules import is_spam, labels
 
 #: bump when the features change: a checkpoint records it and refuses to load with other features
-FEATURES_VERSION = 4
+FEATURES_VERSION = 5
 #: cue features (shape cues, the rules' scores) as opposed to text n-grams; see ``Vectorizer``
 META_PREFIXES = ("f:", "r:")
 _WORD_RE = re.compile(r"[^\W_]+|[$€£%!]", re.UNICODE)
@@ -116,6 +116,8 @@ def features(email: Email, analysis: Analysis | None = None) -> Counter[str]:
     for k in (2, 3, 4, 5, 6, 7, 9, 12):
         if a.marketing >= k:
             out[f"{prefix}{k}"] += 1
+    if a.closing:
+        out["r:closing"] += 1  # a thank-you closing in any of the rules' five languages
     if is_spam(a):
         out["r:rules_spam"] += 1
     if a.newsletter:

@@ -16,7 +16,8 @@ from pydantic import Field
 
 from ..core.types import Model
 from ..envs.inbox.models import CATEGORIES, Email
-from ..envs.inbox.text import extract_facts, first_name, main_text, named_things, sender_domain, sender_parts
+from ..envs.inbox.text import (extract_facts, first_name, latest_message, main_text, named_things, sender_domain,
+                               sender_parts)
 from .inbox_scam import ScamReader, ScamTables, scam_reader
 
 #: a link's host: after any "user@" part (http://paypal.com@evil.example goes to evil.example), before a port,
@@ -94,6 +95,14 @@ class RulesData(Model):
     #: a reply that quotes someone other than its sender (and not us) and whose new text scores below this for
     #: every category is a conversation among others (list talk, personal mail): nobody has to act on it
     conversation_max_score: float = 2.0
+    #: a customer's thank-you closing (``closing_state``): thanks and a word that the matter is done, nothing asked,
+    #: in at most this many words of the writer's own text
+    closing_max_words: int = 80
+    closing_thanks: list[str] = Field(default_factory=list)
+    closing_done: list[str] = Field(default_factory=list)
+    #: ... or, thanks or not, that the ticket can be closed ("you can close the ticket", "podéis cerrar la incidencia")
+    closing_close: list[str] = Field(default_factory=list)
+    closing_blockers: list[str] = Field(default_factory=list)
     #: scam forms read beside the keywords (agents/inbox_scam.py)
     scam: ScamTables
 
@@ -132,6 +141,10 @@ class Rules:
     relationship: Table
     management: Table
     scam: ScamReader
+    closing_thanks: Table
+    closing_done: Table
+    closing_close: Table
+    closing_blockers: Table
 
 
 def _no_repeated_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
@@ -175,6 +188,8 @@ def rules() -> Rules:
         # list mail: one full cue or two weak ones (``analyse`` asks for a score of 1)
         Table({**dict.fromkeys(d.newsletter_weak, 0.5), **dict.fromkeys(d.newsletter, 1.0)}),
         Table(d.marketing), Table(d.relationship), Table(d.management), scam_reader(d.scam),
+        *(Table(dict.fromkeys(words, 1.0)) for words in (d.closing_thanks, d.closing_done, d.closing_close,
+                                                          d.closing_blockers)),
     )
 
 
@@ -265,6 +280,13 @@ class Analysis:
     conversation: bool = False
     #: a monitoring system reporting that something is broken now (see ``is_alert``)
     alert: bool = False
+    #: a customer's thank-you closing of a solved matter, or thanks beside something still wrong or asked
+    #: (``closing_state``: "closed", "open" or "")
+    closing_state: str = ""
+
+    @property
+    def closing(self) -> bool:
+        return self.closing_state == "closed"
 
 
 def analyse(email: Email) -> Analysis:
@@ -352,8 +374,10 @@ def analyse(email: Email) -> Analysis:
     if reported:
         marketing = min(marketing, 0.0)
     scores = {c: t.score(text) for c, t in r.categories.items()}
+    closing = "" if reasons else closing_state(email.body)
+    # thanks beside a fault still there is a customer's reply to our answer, whoever the quote names
     conversation = (not internal and max(scores.values(), default=0.0) < d.conversation_max_score
-                    and is_conversation(h.sender, h.subject, email.body, d))
+                    and closing != "open" and is_conversation(h.sender, h.subject, email.body, d))
     return Analysis(
         spam_score=spam, spam_reasons=reasons, marketing=marketing, conversation=conversation,
         category_scores=scores,
@@ -361,8 +385,27 @@ def analyse(email: Email) -> Analysis:
         severity=r.severe.score(text), tier2=r.tier2.score(text) > 0, newsletter=newsletter,
         internal=internal, facts=facts, topic=subject, name=sender_name(h.sender),
         big_customer=_big_customer(full, d), management=r.management.score(text),
-        alert=is_alert(h.sender, h.subject),
+        alert=is_alert(h.sender, h.subject), closing_state=closing,
     )
+
+
+def closing_state(body: str) -> str:
+    """"closed" for a thank-you closing: the writer's own words say the ticket can be closed ("you can close the
+    ticket", "podéis cerrar la incidencia"), or thank us and say the matter is done ("works now", "funktioniert
+    wieder", "ya funciona"), asking nothing ("?", "could you") and reporting nothing still wrong ("still", "but",
+    "came back", "leider", "todavía"); short: a closing is a few lines and a signature. "open" for thanks beside
+    a fault still there or a new request ("thanks for the steps, but it still drops out"): a reply someone must
+    answer. "" for anything else."""
+    r = rules()
+    own = _FORWARD_RE.split(latest_message(body), 1)[0]
+    text = own.lower()  # not the subject: it names the problem that is now solved ("Re: printer not working")
+    thanks = r.closing_thanks.score(text) > 0
+    if r.closing_blockers.score(text) > 0:
+        return "open" if thanks else ""
+    if "?" in own or len(own.split()) > r.data.closing_max_words:
+        return ""
+    done = r.closing_close.score(text) > 0 or (thanks and r.closing_done.score(text) > 0)
+    return "closed" if done else ""
 
 
 #: monitoring subjects in the forms the tools write them, whoever sends them: Alertmanager, Nagios, Datadog...

@@ -33,8 +33,8 @@ def decide_category(a: Analysis) -> str:
         return "spam_phishing"
     if a.alert:
         return "technical_support"
-    if a.newsletter or a.conversation:
-        return "general_inquiry"  # list mail, newsletters and talk among others inform; nobody has to act on them
+    if a.newsletter or a.conversation or a.closing:
+        return "general_inquiry"  # list mail, newsletters, talk among others and thank-you closings inform; nobody has to act
     scores = dict(a.category_scores)
     if a.internal:
         scores["internal_hr"] = scores.get("internal_hr", 0.0) + 1.0
@@ -48,7 +48,7 @@ def decide_priority(a: Analysis, category: str) -> str:
         return "spam"
     if a.alert:
         return "high"  # an outage or a failing check on a system we run; "urgent" is for people's reports of harm
-    if (a.newsletter or a.conversation) and category == "general_inquiry":
+    if (a.newsletter or a.conversation or a.closing) and category == "general_inquiry":
         return "low"
     d = rules().data
     if a.urgent >= 3 or a.severity >= d.flag_min_severity:
@@ -65,7 +65,7 @@ def decide_route(a: Analysis, category: str, priority: str) -> str:
     d = rules().data
     if a.alert and category == "technical_support":
         return "support_tier2"
-    if category == "general_inquiry" and (a.newsletter or a.conversation):
+    if category == "general_inquiry" and (a.newsletter or a.conversation or a.closing):
         return "archive"
     if category not in ("spam_phishing", "internal_hr", "legal_compliance") and a.management >= d.management_min:
         return "management"
@@ -155,7 +155,7 @@ class InboxRulesAgent(Agent):
 
     def reply(self, a: Analysis, cat: str, pri: str, route: str) -> str:
         d = rules().data
-        if cat == "spam_phishing" or a.alert or ((a.newsletter or a.conversation) and route == "archive"):
+        if cat == "spam_phishing" or a.alert or ((a.newsletter or a.conversation or a.closing) and route == "archive"):
             return ""  # spam, machine alerts and filed mail want no answer
         key = "technical_support_urgent" if cat == "technical_support" and pri == "urgent" else cat
         facts = f'your message "{a.topic}"' + (f" ({', '.join(a.facts)})" if a.facts else "")

@@ -159,8 +159,9 @@ class Renderer:
         body = render_html_only(blocks, rng, t.sender in _BULK) if fmt == "html" else "\n\n".join(blocks)
 
         subject = self._fill(rng.choice(c.subjects), ctx, shout=style == "angry" and rng.random() < 0.3)
-        thread = not spam and t.lang in ("en", "hi-en", "pt", "fr") and t.sender not in _BULK \
-            and c.t.quote is None and fmt == "plain" and rng.random() < (
+        # a follow-up bump ("Any update on the below?") asks for an answer: never on mail that wants none
+        thread = not spam and t.reply is not False and t.lang in ("en", "hi-en", "pt", "fr") \
+            and t.sender not in _BULK and c.t.quote is None and fmt == "plain" and rng.random() < (
             mix.thread_rate / 2 if t.sender == "internal" else mix.thread_rate)
         if thread:
             subject = _RE[t.lang] + subject
