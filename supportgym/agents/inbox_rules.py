@@ -34,7 +34,8 @@ def decide_category(a: Analysis) -> str:
     if a.alert:
         return "technical_support"
     if a.newsletter or a.conversation or a.closing:
-        return "general_inquiry"  # list mail, newsletters, talk among others and thank-you closings inform; nobody has to act
+        # list mail, newsletters, talk among others and thank-you closings inform: nobody has to act on them
+        return "general_inquiry"
     scores = dict(a.category_scores)
     if a.internal:
         scores["internal_hr"] = scores.get("internal_hr", 0.0) + 1.0
@@ -155,7 +156,8 @@ class InboxRulesAgent(Agent):
 
     def reply(self, a: Analysis, cat: str, pri: str, route: str) -> str:
         d = rules().data
-        if cat == "spam_phishing" or a.alert or ((a.newsletter or a.conversation or a.closing) and route == "archive"):
+        filed = (a.newsletter or a.conversation or a.closing) and route == "archive"
+        if cat == "spam_phishing" or a.alert or filed:
             return ""  # spam, machine alerts and filed mail want no answer
         key = "technical_support_urgent" if cat == "technical_support" and pri == "urgent" else cat
         facts = f'your message "{a.topic}"' + (f" ({', '.join(a.facts)})" if a.facts else "")
