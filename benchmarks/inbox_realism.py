@@ -172,12 +172,12 @@ def tfidf_check(train_n: int, part: str, seed: int, learners: tuple[str, ...] = 
         vec = TfidfVectorizer(**vec_kw)
         clf = LogisticRegression(max_iter=2000, **clf_kw).fit(vec.fit_transform(x_train), y_train)
         pred = {k: list(clf.predict(vec.transform(v))) for k, v in groups.items()}
-        figures = _route_figures(pred, tickets)
-        figures["settings"] = {"vectorizer": {k: str(v) for k, v in vec_kw.items()}, "logistic_regression": clf_kw}
+        row = _route_figures(pred, tickets)  # not ``figures``: that name is this module's distribution figures
+        row["settings"] = {"vectorizer": {k: str(v) for k, v in vec_kw.items()}, "logistic_regression": clf_kw}
         if len(learners) == 1:
-            out.update(figures)
+            out.update(row)
         else:
-            out[name] = figures
+            out[name] = row
     return out
 
 

@@ -11,13 +11,21 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 
 from ..core.types import Model
 from ..envs.inbox.models import CATEGORIES, Email
-from ..envs.inbox.text import (extract_facts, first_name, latest_message, main_text, named_things, sender_domain,
-                               sender_parts)
+from ..envs.inbox.text import (
+    extract_facts,
+    first_name,
+    latest_message,
+    main_text,
+    named_things,
+    sender_domain,
+    sender_parts,
+)
 from .inbox_scam import ScamReader, ScamTables, scam_reader
 
 #: a link's host: after any "user@" part (http://paypal.com@evil.example goes to evil.example), before a port,
@@ -282,7 +290,7 @@ class Analysis:
     alert: bool = False
     #: a customer's thank-you closing of a solved matter, or thanks beside something still wrong or asked
     #: (``closing_state``: "closed", "open" or "")
-    closing_state: str = ""
+    closing_state: Literal["closed", "open", ""] = ""
 
     @property
     def closing(self) -> bool:
@@ -389,7 +397,7 @@ def analyse(email: Email) -> Analysis:
     )
 
 
-def closing_state(body: str) -> str:
+def closing_state(body: str) -> Literal["closed", "open", ""]:
     """"closed" for a thank-you closing: the writer's own words say the ticket can be closed ("you can close the
     ticket", "podéis cerrar la incidencia"), or thank us and say the matter is done ("works now", "funktioniert
     wieder", "ya funciona"), asking nothing ("?", "could you") and reporting nothing still wrong ("still", "but",

@@ -35,9 +35,9 @@ _REMEDY_WORD = {"refund": "refund", "replacement": "replacement", "cancel": "can
 
 
 class _Approvals(Model):
-    model_config = ConfigDict(extra="forbid", frozen=True)  # shared through the cache
-
     """data/approvals_i18n.yaml, compiled."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)  # shared through the cache
 
     limits: Rx
     for_approval: Rx
