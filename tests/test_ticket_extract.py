@@ -1557,6 +1557,47 @@ def test_a_malformed_round_21_lexicon_names_its_file(tmp_path, monkeypatch, modu
         getattr(m, loader).cache_clear()
 
 
+def test_the_grader_vocabularies_compile_while_they_load_and_a_bad_edit_names_its_file(tmp_path):
+    """Each vocabulary file is one frozen model whose fields are the compiled patterns (no mirror of compiled patterns
+    beside a model of strings): a bad pattern, a list written as text, a missing remedy or a bad pattern that is only
+    composed into another one fails at load with the file's name, never later inside grading."""
+    import yaml
+
+    from supportgym.core.errors import DataFormatError
+    from supportgym.envs.ticket.grading.commit_lexicon import I18N_PATH, load_i18n
+    from supportgym.envs.ticket.grading.lexicon import LEXICON_PATH, load_lexicon
+    from supportgym.envs.ticket.grading.targets import TARGETS_PATH, load_targets
+
+    good = yaml.safe_load(I18N_PATH.read_text(encoding="utf-8"))
+    c = load_i18n()
+    assert c.neg.search("we will not refund")
+    assert c.triggers["escalation"].search("we are getting our legal team involved")  # "{team}" filled in
+    edits = {
+        "negators": "not|never",  # a list written as one pattern
+        "refusal_between": "(unclosed",  # composed into refusal_active and refusal_lead only
+        "triggers": {k: v for k, v in good["triggers"].items() if k != "credit"},
+        "hedges": ["(unclosed"],
+    }
+    for key, value in edits.items():
+        bad = tmp_path / f"commitments_{key}.yaml"
+        bad.write_text(yaml.safe_dump({**good, key: value}), encoding="utf-8")
+        with pytest.raises(DataFormatError, match=bad.name):
+            load_i18n(bad)
+    empty = tmp_path / "commitments_empty.yaml"
+    empty.write_text(yaml.safe_dump({**good, "negators": []}), encoding="utf-8")
+    assert load_i18n(empty).neg.search("we will not refund") is None  # an empty list matches nothing, not everything
+
+    for path, loader, key, value in [(TARGETS_PATH, load_targets, "own_manager", "(unclosed"),
+                                     (LEXICON_PATH, load_lexicon, "forbidden_promises", ["(unclosed"])]:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        bad = tmp_path / f"bad_{path.name}"
+        bad.write_text(yaml.safe_dump({**raw, key: value}), encoding="utf-8")
+        with pytest.raises(DataFormatError, match=bad.name):
+            loader(bad)
+    with pytest.raises(Exception, match="frozen"):
+        c.neg = c.deny  # shared through the cache
+
+
 def test_pathological_replies_stay_linear(monkeypatch):
     """A review of 2 Dec: a 6,000-character reply (the DRAFT limit) of "vip," took 164 s (an unbounded ``\\S*`` before
     an alternation in the escalation triggers: cubic) and one of "not," 16 s (every ", not" fragment counted the

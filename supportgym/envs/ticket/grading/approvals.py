@@ -24,7 +24,7 @@ from pydantic import ConfigDict
 from ....core.errors import DataFormatError
 from ....core.types import Model
 from ..policy import DATA
-from .commit_lexicon import Compiled
+from .commit_lexicon import CommitLexicon
 from .lexicon import Rx, lexicon_file
 
 APPROVALS_PATH = DATA / "approvals_i18n.yaml"
@@ -57,7 +57,7 @@ def load_approvals() -> _Approvals:
     return lex
 
 
-def awaits_approval(c: Compiled, own: str) -> bool:
+def awaits_approval(c: CommitLexicon, own: str) -> bool:
     """Does the remedy of ``own`` (its conjunct, folded and read) await someone else's approval?
 
     * it is pending approval ("pendiente de aprobacion", "en attente de validation", "pending approval");
@@ -84,11 +84,11 @@ def awaits_approval(c: Compiled, own: str) -> bool:
     return not (c.markers.search(rest) or c.timeline.search(rest))
 
 
-def _names_remedy(c: Compiled, text: str) -> bool:
+def _names_remedy(c: CommitLexicon, text: str) -> bool:
     return any(c.triggers[k].search(text) for k in ("refund", "replacement", "credit", "cancel"))
 
 
-def name_requests(c: Compiled, body: str) -> str:
+def name_requests(c: CommitLexicon, body: str) -> str:
     """``body`` with the customer's request for a remedy set aside unless the reply grants or refuses it: granted ("your
     refund request has been approved", "Ihre Erstattungsanfrage wurde genehmigt") it reads as the remedy ("refund ...
     approved"), acknowledged ("Hemos recibido tu solicitud de reembolso", "nous avons bien recu votre demande de

@@ -85,7 +85,7 @@ def hallucinations(text: str, s: Scenario, p: Policy, lex: Lexicon, com: Commitm
     if o.status != "delivered" and _DELIVERED.search(text):
         out.append(f"says the order was delivered; its status is '{o.status}'")
     for pat in lex.forbidden_promises:
-        m = rx(pat).search(text)
+        m = pat.search(text)
         if m:
             out.append(f"overpromise: '{m.group(0)}'")
     if "escalation" in com.firm and escalated_to is None:

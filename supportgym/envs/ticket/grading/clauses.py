@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .commit_lexicon import JOIN_WINDOW, Compiled, load_i18n, trigger_count
+from .commit_lexicon import JOIN_WINDOW, CommitLexicon, load_i18n, trigger_count
 from .contingencies import asks_to_tell
 from .textnorm import fold
 
@@ -26,7 +26,7 @@ _QUESTION_END = re.compile(
     r"|le|lhe|[a-z]{3,}(?:amos|emos|imos|ons))\b|j'|n'))")
 
 
-def _split_questions(c: Compiled, clause: str) -> list[str]:
+def _split_questions(c: CommitLexicon, clause: str) -> list[str]:
     """``clause`` with a "whether" / "ob" question set apart (``embedded_questions``): the question conditions what
     it asks about, not the remedy stated around it. Two shapes:
 
@@ -105,7 +105,7 @@ _NAMES_WHAT = re.compile(r"\$|\d|\bord-")
 _CONJUNCT = re.compile(r"\b(?:and|und|y|e|et|aur)\W*$")
 
 
-def clauses(text: str, c: Compiled | None = None, said: str | None = None) -> list[tuple[str, str]]:
+def clauses(text: str, c: CommitLexicon | None = None, said: str | None = None) -> list[tuple[str, str]]:
     """(clause, its sentence) pairs of the folded text, the lines quoting the customer left out (``_unquote``; round 12:
     every "> " line was skipped, so a statement or a lie in a markdown block quote went unread). A field label naming a remedy is kept
     with its value ("- refund: $64.00 to your visa"), and a condition that opens the sentence is kept with the conjuncts

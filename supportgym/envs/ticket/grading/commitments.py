@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .lexicon import Lexicon, load_lexicon, rx
+from .lexicon import Lexicon, load_lexicon
 from .textnorm import deconfuse, likely_reading, respellings, unreadable_words
 
 _CLAUSE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+|\s*\bbut\b\s*|\s*\bhowever\b,?\s*|\s*,\s*(?=(?:and|so)\s+(?:we|i)\b)", re.IGNORECASE)
@@ -59,26 +59,6 @@ def clauses(text: str) -> list[str]:
     return [c.strip() for c in _CLAUSE_SPLIT.split(normalise(text)) if c and c.strip()]
 
 
-class _Compiled:
-    def __init__(self, lex: Lexicon) -> None:
-        self.triggers = {k: [rx(p) for p in v] for k, v in lex.commitments.items()}
-        self.markers = rx(lex.commit_markers)
-        self.neg = rx(lex.negations)
-        self.neg_exc = rx(lex.negation_exceptions)
-        self.cond = rx(lex.conditionals)
-        self.masked = rx(lex.non_commitment)
-
-
-_CACHE: dict[int, _Compiled] = {}
-
-
-def _compiled(lex: Lexicon) -> _Compiled:
-    key = id(lex)
-    if key not in _CACHE:
-        _CACHE[key] = _Compiled(lex)
-    return _CACHE[key]
-
-
 #: a frame after the trigger that negates it: "declining your request is out of the question"
 _NEGATED_AFTER = re.compile(r"^[^,;]*\b(?:is|are|would be|will be)\s+(?:simply\s+)?out of the question\b", re.IGNORECASE)
 
@@ -88,32 +68,32 @@ _NEGATED_AFTER = re.compile(r"^[^,;]*\b(?:is|are|would be|will be)\s+(?:simply\s
 _REFUSAL_NEG = re.compile(r"\b(?:nobody|noone|zero chance|far from)\b", re.IGNORECASE)
 
 
-def _negated(c: _Compiled, before: str, after: str = "", refusal: bool = False) -> bool:
+def _negated(c: Lexicon, before: str, after: str = "", refusal: bool = False) -> bool:
     if _NEGATED_AFTER.search(after):  # "a refund is out of the question": the frame governs the trigger
         return True
-    before = c.neg_exc.sub(" ", before)
+    before = c.negation_exceptions.sub(" ", before)
     window = " ".join(_WORD.findall(before)[-NEG_WINDOW:])
-    return bool(c.neg.search(window)) or (refusal and bool(_REFUSAL_NEG.search(window)))
+    return bool(c.negations.search(window)) or (refusal and bool(_REFUSAL_NEG.search(window)))
 
 
-def _conditional(c: _Compiled, before: str, after: str) -> bool:
-    return bool(c.cond.search(before)) or bool(_STRICT_AFTER.search(after))
+def _conditional(c: Lexicon, before: str, after: str) -> bool:
+    return bool(c.conditionals.search(before)) or bool(_STRICT_AFTER.search(after))
 
 
 def parse(text: str, lex: Lexicon | None = None, *, customer: str = "") -> Commitments:
     """``customer``: the customer's name, whose words are never unreadable (textnorm.unreadable_words)."""
-    c = _compiled(lex or load_lexicon())
+    c = lex or load_lexicon()
     own = frozenset(_WORD.findall(normalise(customer).lower())) if customer else frozenset()
     out = Commitments()
     for clause in clauses(text):
-        body = c.masked.sub(lambda m: "_" * len(m.group()), clause)
+        body = c.non_commitment.sub(lambda m: "_" * len(m.group()), clause)
         question = clause.endswith("?")
-        has_marker = bool(c.markers.search(body))
-        denial_here = any(p.search(body) for p in c.triggers["denial"])
+        has_marker = bool(c.commit_markers.search(body))
+        denial_here = any(p.search(body) for p in c.commitments["denial"])
         odd = unreadable_words(body, own)
         whole = likely_reading(body, odd)  # several odd words read together ("st\u0254re cr\u025bdit")
         together = {kind for kind in UNREADABLE_ANY
-                    if any(p.search(whole) and not p.search(body) for p in c.triggers[kind])}
+                    if any(p.search(whole) and not p.search(body) for p in c.commitments[kind])}
         if together:
             out.unreadable |= together
             out.evidence.append(("/".join(sorted(together)) + "? (unreadable)", clause))
@@ -123,11 +103,11 @@ def parse(text: str, lex: Lexicon | None = None, *, customer: str = "") -> Commi
             # spellings says (one that spells no commitment hides none)
             could = set(UNREADABLE_ANY) if trials is None else {
                 kind for kind in UNREADABLE_ANY for trial in trials
-                if any(p.search(trial) and not p.search(body) for p in c.triggers[kind])}
+                if any(p.search(trial) and not p.search(body) for p in c.commitments[kind])}
             if could:
                 out.unreadable |= could
                 out.evidence.append(("/".join(sorted(could)) + "? (unreadable)", clause))
-        for kind, patterns in c.triggers.items():
+        for kind, patterns in c.commitments.items():
             for pat in patterns:
                 for m in pat.finditer(body):
                     before, after = body[: m.start()], body[m.end():]

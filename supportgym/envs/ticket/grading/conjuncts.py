@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .commit_lexicon import Compiled
+from .commit_lexicon import CommitLexicon
 
 #: where two coordinated remedies meet: a conjunction, or a list comma
 _COORDINATOR = re.compile(
@@ -60,11 +60,11 @@ def _repeated(determiners: str) -> re.Pattern[str]:
                       r"(?P<second>[^\s,;:]+(?:\s+[^\s,;:]+){0,2})")
 
 
-def _names_remedy(c: Compiled, text: str) -> bool:
+def _names_remedy(c: CommitLexicon, text: str) -> bool:
     return any(pat.search(text) for pat in c.triggers.values())
 
 
-def distribute(c: Compiled, body: str) -> str:
+def distribute(c: CommitLexicon, body: str) -> str:
     """``body`` with a negative determiner that repeats one over a coordinated remedy blanked: "keine Erstattung und
     keinen Ersatz" denies both, as "keine Erstattung oder Ersatz" does, and so does "Wir erstatten keine Versandkosten
     und keinen Ersatz". Not before a finite verb of its own: "No podemos reembolsarle y no reemplazamos el articulo"
@@ -77,7 +77,7 @@ def distribute(c: Compiled, body: str) -> str:
     return body
 
 
-def _blank_negations(c: Compiled, body: str, lo: int, hi: int) -> str:
+def _blank_negations(c: CommitLexicon, body: str, lo: int, hi: int) -> str:
     """``body`` with the negations that lie in [lo, hi) blanked, and a modal next to one: "could not", "no podriamos"
     are a denial of that predicate, and "could" left alone would hedge the other one."""
     def blank(text: str, spans: list[tuple[int, int]]) -> str:
@@ -92,7 +92,7 @@ def _blank_negations(c: Compiled, body: str, lo: int, hi: int) -> str:
                         if any(0 <= a - m.end() <= 2 or 0 <= m.start() - b <= 2 for a, b in spans)])
 
 
-def _own_predicate(c: Compiled, head: str, tail: str) -> bool:
+def _own_predicate(c: CommitLexicon, head: str, tail: str) -> bool:
     """The conjunct after a coordinator (``tail``) is a predicate of its own, beside the one before it (``head``)."""
     if not (c.markers.search(head) or c.neg.search(head)):
         return False  # "a refund and a replacement are not possible": one predicate after both subjects
@@ -105,7 +105,7 @@ def _own_predicate(c: Compiled, head: str, tail: str) -> bool:
     return bool(c.local_neg.search(head) and starts) and (min(starts) > 0 or bool(_FINITE_FIRST.match(tail)))
 
 
-def readings(c: Compiled, body: str, kinds: list[str]) -> list[Conjunct]:
+def readings(c: CommitLexicon, body: str, kinds: list[str]) -> list[Conjunct]:
     """The conjuncts of ``body`` (a clause, ``extract._read``) that name ``kinds``, each remedy in exactly one; the
     whole clause when its remedies are not coordinated so (one remedy, a trigger across a coordinator, a remedy named
     twice or by no trigger of its own: a charge cancelled read as a refund)."""
@@ -149,7 +149,7 @@ def readings(c: Compiled, body: str, kinds: list[str]) -> list[Conjunct]:
     return out
 
 
-def own_clause(c: Compiled, body: str, start: int) -> str:
+def own_clause(c: CommitLexicon, body: str, start: int) -> str:
     """``body`` without the negations of a predicate of its own before the remedy (``start``; round 17): one set off by
     a dash that a new subject follows ("Order ORD-1 won't ship - it's been cancelled", "No problem - we've refunded
     you") or coordinated with the remedy's ("We did not receive the item and have refunded you", "No, it has not been

@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from ....core.errors import ConfigError, expected
 from .commitments import normalise
-from .lexicon import load_lexicon, rx
+from .lexicon import load_lexicon
 
 Mode = Literal["auto", "minilm", "lexical"]
 LOW, HIGH = 0.25, 0.65
@@ -74,8 +74,7 @@ class EmpathyScorer:
             raise ConfigError("empathy='minilm' needs the semantic extra: uv sync --extra semantic")
         self.name: str = mode
         self.threads = threads or int(os.environ.get("SUPPORTGYM_TORCH_THREADS", "1"))
-        lex = load_lexicon().empathy.lexical
-        self._groups = {g: [rx(p) for p in ps] for g, ps in lex.items()}
+        self._groups = load_lexicon().empathy.lexical
 
     def score(self, text: str) -> float:
         return self.score_many([text])[0]

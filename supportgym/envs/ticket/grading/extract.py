@@ -36,7 +36,7 @@ from typing import Literal
 from . import conjuncts
 from .approvals import awaits_approval, name_requests
 from .clauses import clauses
-from .commit_lexicon import JOIN_WINDOW, REMEDIES, Compiled, load_i18n, trigger_count
+from .commit_lexicon import JOIN_WINDOW, REMEDIES, CommitLexicon, load_i18n, trigger_count
 from .textnorm import fold, likely_reading, name_words, respellings, unreadable_words
 
 Kind = Literal["refund", "replacement", "credit", "cancel", "investigation", "escalation", "any"]
@@ -101,7 +101,7 @@ class Commit:
         return self.mode == "firm" and self.polarity == "deny"
 
 
-def _refusal_negations(c: Compiled, body: str) -> int:
+def _refusal_negations(c: CommitLexicon, body: str) -> int:
     """The friendly negations ("nobody", "zero chance", "far from", "without", "out of the question") that govern a
     refusal verb of the clause: one that follows them, or for "out of the question" one before it. Beside a remedy
     alone they negate nothing ("I've refunded $59.00 - nobody should have to wait this long")."""
@@ -109,7 +109,7 @@ def _refusal_negations(c: Compiled, body: str) -> int:
     return n + sum(1 for m in c.refusal_neg_after.finditer(body) if c.deny.search(body[: m.start()]))
 
 
-def _negation_count(c: Compiled, body: str) -> int:
+def _negation_count(c: CommitLexicon, body: str) -> int:
     """What decides a clause's polarity by its parity: negators (a concord chain once), denial verbs, the friendly
     negations that govern a refusal verb, and a window the order is past, which only ever makes a denial ("we cannot
     refund you, as it falls outside our 30-day window" stays one), and only of a remedy in its own comma-delimited part
@@ -124,7 +124,7 @@ def _negation_count(c: Compiled, body: str) -> int:
 _OUR_CLAUSE = re.compile(r"\s*(?:we|i|we've|i've|we'll|i'll|our|wir|ich|nous|je|j'|nos|nosotros|eu|hemos|he|avons|temos)\b")
 
 
-def _negations(c: Compiled, body: str) -> int:
+def _negations(c: CommitLexicon, body: str) -> int:
     """The clause's negators, a negative-concord chain counted once: Spanish, Portuguese, French and Italian
     repeat one negation on every negative word ("no podemos ofrecerle ningun reembolso", "nao podemos aprovar
     nem reembolso nem troca", "nous ne pouvons plus vous rembourser"), so counting each word flipped honest
@@ -158,7 +158,7 @@ _HEDGE_SCOPE = re.compile(
     r"|\s+(?:and|und|et|y|e)\s+(?=(?:you|vous|sie|usted|ustedes|voce|voces|el|ela|ele|il|elle|they|ils|er|ellos)\b)")
 
 
-def _hedge_scope(c: Compiled, body: str) -> str:
+def _hedge_scope(c: CommitLexicon, body: str) -> str:
     """``body`` up to the first relative, reason or new-subject clause after its first remedy trigger
     (``_HEDGE_SCOPE``): where a hedge or the conditional mood hedges the remedy."""
     starts = [m.start() for pat in c.triggers.values() for m in [pat.search(body)] if m]
@@ -168,7 +168,7 @@ def _hedge_scope(c: Compiled, body: str) -> str:
     return body[: cut.start()] if cut else body
 
 
-def _classify(c: Compiled, body: str, question: bool) -> tuple[Literal["promise", "deny"], Mode, str]:
+def _classify(c: CommitLexicon, body: str, question: bool) -> tuple[Literal["promise", "deny"], Mode, str]:
     negs = _negation_count(c, body)
     polarity: Literal["promise", "deny"] = "deny" if negs % 2 else "promise"
     if question:
@@ -227,7 +227,7 @@ _DETERMINED = re.compile(r"\s*(?:your|the|this|that|votre|vos|ta|ton|su|sus|tu|i
                          r"|o|os|le|la|les|el|los|las|aapki|aapka)\b")
 
 
-def _third_party(c: Compiled, before: str) -> bool:
+def _third_party(c: CommitLexicon, before: str) -> bool:
     """The nearest subject before a refusal verb is a third party: "your bank", "the courier", "they" with no
     we/I (or our team) after it."""
     last = None
@@ -236,7 +236,7 @@ def _third_party(c: Compiled, before: str) -> bool:
     return last is not None and not c.refusal_subjects.search(before[last.end():])
 
 
-def _refuses_a_request(c: Compiled, text: str) -> bool:
+def _refuses_a_request(c: CommitLexicon, text: str) -> bool:
     """The company refuses a request or remedy ("we have declined your claim", "our fraud team has declined your
     request", "lamentablemente, tenemos que rechazar su solicitud"), or the request is refused ("your request,
     unfortunately, has been declined"; not "by your bank").
@@ -270,7 +270,7 @@ def _refuses_a_request(c: Compiled, text: str) -> bool:
     return False
 
 
-def _lookalike_kinds(c: Compiled, body: str, words: list[str]) -> list[str]:
+def _lookalike_kinds(c: CommitLexicon, body: str, words: list[str]) -> list[str]:
     """The commitments words with unreadable letters could spell, each such letter tried as a-z (textnorm);
     ``any`` for a word with too many of them to try. A word none of whose spellings is a trigger hides none."""
     whole = likely_reading(body, words)  # several odd words read together ("m\u0275ney is b\u0250ck")
@@ -352,14 +352,14 @@ _SAME_REMEDY = re.compile(r"\b(?:do|offer|make|give|grant)\s+the\s+same\b|\b(?:h
                           r"|\b(?:dasselbe|das\s+gleiche|das\s+selbe)\b|\bla\s+meme\s+chose\b|\b(?:fazer|oferecer)\s+o\s+mesmo\b")
 
 
-def _follow_up_scope(c: Compiled, body: str) -> str:
+def _follow_up_scope(c: CommitLexicon, body: str) -> str:
     """``body`` up to a follow-up conjunct after its first remedy trigger that holds no trigger (``_FOLLOW_UP``)."""
     starts = [m.start() for pat in c.triggers.values() for m in [pat.search(body)] if m]
     cut = _FOLLOW_UP.search(body, min(starts)) if starts else None
     return body[: cut.start()] if cut and not trigger_count(c, body[cut.end():]) else body
 
 
-def _read(c: Compiled, body: str) -> str:
+def _read(c: CommitLexicon, body: str) -> str:
     """``body`` with what promises and denies nothing masked: non-commitments, negation exceptions, adjuncts, a negated
     hesitation, a trailing contrast, a negative determiner repeated over two remedies (one space where a phrase was
     masked: "wir schicken Ihnen kostenlos einen neuen Artikel" keeps its replacement phrase whole; "kostenlos" is
@@ -376,7 +376,7 @@ def _is_question(clause: str, sent: str) -> bool:
     return clause.rstrip().endswith("?") or (sent.rstrip().endswith("?") and clause == sent)
 
 
-def _states_a_cancellation(c: Compiled, body: str, question: bool) -> bool:
+def _states_a_cancellation(c: CommitLexicon, body: str, question: bool) -> bool:
     """The clause (``body`` already ``_read``) states an order cancelled or to be cancelled (a firm promise, no
     attempt), not a charge's."""
     if question or not c.triggers["cancel"].search(c.charge_cancel.sub(" ", body)) or c.attempt.search(body):
@@ -389,7 +389,7 @@ def _states_a_cancellation(c: Compiled, body: str, question: bool) -> bool:
     return (polarity, mode) == ("promise", "firm")
 
 
-def _main_clause(c: Compiled, body: str, kinds: list[str]) -> str:
+def _main_clause(c: CommitLexicon, body: str, kinds: list[str]) -> str:
     """The part of ``body`` that states the remedy: without a leading reason clause and up to the first relative,
     reason or new clause after the first remedy trigger. The polarity of "I've refunded the full amount for the
     item that never arrived" is the refund's, not the arrival's."""
@@ -429,7 +429,7 @@ def _main_clause(c: Compiled, body: str, kinds: list[str]) -> str:
 _NEGATED_COMPARISON = re.compile(r"\b(?:etre|ete)\s+plus\s+\w+\s+(?:de\b|d')")
 
 
-def _unhesitate(c: Compiled, body: str) -> str:
+def _unhesitate(c: CommitLexicon, body: str) -> str:
     """``body`` with the negation words of a negated hesitation blanked when a remedy follows it (``hesitation``):
     "we did not hesitate to refund you" and "No hemos dudado nunca en reembolsarle" promise (round 8: the concord
     chain "no ... nunca" counted once and the clause read as a denial). In "Nous ne pourrions etre plus heureux de
@@ -450,7 +450,7 @@ def _unhesitate(c: Compiled, body: str) -> str:
     return body
 
 
-def _contrast_scope(c: Compiled, body: str) -> str:
+def _contrast_scope(c: CommitLexicon, body: str) -> str:
     """``body`` without the trailing contrasts after a remedy whose negation is not the remedy's
     (``trailing_contrasts``): "We will refund you faster than expected, not in 30 days" promises (an adjunct,
     ``contrast_adjuncts``), and "We will not refund you, not now" and "No podemos reembolsarle, no es posible" deny
@@ -471,7 +471,7 @@ def _contrast_scope(c: Compiled, body: str) -> str:
     return body
 
 
-def _mask_adjuncts(c: Compiled, body: str) -> str:
+def _mask_adjuncts(c: CommitLexicon, body: str) -> str:
     """``body`` without the purpose, concession and "whether" adjuncts that hold no remedy trigger (``adjuncts``).
 
     Their negations, denial verbs and conditions are about something else: "We have refunded you in full to prevent
@@ -500,7 +500,7 @@ def _mask_adjuncts(c: Compiled, body: str) -> str:
     return body
 
 
-def _remedy_kinds(c: Compiled, body: str, money: list[float], refunded: set[float] | None,
+def _remedy_kinds(c: CommitLexicon, body: str, money: list[float], refunded: set[float] | None,
                   cancels: bool = False) -> list[str]:
     """The kinds the clause's triggers name, two words read as the remedy they belong to (``refunded``: the
     amounts of the refunds stated so far, None before any):

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import yaml
-from pydantic import BeforeValidator, ValidationError
+from pydantic import BeforeValidator, ConfigDict, ValidationError
 
 from ....core.errors import DataFormatError
 from ....core.types import Model
@@ -19,9 +19,18 @@ from ..policy import DATA
 LEXICON_PATH = DATA / "lexicon.yaml"
 
 
+def rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+#: a vocabulary field compiled while its file is validated (case-insensitive, as ``rx``), so a lexicon model needs no
+#: mirror dataclass of compiled patterns; a bad pattern raises re.error, which ``lexicon_file`` names the file for
+Rx = Annotated[re.Pattern[str], BeforeValidator(lambda v: rx(v) if isinstance(v, str) else v)]
+
+
 class EmpathyLexicon(Model):
     references: list[str]
-    lexical: dict[str, list[str]]
+    lexical: dict[str, list[Rx]]
 
 
 class CompletenessLexicon(Model):
@@ -40,25 +49,22 @@ class CompletenessLexicon(Model):
 
 
 class Lexicon(Model):
-    commitments: dict[str, list[str]]
-    non_commitment: str
-    commit_markers: str
-    negations: str
-    negation_exceptions: str
-    conditionals: str
-    forbidden_promises: list[str]
-    made_before: str = r"(?!)"
+    """data/lexicon.yaml; its patterns compile while it validates. The completeness patterns stay text: they are
+    templates, filled with the policy's figures before they compile (checks.completeness)."""
+
+    # frozen: shared through the cache; validate_default: the defaults are patterns to compile too
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
+
+    commitments: dict[str, list[Rx]]
+    non_commitment: Rx
+    commit_markers: Rx
+    negations: Rx
+    negation_exceptions: Rx
+    conditionals: Rx
+    forbidden_promises: list[Rx]
+    made_before: Rx = r"(?!)"
     empathy: EmpathyLexicon
     completeness: CompletenessLexicon
-
-
-def rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
-
-
-#: a vocabulary field compiled while its file is validated (case-insensitive, as ``rx``), so a lexicon model needs no
-#: mirror dataclass of compiled patterns; a bad pattern raises re.error, which ``lexicon_file`` names the file for
-Rx = Annotated[re.Pattern[str], BeforeValidator(lambda v: rx(v) if isinstance(v, str) else v)]
 
 
 @contextmanager
@@ -75,8 +81,4 @@ def lexicon_file(path: str | Path, what: str) -> Iterator[Any]:
 @lru_cache(maxsize=2)
 def load_lexicon(path: str | Path = LEXICON_PATH) -> Lexicon:
     with lexicon_file(path, "lexicon") as raw:
-        lex = Lexicon.model_validate(raw)
-        for group in (*lex.commitments.values(), lex.forbidden_promises, *lex.empathy.lexical.values()):
-            for p in group:
-                rx(p)
-    return lex
+        return Lexicon.model_validate(raw)

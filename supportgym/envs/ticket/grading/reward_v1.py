@@ -35,7 +35,7 @@ from . import checks
 from .consistency import Consistency, check
 from .empathy import EmpathyScorer
 from .extract import Commit, amounts, extract, summary
-from .lexicon import Lexicon, rx
+from .lexicon import Lexicon
 from .overpromises import too_soon
 from .textnorm import fold
 
@@ -139,7 +139,7 @@ def hallucinations(text: str, s: ScenarioV1, p: PolicyV1, lex: Lexicon, actual: 
     made = {ch.kind for ch in actual} & {"refund", "credit"}
     counted = []
     for pat in lex.forbidden_promises:
-        m = rx(pat).search(norm)
+        m = pat.search(norm)
         if m and not (made and _made_today(lex, norm, m)):
             out.append(f"overpromise: '{m.group(0)}'")
             counted.append(fold(m.group(0)))
@@ -156,7 +156,7 @@ def _made_today(lex: Lexicon, norm: str, m: re.Match[str]) -> bool:
     its timing (round 20: an honest reply flagged as an overpromise). Only a participle after a perfect or passive
     auxiliary or a first-person subject (``made_before``); "will be refunded today" stays an overpromise."""
     return bool(re.match(r"(?:refund|credit)ed\b", m.group(0), re.IGNORECASE)
-                and rx(lex.made_before).search(norm[max(0, m.start() - 40):m.start()]))
+                and lex.made_before.search(norm[max(0, m.start() - 40):m.start()]))
 
 
 def grade_v1(

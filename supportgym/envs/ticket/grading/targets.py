@@ -11,14 +11,16 @@ none, or names two orders in the same role, nothing is assigned and the check st
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
+
+from pydantic import ConfigDict, Field, model_validator
 
 from ....core.types import Model
 from ..models_v1 import OrderV1
 from ..policy import DATA
-from .lexicon import lexicon_file
+from .lexicon import Rx, lexicon_file
 from .textnorm import fold
 
 TARGETS_PATH = DATA / "targets_i18n.yaml"
@@ -31,33 +33,38 @@ _OTHER_ROLE = re.compile(
     r" de|en vez de|au lieu de|em vez de|anstelle|statt)\b")
 
 
-class TargetLexicon(Model):
+class _Targets(Model):
+    """data/targets_i18n.yaml, compiled while it validates."""
+
+    # frozen: shared through the cache; validate_default: the defaults are patterns to compile too
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
+
+    #: the words for a team ("team", "equipo", "Abteilung"): "{unit}" in the team patterns
     units: str
-    teams: dict[str, str]
-    own_manager: str
-    items: dict[str, str]
-    consequences: str = r"(?!)"
-    contrasted_teams: str = r"(?!)"
+    teams: dict[str, Rx]
+    own_manager: Rx
+    #: the pattern for an item's word, by the item's folded name
+    items: dict[str, Rx]
+    consequences: Rx = r"(?!)"
+    contrasted: Rx = Field(r"(?!)", alias="contrasted_teams")
 
-
-@dataclass(frozen=True)
-class _Targets:
-    teams: dict[str, re.Pattern[str]]
-    own_manager: re.Pattern[str]
-    items: dict[str, re.Pattern[str]]
-    consequences: re.Pattern[str]
-    contrasted: re.Pattern[str]
+    @model_validator(mode="before")
+    @classmethod
+    def _compose(cls, raw: Any) -> Any:
+        if not isinstance(raw, dict):
+            return raw
+        raw = dict(raw)
+        if isinstance(raw.get("teams"), dict) and isinstance(raw.get("units"), str):
+            raw["teams"] = {t: p.replace("{unit}", raw["units"]) if isinstance(p, str) else p for t, p in raw["teams"].items()}
+        if isinstance(raw.get("items"), dict):
+            raw["items"] = {fold(i) if isinstance(i, str) else i: p for i, p in raw["items"].items()}
+        return raw
 
 
 @lru_cache(maxsize=2)
 def load_targets(path: str | Path = TARGETS_PATH) -> _Targets:
     with lexicon_file(path, "target lexicon") as raw:
-        lex = TargetLexicon.model_validate(raw)
-        return _Targets(
-            teams={t: re.compile(p.replace("{unit}", lex.units), re.IGNORECASE) for t, p in lex.teams.items()},
-            own_manager=re.compile(lex.own_manager, re.IGNORECASE), items={fold(i): re.compile(p, re.IGNORECASE) for i, p in lex.items.items()},
-            consequences=re.compile(lex.consequences, re.IGNORECASE),
-            contrasted=re.compile(lex.contrasted_teams, re.IGNORECASE))
+        return _Targets.model_validate(raw)
 
 
 def _id(order_id: str) -> str:
