@@ -412,3 +412,38 @@ def test_rules_answer_thanks_that_still_report_or_ask_something(body):
     """Thanks beside a fault that is still there, came back, or a new request is no closing: someone must answer."""
     a, cat, pri, route = InboxRulesAgent().read(_mail("Re: printer", body + _SUPPORT_ANSWER, "tom@example.com").email)
     assert not a.closing and route != "archive"
+
+
+@pytest.mark.parametrize("subject,body", [
+    ("Nobody can print since the update", "Hi, since your patch last night nobody in the accounts department can print; "
+     "the print server shows all queues paused. Month-end closing is today. Regards, Dana"),
+    ("Kein Zugriff auf den Server", "Guten Morgen, seit 8 Uhr kann niemand im Lager auf den Server zugreifen. Die "
+     "Kommissionierung steht still. Bitte melden Sie sich schnell. Gruß, Jens"),
+    ("Sin correo en toda la empresa", "Hola, desde las nueve toda la empresa está sin correo: Outlook no conecta y el "
+     "webmail da error. Tenemos entregas que confirmar hoy. Saludos, Marta"),
+    ("Sauvegardes en échec", "Bonjour, la sauvegarde du serveur de fichiers échoue chaque nuit depuis lundi avec une "
+     "erreur de snapshot. Pouvez-vous regarder ? Cordialement, Luc"),
+    ("VPN em baixo", "Bom dia, nenhum dos nossos colaboradores em teletrabalho consegue ligar à VPN desde ontem. Podem "
+     "verificar com urgência? Obrigado, Rui"),
+])
+def test_rules_send_infrastructure_faults_with_business_impact_to_tier2(subject, body):
+    """The label conventions send managed-service and infrastructure faults with business impact to tier 2 at high
+    priority; a fault's reach (nobody, the whole company, night after night) in a system a business runs on is it."""
+    a, cat, pri, route = InboxRulesAgent().read(_mail(subject, body, "Ops <ops@client-example.com>").email)
+    assert a.impact and (cat, pri, route) == ("technical_support", "high", "support_tier2"), (cat, pri, route)
+
+
+@pytest.mark.parametrize("subject,body", [
+    # one person's fault in the same systems
+    ("My laptop will not join the Wi-Fi", "Hi, my own laptop stopped connecting to the office Wi-Fi after the update. "
+     "Everyone else is fine. Could you help? Thanks, Ana"),
+    # the reach is in the thread's subject, and the latest message says it is solved
+    ("RE: Nobody in the office can reach the server", "All sorted now, it was our own switch. Sorry for the alarm, you "
+     "can close the ticket.\n\n-----Original Message-----\nNobody in the office can reach the server since 8:00."),
+    # the reach of something that is not a fault of a system
+    ("Printer quote for the whole office", "Hello, we would like a quote for printers for the whole office, about "
+     "twelve people. Best, Sam"),
+])
+def test_rules_keep_one_persons_faults_and_solved_threads_out_of_tier2(subject, body):
+    a, _, _, route = InboxRulesAgent().read(_mail(subject, body, "Ops <ops@client-example.com>").email)
+    assert route != "support_tier2", (a.impact, route)

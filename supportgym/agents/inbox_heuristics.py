@@ -34,6 +34,8 @@ URL_RE = re.compile(r"https?://(?:[^\s/@\"'<>]*@)?([^\s/:?#@\"'<>()\[\],;]+)", r
 ACRONYM_RE = re.compile(r"\b[A-Z]{2,5}\b")
 _COUNT_RE = re.compile(r"\b(\d[\d,]*)\s+([a-zäöüéíóáñ]+)")
 REPLY_PREFIX_RE = re.compile(r"^\s*((re|fw|fwd|aw|wg|rv)\s*:\s*)+", re.IGNORECASE)
+#: an answer's subject (not a forward's): en/de/es/pt/fr, Scandinavian "SV"
+_ANSWER_RE = re.compile(r"^\s*(re|aw|rv|res|sv)\s*:", re.IGNORECASE)
 #: capitalised words that are not things a customer names: weekdays, months, courtesy
 _NAMED_SKIP = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
                          "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -68,6 +70,12 @@ class RulesData(Model):
     high: dict[str, float]
     low: dict[str, float]
     tier2: list[str]
+    #: a fault's reach: nobody or everyone at a site, the whole office, the same failure night after night
+    #: (en/de/es/fr/pt) ...
+    impact: list[str] = Field(default_factory=list)
+    #: ... in the systems a business runs on (VPN, servers, backups, mail, network, printers): with both, a technical
+    #: fault is a managed-service incident with business impact, which the label conventions send to tier 2 at high
+    infrastructure: list[str] = Field(default_factory=list)
     severe: dict[str, float]
     flag_min_severity: float
     routes: dict[str, str]
@@ -144,6 +152,8 @@ class Rules:
     low: Table
     severe: Table
     tier2: Table
+    impact: Table
+    infrastructure: Table
     newsletter: Table
     marketing: Table
     relationship: Table
@@ -192,7 +202,8 @@ def rules() -> Rules:
     d = load_rules_data((Path(__file__).parent / "data" / "inbox_rules.json").read_text(encoding="utf-8"))
     return Rules(
         d, Table(d.spam), {c: Table(t) for c, t in d.categories.items()}, Table(d.urgent), Table(d.high),
-        Table(d.low), Table(d.severe), Table(dict.fromkeys(d.tier2, 1.0)),
+        Table(d.low), Table(d.severe), Table(dict.fromkeys(d.tier2, 1.0)), Table(dict.fromkeys(d.impact, 1.0)),
+        Table(dict.fromkeys(d.infrastructure, 1.0)),
         # list mail: one full cue or two weak ones (``analyse`` asks for a score of 1)
         Table({**dict.fromkeys(d.newsletter_weak, 0.5), **dict.fromkeys(d.newsletter, 1.0)}),
         Table(d.marketing), Table(d.relationship), Table(d.management), scam_reader(d.scam),
@@ -288,6 +299,8 @@ class Analysis:
     conversation: bool = False
     #: a monitoring system reporting that something is broken now (see ``is_alert``)
     alert: bool = False
+    #: a fault with business impact in the systems a business runs on (``RulesData.impact``, ``infrastructure``)
+    impact: bool = False
     #: a customer's thank-you closing of a solved matter, or thanks beside something still wrong or asked
     #: (``closing_state``: "closed", "open" or "")
     closing_state: Literal["closed", "open", ""] = ""
@@ -386,6 +399,11 @@ def analyse(email: Email) -> Analysis:
     # thanks beside a fault still there is a customer's reply to our answer, whoever the quote names
     conversation = (not internal and max(scores.values(), default=0.0) < d.conversation_max_score
                     and closing != "open" and is_conversation(h.sender, h.subject, email.body, d))
+    # a reply's subject is the thread's: "Re: Workspace down, nobody can log in" above "all good now"
+    impact = r.impact.score(about if _ANSWER_RE.match(h.subject) else text) > 0 and r.infrastructure.score(text) > 0
+    if impact and max(scores, key=scores.__getitem__) in ("technical_support", "customer_complaint"):
+        # a system down for everyone is a technical fault, whatever complaint words come with it ("niemand")
+        scores["technical_support"] = scores.get("technical_support", 0.0) + 1.0
     return Analysis(
         spam_score=spam, spam_reasons=reasons, marketing=marketing, conversation=conversation,
         category_scores=scores,
@@ -394,6 +412,7 @@ def analyse(email: Email) -> Analysis:
         internal=internal, facts=facts, topic=subject, name=sender_name(h.sender),
         big_customer=_big_customer(full, d), management=r.management.score(text),
         alert=is_alert(h.sender, h.subject), closing_state=closing,
+        impact=impact,
     )
 
 

@@ -58,6 +58,8 @@ def decide_priority(a: Analysis, category: str) -> str:
     steps = (a.urgent >= 1.5 or a.high >= 2) + a.big_customer
     if a.low >= 2 and a.urgent < 1 and a.high < 1:
         steps -= 1
+    if category == "technical_support" and a.impact:
+        steps = max(steps, level - RANK["high"])  # business impact is high (the label conventions)
     # without an incident, cues alone lift mail to high at most
     return PRIORITIES[min(RANK["low"], max(RANK["high"], level - steps))]
 
@@ -70,7 +72,8 @@ def decide_route(a: Analysis, category: str, priority: str) -> str:
         return "archive"
     if category not in ("spam_phishing", "internal_hr", "legal_compliance") and a.management >= d.management_min:
         return "management"
-    if category == "technical_support" and (a.tier2 or priority == "urgent" and a.severity >= d.flag_min_severity):
+    incident = priority == "urgent" and a.severity >= d.flag_min_severity
+    if category == "technical_support" and (a.tier2 or a.impact or incident):
         return "support_tier2"
     if category == "customer_complaint" and a.severity >= d.flag_min_severity:
         return d.incident_complaint_route
