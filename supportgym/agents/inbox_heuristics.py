@@ -119,6 +119,9 @@ class RulesData(Model):
     #: ... or, thanks or not, that the ticket can be closed ("you can close the ticket", "podéis cerrar la incidencia")
     closing_close: list[str] = Field(default_factory=list)
     closing_blockers: list[str] = Field(default_factory=list)
+    #: a notice that says nobody has to act ("no action is needed", "Sie müssen nichts tun", "aucune action n'est
+    #: requise"): with nothing asked, and no department's words leading, it is filed (archive) like list mail
+    no_action: list[str] = Field(default_factory=list)
     #: scam forms read beside the keywords (agents/inbox_scam.py)
     scam: ScamTables
 
@@ -163,6 +166,7 @@ class Rules:
     closing_done: Table
     closing_close: Table
     closing_blockers: Table
+    no_action: Table
 
 
 def _no_repeated_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
@@ -208,7 +212,7 @@ def rules() -> Rules:
         Table({**dict.fromkeys(d.newsletter_weak, 0.5), **dict.fromkeys(d.newsletter, 1.0)}),
         Table(d.marketing), Table(d.relationship), Table(d.management), scam_reader(d.scam),
         *(Table(dict.fromkeys(words, 1.0)) for words in (d.closing_thanks, d.closing_done, d.closing_close,
-                                                          d.closing_blockers)),
+                                                          d.closing_blockers, d.no_action)),
     )
 
 
@@ -301,6 +305,8 @@ class Analysis:
     alert: bool = False
     #: a fault with business impact in the systems a business runs on (``RulesData.impact``, ``infrastructure``)
     impact: bool = False
+    #: a notice that nobody has to act on (``RulesData.no_action``)
+    notice: bool = False
     #: a customer's thank-you closing of a solved matter, or thanks beside something still wrong or asked
     #: (``closing_state``: "closed", "open" or "")
     closing_state: Literal["closed", "open", ""] = ""
@@ -308,6 +314,11 @@ class Analysis:
     @property
     def closing(self) -> bool:
         return self.closing_state == "closed"
+
+    @property
+    def informs(self) -> bool:
+        """List mail, newsletters, talk among others, thank-you closings and no-action notices: nobody has to act."""
+        return self.newsletter or self.conversation or self.closing or self.notice
 
 
 def analyse(email: Email) -> Analysis:
@@ -404,6 +415,10 @@ def analyse(email: Email) -> Analysis:
     if impact and max(scores, key=scores.__getitem__) in ("technical_support", "customer_complaint"):
         # a system down for everyone is a technical fault, whatever complaint words come with it ("niemand")
         scores["technical_support"] = scores.get("technical_support", 0.0) + 1.0
+    own = _FORWARD_RE.split(latest.lower(), 1)[0]
+    lead = max(scores, key=scores.__getitem__) if any(scores.values()) else "general_inquiry"
+    notice = (r.no_action.score(own) > 0 and "?" not in own
+              and lead in ("general_inquiry", "technical_support", "customer_complaint"))
     return Analysis(
         spam_score=spam, spam_reasons=reasons, marketing=marketing, conversation=conversation,
         category_scores=scores,
@@ -412,7 +427,7 @@ def analyse(email: Email) -> Analysis:
         internal=internal, facts=facts, topic=subject, name=sender_name(h.sender),
         big_customer=_big_customer(full, d), management=r.management.score(text),
         alert=is_alert(h.sender, h.subject), closing_state=closing,
-        impact=impact,
+        impact=impact, notice=notice,
     )
 
 

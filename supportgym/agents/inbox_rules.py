@@ -33,8 +33,7 @@ def decide_category(a: Analysis) -> str:
         return "spam_phishing"
     if a.alert:
         return "technical_support"
-    if a.newsletter or a.conversation or a.closing:
-        # list mail, newsletters, talk among others and thank-you closings inform: nobody has to act on them
+    if a.informs:  # nobody has to act on it
         return "general_inquiry"
     scores = dict(a.category_scores)
     if a.internal:
@@ -49,7 +48,7 @@ def decide_priority(a: Analysis, category: str) -> str:
         return "spam"
     if a.alert:
         return "high"  # an outage or a failing check on a system we run; "urgent" is for people's reports of harm
-    if (a.newsletter or a.conversation or a.closing) and category == "general_inquiry":
+    if a.informs and category == "general_inquiry":
         return "low"
     d = rules().data
     if a.urgent >= 3 or a.severity >= d.flag_min_severity:
@@ -68,7 +67,7 @@ def decide_route(a: Analysis, category: str, priority: str) -> str:
     d = rules().data
     if a.alert and category == "technical_support":
         return "support_tier2"
-    if category == "general_inquiry" and (a.newsletter or a.conversation or a.closing):
+    if category == "general_inquiry" and a.informs:
         return "archive"
     if category not in ("spam_phishing", "internal_hr", "legal_compliance") and a.management >= d.management_min:
         return "management"
@@ -159,7 +158,7 @@ class InboxRulesAgent(Agent):
 
     def reply(self, a: Analysis, cat: str, pri: str, route: str) -> str:
         d = rules().data
-        filed = (a.newsletter or a.conversation or a.closing) and route == "archive"
+        filed = a.informs and route == "archive"
         if cat == "spam_phishing" or a.alert or filed:
             return ""  # spam, machine alerts and filed mail want no answer
         key = "technical_support_urgent" if cat == "technical_support" and pri == "urgent" else cat

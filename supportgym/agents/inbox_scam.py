@@ -3,8 +3,8 @@
 Keyword tables name yesterday's lures; the forms stay: a request to confirm *your* password or payment
 details beside a domain that is not what it claims (``m365-account-verify.com``, ``dpd-redelivery-eu.com``),
 pressed by a deadline or a loss ("within 24 hours", "will be suspended"); a payment asked in secret by
-someone who cannot be called; the writer's own bank details that changed; a cold pitch to "companies like
-yours". Each cue is a small pattern over word lists in five languages (``scam`` in data/inbox_rules.json), so
+someone who cannot be called; the writer's own bank details that changed; an attached "invoice" locked with a
+password the mail itself gives; a cold pitch to "companies like yours". Each cue is a small pattern over word lists in five languages (``scam`` in data/inbox_rules.json), so
 new wording of the same move is still read. Honest mail says the same words (a supplier's dunning letter, a
 security firm's portal, a disclaimer's "confidential", a customer forwarding a lure to ask about it), so each
 form needs its parts together: precision first (docs/inbox_real.md, sixth pass). Nothing here sees gold labels.
@@ -48,6 +48,11 @@ class ScamTables(Model):
     bank_change: list[str]
     #: "do not call", "by email only": the check a fraud must avoid
     no_callback: list[str]
+    #: an attachment opened with a password the mail itself gives ("open the attached invoice, password 2026"):
+    #: a lock that only keeps the mail filter out, the form of malware sent as invoices (words for an attachment
+    #: and for a password; the password itself must hold a digit)
+    attachment_words: list[str] = Field(default_factory=list)
+    password_words: list[str] = Field(default_factory=list)
     #: a cold pitch's frame: someone who addresses us as a prospect ("companies like yours", "I came across your
     #: website") ...
     cold_frames: list[str] = Field(default_factory=list)
@@ -87,6 +92,7 @@ class ScamReader:
     unreachable: re.Pattern[str]
     bank_change: re.Pattern[str]
     no_callback: re.Pattern[str]
+    locked_attachment: re.Pattern[str]
     domain_words: frozenset[str]
     cold_frame: re.Pattern[str]
     cold_pitch: re.Pattern[str]
@@ -131,6 +137,9 @@ class ScamReader:
             score += w.get("secret_payment", 0.0)
         if self.bank_change.search(text) and self.money.search(text):
             score += w.get("bank_change", 0.0) + (w.get("no_callback", 0.0) if self.no_callback.search(text) else 0.0)
+        if self.locked_attachment.search(text):
+            score += w.get("locked_attachment", 0.0)
+            reasons.append("an attachment locked with a password the mail gives")
         if self.cold_frame.search(text):
             pitches = len({m.group(0) for m in self.cold_pitch.finditer(text)})
             score += w.get("cold_frame", 0.0) + w.get("cold_pitch", 0.0) * min(pitches, int(w.get("cold_pitch_max", 3)))
@@ -159,8 +168,17 @@ def scam_reader(t: ScamTables) -> ScamReader:
     # a payment asked for: a verb of paying or needing, at most three words, the payment
     money_ask = (re.compile(rf"\b(?:{_alt(t.money_verbs)})\b\W+(?:\w+\W+){{0,3}}?(?:{_alt(t.money_moves)})\b")
                  if t.money_verbs else _words(t.money_moves))
+    # the password word, "is"/"ist"/"es"/"lautet" or a colon, then the password (a token holding a digit), at most
+    # four words from the attachment's word either way: "open the attached file with password 2026", "archivo
+    # adjunto (contraseña: 4410)"; a customer's "I attached a screenshot of the router page; the admin password is
+    # Bistro2024" gives a password, but not the attachment's
+    given = rf"\b(?:{_alt(t.password_words)})\b\W{{0,3}}(?:(?:is|ist|es|est|é|lautet)\W+)?[a-z]*\d[\w-]*"
+    attached = rf"\b(?:{_alt(t.attachment_words)})\b"
+    locked_attachment = (re.compile(rf"{attached}\W+(?:\w+\W+){{0,4}}?{given}|{given}\W+(?:\w+\W+){{0,4}}?{attached}")
+                         if t.password_words and t.attachment_words else re.compile(_NOTHING))
     return ScamReader(
         t, ask, _words(t.threats), _words(t.secrecy), _words(t.money_moves), money_ask, _words(t.unreachable),
-        _words(t.bank_change), _words(t.no_callback), frozenset(t.domain_words), _words(t.cold_frames),
+        _words(t.bank_change), _words(t.no_callback), locked_attachment,
+        frozenset(t.domain_words), _words(t.cold_frames),
         _words(t.cold_pitch), _any_of(t.received), _any_of(t.reports),
     )
