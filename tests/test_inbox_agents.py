@@ -523,3 +523,56 @@ def test_rules_file_notices_that_need_no_action(subject, body):
 def test_rules_keep_notices_that_ask_or_belong_to_a_department(subject, body, route):
     a, _, _, got = InboxRulesAgent().read(_mail(subject, body, "Notices <noreply@vendor-example.com>").email)
     assert not a.notice and got != "archive" and (route is None or got == route), got
+
+
+@pytest.mark.parametrize("subject,body", [
+    ("你準備好了嗎?", "最新優惠!立即點擊 http://www.example-promo.cn 了解更多。不要錯過這次機會,名額有限。"),
+    ("[광고] 이번 주 특가 안내", "지금 바로 신청하세요! 최고의 상품을 최저가로 만나보세요. http://www.example-deal.kr"),
+    ("future business ÊÓËÃÑº¤Ø³!", "¾º¡ÑºÃÙ»áºº¢Í§§Ò¹áËè§Í¹Ò¤µ ã¹ÂØ¤¢Í§âÅ¡äÃé¾ÃÁá´¹ ÇÑ¹¹Õé http://www.example.co.th"),
+])
+def test_rules_trash_mail_in_a_script_none_of_our_languages_use(subject, body):
+    """The company's mail is written in en/de/es/fr/pt: mail mostly in another script, or undecodable, is spam
+    evidence at the bar (SpamAssassin's CHARSET_FARAWAY)."""
+    a, cat, _, route = InboxRulesAgent().read(_mail(subject, body, "promo@example.net").email)
+    assert any("script" in r for r in a.spam_reasons) and (cat, route) == ("spam_phishing", "trash")
+
+
+@pytest.mark.parametrize("subject,body", [
+    ("Réclamation : écran fissuré à la livraison", "Bonjour, j'ai reçu hier l'écran commandé, déjà fissuré à "
+     "l'arrivée. Pourriez-vous procéder à l'échange ? Très cordialement, Hélène Béranger"),
+    ("Não consigo aceder à minha conta", "Olá, desde ontem não consigo aceder à área de cliente; a página dá erro de "
+     "autenticação. Obrigada, Conceição Magalhães"),
+    ("Größenänderung der Bestellung", "Grüß Gott, könnten Sie bei meiner Bestellung die Größe ändern? Schöne Grüße, "
+     "Jürgen Höß"),
+])
+def test_rules_read_accented_european_mail_as_our_own_languages(subject, body):
+    from supportgym.agents.inbox_heuristics import faraway_share
+
+    assert faraway_share(f"{subject}\n{body}") < 0.1
+    assert InboxRulesAgent().read(_mail(subject, body, "Cliente <cliente@example.net>").email)[3] != "trash"
+
+
+@pytest.mark.parametrize("subject,body", [
+    ("Discount for Harwood School", "Hi Sam, Harwood School will sign for 40 laptops if we go to 17% off. That is "
+     "above my limit of 10%, so I need your sign-off by Friday. Thanks, Kate"),
+    ("Rabatt für Kunde Meier", "Hallo Jan, der Kunde möchte 20 % Rabatt auf den Wartungsvertrag. Das liegt über meinem "
+     "Limit, ich brauche Ihre Freigabe. Gruß, Eva"),
+    ("Descuento para Grupo Soria", "Hola Ana, Grupo Soria pide un 18 % de descuento; está por encima de mi límite y "
+     "necesito su aprobación antes del viernes. Saludos, Pablo"),
+    ("Remise pour le cabinet Martin", "Bonjour Claire, le cabinet Martin demande 15 % de remise, au-delà de mon plafond. "
+     "Pouvez-vous donner votre validation ? Merci, Hugo"),
+    ("Desconto para a Lusodata", "Olá Rita, a Lusodata pede 20 % de desconto, acima do meu limite. Preciso da sua "
+     "aprovação até sexta. Obrigado, Nuno"),
+])
+def test_rules_send_decisions_above_a_colleagues_authority_to_management(subject, body):
+    """The label guide sends decisions above a colleague's authority (a discount or spending past a limit) to
+    management."""
+    route = InboxRulesAgent().read(_mail(subject, body, "Colleague <staff@brightdesk.io>").email)[3]
+    assert route == "management", route
+
+
+def test_rules_keep_a_customer_who_wants_a_decision_with_their_team():
+    route = InboxRulesAgent().read(_mail(
+        "Refund claim RF-2210", "Hello, I need a decision on my refund claim RF-2210 this week; the charger was faulty. "
+        "Regards, Mia", "Mia <mia@example.net>").email)[3]
+    assert route != "management"

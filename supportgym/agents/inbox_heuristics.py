@@ -124,6 +124,12 @@ class RulesData(Model):
     no_action: list[str] = Field(default_factory=list)
     #: scam forms read beside the keywords (agents/inbox_scam.py)
     scam: ScamTables
+    #: mail whose letters are mostly of a script none of our five languages use (Chinese, Korean, Thai, Cyrillic ...)
+    #: or undecodable (mojibake): spam evidence, as in SpamAssassin's CHARSET_FARAWAY rules. At the bar: the label
+    #: guide's mail is written in en/de/es/fr/pt, and on every development set ham stays below 0.03 of its letters
+    #: where such spam starts at 0.35
+    faraway_share: float = 0.3
+    faraway_weight: float = 3.0
 
 
 def _kw_regex(kw: str) -> re.Pattern[str]:
@@ -349,6 +355,10 @@ def analyse(email: Email) -> Analysis:
         elif link.rsplit(".", 1)[-1] in d.suspicious_tlds:
             spam += 1.0
             reasons.append(f"link on .{link.rsplit('.', 1)[-1]}")
+    faraway = faraway_share(f"{h.subject}\n{email.body}")
+    if faraway >= d.faraway_share:
+        spam += d.faraway_weight
+        reasons.append(f"{faraway:.0%} of its letters in a script none of our languages use")
     tld = dom.rsplit(".", 1)[-1]
     if tld in d.suspicious_tlds:
         spam += 1.0
@@ -429,6 +439,28 @@ def analyse(email: Email) -> Analysis:
         alert=is_alert(h.sender, h.subject), closing_state=closing,
         impact=impact, notice=notice,
     )
+
+
+#: Latin-1 symbols that stand for letters only in undecoded text ("¯Â°Ó·~¿ì¤½«Ç" is Big5 read as Latin-1)
+_MOJIBAKE = frozenset("¤¡¿¯°±²³´µ¶·¸¹º»¼½¾×÷¦§¨ª«¬®¢£¥ÃÂÐÞþð")
+
+
+def faraway_share(text: str, limit: int = 3000) -> float:
+    """The share of the first ``limit`` characters' letters that no language we read writes: beyond Latin (past
+    U+024F: Greek, Cyrillic, Thai, Chinese, Korean ...), mojibake symbols, and Latin-1 letters in a word made mostly
+    of them ("ÊÓËÃÑº" is Thai read as Latin-1; "été" or "Größe" is not: such words are rare beside ordinary ones)."""
+    letters = far = 0
+    for word in text[:limit].split():
+        alpha = [c for c in word if c.isalpha() or c in _MOJIBAKE]
+        if not alpha:
+            continue
+        odd = [c for c in alpha if ord(c) > 0x7F]
+        letters += len(alpha)
+        if 2 * len(odd) > len(alpha):
+            far += len(odd)
+        else:
+            far += sum(c in _MOJIBAKE or ord(c) > 0x24F for c in odd)
+    return far / letters if letters else 0.0
 
 
 def closing_state(body: str) -> Literal["closed", "open", ""]:

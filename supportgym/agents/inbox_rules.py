@@ -69,7 +69,9 @@ def decide_route(a: Analysis, category: str, priority: str) -> str:
         return "support_tier2"
     if category == "general_inquiry" and a.informs:
         return "archive"
-    if category not in ("spam_phishing", "internal_hr", "legal_compliance") and a.management >= d.management_min:
+    # a colleague's mail is internal_hr by its sender alone; only HR's own words keep a decision for management there
+    staff_matter = category == "internal_hr" and a.category_scores.get("internal_hr", 0.0) > 0
+    if category not in ("spam_phishing", "legal_compliance") and not staff_matter and a.management >= d.management_min:
         return "management"
     incident = priority == "urgent" and a.severity >= d.flag_min_severity
     if category == "technical_support" and (a.tier2 or a.impact or incident):
