@@ -374,7 +374,8 @@ def analyse(email: Email) -> Analysis:
         reasons.append(f"display name claims to be {brand} from {dom}")
     sender_suspect = bool(sender_why or brand or claims_us)
     # the writer's own words: a forward in any language ends them ("Von:", "-------- Message transféré")
-    own_text = f"{subject.lower()}\n{_FORWARD_RE.split(latest.lower(), 1)[0]}"
+    own = _FORWARD_RE.split(latest.lower(), 1)[0]
+    own_text = f"{subject.lower()}\n{own}"
     free_mail = sender_reg in d.free_mail
     # a brand's own domain is trusted, but not its webmail: anyone can write from outlook.com or gmail.com
     scam, why_scam = r.scam.read(
@@ -425,7 +426,6 @@ def analyse(email: Email) -> Analysis:
     if impact and max(scores, key=scores.__getitem__) in ("technical_support", "customer_complaint"):
         # a system down for everyone is a technical fault, whatever complaint words come with it ("niemand")
         scores["technical_support"] = scores.get("technical_support", 0.0) + 1.0
-    own = _FORWARD_RE.split(latest.lower(), 1)[0]
     lead = max(scores, key=scores.__getitem__) if any(scores.values()) else "general_inquiry"
     notice = (r.no_action.score(own) > 0 and "?" not in own
               and lead in ("general_inquiry", "technical_support", "customer_complaint"))

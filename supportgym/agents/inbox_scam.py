@@ -4,10 +4,11 @@ Keyword tables name yesterday's lures; the forms stay: a request to confirm *you
 details beside a domain that is not what it claims (``m365-account-verify.com``, ``dpd-redelivery-eu.com``),
 pressed by a deadline or a loss ("within 24 hours", "will be suspended"); a payment asked in secret by
 someone who cannot be called; the writer's own bank details that changed; an attached "invoice" locked with a
-password the mail itself gives; a cold pitch to "companies like yours". Each cue is a small pattern over word lists in five languages (``scam`` in data/inbox_rules.json), so
-new wording of the same move is still read. Honest mail says the same words (a supplier's dunning letter, a
-security firm's portal, a disclaimer's "confidential", a customer forwarding a lure to ask about it), so each
-form needs its parts together: precision first (docs/inbox_real.md, sixth pass). Nothing here sees gold labels.
+password the mail itself gives; a cold pitch to "companies like yours". Each cue is a small pattern over word
+lists in five languages (``scam`` in data/inbox_rules.json), so new wording of the same move is still read.
+Honest mail says the same words (a supplier's dunning letter, a security firm's portal, a disclaimer's
+"confidential", a customer forwarding a lure to ask about it), so each form needs its parts together: precision
+first (docs/inbox_real.md, sixth pass). Nothing here sees gold labels.
 """
 
 from __future__ import annotations
