@@ -576,3 +576,15 @@ def test_rules_keep_a_customer_who_wants_a_decision_with_their_team():
         "Refund claim RF-2210", "Hello, I need a decision on my refund claim RF-2210 this week; the charger was faulty. "
         "Regards, Mia", "Mia <mia@example.net>").email)[3]
     assert route != "management"
+
+
+def test_rules_read_a_pitch_that_names_our_own_address_as_a_cold_pitch():
+    """A cold pitch names its target instead of saying "your website": "I was looking at brightdesk.io"."""
+    a, cat, _, route = InboxRulesAgent().read(_mail(
+        "Quick question about brightdesk.io", "Hi there, I was looking at brightdesk.io and noticed you're not on page "
+        "1 for 'laptop repair near me'. We've helped 200+ businesses 3x their organic traffic. Can I send a free audit? "
+        "Cheers, Dan", "Dan <dan@rankboost-seo.co>").email)
+    assert (cat, route) == ("spam_phishing", "trash"), (a.spam_score, a.spam_reasons)
+    customer = _mail("Login problem", "Hi, following up on my ticket: I still can't log in on brightdesk.io since the "
+                     "password reset. Can you help? Thanks, Rosa", "Rosa <rosa@example.net>")
+    assert InboxRulesAgent().read(customer.email)[3] != "trash"

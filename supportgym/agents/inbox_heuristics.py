@@ -381,7 +381,7 @@ def analyse(email: Email) -> Analysis:
     scam, why_scam = r.scam.read(
         own_text, sender_label, [registrable(x)[0] for x in links], free_mail=free_mail,
         trusted=internal or (bool(dom) and not free_mail and sender_label in d.brands and sender_why is None),
-        suspect=bool(reasons))
+        suspect=bool(reasons), names_us=not internal and any(od in own_text for od in d.own_domains))
     spam += scam
     reasons += why_scam
     # someone who received a mail and asks whether it is genuine quotes its lure: the links and words are the

@@ -106,7 +106,7 @@ class ScamReader:
         return bool(self.received.search(text)) and bool(self.reports.search(text))
 
     def read(self, text: str, sender_label: str, link_labels: list[str], free_mail: bool, trusted: bool,
-             suspect: bool) -> tuple[float, list[str]]:
+             suspect: bool, names_us: bool = False) -> tuple[float, list[str]]:
         """(score, reasons) of the scam forms in ``text`` (subject and the latest message, lower case).
 
         ``sender_label`` / ``link_labels``: the registrable names of the sender's and the links' domains
@@ -114,9 +114,10 @@ class ScamReader:
         real company's own); ``trusted``: the sender is us or a brand's own domain (their notices about
         passwords are real); ``free_mail``: the sender writes from a webmail address; ``suspect``: the sender's
         or a link's domain already imitates someone (look-alike, a brand in the display name, a cheap top-level
-        domain). A request for the reader's credentials counts only beside such a domain, or one named for an
-        account action: an honest supplier's dunning letter ("update your payment details to avoid suspension")
-        asks the same in the same words. The reasons name what a domain gives away: like the look-alike checks
+        domain); ``names_us``: an outside writer names our own web address ("I was looking at brightdesk.io"), the
+        frame of a pitch that names its target instead of "your website". A request for the reader's credentials
+        counts only beside such a domain, or one named for an account action: an honest supplier's dunning letter
+        ("update your payment details to avoid suspension") asks the same in the same words. The reasons name what a domain gives away: like the look-alike checks
         they lower the bar for list mail; the wording cues add to the score alone.
         """
         if trusted:
@@ -141,7 +142,7 @@ class ScamReader:
         if self.locked_attachment.search(text):
             score += w.get("locked_attachment", 0.0)
             reasons.append("an attachment locked with a password the mail gives")
-        if self.cold_frame.search(text):
+        if names_us or self.cold_frame.search(text):
             pitches = len({m.group(0) for m in self.cold_pitch.finditer(text)})
             score += w.get("cold_frame", 0.0) + w.get("cold_pitch", 0.0) * min(pitches, int(w.get("cold_pitch_max", 3)))
         return score, reasons
