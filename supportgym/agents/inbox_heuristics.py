@@ -147,6 +147,11 @@ class Table:
         # the literal part of each keyword first: a substring test is far cheaper than a regex search
         self.items = [(k.rstrip("*"), _kw_regex(k), w) for k, w in weights.items()]
 
+    @classmethod
+    def of(cls, words: list[str]) -> Table:
+        """A word list as a table, each word weighing 1: ``score`` counts the words found."""
+        return cls(dict.fromkeys(words, 1.0))
+
     def score(self, text: str) -> float:
         return sum(w for lit, rx, w in self.items if lit in text and rx.search(text))
 
@@ -212,13 +217,12 @@ def rules() -> Rules:
     d = load_rules_data((Path(__file__).parent / "data" / "inbox_rules.json").read_text(encoding="utf-8"))
     return Rules(
         d, Table(d.spam), {c: Table(t) for c, t in d.categories.items()}, Table(d.urgent), Table(d.high),
-        Table(d.low), Table(d.severe), Table(dict.fromkeys(d.tier2, 1.0)), Table(dict.fromkeys(d.impact, 1.0)),
-        Table(dict.fromkeys(d.infrastructure, 1.0)),
+        Table(d.low), Table(d.severe), Table.of(d.tier2), Table.of(d.impact), Table.of(d.infrastructure),
         # list mail: one full cue or two weak ones (``analyse`` asks for a score of 1)
         Table({**dict.fromkeys(d.newsletter_weak, 0.5), **dict.fromkeys(d.newsletter, 1.0)}),
         Table(d.marketing), Table(d.relationship), Table(d.management), scam_reader(d.scam),
-        *(Table(dict.fromkeys(words, 1.0)) for words in (d.closing_thanks, d.closing_done, d.closing_close,
-                                                          d.closing_blockers, d.no_action)),
+        *(Table.of(words) for words in (d.closing_thanks, d.closing_done, d.closing_close, d.closing_blockers,
+                                        d.no_action)),
     )
 
 
