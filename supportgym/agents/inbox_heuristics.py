@@ -8,6 +8,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -48,6 +49,20 @@ _NOISE_ACRONYMS = {
 }
 #: what may follow a product's name within its name: numbers and capitalised words, on the same line
 _MODEL_TAIL = r"(?:[ \t]+(?:\d[\w.-]*|[A-Z][\w-]*)){1,3}"
+
+
+class SpamGenres(Model):
+    """Word lists of ``spam_genres`` in data/inbox_rules.json, one per genre (five languages, lower case)."""
+
+    comment: str = Field("", alias="_comment")
+    adult: list[str] = Field(default_factory=list)
+    advance_fee: list[str] = Field(default_factory=list)
+    prize: list[str] = Field(default_factory=list)
+    easy_money: list[str] = Field(default_factory=list)
+    miracle_cure: list[str] = Field(default_factory=list)
+
+    def words(self) -> list[str]:
+        return [w for _, v in self if isinstance(v, list) for w in v]
 
 
 class RulesData(Model):
@@ -130,6 +145,15 @@ class RulesData(Model):
     #: where such spam starts at 0.35
     faraway_share: float = 0.3
     faraway_weight: float = 3.0
+    #: genres only spam is written in (``SpamGenres``): this many of their words (fewer in long mail, as the
+    #: marketing score) ...
+    spam_genres: SpamGenres = Field(default_factory=SpamGenres)
+    spam_genre_min: float = 2.0
+    #: ... with this much bulk-marketing evidence make spam, list mail or not
+    spam_genre_marketing_min: float = 3.0
+    #: words of mail that talks about spam (list talk about filters, a colleague forwarding a scam): it quotes the
+    #: genres' words without being written in them
+    spam_talk: list[str] = Field(default_factory=list)
 
 
 def _kw_regex(kw: str) -> re.Pattern[str]:
@@ -178,6 +202,8 @@ class Rules:
     closing_close: Table
     closing_blockers: Table
     no_action: Table
+    spam_genres: Table
+    spam_talk: Table
 
 
 def _no_repeated_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
@@ -188,10 +214,11 @@ def _no_repeated_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
     return dict(pairs)
 
 
-def _repeated_words(model: Model) -> dict[str, list[str]]:
-    """Word-list fields of ``model`` that name a word twice: a copy slip that hides which list was meant."""
+def _repeated_words(fields: Iterable[tuple[str, object]]) -> dict[str, list[str]]:
+    """Word-list fields (a model's, or (name, value) pairs) that name a word twice: a copy slip that hides which
+    list was meant."""
     out = {}
-    for name, value in model:
+    for name, value in fields:
         if isinstance(value, list):
             seen: set[str] = set()
             twice = sorted({w for w in value if w in seen or seen.add(w)})
@@ -206,7 +233,8 @@ def load_rules_data(text: str) -> RulesData:
     bad = sorted(set(d.categories) - set(CATEGORIES))
     if bad:
         raise ValueError(f"data/inbox_rules.json: unknown categories {bad}; allowed: {sorted(CATEGORIES)}")
-    repeats = _repeated_words(d) | {f"scam.{k}": v for k, v in _repeated_words(d.scam).items()}
+    repeats = (_repeated_words(d) | {f"scam.{k}": v for k, v in _repeated_words(d.scam).items()}
+               | _repeated_words([("spam_genres", d.spam_genres.words())]))  # a word in two genres counts twice
     if repeats:
         raise ValueError(f"data/inbox_rules.json: words listed twice in one list: {repeats}")
     return d
@@ -222,7 +250,7 @@ def rules() -> Rules:
         Table({**dict.fromkeys(d.newsletter_weak, 0.5), **dict.fromkeys(d.newsletter, 1.0)}),
         Table(d.marketing), Table(d.relationship), Table(d.management), scam_reader(d.scam),
         *(Table.of(words) for words in (d.closing_thanks, d.closing_done, d.closing_close, d.closing_blockers,
-                                        d.no_action)),
+                                        d.no_action, d.spam_genres.words(), d.spam_talk)),
     )
 
 
@@ -307,6 +335,9 @@ class Analysis:
     big_customer: bool = False
     #: bulk-marketing score (keywords + shape cues) and its reasons
     marketing: float = 0.0
+    #: words of the genres only spam is written in (``RulesData.spam_genres``), fewer in long mail; 0 for replies,
+    #: talk about spam and a reported lure
+    spam_genre: float = 0.0
     #: executive-mail score (``RulesData.management``)
     management: float = 0.0
     #: a reply among others that asks nothing of us (see ``is_conversation``)
@@ -412,8 +443,12 @@ def analyse(email: Email) -> Analysis:
             seen.update(x.lower() for x in [w, *w.split()])
     unquoted = _UNQUOTED_RE.sub("", full)
     n_words = max(1, len(unquoted.split()))
-    marketing = (r.marketing.score(unquoted) * min(1.0, (d.marketing_length_norm_words / n_words) ** 0.5)
-                 + _shape_score(h.sender, h.subject, email.body, d.shape))
+    # keyword hits pile up in long legitimate mail: past the norm's length they count less
+    length_norm = min(1.0, (d.marketing_length_norm_words / n_words) ** 0.5)
+    marketing = r.marketing.score(unquoted) * length_norm + _shape_score(h.sender, h.subject, email.body, d.shape)
+    # a reply or talk about spam quotes the genres' words without being written in them
+    genre = (0.0 if reported or _ANSWER_RE.match(h.subject) or r.spam_talk.score(own_text)
+             else r.spam_genres.score(unquoted) * length_norm)
     newsletter = (r.newsletter.score(f"{h.sender.lower()}\n{full}") >= 1.0 or bool(_SERIAL_RE.search(h.subject))
                   or bool(_MACHINE_SUBJECT_RE.search(h.subject)) or is_all_clear(h.sender, h.subject))
     if newsletter:
@@ -434,7 +469,7 @@ def analyse(email: Email) -> Analysis:
     notice = (r.no_action.score(own) > 0 and "?" not in own
               and lead in ("general_inquiry", "technical_support", "customer_complaint"))
     return Analysis(
-        spam_score=spam, spam_reasons=reasons, marketing=marketing, conversation=conversation,
+        spam_score=spam, spam_reasons=reasons, marketing=marketing, spam_genre=genre, conversation=conversation,
         category_scores=scores,
         urgent=r.urgent.score(text), high=r.high.score(text), low=r.low.score(text),
         severity=r.severe.score(text), tier2=r.tier2.score(text) > 0, newsletter=newsletter,

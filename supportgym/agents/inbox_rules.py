@@ -20,8 +20,11 @@ RANK = {p: i for i, p in enumerate(PRIORITIES)}
 
 
 def is_spam(a: Analysis) -> bool:
-    """Phishing cues (look-alike senders and links, credential bait) or enough bulk-marketing evidence."""
+    """Phishing cues (look-alike senders and links, credential bait), enough bulk-marketing evidence, or bulk
+    marketing in a genre only spam is written in (adult, advance fee, prizes, easy money, miracle cures)."""
     d = rules().data
+    if a.spam_genre >= d.spam_genre_min and a.marketing >= d.spam_genre_marketing_min:
+        return True  # no newsletter a company sends its customers is written in these genres: list mail or not
     if a.newsletter:  # list mail carries footers, offers and links legitimately: it needs more evidence
         phish = d.spam_threshold if a.spam_reasons else d.spam_threshold_list
         return a.spam_score >= phish or a.marketing >= d.spam_threshold_marketing_list
