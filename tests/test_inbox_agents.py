@@ -196,6 +196,13 @@ def _mail(subject: str, body: str, sender: str = "") -> LabelledEmail:
      "working from home, no experience needed. This is not spam: you signed up... To be removed click here.", ""),
     ("Gane dinero desde casa", "¡Oferta especial! Gane dinero extra desde casa. 100% gratis, sin riesgo. Haga clic aquí "
      "http://dinero-facil.biz para darse de baja.", "promo4481@yahoo.com"),
+    # spam families of the era beside the usual offers: grants, satellite TV, credit repair
+    ("Claim your share", "Billions in government grants go unclaimed every year. Our guide shows how to get grant "
+     "money you never pay back. http://grantsfinder.example.biz", "info@grantsfinder.example.biz"),
+    ("Watch every channel", "Get a free satellite TV system installed this week: 200 channels, every pay-per-view event "
+     "included. Call now! http://sat-deals.example.com", "deals@sat-deals.example.com"),
+    ("Your credit, fixed", "Credit repair that works: erase bad credit in 30 days, no credit check, then get a cash "
+     "advance. http://credit-now.example.net", "team@credit-now.example.net"),
 ])
 def test_rules_trash_bulk_marketing(subject, body, sender):
     _, cat, pri, route = InboxRulesAgent().read(_mail(subject, body, sender).email)
@@ -627,3 +634,14 @@ def test_rules_keep_list_talk_about_such_spam_and_a_pharmacy_newsletter():
     for le in (talk, reply, shop):
         a, _, _, route = InboxRulesAgent().read(le.email)
         assert route != "trash", (le.email.header.subject, a.marketing, a.spam_genre)
+
+
+def test_rules_keep_customers_who_name_those_families_words():
+    """A customer's satellite receiver or their wish to leave our email list is no offer."""
+    for subject, body in [
+        ("Satellite TV box offline", "Hi, the satellite TV receiver I bought from you last month no longer connects to "
+         "the Wi-Fi since the update, so pay-per-view films won't load. Can you help? Order 55120, Ines"),
+        ("Email list", "Please take me off your email list, I get three mails a week. Thanks, Tom"),
+    ]:
+        a, _, _, route = InboxRulesAgent().read(_mail(subject, body, "Customer <someone@example.net>").email)
+        assert route != "trash", (subject, a.marketing)
