@@ -203,6 +203,10 @@ def _mail(subject: str, body: str, sender: str = "") -> LabelledEmail:
      "included. Call now! http://sat-deals.example.com", "deals@sat-deals.example.com"),
     ("Your credit, fixed", "Credit repair that works: erase bad credit in 30 days, no credit check, then get a cash "
      "advance. http://credit-now.example.net", "team@credit-now.example.net"),
+    ("Look 10 years younger", "Our all natural formula reverses aging while you rest. As seen on TV! No strings "
+     "attached, see for yourself: http://youth-labs.example.com", "youth@youth-labs.example.com"),
+    ("Serious cash, part time", "Potential earnings of $4,000 a month, no inventory, no middleman. Serious inquiries "
+     "only. http://biz-op.example.org", "opportunity@biz-op.example.org"),
 ])
 def test_rules_trash_bulk_marketing(subject, body, sender):
     _, cat, pri, route = InboxRulesAgent().read(_mail(subject, body, sender).email)
@@ -642,6 +646,8 @@ def test_rules_keep_customers_who_name_those_families_words():
         ("Satellite TV box offline", "Hi, the satellite TV receiver I bought from you last month no longer connects to "
          "the Wi-Fi since the update, so pay-per-view films won't load. Can you help? Order 55120, Ines"),
         ("Email list", "Please take me off your email list, I get three mails a week. Thanks, Tom"),
+        ("Router question", "Hello, does the mesh router kit come with free installation, and can I pay by money "
+         "order? We would like to buy two. Regards, Aoife"),
     ]:
         a, _, _, route = InboxRulesAgent().read(_mail(subject, body, "Customer <someone@example.net>").email)
         assert route != "trash", (subject, a.marketing)
