@@ -651,3 +651,17 @@ def test_rules_keep_customers_who_name_those_families_words():
     ]:
         a, _, _, route = InboxRulesAgent().read(_mail(subject, body, "Customer <someone@example.net>").email)
         assert route != "trash", (subject, a.marketing)
+
+
+@pytest.mark.parametrize("subject,body,sender", [
+    ("Wellness week", "Next week is wellness week: free yoga, a talk on weight loss and healthy sleep, and a quit "
+     "smoking clinic on Thursday. Sign up on the intranet. HR", "HR <hr@brightdesk.io>"),
+    ("Our lottery terminal keeps rebooting", "Hello, we run a newsagent and the lottery terminal PC you installed "
+     "reboots every hour since Monday; we lose jackpot sales every time. Please send someone. Ahmed, contract 4471",
+     "Ahmed <ahmed@newsagent.example>"),
+])
+def test_rules_keep_a_colleagues_wellness_week_and_a_customer_whose_words_are_the_genres(subject, body, sender):
+    """A colleague's mail is no bulk marketing, and bulk mail points somewhere: a customer's lottery terminal that keeps
+    rebooting (no link) is a request, whatever its words."""
+    a, _, _, route = InboxRulesAgent().read(_mail(subject, body, sender).email)
+    assert route != "trash", (a.marketing, a.spam_genre)

@@ -335,8 +335,8 @@ class Analysis:
     big_customer: bool = False
     #: bulk-marketing score (keywords + shape cues) and its reasons
     marketing: float = 0.0
-    #: words of the genres only spam is written in (``RulesData.spam_genres``), fewer in long mail; 0 for replies,
-    #: talk about spam and a reported lure
+    #: words of the genres only spam is written in (``RulesData.spam_genres``), fewer in long mail; 0 for mail
+    #: without a link, replies, talk about spam and a reported lure
     spam_genre: float = 0.0
     #: executive-mail score (``RulesData.management``)
     management: float = 0.0
@@ -446,8 +446,9 @@ def analyse(email: Email) -> Analysis:
     # keyword hits pile up in long legitimate mail: past the norm's length they count less
     length_norm = min(1.0, (d.marketing_length_norm_words / n_words) ** 0.5)
     marketing = r.marketing.score(unquoted) * length_norm + _shape_score(h.sender, h.subject, email.body, d.shape)
-    # a reply or talk about spam quotes the genres' words without being written in them
-    genre = (0.0 if reported or _ANSWER_RE.match(h.subject) or r.spam_talk.score(own_text)
+    # bulk mail points somewhere: without a link the genres' words are a person's ("the lottery terminal you
+    # installed keeps rebooting"); a reply or talk about spam quotes them without being written in them
+    genre = (0.0 if not links or reported or _ANSWER_RE.match(h.subject) or r.spam_talk.score(own_text)
              else r.spam_genres.score(unquoted) * length_norm)
     newsletter = (r.newsletter.score(f"{h.sender.lower()}\n{full}") >= 1.0 or bool(_SERIAL_RE.search(h.subject))
                   or bool(_MACHINE_SUBJECT_RE.search(h.subject)) or is_all_clear(h.sender, h.subject))
