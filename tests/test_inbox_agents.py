@@ -197,6 +197,10 @@ def _mail(subject: str, body: str, sender: str = "") -> LabelledEmail:
     ("Gane dinero desde casa", "¡Oferta especial! Gane dinero extra desde casa. 100% gratis, sin riesgo. Haga clic aquí "
      "http://dinero-facil.biz para darse de baja.", "promo4481@yahoo.com"),
     # spam families of the era beside the usual offers: grants, satellite TV, credit repair
+    ("Strictly confidential", "I am the personal attorney of the late Mr. Okafor, who died with his next of kin in a "
+     "crash, leaving US$12.5m in a dormant account. I seek your consent to present you as the next of kin so that "
+     "the funds can be transferred to you; you will keep 30%. Reply with your full name and phone.", "Barrister Obi "
+     "<obi.chambers@example.ng>"),
     ("Claim your share", "Billions in government grants go unclaimed every year. Our guide shows how to get grant "
      "money you never pay back. http://grantsfinder.example.biz", "info@grantsfinder.example.biz"),
     ("Watch every channel", "Get a free satellite TV system installed this week: 200 channels, every pay-per-view event "
@@ -659,6 +663,9 @@ def test_rules_keep_customers_who_name_those_families_words():
     ("Our lottery terminal keeps rebooting", "Hello, we run a newsagent and the lottery terminal PC you installed "
      "reboots every hour since Monday; we lose jackpot sales every time. Please send someone. Ahmed, contract 4471",
      "Ahmed <ahmed@newsagent.example>"),
+    # an advance-fee letter's story without its fortune: a customer writing after a death
+    ("Account of my late father", "Hello, my father is deceased since March. As next of kin I would like to close his "
+     "account and the bank account direct debit. What do you need from me? Regards, Elena", "Elena <elena@example.es>"),
 ])
 def test_rules_keep_a_colleagues_wellness_week_and_a_customer_whose_words_are_the_genres(subject, body, sender):
     """A colleague's mail is no bulk marketing, and bulk mail points somewhere: a customer's lottery terminal that keeps

@@ -108,6 +108,9 @@ class RulesData(Model):
     team_names: dict[str, str]
     #: bulk-marketing cues (offers, money, pills, remove footers; en/de/es/pt/fr) and their threshold
     marketing: dict[str, float] = Field(default_factory=dict)
+    #: an advance-fee letter's story (next of kin, the late husband): bulk-marketing evidence only beside a fortune
+    #: (millions, a sum of seven figures), so that a customer writing after a death is not read as one
+    estate_story: dict[str, float] = Field(default_factory=dict)
     spam_threshold_marketing: float = 4.0
     #: list mail and newsletters carry footers and offers legitimately: they need more evidence
     spam_threshold_marketing_list: float = 7.0
@@ -194,6 +197,7 @@ class Rules:
     infrastructure: Table
     newsletter: Table
     marketing: Table
+    estate_story: Table
     relationship: Table
     management: Table
     scam: ScamReader
@@ -248,7 +252,7 @@ def rules() -> Rules:
         Table(d.low), Table(d.severe), Table.of(d.tier2), Table.of(d.impact), Table.of(d.infrastructure),
         # list mail: one full cue or two weak ones (``analyse`` asks for a score of 1)
         Table({**dict.fromkeys(d.newsletter_weak, 0.5), **dict.fromkeys(d.newsletter, 1.0)}),
-        Table(d.marketing), Table(d.relationship), Table(d.management), scam_reader(d.scam),
+        Table(d.marketing), Table(d.estate_story), Table(d.relationship), Table(d.management), scam_reader(d.scam),
         *(Table.of(words) for words in (d.closing_thanks, d.closing_done, d.closing_close, d.closing_blockers,
                                         d.no_action, d.spam_genres.words(), d.spam_talk)),
     )
@@ -445,7 +449,9 @@ def analyse(email: Email) -> Analysis:
     n_words = max(1, len(unquoted.split()))
     # keyword hits pile up in long legitimate mail: past the norm's length they count less
     length_norm = min(1.0, (d.marketing_length_norm_words / n_words) ** 0.5)
-    marketing = r.marketing.score(unquoted) * length_norm + _shape_score(h.sender, h.subject, email.body, d.shape)
+    fortune = r.estate_story.score(unquoted) if _FORTUNE_RE.search(unquoted) else 0.0
+    marketing = ((r.marketing.score(unquoted) + fortune) * length_norm
+                 + _shape_score(h.sender, h.subject, email.body, d.shape))
     # bulk mail points somewhere: without a link the genres' words are a person's ("the lottery terminal you
     # installed keeps rebooting"); a reply or talk about spam quotes them without being written in them
     genre = (0.0 if not links or reported or _ANSWER_RE.match(h.subject) or r.spam_talk.score(own_text)
@@ -591,6 +597,8 @@ def is_conversation(sender: str, subject: str, body: str, d: RulesData) -> bool:
 
 
 #: a numbered issue in the subject: "Standard Issue 131", "Vol. 4", "Lesson 2", "Ausgabe 12"
+#: a fortune: millions (five languages), or a sum of seven figures and more ("$21,737,861.54", "US$10.5m")
+_FORTUNE_RE = re.compile(r"\bmill(?:ion|ions|ones|ionen|ões|ão)\b|\d{1,3}(?:[,.' ]\d{3}){2,}|us\$\s?[\d.]+\s?m\b")
 _SERIAL_RE = re.compile(r"\b(?:issue|vol\.?|volume|edition|lesson|ausgabe|edición|edição|numéro)\s*(?:no\.?\s*)?#?\d+", re.I)
 #: subjects only machines write: calendar answers, monitoring and backup results, CI runs, ticket receipts
 _MACHINE_SUBJECT_RE = re.compile(
