@@ -450,11 +450,12 @@ def analyse(email: Email) -> Analysis:
     # keyword hits pile up in long legitimate mail: past the norm's length they count less
     length_norm = min(1.0, (d.marketing_length_norm_words / n_words) ** 0.5)
     fortune = r.estate_story.score(unquoted) if _FORTUNE_RE.search(unquoted) else 0.0
+    answer = bool(_ANSWER_RE.match(h.subject))
     marketing = ((r.marketing.score(unquoted) + fortune) * length_norm
                  + _shape_score(h.sender, h.subject, email.body, d.shape))
     # bulk mail points somewhere: without a link the genres' words are a person's ("the lottery terminal you
     # installed keeps rebooting"); a reply or talk about spam quotes them without being written in them
-    genre = (0.0 if not links or reported or _ANSWER_RE.match(h.subject) or r.spam_talk.score(own_text)
+    genre = (0.0 if not links or reported or answer or r.spam_talk.score(own_text)
              else r.spam_genres.score(unquoted) * length_norm)
     newsletter = (r.newsletter.score(f"{h.sender.lower()}\n{full}") >= 1.0 or bool(_SERIAL_RE.search(h.subject))
                   or bool(_MACHINE_SUBJECT_RE.search(h.subject)) or is_all_clear(h.sender, h.subject))
@@ -468,7 +469,7 @@ def analyse(email: Email) -> Analysis:
     conversation = (not internal and max(scores.values(), default=0.0) < d.conversation_max_score
                     and closing != "open" and is_conversation(h.sender, h.subject, email.body, d))
     # a reply's subject is the thread's: "Re: Workspace down, nobody can log in" above "all good now"
-    impact = r.impact.score(about if _ANSWER_RE.match(h.subject) else text) > 0 and r.infrastructure.score(text) > 0
+    impact = r.impact.score(about if answer else text) > 0 and r.infrastructure.score(text) > 0
     if impact and max(scores, key=scores.__getitem__) in ("technical_support", "customer_complaint"):
         # a system down for everyone is a technical fault, whatever complaint words come with it ("niemand")
         scores["technical_support"] = scores.get("technical_support", 0.0) + 1.0

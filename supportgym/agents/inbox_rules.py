@@ -23,16 +23,14 @@ def is_spam(a: Analysis) -> bool:
     """Phishing cues (look-alike senders and links, credential bait), enough bulk-marketing evidence, or bulk
     marketing in a genre only spam is written in (adult, advance fee, prizes, easy money, miracle cures)."""
     d = rules().data
+    # list mail carries footers, offers and links legitimately: without a look-alike domain it needs more evidence
+    if a.spam_score >= (d.spam_threshold_list if a.newsletter and not a.spam_reasons else d.spam_threshold):
+        return True
     if a.internal:
-        # a colleague's raffle or wellness week is no bulk marketing; mail that only claims our address is read by
-        # its phishing cues
-        return a.spam_score >= d.spam_threshold
+        return False  # a colleague's raffle or wellness week is no bulk marketing; a forged colleague phishes (above)
     if a.spam_genre >= d.spam_genre_min and a.marketing >= d.spam_genre_marketing_min:
         return True  # no newsletter a company sends its customers is written in these genres: list mail or not
-    if a.newsletter:  # list mail carries footers, offers and links legitimately: it needs more evidence
-        phish = d.spam_threshold if a.spam_reasons else d.spam_threshold_list
-        return a.spam_score >= phish or a.marketing >= d.spam_threshold_marketing_list
-    return a.spam_score >= d.spam_threshold or a.marketing >= d.spam_threshold_marketing
+    return a.marketing >= (d.spam_threshold_marketing_list if a.newsletter else d.spam_threshold_marketing)
 
 
 def decide_category(a: Analysis) -> str:

@@ -117,8 +117,9 @@ class ScamReader:
         domain); ``names_us``: an outside writer names our own web address ("I was looking at brightdesk.io"), the
         frame of a pitch that names its target instead of "your website". A request for the reader's credentials
         counts only beside such a domain, or one named for an account action: an honest supplier's dunning letter
-        ("update your payment details to avoid suspension") asks the same in the same words. The reasons name what a domain gives away: like the look-alike checks
-        they lower the bar for list mail; the wording cues add to the score alone.
+        ("update your payment details to avoid suspension") asks the same in the same words. The reasons name what
+        a domain gives away: like the look-alike checks they lower the bar for list mail; the wording cues add to
+        the score alone.
         """
         if trusted:
             return 0.0, []
