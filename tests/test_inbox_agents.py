@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from supportgym import make
 from supportgym.agents import make_agent
-from supportgym.agents.inbox_heuristics import analyse, lookalike, rules
+from supportgym.agents.inbox_heuristics import analyse, load_rules_data, lookalike, rules
 from supportgym.agents.inbox_rules import InboxOracleAgent, InboxRulesAgent
 from supportgym.agents.repair import validate_action
 from supportgym.envs.inbox.models import InboxAction, LabelledEmail
@@ -672,3 +675,40 @@ def test_rules_keep_a_colleagues_wellness_week_and_a_customer_whose_words_are_th
     rebooting (no link) is a request, whatever its words."""
     a, _, _, route = InboxRulesAgent().read(_mail(subject, body, sender).email)
     assert route != "trash", (a.marketing, a.spam_genre)
+
+
+@pytest.mark.parametrize("subject,body", [
+    ("You won the summer raffle!", "Hi Tom, congratulations, you have won first prize in the summer party raffle: a "
+     "weekend voucher. Collect it at reception before Friday. Petra"),
+    ("Claim your prize", "Hi all, the lottery draw for the team-building prizes is done. Winners please claim your "
+     "prize from HR by Friday. Click here for the list: https://intranet.brightdesk.io/raffle Petra"),
+    ("Password expiry: verify your account", "Your password expires in 3 days. Please verify your account and update "
+     "your password at https://sso.brightdesk.io/reset before Friday. IT"),
+])
+def test_rules_keep_a_colleagues_raffle_and_it_notice(subject, body):
+    """From our own domain, with every link on it, a prize or a password-expiry notice is meant: nobody outside can
+    collect what it asks for."""
+    a, _, _, route = InboxRulesAgent().read(_mail(subject, body, "Petra Lang <petra.lang@brightdesk.io>").email)
+    assert route != "trash", (a.spam_score, a.spam_reasons)
+
+
+@pytest.mark.parametrize("body", [
+    # the same notice pointing outside our domain: a forged colleague
+    "Your password expires in 3 days. Please verify your account and update your password at "
+    "http://brightdesk-sso.com/reset before Friday. IT",
+    "Your mailbox is full. Confirm your login details here to avoid suspension: http://mail-upgrade.top/login IT",
+    # no link, but money: a forged manager's gift-card errand
+    "Are you at your desk? I need you to buy five gift cards for a client today, keep this between us. Send me the "
+    "codes as soon as you have them. Mark",
+])
+def test_rules_trash_a_forged_colleague(body):
+    a, _, _, route = InboxRulesAgent().read(_mail("Urgent", body, "IT Helpdesk <it@brightdesk.io>").email)
+    assert route == "trash", (a.spam_score, a.spam_reasons)
+
+
+def test_colleague_spam_words_must_be_phishing_keywords():
+    path = Path(__file__).parents[1] / "supportgym" / "agents" / "data" / "inbox_rules.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["colleague_spam_words"] = [*data["colleague_spam_words"], "free raffle tickets"]
+    with pytest.raises(ValueError, match="colleague_spam_words.*free raffle tickets"):
+        load_rules_data(json.dumps(data))

@@ -157,6 +157,9 @@ class RulesData(Model):
     #: words of mail that talks about spam (list talk about filters, a colleague forwarding a scam): it quotes the
     #: genres' words without being written in them
     spam_talk: list[str] = Field(default_factory=list)
+    #: phishing keywords (keys of ``spam``) a colleague uses in earnest: a raffle's prize, IT's password-expiry
+    #: notice, a shared document. From our own domain with every link on it, they do not count
+    colleague_spam_words: list[str] = Field(default_factory=list)
 
 
 def _kw_regex(kw: str) -> re.Pattern[str]:
@@ -208,6 +211,7 @@ class Rules:
     no_action: Table
     spam_genres: Table
     spam_talk: Table
+    colleague_spam_words: Table
 
 
 def _no_repeated_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
@@ -241,6 +245,9 @@ def load_rules_data(text: str) -> RulesData:
                | _repeated_words([("spam_genres", d.spam_genres.words())]))  # a word in two genres counts twice
     if repeats:
         raise ValueError(f"data/inbox_rules.json: words listed twice in one list: {repeats}")
+    unknown = sorted(set(d.colleague_spam_words) - set(d.spam))
+    if unknown:  # they are taken back from the phishing score: a word it does not hold would go below zero
+        raise ValueError(f"data/inbox_rules.json: colleague_spam_words {unknown} are not keys of 'spam'")
     return d
 
 
@@ -255,6 +262,7 @@ def rules() -> Rules:
         Table(d.marketing), Table(d.estate_story), Table(d.relationship), Table(d.management), scam_reader(d.scam),
         *(Table.of(words) for words in (d.closing_thanks, d.closing_done, d.closing_close, d.closing_blockers,
                                         d.no_action, d.spam_genres.words(), d.spam_talk)),
+        Table({w: d.spam[w] for w in d.colleague_spam_words}),
     )
 
 
@@ -380,12 +388,16 @@ def analyse(email: Email) -> Analysis:
     display, _ = sender_parts(h.sender)
     sender_label, sender_reg = registrable(dom) if dom else ("", "")
     reasons = []
-    spam = r.spam.score(full)
+    internal = sender_reg in d.own_domains
+    links = list(dict.fromkeys(m.lower().rstrip(".") for m in URL_RE.findall(email.body)))
+    # a colleague whose links stay on our own domains cannot be harvesting credentials or selling: their raffle's
+    # prize and IT's password-expiry notice are meant (a forged colleague points outside, or asks for money)
+    colleague = internal and all(registrable(x)[1] in d.own_domains for x in links)
+    spam = r.spam.score(full) - (r.colleague_spam_words.score(full) if colleague else 0.0)
     sender_why = lookalike(dom, d)
     if sender_why:
         spam += 3.0
         reasons.append(f"sender {sender_why}")
-    links = list(dict.fromkeys(m.lower().rstrip(".") for m in URL_RE.findall(email.body)))
     for link in links:
         why = lookalike(link, d)
         if why:
@@ -402,7 +414,6 @@ def analyse(email: Email) -> Analysis:
     if tld in d.suspicious_tlds:
         spam += 1.0
         reasons.append(f"sender on .{tld}")
-    internal = sender_reg in d.own_domains
     claims_us = not internal and any(n in display.lower() for n in d.own_names)
     if claims_us:
         spam += 1.5
@@ -419,7 +430,7 @@ def analyse(email: Email) -> Analysis:
     # a brand's own domain is trusted, but not its webmail: anyone can write from outlook.com or gmail.com
     scam, why_scam = r.scam.read(
         own_text, sender_label, [registrable(x)[0] for x in links], free_mail=free_mail,
-        trusted=internal or (bool(dom) and not free_mail and sender_label in d.brands and sender_why is None),
+        trusted=colleague or (not internal and bool(dom) and not free_mail and sender_label in d.brands and sender_why is None),
         suspect=bool(reasons), names_us=not internal and any(od in own_text for od in d.own_domains))
     spam += scam
     reasons += why_scam
