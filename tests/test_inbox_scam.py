@@ -168,3 +168,35 @@ def test_brands_phished_across_our_five_languages_are_known_and_their_own_domain
     assert _route("Ihre Sendung", "Ihr Paket kommt morgen zwischen 10 und 12 Uhr.", "DPD <noreply@dpd.de>") != "trash"
     assert _route("Kontoauszug", "Ihr Kontoauszug für November steht bereit.",
                   "Deutsche Bank <service@deutsche-bank.de>") != "trash"
+
+
+@pytest.mark.parametrize("subject,body,sender", [
+    ("Your account was hacked", "Hello. I have access to your device: my trojan came with an adult website you visited, "
+     "and I recorded you through your webcam. Send $900 in Bitcoin to the wallet below within 48 hours, or the video "
+     "goes to all your contacts.\n\nbc1q9h6tq8w3xk2m0v7d4f5g8j2l6n0p3r5s7u9w", "<x7rk2@mailbox.example>"),
+    # sent "from the reader's own account": a colleague's address is no protection
+    ("Sicherheitswarnung", "Hallo. Ich habe Zugriff auf Ihr Gerät und ein Video über Ihre Kamera aufgenommen. Zahlen Sie "
+     "800 EUR in Bitcoin, sonst schicke ich das Video an alle Ihre Kontakte.", "info@brightdesk.io"),
+    ("Tengo tu vídeo", "He grabado un vídeo con tu cámara mientras visitabas sitios para adultos. Paga 700 USD en "
+     "bitcoin a esta cartera o lo envío a tus contactos.", "<anon@correo.example>"),
+])
+def test_rules_trash_extortion_for_cryptocurrency(subject, body, sender):
+    """Control of the reader's device or a recording of them, a threat to expose it, a ransom in cryptocurrency."""
+    assert _route(subject, body, sender) == "trash"
+
+
+@pytest.mark.parametrize("subject,body,sender", [
+    # a ransomware victim reports the ransom in bitcoin: no claim over anyone's webcam
+    ("HELP - all files encrypted", "Hi, this morning every file on our NAS was renamed and a ransom note asks for 2 "
+     "bitcoin to a wallet, or they will publish our customer data. We have not paid. Please call me, it's urgent. "
+     "Dieter, Kanzlei Brandt", "Dieter Brandt <d.brandt@kanzlei-brandt.de>"),
+    # a customer asking about an extortion mail they received
+    ("Is this real?", "Hello, I received an email saying 'I recorded you through your webcam, send bitcoin to my wallet "
+     "or the video goes to your contacts'. Is this a scam? I haven't paid anything. Thanks, Lea",
+     "Lea Novak <lea.novak@gmail.com>"),
+    # a webcam sold, paid in bitcoin
+    ("Order question", "Hi, can I pay for the 4K webcam and the video light in bitcoin? I have a wallet on Coinbase. "
+     "Regards, Ravi", "Ravi Menon <ravi@menon-design.example>"),
+])
+def test_extortion_needs_its_three_parts_and_a_report_clears_it(subject, body, sender):
+    assert _route(subject, body, sender) != "trash"

@@ -65,6 +65,14 @@ class ScamTables(Model):
     #: this really from you?", "I haven't clicked it"); the lure they quote is evidence about the mail reported
     received: list[str] = Field(default_factory=list)
     reports: list[str] = Field(default_factory=list)
+    #: extortion ("sextortion"): the writer claims control of the reader's device or a recording of them ("I have
+    #: access to your device", "I recorded you") ...
+    control_claims: list[str] = Field(default_factory=list)
+    #: ... threatens to expose it ("all your contacts", "the video", "your webcam") ...
+    exposure: list[str] = Field(default_factory=list)
+    #: ... and wants cryptocurrency. All three: a customer whose files a ransomware gang encrypted reports the
+    #: ransom in bitcoin, but claims no control over anyone's webcam
+    crypto: list[str] = Field(default_factory=list)
     weights: dict[str, float] = Field(default_factory=dict)
 
     @field_validator("received", "reports")
@@ -99,6 +107,9 @@ class ScamReader:
     cold_pitch: re.Pattern[str]
     received: re.Pattern[str]
     reports: re.Pattern[str]
+    control_claim: re.Pattern[str]
+    exposure: re.Pattern[str]
+    crypto: re.Pattern[str]
 
     def reported(self, text: str) -> bool:
         """Does the writer say they received a mail *and* ask whether it is genuine or say they did not click it
@@ -121,9 +132,13 @@ class ScamReader:
         a domain gives away: like the look-alike checks they lower the bar for list mail; the wording cues add to
         the score alone.
         """
+        w = self.tables.weights
+        if self.control_claim.search(text) and self.exposure.search(text) and self.crypto.search(text):
+            # whoever the sender seems to be: extortion mail is typically sent "from your own account"
+            return w.get("extortion", 0.0), ["extortion: control of the reader's device or a recording of them, "
+                                             "for cryptocurrency"]
         if trusted:
             return 0.0, []
-        w = self.tables.weights
         score, reasons = 0.0, []
         if self.ask.search(text):
             for label in [sender_label, *link_labels]:
@@ -184,4 +199,5 @@ def scam_reader(t: ScamTables) -> ScamReader:
         _words(t.bank_change), _words(t.no_callback), locked_attachment,
         frozenset(t.domain_words), _words(t.cold_frames),
         _words(t.cold_pitch), _any_of(t.received), _any_of(t.reports),
+        _words(t.control_claims), _words(t.exposure), _words(t.crypto),
     )
