@@ -706,6 +706,30 @@ def test_rules_trash_a_forged_colleague(body):
     assert route == "trash", (a.spam_score, a.spam_reasons)
 
 
+@pytest.mark.parametrize("subject,body", [
+    ("Laptops for our computer lab", "Dear Sir/Madam, we are upgrading our school's computer lab and need 40 laptops "
+     "(i5, 16 GB RAM, 512 GB SSD) with three years of onsite warranty, plus a network switch installed by your "
+     "engineers. Kindly send your best quotation. Regards, R. Iyer"),
+    ("Presupuesto wifi", "Hola, tenemos una casa rural de 10 habitaciones y queremos comprar routers o un sistema mesh "
+     "para cubrir todo el edificio y el jardín. ¿Nos podrían hacer un presupuesto con instalación? Gracias, Lucía"),
+])
+def test_rules_read_a_technical_purchase_without_a_fault_as_sales(subject, body):
+    """New purchases and quotes are sales however technical their words; nothing here is broken."""
+    a, cat, _, route = InboxRulesAgent().read(_mail(subject, body, "Buyer <buyer@school.example>").email)
+    assert (cat, route) == ("sales_lead", "sales"), a.category_scores
+
+
+@pytest.mark.parametrize("subject,body", [
+    ("Router keeps dropping", "Hi, the mesh routers you sold us keep dropping the connection every hour and the VPN "
+     "is down again. We may need a quote for new ones, but first please fix this. Regards, Ana"),
+    ("Angebot und Fehler", "Hallo, der Drucker aus Ihrem Angebot zeigt seit gestern einen Fehler und druckt nicht "
+     "mehr. Bitte helfen Sie uns. Gruß, Jan"),
+])
+def test_rules_keep_a_fault_with_sales_words_in_support(subject, body):
+    a, cat, _, route = InboxRulesAgent().read(_mail(subject, body, "Customer <it@client.example>").email)
+    assert cat == "technical_support" and route.startswith("support"), (a.category_scores, a.fault)
+
+
 def test_colleague_spam_words_must_be_phishing_keywords():
     path = Path(__file__).parents[1] / "supportgym" / "agents" / "data" / "inbox_rules.json"
     data = json.loads(path.read_text(encoding="utf-8"))

@@ -160,6 +160,11 @@ class RulesData(Model):
     #: phishing keywords (keys of ``spam``) a colleague uses in earnest: a raffle's prize, IT's password-expiry
     #: notice, a shared document. From our own domain with every link on it, they do not count
     colleague_spam_words: list[str] = Field(default_factory=list)
+    #: words of a fault (not working, error, broken, outage; five languages): a technical request without any of
+    #: them that scores at least ``sales_over_technical_min`` for sales is someone buying (a quote for forty laptops,
+    #: managed IT for a new office), which the label conventions send to sales however technical its words
+    fault: list[str] = Field(default_factory=list)
+    sales_over_technical_min: float = 2.0
 
 
 def _kw_regex(kw: str) -> re.Pattern[str]:
@@ -212,6 +217,7 @@ class Rules:
     spam_genres: Table
     spam_talk: Table
     colleague_spam_words: Table
+    fault: Table
 
 
 def _no_repeated_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
@@ -262,7 +268,7 @@ def rules() -> Rules:
         Table(d.marketing), Table(d.estate_story), Table(d.relationship), Table(d.management), scam_reader(d.scam),
         *(Table.of(words) for words in (d.closing_thanks, d.closing_done, d.closing_close, d.closing_blockers,
                                         d.no_action, d.spam_genres.words(), d.spam_talk)),
-        Table({w: d.spam[w] for w in d.colleague_spam_words}),
+        Table({w: d.spam[w] for w in d.colleague_spam_words}), Table.of(d.fault),
     )
 
 
@@ -352,6 +358,8 @@ class Analysis:
     spam_genre: float = 0.0
     #: executive-mail score (``RulesData.management``)
     management: float = 0.0
+    #: the subject or the latest message names a fault (``RulesData.fault``)
+    fault: bool = False
     #: a reply among others that asks nothing of us (see ``is_conversation``)
     conversation: bool = False
     #: a monitoring system reporting that something is broken now (see ``is_alert``)
@@ -495,7 +503,7 @@ def analyse(email: Email) -> Analysis:
         internal=internal, facts=facts, topic=subject, name=sender_name(h.sender),
         big_customer=_big_customer(full, d), management=r.management.score(text),
         alert=is_alert(h.sender, h.subject), closing_state=closing,
-        impact=impact, notice=notice,
+        impact=impact, notice=notice, fault=r.fault.score(text) > 0,
     )
 
 
