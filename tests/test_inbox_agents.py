@@ -730,6 +730,29 @@ def test_rules_keep_a_fault_with_sales_words_in_support(subject, body):
     assert cat == "technical_support" and route.startswith("support"), (a.category_scores, a.fault)
 
 
+@pytest.mark.parametrize("subject,body", [
+    ("VPN dropping", "Hi, our site-to-site VPN keeps dropping every two hours since your maintenance on Saturday. "
+     "Ticket BD-61920. Regards, Tomasz"),
+    ("NAS won't boot", "Hello, the NAS in our office won't boot after the firmware update you installed last night. "
+     "Please have a look. Mark"),
+    ("Sicherung fehlgeschlagen", "Guten Tag, die nächtliche Sicherung auf dem Server ist seit Montag fehlgeschlagen. "
+     "Bitte prüfen. Gruß, Petra"),
+])
+def test_rules_send_a_fault_in_a_business_system_to_tier_2(subject, body):
+    """A fault in a system only a business runs (VPN, NAS, backups, servers) is a managed-service incident."""
+    a, _, _, route = InboxRulesAgent().read(_mail(subject, body, "Client <it@client.example>").email)
+    assert route == "support_tier2", (a.tier2, a.fault)
+
+
+@pytest.mark.parametrize("subject,body", [
+    ("Home Wi-Fi", "Hi, the router I bought keeps dropping the Wi-Fi in the evenings. What can I try? Thanks, Joe"),
+    ("VPN on my new laptop", "Hello, how do I set up the VPN on my new laptop? I have the login from IT. Thanks, Mia"),
+])
+def test_rules_keep_a_home_fault_and_a_how_to_in_tier_1(subject, body):
+    a, _, _, route = InboxRulesAgent().read(_mail(subject, body, "Customer <someone@example.net>").email)
+    assert route == "support_tier1", (a.tier2, a.fault)
+
+
 def test_colleague_spam_words_must_be_phishing_keywords():
     path = Path(__file__).parents[1] / "supportgym" / "agents" / "data" / "inbox_rules.json"
     data = json.loads(path.read_text(encoding="utf-8"))

@@ -165,6 +165,9 @@ class RulesData(Model):
     #: managed IT for a new office), which the label conventions send to sales however technical its words
     fault: list[str] = Field(default_factory=list)
     sales_over_technical_min: float = 2.0
+    #: systems only a business runs (VPN, servers, NAS, backups, firewall, directory): a fault in one of them is a
+    #: managed-service incident, which the label conventions send to tier 2 (a home router's fault stays tier 1)
+    business_systems: list[str] = Field(default_factory=list)
 
 
 def _kw_regex(kw: str) -> re.Pattern[str]:
@@ -218,6 +221,7 @@ class Rules:
     spam_talk: Table
     colleague_spam_words: Table
     fault: Table
+    business_systems: Table
 
 
 def _no_repeated_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
@@ -269,6 +273,7 @@ def rules() -> Rules:
         *(Table.of(words) for words in (d.closing_thanks, d.closing_done, d.closing_close, d.closing_blockers,
                                         d.no_action, d.spam_genres.words(), d.spam_talk)),
         Table({w: d.spam[w] for w in d.colleague_spam_words}), Table.of(d.fault),
+        Table.of(d.business_systems),
     )
 
 
@@ -483,6 +488,7 @@ def analyse(email: Email) -> Analysis:
     if reported:
         marketing = min(marketing, 0.0)
     scores = {c: t.score(text) for c, t in r.categories.items()}
+    fault = r.fault.score(text) > 0
     closing = "" if reasons else closing_state(email.body)
     # thanks beside a fault still there is a customer's reply to our answer, whoever the quote names
     conversation = (not internal and max(scores.values(), default=0.0) < d.conversation_max_score
@@ -499,11 +505,11 @@ def analyse(email: Email) -> Analysis:
         spam_score=spam, spam_reasons=reasons, marketing=marketing, spam_genre=genre, conversation=conversation,
         category_scores=scores,
         urgent=r.urgent.score(text), high=r.high.score(text), low=r.low.score(text),
-        severity=r.severe.score(text), tier2=r.tier2.score(text) > 0, newsletter=newsletter,
+        severity=r.severe.score(text), tier2=r.tier2.score(text) > 0 or (fault and r.business_systems.score(text) > 0), newsletter=newsletter,
         internal=internal, facts=facts, topic=subject, name=sender_name(h.sender),
         big_customer=_big_customer(full, d), management=r.management.score(text),
         alert=is_alert(h.sender, h.subject), closing_state=closing,
-        impact=impact, notice=notice, fault=r.fault.score(text) > 0,
+        impact=impact, notice=notice, fault=fault,
     )
 
 
