@@ -440,10 +440,12 @@ def analyse(email: Email) -> Analysis:
     own = _FORWARD_RE.split(latest.lower(), 1)[0]
     own_text = f"{subject.lower()}\n{own}"
     free_mail = sender_reg in d.free_mail
-    # a brand's own domain is trusted, but not its webmail: anyone can write from outlook.com or gmail.com
+    # a brand's own domain is trusted, but not its webmail: anyone can write from outlook.com or gmail.com; our own
+    # domain only with every link on it (a forged colleague points outside)
+    brand_sender = not internal and bool(dom) and not free_mail and sender_label in d.brands and sender_why is None
     scam, why_scam = r.scam.read(
         own_text, sender_label, [registrable(x)[0] for x in links], free_mail=free_mail,
-        trusted=colleague or (not internal and bool(dom) and not free_mail and sender_label in d.brands and sender_why is None),
+        trusted=colleague or brand_sender,
         suspect=bool(reasons), names_us=not internal and any(od in own_text for od in d.own_domains))
     spam += scam
     reasons += why_scam
@@ -489,6 +491,8 @@ def analyse(email: Email) -> Analysis:
         marketing = min(marketing, 0.0)
     scores = {c: t.score(text) for c, t in r.categories.items()}
     fault = r.fault.score(text) > 0
+    # a fault in a system only a business runs is a managed-service incident (tier 2); a home router's is not
+    tier2 = r.tier2.score(text) > 0 or (fault and r.business_systems.score(text) > 0)
     closing = "" if reasons else closing_state(email.body)
     # thanks beside a fault still there is a customer's reply to our answer, whoever the quote names
     conversation = (not internal and max(scores.values(), default=0.0) < d.conversation_max_score
@@ -505,7 +509,7 @@ def analyse(email: Email) -> Analysis:
         spam_score=spam, spam_reasons=reasons, marketing=marketing, spam_genre=genre, conversation=conversation,
         category_scores=scores,
         urgent=r.urgent.score(text), high=r.high.score(text), low=r.low.score(text),
-        severity=r.severe.score(text), tier2=r.tier2.score(text) > 0 or (fault and r.business_systems.score(text) > 0), newsletter=newsletter,
+        severity=r.severe.score(text), tier2=tier2, newsletter=newsletter,
         internal=internal, facts=facts, topic=subject, name=sender_name(h.sender),
         big_customer=_big_customer(full, d), management=r.management.score(text),
         alert=is_alert(h.sender, h.subject), closing_state=closing,

@@ -44,7 +44,8 @@ def decide_category(a: Analysis) -> str:
     if a.internal:
         scores["internal_hr"] = scores.get("internal_hr", 0.0) + 1.0
     best = max(scores, key=lambda c: (scores[c], c == "general_inquiry"))
-    if best == "technical_support" and not a.fault and scores.get("sales_lead", 0.0) >= rules().data.sales_over_technical_min:
+    buying = scores.get("sales_lead", 0.0) >= rules().data.sales_over_technical_min
+    if best == "technical_support" and buying and not a.fault:
         return "sales_lead"  # technical words without a fault: someone describing what they want to buy
     return best if scores[best] > 0 else "general_inquiry"
 

@@ -4,7 +4,8 @@ Keyword tables name yesterday's lures; the forms stay: a request to confirm *you
 details beside a domain that is not what it claims (``m365-account-verify.com``, ``dpd-redelivery-eu.com``),
 pressed by a deadline or a loss ("within 24 hours", "will be suspended"); a payment asked in secret by
 someone who cannot be called; the writer's own bank details that changed; an attached "invoice" locked with a
-password the mail itself gives; a cold pitch to "companies like yours". Each cue is a small pattern over word
+password the mail itself gives; a cold pitch to "companies like yours"; extortion for cryptocurrency (control of the
+reader's device or a recording of them, a threat to expose it). Each cue is a small pattern over word
 lists in five languages (``scam`` in data/inbox_rules.json), so new wording of the same move is still read.
 Honest mail says the same words (a supplier's dunning letter, a security firm's portal, a disclaimer's
 "confidential", a customer forwarding a lure to ask about it), so each form needs its parts together: precision
@@ -122,15 +123,15 @@ class ScamReader:
 
         ``sender_label`` / ``link_labels``: the registrable names of the sender's and the links' domains
         ("m365-account-verify" for mail.m365-account-verify.com: subdomains such as account.t-mobile.com are the
-        real company's own); ``trusted``: the sender is us or a brand's own domain (their notices about
-        passwords are real); ``free_mail``: the sender writes from a webmail address; ``suspect``: the sender's
-        or a link's domain already imitates someone (look-alike, a brand in the display name, a cheap top-level
-        domain); ``names_us``: an outside writer names our own web address ("I was looking at brightdesk.io"), the
-        frame of a pitch that names its target instead of "your website". A request for the reader's credentials
-        counts only beside such a domain, or one named for an account action: an honest supplier's dunning letter
-        ("update your payment details to avoid suspension") asks the same in the same words. The reasons name what
-        a domain gives away: like the look-alike checks they lower the bar for list mail; the wording cues add to
-        the score alone.
+        real company's own); ``trusted``: the sender is a colleague whose links stay on our domains, or a brand's
+        own domain (their notices about passwords are real; extortion is read whoever the sender seems to be);
+        ``free_mail``: the sender writes from a webmail address; ``suspect``: the sender's or a link's domain
+        already imitates someone (look-alike, a brand in the display name, a cheap top-level domain); ``names_us``:
+        an outside writer names our own web address ("I was looking at brightdesk.io"), the frame of a pitch that
+        names its target instead of "your website". A request for the reader's credentials counts only beside such a
+        domain, or one named for an account action: an honest supplier's dunning letter ("update your payment
+        details to avoid suspension") asks the same in the same words. The reasons name what a domain gives away:
+        like the look-alike checks they lower the bar for list mail; the wording cues add to the score alone.
         """
         w = self.tables.weights
         if self.control_claim.search(text) and self.exposure.search(text) and self.crypto.search(text):
