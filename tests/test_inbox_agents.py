@@ -724,6 +724,9 @@ def test_rules_read_a_technical_purchase_without_a_fault_as_sales(subject, body)
      "is down again. We may need a quote for new ones, but first please fix this. Regards, Ana"),
     ("Angebot und Fehler", "Hallo, der Drucker aus Ihrem Angebot zeigt seit gestern einen Fehler und druckt nicht "
      "mehr. Bitte helfen Sie uns. Gruß, Jan"),
+    # a locked account is a fault, whatever the demo it is needed for
+    ("Account locked before our demo", "Hi, my account is locked after three wrong password attempts and the reset "
+     "link says locked by policy. We have a product demo for a prospect at 3pm, please unlock it. Priya"),
 ])
 def test_rules_keep_a_fault_with_sales_words_in_support(subject, body):
     a, cat, _, route = InboxRulesAgent().read(_mail(subject, body, "Customer <it@client.example>").email)
