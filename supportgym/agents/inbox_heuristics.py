@@ -626,9 +626,9 @@ def is_conversation(sender: str, subject: str, body: str, d: RulesData) -> bool:
     return not any(x in quoted_by for x in me + ours)
 
 
-#: a numbered issue in the subject: "Standard Issue 131", "Vol. 4", "Lesson 2", "Ausgabe 12"
 #: a fortune: millions (five languages), or a sum of seven figures and more ("$21,737,861.54", "US$10.5m")
 _FORTUNE_RE = re.compile(r"\bmill(?:ion|ions|ones|ionen|ões|ão)\b|\d{1,3}(?:[,.' ]\d{3}){2,}|us\$\s?[\d.]+\s?m\b")
+#: a numbered issue in the subject: "Standard Issue 131", "Vol. 4", "Lesson 2", "Ausgabe 12"
 _SERIAL_RE = re.compile(r"\b(?:issue|vol\.?|volume|edition|lesson|ausgabe|edición|edição|numéro)\s*(?:no\.?\s*)?#?\d+", re.I)
 #: subjects only machines write: calendar answers, monitoring and backup results, CI runs, ticket receipts
 _MACHINE_SUBJECT_RE = re.compile(
