@@ -168,6 +168,13 @@ class RulesData(Model):
     #: systems only a business runs (VPN, servers, NAS, backups, firewall, directory): a fault in one of them is a
     #: managed-service incident, which the label conventions send to tier 2 (a home router's fault stays tier 1)
     business_systems: list[str] = Field(default_factory=list)
+    #: a greeting to everyone ("Hi all", "Liebe Kolleginnen und Kollegen", "Bonjour à tous"): a colleague's mail
+    #: that opens with one, asks nothing and names no fault is an announcement to file (office closed, recording
+    #: online, alarm test); "Hi all, the VPN is down" is not
+    broadcast: list[str] = Field(default_factory=list)
+    #: ... unless it asks everyone for something ("please reply by Thursday", "RSVP", "merci de confirmer"): then a
+    #: department runs an errand (a team lunch's head count is HR's)
+    broadcast_asks: list[str] = Field(default_factory=list)
 
 
 def _kw_regex(kw: str) -> re.Pattern[str]:
@@ -222,6 +229,8 @@ class Rules:
     colleague_spam_words: Table
     fault: Table
     business_systems: Table
+    broadcast: Table
+    broadcast_asks: Table
 
 
 def _no_repeated_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
@@ -273,7 +282,7 @@ def rules() -> Rules:
         *(Table.of(words) for words in (d.closing_thanks, d.closing_done, d.closing_close, d.closing_blockers,
                                         d.no_action, d.spam_genres.words(), d.spam_talk)),
         Table({w: d.spam[w] for w in d.colleague_spam_words}), Table.of(d.fault),
-        Table.of(d.business_systems),
+        Table.of(d.business_systems), Table.of(d.broadcast), Table.of(d.broadcast_asks),
     )
 
 
@@ -499,12 +508,17 @@ def analyse(email: Email) -> Analysis:
                     and closing != "open" and is_conversation(h.sender, h.subject, email.body, d))
     # a reply's subject is the thread's: "Re: Workspace down, nobody can log in" above "all good now"
     impact = r.impact.score(about if answer else text) > 0 and r.infrastructure.score(text) > 0
-    if impact and max(scores, key=scores.__getitem__) in ("technical_support", "customer_complaint"):
+    top = max(scores, key=scores.__getitem__)
+    if impact and top in ("technical_support", "customer_complaint"):
         # a system down for everyone is a technical fault, whatever complaint words come with it ("niemand")
         scores["technical_support"] = scores.get("technical_support", 0.0) + 1.0
+    elif impact and top in ("sales_lead", "billing_inquiry"):
+        # ... and whatever deal its outage spoils ("nobody can send email, the tender is due at 3pm")
+        scores["technical_support"] = max(scores.values()) + 0.5
     lead = max(scores, key=scores.__getitem__) if any(scores.values()) else "general_inquiry"
-    notice = (r.no_action.score(own) > 0 and "?" not in own
-              and lead in ("general_inquiry", "technical_support", "customer_complaint"))
+    notice = "?" not in own and (
+        (r.no_action.score(own) > 0 and lead in ("general_inquiry", "technical_support", "customer_complaint"))
+        or (internal and not fault and r.broadcast.score(own.lstrip()[:40]) > 0 and not r.broadcast_asks.score(own)))
     return Analysis(
         spam_score=spam, spam_reasons=reasons, marketing=marketing, spam_genre=genre, conversation=conversation,
         category_scores=scores,
@@ -635,7 +649,10 @@ _MACHINE_SUBJECT_RE = re.compile(
     r"^\s*(?:(?:accepted|declined|tentative|tentatively accepted|updated invitation|invitation)\s*:"
     r"|(?:resolved|recovery)\s*:|\[(?:success|ok|resolved|info|firing:?\s*\d*)\]"
     r"|(?:fixed|passed|succeeded) pipeline\b|build (?:#?\d+ )?(?:succeeded|passed|fixed)\b)"
-    r"|\bwe(?:'ve| have) received your (?:request|message|email|ticket)\b", re.I)
+    r"|\bwe(?:'ve| have) received your (?:request|message|email|ticket)\b"
+    # a bounce (non-delivery report) is the mail server's: filed, whatever the returned mail was about
+    r"|^\s*(?:undeliverable|undelivered|unzustellbar|nicht zustellbar|returned mail|non remis|no se puede entregar"
+    r"|mail delivery (?:failed|failure|system|subsystem)|delivery status notification|mensagem não entregue)\b", re.I)
 _UNQUOTED_RE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
 _MONEY_RE = re.compile(r"[$€£]\s?\d|\d\s?%|\bfree\b|\$\$", re.IGNORECASE)
 _HTML_LEFT_RE = re.compile(r"&nbsp;|&amp;|<\s*/?\s*(?:font|td|tr|table|div|span|img|center)\b|\b(?:size|color|face)=", re.I)
