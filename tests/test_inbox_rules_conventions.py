@@ -139,3 +139,27 @@ def test_a_bounce_is_filed_whatever_the_returned_mail_was_about(subject):
     body = ("Delivery has failed to these recipients or groups: buyer@school.example. The recipient's mailbox is full. "
             "\n\n--- Original message ---\nYour quote for 30 laptops and the invoice are attached.")
     assert _read(subject, body, "Mail Delivery Subsystem <mailer-daemon@mail.brightdesk.io>")[2] == "archive"
+
+
+def test_a_customers_question_on_top_of_our_own_mail_is_no_talk_among_others():
+    """Quoted without a "wrote:" line, our own mail still signs with our name: the customer is answering us."""
+    body = ("does it come with a uk plug or an eu one? its a present for my dad in lisbon\n\n> Hi Sam,\n> Thanks for your "
+            "order BD-61204. We'll email you again when it ships.\n> Brightdesk Customer Care")
+    assert _read("Re: Thanks for your Brightdesk order BD-61204", body, "sam.k@gmail.com")[2] == "support_tier1"
+
+
+def test_a_thank_you_for_a_delivery_that_arrived_is_filed():
+    body = ("got it today, thank u so much!!\n\nSent from my iPhone\n\n> Hi Gemma,\n> Your order BD-51120 is out for "
+            "delivery today.\n> Brightdesk")
+    assert _read("Re: Your Brightdesk order BD-51120 is out for delivery", body, "gemma@icloud.com")[2] == "archive"
+
+
+@pytest.mark.parametrize("subject,body", [
+    ("Re: Your managed backup contract renewal", "yes please renew as last year, and can we add 3 more users from "
+     "January? thanks, Gareth\n\n> Dear Gareth,\n> Your contract CTR-0917 renews on 1 January.\n> Brightdesk"),
+    ("Renewing our support contract", "Hi Ben, our managed-services contract ends on 31 December and we would like to "
+     "renew for another two years. Could you send a renewal proposal? Best wishes, Hannah"),
+])
+def test_a_contract_renewal_is_sales(subject, body):
+    """The guide: renewals -> sales (a subscription's renewal charge is still billing's)."""
+    assert _read(subject, body, "Client <client@practice.example>")[2] == "sales"

@@ -637,7 +637,9 @@ def is_conversation(sender: str, subject: str, body: str, d: RulesData) -> bool:
     name, addr = sender_parts(sender)
     me = [x for x in [*name.lower().split()[:1], addr.partition("@")[0]] if len(x) >= 3]
     ours = [*d.own_domains, *(n.lower() for n in d.own_names)]
-    return not any(x in quoted_by for x in me + ours)
+    # a customer's answer on top of our own mail, quoted without a "wrote:" line, signs it with our name
+    quoted = "\n".join(ln for ln in lines if _QUOTED_LINE_RE.match(ln)).lower()
+    return not any(x in quoted_by for x in me + ours) and not any(x in quoted for x in ours)
 
 
 #: a fortune: millions (five languages), or a sum of seven figures and more ("$21,737,861.54", "US$10.5m")

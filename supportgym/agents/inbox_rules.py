@@ -47,8 +47,8 @@ def decide_category(a: Analysis) -> str:
     buying = scores.get("sales_lead", 0.0) >= rules().data.sales_over_technical_min
     if best == "technical_support" and buying and not a.fault:
         return "sales_lead"  # technical words without a fault: someone describing what they want to buy
-    if best == "billing_inquiry" and scores.get("sales_lead", 0.0) >= scores[best]:
-        return "sales_lead"
+    if best == "billing_inquiry" and 0 < scores[best] <= scores.get("sales_lead", 0.0):
+        return "sales_lead"  # a tie: someone buying names the invoice they will need (quotes and renewals are sales)
     return best if scores[best] > 0 else "general_inquiry"
 
 
@@ -84,8 +84,10 @@ def decide_route(a: Analysis, category: str, priority: str) -> str:
     if category not in ("spam_phishing", "legal_compliance") and not staff_matter and a.management >= d.management_min:
         return "management"
     incident = priority == "urgent" and a.severity >= d.flag_min_severity
-    if (category == "technical_support" and (a.tier2 or a.impact or incident)) or (category == "general_inquiry" and incident):
+    if category == "technical_support" and (a.tier2 or a.impact or incident):
         return "support_tier2"
+    if category == "general_inquiry" and incident:
+        return "support_tier2"  # harm with no category's words: "someone ordered on my account" (the guide: tier 2)
     if category == "customer_complaint" and a.severity >= d.flag_min_severity:
         return d.incident_complaint_route
     if category == "customer_complaint" and a.category_scores.get("billing_inquiry", 0) >= 2 and not a.fault:
