@@ -6,8 +6,8 @@ templates nor each other's mail, labelled by the conventions of docs/inbox.md
 included; 60 emails per file, one author per file). How each part was used, so that figures on it
 can be read honestly (docs/inbox_real.md): ``train`` (fourteen authors) was read, partly, while revising
 the rules and is trained on by the ``classifier``; ``validation`` (one author) was run once as a
-held-out set, then read and trained on like ``train``; ``test`` (seven authors: the first, 3, since
-2 Dec J, K, N and O, since 3 Dec U and V, each run only as held-out measurements) is held out from every choice.
+held-out set, then read and trained on like ``train``; ``test`` (nine authors: the first, 3, since
+2 Dec J, K, N and O, since 3 Dec U, V, W and X, each run only as held-out measurements) is held out from every choice.
 
 ``handwritten_episode(part, size, seed)`` draws without replacement, deterministic in its arguments;
 ``handwritten_pool(part)`` is the whole part in file order.
