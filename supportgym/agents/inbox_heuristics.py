@@ -629,16 +629,17 @@ def is_conversation(sender: str, subject: str, body: str, d: RulesData) -> bool:
     if not REPLY_PREFIX_RE.match(subject):
         return False
     lines = body.split("\n")
-    first = next((i for i, ln in enumerate(lines) if _QUOTED_LINE_RE.match(ln)), None)
+    quoted_at = [i for i, ln in enumerate(lines) if _QUOTED_LINE_RE.match(ln)]
+    first = quoted_at[0] if quoted_at else None
     attribution = [ln for ln in lines if _WROTE_RE.search(ln)] + ([lines[first - 1]] if first else [])
-    if len(_QUOTED_LINE_RE.findall(body)) < 2 and not attribution:
+    if len(quoted_at) < 2 and not attribution:
         return False
     quoted_by = " ".join(attribution).lower()
     name, addr = sender_parts(sender)
     me = [x for x in [*name.lower().split()[:1], addr.partition("@")[0]] if len(x) >= 3]
     ours = [*d.own_domains, *(n.lower() for n in d.own_names)]
     # a customer's answer on top of our own mail, quoted without a "wrote:" line, signs it with our name
-    quoted = "\n".join(ln for ln in lines if _QUOTED_LINE_RE.match(ln)).lower()
+    quoted = "\n".join(lines[i] for i in quoted_at).lower()
     return not any(x in quoted_by for x in me + ours) and not any(x in quoted for x in ours)
 
 
