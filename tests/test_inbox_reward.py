@@ -212,27 +212,47 @@ def _ticket(subject: str, body: str, category: str = "technical_support"):
                                                                           timestamp="t"), body=body), gold=g))
 
 
-@pytest.mark.parametrize("own,english", [
-    ("Prezado cliente,\n\nObrigado pela sua mensagem sobre o MacBook Air M1. Lamentamos o problema com a tela. A "
+_PT_BODY = ("Prezado Suporte ao Cliente,\n\nEstou enfrentando dificuldades com a tela do meu MacBook Air M1, que "
+            "pisca e se desliga sozinha. Já tentei reiniciar o computador, sem sucesso. Agradeço o suporte.\n\n"
+            "Atenciosamente,\n<name>")
+_FR_BODY = ("Bonjour,\n\nJ'ai des difficultés avec l'écran de mon MacBook Air M1, qui clignote et s'éteint tout seul. "
+            "J'ai déjà essayé de redémarrer l'ordinateur, sans succès. Merci pour votre aide.\n\nCordialement,\n<name>")
+
+
+@pytest.mark.parametrize("body,own,english", [
+    (_PT_BODY,
+     "Prezado cliente,\n\nObrigado pela sua mensagem sobre o MacBook Air M1. Lamentamos o problema com a tela. A "
      "nossa equipe técnica vai analisar o caso e entrará em contato em breve com os próximos passos.\n\n"
      "Atenciosamente,\nEquipe de Suporte",
      "Hello,\n\nThank you for your message about the MacBook Air M1. We are sorry about the display problem. Our "
      "engineers will look into it and get back to you shortly with the next steps.\n\nKind regards,\nSupport Team"),
-    ("Bonjour,\n\nMerci pour votre message au sujet du MacBook Air M1. Nous sommes désolés pour ce problème "
+    (_FR_BODY,
+     "Bonjour,\n\nMerci pour votre message au sujet du MacBook Air M1. Nous sommes désolés pour ce problème "
      "d'écran. Notre équipe technique va examiner la situation et reviendra vers vous rapidement.\n\n"
      "Cordialement,\nL'équipe support",
      "Hello,\n\nThank you for your message about the MacBook Air M1. We are sorry about the display problem. Our "
      "engineers will look into it and get back to you shortly.\n\nKind regards,\nSupport Team"),
 ])
-def test_an_honest_reply_in_the_customers_language_scores_like_one_in_english(own, english):
+def test_an_honest_reply_in_the_customers_language_scores_like_one_in_english(body, own, english):
     """Red team round 2: French and Portuguese had no function, courtesy or tone words, and the customer's own
     greeting and desk words counted as copied long words: in-language replies scored 0.26-0.33 against 0.68-0.86
-    for the same reply in English (real:validation tickets)."""
-    body = ("Prezado Suporte ao Cliente,\n\nEstou enfrentando dificuldades com a tela do meu MacBook Air M1, que "
-            "pisca e se desliga sozinha. Já tentei reiniciar o computador, sem sucesso. Agradeço o suporte.\n\n"
-            "Atenciosamente,\n<name>")
+    for the same reply in English (real:validation tickets). (Until 3 Dec the French reply answered the Portuguese
+    ticket; a third language is marked down since, see the language test below.)"""
     sc = _ticket("", body)
-    assert reply_quality(sc, "technical_support", own, "bag") >= reply_quality(sc, "technical_support", english, "bag") - 0.05
+    for intent in (False, True):
+        assert (reply_quality(sc, "technical_support", own, "bag", intent)
+                >= reply_quality(sc, "technical_support", english, "bag", intent) - 0.05)
+
+
+def test_the_french_reply_to_the_portuguese_ticket_is_in_a_third_language():
+    sc = _ticket("", _PT_BODY)
+    french = ("Bonjour,\n\nMerci pour votre message au sujet du MacBook Air M1. Nous sommes désolés pour ce problème "
+              "d'écran. Notre équipe technique va examiner la situation et reviendra vers vous rapidement.\n\n"
+              "Cordialement,\nL'équipe support")
+    portuguese = ("Prezado cliente,\n\nObrigado pela sua mensagem sobre o MacBook Air M1. Lamentamos o problema com a "
+                  "tela. A nossa equipe técnica vai analisar o caso e entrará em contato em breve.\n\n"
+                  "Atenciosamente,\nEquipe de Suporte")
+    assert reply_quality(sc, "technical_support", french, "bag", True) < 0.3 * reply_quality(sc, "technical_support", portuguese, "bag", True)
 
 
 def test_numbers_glued_into_one_token_are_not_cited():
@@ -492,3 +512,83 @@ def test_honest_replies_red_team_round_5():
     # a preposition and the words of urgency every ticket's subject shares are no facts to cite
     sc = _ticket("Consulta sobre la factura - asistencia inmediata requerida", "")
     assert not {"sobre", "inmediata", "requerida"} & {f.lower() for f in sc.facts}, sc.facts
+
+
+_INVOICE = ("Invoice INV-2024-0042 charged twice",
+            "Hello,\n\nour card was charged twice for invoice INV-2024-0042 ($4,850.00) this month. Could you refund the "
+            "second charge, please?\n\nThanks,\nJonas Fischer")
+_HONEST = ("Hello Jonas,\n\nthank you for flagging invoice INV-2024-0042. Our billing team will refund the duplicate $4,850 "
+           "payment within five working days.\n\nKind regards,\nBilling")
+
+
+@pytest.mark.parametrize("hostile", [
+    "We will not do anything about this, so please stop writing to us.",
+    "This is not our problem. Do not contact us again.",
+    "Das ist nicht unser Problem.",
+])
+def test_a_reply_that_refuses_or_dismisses_the_sender_earns_nothing(hostile):
+    """Red team of 3 Dec: a refusal carrying the facts, a tone word and a greeting kept 91% of the honest reply's
+    credit. It answers nothing."""
+    sc = _keyed(*_INVOICE, "billing_inquiry", ["INV-2024-0042", "4,850.00"])
+    assert reply_quality(sc, "billing_inquiry", _HONEST, "bag", True) > 0.8
+    rude = _HONEST.replace("Kind regards", hostile + "\n\nKind regards")
+    assert reply_quality(sc, "billing_inquiry", rude, "bag", True) == 0.0
+    assert reply_quality(sc, "billing_inquiry", rude, "bag", False) > 0.5  # inbox-v0 keeps its rules
+
+
+def test_honest_sentences_near_the_hostile_phrases_are_not_hostile():
+    sc = _keyed(*_INVOICE, "billing_inquiry", ["INV-2024-0042", "4,850.00"])
+    honest = _HONEST.replace("Kind regards", "We will stop sending you payment reminders, and the error should go "
+                                             "away with the next statement.\n\nKind regards")
+    assert reply_quality(sc, "billing_inquiry", honest, "bag", True) > 0.8
+
+
+def test_a_reply_in_a_language_the_sender_did_not_write_is_marked_down():
+    """Red team of 3 Dec: German replies to English mail kept 90% of the credit. The sender's language or English
+    (the company's default) is fine; a third one reads as no answer."""
+    sc = _keyed(*_INVOICE, "billing_inquiry", ["INV-2024-0042", "4,850.00"])
+    german = ("Hallo Jonas,\n\nvielen Dank für Ihre Nachricht zur Rechnung INV-2024-0042. Wir werden die doppelte Zahlung "
+              "von $4,850 bitte innerhalb von fünf Tagen erstatten, das ist mit der Buchhaltung abgestimmt.\n\n"
+              "Mit freundlichen Grüßen,\nBilling")
+    english = reply_quality(sc, "billing_inquiry", _HONEST, "bag", True)
+    assert reply_quality(sc, "billing_inquiry", german, "bag", True) <= 0.25 * english + 1e-9
+    # the same German reply to a German customer is their own language
+    de = _keyed("Rechnung INV-2024-0042 doppelt abgebucht",
+                "Hallo,\n\nunsere Karte wurde für die Rechnung INV-2024-0042 ($4,850.00) zweimal belastet. Können Sie "
+                "die zweite Zahlung bitte erstatten? Vielen Dank und mit freundlichen Grüßen,\nJonas Fischer",
+                "billing_inquiry", ["INV-2024-0042", "4,850.00"])
+    assert reply_quality(de, "billing_inquiry", german, "bag", True) > 0.8
+    # ... and English, the company's default, is fine for them too
+    assert reply_quality(de, "billing_inquiry", _HONEST, "bag", True) > 0.8
+
+
+def test_language_markers_must_mark_one_language_only():
+    import json
+
+    from pydantic import ValidationError
+
+    from supportgym.envs.inbox.config import DATA
+    from supportgym.envs.inbox.reply import ReplyScoring
+
+    data = json.loads((DATA / "reply_scoring.json").read_text(encoding="utf-8"))
+    data["language_markers"]["fr"].append("und")
+    with pytest.raises(ValidationError, match="'und' marks both 'de' and 'fr'"):
+        ReplyScoring.model_validate(data)
+
+
+def test_through_the_env_v1_pays_nothing_for_a_refusal_and_v0_is_unchanged():
+    """The checks are inbox-v1's: the same refusal with the oracle's labels and facts, on the easy task."""
+    paid = {}
+    for env_id in ("inbox-v0", "inbox-v1"):
+        env = make(env_id)
+        oracle = InboxOracleAgent(seed=0)
+        obs = env.reset(task="easy", seed=0)
+        oracle.bind(env, 0)
+        paid[env_id] = 0.0
+        while not obs.done:
+            action = oracle.act(obs)
+            if action["reply_draft"]:
+                action["reply_draft"] += "\n\nThat said, this is not our problem, so please stop writing to us."
+            obs = env.step(action)
+            paid[env_id] += obs.reward_breakdown.reply
+    assert paid["inbox-v1"] < 0.5 * paid["inbox-v0"]

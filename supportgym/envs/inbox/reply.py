@@ -14,7 +14,7 @@ from operator import itemgetter
 from functools import lru_cache
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from ...core.types import Model
 from .config import DATA
@@ -71,6 +71,22 @@ class ReplyScoring(Model):
     tone: dict[str, list[str]]
     avoid: dict[str, list[str]]
     function_words: list[str]
+    comment_hostile: str = Field("", alias="_comment_hostile")
+    hostile: list[str] = Field(default_factory=list)
+    comment_language: str = Field("", alias="_comment_language")
+    language_markers: dict[str, list[str]] = Field(default_factory=dict)
+    language_min_hits: int = Field(3, ge=1)
+    wrong_language_factor: float = Field(0.25, ge=0.0, le=1.0)
+
+    @model_validator(mode="after")
+    def _markers_mark_one_language(self) -> ReplyScoring:
+        seen: dict[str, str] = {}
+        for lang, words in self.language_markers.items():
+            for w in words:
+                if seen.setdefault(w, lang) != lang:
+                    raise ValueError(f"language_markers: {w!r} marks both {seen[w]!r} and {lang!r}; a marker word "
+                                     "must belong to one language only")
+        return self
 
 
 @dataclass(frozen=True)
@@ -90,6 +106,11 @@ class ReplyRules:
     tone_prefixes: tuple[str, ...]
     #: " marker " strings (whole words)
     avoid: dict[str, tuple[str, ...]]
+    #: a hostile phrase's first word -> the " phrase " strings (whole words) it starts: refusing or insulting the
+    #: sender (indexed so that a reply pays only for the phrases whose first word it uses)
+    hostile: dict[str, tuple[str, ...]]
+    #: marker word -> its language (no word marks two)
+    languages: dict[str, str]
 
 
 @lru_cache(maxsize=1)
@@ -106,7 +127,36 @@ def reply_rules() -> ReplyRules:
         tone_prefixes=tuple(sorted({t for ws in data.tone.values() for w in ws for t in tokens(w)[:1]
                                     if len(tokens(w)) == 1})),
         avoid={c: tuple(" " + " ".join(tokens(w)) + " " for w in ws) for c, ws in data.avoid.items()},
+        hostile=_by_first_word(data.hostile),
+        languages={w: lang for lang, ws in data.language_markers.items() for w in ws},
     )
+
+
+def _by_first_word(phrases: list[str]) -> dict[str, tuple[str, ...]]:
+    out: dict[str, list[str]] = {}
+    for w in phrases:
+        toks = tokens(w)
+        out.setdefault(toks[0], []).append(" " + " ".join(toks) + " ")
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def language(toks: list[str]) -> str | None:
+    """The language of a text's tokens by the distinct marker words it uses (see ``_comment_language``); None when
+    undecided."""
+    rr = reply_rules()
+    found = rr.languages.keys() & toks
+    least = rr.data.language_min_hits
+    if len(found) < least:
+        return None
+    tally: dict[str, int] = {}
+    for w in found:
+        lang = rr.languages[w]
+        tally[lang] = tally.get(lang, 0) + 1
+    best = max(tally, key=tally.__getitem__)
+    n = tally.pop(best)
+    if n < least or 2 * max(tally.values(), default=0) > n:
+        return None
+    return best
 
 
 _ZERO_CENTS_RE = re.compile(r"(\d)[.,]00\b")
@@ -147,7 +197,7 @@ class EmailScorer:
     """
 
     __slots__ = ("email", "gold", "_facts", "_matchers", "_need", "_body", "_gold_json", "_bag", "_stray", "_glued", "_alt",
-                 "_runs")
+                 "_runs", "_language")
 
     def __init__(self, le: LabelledEmail) -> None:
         self.email, self.gold = le.email, le.gold
@@ -162,6 +212,7 @@ class EmailScorer:
         #: fact index -> other ways to cite it, each a tuple of strings the reply must all contain
         self._alt: dict[int, tuple[tuple[str, ...], ...]] = {}
         self._runs: dict[int, frozenset[str]] | None = None
+        self._language: tuple[str | None] | None = None
 
     @classmethod
     def build(cls, le: LabelledEmail) -> EmailScorer:
@@ -256,6 +307,13 @@ class EmailScorer:
                     continue
             hit += any(all(map(contains, alt)) for alt in self._alt.get(k, ()))
         return hit
+
+    @property
+    def language(self) -> str | None:
+        """The language the sender wrote their latest message in (``language``), None when undecided."""
+        if self._language is None:
+            self._language = (language(tokens(self.email.header.subject + "\n" + main_text(self.email.body))),)
+        return self._language[0]
 
     @property
     def need(self) -> int:
@@ -442,8 +500,10 @@ def copy_bag(scorer: EmailScorer, toks: list[str], compact: str | None = None) -
     return copy
 
 
-def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: str = "shingles") -> float:
-    """quality(reply) in [0, 1]; see the module docstring. ``copy_check``: "shingles" (v0) or "bag" (v1)."""
+def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: str = "shingles",
+                  intent: bool = False) -> float:
+    """quality(reply) in [0, 1]; see the module docstring. ``copy_check``: "shingles" (v0) or "bag" (v1); ``intent``
+    (v1): refusals and dismissals earn nothing, a reply in a third language a quarter."""
     rr = reply_rules()
     d = rr.data
     toks = tokens(reply)
@@ -485,6 +545,8 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
     tone += 0.5 * (not rr.courtesy.isdisjoint(toks))
     if any(map(contains, rr.avoid.get(category, ()))):
         tone = max(0.0, tone - 0.5)
+    if intent and any(contains(p) for w in rr.hostile.keys() & toks for p in rr.hostile[w]):
+        return 0.0  # a refusal or an insult answers nothing, whatever it cites
     # tone only counts as far as the reply is about this email: a polite reply to nothing earns little
     base = 0.65 * coverage + 0.35 * tone * max(coverage, 0.3)
 
@@ -497,4 +559,12 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
     copy = copy_bag(scorer, words, "".join(words)) if copy_check == "bag" else copy_shingles(scorer, toks)
     variety = 1.0 if n < 10 else min(1.0, len(set(toks)) / n / d.unique_ratio_ok)
     fluency = min(1.0, sum(map(rr.function_words.__contains__, toks)) / n / d.function_ratio_ok)
-    return base * length * copy * variety * fluency
+    quality = base * length * copy * variety * fluency
+    if intent and quality and rr.languages:
+        # the sender's own language or English (the company's default): a reply in a third one reads as none
+        # (undecided either way, nothing is marked down: a short note has too few function words to tell)
+        own = scorer.language
+        written = language(toks) if own is not None else None
+        if written is not None and written != "en" and written != own:
+            quality *= d.wrong_language_factor
+    return quality

@@ -99,7 +99,7 @@ def score_reply(cfg: InboxConfig, scorer: EmailScorer, reply: str) -> float:
         return w if not reply.strip() else -cfg.penalties.spam_reply * w
     if not gold.wants_reply():
         return 0.0 if reply.strip() else w
-    return w * reply_quality(scorer, gold.category, reply, cfg.copy_check)
+    return w * reply_quality(scorer, gold.category, reply, cfg.copy_check, cfg.reply_intent)
 
 
 def score_labels(
