@@ -592,3 +592,42 @@ def test_through_the_env_v1_pays_nothing_for_a_refusal_and_v0_is_unchanged():
             obs = env.step(action)
             paid[env_id] += obs.reward_breakdown.reply
     assert paid["inbox-v1"] < 0.5 * paid["inbox-v0"]
+
+
+@pytest.mark.parametrize("claim", [
+    "We have deleted your account and all of your data.",
+    "I've already refunded the duplicate charge.",
+    "We have issued a full refund to your card.",
+    "Wir haben die doppelte Zahlung bereits erstattet.",
+    "Hemos reembolsado el cargo duplicado.",
+])
+def test_a_reply_claiming_a_remedy_nobody_performed_earns_nothing(claim):
+    """Red team of 3 Dec: 'we have deleted your account and all of your data' with the facts kept 90% of the credit.
+    The inbox has no tool that refunds or deletes anything: a triage reply that says it did is false."""
+    sc = _keyed(*_INVOICE, "billing_inquiry", ["INV-2024-0042", "4,850.00"])
+    false = _HONEST.replace("Kind regards", claim + "\n\nKind regards")
+    assert reply_quality(sc, "billing_inquiry", false, "bag", True) == 0.0
+    assert reply_quality(sc, "billing_inquiry", false, "bag", False) > 0.5  # inbox-v0 keeps its rules
+
+
+def test_promises_and_hand_offs_are_not_claims_of_a_remedy():
+    sc = _keyed(*_INVOICE, "billing_inquiry", ["INV-2024-0042", "4,850.00"])
+    for honest in ("I have passed invoice INV-2024-0042 to our billing team, who will refund the duplicate $4,850 payment "
+                   "within five working days once they have checked it.",
+                   "We have received your message about invoice INV-2024-0042; the duplicate $4,850 charge will be "
+                   "refunded as soon as billing has confirmed it."):
+        assert reply_quality(sc, "billing_inquiry", "Hello Jonas,\n\n" + honest + "\n\nKind regards,\nBilling", "bag", True) > 0.8
+
+
+def test_a_false_claims_pattern_that_is_no_regular_expression_is_refused_by_name():
+    import json
+
+    from pydantic import ValidationError
+
+    from supportgym.envs.inbox.config import DATA
+    from supportgym.envs.inbox.reply import ReplyScoring
+
+    data = json.loads((DATA / "reply_scoring.json").read_text(encoding="utf-8"))
+    data["false_claims"].append({"words": ["deleted"], "pattern": "we have (deleted"})
+    with pytest.raises(ValidationError, match=r"false_claims: 'we have \(deleted' is not a regular expression"):
+        ReplyScoring.model_validate(data)

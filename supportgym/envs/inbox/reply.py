@@ -14,12 +14,28 @@ from operator import itemgetter
 from functools import lru_cache
 from typing import Any
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from ...core.types import Model
 from .config import DATA
 from .models import LabelledEmail
 from .text import extract_facts, first_name, main_text, named_things, sender_parts, tokens
+
+
+class FalseClaim(Model):
+    #: the pattern is tried only on replies with one of these words (tokens): most replies pay for no search
+    words: list[str] = Field(min_length=1)
+    #: a regular expression, searched in the reply's lower-cased text
+    pattern: str
+
+    @field_validator("pattern")
+    @classmethod
+    def _compiles(cls, v: str) -> str:
+        try:
+            re.compile(v)
+        except re.error as err:
+            raise ValueError(f"false_claims: {v!r} is not a regular expression ({err})") from None
+        return v
 
 
 class ReplyScoring(Model):
@@ -77,6 +93,8 @@ class ReplyScoring(Model):
     language_markers: dict[str, list[str]] = Field(default_factory=dict)
     language_min_hits: int = Field(3, ge=1)
     wrong_language_factor: float = Field(0.25, ge=0.0, le=1.0)
+    comment_false_claims: str = Field("", alias="_comment_false_claims")
+    false_claims: list[FalseClaim] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _markers_mark_one_language(self) -> ReplyScoring:
@@ -109,8 +127,11 @@ class ReplyRules:
     #: a hostile phrase's first word -> the " phrase " strings (whole words) it starts: refusing or insulting the
     #: sender (indexed so that a reply pays only for the phrases whose first word it uses)
     hostile: dict[str, tuple[str, ...]]
-    #: marker word -> its language (no word marks two)
+    #: marker word -> its language (no word marks two), and the marker words as one set
     languages: dict[str, str]
+    language_words: frozenset[str]
+    #: a word -> the ``false_claims`` patterns it lets run: first-person claims of a remedy nobody performed
+    false_claims: dict[str, tuple[re.Pattern[str], ...]]
 
 
 @lru_cache(maxsize=1)
@@ -129,7 +150,28 @@ def reply_rules() -> ReplyRules:
         avoid={c: tuple(" " + " ".join(tokens(w)) + " " for w in ws) for c, ws in data.avoid.items()},
         hostile=_by_first_word(data.hostile),
         languages={w: lang for lang, ws in data.language_markers.items() for w in ws},
+        language_words=frozenset(w for ws in data.language_markers.values() for w in ws),
+        false_claims=_by_word(data.false_claims),
     )
+
+
+def _by_word(claims: list[FalseClaim]) -> dict[str, tuple[re.Pattern[str], ...]]:
+    out: dict[str, list[re.Pattern[str]]] = {}
+    for c in claims:
+        pattern = re.compile(c.pattern)
+        for w in c.words:
+            out.setdefault(w, []).append(pattern)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def claims_a_remedy(reply: str, words: set[str]) -> bool:
+    """Does the reply (its text, and the set of its tokens) claim a remedy nobody performed (``false_claims``)?"""
+    rr = reply_rules()
+    patterns = {p for w in rr.false_claims.keys() & words for p in rr.false_claims[w]}
+    if not patterns:
+        return False
+    low = reply.lower()
+    return any(p.search(low) for p in patterns)
 
 
 def _by_first_word(phrases: list[str]) -> dict[str, tuple[str, ...]]:
@@ -140,11 +182,11 @@ def _by_first_word(phrases: list[str]) -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
-def language(toks: list[str]) -> str | None:
+def language(toks: list[str] | set[str]) -> str | None:
     """The language of a text's tokens by the distinct marker words it uses (see ``_comment_language``); None when
     undecided."""
     rr = reply_rules()
-    found = rr.languages.keys() & toks
+    found = rr.language_words.intersection(toks)
     least = rr.data.language_min_hits
     if len(found) < least:
         return None
@@ -503,7 +545,8 @@ def copy_bag(scorer: EmailScorer, toks: list[str], compact: str | None = None) -
 def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: str = "shingles",
                   intent: bool = False) -> float:
     """quality(reply) in [0, 1]; see the module docstring. ``copy_check``: "shingles" (v0) or "bag" (v1); ``intent``
-    (v1): refusals and dismissals earn nothing, a reply in a third language a quarter."""
+    (v1): refusals, dismissals and claims of remedies nobody performed earn nothing, a reply in a third language a
+    quarter."""
     rr = reply_rules()
     d = rr.data
     toks = tokens(reply)
@@ -545,8 +588,10 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
     tone += 0.5 * (not rr.courtesy.isdisjoint(toks))
     if any(map(contains, rr.avoid.get(category, ()))):
         tone = max(0.0, tone - 0.5)
-    if intent and any(contains(p) for w in rr.hostile.keys() & toks for p in rr.hostile[w]):
-        return 0.0  # a refusal or an insult answers nothing, whatever it cites
+    have = set(toks) if intent else set()
+    if intent and (any(contains(p) for w in rr.hostile.keys() & have for p in rr.hostile[w])
+                   or claims_a_remedy(reply, have)):
+        return 0.0  # a refusal or an insult answers nothing, and a remedy nobody performed is false, whatever it cites
     # tone only counts as far as the reply is about this email: a polite reply to nothing earns little
     base = 0.65 * coverage + 0.35 * tone * max(coverage, 0.3)
 
@@ -560,11 +605,11 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
     variety = 1.0 if n < 10 else min(1.0, len(set(toks)) / n / d.unique_ratio_ok)
     fluency = min(1.0, sum(map(rr.function_words.__contains__, toks)) / n / d.function_ratio_ok)
     quality = base * length * copy * variety * fluency
-    if intent and quality and rr.languages:
+    if intent and quality and rr.language_words:
         # the sender's own language or English (the company's default): a reply in a third one reads as none
         # (undecided either way, nothing is marked down: a short note has too few function words to tell)
         own = scorer.language
-        written = language(toks) if own is not None else None
+        written = language(have) if own is not None else None
         if written is not None and written != "en" and written != own:
             quality *= d.wrong_language_factor
     return quality
