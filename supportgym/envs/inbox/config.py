@@ -88,8 +88,8 @@ class InboxConfig(Model):
     #: how a reply's copying of the email is measured: "shingles" (v0: exact 4-grams of the
     #: body) or "bag" (v1: order-free token overlap with subject and body, see reward.py)
     copy_check: Literal["shingles", "bag"] = "shingles"
-    #: v1: a reply that refuses or dismisses the sender earns nothing, one in a third language a quarter
-    #: (reply_scoring.json: hostile, language_markers); v0 keeps its lexical rules as they were
+    #: v1: a reply that refuses or dismisses the sender, or claims a remedy nobody performed, earns nothing, one in a
+    #: third language a quarter (reply_scoring.json: hostile, false_claims, language_markers); v0 keeps its rules
     reply_intent: bool = False
 
     def capacities(self, n_emails: int) -> dict[str, int]:
