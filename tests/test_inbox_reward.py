@@ -562,15 +562,21 @@ def test_a_reply_in_a_language_the_sender_did_not_write_is_marked_down():
     assert reply_quality(de, "billing_inquiry", _HONEST, "bag", True) > 0.8
 
 
-def test_language_markers_must_mark_one_language_only():
+def _scoring_data() -> dict:
+    """reply_scoring.json as a dict, for tests that break it on purpose."""
     import json
 
+    from supportgym.envs.inbox.config import DATA
+
+    return json.loads((DATA / "reply_scoring.json").read_text(encoding="utf-8"))
+
+
+def test_language_markers_must_mark_one_language_only():
     from pydantic import ValidationError
 
-    from supportgym.envs.inbox.config import DATA
     from supportgym.envs.inbox.reply import ReplyScoring
 
-    data = json.loads((DATA / "reply_scoring.json").read_text(encoding="utf-8"))
+    data = _scoring_data()
     data["language_markers"]["fr"].append("und")
     with pytest.raises(ValidationError, match="'und' marks both 'de' and 'fr'"):
         ReplyScoring.model_validate(data)
@@ -620,14 +626,11 @@ def test_promises_and_hand_offs_are_not_claims_of_a_remedy():
 
 
 def test_a_false_claims_pattern_that_is_no_regular_expression_is_refused_by_name():
-    import json
-
     from pydantic import ValidationError
 
-    from supportgym.envs.inbox.config import DATA
     from supportgym.envs.inbox.reply import ReplyScoring
 
-    data = json.loads((DATA / "reply_scoring.json").read_text(encoding="utf-8"))
+    data = _scoring_data()
     data["false_claims"].append({"words": ["deleted"], "pattern": "we have (deleted"})
     with pytest.raises(ValidationError, match=r"false_claims: 'we have \(deleted' is not a regular expression"):
         ReplyScoring.model_validate(data)

@@ -557,6 +557,12 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
     # start must not cite a word fact or carry a tone marker, nor may it dilute the copy check
     words = [t for t in toks if len(t) <= 16 or t.isalpha() or t.isdigit()]
     joined = " " + " ".join(words) + " "
+    have = set(toks)
+    # map(str.__contains__) rather than generator expressions: this runs on every step a server answers
+    contains = joined.__contains__
+    if intent and (any(contains(p) for w in rr.hostile.keys() & have for p in rr.hostile[w])
+                   or claims_a_remedy(reply, have)):
+        return 0.0  # a refusal or an insult answers nothing, and a remedy nobody performed is false, whatever it cites
     reply_compact = "".join(toks)
     if scorer.need:
         coverage = min(1.0, scorer.cited(reply_compact, joined, toks) / scorer.need)
@@ -567,15 +573,13 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
             # does not cite the "07:30" of the email
             touched = {stray[t] for t in toks if t in stray}
             if touched:
-                runs, have = scorer.stray_runs, set(toks)
+                runs = scorer.stray_runs
                 touched = {g for g in touched if len(runs[g]) == 1 or runs[g] <= have}
             spray = len(touched | {g for g, glued in scorer.stray_glued.items() if glued in reply_compact})
             if spray > d.spray_free:
                 coverage *= max(0.0, 1.0 - (spray - d.spray_free) / (d.spray_zero - d.spray_free))
     else:
         coverage = 1.0
-    # map(str.__contains__) rather than generator expressions: this runs on every step a server answers
-    contains = joined.__contains__
     fitting = rr.tone.get(category, ()) if category in d.tone_generic_ok else rr.tone_distinct.get(category, ())
     # the fitting marker: one of the category's distinctive markers (for a colleague's note or a general question
     # courtesy itself fits), unless the reply carries the distinctive markers of more than tone_spread_max other
@@ -588,10 +592,6 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
     tone += 0.5 * (not rr.courtesy.isdisjoint(toks))
     if any(map(contains, rr.avoid.get(category, ()))):
         tone = max(0.0, tone - 0.5)
-    have = set(toks) if intent else set()
-    if intent and (any(contains(p) for w in rr.hostile.keys() & have for p in rr.hostile[w])
-                   or claims_a_remedy(reply, have)):
-        return 0.0  # a refusal or an insult answers nothing, and a remedy nobody performed is false, whatever it cites
     # tone only counts as far as the reply is about this email: a polite reply to nothing earns little
     base = 0.65 * coverage + 0.35 * tone * max(coverage, 0.3)
 
@@ -602,7 +602,7 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
     else:
         length = max(0.0, 1.0 - (n - d.max_words) / (d.zero_at_words - d.max_words))
     copy = copy_bag(scorer, words, "".join(words)) if copy_check == "bag" else copy_shingles(scorer, toks)
-    variety = 1.0 if n < 10 else min(1.0, len(set(toks)) / n / d.unique_ratio_ok)
+    variety = 1.0 if n < 10 else min(1.0, len(have) / n / d.unique_ratio_ok)
     fluency = min(1.0, sum(map(rr.function_words.__contains__, toks)) / n / d.function_ratio_ok)
     quality = base * length * copy * variety * fluency
     if intent and quality and rr.language_words:
