@@ -634,3 +634,26 @@ def test_a_false_claims_pattern_that_is_no_regular_expression_is_refused_by_name
     data["false_claims"].append({"words": ["deleted"], "pattern": "we have (deleted"})
     with pytest.raises(ValidationError, match=r"false_claims: 'we have \(deleted' is not a regular expression"):
         ReplyScoring.model_validate(data)
+
+
+@pytest.mark.parametrize("handoff", [
+    "We have shared your request with our billing team.",
+    "Wir haben das an das zuständige Team weitergegeben.",
+    "Hemos compartido su consulta con el equipo de facturación.",
+    "Nous avons partagé votre demande avec l'équipe de facturation.",
+    "Já partilhámos o seu pedido com a equipa de faturação.",
+])
+def test_a_hand_off_to_a_team_is_no_claimed_remedy(handoff):
+    """Passing the mail on is what triage does: 'shared' and 'weitergegeben' are claims only about the sender's data
+    going to outsiders (the red team's German replies lost all credit for 'Wir haben das ... weitergegeben')."""
+    from supportgym.envs.inbox.reply import claims_a_remedy
+
+    assert not claims_a_remedy(handoff, set(tokenize(handoff)))
+
+
+@pytest.mark.parametrize("leak", ["We have shared your personal data with a third party.",
+                                  "I've sold your details to our partners."])
+def test_passing_the_senders_data_to_outsiders_is_still_a_claimed_remedy(leak):
+    from supportgym.envs.inbox.reply import claims_a_remedy
+
+    assert claims_a_remedy(leak, set(tokenize(leak)))
