@@ -22,6 +22,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from supportgym.agents.inbox_heuristics import faraway_share
 from supportgym.envs.inbox.models import LabelledEmail
 from supportgym.envs.inbox.sources import emails_for_split, whole_split
 
@@ -83,6 +84,9 @@ def figures(emails: list[LabelledEmail]) -> dict:
                                                  or "<" not in e.email.header.sender for e in emails]),
         "empty_subject_pct": _pct([not s.strip() for s in subj]),
         "dot_com_pct": _pct([bool(_DOT_COM.search(b)) for b in bodies]),
+        # letters of no language the company reads (Chinese, Cyrillic ...) or their Latin-1 mojibake, as the
+        # rules agent measures them: spam in far-away scripts
+        "far_script_pct": _pct([faraway_share(s + "\n" + b) >= 0.3 for s, b in zip(subj, bodies)]),
         "function_words_per_1000": {w: round(1000 * toks[w] / total, 1) for w in _FUNCTION_WORDS},
         "languages_pct": {k: round(100 * v / n, 1) for k, v in langs.most_common()},
         "routes_pct": {k: round(100 * v / n, 1) for k, v in routes.most_common()},
