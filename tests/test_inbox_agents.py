@@ -91,6 +91,29 @@ def test_rules_detect_lookalike_phishing_and_spare_real_senders():
     assert analyse(hard["h02"].email).spam_reasons
 
 
+@pytest.mark.parametrize("sender,subject,body,phish", [
+    # customers' webmail named with the everyday word for mail ("correio", "correo") or the post ("laposte"):
+    # no Correos or La Poste phish unless the email claims the brand (3 Dec: eight hand-written customers trashed)
+    ("Beatriz Costa <bia.costa@correio.pt>", "Relógio não sincroniza com o telemóvel",
+     "Boa noite, comprei um smartwatch na vossa loja (encomenda BD-2025-423118) e deixou de sincronizar com o meu "
+     "telemóvel. Podem ajudar? Obrigada, Beatriz", False),
+    ("Chloé Bernard <chloe.bernard@laposte-mail.fr>", "Clavier QWERTZ au lieu d'AZERTY",
+     "Bonjour, j'ai reçu mon ordinateur portable avec un clavier allemand au lieu du clavier AZERTY commandé. "
+     "Pouvez-vous l'échanger ? Cordialement, Chloé Bernard\nchloe.bernard@laposte-mail.fr", False),
+    ("Correos <avisos@correos-entregas-es.com>", "Su paquete no ha podido ser entregado",
+     "Correos: su paquete ES8847201 está retenido. Pague 1,99 EUR de gastos de envío aquí: "
+     "http://correos-entregas-es.com/pago", True),
+    ("Avis de passage <notification@laposte-suivi.info>", "Votre colis est en attente",
+     "La Poste : votre colis n'a pas pu être livré. Réglez les frais de réexpédition de 2,99 EUR sur "
+     "http://laposte-suivi.info/colis", True),
+])
+def test_a_sender_domain_named_with_the_word_for_mail_is_no_phish_unless_the_email_claims_the_brand(
+        sender, subject, body, phish):
+    a = analyse(_mail(subject, body, sender).email)
+    assert any(r.startswith("sender ") for r in a.spam_reasons) is phish, a.spam_reasons
+    assert (InboxRulesAgent().read(_mail(subject, body, sender).email)[1] == "spam_phishing") is phish
+
+
 def test_rules_save_the_budget_and_the_tier2_queue():
     rec = evaluate("inbox-v0", "rules", episode_specs(task="hard"))[0]
     preds = {p["id"]: p for p in rec.report["predictions"]}

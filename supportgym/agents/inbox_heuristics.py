@@ -73,6 +73,11 @@ class RulesData(Model):
     #: brand names a phisher puts in the display name ("Microsoft 365 Billing <billing@m365-center.com>"); words
     #: that are also people's names (Chase) or everyday words (ups, zoom, slack) are left out
     display_brands: list[str] = Field(default_factory=list)
+    #: brands named with the everyday word for mail or the post in a language our customers write ("correo",
+    #: "correio" ~ correos; "la poste"): a sender domain built on that word is a person's webmail as often as an
+    #: imitation ("correio.pt", "laposte-mail.fr"), so it counts only where the display name or the email's own
+    #: words name the brand
+    common_word_brands: list[str] = Field(default_factory=list)
     free_mail: list[str]
     suspicious_tlds: list[str]
     spam_threshold: float
@@ -337,6 +342,21 @@ def lookalike(domain: str, d: RulesData) -> str | None:
     return None
 
 
+_ADDRESS_RE = re.compile(r"\S+@\S+|(?:https?://|www\.)\S+")
+
+
+def _common_word_sender(why: str, display: str, text: str, d: RulesData) -> bool:
+    """The look-alike ``why`` is only a brand named with an everyday word (``common_word_brands``) and the email never
+    claims that brand: neither the display name nor the subject or body (``text``, lower case) names it. A customer
+    writing from "correio.pt" about a watch is no Correos phish; a phish that never says "Correos" imitates nobody
+    (its links are judged on their own)."""
+    brand = next((b for b in d.common_word_brands if why.endswith(f"looks like {b}") or f"'{b}' inside" in why), None)
+    if brand is None:
+        return False
+    words = _ADDRESS_RE.sub(" ", f"{display.lower()} {text}")  # the sender's own address in a signature names nobody
+    return brand not in re.sub(r"[^a-z0-9]+", "", words)
+
+
 def display_brand(display: str, domain: str, d: RulesData) -> str | None:
     """The brand a display name claims when the sender's domain does not carry that brand's name, or None."""
     name = " " + re.sub(r"[^a-z0-9]+", " ", display.lower()) + " "
@@ -417,6 +437,8 @@ def analyse(email: Email) -> Analysis:
     colleague = internal and all(registrable(x)[1] in d.own_domains for x in links)
     spam = r.spam.score(full) - (r.colleague_spam_words.score(full) if colleague else 0.0)
     sender_why = lookalike(dom, d)
+    if sender_why and _common_word_sender(sender_why, display, full, d):
+        sender_why = None
     if sender_why:
         spam += 3.0
         reasons.append(f"sender {sender_why}")
