@@ -22,7 +22,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from supportgym.agents.inbox_heuristics import faraway_share
+from supportgym.agents.inbox_heuristics import faraway_share, rules
 from supportgym.envs.inbox.models import LabelledEmail
 from supportgym.envs.inbox.sources import emails_for_split, whole_split
 
@@ -66,6 +66,7 @@ def figures(emails: list[LabelledEmail]) -> dict:
     langs = Counter(_lang(e) for e in emails)
     q = statistics.quantiles(lengths, n=10) if n > 1 else [0] * 9
     toks = Counter(w for e in emails for w in words(e.email.header.subject + " " + e.email.body))
+    far = rules().data.faraway_share  # the rules agent's bar for "a script none of our languages use"
     total = max(1, sum(toks.values()))
     return {
         "n": n,
@@ -86,7 +87,7 @@ def figures(emails: list[LabelledEmail]) -> dict:
         "dot_com_pct": _pct([bool(_DOT_COM.search(b)) for b in bodies]),
         # letters of no language the company reads (Chinese, Cyrillic ...) or their Latin-1 mojibake, as the
         # rules agent measures them: spam in far-away scripts
-        "far_script_pct": _pct([faraway_share(s + "\n" + b) >= 0.3 for s, b in zip(subj, bodies)]),
+        "far_script_pct": _pct([faraway_share(s + "\n" + b) >= far for s, b in zip(subj, bodies)]),
         "function_words_per_1000": {w: round(1000 * toks[w] / total, 1) for w in _FUNCTION_WORDS},
         "languages_pct": {k: round(100 * v / n, 1) for k, v in langs.most_common()},
         "routes_pct": {k: round(100 * v / n, 1) for k, v in routes.most_common()},

@@ -311,14 +311,20 @@ def _squash(label: str) -> str:
 
 def lookalike(domain: str, d: RulesData) -> str | None:
     """Why ``domain`` imitates a known brand or our own domain, or None."""
+    found = _imitation(domain, d)
+    return found[1] if found else None
+
+
+def _imitation(domain: str, d: RulesData) -> tuple[str, str] | None:
+    """(the brand ``domain`` imitates, "" for no one brand; why), or None."""
     domain = domain.lower()
     if not domain:
         return None
     latin = domain.translate(_HOMOGLYPHS)
     if latin != domain:
-        return f"{domain}: Cyrillic letters posing as Latin ones"
+        return "", f"{domain}: Cyrillic letters posing as Latin ones"
     if "xn--" in domain:
-        return f"{domain}: punycode"
+        return "", f"{domain}: punycode"
     label, reg = registrable(domain)
     if reg in d.own_domains or reg in d.free_mail:
         return None
@@ -330,28 +336,27 @@ def lookalike(domain: str, d: RulesData) -> str | None:
     for brand in [*own_labels, *d.brands]:
         if label == brand:
             if brand in own_labels:
-                return f"{domain}: our name on a foreign top-level domain"
+                return brand, f"{domain}: our name on a foreign top-level domain"
             return None  # the brand's real domain
         if brand in parts:
-            return f"{domain}: '{brand}' inside another domain"
+            return brand, f"{domain}: '{brand}' inside another domain"
         if len(brand) >= 3 and any(s == brand or s.replace("l", "i") == brand.replace("l", "i")
                                    for s in (squashed, *squashed_parts)):
-            return f"{domain}: looks like {brand}"
+            return brand, f"{domain}: looks like {brand}"
         if len(brand) >= 5 and difflib.SequenceMatcher(None, label, brand).ratio() >= 0.85:
-            return f"{domain}: looks like {brand}"
+            return brand, f"{domain}: looks like {brand}"
     return None
 
 
 _ADDRESS_RE = re.compile(r"\S+@\S+|(?:https?://|www\.)\S+")
 
 
-def _common_word_sender(why: str, display: str, text: str, d: RulesData) -> bool:
-    """The look-alike ``why`` is only a brand named with an everyday word (``common_word_brands``) and the email never
-    claims that brand: neither the display name nor the subject or body (``text``, lower case) names it. A customer
-    writing from "correio.pt" about a watch is no Correos phish; a phish that never says "Correos" imitates nobody
-    (its links are judged on their own)."""
-    brand = next((b for b in d.common_word_brands if why.endswith(f"looks like {b}") or f"'{b}' inside" in why), None)
-    if brand is None:
+def _unclaimed_common_word(brand: str, display: str, text: str, d: RulesData) -> bool:
+    """``brand`` is named with an everyday word (``common_word_brands``) and the email never claims it: neither the
+    display name nor the subject or body (``text``, lower case) names it. A customer writing from "correio.pt" about
+    a watch is no Correos phish; a phish that never says "Correos" imitates nobody (its links are judged on their
+    own)."""
+    if brand not in d.common_word_brands:
         return False
     words = _ADDRESS_RE.sub(" ", f"{display.lower()} {text}")  # the sender's own address in a signature names nobody
     return brand not in re.sub(r"[^a-z0-9]+", "", words)
@@ -436,9 +441,8 @@ def analyse(email: Email) -> Analysis:
     # prize and IT's password-expiry notice are meant (a forged colleague points outside, or asks for money)
     colleague = internal and all(registrable(x)[1] in d.own_domains for x in links)
     spam = r.spam.score(full) - (r.colleague_spam_words.score(full) if colleague else 0.0)
-    sender_why = lookalike(dom, d)
-    if sender_why and _common_word_sender(sender_why, display, full, d):
-        sender_why = None
+    fake = _imitation(dom, d)
+    sender_why = fake[1] if fake and not _unclaimed_common_word(fake[0], display, full, d) else None
     if sender_why:
         spam += 3.0
         reasons.append(f"sender {sender_why}")
