@@ -7,7 +7,7 @@ offsets applied), then labels the held-out author's mail: alone and with the age
 rules below ``defer_below``, and as the agent decides (``agent_labels``: also the phishing override and the
 deferral of unsure sales picks on a department's mail). ``handwritten:test`` is never read. Prints JSON.
 
-    uv run --all-extras python benchmarks/inbox_handwritten_cv.py                  # about 3-6 min on 2 cores
+    uv run --all-extras python benchmarks/inbox_handwritten_cv.py                  # about 40 s per author (28-36 min for 43-51 authors)
     uv run --all-extras python benchmarks/inbox_handwritten_cv.py --weights 0 10 25
 """
 
