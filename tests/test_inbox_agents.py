@@ -614,6 +614,34 @@ def test_rules_send_decisions_above_a_colleagues_authority_to_management(subject
     assert route == "management", route
 
 
+@pytest.mark.parametrize("subject,body", [
+    ("Approval needed: 22% discount for Lakeside Dental", "Hi Sam, Lakeside Dental will renew 30 seats for three years "
+     "at 22% off. Happy to talk it through. Thanks, Kate"),
+    ("Sign-off needed: replacement switches £9,800", "Owen, the core switches at the warehouse are end of life; quote "
+     "attached from our distributor. Can we order this week? Gareth"),
+    ("Renewal for Ostrander - need your OK on discount", "Hi Claire, they will sign today at 18% off the list price. "
+     "Sent from my phone, Owen"),
+    ("Freigabe benötigt: 25 % Rabatt Autohaus Kern", "Hallo Frank, Autohaus Kern verlängert den Vertrag, wenn wir 25 % "
+     "geben. Gruß, Philipp"),
+])
+def test_rules_read_a_colleagues_request_for_approval_as_managements(subject, body):
+    """Asking for approval or sign-off in so many words is the label guide's decision above a colleague's authority,
+    whether or not the limit is named (hand-written training mail: 59 of 59 such emails are management's)."""
+    route = InboxRulesAgent().read(_mail(subject, body, "Colleague <staff@brightdesk.io>").email)[3]
+    assert route == "management", route
+
+
+@pytest.mark.parametrize("subject,body,sender", [
+    ("Leave request 3-7 March", "Hi, can you approve my annual leave from 3 to 7 March? Cover is arranged. Thanks, Dan",
+     "Dan <dan@brightdesk.io>"),
+    ("Return for order BD-2025-1182", "Hello, could you approve a return for my headphones? They arrived with a broken "
+     "hinge. Regards, Mia", "Mia <mia@example.net>"),
+])
+def test_rules_keep_approvals_that_are_not_a_managers_decision_with_their_team(subject, body, sender):
+    route = InboxRulesAgent().read(_mail(subject, body, sender).email)[3]
+    assert route != "management", route
+
+
 def test_rules_keep_a_customer_who_wants_a_decision_with_their_team():
     route = InboxRulesAgent().read(_mail(
         "Refund claim RF-2210", "Hello, I need a decision on my refund claim RF-2210 this week; the charger was faulty. "
