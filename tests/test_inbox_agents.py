@@ -626,7 +626,7 @@ def test_rules_send_decisions_above_a_colleagues_authority_to_management(subject
 ])
 def test_rules_read_a_colleagues_request_for_approval_as_managements(subject, body):
     """Asking for approval or sign-off in so many words is the label guide's decision above a colleague's authority,
-    whether or not the limit is named (hand-written training mail: 59 of 59 such emails are management's)."""
+    whether or not the limit is named (hand-written training mail: all 48 emails with these phrases are management's)."""
     route = InboxRulesAgent().read(_mail(subject, body, "Colleague <staff@brightdesk.io>").email)[3]
     assert route == "management", route
 
