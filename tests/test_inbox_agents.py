@@ -698,6 +698,44 @@ def test_rules_keep_list_talk_about_such_spam_and_a_pharmacy_newsletter():
         assert route != "trash", (le.email.header.subject, a.marketing, a.spam_genre)
 
 
+@pytest.mark.parametrize("subject,body,sender", [
+    ("Search engine registration notice: brightdesk.io", "DOMAIN: brightdesk.io\nThe search engine registration for "
+     "your domain lapses on 14 May. Failure to renew may result in loss of online visibility for your business. "
+     "12 months: USD 79.00, pay online at https://dns-listing-notice.com/p/5531\nThis is not a bill. This is a "
+     "solicitation. You are under no obligation to pay unless you accept this offer.",
+     "Domain Listing Dept <notice@dns-listing-notice.com>"),
+    ("Your nomination: Tech Employer of the Year 2026", "Dear Director, following peer nominations your company has "
+     "been shortlisted. To confirm your finalist place, select a finalist package (GBP 650 + VAT: finalist logo, "
+     "brochure listing and two gala seats): https://uk-tech-honours.com/finalists", "Awards Desk <desk@uk-tech-honours.com>"),
+    ("Ganhe com segurança: 2% ao dia", "Olá! Nosso robô de investimentos paga 2% ao dia, com lucro garantido e sem "
+     "risco. Renda passiva a partir de R$ 200. Vagas limitadas: https://robo-lucro.example/entrar",
+     "Carlos <carlos@robo-lucro.example>"),
+    ("Multiplique sus ventas esta semana", "Hola, con nuestro envío masivo por WhatsApp llegará a 20.000 clientes al "
+     "día. Prueba gratis 7 días, sin riesgo. No se lo pierda: responda SI.", "Ventas <info@masivo-wa.example>"),
+])
+def test_rules_trash_listing_solicitations_vanity_awards_and_easy_money_in_our_languages(subject, body, sender):
+    """Three families only spam is written in: the "this is not a bill" directory and search-engine listing
+    solicitation (the classic domain-listing scam), the award nobody entered that comes with a fee for the trophy,
+    and easy money or bulk-messaging pitches in Portuguese and Spanish (the tables had their English words)."""
+    a, cat, _, route = InboxRulesAgent().read(_mail(subject, body, sender).email)
+    assert (cat, route) == ("spam_phishing", "trash"), (a.spam_score, a.marketing)
+
+
+@pytest.mark.parametrize("subject,body,sender", [
+    ("brightdesk.io expires in 30 days", "Hello, your domain brightdesk.io is set to renew automatically on 14 May "
+     "for GBP 32.00 with the card ending 4417. To change this, sign in to your account at our website. "
+     "Namewise Registrar", "Namewise <billing@namewise.example>"),
+    ("We won!", "Hi all, great news: we won Tech Employer of the Year last night. Thanks to everyone who voted; cake "
+     "in the kitchen at 3pm. Owen", "Owen <owen@brightdesk.io>"),
+    ("Statement for March", "Hello, please find your March statement below. This is not an invoice; the invoices "
+     "were sent on 2 and 16 March. Balance: GBP 1,240.00. Accounts team, Harbour Office Supplies",
+     "Accounts <accounts@harbouroffice.example>"),
+])
+def test_rules_keep_a_registrar_renewal_an_award_won_and_a_statement(subject, body, sender):
+    route = InboxRulesAgent().read(_mail(subject, body, sender).email)[3]
+    assert route != "trash", route
+
+
 def test_rules_keep_customers_who_name_those_families_words():
     """A customer's satellite receiver or their wish to leave our email list is no offer."""
     for subject, body in [
