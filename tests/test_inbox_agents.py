@@ -736,6 +736,42 @@ def test_rules_keep_a_registrar_renewal_an_award_won_and_a_statement(subject, bo
     assert route != "trash", route
 
 
+@pytest.mark.parametrize("subject,body,sender,route", [
+    ("Note de frais – déplacement chez un client", "Bonjour, voici ma note de frais pour le déplacement chez le "
+     "client à Genève : train 84 CHF, repas 32 CHF. Merci. Thomas", "Thomas Roy <thomas.roy@brightdesk.io>", "hr"),
+    ("Reisekosten Kundentermin München", "Hallo, anbei die Belege für Hotel und Bahn vom Kundentermin in München "
+     "(Spesen insgesamt 212 €). Danke, Jonas", "Jonas Keller <jonas.keller@brightdesk.io>", "hr"),
+    ("Despesas de deslocação – visita a cliente", "Olá, envio as despesas de deslocação da visita ao cliente em "
+     "Braga (combustível e portagens, 64 €). Obrigado, Rui", "Rui Lopes <rui.lopes@brightdesk.io>", "hr"),
+    ("Mise en demeure – commande 2025-4471", "Madame, Monsieur, par la présente, nous vous mettons en demeure de "
+     "livrer la commande 2025-4471 sous huit jours, faute de quoi une action en justice sera engagée.",
+     "Cabinet Moreau <contact@cabinet-moreau.example>", "legal"),
+    ("Abmahnung – unberechtigte Bildnutzung", "Sehr geehrte Damen und Herren, in vorbezeichneter Angelegenheit zeigen "
+     "wir an, dass uns unsere Mandantin mit der Wahrnehmung ihrer Interessen beauftragt hat.",
+     "Kanzlei Vogt <info@kanzlei-vogt.example>", "legal"),
+    ("Notificação extrajudicial – contrato 2291", "Exmos. Senhores, em nome e representação da nossa cliente, vimos "
+     "notificar V. Exas. do incumprimento do contrato 2291.", "Sousa Advogados <geral@sousa-adv.example>", "legal"),
+    ("pc portable ne demarre plus", "bonjour, depuis la mise a jour d'hier mon pc portable ne demarre plus. que faire ? "
+     "merci", "Paul <paul.r@example.fr>", "support_tier1"),
+    ("Partenariat revendeur – Belgique", "Bonjour, nous distribuons du matériel informatique à Liège et souhaitons "
+     "devenir revendeur de vos produits. Pouvons-nous parler d'un partenariat ? Cordialement, Marc",
+     "Marc Lambert <m.lambert@infoliege.example>", "sales"),
+])
+def test_rules_read_hr_legal_fault_and_partner_mail_in_our_other_languages(subject, body, sender, route):
+    """The category tables carry French, Spanish, Portuguese and German words for leave, expenses, formal notices
+    and lawyers acting for a client, a device that no longer starts, a reseller partnership: before, a French
+    leave request went to sales and a 'mise en demeure' to billing."""
+    assert InboxRulesAgent().read(_mail(subject, body, sender).email)[3] == route
+
+
+def test_rules_keep_a_law_firms_own_fault_with_support():
+    """A law firm is also a client: its name in the signature does not make its server fault a legal matter."""
+    le = _mail("Serveur de fichiers inaccessible", "Bonjour, depuis ce matin plus personne au cabinet n'accède au "
+               "serveur de fichiers : erreur de connexion sur tous les postes. Pouvez-vous intervenir ?\n\nÉmilie "
+               "Garnier\nCabinet Garnier & Associés, avocats au barreau de Lyon", "Émilie <e.garnier@garnier-avocats.example>")
+    assert InboxRulesAgent().read(le.email)[3] in ("support_tier1", "support_tier2")
+
+
 def test_rules_keep_customers_who_name_those_families_words():
     """A customer's satellite receiver or their wish to leave our email list is no offer."""
     for subject, body in [
