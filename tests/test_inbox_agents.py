@@ -280,6 +280,20 @@ def test_rules_route_list_mail_and_multilingual_tickets(subject, body, sender, r
     assert got == route and cat != "spam_phishing"
 
 
+@pytest.mark.parametrize("subject,body,sender,route", [
+    ("Expense claim - client dinner, 9 Oct", "Hi HR, attaching the receipt for the client dinner (£186.40, paid on my "
+     "own card). Could this go through with this month's payroll? Thanks, Dan", "Dan Hale <dan.hale@brightdesk.io>", "hr"),
+    ("Refund for the Premium charge", "Hi, we stayed on the Basic plan, but this month's invoice INV-3318 charged us for "
+     "25 Premium licences. Could you refund the difference? Owen", "Owen Park <owen@fernleaf.example>", "billing"),
+    ("Monthly news from Fernleaf", "This month's highlights: our new showroom and spring offers for members.\n"
+     "View the web version: https://news.fernleaf.example/42\nUnsubscribe: https://news.fernleaf.example/unsub",
+     "Fernleaf <news@fernleaf.example>", "archive"),
+])
+def test_rules_do_not_take_this_months_invoice_or_payroll_for_a_newsletter(subject, body, sender, route):
+    """"This month's" and "web version" are a newsletter's words and a person's: one alone files nothing."""
+    assert InboxRulesAgent().read(_mail(subject, body, sender).email)[3] == route
+
+
 @pytest.mark.parametrize("subject,body,sender", [
     ("Automatic reply: Quote Q-2291", "Thank you for your message. I am out of the office until Monday 12 May with limited "
      "access to email.\nFor urgent matters please contact sales@example.com.", "Pat Lee <pat.lee@example.com>"),
@@ -348,6 +362,17 @@ def test_rules_route_press_machine_mail_payroll_and_bank_detail_fraud(subject, b
      ("general_inquiry", "low", "archive")),
     ("** RECOVERY Host Alert: nas-2 is UP **", "Notification Type: RECOVERY\nHost: nas-2\nState: UP",
      "nagios@example.net", ("general_inquiry", "low", "archive")),
+    # a severity in brackets leading the subject, as RMM, certificate and security tools write it
+    ("[CRITICAL] FS01 - Disk C: free space 3%", "Device: FS01\nThreshold: 5%\nOpen since 09:12",
+     "Acme RMM <rmm@acme-it.example>", ("technical_support", "high", "support_tier2")),
+    ("[ALERT][WARNING] Disk space low - NAS02 D: 95% used", "Volume D: 95% used (threshold 90%).",
+     "alerts@monitor.example", ("technical_support", "high", "support_tier2")),
+    ("[WARNING] SSL certificate for mail.client.example expires in 5 days", "Renew it before 12 March.",
+     "CertWatch <alerts@certwatch.example>", ("technical_support", "high", "support_tier2")),
+    ("ALERT: 203.0.113.7 listed on a DNS blocklist", "Our outbound relay was listed at 08:40 UTC.",
+     "alerts@listguard.example", ("technical_support", "high", "support_tier2")),
+    ("[RESOLVED][CRITICAL] FS01 - Disk C: free space 3%", "Cleared at 10:05.", "Acme RMM <rmm@acme-it.example>",
+     ("general_inquiry", "low", "archive")),
 ])
 def test_rules_send_firing_alerts_to_tier2_and_file_recoveries(subject, body, sender, labels):
     """A monitoring alert still firing needs second-line support (no reply to a machine); its recovery is filed."""
@@ -360,6 +385,8 @@ def test_rules_send_firing_alerts_to_tier2_and_file_recoveries(subject, body, se
 @pytest.mark.parametrize("subject,body,sender", [
     ("Problem: cannot log in", "Hi, since this morning I cannot log in to the portal. Can you help? Eva",
      "Eva Lind <eva@client.example>"),
+    ("[WARNING] fake invoices going round", "Hi all, please do not open the 'invoice' attachments from "
+     "accounts@billing-desk.example today. Thanks, Eva", "Eva Lind <eva@client.example>"),
     ("Mail delivery failed: returning message to sender", "This message was created automatically by mail delivery "
      "software. A message that you sent could not be delivered.", "Mail Delivery System <mailer-daemon@mx.example>"),
 ])
