@@ -598,13 +598,15 @@ def closing_state(body: str) -> Literal["closed", "open", ""]:
     return "closed" if done else ""
 
 
+#: the start of a subject up to its last leading bracketed tag: "[ALERT][CRITICAL] ..." is read at "[CRITICAL]"
+_LEADING_TAGS = r"^\s*(?:\[[^\]]{1,20}\]\s*)*"
 #: monitoring subjects in the forms the tools write them, whoever sends them: Alertmanager, Nagios, Datadog, a
 #: severity in brackets leading the subject ("[CRITICAL] ...", "[ALERT][CRITICAL] ...")
 _ALERT_RE = re.compile(r"\[FIRING\b|\[Triggered\b|\*\*\s*PROBLEM\b|^\s*PROBLEM\s*:|\bis (?:DOWN|CRITICAL|UNREACHABLE)\b"
-                       r"|^\s*(?:\[[^\]]{1,20}\]\s*)*\[(?i:problem|critical|down|alarm)\]")
+                       rf"|{_LEADING_TAGS}\[(?i:problem|critical|down|alarm)\]")
 #: the same news in words a person might also use ("[WARNING]", "ALERT:"): counted only from an automated sender
 _ALERT_WEAK_RE = re.compile(r"^\s*(?:\[[^\]]*\]\s*)?problem\s*:|\bis down\b|\bdown\s*$|\[failed\]|\bbackup\b.*\bfail"
-                            r"|^\s*(?:\[[^\]]{1,20}\]\s*)*\[(?:alert|warning|warn|high)\]|^\s*(?:alert|alarm)\s*:"
+                            rf"|{_LEADING_TAGS}\[(?:alert|warning|warn|high)\]|^\s*(?:alert|alarm)\s*:"
                             r"|\bwith errors\b|\bdegraded\b|\bunreachable\b|\bcritical\b", re.I)
 #: recovery notices in the forms the tools write them: they win over the alert's name ("[RESOLVED] BackupJobFailed")
 _CLEARED_FORM_RE = re.compile(r"\*\*\s*RECOVERY\b|^\s*RECOVERY\s*:|\[(?:Recovered|RESOLVED|Resolved)\b|\bis UP\b")

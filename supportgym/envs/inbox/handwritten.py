@@ -7,7 +7,7 @@ included; 60 emails per file, one author per file). How each part was used, so t
 can be read honestly (docs/inbox_real.md): ``train`` (eighty-two authors) was read, partly, while revising
 the rules and is trained on by the ``classifier`` (Y, Z, AA to AZ and BA to CN of 3 Dec: measured held out, then trained on;
 the rules' misreadings of them were read only after that: AO's three emails, requests for approval, listing and award
-scams, easy-money pitches, BK's French mail); ``validation`` (one author) was run once as a
+scams, easy-money pitches, BK's French mail, CC-CN's monitoring tags and "this month's"); ``validation`` (one author) was run once as a
 held-out set, then read and trained on like ``train``; ``test`` (nine authors: the first, 3, since
 2 Dec J, K, N and O, since 3 Dec U, V, W and X, each run only as held-out measurements) is held out from every choice.
 
