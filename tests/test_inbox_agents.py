@@ -394,6 +394,90 @@ def test_rules_do_not_read_people_or_bounces_as_alerts(subject, body, sender):
     assert not analyse(_mail(subject, body, sender).email).alert
 
 
+@pytest.mark.parametrize("subject,body,sender", [
+    ("Delivered: your parcel 7731 0045 from Norvik", "Your parcel was delivered at 10:42 and signed for by RECEPTION.",
+     "ParcelLine <no-reply@parcelline.example>"),
+    ("Your domain brightdesk-shop.de has been renewed", "Your domain was renewed for 12 months. Receipt attached.",
+     "Registrar <notifications@registrar.example>"),
+    ("Your receipt from Dockhand Cloud #2217-4093", "Amount paid: €49.00. Thank you for your business.",
+     "Dockhand Cloud <billing@dockhand.example>"),
+    ("Booking confirmed: CCNA Bootcamp, 1-5 Dec", "Your place is confirmed. Joining details follow a week before.",
+     "Kestrel Learning <bookings@kestrel.example>"),
+    ("Ihre Sendung 00340434188812457 wurde zugestellt", "Ihre Sendung wurde heute um 11:02 zugestellt.",
+     "Paketdienst <noreply@paket.example>"),
+    ("Su envío PK2231 ha sido entregado", "Su envío fue entregado hoy a las 12:10.", "Envíos <no-reply@envios.example>"),
+    ("Votre colis 6A1234 a été livré", "Votre colis a été livré ce matin.", "Colis <noreply@colis.example>"),
+    ("A sua encomenda RR123PT foi entregue", "A encomenda foi entregue hoje.", "Encomendas <noreply@encomendas.example>"),
+])
+def test_rules_file_an_automated_confirmation_of_something_done(subject, body, sender):
+    """The label conventions file automated notifications that need no action: a carrier's "delivered", a
+    registrar's "renewed", a receipt, a booking confirmed, in the five languages."""
+    _, cat, pri, route = InboxRulesAgent().read(_mail(subject, body, sender).email)
+    assert (cat, pri, route) == ("general_inquiry", "low", "archive"), (cat, pri, route)
+
+
+@pytest.mark.parametrize("subject,body,sender", [
+    # a person's "delivered" is a complaint; a failed delivery or payment and a bill ask for something
+    ("Parcel marked delivered but never arrived", "Hi, tracking says delivered yesterday but nothing came. Order "
+     "BD-2231. Can you help?", "Jo Baker <jo.baker@gmail.com>"),
+    ("Your parcel could not be delivered", "We tried to deliver your parcel today. Rebook online.",
+     "ParcelLine <no-reply@parcelline.example>"),
+    ("Payment failed for invoice INV-2231", "A payment of €120 failed. Please update the card.",
+     "Payments <notifications@payments.example>"),
+    ("Your invoice INV-8812 is now available", "Your invoice for March is now available. Amount due: €310.",
+     "Billing <no-reply@supplier.example>"),
+    # the fake renewal: a "receipt" that offers a refund if you call
+    ("Your Norton 360 subscription has been renewed", "Your subscription has been renewed for $399.99. If you did "
+     "not authorise this, call our cancellation desk within 24 hours for a refund.",
+     "Norton Renewals <billing@n0rton-renewals.example>"),
+])
+def test_rules_do_not_file_failures_bills_complaints_or_renewal_bait(subject, body, sender):
+    _, _, _, route = InboxRulesAgent().read(_mail(subject, body, sender).email)
+    assert route != "archive", route
+
+
+_NEWSLETTER_QUOTED = ("\n\nOn 3 Nov, Brightdesk News <news@brightdesk.io> wrote:\n> November deals: mesh Wi-Fi kits 15% off"
+                      " with code MESH15.\n> View in browser | Unsubscribe | Manage preferences\n> You receive this "
+                      "newsletter because you subscribed.")
+
+
+@pytest.mark.parametrize("subject,body", [
+    ("Re: Brightdesk News - November", "Hi, does the MESH15 code work on the Deco X55 too? I'd like to order two."),
+    ("Re: Brightdesk News - November", "Hello, the link to the mesh kits gives an error 404 for me. Can you send the right one?"),
+])
+def test_rules_read_a_reply_to_a_newsletter_as_the_customers_mail(subject, body):
+    """A newsletter's footer quoted under a customer's reply is the newsletter's: the reply is a person's request."""
+    a, _, _, route = InboxRulesAgent().read(_mail(subject, body + _NEWSLETTER_QUOTED, "Ravi <ravi@menon.example>").email)
+    assert not a.newsletter and route != "archive", route
+
+
+@pytest.mark.parametrize("subject,sender", [
+    ("Price list update effective 1 May 2025", "Partner Team <partners@distri.example>"),
+    ("Preisanpassung zum 1. November 2025", "Vertrieb <vertrieb@grosshandel.example>"),
+    ("Ajuste de precios a partir del 1 de junio", "Comercial <comercial@mayorista.example>"),
+    ("Évolution des tarifs revendeurs au 1er décembre", "Partenaires <partenaires@grossiste.example>"),
+    ("Atualização de preços a partir de 1 de março", "Comercial <comercial@distribuidor.example>"),
+])
+def test_rules_file_a_suppliers_price_notice(subject, sender):
+    """A supplier announcing new prices informs (the conventions' no-action notice): archive, not a sales lead."""
+    body = "Dear partner, please find attached our updated price list. Prices of switches and access points rise by 4%."
+    _, cat, _, route = InboxRulesAgent().read(_mail(subject, body, sender).email)
+    assert (cat, route) == ("general_inquiry", "archive"), (cat, route)
+
+
+@pytest.mark.parametrize("subject,body", [
+    ("Price increase effective 1 April - cancel my subscription", "Hi, after your price increase effective 1 April I "
+     "want to cancel my subscription at the end of this month. Please confirm the cancellation. Jo"),
+    ("Your price change from 1 April", "Hi, I am not happy about your price change from 1 April. We have been "
+     "customers for six years. Please call me to discuss a discount. Jo"),
+    ("Widerspruch gegen Preiserhöhung - Mandantin Lorenz GmbH", "Sehr geehrte Damen und Herren, namens und in Vollmacht "
+     "unserer Mandantin widersprechen wir der angekündigten Preiserhöhung. Rechtsanwältin Dr. Pohl"),
+])
+def test_rules_keep_a_customers_answer_to_a_price_change(subject, body):
+    _, _, _, route = InboxRulesAgent().read(_mail(subject, body, "Jo <jo@bistro.example>").email)
+    assert route != "archive", route
+
+
 def test_rules_read_link_hosts_and_display_name_brands():
     """A link's host is what follows any "user@" part and stops before a port or bracket: our own monitoring
     links are not look-alikes, the userinfo trick is caught; a brand in the display name must match the domain."""
@@ -501,6 +585,34 @@ def test_rules_send_infrastructure_faults_with_business_impact_to_tier2(subject,
     priority; a fault's reach (nobody, the whole company, night after night) in a system a business runs on is it."""
     a, cat, pri, route = InboxRulesAgent().read(_mail(subject, body, "Ops <ops@client-example.com>").email)
     assert a.impact and (cat, pri, route) == ("technical_support", "high", "support_tier2"), (cat, pri, route)
+
+
+@pytest.mark.parametrize("subject,body", [
+    ("PC at reception keeps freezing", "Hi, the PC at reception keeps freezing every few minutes since Monday and "
+     "patients are queuing at the desk. Can someone remote in? Thanks, Jo"),
+    ("Etikettendrucker Filiale Kassel", "Hallo, in der Filiale Kassel druckt der Etikettendrucker seit heute früh "
+     "nicht mehr, Fehler 0x5. Können Sie sich das ansehen? Gruß, Petra"),
+    ("Programa de citas", "Hola, desde esta mañana el programa de citas de la clínica no funciona en la recepción. "
+     "¿Pueden revisarlo? Saludos, Pablo"),
+    ("Messagerie en erreur", "Bonjour, depuis ce matin les postes de travail du cabinet affichent une erreur au "
+     "démarrage de la messagerie. Merci de regarder. Cordialement, Anne"),
+    ("Leitor de códigos", "Bom dia, o leitor de códigos do armazém não funciona desde ontem à tarde. Conseguem ver "
+     "isto hoje? Obrigado, Rui"),
+])
+def test_rules_send_faults_at_a_business_to_tier2(subject, body):
+    """A fault reported from a business's premises or people (reception, a branch, the clinic, the workstations, the
+    warehouse) is a managed client's incident: the label conventions' tier 2, in the five languages."""
+    a, cat, _, route = InboxRulesAgent().read(_mail(subject, body, "Office <office@client-example.com>").email)
+    assert (cat, route) == ("technical_support", "support_tier2"), (cat, route)
+
+
+@pytest.mark.parametrize("subject,body", [
+    ("Printer error", "Hi, my printer at home stopped working after the update, it shows error 0x5. Thanks, Jo"),
+    ("Two more monitors", "Hello, we would like to order two more monitors for reception at the practice. Best, Sam"),
+])
+def test_rules_keep_a_consumers_fault_and_a_business_order_out_of_tier2(subject, body):
+    _, _, _, route = InboxRulesAgent().read(_mail(subject, body, "Jo <jo@example.com>").email)
+    assert route != "support_tier2", route
 
 
 @pytest.mark.parametrize("subject,body", [

@@ -173,6 +173,10 @@ class RulesData(Model):
     #: systems only a business runs (VPN, servers, NAS, backups, firewall, directory): a fault in one of them is a
     #: managed-service incident, which the label conventions send to tier 2 (a home router's fault stays tier 1)
     business_systems: list[str] = Field(default_factory=list)
+    #: the places and people only a business has (an office, a practice, a branch, patients, colleagues, "our
+    #: network"): a fault reported from one is an incident of a managed client, tier 2 as well ("the printer in
+    #: reception", "die Kassen in der Filiale"); a consumer's "my laptop" names none of them
+    business_setting: list[str] = Field(default_factory=list)
     #: a greeting to everyone ("Hi all", "Liebe Kolleginnen und Kollegen", "Bonjour à tous"): a colleague's mail
     #: that opens with one, asks nothing and names no fault is an announcement to file (office closed, recording
     #: online, alarm test); "Hi all, the VPN is down" is not
@@ -234,6 +238,7 @@ class Rules:
     colleague_spam_words: Table
     fault: Table
     business_systems: Table
+    business_setting: Table
     broadcast: Table
     broadcast_asks: Table
 
@@ -287,7 +292,7 @@ def rules() -> Rules:
         *(Table.of(words) for words in (d.closing_thanks, d.closing_done, d.closing_close, d.closing_blockers,
                                         d.no_action, d.spam_genres.words(), d.spam_talk)),
         Table({w: d.spam[w] for w in d.colleague_spam_words}), Table.of(d.fault),
-        Table.of(d.business_systems), Table.of(d.broadcast), Table.of(d.broadcast_asks),
+        Table.of(d.business_systems), Table.of(d.business_setting), Table.of(d.broadcast), Table.of(d.broadcast_asks),
     )
 
 
@@ -518,16 +523,23 @@ def analyse(email: Email) -> Analysis:
     # installed keeps rebooting"); a reply or talk about spam quotes them without being written in them
     genre = (0.0 if not links or reported or answer or r.spam_talk.score(own_text)
              else r.spam_genres.score(unquoted) * length_norm)
-    newsletter = (r.newsletter.score(f"{h.sender.lower()}\n{full}") >= 1.0 or bool(_SERIAL_RE.search(h.subject))
-                  or bool(_MACHINE_SUBJECT_RE.search(h.subject)) or is_all_clear(h.sender, h.subject))
+    # a newsletter's footer quoted under a customer's reply ("> unsubscribe"), and the line that names it ("On 3 Nov,
+    # News <news@...> wrote:"), are the newsletter's, not the reply's
+    unattributed = "\n".join(ln for ln in unquoted.splitlines() if not _WROTE_RE.search(ln))
+    newsletter = (r.newsletter.score(f"{h.sender.lower()}\n{unattributed}") >= 1.0 or bool(_SERIAL_RE.search(h.subject))
+                  or bool(_MACHINE_SUBJECT_RE.search(h.subject)) or is_all_clear(h.sender, h.subject)
+                  # a look-alike's "renewed", or one that offers a refund if you call, is the renewal scam's bait
+                  or (is_done_notice(h.sender, h.subject) and not reasons and not _DISPUTE_RE.search(own)))
     if newsletter:
         marketing -= r.relationship.score(unquoted)
     if reported:
         marketing = min(marketing, 0.0)
     scores = {c: t.score(text) for c, t in r.categories.items()}
     fault = r.fault.score(text) > 0
-    # a fault in a system only a business runs is a managed-service incident (tier 2); a home router's is not
-    tier2 = r.tier2.score(text) > 0 or (fault and r.business_systems.score(text) > 0)
+    # a fault in a system only a business runs, or reported from its premises and people, is a managed-service
+    # incident (tier 2); a home router's is not
+    tier2 = r.tier2.score(text) > 0 or (fault and (r.business_systems.score(text) > 0
+                                                   or r.business_setting.score(text) > 0))
     closing = "" if reasons else closing_state(email.body)
     # thanks beside a fault still there is a customer's reply to our answer, whoever the quote names
     conversation = (not internal and max(scores.values(), default=0.0) < d.conversation_max_score
@@ -544,7 +556,11 @@ def analyse(email: Email) -> Analysis:
     lead = max(scores, key=scores.__getitem__) if any(scores.values()) else "general_inquiry"
     notice = "?" not in own and (
         (r.no_action.score(own) > 0 and lead in ("general_inquiry", "technical_support", "customer_complaint"))
-        or (internal and not fault and r.broadcast.score(own.lstrip()[:40]) > 0 and not r.broadcast_asks.score(own)))
+        or (internal and not fault and r.broadcast.score(own.lstrip()[:40]) > 0 and not r.broadcast_asks.score(own))
+        # a supplier announcing its new prices; a customer's "your price increase" or complaint about one is not
+        or (not answer and not internal and bool(_PRICE_NOTICE_RE.search(h.subject))
+            and lead in ("sales_lead", "general_inquiry") and not scores.get("customer_complaint")
+            and not _YOUR_RE.search(subject)))
     return Analysis(
         spam_score=spam, spam_reasons=reasons, marketing=marketing, spam_genre=genre, conversation=conversation,
         category_scores=scores,
@@ -631,6 +647,50 @@ def _cleared(subject: str) -> bool:
 def is_all_clear(sender: str, subject: str) -> bool:
     """A monitoring tool's recovery notice (or an automated sender's "OK" / "success"): machine mail to file."""
     return bool(_CLEARED_FORM_RE.search(subject)) or _robot(sender) and _cleared(subject)
+
+
+#: a transaction already done, in the words its system confirms it with (five languages): delivered, renewed,
+#: received, paid out, booked, registered, published
+_DONE_RE = re.compile(
+    r"\b(?:delivered|has been (?:renewed|delivered|dispatched|shipped|completed|published)"
+    r"|(?:your )?receipt (?:from|for)\b|^\s*your receipt\b|payment (?:received|confirmed)|payout\b.*\bsent\b"
+    r"|(?:booking|pickup|collection|registration|order) (?:is )?confirmed|dispatch confirmation|you(?:'re| are) registered|is now available|^\s*completed\s*:"
+    r"|zugestellt|erfolgreich verlängert|zahlung erhalten|zahlungseingang|buchungsbestätigung|anmeldebestätigung"
+    r"|entregado|renovado con éxito|pago recibido|reserva confirmada|inscripción confirmada"
+    r"|livré|renouvelé avec succès|paiement reçu|réservation confirmée|inscription confirmée"
+    r"|entregue|renovado com sucesso|pagamento recebido|inscrição confirmada)", re.I)
+#: ... unless it failed or asks for something, or is a bill: "your invoice is now available" is to be paid
+_NOT_DONE_RE = re.compile(r"fail|declined|unsuccessful|not (?:be )?delivered|undeliver|could not|couldn't|unable"
+                          r"|nicht|no se|non |não|action required|overdue|due\b"
+                          r"|invoice|rechnung|factura|facture|fatura", re.I)
+#: senders that only confirm: an order desk's or a carrier's robot writes from these as well as from "no-reply"
+_CONFIRMING_LOCAL_RE = re.compile(r"^(?:orders?|tracking|bookings?|receipts?|renewals?|billing|payments?|shipping"
+                                  r"|dispatch|pkginfo|events?|dse(?:_\w+)?)$", re.I)
+
+
+def is_done_notice(sender: str, subject: str) -> bool:
+    """An automated sender's confirmation of something already done (a parcel delivered, a domain renewed, a
+    receipt, a payout sent, a booking confirmed): nobody has to act, the label conventions file it. A failed or
+    refused one ("payment failed", "could not be delivered") is not done."""
+    _, addr = sender_parts(sender)
+    local = addr.partition("@")[0]
+    robot = bool(_ROBOT_LOCAL_RE.match(local) or _CONFIRMING_LOCAL_RE.match(local))
+    return robot and bool(_DONE_RE.search(subject)) and not _NOT_DONE_RE.search(subject)
+
+
+#: a confirmation that invites a dispute ("if you did not authorise this, call ... for a refund"): the fake renewal
+_DISPUTE_RE = re.compile(r"if you did(?:n't| not)|not authori[sz]|to cancel|cancel (?:this|it|now)|refund"
+                         r"|call (?:us|our)|si no (?:ha|reconoce)|reembolso|cancelar|si vous n'avez pas|rembours|annuler"
+                         r"|falls sie (?:diese|nicht)"
+                         r"|erstattung|stornier|kündig|se não (?:reconhece|autorizou)|estorno", re.I)
+#: a supplier's announcement of new prices or price lists (five languages); informs, like a no-action notice
+_PRICE_NOTICE_RE = re.compile(
+    r"\bprice (?:adjustment|update|change|increase|list update)s?\b.*\b(?:notice|effective|from)\b|price list update"
+    r"|pricing update|changes? to (?:\w+ )?pricing|preisanpassung|preiserhöhung|neue preisliste|ajuste de precios"
+    r"|actualización de (?:precios|tarifas)|ajustement (?:des|de) (?:prix|tarifs)|évolution des tarifs"
+    r"|nouvelle grille tarifaire|atualização de preços|reajuste de preços", re.I)
+#: ... which a customer calls "your" price increase
+_YOUR_RE = re.compile(r"\b(?:your|ihre?|su|sua|votre|vos)\s", re.I)
 
 
 def is_alert(sender: str, subject: str) -> bool:
