@@ -400,7 +400,7 @@ def test_rules_do_not_read_people_or_bounces_as_alerts(subject, body, sender):
     ("Your domain brightdesk-shop.de has been renewed", "Your domain was renewed for 12 months. Receipt attached.",
      "Registrar <notifications@registrar.example>"),
     ("Your receipt from Dockhand Cloud #2217-4093", "Amount paid: €49.00. Thank you for your business.",
-     "Dockhand Cloud <billing@dockhand.example>"),
+     "Dockhand Cloud <receipts@dockhand.example>"),
     ("Booking confirmed: CCNA Bootcamp, 1-5 Dec", "Your place is confirmed. Joining details follow a week before.",
      "Kestrel Learning <bookings@kestrel.example>"),
     ("Ihre Sendung 00340434188812457 wurde zugestellt", "Ihre Sendung wurde heute um 11:02 zugestellt.",
@@ -426,10 +426,20 @@ def test_rules_file_an_automated_confirmation_of_something_done(subject, body, s
      "Payments <notifications@payments.example>"),
     ("Your invoice INV-8812 is now available", "Your invoice for March is now available. Amount due: €310.",
      "Billing <no-reply@supplier.example>"),
+    ("Your parcel has not been delivered", "We could not reach you today.", "Parcels <no-reply@parcels.example>"),
+    ("Su pedido no ha sido entregado", "No pudimos entregar su pedido.", "Envíos <no-reply@envios.example>"),
+    ("Your bill is now available", "Your March bill of €310 is ready to pay.", "Billing <no-reply@supplier.example>"),
+    # a business customer writes from billing@ or orders@ too
+    ("Payment received twice", "Hi, you took our payment twice this month. Please sort this out urgently.",
+     "Accounts <billing@acme-corp.example>"),
+    ("Order delivered damaged", "The crates you delivered yesterday arrived smashed; two monitors are broken.",
+     "Cafe Orders <orders@cafe.example>"),
     # the fake renewal: a "receipt" that offers a refund if you call
     ("Your Norton 360 subscription has been renewed", "Your subscription has been renewed for $399.99. If you did "
      "not authorise this, call our cancellation desk within 24 hours for a refund.",
      "Norton Renewals <billing@n0rton-renewals.example>"),
+    ("Your subscription has been renewed", "Your plan renewed for $499.99. If this wasn't you, contact our billing "
+     "desk on +1 (888) 555-0199.", "Renewals <renewals@secure-account-center.example>"),
 ])
 def test_rules_do_not_file_failures_bills_complaints_or_renewal_bait(subject, body, sender):
     _, _, _, route = InboxRulesAgent().read(_mail(subject, body, sender).email)
@@ -470,6 +480,7 @@ def test_rules_file_a_suppliers_price_notice(subject, sender):
      "want to cancel my subscription at the end of this month. Please confirm the cancellation. Jo"),
     ("Your price change from 1 April", "Hi, I am not happy about your price change from 1 April. We have been "
      "customers for six years. Please call me to discuss a discount. Jo"),
+    ("Sobre o seu reajuste de preços", "Olá, queremos discutir o contrato antes de renovar. Jo"),
     ("Widerspruch gegen Preiserhöhung - Mandantin Lorenz GmbH", "Sehr geehrte Damen und Herren, namens und in Vollmacht "
      "unserer Mandantin widersprechen wir der angekündigten Preiserhöhung. Rechtsanwältin Dr. Pohl"),
 ])
@@ -608,6 +619,11 @@ def test_rules_send_faults_at_a_business_to_tier2(subject, body):
 
 @pytest.mark.parametrize("subject,body", [
     ("Printer error", "Hi, my printer at home stopped working after the update, it shows error 0x5. Thanks, Jo"),
+    ("Weak wifi", "Hi, my laptop's wifi reception is weak in the bedroom and keeps dropping. Any tips? Jo"),
+    ("WLAN-Empfang", "Hallo, der WLAN-Empfang in meinem Wohnzimmer bricht ständig ab. In der Praxis hilft nur ein "
+     "Neustart des Routers. Gruß, Jo"),
+    ("Router keeps dropping", "Hi, our home router keeps dropping every evening and none of us at home can get "
+     "online. Jo"),
     ("Two more monitors", "Hello, we would like to order two more monitors for reception at the practice. Best, Sam"),
 ])
 def test_rules_keep_a_consumers_fault_and_a_business_order_out_of_tier2(subject, body):

@@ -654,18 +654,21 @@ def is_all_clear(sender: str, subject: str) -> bool:
 _DONE_RE = re.compile(
     r"\b(?:delivered|has been (?:renewed|delivered|dispatched|shipped|completed|published)"
     r"|(?:your )?receipt (?:from|for)\b|^\s*your receipt\b|payment (?:received|confirmed)|payout\b.*\bsent\b"
-    r"|(?:booking|pickup|collection|registration|order) (?:is )?confirmed|dispatch confirmation|you(?:'re| are) registered|is now available|^\s*completed\s*:"
+    r"|(?:booking|pickup|collection|registration|order) (?:is )?confirmed|dispatch confirmation|you(?:'re| are) registered"
+    r"|^\s*completed\s*:"
     r"|zugestellt|erfolgreich verlängert|zahlung erhalten|zahlungseingang|buchungsbestätigung|anmeldebestätigung"
     r"|entregado|renovado con éxito|pago recibido|reserva confirmada|inscripción confirmada"
     r"|livré|renouvelé avec succès|paiement reçu|réservation confirmée|inscription confirmée"
     r"|entregue|renovado com sucesso|pagamento recebido|inscrição confirmada)", re.I)
-#: ... unless it failed or asks for something, or is a bill: "your invoice is now available" is to be paid
-_NOT_DONE_RE = re.compile(r"fail|declined|unsuccessful|not (?:be )?delivered|undeliver|could not|couldn't|unable"
-                          r"|nicht|no se|non |não|action required|overdue|due\b"
-                          r"|invoice|rechnung|factura|facture|fatura", re.I)
+#: ... unless it failed, is negated or asks for something, or is a bill ("your invoice ..." is to be paid)
+_NOT_DONE_RE = re.compile(r"fail|declined|unsuccessful|undeliver|unable|\bnot\b|n't\b|\bno\b|\bnon\b|\bpas\b|\bnão\b"
+                          r"|\bnicht\b|\bkein|action required|overdue|\bdue\b"
+                          r"|invoice|\bbill\b|statement|rechnung|abrechnung|factura|facture|fatura|extracto|relevé|extrato",
+                          re.I)
 #: senders that only confirm: an order desk's or a carrier's robot writes from these as well as from "no-reply"
-_CONFIRMING_LOCAL_RE = re.compile(r"^(?:orders?|tracking|bookings?|receipts?|renewals?|billing|payments?|shipping"
-                                  r"|dispatch|pkginfo|events?|dse(?:_\w+)?)$", re.I)
+#: (not "orders@", "billing@" or "payments@": a business customer writes from those too)
+_CONFIRMING_LOCAL_RE = re.compile(r"^(?:tracking|bookings?|receipts?|renewals?|shipping|dispatch|pkginfo|events?"
+                                  r"|dse(?:_\w+)?)$", re.I)
 
 
 def is_done_notice(sender: str, subject: str) -> bool:
@@ -679,9 +682,9 @@ def is_done_notice(sender: str, subject: str) -> bool:
 
 
 #: a confirmation that invites a dispute ("if you did not authorise this, call ... for a refund"): the fake renewal
-_DISPUTE_RE = re.compile(r"if you did(?:n't| not)|not authori[sz]|to cancel|cancel (?:this|it|now)|refund"
-                         r"|call (?:us|our)|si no (?:ha|reconoce)|reembolso|cancelar|si vous n'avez pas|rembours|annuler"
-                         r"|falls sie (?:diese|nicht)"
+_DISPUTE_RE = re.compile(r"if you did(?:n't| not)|not authori[sz]|(?:was|wasn't|was not|were not) you|not you\b"
+                         r"|to cancel|cancel (?:this|it|now)|refund|call (?:us|our)|\+\s?\d[\d\s().-]{7,}"
+                         r"|si no (?:ha|reconoce)|reembolso|cancelar|si vous n'avez pas|rembours|annuler|falls sie (?:diese|nicht)"
                          r"|erstattung|stornier|kündig|se não (?:reconhece|autorizou)|estorno", re.I)
 #: a supplier's announcement of new prices or price lists (five languages); informs, like a no-action notice
 _PRICE_NOTICE_RE = re.compile(
@@ -690,7 +693,7 @@ _PRICE_NOTICE_RE = re.compile(
     r"|actualización de (?:precios|tarifas)|ajustement (?:des|de) (?:prix|tarifs)|évolution des tarifs"
     r"|nouvelle grille tarifaire|atualização de preços|reajuste de preços", re.I)
 #: ... which a customer calls "your" price increase
-_YOUR_RE = re.compile(r"\b(?:your|ihre?|su|sua|votre|vos)\s", re.I)
+_YOUR_RE = re.compile(r"\b(?:your|ihre?|deine?|eure?|su|sus|tu|tus|seu|seus|sua|suas|votre|vos|ton|ta)\s", re.I)
 
 
 def is_alert(sender: str, subject: str) -> bool:
