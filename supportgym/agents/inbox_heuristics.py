@@ -237,8 +237,8 @@ class Rules:
     spam_talk: Table
     colleague_spam_words: Table
     fault: Table
-    business_systems: Table
-    business_setting: Table
+    #: ``business_systems`` and ``business_setting`` in one table: either makes a fault a business's
+    business: Table
     broadcast: Table
     broadcast_asks: Table
 
@@ -292,7 +292,7 @@ def rules() -> Rules:
         *(Table.of(words) for words in (d.closing_thanks, d.closing_done, d.closing_close, d.closing_blockers,
                                         d.no_action, d.spam_genres.words(), d.spam_talk)),
         Table({w: d.spam[w] for w in d.colleague_spam_words}), Table.of(d.fault),
-        Table.of(d.business_systems), Table.of(d.business_setting), Table.of(d.broadcast), Table.of(d.broadcast_asks),
+        Table.of(d.business_systems + d.business_setting), Table.of(d.broadcast), Table.of(d.broadcast_asks),
     )
 
 
@@ -538,8 +538,7 @@ def analyse(email: Email) -> Analysis:
     fault = r.fault.score(text) > 0
     # a fault in a system only a business runs, or reported from its premises and people, is a managed-service
     # incident (tier 2); a home router's is not
-    tier2 = r.tier2.score(text) > 0 or (fault and (r.business_systems.score(text) > 0
-                                                   or r.business_setting.score(text) > 0))
+    tier2 = r.tier2.score(text) > 0 or (fault and r.business.score(text) > 0)
     closing = "" if reasons else closing_state(email.body)
     # thanks beside a fault still there is a customer's reply to our answer, whoever the quote names
     conversation = (not internal and max(scores.values(), default=0.0) < d.conversation_max_score
@@ -634,9 +633,12 @@ _ROBOT_LOCAL_RE = re.compile(r"^(?:no-?reply|do-?not-?reply|alerts?|alerting|mon
                              r"|prtg|datadog|uptime\w*|status|backup\w*)$", re.I)
 
 
+def _local_part(sender: str) -> str:
+    return sender_parts(sender)[1].partition("@")[0]
+
+
 def _robot(sender: str) -> bool:
-    _, addr = sender_parts(sender)
-    return bool(_ROBOT_LOCAL_RE.match(addr.partition("@")[0]))
+    return bool(_ROBOT_LOCAL_RE.match(_local_part(sender)))
 
 
 def _cleared(subject: str) -> bool:
@@ -675,9 +677,7 @@ def is_done_notice(sender: str, subject: str) -> bool:
     """An automated sender's confirmation of something already done (a parcel delivered, a domain renewed, a
     receipt, a payout sent, a booking confirmed): nobody has to act, the label conventions file it. A failed or
     refused one ("payment failed", "could not be delivered") is not done."""
-    _, addr = sender_parts(sender)
-    local = addr.partition("@")[0]
-    robot = bool(_ROBOT_LOCAL_RE.match(local) or _CONFIRMING_LOCAL_RE.match(local))
+    robot = _robot(sender) or bool(_CONFIRMING_LOCAL_RE.match(_local_part(sender)))
     return robot and bool(_DONE_RE.search(subject)) and not _NOT_DONE_RE.search(subject)
 
 
