@@ -1042,3 +1042,106 @@ def test_colleague_spam_words_must_be_phishing_keywords():
     data["colleague_spam_words"] = [*data["colleague_spam_words"], "free raffle tickets"]
     with pytest.raises(ValueError, match="colleague_spam_words.*free raffle tickets"):
         load_rules_data(json.dumps(data))
+
+
+@pytest.mark.parametrize("sender,subject,body", [
+    ("Tax Refunds <refunds@revenue-gov-refund.co>", "Your tax refund of £312.40",
+     "You are due a refund. Confirm your bank details within 48 hours: http://revenue-gov-refund.co/claim"),
+    ("Procurement Portal <no-reply@tenders-gov-uk.com>", "Supplier registration expiring",
+     "Your supplier account will be suspended. Sign in with your company password to renew: "
+     "http://tenders-gov-uk.com/login"),
+    ("Receita Federal <aviso@receita-restituicao.info>", "Restituição disponível",
+     "Prezado contribuinte, a sua restituição está disponível. Confirme os seus dados bancários em 24 horas: "
+     "http://receita-restituicao.info/confirmar"),
+    ("DVLA <notices@vehicle-tax-renewals.uk>", "Vehicle tax payment failed",
+     "Your last vehicle tax payment failed. Update your card details today to avoid a fine: "
+     "http://vehicle-tax-renewals.uk/pay"),
+])
+def test_rules_trash_a_government_body_on_a_private_domain(sender, subject, body):
+    """Governments write from their own suffix: 'gov' hyphenated into a private domain, or a tax office or agency
+    named in the display name of any other domain, is someone posing as one (a look-alike reason)."""
+    a, cat, _, route = InboxRulesAgent().read(_mail(subject, body, sender).email)
+    assert a.spam_reasons and (cat, route) == ("spam_phishing", "trash")
+
+
+@pytest.mark.parametrize("sender,subject,body", [
+    ("HM Revenue & Customs <noreply@notifications.hmrc.gov.uk>", "Your VAT return has been received",
+     "We have received the VAT return for the period ending 30 September. You do not need to do anything else."),
+    ("Finanzamt Nord <poststelle@finanzamt-hessen.de>", "Ihre Steuernummer 012/345/67890",
+     "Sehr geehrte Damen und Herren, bitte reichen Sie die fehlenden Belege zur Umsatzsteuer bis zum 15. nach."),
+    ("Procurement - Eastvale Council <tenders@eastvale.gov.uk>", "Tender clarification",
+     "Please confirm whether your quote for 40 laptops includes three years of on-site warranty."),
+])
+def test_rules_keep_a_governments_own_domain(sender, subject, body):
+    a, _, _, route = InboxRulesAgent().read(_mail(subject, body, sender).email)
+    assert not a.spam_reasons and route != "trash"
+
+
+def test_rules_answer_a_customer_who_forwards_a_lure_and_asks_if_it_is_real():
+    """A mail forwarded below 'is this from you? I haven't clicked it' is one the writer received: a report, not
+    the lure, and what the writer needs is support, whatever billing words the lure used."""
+    a, cat, _, route = InboxRulesAgent().read(_mail(
+        "Fwd: Payment failed - update your card now",
+        "Is this from you? The address looks odd and I haven't clicked anything.\n\nMaria\n\n"
+        "---------- Forwarded message ---------\nFrom: Brightdesk Billing <billing@brightdesk-payments.net>\n"
+        "Subject: Payment failed - update your card now\n\nDear customer, your payment failed. Update your card "
+        "within 24 hours or your account will be closed: http://brightdesk-payments.net/card\n",
+        "Maria Lopes <maria.lopes@example.pt>").email)
+    assert not a.spam_reasons and cat != "billing_inquiry" and route not in ("trash", "billing")
+
+
+@pytest.mark.parametrize("subject", ["Read: Quote Q-1042 for 12 laptops", "Gelesen: Angebot 2025-118",
+                                     "Leído: Presupuesto de portátiles", "Lu : Devis 4471"])
+def test_rules_file_a_read_receipt(subject):
+    _, _, _, route = InboxRulesAgent().read(_mail(
+        subject, "Your message was read on 14 November 2025 at 10:12.", "Joanne <joanne@whitfield-arch.co.uk>").email)
+    assert route == "archive"
+
+
+@pytest.mark.parametrize("subject", ["Auto: Re: Your repair booking RB-1182", "Automatic reply: Invoice 2291",
+                                     "Automatische Antwort: Ihre Bestellung", "Réponse automatique : Devis 88"])
+def test_rules_file_an_auto_reply_that_asks_something(subject):
+    """The auto-reply's subject prefix is the mail client's: its 'please call my colleague' is the same for every
+    sender, so nobody has to act on it."""
+    _, _, _, route = InboxRulesAgent().read(_mail(
+        subject, "Thank you for your email. I am away until Monday. For anything urgent please ring my colleague "
+        "on 01632 960512.", "Peter Whitcombe <p.whitcombe@example.co.uk>").email)
+    assert route == "archive"
+
+
+@pytest.mark.parametrize("sender,subject,body", [
+    ("Sage Payroll HMRC Submissions <submissions@sage.com>", "Your FPS submission was accepted",
+     "Your Full Payment Submission for November was accepted by HMRC. No action is needed."),
+    ("Canada Revenue Agency <noreply@notification.canada.ca>", "You have new mail from the CRA",
+     "You have new mail in My Business Account. Sign in to canada.ca to read it."),
+    ("Gabinete Silva | IRS 2025 <newsletter@gabinetesilva.pt>", "IRS 2025: prazos e novidades",
+     "Caros clientes, seguem os prazos do IRS 2025. Para deixar de receber esta newsletter, responda REMOVER."),
+    ("AWS Notifications <no-reply@aws.amazon.com>", "Your GovCloud account is ready",
+     "Sign in at https://console.amazonaws-us-gov.com to finish setting up your AWS GovCloud (US) account."),
+    ("E-Gov Solutions <sales@e-gov-solutions.at>", "Ihr Angebot für 5 Notebooks",
+     "Sehr geehrte Damen und Herren, wir benötigen ein Angebot für 5 Notebooks mit Docking-Station."),
+])
+def test_rules_keep_mail_that_only_names_a_government(sender, subject, body):
+    """Guards from a review: payroll software that files with HMRC, the CRA's own notification domain, Portugal's
+    income tax (IRS) in an accountant's newsletter, AWS GovCloud's domain and a firm with 'e-gov' in its name."""
+    _, _, _, route = InboxRulesAgent().read(_mail(subject, body, sender).email)
+    assert route != "trash"
+
+
+@pytest.mark.parametrize("subject", ["Auto: Navi-Update funktioniert nicht", "Read: your quote - we want to go ahead",
+                                     "Lu : votre devis, on valide"])
+def test_rules_answer_a_person_whose_subject_only_looks_like_the_mail_clients(subject):
+    """'Auto' is a car in German, Spanish and Portuguese, and a read-receipt prefix needs a receipt's body."""
+    _, _, _, route = InboxRulesAgent().read(_mail(
+        subject, "Hallo / Hi / Bonjour, please get back to me today about this, thanks. Paul",
+        "Paul Weber <p.weber@example.de>").email)
+    assert route != "archive"
+
+
+def test_rules_trash_a_reporter_whose_own_words_carry_the_lure():
+    a, _, _, route = InboxRulesAgent().read(_mail(
+        "Fwd: shared file", "Is this from you? Anyway please check the file here https://docs-share-login.top/f/8812 "
+        "and sign in with your email to open it.\n\n---------- Forwarded message ---------\nFrom: Files "
+        "<files@docs-share-login.top>\nSubject: shared file\n\nA file was shared with you.",
+        "Accounts Team <accounts@northfield-supplies.co.uk>").email)
+    assert a.spam_reasons and route == "trash"

@@ -78,6 +78,12 @@ class RulesData(Model):
     #: imitation ("correio.pt", "laposte-mail.fr"), so it counts only where the display name or the email's own
     #: words name the brand
     common_word_brands: list[str] = Field(default_factory=list)
+    #: tax offices and agencies whose mail comes only from their government's suffix (hmrc.gov.uk, irs.gov,
+    #: agenciatributaria.gob.es, impots.gouv.fr): named in a display name from any other domain, they are impersonated
+    #: (Germany's Finanzämter write from state domains such as finanzamt-bayern.de, so they are not listed)
+    government_names: list[str] = Field(default_factory=list)
+    #: the last labels of government domains ("gov" matches gov, gov.uk, gov.br ...)
+    government_suffixes: list[str] = Field(default_factory=list)
     free_mail: list[str]
     suspicious_tlds: list[str]
     spam_threshold: float
@@ -307,6 +313,15 @@ def registrable(domain: str) -> tuple[str, str]:
 _HOMOGLYPHS = str.maketrans({"\u0430": "a", "\u043e": "o", "\u0435": "e", "\u0440": "p", "\u0441": "c",
                              "\u0445": "x", "\u0443": "y", "\u0456": "i", "\u0501": "d"})
 _PARTS_RE = re.compile(r"[.-]")
+#: governments write from their own suffix (gov.uk, gouv.fr, gob.es, gov.br): "gov" joined to other words by a
+#: hyphen ("hmrc-refunds-gov.uk", "findatender-gov-uk.com", "counciltax-gov-rebate.org.uk") is someone posing as one
+_GOV_JOINED_RE = re.compile(r"(?:^|-)(?:gov|govt|gouv|gob)-|-(?:gov|govt|gouv|gob)$")
+
+#: ... beside a country's code or a word of what such a phish is about ("findatender-gov-uk", "hmrc-refunds-gov"): a
+#: product's "e-gov-solutions" or Amazon's "amazonaws-us-gov" (GovCloud, US: .gov suffices there) names neither
+_GOV_CUES = {"uk", "au", "ca", "br", "es", "fr", "mx", "ar", "pt", "ie", "nz", "tax", "taxes", "refund", "refunds",
+             "revenue", "rebate", "tender", "tenders", "portal", "service", "services", "payment", "payments", "notice",
+             "impots", "finanzas", "financas", "receita", "sat", "hacienda"}
 
 
 def _squash(label: str) -> str:
@@ -333,6 +348,9 @@ def _imitation(domain: str, d: RulesData) -> tuple[str, str] | None:
     label, reg = registrable(domain)
     if reg in d.own_domains or reg in d.free_mail:
         return None
+    if _GOV_JOINED_RE.search(label) and (set(label.split("-")) & _GOV_CUES
+                                         or any(g.replace(" ", "") in label for g in d.government_names)):
+        return "", f"{domain}: a government's name hyphenated into a private domain"
     own_labels = {registrable(o)[0] for o in d.own_domains}
     parts = set(_PARTS_RE.split(domain))
     squashed = _squash(label)
@@ -375,6 +393,17 @@ def display_brand(display: str, domain: str, d: RulesData) -> str | None:
         if f" {brand} " in name and brand.replace(" ", "") not in flat:
             return brand
     return None
+
+
+def government_claim(display: str, domain: str, d: RulesData) -> str | None:
+    """The government body a display name claims when the sender's domain is not a government's, or None."""
+    name = display.lower()
+    dom = domain.lower()
+    labels = dom.split(".")
+    if any(dom == s or dom.endswith("." + s) or (s in labels[-2:-1] and len(labels[-1]) == 2)
+           for s in d.government_suffixes):
+        return None
+    return next((g for g in d.government_names if re.search(rf"\b{re.escape(g)}\b", name)), None)
 
 
 @dataclass
@@ -475,7 +504,11 @@ def analyse(email: Email) -> Analysis:
     if brand:
         spam += 2.0
         reasons.append(f"display name claims to be {brand} from {dom}")
-    sender_suspect = bool(sender_why or brand or claims_us)
+    authority = government_claim(display, dom, d) if dom and not brand else None
+    if authority:
+        spam += 2.0
+        reasons.append(f"display name claims to be {authority}, a government body, from {dom}")
+    sender_suspect = bool(sender_why or brand or claims_us or authority)
     # the writer's own words: a forward in any language ends them ("Von:", "-------- Message transféré")
     own = _FORWARD_RE.split(latest.lower(), 1)[0]
     own_text = f"{subject.lower()}\n{own}"
@@ -490,8 +523,12 @@ def analyse(email: Email) -> Analysis:
     spam += scam
     reasons += why_scam
     # someone who received a mail and asks whether it is genuine quotes its lure: the links and words are the
-    # reported mail's, and the reporter is no phisher unless their own address is the suspect one
-    reported = not sender_suspect and r.scam.reported(own_text)
+    # reported mail's, and the reporter is no phisher unless their own address, or a link in their own words, is
+    # the suspect one
+    own_links = {m.lower().rstrip(".") for m in URL_RE.findall(own)}
+    own_suspect = any(lookalike(x, d) or x.rsplit(".", 1)[-1] in d.suspicious_tlds for x in own_links)
+    reported = (not sender_suspect and not own_suspect
+                and r.scam.reported(own_text, forwarded=bool(_FORWARD_RE.search(email.body.lower()))))
     if reported:
         spam, reasons = 0.0, []
     facts = extract_facts(h.subject, email.body)
@@ -528,13 +565,16 @@ def analyse(email: Email) -> Analysis:
     unattributed = "\n".join(ln for ln in unquoted.splitlines() if not _WROTE_RE.search(ln))
     newsletter = (r.newsletter.score(f"{h.sender.lower()}\n{unattributed}") >= 1.0 or bool(_SERIAL_RE.search(h.subject))
                   or bool(_MACHINE_SUBJECT_RE.search(h.subject)) or is_all_clear(h.sender, h.subject)
+                  or bool(_RECEIPT_SUBJECT_RE.search(h.subject) and _RECEIPT_BODY_RE.search(email.body))
                   # a look-alike's "renewed", or one that offers a refund if you call, is the renewal scam's bait
                   or (is_done_notice(h.sender, h.subject) and not reasons and not _DISPUTE_RE.search(own)))
     if newsletter:
         marketing -= r.relationship.score(unquoted)
     if reported:
         marketing = min(marketing, 0.0)
-    scores = {c: t.score(text) for c, t in r.categories.items()}
+    # a reported lure's billing or account words are the lure's (its forwarded subject too): the writer's own words
+    # say what they need
+    scores = {c: t.score(own if reported else text) for c, t in r.categories.items()}
     fault = r.fault.score(text) > 0
     # a fault in a system only a business runs, or reported from its premises and people, is a managed-service
     # incident (tier 2); a home router's is not
@@ -747,9 +787,21 @@ _MACHINE_SUBJECT_RE = re.compile(
     r"|(?:resolved|recovery)\s*:|\[(?:success|ok|resolved|info|firing:?\s*\d*)\]"
     r"|(?:fixed|passed|succeeded) pipeline\b|build (?:#?\d+ )?(?:succeeded|passed|fixed)\b)"
     r"|\bwe(?:'ve| have) received your (?:request|message|email|ticket)\b"
+    # an auto-reply's subject prefix (Outlook's "Auto:", "Automatic reply:"), whatever it asks the reader to do
+    r"|^\s*auto\s?:\s*(?:re|aw|rv|tr|fw|fwd|wg)\s?:"
+    r"|^\s*(?:auto[- ]?reply|automatic reply|automatische antwort"
+    r"|respuesta autom[áa]tica|r[ée]ponse automatique|resposta autom[áa]tica|out of (?:the )?office"
+    r"|abwesenheitsnotiz|fuera de la oficina|absence du bureau|aus[êe]ncia|fora do escrit[óo]rio)\s?:\s"
     # a bounce (non-delivery report) is the mail server's: filed, whatever the returned mail was about
     r"|^\s*(?:undeliverable|undelivered|unzustellbar|nicht zustellbar|returned mail|non remis|no se puede entregar"
     r"|mail delivery (?:failed|failure|system|subsystem)|delivery status notification|mensagem não entregue)\b", re.I)
+#: a read receipt's subject prefix (Outlook: "Read: <subject>", "Gelesen:", "Leído:", "Lu :", "Lido:"), counted only
+#: with a receipt's body ("was read on", "wurde ... gelesen"): "Read: your quote - we want to go ahead" is a person's
+_RECEIPT_SUBJECT_RE = re.compile(r"^\s*(?:read|not read|gelesen|ungelesen|nicht gelesen|le[íi]do|no le[íi]do|lu|non lu"
+                                 r"|lid[oa]|n[ãa]o lid[oa]|delivered|zugestellt|entregado|remis|entregue)\s?:\s", re.I)
+_RECEIPT_BODY_RE = re.compile(r"\b(?:was read|was deleted without being read|wurde .{0,40}gelesen|ungelesen gelöscht"
+                              r"|fue le[íi]do|eliminado sin (?:ser )?le[íi]do|a été lu|supprimé sans avoir été lu|foi lid[oa]"
+                              r"|has been delivered|wurde an die folgenden empfänger|se entregó|a été remis|foi entregue)", re.I)
 _UNQUOTED_RE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
 _MONEY_RE = re.compile(r"[$€£]\s?\d|\d\s?%|\bfree\b|\$\$", re.IGNORECASE)
 _HTML_LEFT_RE = re.compile(r"&nbsp;|&amp;|<\s*/?\s*(?:font|td|tr|table|div|span|img|center)\b|\b(?:size|color|face)=", re.I)

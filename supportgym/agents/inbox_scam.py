@@ -112,10 +112,12 @@ class ScamReader:
     exposure: re.Pattern[str]
     crypto: re.Pattern[str]
 
-    def reported(self, text: str) -> bool:
+    def reported(self, text: str, forwarded: bool = False) -> bool:
         """Does the writer say they received a mail *and* ask whether it is genuine or say they did not click it
-        (``text``: subject and latest message)? Both, so that a lure cannot clear itself with one question."""
-        return bool(self.received.search(text)) and bool(self.reports.search(text))
+        (``text``: subject and latest message)? Both, so that a lure cannot clear itself with one question. A mail
+        forwarded below the writer's words (``forwarded``) is one they received: "Is this from you? I haven't
+        clicked anything" above it reports it."""
+        return (forwarded or bool(self.received.search(text))) and bool(self.reports.search(text))
 
     def read(self, text: str, sender_label: str, link_labels: list[str], free_mail: bool, trusted: bool,
              suspect: bool, names_us: bool = False) -> tuple[float, list[str]]:
