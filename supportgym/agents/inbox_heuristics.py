@@ -335,6 +335,15 @@ def lookalike(domain: str, d: RulesData) -> str | None:
     return found[1] if found else None
 
 
+def _suspect_link(link: str, d: RulesData) -> tuple[float, str] | None:
+    """A link's weight as spam evidence and the reason shown, or None for an ordinary link."""
+    why = lookalike(link, d)
+    if why:
+        return 2.0, f"link {why}"
+    tld = link.rsplit(".", 1)[-1]
+    return (1.0, f"link on .{tld}") if tld in d.suspicious_tlds else None
+
+
 def _imitation(domain: str, d: RulesData) -> tuple[str, str] | None:
     """(the brand ``domain`` imitates, "" for no one brand; why), or None."""
     domain = domain.lower()
@@ -480,14 +489,10 @@ def analyse(email: Email) -> Analysis:
     if sender_why:
         spam += 3.0
         reasons.append(f"sender {sender_why}")
-    for link in links:
-        why = lookalike(link, d)
-        if why:
-            spam += 2.0
-            reasons.append(f"link {why}")
-        elif link.rsplit(".", 1)[-1] in d.suspicious_tlds:
-            spam += 1.0
-            reasons.append(f"link on .{link.rsplit('.', 1)[-1]}")
+    judged = {link: _suspect_link(link, d) for link in links}
+    for hit in filter(None, judged.values()):
+        spam += hit[0]
+        reasons.append(hit[1])
     faraway = faraway_share(f"{h.subject}\n{email.body}")
     if faraway >= d.faraway_share:
         spam += d.faraway_weight
@@ -526,7 +531,7 @@ def analyse(email: Email) -> Analysis:
     # reported mail's, and the reporter is no phisher unless their own address, or a link in their own words, is
     # the suspect one
     own_links = {m.lower().rstrip(".") for m in URL_RE.findall(own)}
-    own_suspect = any(lookalike(x, d) or x.rsplit(".", 1)[-1] in d.suspicious_tlds for x in own_links)
+    own_suspect = any(judged[x] if x in judged else _suspect_link(x, d) for x in own_links)
     reported = (not sender_suspect and not own_suspect
                 and r.scam.reported(own_text, forwarded=bool(_FORWARD_RE.search(email.body.lower()))))
     if reported:
