@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -57,6 +58,26 @@ def test_labels_follow_the_convention_and_ids_reveal_nothing():
     for e in pool:
         assert e.id.startswith("r") and "spam" not in e.id and "ham" not in e.id
         assert "queue" not in e.meta and "priority" not in e.meta
+
+
+@needs_corpora
+def test_headers_do_not_give_the_label_away():
+    # the corpora's dates split by source (spam stops in Sept 2002, tickets carry the importer's 1970 fallback)
+    # and every anonymised ticket had an empty sender: a policy that read only those beat the rules agent
+    pool = real_pool("train") + real_pool("validation")
+    stand = load_labels().stand_ins
+    last = stand.first_date + timedelta(days=stand.days)
+    for e in pool:
+        when = datetime.fromisoformat(e.email.header.timestamp.replace("Z", "+00:00"))
+        assert stand.first_date <= when < last, (e.id, e.email.header.timestamp)
+        assert "@" in e.email.header.sender, e.id
+    dates = {k: sorted(e.email.header.timestamp for e in pool if e.meta["real_kind"] == k) for k in ("spam", "ticket")}
+    others = sorted(e.email.header.timestamp for e in pool if e.meta["real_kind"] != "spam")
+    median = others[len(others) // 2]
+    early = sum(t < median for t in dates["spam"]) / len(dates["spam"])
+    assert 0.35 < early < 0.65, early  # spam is no earlier than the rest
+    domains = Counter(e.email.header.sender.rsplit("@", 1)[1] for e in pool if e.meta["real_kind"] == "ticket")
+    assert len(domains) >= 10 and max(domains.values()) < 0.15 * sum(domains.values()), domains
 
 
 def test_ticket_mapping_agrees_with_the_importer_preset():

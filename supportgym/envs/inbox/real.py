@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from datetime import datetime, timedelta
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -64,10 +65,33 @@ class RealSource(Model):
     csv: CsvSpec | None = None
 
 
+class StandIns(Model):
+    """What replaces the headers that would give a real email's label away (see real_labels.yaml)."""
+
+    first_date: datetime
+    days: int = Field(ge=1)
+    names: list[str] = Field(min_length=1)
+    domains: list[str] = Field(min_length=1)
+
+    def date(self, eid: str) -> str:
+        when = self.first_date + timedelta(minutes=_draw(eid, "date") % (self.days * 24 * 60))
+        return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def sender(self, eid: str) -> str:
+        name = self.names[_draw(eid, "name") % len(self.names)]
+        tail = ("." + "abcdefghijklmnoprstvw"[_draw(eid, "tail") % 21], str(_draw(eid, "tail") % 90 + 10), "")
+        return f"{name}{tail[_draw(eid, 'form') % 3]}@{self.domains[_draw(eid, 'domain') % len(self.domains)]}"
+
+
+def _draw(eid: str, what: str) -> int:
+    return int.from_bytes(hashlib.sha1(f"{what}|{eid}".encode()).digest()[:8], "big")
+
+
 class RealLabels(Model):
     version: int
     split: SplitRule
     route_families: dict[str, list[str]] = Field(default_factory=dict)
+    stand_ins: StandIns
     sources: list[RealSource]
 
     @model_validator(mode="after")
@@ -90,10 +114,10 @@ def load_labels(path: str | Path | None = None) -> RealLabels:
         raise ConfigError(f"real-mail sources file {path}: {err.strerror}; set ${SOURCES_ENV} to a readable YAML file")
     except yaml.YAMLError as err:
         raise DataFormatError(path, f"not valid YAML: {err}") from None
-    if isinstance(raw, dict) and "split" not in raw and path != LABELS_FILE:
-        # a user's file may give only its sources (and families): the split rule is ours
+    if isinstance(raw, dict) and path != LABELS_FILE:
+        # a user's file may give only its sources (and families): the split rule and stand-ins are ours
         base = yaml.safe_load(LABELS_FILE.read_text(encoding="utf-8"))
-        raw = {"version": base["version"], "split": base["split"], "route_families": base["route_families"], **raw}
+        raw = {k: base[k] for k in ("version", "split", "route_families", "stand_ins") if k not in raw} | raw
     try:
         return RealLabels.model_validate(raw)
     except ValidationError as err:
@@ -181,7 +205,9 @@ def _parts(root: str, labels_path: str) -> dict[str, tuple[LabelledEmail, ...]]:
             if seen[eid] > 1:
                 eid = f"{eid}-{seen[eid]}"
             gold = e.gold if src.gold is None else src.gold
-            header = e.email.header.model_copy(update={"id": eid})
+            old = e.email.header
+            header = old.model_copy(update={"id": eid, "timestamp": labels.stand_ins.date(eid),
+                                            "sender": old.sender.strip() or labels.stand_ins.sender(eid)})
             meta = {**e.meta, "real_source": src.name, "real_kind": src.kind, "real_part": part,
                     "real_identity": identity}
             parts[part].append(LabelledEmail(email=e.email.model_copy(update={"header": header}), gold=gold, meta=meta))
