@@ -475,3 +475,39 @@ def test_hard_episodes_never_overfill_a_queue_so_the_oracle_reaches_one(size):
             while not obs.done:
                 obs = env.step(agent.act(obs))
             assert env.episode_report()["normalized_score"] == pytest.approx(1.0), (part, size, seed)
+
+
+def test_v1_sla_is_met_only_on_a_team_that_works_the_email():
+    """Red team of 4 Dec: with the support queues full, parking an urgent hacked-account email with hr (a team with
+    room that does not work it) met its SLA and paid more than routing it right."""
+    from supportgym.agents.inbox_rules import InboxOracleAgent
+
+    totals = {}
+    for route in ("support_tier2", "hr", "legal"):
+        env = make("inbox-v1")
+        obs = env.reset(task="easy", queue_capacity={"support_tier2": 0, "support_tier1": 0})
+        oracle = InboxOracleAgent(seed=0)
+        oracle.bind(env, 0)
+        total = 0.0
+        while not obs.done:
+            action = dict(oracle.act(obs))
+            if obs.current_email.header.id == "e001":
+                action["route_to"] = route
+            obs = env.step(action)
+            total += obs.reward
+        totals[route] = (round(total, 6), env.episode_report()["sla_breaches"])
+    assert totals["hr"][1] == totals["legal"][1] == totals["support_tier2"][1] >= 1
+    assert totals["hr"][0] < totals["support_tier2"][0] and totals["legal"][0] < totals["support_tier2"][0]
+
+
+def test_feedback_quotes_at_most_a_clip_of_bad_input():
+    """Red team of 4 Dec: a 1 MB field came back whole in the feedback, flooding an LLM agent's context."""
+    env = make("inbox-v1")
+    obs = env.reset(task="easy")
+    base = dict(email_id=obs.current_email.header.id, priority="urgent", category="customer_complaint",
+                route_to="support_tier2", flag_review=False, summary="", reply_draft="")
+    for field in ("reply_draft", "summary", "email_id", "priority"):
+        env.reset(task="easy")
+        out = env.step({**base, field: "x" * 1_000_000})
+        assert out.reward < 0 and field in out.feedback and "1,000,000 characters" in out.feedback
+        assert len(out.feedback) < 600, (field, len(out.feedback))

@@ -657,3 +657,59 @@ def test_passing_the_senders_data_to_outsiders_is_still_a_claimed_remedy(leak):
     from supportgym.envs.inbox.reply import claims_a_remedy
 
     assert claims_a_remedy(leak, set(tokenize(leak)))
+
+
+@pytest.mark.parametrize("claim", [
+    "Your account has now been deleted and every charge has been refunded.",
+    "Every charge has been refunded.",
+    "Good news: your payment has been successfully refunded.",
+    "Sorry for the wait, we have refunded your order.",
+    "Sorry for the delay we have refunded your order.",
+    "I can see that we have already refunded you.",
+    "Wir haben Ihr Konto gelöscht.",
+])
+def test_passive_and_prefaced_claims_of_a_remedy_are_claims(claim):
+    """Red team of 4 Dec: 'Your account has now been deleted and every charge has been refunded' kept the honest
+    reply's credit (only first-person forms were listed); an apology or 'I can see that' before a claim excuses
+    nothing."""
+    from supportgym.envs.inbox.reply import claims_a_remedy
+
+    assert claims_a_remedy(claim, set(tokenize(claim)))
+
+
+@pytest.mark.parametrize("honest", [
+    "I am sorry that we charged you twice after we cancelled the old subscription.",
+    "I can see that we closed your ticket too early last week, and I apologise for that.",
+    "Wir haben festgestellt, dass Ihr Konto gesperrt wurde.",
+    "Wir haben Ihre Daten nicht gelöscht.",
+    "Nós não cancelamos a sua assinatura.",
+    "Ainda não reembolsamos o valor.",
+    "Todavía no hemos reembolsado el importe.",
+    "If your account has been deleted, please tell us.",
+    "I understand your account has been deleted without warning.",
+    "Once we have refunded you, the money shows up within five days.",
+])
+def test_negated_past_conditional_or_restated_remedies_are_no_claims(honest):
+    """Red team of 4 Dec: these honest sentences zeroed whole replies (a negation, a past event the sender reported,
+    a condition, an admitted mistake; German's gap ran across 'dass')."""
+    from supportgym.envs.inbox.reply import claims_a_remedy
+
+    assert not claims_a_remedy(honest, set(tokenize(honest)))
+
+
+def test_a_conditional_refusal_and_a_negated_avoided_phrase_keep_their_credit():
+    """Red team of 4 Dec: 'We will not do anything with your data until we have verified your identity' zeroed an
+    honest GDPR reply, and 'not your fault' lost the tone credit of a complaint's reply."""
+    sc = _keyed(*_INVOICE, "billing_inquiry", ["INV-2024-0042", "4,850.00"])
+    base = reply_quality(sc, "billing_inquiry", _HONEST, "bag", True)
+    careful = _HONEST.replace("Kind regards", "We will not do anything with your card details until we have verified "
+                                              "your identity.\n\nKind regards")
+    assert reply_quality(sc, "billing_inquiry", careful, "bag", True) > 0.9 * base
+    refusal = _HONEST.replace("Kind regards", "We will not do anything about this.\n\nKind regards")
+    assert reply_quality(sc, "billing_inquiry", refusal, "bag", True) == 0.0
+    paraphrase = _HONEST.replace("Kind regards", "We decline to look into this any further, so please direct no more "
+                                                 "correspondence to this address.\n\nKind regards")
+    assert reply_quality(sc, "billing_inquiry", paraphrase, "bag", True) == 0.0
+    kind = _HONEST.replace("Kind regards", "This double charge is not your fault.\n\nKind regards")
+    blame = _HONEST.replace("Kind regards", "This double charge is your fault.\n\nKind regards")
+    assert reply_quality(sc, "customer_complaint", kind, "bag", True) > reply_quality(sc, "customer_complaint", blame, "bag", True)

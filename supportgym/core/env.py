@@ -43,11 +43,18 @@ def validation_errors(err: ValidationError) -> list[dict[str, Any]]:
     for e in err.errors(include_url=False):
         item = {"field": ".".join(str(p) for p in e["loc"]), "message": e["msg"], "type": e["type"]}
         if "input" in e and not isinstance(e["input"], Mapping):
-            item["input"] = e["input"] if isinstance(e["input"], (str, int, float, bool, type(None))) else repr(e["input"])
+            got = e["input"] if isinstance(e["input"], (str, int, float, bool, type(None))) else repr(e["input"])
+            item["input"] = clip(got) if isinstance(got, str) else got
         if e.get("ctx") and "expected" in e["ctx"]:
             item["allowed"] = str(e["ctx"]["expected"])
         out.append(item)
     return out
+
+
+def clip(text: str, limit: int = 120) -> str:
+    """``text`` cut to ``limit`` characters, saying how long it was: an error message quotes bad input, and a
+    megabyte of it would flood an agent's context (red team of 4 Dec)."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
 def describe_errors(errors: list[dict[str, Any]]) -> str:

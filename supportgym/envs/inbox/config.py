@@ -85,6 +85,9 @@ class InboxConfig(Model):
     version: int = Field(0, ge=0)
     #: a label this many levels below the true priority still meets the SLA (v0: 1)
     sla_tolerance: int = Field(1, ge=0)
+    #: v1: only the gold route or an acceptable one meets an SLA (v0: any team with room; urgent mail parked with
+    #: an unrelated team that has room is not being worked)
+    sla_right_team: bool = False
     #: how a reply's copying of the email is measured: "shingles" (v0: exact 4-grams of the
     #: body) or "bag" (v1: order-free token overlap with subject and body, see reward.py)
     copy_check: Literal["shingles", "bag"] = "shingles"

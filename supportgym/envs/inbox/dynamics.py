@@ -6,7 +6,8 @@ step ``i`` (the inbox is a stream handled at one email per step), so its deadlin
 when a valid action handles it by its deadline *and* the handling really reaches a
 team: not trashed/archived, not dropped by a full queue, and not deprioritised by more
 than ``sla_tolerance`` levels (v0: 1, so two levels below breaches; v1: 0, the label's lane
-is the one that works the email, and a lower lane is too slow for its deadline).
+is the one that works the email, and a lower lane is too slow for its deadline; v1 also needs the gold
+route or an acceptable one: a team that does not work such mail is not working it).
 Mishandled mail stays on the clock ("parked") and breaches at its deadline (or when the
 episode ends, whichever is first). Warnings list every handled email on the clock with at
 most ``sla_warn_within`` steps left.
@@ -97,7 +98,8 @@ class Dynamics:
             return
         g = self.golds[i]
         assert g is not None
-        if (reached_team and route not in UNLIMITED_ROUTES
+        right_team = not self.cfg.sla_right_team or route == g.route_to or route in g.acceptable_routes
+        if (reached_team and right_team and route not in UNLIMITED_ROUTES
                 and PRIORITY_RANK[priority] - PRIORITY_RANK[g.priority] <= self.cfg.sla_tolerance):
             self.on_clock.discard(i)
 

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from pydantic import ValidationError
 
-from ...core.env import Environment, describe_errors
+from ...core.env import Environment, clip, describe_errors
 from ...core.errors import ConfigError, DataUnavailableError, expected
 from .config import InboxConfig, load_config
 from .dynamics import Dynamics, SlaPlan
@@ -204,7 +204,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
         i = self._cur
         if action.email_id != self._ids[i]:
             return self._invalid_step(
-                f"email_id: got {action.email_id!r}; expected {self._ids[i]!r} (the current email's id)",
+                f"email_id: got {clip(action.email_id)!r}; expected {self._ids[i]!r} (the current email's id)",
                 ["email_id"],
             )
         dyn, cfg = self._dyn, self.cfg

@@ -27,6 +27,9 @@ class FalseClaim(Model):
     words: list[str] = Field(min_length=1)
     #: a regular expression, searched in the reply's lower-cased text
     pattern: str
+    #: a passive form ("has been refunded"): no first person in it, so it may restate the sender's situation
+    #: ("I understand your account has been deleted"); see ClaimContext
+    passive: bool = False
 
     @field_validator("pattern")
     @classmethod
@@ -36,6 +39,21 @@ class FalseClaim(Model):
         except re.error as err:
             raise ValueError(f"false_claims: {v!r} is not a regular expression ({err})") from None
         return v
+
+
+class ClaimContext(Model):
+    """Words around a claim, refusal or avoided phrase that make it none (see reply_scoring.json)."""
+
+    #: tokens: among a claim's own words or the two before it, or the one before an avoided phrase
+    negations: list[str]
+    #: regex alternatives ending the clause right before a claim (a passive one: up to three words before)
+    before: list[str]
+    #: the same, for passive claims only: the reply restates what the sender reported
+    restating: list[str]
+    #: regex alternatives within four words after a claim: an admitted mistake, not a remedy
+    after: list[str]
+    #: tokens within six words after a refusal that make it a condition
+    conditions: list[str]
 
 
 class ReplyScoring(Model):
@@ -95,6 +113,8 @@ class ReplyScoring(Model):
     wrong_language_factor: float = Field(0.25, ge=0.0, le=1.0)
     comment_false_claims: str = Field("", alias="_comment_false_claims")
     false_claims: list[FalseClaim] = Field(default_factory=list)
+    comment_claim_context: str = Field("", alias="_comment_claim_context")
+    claim_context: ClaimContext
 
     @model_validator(mode="after")
     def _markers_mark_one_language(self) -> ReplyScoring:
@@ -130,8 +150,14 @@ class ReplyRules:
     #: marker word -> its language (no word marks two), and the marker words as one set
     languages: dict[str, str]
     language_words: frozenset[str]
-    #: a word -> the ``false_claims`` patterns it lets run: first-person claims of a remedy nobody performed
-    false_claims: dict[str, tuple[re.Pattern[str], ...]]
+    #: a word -> the ``false_claims`` patterns it lets run (and whether passive): claims of a remedy nobody performed
+    false_claims: dict[str, tuple[tuple[re.Pattern[str], bool], ...]]
+    negations: frozenset[str]
+    conditions: frozenset[str]
+    #: ClaimContext's regexes: at the end of the clause before an active / a passive claim, and after a claim
+    claim_before: re.Pattern[str]
+    claim_before_passive: re.Pattern[str]
+    claim_after: re.Pattern[str]
 
 
 @lru_cache(maxsize=1)
@@ -152,16 +178,25 @@ def reply_rules() -> ReplyRules:
         languages={w: lang for lang, ws in data.language_markers.items() for w in ws},
         language_words=frozenset(w for ws in data.language_markers.values() for w in ws),
         false_claims=_by_word(data.false_claims),
+        negations=frozenset(data.claim_context.negations),
+        conditions=frozenset(data.claim_context.conditions),
+        claim_before=re.compile(rf"\b(?:{'|'.join(data.claim_context.before)})\s+$"),
+        claim_before_passive=re.compile(
+            rf"\b(?:{'|'.join(data.claim_context.before + data.claim_context.restating)})\s+(?:\S+\s+){{0,3}}$"),
+        claim_after=re.compile(rf"\s*(?:\S+\s+){{0,4}}?(?:{'|'.join(data.claim_context.after)})\b"),
     )
 
 
-def _by_word(claims: list[FalseClaim]) -> dict[str, tuple[re.Pattern[str], ...]]:
-    out: dict[str, list[re.Pattern[str]]] = {}
+def _by_word(claims: list[FalseClaim]) -> dict[str, tuple[tuple[re.Pattern[str], bool], ...]]:
+    out: dict[str, list[tuple[re.Pattern[str], bool]]] = {}
     for c in claims:
         pattern = re.compile(c.pattern)
         for w in c.words:
-            out.setdefault(w, []).append(pattern)
+            out.setdefault(w, []).append((pattern, c.passive))
     return {k: tuple(v) for k, v in out.items()}
+
+
+_CLAUSE_RE = re.compile(r"[.!?;:,\n]")
 
 
 def claims_a_remedy(reply: str, words: set[str]) -> bool:
@@ -171,7 +206,47 @@ def claims_a_remedy(reply: str, words: set[str]) -> bool:
     if not patterns:
         return False
     low = reply.lower()
-    return any(p.search(low) for p in patterns)
+    return any(_asserted(low, m, passive) for p, passive in patterns for m in p.finditer(low))
+
+
+def _asserted(low: str, m: re.Match[str], passive: bool) -> bool:
+    """A match is a claim unless negated ("Nós não cancelamos"), only referring to the past or a condition ("sorry
+    that we cancelled", "if your account has been deleted") or followed by an admitted mistake ("we closed your
+    ticket too early")."""
+    rr = reply_rules()
+    clause = _CLAUSE_RE.split(low[max(0, m.start() - 160):m.start()])[-1]
+    if not rr.negations.isdisjoint(tokens(clause)[-2:] + tokens(m.group(0))):
+        return False
+    if (rr.claim_before_passive if passive else rr.claim_before).search(clause):
+        return False
+    return rr.claim_after.match(low, m.end(), m.end() + 80) is None
+
+
+def refuses(joined: str, have: set[str]) -> bool:
+    """Does the reply (`` tokens `` joined, and their set) refuse or insult the sender (``hostile``)? A refusal
+    followed by a condition ("we will not do anything with your data until ...") is none."""
+    rr = reply_rules()
+    for w in rr.hostile.keys() & have:
+        for p in rr.hostile[w]:
+            i = joined.find(p)
+            while i >= 0:
+                if rr.conditions.isdisjoint(joined[i + len(p):i + len(p) + 80].split()[:6]):
+                    return True
+                i = joined.find(p, i + 1)
+    return False
+
+
+def says_any(joined: str, phrases: tuple[str, ...]) -> bool:
+    """Is one of the `` phrase `` strings in the reply, other than right after a negation ("not your fault")?"""
+    negations = reply_rules().negations
+    for p in phrases:
+        i = joined.find(p)
+        while i >= 0:
+            before = joined[max(0, i - 24):i].split()
+            if not before or before[-1] not in negations:
+                return True
+            i = joined.find(p, i + 1)
+    return False
 
 
 def _by_first_word(phrases: list[str]) -> dict[str, tuple[str, ...]]:
@@ -560,8 +635,7 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
     have = set(toks)
     # map(str.__contains__) rather than generator expressions: this runs on every step a server answers
     contains = joined.__contains__
-    if intent and (any(contains(p) for w in rr.hostile.keys() & have for p in rr.hostile[w])
-                   or claims_a_remedy(reply, have)):
+    if intent and (refuses(joined, have) or claims_a_remedy(reply, have)):
         return 0.0  # a refusal or an insult answers nothing, and a remedy nobody performed is false, whatever it cites
     reply_compact = "".join(toks)
     if scorer.need:
@@ -590,7 +664,8 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
     else:
         tone = 0.0
     tone += 0.5 * (not rr.courtesy.isdisjoint(toks))
-    if any(map(contains, rr.avoid.get(category, ()))):
+    avoided = rr.avoid.get(category, ())
+    if says_any(joined, avoided) if intent else any(map(contains, avoided)):
         tone = max(0.0, tone - 0.5)
     # tone only counts as far as the reply is about this email: a polite reply to nothing earns little
     base = 0.65 * coverage + 0.35 * tone * max(coverage, 0.3)

@@ -57,7 +57,8 @@ inbox-v1 (``versions.1`` in data/config.json) changes these, nothing else::
     capacity_penalty = -over_priority[label] * (1 + over_priority_congestion * #earlier over-prioritised)
                  over_priority: urgent 0.15, high 0.1, medium 0.05; congestion 0.5
     SLA        = met only when the label is at or above the true priority (sla_tolerance 0): the
-                 label picks the lane that works the email, and a slower lane misses its deadline
+                 label picks the lane that works the email, and a slower lane misses its deadline;
+                 and only on the gold route or an acceptable one (sla_right_team)
 
 Episode score::
 
