@@ -1145,3 +1145,31 @@ def test_rules_trash_a_reporter_whose_own_words_carry_the_lure():
         "<files@docs-share-login.top>\nSubject: shared file\n\nA file was shared with you.",
         "Accounts Team <accounts@northfield-supplies.co.uk>").email)
     assert a.spam_reasons and route == "trash"
+
+
+@pytest.mark.parametrize("sender", ["l.petrova@mail.com", "k.weber@gmx.de", "ana.souza@uol.com.br",
+                                    "pierre.martin@orange.fr", "j.smith@btinternet.com"])
+def test_rules_read_free_mail_providers_as_free_mail_not_look_alikes(sender):
+    """A GDPR subject access request from mail.com was trashed as 'looks like gmail': the common webmail providers
+    of our five languages' countries are free mail, not imitations of one another."""
+    _, _, _, route = InboxRulesAgent().read(_mail(
+        "Subject access request", "To the Data Protection Officer, I am writing to make a subject access request "
+        "under Article 15 of the GDPR for all personal data you hold about me and my customer account.",
+        sender).email)
+    assert route == "legal"
+
+
+def test_rules_trash_an_overpayment_to_be_refunded_to_a_third_party():
+    a, _, _, route = InboxRulesAgent().read(_mail(
+        "Overpayment on order", "Hello, my accountant mistakenly sent a bank transfer of $14,800 instead of $8,400 "
+        "for the laptops. Please refund the difference of $6,400 to our shipping agent by Western Union, he collects "
+        "the goods on Monday. Thanks and God bless, James", "James Holloway <jholloway.orders@outlook.com>").email)
+    assert route == "trash" and any("overpayment" in r for r in a.spam_reasons)
+
+
+def test_rules_answer_a_customer_who_overpaid_and_wants_it_back():
+    _, _, _, route = InboxRulesAgent().read(_mail(
+        "Overpaid invoice INV-2291", "Hello, we paid invoice INV-2291 twice by bank transfer and overpaid by $480. "
+        "Please refund the difference to our account or credit it against the next invoice. Our shipping agent "
+        "confirmed the delivery arrived fine. Thanks, Maria Lopez, Lopez Dental", "maria@lopezdental.es").email)
+    assert route == "billing"

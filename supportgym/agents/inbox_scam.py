@@ -4,7 +4,8 @@ Keyword tables name yesterday's lures; the forms stay: a request to confirm *you
 details beside a domain that is not what it claims (``m365-account-verify.com``, ``dpd-redelivery-eu.com``),
 pressed by a deadline or a loss ("within 24 hours", "will be suspended"); a payment asked in secret by
 someone who cannot be called; the writer's own bank details that changed; an attached "invoice" locked with a
-password the mail itself gives; a cold pitch to "companies like yours"; extortion for cryptocurrency (control of the
+password the mail itself gives; a cold pitch to "companies like yours"; an overpayment to be refunded to a
+shipping agent or by Western Union; extortion for cryptocurrency (control of the
 reader's device or a recording of them, a threat to expose it). Each cue is a small pattern over word
 lists in five languages (``scam`` in data/inbox_rules.json), so new wording of the same move is still read.
 Honest mail says the same words (a supplier's dunning letter, a security firm's portal, a disclaimer's
@@ -74,6 +75,12 @@ class ScamTables(Model):
     #: ... and wants cryptocurrency. All three: a customer whose files a ransomware gang encrypted reports the
     #: ransom in bitcoin, but claims no control over anyone's webcam
     crypto: list[str] = Field(default_factory=list)
+    #: an overpayment to be refunded ("sent $14,800 instead of $8,400, refund the difference") ...
+    overpayment: list[str] = Field(default_factory=list)
+    #: ... to a third party or through an untraceable channel ("to our shipping agent", "by Western Union"), named
+    #: right after to/by/via (two words between at most): the
+    #: overpayment fraud, whose first payment bounces later; an honest customer who overpaid wants it back themselves
+    overpayment_routes: list[str] = Field(default_factory=list)
     weights: dict[str, float] = Field(default_factory=dict)
 
     @field_validator("received", "reports")
@@ -111,6 +118,8 @@ class ScamReader:
     control_claim: re.Pattern[str]
     exposure: re.Pattern[str]
     crypto: re.Pattern[str]
+    overpayment: re.Pattern[str]
+    overpayment_route: re.Pattern[str]
 
     def reported(self, text: str, forwarded: bool = False) -> bool:
         """Does the writer say they received a mail *and* ask whether it is genuine or say they did not click it
@@ -158,6 +167,9 @@ class ScamReader:
             score += w.get("secret_payment", 0.0)
         if self.bank_change.search(text) and self.money.search(text):
             score += w.get("bank_change", 0.0) + (w.get("no_callback", 0.0) if self.no_callback.search(text) else 0.0)
+        if self.overpayment.search(text) and self.overpayment_route.search(text):
+            score += w.get("overpayment", 0.0)
+            reasons.append("an overpayment to be refunded to a third party or through an untraceable channel")
         if self.locked_attachment.search(text):
             score += w.get("locked_attachment", 0.0)
             reasons.append("an attachment locked with a password the mail gives")
@@ -203,4 +215,9 @@ def scam_reader(t: ScamTables) -> ScamReader:
         frozenset(t.domain_words), _words(t.cold_frames),
         _words(t.cold_pitch), _any_of(t.received), _any_of(t.reports),
         _words(t.control_claims), _words(t.exposure), _words(t.crypto),
+        # the refund goes *to* them or *by* that channel ("to our shipping agent", "by Western Union"): an honest
+        # customer who overpaid may mention their shipping agent elsewhere
+        _words(t.overpayment), re.compile(
+            rf"\b(?:to|via|by|through|with|an|über|per|a|al|por|para|à|au|par)\s+(?:\w+\s+){{0,2}}?"
+            rf"(?:{_alt(t.overpayment_routes)})\b" if t.overpayment_routes else _NOTHING),
     )
