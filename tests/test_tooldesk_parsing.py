@@ -47,3 +47,15 @@ def test_prompt_shows_query_results_and_replies():
     text = render_prompt(obs)
     assert "Tool results:" in text and obs.tool_results[-1].message in text
     assert '"action_id"' in SYSTEM_PROMPT and "12: consult_llm" in SYSTEM_PROMPT
+
+
+@pytest.mark.parametrize("bad", [True, False, "7", 7.0])
+def test_tooldesk_takes_only_an_integer_action_id(bad):
+    """Lax parsing took ``true`` for action 1 (invoke_refund_service), and "7" or 7.0 for action 7."""
+    env = ToolDeskEnv()
+    env.reset(seed=0, split="validation")
+    obs = env.step({"action_id": bad})
+    assert obs.last_action is None and obs.reward_breakdown.malformed_action < 0
+    if isinstance(bad, bool):
+        assert "boolean" in obs.feedback
+    assert env.step({"action_id": 0}).last_action == 0

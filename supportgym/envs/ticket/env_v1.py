@@ -24,7 +24,8 @@ from .grading.empathy import Mode
 from .grading import checks
 from .grading.extract import extract
 from .grading.judge import Judge, agreement, extracted, judge_from_env, stricter
-from .grading.reward_v1 import GradeV1, grade_v1, hallucinations
+from .grading.clauses import unquote
+from .grading.reward_v1 import GradeV1, grade_v1, hallucinations, question_issues
 from .models import Escalate, QA, Research, Submit, TicketAction, Turn
 from .models_v1 import (
     ACTION_TYPES_V1, AskCustomer, Cancel, Credit, CustomerFactsV1, OrderInfoV1, Refund, Replace,
@@ -82,6 +83,7 @@ class TicketEnvV1(TicketEnv):
         self.system = OrderSystem.of(self.sc_v1)
         self._asked = False
         self._answer = ""
+        self._questions: list[str] = []
         self._violations: list[str] = []
         self._failed_calls = 0
         self._grade_v1: GradeV1 | None = None
@@ -140,6 +142,7 @@ class TicketEnvV1(TicketEnv):
 
     def _ask(self, a: AskCustomer, rb) -> str:
         self._history.append(Turn(role="agent", text=a.question))
+        self._questions.append(a.question)  # it reached the customer: graded at SUBMIT like the reply
         if not self.sc_v1.required.needs_ask:  # type: ignore[union-attr]
             self._frustration += FRUSTRATION_V1["needless_question"]
             rb.workflow_penalty = NEEDLESS_QUESTION_PENALTY
@@ -183,10 +186,15 @@ class TicketEnvV1(TicketEnv):
         if self._qa_runs > 1:
             self._frustration += FRUSTRATION["qa_retry"]
         actual = self.system.changes()
-        con = check(self._commits(), actual, self.sc_v1.orders, [])  # no required statements: QA leaks no gold
+        commits, said = self._commits(), self._said()
+        con = check(commits, actual, self.sc_v1.orders, [])  # no required statements: QA leaks no gold
         issues = con.inconsistencies + [f"unclassifiable commitment {u}" for u in con.unclassified]
-        issues += hallucinations(self._draft, self.sc_v1, self.policy_v1, self.lexicon, actual, with_required=False)
-        issues += checks.length_penalty(self._draft)[1]
+        issues += hallucinations(self._draft, self.sc_v1, self.policy_v1, self.lexicon, actual, with_required=False,
+                                 said=said, commits=commits)
+        incon, hall = question_issues(self._questions, self.sc_v1, self.policy_v1, self.lexicon, actual, said,
+                                      with_required=False)
+        issues += incon + hall
+        issues += checks.length_penalty(unquote(self._draft, said))[1]
         if not self._draft.strip():
             issues.append("the draft is empty")
         self._qa_issues = issues
@@ -199,7 +207,8 @@ class TicketEnvV1(TicketEnv):
         actual = self.system.changes()
         g = grade_v1(self._draft, self.sc_v1, self.policy_v1, self.lexicon, self.empathy,
                      actual=actual, violations=list(self._violations), tags=self._tags,
-                     qa_runs=self._qa_runs, extra_inconsistencies=self._judge_check(actual), said=self._said())
+                     qa_runs=self._qa_runs, extra_inconsistencies=self._judge_check(actual), said=self._said(),
+                     questions=self._questions)
         self._grade_v1 = g
         for k, v in g.reward.model_dump().items():
             setattr(rb, k, v)

@@ -30,6 +30,8 @@ ClaimV1 = Literal[
 CLAIMS_V1: tuple[str, ...] = get_args(ClaimV1)
 RequestV1 = Literal["refund", "replacement", "update", "reversal", "cancel", "any"]
 QUESTION_MAX = 500
+#: the smallest REFUND or CREDIT: one cent
+MIN_AMOUNT = 0.01
 
 
 # ---- facts ------------------------------------------------------------------------------
@@ -182,7 +184,8 @@ class Refund(TicketActionV1):
 
     type: Literal["REFUND"] = "REFUND"
     order_id: str = Field(max_length=40)
-    amount: float = Field(gt=0, le=100_000)
+    #: at least a cent: the system rounds to the cent, and "REFUND 0.001" was applied as "refunded $0.00"
+    amount: float = Field(ge=MIN_AMOUNT, le=100_000)
 
 
 class Replace(TicketActionV1):
@@ -196,7 +199,7 @@ class Credit(TicketActionV1):
     """Add a goodwill store credit to the customer's account."""
 
     type: Literal["CREDIT"] = "CREDIT"
-    amount: float = Field(gt=0, le=10_000)
+    amount: float = Field(ge=MIN_AMOUNT, le=10_000)
     reason: str = Field("", max_length=REASON_MAX)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .models_v1 import Change, OrderV1, ScenarioV1
+from .policy_v1 import cents
 
 
 @dataclass
@@ -39,7 +40,7 @@ class OrderSystem:
         o = self._order(order_id)
         if o is None:
             return False, f"REFUND failed: no order {order_id!r} on this account"
-        amount = round(amount, 2)
+        amount = cents(amount)
         if o.order_id in self.cancelled:
             return False, f"REFUND failed: {o.order_id} is cancelled (its payment was voided)"
         if amount > self.refundable(o):
@@ -75,6 +76,7 @@ class OrderSystem:
         return True, f"cancelled {o.order_id}; its payment is voided"
 
     def add_credit(self, amount: float) -> tuple[bool, str]:
+        amount = cents(amount)
         self.credit = round(self.credit + amount, 2)
         self.log.append(f"CREDIT ${amount:,.2f}")
         return True, f"added ${amount:,.2f} store credit (balance ${self.credit:,.2f})"

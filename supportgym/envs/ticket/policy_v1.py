@@ -12,6 +12,7 @@ windows, cancellations, fraud-flagged accounts, VIP delay credits and signed-for
 from __future__ import annotations
 
 import datetime as dt
+from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 from pathlib import Path
 
@@ -54,11 +55,35 @@ def _md(year: int, md: str) -> dt.date:
     return dt.date(year, int(m), int(d))
 
 
+_CENT = Decimal("0.01")
+
+
+def cents(x: float | Decimal) -> float:
+    """``x`` rounded to the cent, half up, as the policy's "rounded to the cent" reads: worked in binary floats
+    round(29.5 * 85 / 100, 2) is 25.07, where the policy gives 25.08 (a red-team review)."""
+    return float(Decimal(str(x)).quantize(_CENT, rounding=ROUND_HALF_UP))
+
+
+def _dec(x: float) -> Decimal:
+    return Decimal(str(x))
+
+
+def restocked(o: OrderV1, p: PolicyV1) -> float:
+    """A change-of-mind refund: the price less the policy's restocking fee."""
+    return cents(_dec(o.amount) * (100 - _dec(p.restocking_fee_pct)) / 100)
+
+
+def fee_of(o: OrderV1, p: PolicyV1) -> set[float]:
+    """The restocking fee of an order as a reply may state it: the policy's share of the price, or the price less the
+    refund (they differ by a cent where both round up: $29.50 is refunded $25.08, its 15% is $4.43, the rest $4.42)."""
+    return {cents(_dec(o.amount) * _dec(p.restocking_fee_pct) / 100), cents(_dec(o.amount) - _dec(restocked(o, p)))}
+
+
 def pro_rata(o: OrderV1) -> tuple[int, float]:
     """Units missing from a partial delivery and the refund the policy gives for them (price x missing / ordered);
     the grader also counts this amount as grounded, since a reply may quote it while the refund awaits approval."""
     missing = o.quantity - (o.units_delivered if o.units_delivered is not None else o.quantity)
-    return missing, round(o.amount * missing / o.quantity, 2)
+    return missing, cents(_dec(o.amount) * missing / o.quantity)
 
 
 def holiday_extended(o: OrderV1, today: dt.date, p: PolicyV1) -> bool:
@@ -157,7 +182,7 @@ def derive_v1(s: ScenarioV1, p: PolicyV1 | None = None) -> RequiredV1:
             if outcome == "refund":
                 amount = req0.refund_amount
                 if claim == "change_of_mind" and not vip:
-                    amount = round(o.amount * (100 - p.restocking_fee_pct) / 100, 2)
+                    amount = restocked(o, p)
                     trace.append(f"{oid}: restocking fee {p.restocking_fee_pct:g}% -> ${amount:,.2f}")
             if holiday_extended(o, s.ticket_date, p) and o.days_since_order > p.refund_window_days:
                 trace.append(f"{oid}: holiday order ({o.order_date}) -> extended window")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, get_args
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from ...core.types import Action, Model, Observation, RewardBreakdown, State
 
@@ -145,7 +145,15 @@ class Query(Model):
 # ---- wire types ------------------------------------------------------------------------
 class ToolDeskAction(Action):
     reasoning: str = Field("", max_length=4000, description="why this action (free text, not scored)")
-    action_id: int = Field(ge=0, lt=N_ACTIONS, description="0-12, see the action table")
+    #: strict: lax parsing took ``true`` for action 1 (invoke_refund_service), and "7" or 7.0 for 7
+    action_id: int = Field(ge=0, lt=N_ACTIONS, strict=True, description="0-12, see the action table")
+
+    @field_validator("action_id", mode="before")
+    @classmethod
+    def _no_bool(cls, v: Any) -> Any:
+        if isinstance(v, bool):
+            raise ValueError(f"{v!r} is a boolean, not an action id: send an integer 0-{N_ACTIONS - 1}")
+        return v
 
 
 class ToolResult(Model):

@@ -66,25 +66,32 @@ _DANGLING_NEGATION = re.compile(
     r"|tenho)\s+(?:not|never|nicht|nie|pas|jamais|no|nao|nunca)(?=\s*[-,]?\s*(?:(?:please|do|just|kindly|simply)\s*)?$)|n't(?=\s*[-,]?\s*(?:(?:please|do|just|kindly|simply)\s*)?$)")
 
 
-#: a quoted line ("> I want my money back"): the customer's words when they are in what the customer wrote
-#: (``_unquote``), else ours: markdown's "> **Note:** your refund has been issued" is a statement like any other
+#: a quoted line ("> I want my money back"): the customer's words when they are a run of what the customer wrote
+#: (``unquote``), else ours: markdown's "> **Note:** your refund has been issued" is a statement like any other
 _QUOTED = re.compile(r"^[ \t]*>[ \t>]*(.*)$", re.MULTILINE)
 _WORD = re.compile(r"[a-z0-9]+")
-#: the share of a quoted line's words that the customer wrote for it to be theirs (a quote trimmed or with a typo
-#: fixed is still theirs; a statement built of the customer's three words and ours is not)
-QUOTE_OVERLAP = 0.8
 
 
-def _unquote(text: str, said: str | None) -> str:
-    """``text`` (folded) without the quoted lines that repeat the customer (``said``, folded; None: every quoted line
-    is taken for theirs, as when nothing of the conversation is known), and the others as plain lines."""
+def _run(text: str) -> str:
+    """The folded words of ``text``, space-separated and space-bounded, so that ``in`` finds a run of whole words."""
+    return f" {' '.join(_WORD.findall(fold(text)))} "
+
+
+def unquote(text: str, said: str | None) -> str:
+    """``text`` without the quoted lines that repeat the customer (``said``; None: every quoted line is taken for
+    theirs, as when nothing of the conversation is known), and the others as plain lines; folded or not.
+
+    A line is the customer's only when its words are a contiguous run of theirs, in their order: a share of words
+    found anywhere in the email let "> I have refunded the order." pass unread, built of the customer's "refunded"
+    and "the order" (a red-team review). A quote trimmed at either end is still theirs; one with a word changed is
+    ours, and read."""
     if said is None:
         return _QUOTED.sub("", text)
-    theirs = set(_WORD.findall(said))
+    theirs = _run(said)
 
     def one(m: re.Match[str]) -> str:
-        words = _WORD.findall(m.group(1))
-        return "" if words and sum(w in theirs for w in words) >= QUOTE_OVERLAP * len(words) else m.group(1)
+        run = _run(m.group(1))
+        return "" if run.strip() and run in theirs else m.group(1)
     return _QUOTED.sub(one, text)
 
 
@@ -106,14 +113,14 @@ _CONJUNCT = re.compile(r"\b(?:and|und|y|e|et|aur)\W*$")
 
 
 def clauses(text: str, c: CommitLexicon | None = None, said: str | None = None) -> list[tuple[str, str]]:
-    """(clause, its sentence) pairs of the folded text, the lines quoting the customer left out (``_unquote``; round 12:
+    """(clause, its sentence) pairs of the folded text, the lines quoting the customer left out (``unquote``; round 12:
     every "> " line was skipped, so a statement or a lie in a markdown block quote went unread). A field label naming a remedy is kept
     with its value ("- refund: $64.00 to your visa"), and a condition that opens the sentence is kept with the conjuncts
     it governs: "Once it arrives, you can send it back and we'll refund you" is conditional in both (round 11: the
     refund after "and we'll" read as a firm promise, the label and its value as two uncertain fragments)."""
     c = c or load_i18n()
     out = []
-    for sent in _SENT.split(_unquote(fold(text), None if said is None else fold(said))):
+    for sent in _SENT.split(unquote(fold(text), said)):
         sent = sent.strip()
         if not sent:
             continue

@@ -25,13 +25,15 @@ tags, empathy and names cannot earn anything on their own.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..models import Tag
 from ..models_v1 import Change, ScenarioV1, TicketRewardV1
 from ..orders import state_match
-from ..policy_v1 import PolicyV1, pro_rata
+from ..policy_v1 import PolicyV1, fee_of, pro_rata
 from . import checks
+from .clauses import unquote
 from .consistency import Consistency, check
 from .empathy import EmpathyScorer
 from .extract import Commit, amounts, extract, summary
@@ -113,28 +115,43 @@ def personalisation(text: str, s: ScenarioV1) -> float:
     return min(1.0, hits / 3)
 
 
+def _order_ids(text: str) -> list[tuple[str, str]]:
+    """(as written, normalised "ORD-123") for each order id in ``text``."""
+    return [(m.group(0), m.group(0).upper() if "-" in m.group(0) else m.group(0).upper().replace("ORD", "ORD-"))
+            for m in _ORDER_ID.finditer(text)]
+
+
 def hallucinations(text: str, s: ScenarioV1, p: PolicyV1, lex: Lexicon, actual: set[Change],
-                   with_required: bool = True) -> list[str]:
-    """Amounts, order ids and overpromises nothing supports (QA passes ``with_required=False``: no gold)."""
+                   with_required: bool = True, *, said: str | None = None,
+                   commits: list[Commit] | None = None) -> list[str]:
+    """Amounts, order ids and overpromises nothing supports (QA passes ``with_required=False``: no gold).
+
+    ``said``: what the customer wrote. Lines quoting it are theirs, not read; an amount or order id of theirs, even a
+    wrong one, is grounded where the reply repeats it outside a promise ("ORD-1, the number in your email, is not on
+    your account"): honest quoting and correcting cost 0.2 each before. Inside a promise of ``commits`` (the reply's,
+    from ``extract``) it is checked as before: the consistency check reads what a promise did, not which id it names."""
+    if said is not None:
+        text = unquote(text, said)
     allowed = {round(x, 2) for o in s.orders for x in (o.amount, o.disputed_amount or 0.0)}
     gold = s.required.changes if (s.required and with_required) else []
     allowed |= {round(c.amount, 2) for c in (*actual, *gold) if c.amount}
     allowed |= {round(x, 2) for x in p.numbers()} | {round(p.vip_delay_credit, 2)}
     # the restocking fee of an order is the policy's percentage of its price, an amount the policy defines: "the $39.00
     # price less our 15% restocking fee ($5.85)" is true (round 18: a hallucination in an honest reply)
-    allowed |= {round(o.amount * p.restocking_fee_pct / 100, 2) for o in s.orders}
+    allowed |= {fee for o in s.orders for fee in fee_of(o, p)}
     # so is the pro-rata refund for units missing from an order, which the policy computes whether or not a refund was
     # made: above the cap it goes for approval and a reply quotes it ("the refund for the missing unit ($579) is above
     # the limit I can approve"; round 22)
     allowed |= {amount for missing, amount in map(pro_rata, s.orders) if missing > 0}
+    ids = {o.order_id.upper() for o in s.orders}
+    promised = [fold(c.clause) for c in commits or () if c.polarity == "promise"]
+    if said is not None:
+        theirs = fold(said)
+        allowed |= set(amounts(theirs)) - {x for cl in promised for x in amounts(cl)}
+        ids |= {oid for _, oid in _order_ids(theirs)} - {oid for cl in promised for _, oid in _order_ids(cl)}
     out = [f"amount ${x:,.2f} is not in the orders, the actions or the policy"
            for x in sorted(set(amounts(fold(text)))) if x not in allowed]
-    ids = {o.order_id.upper() for o in s.orders}
-    for m in _ORDER_ID.finditer(text):
-        oid = m.group(0).upper()
-        oid = oid if "-" in oid else oid.replace("ORD", "ORD-")
-        if oid not in ids:
-            out.append(f"order id {m.group(0)} is not on the customer's account")
+    out += [f"order id {raw} is not on the customer's account" for raw, oid in _order_ids(text) if oid not in ids]
     norm = checks.normalise(text)
     made = {ch.kind for ch in actual} & {"refund", "credit"}
     counted = []
@@ -159,6 +176,26 @@ def _made_today(lex: Lexicon, norm: str, m: re.Match[str]) -> bool:
                 and lex.made_before.search(norm[max(0, m.start() - 40):m.start()]))
 
 
+def question_issues(questions: Sequence[str], s: ScenarioV1, policy: PolicyV1, lex: Lexicon, actual: set[Change],
+                    said: str, with_required: bool = True) -> tuple[list[str], list[str]]:
+    """(inconsistencies, hallucinations) of the text sent to the customer with ASK_CUSTOMER, read as a draft is:
+    "Which order? I have already refunded every order and added a $500 credit" reached the customer and cost nothing
+    (a red-team review). It earns nothing: the required statements are the reply's to make. A question may name the
+    remedy the policy requires, which the agent is about to make ("which order, so I can refund it?"): only what goes
+    beyond it counts (when grading; QA knows no gold), and being phrased as a question is no fault in a question."""
+    incon: list[str] = []
+    hall: list[str] = []
+    items = tuple(o.item for o in s.orders)
+    due = actual | set(s.required.changes) if with_required and s.required is not None else actual
+    for q in questions:
+        commits = extract(q, items, customer=s.customer.name, said=said)
+        con = check(commits, due, s.orders, [], concerned={i.order_id for i in s.issues} if with_required else None)
+        incon += [f"in a question: {x}" for x in con.inconsistencies]
+        hall += [f"in a question: {x}" for x in hallucinations(q, s, policy, lex, actual, with_required,
+                                                                said=said, commits=commits)]
+    return incon, hall
+
+
 def grade_v1(
     text: str,
     s: ScenarioV1,
@@ -172,34 +209,38 @@ def grade_v1(
     qa_runs: int,
     extra_inconsistencies: list[str] | None = None,
     said: str | None = None,
+    questions: Sequence[str] = (),
 ) -> GradeV1:
     req = s.required
     assert req is not None
     required = set(req.changes)
     # what the customer wrote (their email, and their answers when the env passes them): lines the reply quotes from it
-    # are theirs, not the reply's statements
+    # are theirs, not the reply's statements, nor its words for length, empathy and personalisation
     said = f"{s.email.subject}\n{s.email.body}" if said is None else said
+    own = unquote(text, said)
     commits = extract(text, tuple(o.item for o in s.orders), customer=s.customer.name, said=said)
     con = check(commits, actual, s.orders, req.statements, concerned={i.order_id for i in s.issues})
     con.inconsistencies += extra_inconsistencies or []  # an optional judge can only add (judge.py)
     con.inconsistencies += hedged_outcomes(commits, s)
+    asked_incon, asked_hall = question_issues(questions, s, policy, lex, actual, said)
+    con.inconsistencies += asked_incon
     state = state_match(required, actual)
-    informed = con.informed if text.strip() else 0.0
+    informed = con.informed if own.strip() else 0.0
     outcome = round(state * informed, 4)
-    q = {"tagging": round(tagging(tags, s), 4), "empathy": empathy.score(text) if text.strip() else 0.0,
-         "personalisation": round(personalisation(text, s), 4)}
+    q = {"tagging": round(tagging(tags, s), 4), "empathy": empathy.score(own) if own.strip() else 0.0,
+         "personalisation": round(personalisation(own, s), 4)}
     quality = round(sum(QUALITY[k] * v for k, v in q.items()), 4)
     raw = {"state": state, "informed": informed, "outcome": outcome, "quality": quality, **q}
-    hall = hallucinations(text, s, policy, lex, actual)
+    hall = hallucinations(text, s, policy, lex, actual, said=said, commits=commits) + asked_hall
     harmful = sorted(c.label() for c in actual - required)
-    length, notes = checks.length_penalty(text)
+    length, notes = checks.length_penalty(own)
     n = {"inconsistency": len(con.inconsistencies), "unclassified": len(con.unclassified), "harm": len(harmful),
          "policy": len(violations), "hallucination": len(hall)}
     pen = {f"{k}_penalty": -EACH[k] * min(v, CAP[k]) for k, v in n.items()}
     pen["qa_penalty"] = -QA_RETRY_EACH * max(0, qa_runs - 1)
     pen["length_penalty"] = -length
     pen = {k: round(v, 4) + 0.0 for k, v in pen.items()}  # + 0.0: a penalty of nothing is 0.0, not -0.0
-    positive = outcome * (OUTCOME_FLOOR + QUALITY_SHARE * quality) if text.strip() else 0.0
+    positive = outcome * (OUTCOME_FLOOR + QUALITY_SHARE * quality) if own.strip() else 0.0
     total = max(-1.0, min(1.0, positive + sum(pen.values())))
     rb = TicketRewardV1(
         total=round(total, 4), outcome=round(outcome * OUTCOME_FLOOR, 4),

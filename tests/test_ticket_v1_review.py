@@ -1,0 +1,197 @@
+"""ticket-v1 after a read-only red-team review: quoting the customer, a lie set as a quote, what ASK_CUSTOMER says,
+the "lost" clause of the written policy, rounding money to the cent, and amounts under a cent."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from supportgym import make
+from supportgym.agents.ticket_v1 import compose_v1, views_of
+from supportgym.envs.ticket.grading.clauses import unquote
+from supportgym.envs.ticket.policy_v1 import derive_v1, fee_of, load_policy_v1, pro_rata
+from supportgym.envs.ticket.probes_v1 import gold_actions
+from supportgym.envs.ticket.scenarios_v1 import CLAIM_STATUS, generate_hard
+
+
+@pytest.fixture(autouse=True)
+def _offline(monkeypatch, tmp_path):
+    monkeypatch.setenv("SUPPORTGYM_EMPATHY", "lexical")
+    monkeypatch.delenv("SUPPORTGYM_LLM_BASE_URL", raising=False)
+    monkeypatch.setenv("SUPPORTGYM_MEMORY_PATH", str(tmp_path / "memory.sqlite"))
+
+
+def _play(env, seed: int, split: str, reply=lambda sv, text: text, question: str | None = None):
+    """The gold actions (the gold question replaced by ``question``) and the oracle's reply as ``reply`` rewrites it."""
+    env.reset(seed=seed, split=split)
+    env.step({"type": "RESEARCH"})
+    sv = env.scenario_v1
+    for a in gold_actions(sv):
+        env.step({**a, "question": question} if question and a["type"] == "ASK_CUSTOMER" else a)
+    text = compose_v1(sv.required, views_of(sv.required, sv.issues, sv.orders), sv.customer, load_policy_v1())
+    env.step({"type": "DRAFT", "text": reply(sv, text)})
+    obs = env.step({"type": "SUBMIT"})
+    return obs.reward, env.episode_report()
+
+
+def _quoted(sv) -> str:
+    return "\n".join("> " + line for line in sv.email.body.splitlines() if line.strip())
+
+
+# ---- 1. quoting the customer's email above an honest reply -------------------------------------------------------
+def test_quoting_the_customers_email_above_the_oracle_reply_keeps_its_score():
+    """The customer's own (wrong) ids and amounts in the quoted lines were hallucinations, and the quoted lines counted
+    towards the length limit: 50 of 100 hard:test tickets lost score (hard:test 2-4 among them)."""
+    env = make("ticket-v1")
+    for seed in range(8):
+        plain, _ = _play(env, seed, "hard:test")
+        quoted, rep = _play(env, seed, "hard:test", lambda sv, t: f"{_quoted(sv)}\n\n{t}")
+        assert quoted == plain == 1.0, (seed, quoted, rep["hallucinations"], rep["components"])
+
+
+def _wrong_id_ticket(env):
+    for seed in range(60):
+        env.reset(seed=seed, split="hard:test")
+        sv = env.scenario_v1
+        wrong = [i.stated_order_id for i in sv.issues if i.stated_order_id and sv.order(i.stated_order_id) is None]
+        if wrong:
+            return seed, wrong[0]
+    raise AssertionError("no ticket with a wrong order id")
+
+
+def test_an_honest_correction_of_the_customers_wrong_order_id_is_no_hallucination():
+    env = make("ticket-v1")
+    seed, wrong = _wrong_id_ticket(env)
+    note = f" The order number in your email, {wrong}, is not on your account, which is why I asked you first."
+    score, rep = _play(env, seed, "hard:test", lambda sv, t: t + note)
+    assert score == 1.0 and not rep["hallucinations"], rep["hallucinations"]
+
+
+def test_the_customers_wrong_order_id_in_a_promise_is_still_a_hallucination():
+    env = make("ticket-v1")
+    seed, wrong = _wrong_id_ticket(env)
+    score, rep = _play(env, seed, "hard:test", lambda sv, t: t + f" I have also refunded order {wrong} in full.")
+    assert any(wrong in h for h in rep["hallucinations"]) and score < 1.0, rep["hallucinations"]
+
+
+# ---- 2. a quoted line is the customer's only when it is a run of their words ---------------------------------------
+def test_a_quoted_line_is_the_customers_only_as_a_run_of_their_words():
+    said = "Subject: order\nI want the order refunded, please. I have waited two weeks!"
+    assert unquote("> I want the order refunded, please.\nHi", said).strip() == "Hi"
+    assert unquote("> the order refunded\nHi", said).strip() == "Hi"  # trimmed at both ends: still theirs
+    assert unquote("> I have refunded the order.\nHi", said) == "I have refunded the order.\nHi"  # same words, ours
+    assert unquote("> I want the order refunded, please.", None) == ""  # nothing known: every quote is theirs
+
+
+LIE_WORDS = {"i", "have", "refunded", "the", "order"}
+
+
+def test_a_lie_made_of_the_customers_words_and_set_as_a_quote_is_read():
+    env = make("ticket-v1")
+    tried = 0
+    for seed in range(40):
+        env.reset(seed=seed, split="hard:test")
+        sv = env.scenario_v1
+        said = set(re.findall(r"[a-z0-9]+", f"{sv.email.subject}\n{sv.email.body}\n{sv.answer}".lower()))
+        # 4 of its 5 words the customer's: the old rule (80 % of a line's words anywhere in the email) skipped it
+        if any(c.kind in ("refund", "replace") for c in sv.required.changes) or len(LIE_WORDS & said) < 4:
+            continue
+        honest, _ = _play(env, seed, "hard:test")
+        quoted, rep = _play(env, seed, "hard:test", lambda sv, t: f"{t}\n\n> I have refunded the order.")
+        assert quoted < honest and rep["inconsistencies"], (seed, quoted)
+        tried += 1
+    assert tried >= 3
+
+
+# ---- 3. what ASK_CUSTOMER sends is graded like the reply -------------------------------------------------------------
+LIE = "Good news: I have already refunded every order and added a $500 store credit. Which order did you mean?"
+
+
+def test_a_false_promise_in_a_question_to_the_customer_costs_score():
+    env = make("ticket-v1")
+    seeds = [s for s in range(30) if generate_hard("test", s).required.needs_ask][:3]
+    assert seeds
+    for seed in seeds:
+        honest, _ = _play(env, seed, "hard:test")
+        lied, rep = _play(env, seed, "hard:test", question=LIE)
+        assert honest == 1.0 and lied <= 0.7, (seed, lied)
+        assert any(x.startswith("in a question:") for x in rep["inconsistencies"]), rep["inconsistencies"]
+
+
+def test_qa_reports_a_false_promise_made_in_a_question():
+    env = make("ticket-v1")
+    env.reset(seed=0, task="easy_refund")
+    env.step({"type": "RESEARCH"})
+    env.step({"type": "ASK_CUSTOMER", "question": "I have added a $40 store credit to your account. Anything else?"})
+    env.step({"type": "DRAFT", "text": "Hi Sarah, we are looking into it."})
+    assert any(i.startswith("in a question:") for i in env.step({"type": "QA"}).qa_issues)
+
+
+# ---- 4. the written "lost" rule is the one the gold applies -----------------------------------------------------------
+def test_the_lost_clause_covers_every_status_a_lost_parcel_shows_and_overrides_tracking():
+    """The clause said "parcels marked lost by the carrier"; the gold replaces or refunds every parcel the customer
+    reports lost unless the carrier holds a signature, whatever the status (the generator draws the status from one
+    distribution for late, stuck and lost parcels, so that it does not name the claim)."""
+    clauses = load_policy_v1().clauses
+    lost = " ".join(clauses["lost"].split())
+    assert "marked lost by the carrier" not in lost and "customer reports lost" in lost
+    for status in CLAIM_STATUS["lost"]:
+        assert status in lost, status
+    assert "delivered without a signature" in lost and "tracking rule" in lost
+    assert "reports the parcel lost" in clauses["tracking"]
+    for part in ("test", "validation"):
+        for seed in range(120):
+            s = generate_hard(part, seed)
+            for issue, outcome in zip(s.issues, s.required.outcomes):
+                o = s.order(issue.order_id)
+                if issue.claim == "lost" and not (o.status == "delivered" and o.signed_for):
+                    assert outcome in ("replacement", "refund", "escalation", "denial"), (part, seed, outcome)
+
+
+# ---- 5. money rounded half up to the cent ---------------------------------------------------------------------------
+def test_money_is_rounded_half_up_to_the_cent():
+    p = load_policy_v1()
+    s = generate_hard("train", 0)
+    o = s.orders[0]
+    assert fee_of(o.model_copy(update={"amount": 29.5}), p) == {4.43, 4.42}  # 15% of 29.50, and 29.50 - 25.08
+    split = o.model_copy(update={"amount": 100.05, "quantity": 2, "units_delivered": 1})
+    assert pro_rata(split) == (1, 50.03)  # 50.025: binary floats made it 50.02
+    for seed in range(200):
+        s = generate_hard("train", seed)
+        vip = s.customer.tier == "vip" or s.customer.lifetime_value >= p.vip.lifetime_value_min
+        pairs = list(zip(s.issues, s.required.outcomes))
+        if not vip and ("change_of_mind", "refund") in [(i.claim, out) for i, out in pairs]:
+            break
+    else:
+        raise AssertionError("no change-of-mind refund")
+    i = next(i for i, out in pairs if (i.claim, out) == ("change_of_mind", "refund"))
+    cheap = s.model_copy(update={"orders": [x.model_copy(update={"amount": 29.5}) if x.order_id == i.order_id else x
+                                            for x in s.orders]})
+    req = derive_v1(cheap, p)
+    assert any(c.kind == "refund" and c.order_id == i.order_id and c.amount == 25.08 for c in req.changes)
+
+
+# ---- 6. boundary actions ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("action", [{"type": "REFUND", "order_id": "ORD-10234", "amount": 0.001},
+                                    {"type": "REFUND", "order_id": "ORD-10234", "amount": 0.004},
+                                    {"type": "CREDIT", "amount": 0.004}])
+def test_an_amount_under_a_cent_is_invalid(action):
+    env = make("ticket-v1")
+    env.reset(seed=0, task="easy_refund")
+    env.step({"type": "RESEARCH"})
+    obs = env.step(action)
+    assert obs.reward_breakdown.invalid_penalty < 0 and "0.01" in obs.feedback and env.system.changes() == set()
+    assert "$0.01" in env.step({**action, "amount": 0.01}).feedback  # a cent is valid
+
+
+def test_an_honest_question_that_names_the_required_remedy_keeps_its_score():
+    """Grading questions (above) must not punish saying why one asks: "which order is it, so I can refund it?" on a
+    ticket whose policy refund waits for that answer."""
+    env = make("ticket-v1")
+    seeds = [s for s in range(60) if generate_hard("test", s).required.needs_ask
+             and any(o == "refund" for o in generate_hard("test", s).required.outcomes)][:3]
+    assert seeds
+    for seed in seeds:
+        asked, rep = _play(env, seed, "hard:test", question="Which order is this about, so that I can refund it?")
+        assert asked == 1.0, (seed, asked, rep["inconsistencies"])
