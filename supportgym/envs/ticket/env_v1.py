@@ -28,7 +28,7 @@ from .grading.clauses import unquote
 from .grading.reward_v1 import GradeV1, grade_v1, hallucinations, question_issues
 from .models import Escalate, QA, Research, Submit, TicketAction, Turn
 from .models_v1 import (
-    ACTION_TYPES_V1, AskCustomer, Cancel, Credit, CustomerFactsV1, OrderInfoV1, Refund, Replace,
+    ACTION_TYPES_V1, AskCustomer, Cancel, Change, Credit, CustomerFactsV1, OrderInfoV1, Refund, Replace,
     ScenarioV1, TicketActionV1, TicketObservationV1, TicketRewardV1,
 )
 from .orders import OrderSystem
@@ -83,7 +83,7 @@ class TicketEnvV1(TicketEnv):
         self.system = OrderSystem.of(self.sc_v1)
         self._asked = False
         self._answer = ""
-        self._questions: list[str] = []
+        self._questions: list[tuple[str, frozenset[Change]]] = []
         self._violations: list[str] = []
         self._failed_calls = 0
         self._grade_v1: GradeV1 | None = None
@@ -142,7 +142,8 @@ class TicketEnvV1(TicketEnv):
 
     def _ask(self, a: AskCustomer, rb) -> str:
         self._history.append(Turn(role="agent", text=a.question))
-        self._questions.append(a.question)  # it reached the customer: graded at SUBMIT like the reply
+        # it reached the customer: graded at SUBMIT like the reply, its denials against what had been done when sent
+        self._questions.append((a.question, frozenset(self.system.changes())))
         if not self.sc_v1.required.needs_ask:  # type: ignore[union-attr]
             self._frustration += FRUSTRATION_V1["needless_question"]
             rb.workflow_penalty = NEEDLESS_QUESTION_PENALTY

@@ -176,21 +176,28 @@ def _made_today(lex: Lexicon, norm: str, m: re.Match[str]) -> bool:
                 and lex.made_before.search(norm[max(0, m.start() - 40):m.start()]))
 
 
-def question_issues(questions: Sequence[str], s: ScenarioV1, policy: PolicyV1, lex: Lexicon, actual: set[Change],
-                    said: str, with_required: bool = True) -> tuple[list[str], list[str]]:
-    """(inconsistencies, hallucinations) of the text sent to the customer with ASK_CUSTOMER, read as a draft is:
-    "Which order? I have already refunded every order and added a $500 credit" reached the customer and cost nothing
-    (a red-team review). It earns nothing: the required statements are the reply's to make. A question may name the
-    remedy the policy requires, which the agent is about to make ("which order, so I can refund it?"): only what goes
-    beyond it counts (when grading; QA knows no gold), and being phrased as a question is no fault in a question."""
+_ASKED = re.compile(r"[^.!?\n]*\?")
+
+
+def question_issues(questions: Sequence[tuple[str, frozenset[Change]]], s: ScenarioV1, policy: PolicyV1, lex: Lexicon,
+                    actual: set[Change], said: str, with_required: bool = True) -> tuple[list[str], list[str]]:
+    """(inconsistencies, hallucinations) of the text sent to the customer with ASK_CUSTOMER, each with what had been
+    done when it was sent: "Which order? I have already refunded every order and added a $500 credit" reached the
+    customer and cost nothing (a red-team review). Its questions assert nothing ("could you confirm the order, so that
+    I can process your refund?"); its statements are held to the truth: a firm denial to what was done when it was
+    sent ("nothing has been refunded yet" is true then), a firm promise or claim to what was done by the end. Nothing
+    of the gold is used, and what the grader cannot read is not held against a question. It earns nothing: the
+    required statements are the reply's to make."""
     incon: list[str] = []
     hall: list[str] = []
     items = tuple(o.item for o in s.orders)
-    due = actual | set(s.required.changes) if with_required and s.required is not None else actual
-    for q in questions:
-        commits = extract(q, items, customer=s.customer.name, said=said)
-        con = check(commits, due, s.orders, [], concerned={i.order_id for i in s.issues} if with_required else None)
-        incon += [f"in a question: {x}" for x in con.inconsistencies]
+    concerned = {i.order_id for i in s.issues} if with_required else None
+    for q, then in questions:
+        told = _ASKED.sub(" ", q)
+        commits = extract(told, items, customer=s.customer.name, said=said)
+        for subset, done in (([c for c in commits if c.firm_denial], set(then)),
+                             ([c for c in commits if c.firm_promise], actual)):
+            incon += [f"in a question: {x}" for x in check(subset, done, s.orders, [], concerned=concerned).inconsistencies]
         hall += [f"in a question: {x}" for x in hallucinations(q, s, policy, lex, actual, with_required,
                                                                 said=said, commits=commits)]
     return incon, hall
@@ -209,7 +216,7 @@ def grade_v1(
     qa_runs: int,
     extra_inconsistencies: list[str] | None = None,
     said: str | None = None,
-    questions: Sequence[str] = (),
+    questions: Sequence[tuple[str, frozenset[Change]]] = (),
 ) -> GradeV1:
     req = s.required
     assert req is not None
