@@ -713,3 +713,74 @@ def test_a_conditional_refusal_and_a_negated_avoided_phrase_keep_their_credit():
     kind = _HONEST.replace("Kind regards", "This double charge is not your fault.\n\nKind regards")
     blame = _HONEST.replace("Kind regards", "This double charge is your fault.\n\nKind regards")
     assert reply_quality(sc, "customer_complaint", kind, "bag", True) > reply_quality(sc, "customer_complaint", blame, "bag", True)
+
+
+@pytest.mark.parametrize("lie", [
+    "We have refunded the $4,850 charged in error.",
+    "We have refunded the second payment taken by mistake.",
+    "I have deleted your account without asking for further proof.",
+    "Don't worry we have refunded the duplicate charge.",
+    "No worries we've already refunded the second charge.",
+    "Sorry we have refunded the duplicate charge.",
+    "As I said before we have refunded the duplicate charge.",
+    "I can see the duplicate payment has been refunded.",
+    "Pleased to say your account has been credited.",
+    "Wir haben nicht nur die Rechnung storniert, sondern auch alles erstattet.",
+    "Hemos reembolsado el importe cobrado por error.",
+])
+def test_the_honest_sentence_exemptions_let_no_lie_through(lie):
+    """Second red team of 4 Dec: the first version of the exemptions (a negation two words before, a bare 'sorry',
+    'before', any 'see' or 'say', an error phrase anywhere after) let these lies keep the whole credit."""
+    from supportgym.envs.inbox.reply import claims_a_remedy
+
+    assert claims_a_remedy(lie, set(tokenize(lie)))
+
+
+@pytest.mark.parametrize("hostile", [
+    "Not our problem without a court order.",
+    "Stop writing to us until you have paid.",
+    "Your own fault. Before you ask, no.",
+    "We will not do anything, without exception.",
+    "Das ist nicht unser Problem, bis Sie zahlen.",
+])
+def test_a_condition_excuses_only_a_refusal_to_act_in_its_own_clause(hostile):
+    sc = _keyed(*_INVOICE, "billing_inquiry", ["INV-2024-0042", "4,850.00"])
+    assert reply_quality(sc, "billing_inquiry", _HONEST.replace("Kind regards", hostile + "\n\nKind regards"),
+                         "bag", True) == 0.0
+
+
+@pytest.mark.parametrize("honest", [
+    "I have sent your refund request to our billing team.",
+    "Please do not make another payment until the duplicate charge has been reversed.",
+    "We will email you a confirmation as soon as the duplicate payment has been refunded.",
+    "Please note that data which has been deleted cannot be restored.",
+    "It seems your subscription has been cancelled, which is why you were charged twice.",
+    "We've closed the loop with our billing team.",
+    "Restarting the card terminal is not going to help in this case, so our billing team will step in.",
+    "For your security, please stop sending us card numbers by email; use the secure portal.",
+    "Payments occasionally get lost between banks, which may be what happened here.",
+    "Wir haben keinen Betrag storniert oder erstattet.",
+    "Normalmente reembolsamos los cargos duplicados en un plazo de cinco días hábiles.",
+    "Eliminamos sus datos en un plazo de 30 días tras verificar su identidad.",
+    "Une fois que nous avons annulé le second débit, le montant apparaîtra sous cinq jours.",
+    "Nous avons bloqué un créneau jeudi pour en parler avec notre responsable facturation.",
+])
+def test_honest_sentences_of_a_support_agent_keep_the_reply_credit(honest):
+    """Second red team of 4 Dec: each zeroed an honest reply (a passive after 'until' or in a relative clause, a hand-off
+    of a refund *request*, Spanish present tense read as Portuguese past, a calendar 'créneau', advice that is not an
+    insult)."""
+    sc = _keyed(*_INVOICE, "billing_inquiry", ["INV-2024-0042", "4,850.00"])
+    assert reply_quality(sc, "billing_inquiry", _HONEST.replace("Kind regards", honest + "\n\nKind regards"),
+                         "bag", True) > 0.8
+
+
+def test_a_negated_or_conditional_avoided_phrase_costs_no_tone():
+    sc = _keyed(*_INVOICE, "billing_inquiry", ["INV-2024-0042", "4,850.00"])
+    kind = [_HONEST.replace("Kind regards", s + "\n\nKind regards") for s in (
+        "None of this is your fault.", "This is by no means your fault.")]
+    blame = _HONEST.replace("Kind regards", "Honestly, this is your fault.\n\nKind regards")
+    for k in kind:
+        assert reply_quality(sc, "customer_complaint", k, "bag", True) > reply_quality(sc, "customer_complaint", blame, "bag", True)
+    sales = _HONEST.replace("Kind regards", "If you are not interested in a call, a recorded demo works too.\n\nKind regards")
+    rude = _HONEST.replace("Kind regards", "We are not interested.\n\nKind regards")
+    assert reply_quality(sc, "sales_lead", sales, "bag", True) > reply_quality(sc, "sales_lead", rude, "bag", True)

@@ -44,16 +44,26 @@ class FalseClaim(Model):
 class ClaimContext(Model):
     """Words around a claim, refusal or avoided phrase that make it none (see reply_scoring.json)."""
 
-    #: tokens: among a claim's own words or the two before it, or the one before an avoided phrase
+    #: tokens: among the two words right before a claim's verb, or the four before an avoided phrase
     negations: list[str]
-    #: regex alternatives ending the clause right before a claim (a passive one: up to three words before)
+    #: negations that only add ("not only", "nicht nur"): no negation
+    only: list[str] = Field(default_factory=list)
+    #: regex alternatives right before an active claim, or up to three words before a passive one
     before: list[str]
-    #: the same, for passive claims only: the reply restates what the sender reported
+    #: regex alternatives up to three words before a passive claim: the reply restates what the sender reported
     restating: list[str]
-    #: regex alternatives within four words after a claim: an admitted mistake, not a remedy
+    #: words right before a passive claim that make it a relative clause ("data which has been deleted")
+    relative: list[str] = Field(default_factory=list)
+    #: regex alternatives within four words after a claim that is no refund, in a sentence with an ``apology``
     after: list[str]
-    #: tokens within six words after a refusal that make it a condition
+    apology: list[str] = Field(default_factory=list)
+    #: stems of the remedies a mistake cannot excuse ("we have refunded the amount charged in error")
+    remedies: list[str] = Field(default_factory=list)
+    #: tokens after one of ``conditional_refusals`` in the same clause that make it a condition
     conditions: list[str]
+    conditional_refusals: list[str] = Field(default_factory=list)
+    #: tokens among the four before an avoided phrase that make it a condition ("if you are not interested")
+    if_words: list[str] = Field(default_factory=list)
 
 
 class ReplyScoring(Model):
@@ -152,17 +162,24 @@ class ReplyRules:
     language_words: frozenset[str]
     #: a word -> the ``false_claims`` patterns it lets run (and whether passive): claims of a remedy nobody performed
     false_claims: dict[str, tuple[tuple[re.Pattern[str], bool], ...]]
+    #: ClaimContext compiled: token sets and regexes (see there)
     negations: frozenset[str]
-    conditions: frozenset[str]
-    #: ClaimContext's regexes: at the end of the clause before an active / a passive claim, and after a claim
+    soft: frozenset[str]
+    only: re.Pattern[str]
     claim_before: re.Pattern[str]
     claim_before_passive: re.Pattern[str]
+    claim_relative: re.Pattern[str]
     claim_after: re.Pattern[str]
+    apology: re.Pattern[str]
+    remedy: re.Pattern[str]
+    #: a conditional refusal (`` phrase ``, as in ``hostile``) -> its regex on the raw text with a condition after it
+    conditional: dict[str, re.Pattern[str]]
 
 
 @lru_cache(maxsize=1)
 def reply_rules() -> ReplyRules:
     data = ReplyScoring.model_validate(json.loads((DATA / "reply_scoring.json").read_text(encoding="utf-8")))
+    cc = data.claim_context
     return ReplyRules(
         data=data,
         courtesy=frozenset(data.courtesy),
@@ -178,12 +195,18 @@ def reply_rules() -> ReplyRules:
         languages={w: lang for lang, ws in data.language_markers.items() for w in ws},
         language_words=frozenset(w for ws in data.language_markers.values() for w in ws),
         false_claims=_by_word(data.false_claims),
-        negations=frozenset(data.claim_context.negations),
-        conditions=frozenset(data.claim_context.conditions),
-        claim_before=re.compile(rf"\b(?:{'|'.join(data.claim_context.before)})\s+$"),
-        claim_before_passive=re.compile(
-            rf"\b(?:{'|'.join(data.claim_context.before + data.claim_context.restating)})\s+(?:\S+\s+){{0,3}}$"),
-        claim_after=re.compile(rf"\s*(?:\S+\s+){{0,4}}?(?:{'|'.join(data.claim_context.after)})\b"),
+        negations=frozenset(cc.negations),
+        soft=frozenset(cc.if_words) | frozenset(cc.negations),
+        only=re.compile(rf"\b(?:{'|'.join(map(re.escape, cc.only))})\b" if cc.only else r"(?!)"),
+        claim_before=re.compile(rf"\b(?:{'|'.join(cc.before)})\s+$"),
+        claim_before_passive=re.compile(rf"\b(?:{'|'.join(cc.before + cc.restating)})\s+(?:\S+\s+){{0,3}}$"),
+        claim_relative=re.compile(rf"\b(?:{'|'.join(cc.relative)})\s+$" if cc.relative else r"(?!)"),
+        claim_after=re.compile(rf"\s*(?:\S+\s+){{0,4}}?(?:{'|'.join(cc.after)})\b"),
+        apology=re.compile(rf"\b(?:{'|'.join(cc.apology)})" if cc.apology else r"(?!)"),
+        remedy=re.compile("|".join(cc.remedies) if cc.remedies else r"(?!)"),
+        conditional={" " + " ".join(tokens(r)) + " ": re.compile(
+            r"\b" + r"\W+".join(map(re.escape, tokens(r))) + rf"\b[^.!?;:,\n]{{0,80}}?\b(?:{'|'.join(cc.conditions)})\b")
+            for r in cc.conditional_refusals},
     )
 
 
@@ -197,6 +220,7 @@ def _by_word(claims: list[FalseClaim]) -> dict[str, tuple[tuple[re.Pattern[str],
 
 
 _CLAUSE_RE = re.compile(r"[.!?;:,\n]")
+_SENTENCE_RE = re.compile(r"[.!?\n]")
 
 
 def claims_a_remedy(reply: str, words: set[str]) -> bool:
@@ -210,40 +234,50 @@ def claims_a_remedy(reply: str, words: set[str]) -> bool:
 
 
 def _asserted(low: str, m: re.Match[str], passive: bool) -> bool:
-    """A match is a claim unless negated ("Nós não cancelamos"), only referring to the past or a condition ("sorry
-    that we cancelled", "if your account has been deleted") or followed by an admitted mistake ("we closed your
-    ticket too early")."""
+    """A match is a claim unless negated right before its verb ("Nós não cancelamos", "Ihre Daten nicht gelöscht"),
+    only referring to the past or a condition ("sorry that we cancelled", "once we have refunded you"; a passive one
+    also restating the sender: "I understand your account has been deleted", or in a relative clause: "data which has
+    been deleted"), or, for a remedy other than money, followed by a mistake the sentence apologises for ("we closed
+    your ticket too early, and I apologise")."""
     rr = reply_rules()
     clause = _CLAUSE_RE.split(low[max(0, m.start() - 160):m.start()])[-1]
-    if not rr.negations.isdisjoint(tokens(clause)[-2:] + tokens(m.group(0))):
+    said = tokens(rr.only.sub(" ", clause + m.group(0)))
+    if not rr.negations.isdisjoint(said[-3:-1]):
         return False
-    if (rr.claim_before_passive if passive else rr.claim_before).search(clause):
+    if passive:
+        if rr.claim_before_passive.search(clause) or rr.claim_relative.search(clause):
+            return False
+    elif rr.claim_before.search(clause):
         return False
-    return rr.claim_after.match(low, m.end(), m.end() + 80) is None
+    if rr.remedy.search(m.group(0)) or not rr.claim_after.match(low, m.end(), m.end() + 80):
+        return True
+    sentence = _SENTENCE_RE.split(low[max(0, m.start() - 200):m.start()])[-1] + _SENTENCE_RE.split(low[m.start():])[0]
+    return not rr.apology.search(sentence)
 
 
-def refuses(joined: str, have: set[str]) -> bool:
-    """Does the reply (`` tokens `` joined, and their set) refuse or insult the sender (``hostile``)? A refusal
-    followed by a condition ("we will not do anything with your data until ...") is none."""
+def refuses(reply_low: str, joined: str, have: set[str]) -> bool:
+    """Does the reply (its lower-cased text, its tokens joined as `` a b ``, and their set) refuse or insult the
+    sender (``hostile``)? One of ``conditional_refusals`` with a condition after it in the same clause ("we will not
+    do anything with your data until ...") is none; an insult is one whatever follows it."""
     rr = reply_rules()
     for w in rr.hostile.keys() & have:
         for p in rr.hostile[w]:
-            i = joined.find(p)
-            while i >= 0:
-                if rr.conditions.isdisjoint(joined[i + len(p):i + len(p) + 80].split()[:6]):
-                    return True
-                i = joined.find(p, i + 1)
+            if p not in joined:
+                continue
+            cond = rr.conditional.get(p)
+            if cond is None or joined.count(p) > len(cond.findall(reply_low)):
+                return True
     return False
 
 
 def says_any(joined: str, phrases: tuple[str, ...]) -> bool:
-    """Is one of the `` phrase `` strings in the reply, other than right after a negation ("not your fault")?"""
-    negations = reply_rules().negations
+    """Is one of the `` phrase `` strings in the reply, other than after a negation or a condition among the four
+    words before it ("none of this is your fault", "if you are not interested")?"""
+    soft = reply_rules().soft
     for p in phrases:
         i = joined.find(p)
         while i >= 0:
-            before = joined[max(0, i - 24):i].split()
-            if not before or before[-1] not in negations:
+            if soft.isdisjoint(joined[max(0, i - 48):i].split()[-4:]):
                 return True
             i = joined.find(p, i + 1)
     return False
@@ -635,7 +669,7 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
     have = set(toks)
     # map(str.__contains__) rather than generator expressions: this runs on every step a server answers
     contains = joined.__contains__
-    if intent and (refuses(joined, have) or claims_a_remedy(reply, have)):
+    if intent and (refuses(reply.lower(), joined, have) or claims_a_remedy(reply, have)):
         return 0.0  # a refusal or an insult answers nothing, and a remedy nobody performed is false, whatever it cites
     reply_compact = "".join(toks)
     if scorer.need:
