@@ -221,3 +221,38 @@ def test_a_lie_in_another_script_after_a_quoted_sentence_is_read():
     said = "Hello, my order ORD-1001 never arrived. Please help."
     assert unquote("> my order ORD-1001 never arrived", said).strip() == ""
     assert "возвращены" in unquote("> my order ORD-1001 never arrived Деньги уже возвращены полностью", said)
+
+
+# ---- 6. the written clauses state what the gold does (third review of 4 Dec) --------------------------------------------
+def test_the_written_clauses_state_the_gold_for_vip_credit_caps_blocked_accounts_returns_and_rounding():
+    """A literal reading of the clauses disagreed with ``derive_v1`` on 1200 hard tickets (seeds 0-399 of each part):
+    no VIP credit for a signed-for "lost" parcel (9 tickets), a replacement for a lost parcel over the cap (14), an
+    investigation on a blocked account (110), a replacement where the customer asked for a refund (84), duplicate
+    charges of abusers vs fraud-flagged accounts (30/18), the cap judged after the restocking fee (9), rounding (4)."""
+    clauses = {k: " ".join(v.split()) for k, v in load_policy_v1().clauses.items()}
+    assert 'a "lost" parcel the carrier shows signed for' in clauses["vip"] and "unless the account is blocked" in clauses["vip"]
+    assert "over the refund cap it is escalated for approval instead: no refund and no replacement" in clauses["lost"]
+    assert "within the refund cap" not in clauses["lost"]
+    assert "no carrier investigation for a late, stalled or lost parcel" in clauses["abuse"]
+    assert "a cancellation request" in clauses["abuse"] and "not flagged for fraud" in clauses["abuse"]
+    assert "refunded in full when the customer asks for a refund" in clauses["returns"]
+    assert "also on an account over the refund-claims limit" in clauses["double_billing"]
+    assert "an account flagged for fraud is declined" in clauses["double_billing"]
+    assert "always reversed" not in clauses["double_billing"]
+    assert "the price before the restocking fee" in clauses["refund_cap"]
+    for key in ("restocking", "partial_delivery"):
+        assert "rounded half up to the cent" in clauses[key], key
+    assert "every unit delivered, open a carrier investigation" in clauses["partial_delivery"]
+    p = load_policy_v1()
+    for seed in range(150):  # the gold still does what the sentences above say
+        s = generate_hard("test", seed)
+        c = s.customer
+        blocked = c.fraud_flag or c.refunds_last_60d >= p.abuse.refund_claims_threshold
+        for issue, outcome in zip(s.issues, s.required.outcomes):
+            o = s.order(issue.order_id)
+            if blocked and issue.claim in ("delayed", "missing_tracking", "lost"):
+                assert outcome == "denial", seed
+            if blocked and issue.claim == "double_billing":
+                assert (outcome == "denial") == c.fraud_flag, seed
+            if not blocked and issue.claim == "lost" and not (o.status == "delivered" and o.signed_for):
+                assert (outcome == "escalation") == (o.amount > p.refund_cap), seed
