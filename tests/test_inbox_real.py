@@ -22,6 +22,7 @@ from supportgym.envs.inbox.real import (
     real_metrics,
     real_pool,
 )
+from supportgym.envs.inbox.text import sender_domain, sender_parts
 
 try:
     real.corpora_root()
@@ -76,8 +77,15 @@ def test_headers_do_not_give_the_label_away():
     median = others[len(others) // 2]
     early = sum(t < median for t in dates["spam"]) / len(dates["spam"])
     assert 0.35 < early < 0.65, early  # spam is no earlier than the rest
-    domains = Counter(e.email.header.sender.rsplit("@", 1)[1] for e in pool if e.meta["real_kind"] == "ticket")
-    assert len(domains) >= 10 and max(domains.values()) < 0.15 * sum(domains.values()), domains
+    # nor the stand-ins themselves: tickets carry display names as often as ham does, on webmail the spam uses too
+    domain = {k: Counter(sender_domain(e.email.header.sender) for e in pool if e.meta["real_kind"] == k)
+              for k in ("spam", "ticket")}
+    assert len(domain["ticket"]) >= 10 and max(domain["ticket"].values()) < 0.25 * domain["ticket"].total()
+    shared = sum(n for d, n in domain["ticket"].items() if d in domain["spam"]) / domain["ticket"].total()
+    assert shared > 0.3, shared  # yahoo, hotmail, aol, msn, mail.com, terra.es
+    named = {k: [bool(sender_parts(e.email.header.sender)[0]) for e in pool if e.meta["real_kind"] == k]
+             for k in ("ham", "ticket")}
+    assert abs(sum(named["ticket"]) / len(named["ticket"]) - sum(named["ham"]) / len(named["ham"])) < 0.08
 
 
 def test_ticket_mapping_agrees_with_the_importer_preset():

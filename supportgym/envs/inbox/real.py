@@ -71,7 +71,11 @@ class StandIns(Model):
     first_date: datetime
     days: int = Field(ge=1)
     names: list[str] = Field(min_length=1)
+    surnames: list[str] = Field(min_length=1)
+    #: drawn uniformly: a domain listed twice is drawn twice as often
     domains: list[str] = Field(min_length=1)
+    #: the share of stand-in senders shown with a display name ("Maria Keller <maria.keller@gmx.de>")
+    display_share: float = Field(ge=0.0, le=1.0)
 
     def date(self, eid: str) -> str:
         when = self.first_date + timedelta(minutes=_draw(eid, "date") % (self.days * 24 * 60))
@@ -79,8 +83,14 @@ class StandIns(Model):
 
     def sender(self, eid: str) -> str:
         name = self.names[_draw(eid, "name") % len(self.names)]
-        tail = ("." + "abcdefghijklmnoprstvw"[_draw(eid, "tail") % 21], str(_draw(eid, "tail") % 90 + 10), "")
-        return f"{name}{tail[_draw(eid, 'form') % 3]}@{self.domains[_draw(eid, 'domain') % len(self.domains)]}"
+        surname = self.surnames[_draw(eid, "surname") % len(self.surnames)]
+        digits = str(_draw(eid, "digits") % 90 + 10)
+        forms = (f"{name}.{surname}", f"{name[0]}{surname}", f"{name}{surname[0]}{digits}", f"{name}_{surname}",
+                 f"{name}{digits}", f"{surname}.{name}")
+        address = f"{forms[_draw(eid, 'form') % len(forms)]}@{self.domains[_draw(eid, 'domain') % len(self.domains)]}"
+        if _draw(eid, "display") % 1000 < self.display_share * 1000:
+            return f"{name.title()} {surname.title()} <{address}>"
+        return address
 
 
 def _draw(eid: str, what: str) -> int:
