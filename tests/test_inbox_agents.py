@@ -1173,3 +1173,35 @@ def test_rules_answer_a_customer_who_overpaid_and_wants_it_back():
         "Please refund the difference to our account or credit it against the next invoice. Our shipping agent "
         "confirmed the delivery arrived fine. Thanks, Maria Lopez, Lopez Dental", "maria@lopezdental.es").email)
     assert route == "billing"
+
+
+@pytest.mark.parametrize("sender,subject,body", [
+    ("Norton Billing Dept <billing@renewals-centre.com>", "Your Auto Renewal Was Successful",
+     "Your subscription has been automatically renewed and $399.99 has been charged to your account. If you did not "
+     "authorize this transaction, call our billing team within 24 hours at +1 (808) 555-0147. After 24 hours the "
+     "amount becomes non-refundable."),
+    ("Servicio al Cliente <renovaciones@proteccion-soporte.com>", "Confirmación de pago",
+     "Su suscripción ha sido renovada automáticamente. Importe cargado: 389,99 €. Si usted no ha autorizado esta "
+     "renovación, llame al +34 911 555 207 en 24 horas; transcurrido este plazo, el cargo no será reembolsable."),
+])
+def test_rules_trash_the_call_back_refund_scam(sender, subject, body):
+    a, _, _, route = InboxRulesAgent().read(_mail(subject, body, sender).email)
+    assert route == "trash" and any("call-back" in r for r in a.spam_reasons)
+
+
+def test_rules_answer_a_customer_who_reports_an_unauthorised_renewal():
+    """A customer's own report names the charge, 'I did not authorize' and their phone number, but no deadline."""
+    _, _, _, route = InboxRulesAgent().read(_mail(
+        "Renewal I did not authorize", "Hi, my plan has been automatically renewed and $89 was charged to my card, "
+        "but I did not authorize this. Please cancel it and refund me. You can call me on +44 7700 900123. Thanks, Ann",
+        "Ann Reid <ann.reid@gmail.com>").email)
+    assert route != "trash"
+
+
+def test_rules_trash_changed_bank_details_pressed_by_a_deadline():
+    _, _, _, route = InboxRulesAgent().read(_mail(
+        "FINAL NOTICE: invoice SP-INV-90231 overdue", "Our records show invoice SP-INV-90231 (£18,640.00) remains "
+        "unpaid. Please note that following our recent audit our banking details have changed. Payments to the old "
+        "account will be returned. Kindly remit today to: Account number 31926604.",
+        "Accounts <accounts@shieldpoint-distribution.co>").email)
+    assert route == "trash"

@@ -5,7 +5,7 @@ details beside a domain that is not what it claims (``m365-account-verify.com``,
 pressed by a deadline or a loss ("within 24 hours", "will be suspended"); a payment asked in secret by
 someone who cannot be called; the writer's own bank details that changed; an attached "invoice" locked with a
 password the mail itself gives; a cold pitch to "companies like yours"; an overpayment to be refunded to a
-shipping agent or by Western Union; extortion for cryptocurrency (control of the
+shipping agent or by Western Union; a charge to dispute by phone before it is "non-refundable"; extortion for cryptocurrency (control of the
 reader's device or a recording of them, a threat to expose it). Each cue is a small pattern over word
 lists in five languages (``scam`` in data/inbox_rules.json), so new wording of the same move is still read.
 Honest mail says the same words (a supplier's dunning letter, a security firm's portal, a disclaimer's
@@ -81,6 +81,13 @@ class ScamTables(Model):
     #: right after to/by/via (two words between at most): the
     #: overpayment fraud, whose first payment bounces later; an honest customer who overpaid wants it back themselves
     overpayment_routes: list[str] = Field(default_factory=list)
+    #: the call-back refund scam: a charge or renewal made ("has been automatically renewed", "$399.99 has been
+    #: charged") ...
+    callback_charge: list[str] = Field(default_factory=list)
+    #: ... that the reader is invited to dispute ("if you did not authorize this") by phone, before a deadline or it
+    #: is "non-refundable": honest renewal notices link to the account; a bank's fraud alert names no deadline
+    callback_dispute: list[str] = Field(default_factory=list)
+    non_refundable: list[str] = Field(default_factory=list)
     weights: dict[str, float] = Field(default_factory=dict)
 
     @field_validator("received", "reports")
@@ -120,6 +127,9 @@ class ScamReader:
     crypto: re.Pattern[str]
     overpayment: re.Pattern[str]
     overpayment_route: re.Pattern[str]
+    callback_charge: re.Pattern[str]
+    callback_dispute: re.Pattern[str]
+    non_refundable: re.Pattern[str]
 
     def reported(self, text: str, forwarded: bool = False) -> bool:
         """Does the writer say they received a mail *and* ask whether it is genuine or say they did not click it
@@ -167,6 +177,12 @@ class ScamReader:
             score += w.get("secret_payment", 0.0)
         if self.bank_change.search(text) and self.money.search(text):
             score += w.get("bank_change", 0.0) + (w.get("no_callback", 0.0) if self.no_callback.search(text) else 0.0)
+            # changed bank details pressed by a deadline ("payments to the old account will be returned", "today")
+            score += w.get("bank_change_threat", 0.0) if self.threat.search(text) else 0.0
+        if (self.callback_charge.search(text) and self.callback_dispute.search(text) and _PHONE_RE.search(text)
+                and (self.threat.search(text) or self.non_refundable.search(text))):
+            score += w.get("callback_charge", 0.0)
+            reasons.append("a charge to dispute by phone before a deadline (the call-back refund scam)")
         if self.overpayment.search(text) and self.overpayment_route.search(text):
             score += w.get("overpayment", 0.0)
             reasons.append("an overpayment to be refunded to a third party or through an untraceable channel")
@@ -178,6 +194,9 @@ class ScamReader:
             score += w.get("cold_frame", 0.0) + w.get("cold_pitch", 0.0) * min(pitches, int(w.get("cold_pitch_max", 3)))
         return score, reasons
 
+
+#: a phone number: eight or more digits with the usual separators ("+1 (808) 555-0147", "+34 911 555 207")
+_PHONE_RE = re.compile(r"\+?\(?\d[\d\s().-]{6,}\d")
 
 #: a pattern that never matches: an empty word list or regex list reads nothing
 _NOTHING = r"(?!)"
@@ -220,4 +239,5 @@ def scam_reader(t: ScamTables) -> ScamReader:
         _words(t.overpayment), re.compile(
             rf"\b(?:to|via|by|through|with|an|über|per|a|al|por|para|à|au|par)\s+(?:\w+\s+){{0,2}}?"
             rf"(?:{_alt(t.overpayment_routes)})\b" if t.overpayment_routes else _NOTHING),
+        _words(t.callback_charge), _words(t.callback_dispute), _words(t.non_refundable),
     )
