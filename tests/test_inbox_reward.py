@@ -784,3 +784,12 @@ def test_a_negated_or_conditional_avoided_phrase_costs_no_tone():
     sales = _HONEST.replace("Kind regards", "If you are not interested in a call, a recorded demo works too.\n\nKind regards")
     rude = _HONEST.replace("Kind regards", "We are not interested.\n\nKind regards")
     assert reply_quality(sc, "sales_lead", sales, "bag", True) > reply_quality(sc, "sales_lead", rude, "bag", True)
+
+
+@pytest.mark.parametrize("honest", ["Nothing has been refunded yet.", "No data has been deleted.",
+                                    "Your account remains open; nothing has been deleted."])
+def test_a_passive_whose_subject_is_a_negation_is_no_claim(honest):
+    """Third red team of 4 Dec: the negation of a passive claim can be its subject."""
+    from supportgym.envs.inbox.reply import claims_a_remedy
+
+    assert not claims_a_remedy(honest, set(tokenize(honest)))

@@ -242,7 +242,8 @@ def _asserted(low: str, m: re.Match[str], passive: bool) -> bool:
     rr = reply_rules()
     clause = _CLAUSE_RE.split(low[max(0, m.start() - 160):m.start()])[-1]
     said = tokens(rr.only.sub(" ", clause + m.group(0)))
-    if not rr.negations.isdisjoint(said[-3:-1]):
+    # a passive's subject may be the negation: "nothing has been refunded yet", "no data has been deleted"
+    if not rr.negations.isdisjoint(said[-3:-1]) or passive and not rr.negations.isdisjoint(tokens(clause)[-2:]):
         return False
     if passive:
         if rr.claim_before_passive.search(clause) or rr.claim_relative.search(clause):
