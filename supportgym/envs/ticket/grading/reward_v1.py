@@ -177,6 +177,23 @@ def _made_today(lex: Lexicon, norm: str, m: re.Match[str]) -> bool:
 
 
 _ASKED = re.compile(r"[^.!?\n]*\?")
+#: the clause that asks is the last of its sentence: "I have refunded every order; which order did you mean?" and
+#: "..., right?" still assert what comes before it ...
+_LAST_CLAUSE = re.compile(r"[,;:\u2013\u2014]|\s-\s")
+#: ... and a question that opens or ends on a premise asserts it ("did you know I have refunded ...?", "... now that
+#: your refund has been processed?")
+_PREMISE = re.compile(r"^\s*(?:did you know|as you know|since|now that|given that|because|as)\b", re.IGNORECASE)
+
+
+def _statements(text: str) -> str:
+    """``text`` without the clauses that only ask: a question asserts nothing, its premises do."""
+    def one(m: re.Match[str]) -> str:
+        sentence = m.group(0)[:-1]
+        parts = _LAST_CLAUSE.split(sentence)
+        if _PREMISE.match(sentence) or _PREMISE.match(parts[-1]):
+            return sentence + "."
+        return " ".join(parts[:-1]) + "." if len(parts) > 1 else " "
+    return _ASKED.sub(one, text)
 
 
 def question_issues(questions: Sequence[tuple[str, frozenset[Change]]], s: ScenarioV1, policy: PolicyV1, lex: Lexicon,
@@ -185,7 +202,8 @@ def question_issues(questions: Sequence[tuple[str, frozenset[Change]]], s: Scena
     done when it was sent: "Which order? I have already refunded every order and added a $500 credit" reached the
     customer and cost nothing (a red-team review). Its questions assert nothing ("could you confirm the order, so that
     I can process your refund?"); its statements are held to the truth: a firm denial to what was done when it was
-    sent ("nothing has been refunded yet" is true then), a firm promise or claim to what was done by the end. Nothing
+    sent ("nothing has been refunded yet" is true then), a firm promise or claim to what was done by the end. Only the
+    clause that asks is a question (``_statements``: its premises and the clauses before it are statements). Nothing
     of the gold is used, and what the grader cannot read is not held against a question. It earns nothing: the
     required statements are the reply's to make."""
     incon: list[str] = []
@@ -193,7 +211,7 @@ def question_issues(questions: Sequence[tuple[str, frozenset[Change]]], s: Scena
     items = tuple(o.item for o in s.orders)
     concerned = {i.order_id for i in s.issues} if with_required else None
     for q, then in questions:
-        told = _ASKED.sub(" ", q)
+        told = _statements(q)
         commits = extract(told, items, customer=s.customer.name, said=said)
         for subset, done in (([c for c in commits if c.firm_denial], set(then)),
                              ([c for c in commits if c.firm_promise], actual)):
