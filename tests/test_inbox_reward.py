@@ -793,3 +793,19 @@ def test_a_passive_whose_subject_is_a_negation_is_no_claim(honest):
     from supportgym.envs.inbox.reply import claims_a_remedy
 
     assert not claims_a_remedy(honest, set(tokenize(honest)))
+
+
+@pytest.mark.parametrize("refusal", ["We will not refund you.", "We refuse to refund this.", "Wir erstatten nichts.",
+                                     "Nous ne vous rembourserons pas.", "Não vamos reembolsar nada."])
+def test_a_refusal_to_pay_earns_nothing(refusal):
+    """Third red team of 4 Dec: a triage reply has no standing to refuse a refund; these kept the whole credit."""
+    sc = _keyed(*_INVOICE, "billing_inquiry", ["INV-2024-0042", "4,850.00"])
+    assert reply_quality(sc, "billing_inquiry", _HONEST.replace("Kind regards", refusal + "\n\nKind regards"),
+                         "bag", True) == 0.0
+
+
+def test_a_refusal_to_pay_until_a_check_is_done_is_honest():
+    sc = _keyed(*_INVOICE, "billing_inquiry", ["INV-2024-0042", "4,850.00"])
+    careful = _HONEST.replace("Kind regards", "We will not refund you until billing has confirmed the duplicate charge."
+                                              "\n\nKind regards")
+    assert reply_quality(sc, "billing_inquiry", careful, "bag", True) > 0.8
