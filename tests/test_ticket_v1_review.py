@@ -281,3 +281,22 @@ def test_a_lie_in_the_sentence_of_a_question_is_graded(question):
     for seed in seeds:
         lied, rep = _play(env, seed, "hard:test", question=question)
         assert lied <= 0.7, (seed, lied)
+
+
+def test_the_customers_wrong_order_id_in_a_denial_is_still_a_hallucination():
+    """Second red team of 4 Dec: the customer's own ids were accepted outside promise clauses, so a denial naming the
+    wrong order the email gave ("I cannot refund ORD-X") cost 0.003 on average instead of a hallucination."""
+    env = make("ticket-v1")
+    drops = []
+    for seed in range(200):
+        sv = generate_hard("test", seed)
+        wrong = [i for i in sv.issues if i.stated_order_id and sv.order(i.stated_order_id) is None]
+        if not wrong or sv.required.outcomes[sv.issues.index(wrong[0])] != "denial":
+            continue
+        real, stated = wrong[0].order_id, wrong[0].stated_order_id
+        honest, _ = _play(env, seed, "hard:test")
+        swapped, _ = _play(env, seed, "hard:test", lambda sv, t: t.replace(real, stated))
+        drops.append(honest - swapped)
+        if len(drops) == 8:
+            break
+    assert len(drops) == 8 and sum(drops) / len(drops) >= 0.2, drops

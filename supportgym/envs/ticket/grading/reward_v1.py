@@ -144,7 +144,7 @@ def hallucinations(text: str, s: ScenarioV1, p: PolicyV1, lex: Lexicon, actual: 
     # the limit I can approve"; round 22)
     allowed |= {amount for missing, amount in map(pro_rata, s.orders) if missing > 0}
     ids = {o.order_id.upper() for o in s.orders}
-    promised = [fold(c.clause) for c in commits or () if c.polarity == "promise"]
+    promised = [fold(c.clause) for c in commits or ()]
     if said is not None:
         theirs = fold(said)
         allowed |= set(amounts(theirs)) - {x for cl in promised for x in amounts(cl)}
