@@ -9,6 +9,7 @@ and ``<name>.bias``, plus any extra arrays an agent needs. Card: whatever the tr
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -44,12 +45,20 @@ def load_arrays(path: str | Path, what: str, features_version: int, hint: str
     if not path.is_file() or not card_path.is_file():
         raise ConfigError(f"{what} checkpoint {path} (+ .json) not found; train one with `{hint}` "
                           "or pass checkpoint=PATH (--checkpoint)")
-    card = json.loads(card_path.read_text(encoding="utf-8"))
+    try:
+        card = json.loads(card_path.read_text(encoding="utf-8"))
+        if not isinstance(card, dict):
+            raise ValueError(f"expected a JSON object, got {type(card).__name__}")
+    except (OSError, ValueError) as err:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        raise ConfigError(f"{what} checkpoint card {card_path} cannot be read ({err}); {hint}") from None
     if card.get("features_version") != features_version:
         raise ConfigError(f"{what} checkpoint {path} was made with features v{card.get('features_version')}, "
                           f"this code computes v{features_version}; retrain with `{hint}`")
-    with np.load(path, allow_pickle=False) as z:
-        arrays = {k: z[k] for k in z.files}
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as err:  # a truncated or foreign file
+        raise ConfigError(f"{what} checkpoint {path} cannot be read ({type(err).__name__}: {err}); {hint}") from None
     return card, arrays
 
 

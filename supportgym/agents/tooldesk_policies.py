@@ -41,10 +41,19 @@ class _PolicyAgent(Agent):
                 f"{self.name} agent: {where}. Train one with `supportgym train {self.algo}{self.train_flag} --out {target}` "
                 f"and pass --checkpoint {target}"
             )
+        if not path.is_file():
+            raise ConfigError(f"{self.name} agent: checkpoint {str(path)!r} is not a file (a folder?); allowed: the "
+                              f"file `supportgym train {self.algo}{self.train_flag}` writes")
         self.checkpoint = str(path)
         # The bench builds a fresh agent per episode; the checkpoint is read once per process
         # (keyed by modification time, so a retrained file is read again).
-        self._choose, n_features = _cached_policy(type(self), str(path.resolve()), path.stat().st_mtime_ns)
+        try:
+            self._choose, n_features = _cached_policy(type(self), str(path.resolve()), path.stat().st_mtime_ns)
+        except ConfigError:
+            raise
+        except Exception as err:  # torch and SB3 raise many kinds on a truncated or foreign file: name the file
+            raise ConfigError(f"{self.name} agent: checkpoint {str(path)!r} cannot be read ({type(err).__name__}: "
+                              f"{err}); allowed: a file `supportgym train {self.algo}{self.train_flag}` wrote") from None
         self._featurize = featurizer(n_features)
 
     @classmethod

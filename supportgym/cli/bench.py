@@ -11,9 +11,23 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from ..core.errors import ConfigError
+from ..core.errors import ConfigError, expected
 from ..core.io import check_output_folder
-from ..eval.bench import BACKENDS, DEFAULT_SPLITS, BenchConfig, Plan, default_out_dir, plan, resume_bench, run_bench
+from ..eval.bench import (
+    BACKENDS,
+    DEFAULT_SPLITS,
+    MAX_EPISODES,
+    MAX_RETRY_BACKOFF_S,
+    MAX_SIZE,
+    MAX_TRIALS,
+    BenchConfig,
+    Plan,
+    default_out_dir,
+    plan,
+    resume_bench,
+    run_bench,
+)
+from ..eval.formatting import shown
 from ..eval.leaderboard import rows_table
 from ..eval.report import write_reports
 from .app import app
@@ -30,13 +44,13 @@ def bench_command(
     no_tasks: bool = typer.Option(False, "--no-tasks", help="run no fixed task, only the splits"),
     split: list[str] = typer.Option(list(DEFAULT_SPLITS), "--split",
                                     help="split (repeatable); each env runs the ones it has"),
-    episodes: int = typer.Option(10, min=0, help="episodes per split (seeds seed, seed+1, ...)"),
-    fixed_seeds: Optional[int] = typer.Option(None, min=1, help="seeds per fixed task (default: 1, or all instances of a task such as tooldesk's 100-query benchmark)"),
+    episodes: int = typer.Option(10, min=0, max=MAX_EPISODES, help=f"episodes per split (seeds seed, seed+1, ...); at most {MAX_EPISODES:,}"),
+    fixed_seeds: Optional[int] = typer.Option(None, min=1, max=MAX_EPISODES, help=f"seeds per fixed task (default: 1, or all instances of a task such as tooldesk's 100-query benchmark); at most {MAX_EPISODES:,}"),
     seed: int = typer.Option(0, min=0, help="first seed"),
-    size: Optional[int] = typer.Option(None, min=1, help="items per generated episode (env option 'size')"),
-    trials: int = typer.Option(3, min=1, help="trials per instance for stochastic agents; pass^1..pass^k are reported"),
+    size: Optional[int] = typer.Option(None, min=1, max=MAX_SIZE, help=f"items per generated episode (env option 'size'); at most {MAX_SIZE:,}"),
+    trials: int = typer.Option(3, min=1, max=MAX_TRIALS, help=f"trials per instance for stochastic agents; pass^1..pass^k are reported; at most {MAX_TRIALS:,}"),
     max_steps: int = typer.Option(1000, min=1, help="cut an episode after this many steps"),
-    success_threshold: float = typer.Option(0.8, help="score counted as success when the env gives no verdict"),
+    success_threshold: float = typer.Option(0.8, help="score counted as success when the env gives no verdict; in [0, 1]"),
     backend: str = typer.Option("local", help=f"one of {', '.join(BACKENDS)}"),
     address: Optional[str] = typer.Option(None, help="ray: address of an existing cluster (e.g. auto, ray://head:10001)"),
     num_cpus: Optional[int] = typer.Option(None, min=1, help="ray: CPUs of the local cluster (default: all)"),
@@ -49,10 +63,15 @@ def bench_command(
     out: Optional[Path] = typer.Option(None, help="results folder (default ./results/<UTC timestamp>/)"),
     report: bool = typer.Option(True, help="write results.md and report.html next to results.json"),
     retries: int = typer.Option(2, min=0, help="retries of an episode whose model endpoint failed (then recorded as an infrastructure error)"),
-    retry_backoff: float = typer.Option(2.0, min=0, help="seconds before the first retry, doubled each time"),
+    retry_backoff: float = typer.Option(2.0, help=f"seconds before the first retry, doubled each time; at most {MAX_RETRY_BACKOFF_S:g}"),
     resume: Optional[Path] = typer.Option(None, help="continue the partial run in this results folder: its own matrix and seeds (matrix options are ignored; --checkpoint/--base-url/--model/--agent-kw update the agents'), finished episodes kept"),
 ) -> None:
     """Benchmark agents on environments; write results.json, results.md and report.html."""
+    # checked here, not with min/max: nan must fail too (results.json would get a bare NaN), with the whole range named
+    for flag, value, top in (("--success-threshold", success_threshold, 1.0),
+                             ("--retry-backoff", retry_backoff, MAX_RETRY_BACKOFF_S)):
+        if not 0 <= value <= top:  # false for nan
+            raise ConfigError(expected(flag, value, f"a finite number in [0, {top:g}]"))
     agent_kwargs: dict[str, Any] = {k: v for k, v in
                                     (("checkpoint", checkpoint), ("base_url", base_url), ("model", model)) if v}
     for item in agent_kw or []:
@@ -75,7 +94,7 @@ def bench_command(
 
     def print_skipped(the_plan: Plan) -> None:
         for note in the_plan.skipped:
-            console.print(f"[yellow]skipped[/] {note['env']} · {note['agent']}: {note['reason']}")
+            console.print(f"[yellow]skipped[/] {shown(note['env'])} · {shown(note['agent'])}: {shown(note['reason'])}")
 
     results = None
     try:
@@ -84,13 +103,13 @@ def bench_command(
 
             def on_record(record: dict[str, Any], done: int, total: int) -> None:
                 progress.update(bar, completed=done, total=total,
-                                description=f"{record['env_id']} · {record['agent']}")
+                                description=f"{shown(record['env_id'])} · {shown(record['agent'])}")
 
             if resume is not None:
                 def on_plan(the_plan: Plan, done: int) -> None:
                     print_skipped(the_plan)
                     progress.update(bar, completed=done, total=len(the_plan.jobs))
-                    console.print(f"resuming {out_dir}: {done} of {len(the_plan.jobs)} episodes kept")
+                    console.print(f"resuming {shown(out_dir)}: {done} of {len(the_plan.jobs)} episodes kept")
 
                 results = resume_bench(out_dir, backend, on_record, ray_options, on_plan=on_plan,
                                        agent_kwargs=agent_kwargs)
@@ -104,8 +123,12 @@ def bench_command(
                 the_plan = plan(config)
                 print_skipped(the_plan)
                 if not the_plan.jobs:
-                    raise ConfigError("nothing to run: no episode in the matrix (see the notes above; "
-                                      "--episodes 0 with --no-tasks runs none)")
+                    why = [f"{n['env']}" + ("" if n["agent"] == "*" else f" · {n['agent']}") + f": {n['reason']}"
+                           for n in the_plan.skipped]
+                    if episodes == 0 and no_tasks:
+                        why.append("--episodes 0 with --no-tasks runs none")
+                    raise ConfigError("nothing to run: no episode in the matrix"
+                                      + (f" ({'; '.join(why)})" if why else ""))
                 progress.update(bar, total=len(the_plan.jobs))
                 results = run_bench(config, out_dir, backend, on_record, ray_options, the_plan)
     except KeyboardInterrupt:
@@ -115,17 +138,17 @@ def bench_command(
             raise typer.Exit(130) from None
         results = json.loads(path.read_text())
         console.print(f"[red]interrupted[/]: {results['jobs_done']}/{results['jobs_total']} episodes kept "
-                      f"in {path} (partial); continue with: supportgym bench --resume {out_dir}")
+                      f"in {shown(path)} (partial); continue with: supportgym bench --resume {shown(out_dir)}")
     if report:
         write_reports(results, out_dir)
     console.print(rows_table(results, title=f"SupportGym bench · {results['jobs_done']} episodes · "
                                             f"{results['wall_time_s']:.1f} s · {backend}"))
     for err in results.get("infra_errors", []):
-        console.print(f"[red]infrastructure error[/] {err['env']} · {err['agent']} · {err['task']} · seed "
-                      f"{err['seed']}: {err['error']}")
+        console.print(f"[red]infrastructure error[/] {shown(err['env'])} · {shown(err['agent'])} · "
+                      f"{shown(err['task'])} · seed {err['seed']}: {shown(err['error'])}")
     if results.get("infra_errors"):
         console.print(f"{len(results['infra_errors'])} episode(s) failed on infrastructure (not counted); "
-                      f"rerun them with: supportgym bench --resume {out_dir}")
-    console.print(f"wrote {out_dir / 'results.json'}" + (", results.md, report.html" if report else ""))
+                      f"rerun them with: supportgym bench --resume {shown(out_dir)}")
+    console.print(f"wrote {shown(out_dir / 'results.json')}" + (", results.md, report.html" if report else ""))
     if results.get("partial"):
         raise typer.Exit(130)

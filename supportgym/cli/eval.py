@@ -8,6 +8,7 @@ from typing import Any, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -52,8 +53,9 @@ def labels_table(records: list[EpisodeRecord], subjects: dict[str, str]) -> Tabl
     for col in ("priority", "category", "route_to", "flag"):
         table.add_column(col, no_wrap=True, min_width=len(col))
     for p in rows[:LABEL_ROWS]:
-        table.add_row(str(p["id"]), " ".join(subjects.get(p["id"], "").split()), p["priority"], p["category"], p["route_to"],
-                      "yes" if p["flag_review"] else "")
+        # mail text is not markup: a subject such as "[/SPAM] offer" would stop Rich with a MarkupError
+        table.add_row(escape(str(p["id"])), escape(" ".join(subjects.get(p["id"], "").split())), p["priority"],
+                      p["category"], p["route_to"], "yes" if p["flag_review"] else "")
     return table
 
 
@@ -91,7 +93,7 @@ def eval_command(
     agent: str = typer.Option("rules", help="agent name (random, rules, oracle, ... depending on the env)"),
     task: Optional[str] = typer.Option(None, help="a fixed task (e.g. easy|medium|hard for inbox)"),
     split: Optional[str] = typer.Option(None, help="a split: train|validation|test, and real:*|hard:*|handwritten:* where the env has them (supportgym envs)"),
-    episodes: int = typer.Option(1, min=1, help="number of episodes (seeds seed, seed+1, ...)"),
+    episodes: int = typer.Option(1, min=1, max=1_000_000, help="number of episodes (seeds seed, seed+1, ...)"),
     seed: int = typer.Option(0, min=0, help="first seed"),
     size: Optional[int] = typer.Option(None, min=1, help="items per generated episode (or per chunk of --emails)"),
     emails: Optional[Path] = typer.Option(None, help="inbox only: triage every email of this JSONL/.eml/mbox/CSV file once"),
@@ -110,6 +112,9 @@ def eval_command(
     if out is not None:
         check_output_file(out)
     if emails is not None:
+        if out is not None and out.exists() and out.resolve() == emails.resolve():
+            raise ConfigError(f"--out {out} is the --emails file: the results would replace the mail; "
+                              "allowed: another file")
         if env_spec.name != "inbox":
             raise ConfigError(f"--emails is only for the inbox environment, not {env!r}")
         if task or split:
@@ -143,7 +148,7 @@ def eval_command(
         records = evaluate(env_id, agent, specs, on_episode=lambda rec: progress.advance(bar), **agent_kwargs)
     metrics = summarize(env_id, records)
     where = f"--emails {emails}" if emails else (f"split {split}" if split else f"task {task or 'default'}")
-    console.print(metrics_table(f"{env_id} · {agent} · {where} · {len(records)} episode(s)", metrics))
+    console.print(metrics_table(escape(f"{env_id} · {agent} · {where} · {len(records)} episode(s)"), metrics))
     if emails is not None:
         subjects = {e.id: e.email.header.subject for s in specs for e in dict(s.options)["emails"]}
         table = labels_table(records, subjects)
@@ -151,4 +156,4 @@ def eval_command(
             console.print(table)
     if out is not None:
         write_json_atomic(out, results_payload(env_id, agent, records, metrics))
-        console.print(f"wrote {out}")
+        console.print(f"wrote {escape(str(out))}")

@@ -16,6 +16,7 @@ from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from ..core.errors import ConfigError, expected
 from ..core.io import check_output_file, write_text_atomic
@@ -24,6 +25,10 @@ from .app import app
 
 console = Console(stderr=True)
 FORMATS = ("jsonl", "hf")
+#: the most emails one export writes: a generated split is endless, and every email is held in memory (about 2 KB)
+MAX_EXPORT = 1_000_000
+#: what `datasets.Dataset.save_to_disk` writes: a folder holding both is an earlier export, safe to replace
+DATASET_FILES = ("dataset_info.json", "state.json")
 
 
 def export_emails(split: str, n: int | None, seed: int) -> list:
@@ -35,8 +40,8 @@ def export_emails(split: str, n: int | None, seed: int) -> list:
         if prefix is None:
             raise ConfigError(f"--n is required for the generated split {split!r} (it is an endless stream)")
         return whole_split(split)
-    if n < 1:
-        raise ConfigError(expected("--n", n, "an int >= 1"))
+    if not 1 <= n <= MAX_EXPORT:
+        raise ConfigError(expected("--n", n, f"an int from 1 to {MAX_EXPORT:,}"))
     return emails_for_split(split, n, seed)
 
 
@@ -94,8 +99,12 @@ def export_command(
     if format not in FORMATS:
         raise ConfigError(expected("--format", format, list(FORMATS)))
     if format == "hf":
-        if out.is_file():
+        if out.exists() and not out.is_dir():
             raise ConfigError(f"--out {out}: is a file; with --format hf, allowed: a folder (the dataset)")
+        if out.is_dir() and any(out.iterdir()) and not all((out / f).is_file() for f in DATASET_FILES):
+            # the folder is replaced as a whole: only an earlier dataset may go, never someone's other files
+            raise ConfigError(f"--out {out}: a folder that holds other files than a dataset; allowed: a new or empty "
+                              f"folder, or one an earlier --format hf export wrote ({', '.join(DATASET_FILES)})")
         check_output_file(out / "dataset_info.json")  # the folder is replaced as a whole; can it be written there?
     else:
         check_output_file(out, example="emails.jsonl")
@@ -104,4 +113,4 @@ def export_command(
         write_hf(emails, out)
     else:
         write_text_atomic(out, jsonl_text(emails))
-    console.print(f"wrote {len(emails)} emails of split {split} to {out} ({format})")
+    console.print(escape(f"wrote {len(emails)} emails of split {split} to {out} ({format})"))

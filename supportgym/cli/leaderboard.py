@@ -9,8 +9,9 @@ from typing import Optional
 import typer
 from rich.console import Console
 
-from ..core.errors import ConfigError
-from ..core.io import write_text_atomic
+from ..core.errors import ConfigError, expected
+from ..core.io import check_output_file, write_text_atomic
+from ..eval.formatting import encodable, shown
 from ..eval.leaderboard import leaderboard_rows, leaderboard_table, load_results, markdown_rows
 from .app import app
 
@@ -27,13 +28,20 @@ def leaderboard_command(
     """Rank agents over all benchmark runs in FOLDER (best normalised score first, per env)."""
     if not folder.is_dir():
         raise ConfigError(f"leaderboard folder: got {str(folder)!r}; allowed: an existing folder with results.json files")
+    if md is not None:
+        check_output_file(md, "--md", "leaderboard.md")  # before the table: a bad path would fail after it
     runs, notes = load_results(folder)
     for note in notes:
-        console.print(f"[yellow]skipped[/] {note}")
+        console.print(f"[yellow]skipped[/] {shown(note)}")
+    groups = [g for run in runs for g in run.get("groups", [])]
+    for flag, value, present in (("--env", env, {g["env"] for g in groups} | {g["env"].split("-v")[0] for g in groups}),
+                                 ("--task", task, {g["task"] for g in groups})):
+        if value and groups and value not in present:  # a typo would print an empty table
+            raise ConfigError(expected(flag, value, sorted(present), f"(the values in {folder})"))
     rows = leaderboard_rows(runs, task)
     if env:
         rows = [r for r in rows if r["env"] == env or r["env"].split("-v")[0] == env]
-    console.print(leaderboard_table(rows, title=f"SupportGym leaderboard · {len(runs)} run(s) in {folder}"))
+    console.print(leaderboard_table(rows, title=f"SupportGym leaderboard · {len(runs)} run(s) in {shown(folder)}"))
     if md is not None:
-        write_text_atomic(md, markdown_rows(rows, with_run=True) + "\n")
-        console.print(f"wrote {md}")
+        write_text_atomic(md, encodable(markdown_rows(rows, with_run=True) + "\n"))
+        console.print(f"wrote {shown(md)}")

@@ -8,6 +8,7 @@ from typing import Any, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from ..core.errors import ConfigError
 from .app import train_app
@@ -70,4 +71,4 @@ def classifier_command(
     summary = train_classifier(ClassifierConfig(**fields))
     summary.pop("tried", None)
     console.print_json(json.dumps(summary, default=str))
-    console.print(f"use it with: supportgym eval --env inbox --agent classifier --checkpoint {summary['checkpoint']}")
+    console.print(f"use it with: supportgym eval --env inbox --agent classifier --checkpoint {escape(str(summary['checkpoint']))}")

@@ -21,7 +21,7 @@ from rich.table import Table
 
 from ..core.errors import ConfigError, expected
 from ..eval.bench import load_results_file
-from ..eval.formatting import format_value
+from ..eval.formatting import format_value, shown
 from ..eval.metrics_common import episode_score, episode_success
 from ..eval.records import decoded_episodes
 from .app import app
@@ -63,8 +63,9 @@ def episodes_table(episodes: list[dict[str, Any]], threshold: float, title: str)
                        ("trial", True), ("steps", True), ("reward", True), ("score", True), ("outcome", False)):
         table.add_column(col, justify="right" if right else "left")
     for rec in episodes:
-        table.add_row(str(rec["index"]), rec["env_id"], rec["agent"], rec.get("task") or "", str(rec["seed"]),
-                      str(rec.get("trial", 0)), str(len(rec.get("steps", []))),
+        # names come from the file: "[/x]" in one would be read as markup (a MarkupError)
+        table.add_row(str(rec["index"]), shown(rec["env_id"]), shown(rec["agent"]), shown(rec.get("task") or ""),
+                      str(rec["seed"]), str(rec.get("trial", 0)), str(len(rec.get("steps", []))),
                       f"{float(rec.get('total_reward', 0.0)):.3f}", format_value("score", episode_score(rec), 3),
                       _outcome(rec, threshold))
     return table
@@ -76,20 +77,21 @@ def _compact(value: Any, limit: int = 400) -> str:
 
 
 def trajectory(rec: Mapping[str, Any], threshold: float) -> Group:
-    head = (f"{rec['env_id']} · {rec['agent']} · task {rec.get('task') or '—'} · seed {rec['seed']} · "
-            f"trial {rec.get('trial', 0)} · episode {rec.get('episode_id') or '—'}\n"
+    head = (f"{shown(rec['env_id'])} · {shown(rec['agent'])} · task {shown(rec.get('task') or '—')} · "
+            f"seed {rec['seed']} · trial {rec.get('trial', 0)} · episode {shown(rec.get('episode_id') or '—')}\n"
             f"reward {float(rec.get('total_reward', 0.0)):.3f} · score {format_value('score', episode_score(rec), 3)}"
             f" · {_outcome(rec, threshold)} · {len(rec.get('steps', []))} steps")
     if rec.get("error"):
-        head += f"\n[red]{rec['error']}[/]"
+        head += f"\n[red]{shown(rec['error'])}[/]"
     steps = Table(header_style="bold", show_lines=True, expand=True)
     for col, ratio in (("step", 1), ("action", 8), ("reward", 2), ("components", 5), ("feedback", 6)):
         steps.add_column(col, ratio=ratio, overflow="fold", justify="right" if col in ("step", "reward") else "left")
     for i, step in enumerate(rec.get("steps", []), start=1):
         parts = ", ".join(f"{k} {v:+.3f}" for k, v in (step.get("breakdown") or {}).items()
                           if isinstance(v, (int, float)) and v and k != "total")
-        steps.add_row(str(i), _compact(step.get("action")), f"{float(step.get('reward') or 0.0):+.3f}", parts,
-                      _compact(step.get("feedback") or "", 300))
+        # actions and feedback quote email subjects and customer text
+        steps.add_row(str(i), shown(_compact(step.get("action"))), f"{float(step.get('reward') or 0.0):+.3f}",
+                      shown(parts), shown(_compact(step.get("feedback") or "", 300)))
     report = Panel(Pretty(rec.get("report") or {}, max_length=12, max_string=200, max_depth=4), title="episode report")
     return Group(Panel(head, title=f"episode #{rec['index']}"), steps, report)
 
@@ -119,13 +121,13 @@ def view_command(
     for flag, value, present in (("--env", env, {r["env_id"] for r in episodes} | {r["env_id"].rsplit("-v", 1)[0]
                                                                                     for r in episodes}),
                                  ("--agent", agent, {r["agent"] for r in episodes}),
-                                 ("--task", task, {r["task"] for r in episodes})):
+                                 ("--task", task, {r.get("task") or "" for r in episodes})):
         if value and value not in present:  # a typo would print an empty table
             raise ConfigError(expected(flag, value, sorted(present), f"(the values in {results})"))
     filters = ", ".join(f"{k} {v}" for k, v in (("env", env), ("agent", agent), ("task", task)) if v)
-    title = (f"{data.get('run_id')} · {len(chosen)} of {len(episodes)} episodes"
-             + (" · failed only" if failed else "") + (f" · {filters}" if filters else ""))
+    title = (f"{shown(data.get('run_id'))} · {len(chosen)} of {len(episodes)} episodes"
+             + (" · failed only" if failed else "") + (f" · {shown(filters)}" if filters else ""))
     console.print(episodes_table(chosen[:limit], threshold, title))
     if len(chosen) > limit:
         console.print(f"… {len(chosen) - limit} more (--limit, or narrow with --env/--agent/--task/--failed)")
-    console.print("show one with: supportgym view " + str(results) + " --episode N")
+    console.print("show one with: supportgym view " + shown(results) + " --episode N")

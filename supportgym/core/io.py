@@ -17,8 +17,16 @@ def _umask() -> int:
     return mask
 
 
+def _not_a_file(path: Path) -> bool:
+    return path.exists() and not path.is_file()
+
+
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
-    path = Path(path)
+    # the rename replaces whatever is at the path: a link would become a file beside a stale target, so the
+    # target is written; a device or pipe (/dev/null) would be replaced by a file, so it is refused
+    given, path = Path(path), Path(os.path.realpath(path))
+    if _not_a_file(path):
+        raise ConfigError(f"{path}: not an ordinary file (a folder, device, pipe or socket); allowed: a file path")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -32,7 +40,7 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return path
+    return given
 
 
 def write_json_atomic(path: str | os.PathLike[str], obj: Any) -> Path:
@@ -69,6 +77,9 @@ def check_output_file(path: str | os.PathLike[str], option: str = "--out", examp
     what = f"{option} {path}"
     if path.is_dir():
         raise ConfigError(f"{what}: is a folder; allowed: a file path, e.g. {path / example}")
+    if _not_a_file(Path(os.path.realpath(path))):
+        raise ConfigError(f"{what}: not an ordinary file (a device, pipe or socket); allowed: a file path, "
+                          f"e.g. {example}")
     _probe_below(path.parent, what)
     return path
 

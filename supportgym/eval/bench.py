@@ -20,13 +20,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from .. import __version__
 from ..agents import AGENTS
-from ..core.errors import ConfigError, DataFormatError, UnknownAgentError, expected
+from ..core.env import validation_errors
+from ..core.errors import ConfigError, DataFormatError, SupportGymError, UnknownAgentError, expected
 from ..core.io import write_json_atomic
-from ..core.registry import env_names, load, spec
+from ..core.registry import env_names, load, make, spec
 from ..core.types import Model
 from .jobs import (
     STATUS_OK,
@@ -66,6 +67,19 @@ BACKENDS = ("local", "ray")
 #: seeds per fixed task where a task holds many instances chosen by the seed (an env
 #: class may declare its own as ``task_instances = {task: n}``); others get one seed
 TASK_INSTANCES: dict[str, dict[str, int]] = {"tooldesk": {"benchmark": 100}}
+#: bounds on the matrix options: far above any real run, low enough that the job list fits in memory
+#: (99999999999 episodes ended in a MemoryError or a segfault)
+MAX_EPISODES = 1_000_000
+MAX_TRIALS = 1_000
+MAX_SIZE = 100_000
+MAX_RETRY_BACKOFF_S = 3600.0
+MAX_JOBS = 1_000_000
+
+
+def _too_many(what: str) -> str:
+    return (f"{what}; allowed: at most {MAX_JOBS:,} episodes in one run. Lower --episodes, --fixed-seeds or --trials, "
+            "or narrow --env/--agent/--task/--split")
+
 
 def task_instances(env_cls: type, task: str) -> int | None:
     """How many distinct instances a fixed task holds (chosen by ``seed % n``), where it declares them."""
@@ -86,16 +100,20 @@ class BenchConfig(Model):
     tasks: list[str] | None = Field(None, description="fixed tasks; None = all of each env's, [] = none")
     splits: list[str] = Field(default_factory=lambda: list(DEFAULT_SPLITS),
                               description="splits; each env runs those it lists in its `splits`, others are skipped")
-    episodes: int = Field(10, ge=0, description="episodes per split")
-    fixed_seeds: int | None = Field(None, ge=1, description="seeds per fixed task; None = the env's default")
+    episodes: int = Field(10, ge=0, le=MAX_EPISODES, description="episodes per split")
+    fixed_seeds: int | None = Field(None, ge=1, le=MAX_EPISODES,
+                                   description="seeds per fixed task; None = the env's default")
     seed: int = 0
-    size: int | None = Field(None, ge=1, description="items per generated episode (env option 'size')")
-    trials: int = Field(3, ge=1, description="repeated trials of each instance for stochastic agents (pass^k)")
+    size: int | None = Field(None, ge=1, le=MAX_SIZE, description="items per generated episode (env option 'size')")
+    trials: int = Field(3, ge=1, le=MAX_TRIALS,
+                        description="repeated trials of each instance for stochastic agents (pass^k)")
     max_steps: int = Field(1000, ge=1)
-    success_threshold: float = DEFAULT_SUCCESS_THRESHOLD
+    # NaN would be written to results.json as a bare NaN, which is not JSON
+    success_threshold: float = Field(DEFAULT_SUCCESS_THRESHOLD, ge=0, le=1, allow_inf_nan=False)
     agent_kwargs: dict[str, Any] = Field(default_factory=dict, description="passed to agents that accept them")
     retries: int = Field(2, ge=0, description="retries of a job whose model endpoint failed")
-    retry_backoff_s: float = Field(2.0, ge=0, description="wait before the first retry; doubled each time")
+    retry_backoff_s: float = Field(2.0, ge=0, le=MAX_RETRY_BACKOFF_S, allow_inf_nan=False,
+                                   description="wait before the first retry; doubled each time")
 
     def retry_policy(self) -> RetryPolicy:
         return RetryPolicy(self.retries, self.retry_backoff_s)
@@ -107,6 +125,24 @@ class Plan:
     skipped: list[dict[str, str]]
     #: env id -> (entry point, description, metrics, kwargs): lets a worker register envs
     env_specs: dict[str, tuple[str, str, str, dict[str, Any]]] = field(default_factory=dict)
+
+
+def _check_reset_options(env_id: str, splits: list[str], seed: int, options: tuple[tuple[str, Any], ...]) -> None:
+    """Reset the env once per split with the jobs' options: an option it refuses would otherwise stop the run at
+    its first episode of that env, after results.json was written (and every --resume the same way)."""
+    if not options or not splits:
+        return
+    env = make(env_id)
+    try:
+        for x in splits:
+            try:
+                env.reset(seed=seed, task=f"split:{x}", **dict(options))
+            except (SupportGymError, TypeError, ValueError) as err:
+                given = ", ".join(f"{k}={v!r}" for k, v in options)
+                raise ConfigError(f"{env_id} (split {x}) refuses the episode option {given}: {err}. Drop --size, or "
+                                  "pass --env for only the environments that take it") from None
+    finally:
+        env.close()
 
 
 def plan(config: BenchConfig) -> Plan:
@@ -141,6 +177,8 @@ def plan(config: BenchConfig) -> Plan:
 
     # a split no environment has is a typo; the default ones are simply skipped where missing
     known_splits = {x for cls in env_classes.values() for x in cls.splits}
+    # splits asked for by name: an env without one says so, else an empty matrix would not tell why
+    named_splits = list(config.splits) != list(DEFAULT_SPLITS)
     for x in config.splits:
         if x not in known_splits and x not in DEFAULT_SPLITS and env_classes:
             raise ConfigError(expected("split", x, sorted(known_splits)))
@@ -158,7 +196,15 @@ def plan(config: BenchConfig) -> Plan:
         missing = [(x, cls.missing_data(x)) for x in config.splits if x in cls.splits]
         splits = [x for x, why in missing if not why]
         skipped += [{"env": env_id, "agent": "*", "reason": f"split {x}: {why}"} for x, why in missing if why]
+        if named_splits:
+            skipped += [{"env": env_id, "agent": "*", "reason": f"no split {x} (its splits: {', '.join(cls.splits)})"}
+                        for x in config.splits if x not in cls.splits]
         options = (("size", config.size),) if config.size is not None else ()
+        # counted before the list is built: a huge --fixed-seeds would exhaust memory here
+        n_specs = sum(task_seeds(cls, t, config.fixed_seeds) for t in tasks) + len(splits) * config.episodes
+        if n_specs > MAX_JOBS:
+            raise ConfigError(_too_many(f"{env_id} alone has {n_specs:,} episodes per agent"))
+        _check_reset_options(env_id, splits, config.seed, options)
         specs = [EpisodeSpec(seed=config.seed + i, task=t)
                  for t in tasks for i in range(task_seeds(cls, t, config.fixed_seeds))]
         specs += [
@@ -179,6 +225,9 @@ def plan(config: BenchConfig) -> Plan:
                 skipped.append({"env": env_id, "agent": name, "reason": f"{type(err).__name__}: {err}"})
                 continue
             stochastic = getattr(agent_cls, "stochastic", name in STOCHASTIC_AGENTS)
+            total = len(jobs) + len(specs) * (config.trials if stochastic else 1)
+            if total > MAX_JOBS:
+                raise ConfigError(_too_many(f"the matrix reaches {total:,} episodes at {env_id} · {name}"))
             for ep in specs:
                 for trial in range(config.trials if stochastic else 1):
                     jobs.append(Job(len(jobs), env_id, name, table[name], ep, trial,
@@ -260,6 +309,69 @@ def is_eval_results(data: Any) -> bool:
     return isinstance(data, dict) and "schema" not in data and {"env", "agent", "metrics"} <= data.keys()
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def results_problem(data: dict[str, Any], episodes: bool = True) -> tuple[str, str] | None:
+    """(field, problem) of the first thing in a results file that view, resume, the reports or the leaderboard
+    would trip on (a hand-edited or truncated file), or None. ``episodes=False`` leaves the episode rows unread (the
+    leaderboard reads only the groups)."""
+    def kind(value: Any) -> str:
+        return type(value).__name__
+    if "config" not in data:
+        return "config", "missing"
+    try:
+        BenchConfig.model_validate(data["config"])
+    except ValidationError as err:
+        e = validation_errors(err)[0]
+        got = f" (got {e['input']!r})" if "input" in e else ""
+        return "config" + (f".{e['field']}" if e["field"] else ""), e["message"] + got
+    for key in ("jobs_total", "jobs_done", "jobs_failed", "wall_time_s"):
+        if key in data and not _is_number(data[key]):
+            return key, f"got {data[key]!r}; allowed: a number"
+    for key in ("skipped", "infra_errors", "groups", "episodes"):
+        if not isinstance(data.get(key, []), list):
+            return key, f"got {kind(data[key])}; allowed: a list"
+    for i, note in enumerate(data.get("skipped", [])):
+        if not isinstance(note, dict) or not all(isinstance(note.get(k), str) for k in ("env", "agent", "reason")):
+            return f"skipped[{i}]", "allowed: an object with env, agent and reason (text)"
+    for i, g in enumerate(data.get("groups", [])):
+        if not isinstance(g, dict) or not all(isinstance(g.get(k), str) for k in ("env", "agent", "task")):
+            return f"groups[{i}]", "allowed: an object with env, agent and task (text), summary and metrics"
+        summary = g.get("summary")
+        if not isinstance(summary, dict) or not isinstance(g.get("metrics", {}), dict):
+            return f"groups[{i}].summary", "allowed: an object of numbers"
+        for k in ("episodes", "reward_mean", "reward_ci95_low", "reward_ci95_high", "steps_mean"):
+            if not _is_number(summary.get(k)):
+                return f"groups[{i}].summary.{k}", f"got {summary.get(k)!r}; allowed: a number"
+        for k, v in summary.items():
+            if k.startswith("pass^") and not (k[5:].isdigit() and _is_number(v)):
+                return f"groups[{i}].summary.{k}", f"got {v!r}; allowed: pass^<k> with a number"
+            if k in ("score", "success_rate") and v is not None and not _is_number(v):
+                return f"groups[{i}].summary.{k}", f"got {v!r}; allowed: a number or null"
+    for i, row in enumerate(data.get("episodes", []) if episodes else []):
+        where = f"episodes[{i}]"
+        if not isinstance(row, dict):
+            return where, f"got {kind(row)}; allowed: an episode object"
+        try:
+            rec = decode_episode(row)
+        except (TypeError, ValueError, KeyError, AttributeError) as err:
+            return where, f"undecodable ({type(err).__name__}: {err})"
+        for k, ok in (("index", int), ("env_id", str), ("agent", str), ("seed", int), ("steps", list)):
+            if not isinstance(rec.get(k), ok) or isinstance(rec.get(k), bool):
+                return f"{where}.{k}", f"got {rec.get(k)!r}; allowed: {'a list' if ok is list else ok.__name__}"
+        for k, ok in (("task", str), ("requested_task", str), ("trial", int), ("status", str), ("error", str),
+                      ("episode_id", str), ("total_reward", (int, float)), ("report", dict)):
+            if k in rec and rec[k] is not None and (not isinstance(rec[k], ok) or isinstance(rec[k], bool)):
+                return f"{where}.{k}", f"got {rec[k]!r}; allowed: {'a number' if k == 'total_reward' else ok.__name__}"
+        for j, step in enumerate(rec["steps"]):
+            if (not isinstance(step, dict) or not (step.get("reward") is None or _is_number(step["reward"]))
+                    or not isinstance(step.get("breakdown") or {}, dict)):
+                return f"{where}.steps[{j}]", "allowed: a step object with a numeric reward and a breakdown object"
+    return None
+
+
 def load_results_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     """A bench results file (``results.json`` or the folder holding it), checked."""
     path = Path(path)
@@ -277,6 +389,9 @@ def load_results_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     if not isinstance(data, dict) or data.get("schema") not in READ_SCHEMAS:
         got = data.get("schema") if isinstance(data, dict) else type(data).__name__
         raise DataFormatError(path, expected("not a bench results file: schema", got, sorted(READ_SCHEMAS)))
+    problem = results_problem(data)
+    if problem:
+        raise DataFormatError(path, f"not a bench results file: {problem[0]}: {problem[1]}")
     return data
 
 

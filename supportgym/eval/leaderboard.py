@@ -10,7 +10,8 @@ from typing import Any
 
 from rich.table import Table
 
-from .bench import READ_SCHEMAS, is_eval_results
+from .bench import READ_SCHEMAS, is_eval_results, results_problem
+from .formatting import shown
 
 COLUMNS = ("env", "agent", "task", "episodes", "reward", "score", "success", "pass^k", "steps")
 
@@ -29,6 +30,10 @@ def load_results(folder: str | Path) -> tuple[list[dict[str, Any]], list[str]]:
             notes.append(f"{path}: an `eval --out` file, not a bench run (leaderboards rank bench runs)")
             continue
         if not isinstance(data, dict) or data.get("schema") not in READ_SCHEMAS:
+            continue
+        problem = results_problem(data, episodes=False)
+        if problem:  # one damaged file must not take the whole leaderboard down
+            notes.append(f"{path}: not a bench results file: {problem[0]}: {problem[1]}")
             continue
         data["_path"] = str(path)
         runs.append(data)
@@ -84,7 +89,8 @@ def rows_table(results: Mapping[str, Any], title: str = "") -> Table:
     for col in COLUMNS:
         table.add_column(col, justify="right" if col not in ("env", "agent", "task") else "left")
     for g in headline_groups(results):
-        table.add_row(*cells(row(g)))
+        # names come from files: "[/x]" in one would be read as markup (a MarkupError)
+        table.add_row(*map(shown, cells(row(g))))
     return table
 
 
@@ -108,7 +114,7 @@ def leaderboard_table(rows: Sequence[Mapping[str, Any]], title: str = "SupportGy
         table.add_column(col, justify="right" if col not in ("env", "agent", "task", "run") else "left")
     for r in rows:
         run = f"{r.get('run_id', '')}{' (partial)' if r.get('partial') else ''}"
-        table.add_row(*cells(r), run)
+        table.add_row(*map(shown, cells(r)), shown(run))
     return table
 
 

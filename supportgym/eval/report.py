@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.io import write_text_atomic
-from .formatting import format_value
+from .formatting import encodable, format_value
 from .leaderboard import COLUMNS, cells, headline_groups, markdown_rows, row
 from .plots import GAP_SPLITS, env_figures
 from .records import decoded_episodes
@@ -157,6 +157,6 @@ def to_html(results: Mapping[str, Any], with_figures: bool = True) -> str:
 
 def write_reports(results: Mapping[str, Any], out_dir: str | Path, with_figures: bool = True) -> tuple[Path, Path]:
     out = Path(out_dir)
-    md = write_text_atomic(out / "results.md", to_markdown(results))
-    page = write_text_atomic(out / "report.html", to_html(results, with_figures))
+    md = write_text_atomic(out / "results.md", encodable(to_markdown(results)))
+    page = write_text_atomic(out / "report.html", encodable(to_html(results, with_figures)))
     return md, page

@@ -79,9 +79,15 @@ def _labelled(emails: Any) -> list[LabelledEmail]:
     return out
 
 
-def _positive_int(name: str, value: Any, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ConfigError(expected(f"inbox reset option {name}", value, f"an int >= {minimum}"))
+#: the most emails a generated episode holds: the whole inbox is built at reset and sent in every observation, so a
+#: mistyped size (1e20) would otherwise fill the memory before anything fails
+MAX_SIZE = 10_000
+
+
+def _positive_int(name: str, value: Any, minimum: int, maximum: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum or (maximum is not None and value > maximum):
+        allowed = f"an int >= {minimum}" if maximum is None else f"an int from {minimum} to {maximum:,}"
+        raise ConfigError(expected(f"inbox reset option {name}", value, allowed))
     return value
 
 
@@ -138,7 +144,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
         elif task == "custom":
             raise ConfigError("inbox task 'custom' needs reset option emails=[LabelledEmail, ...]")
         elif task.startswith("split:"):
-            size = _positive_int("size", options.get("size", cfg.default_size), 1)
+            size = _positive_int("size", options.get("size", cfg.default_size), 1, MAX_SIZE)
             emails = self._generate(task[6:], size, seed)
             scorers = [EmailScorer.build(e) for e in emails]
         else:

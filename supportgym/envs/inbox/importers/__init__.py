@@ -44,7 +44,8 @@ def detect_format(path: str | Path) -> str:
     if path.is_dir():
         return "eml"
     if not path.is_file():
-        raise DataFormatError(path, "no such file or folder")
+        raise DataFormatError(path, "not an ordinary file or folder (a device, pipe or socket)" if path.exists()
+                              else "no such file or folder")
     by_ext = EXTENSIONS.get(path.suffix.lower())
     if by_ext:
         return by_ext

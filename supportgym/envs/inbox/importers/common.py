@@ -95,7 +95,8 @@ def normalize_timestamp(value: str) -> str:
 
 def stable_id(prefix: str, *parts: str) -> str:
     """An id that depends only on ``parts`` (file names, indexes), never on run or machine."""
-    digest = hashlib.sha1("\x1f".join(parts).encode("utf-8")).hexdigest()[:12]
+    # surrogateescape: a file name that is not valid UTF-8 reaches Python as lone surrogates; its bytes still name it
+    digest = hashlib.sha1("\x1f".join(parts).encode("utf-8", "surrogateescape")).hexdigest()[:12]
     return f"{prefix}-{digest}"
 
 

@@ -200,7 +200,8 @@ def _eml_files(path: Path) -> list[Path]:
     if path.is_file():
         return [path]
     if not path.is_dir():
-        raise DataFormatError(path, "no such file or folder")
+        raise DataFormatError(path, "not an ordinary file or folder (a device, pipe or socket)" if path.exists()
+                              else "no such file or folder")
     files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() == ".eml")
     if not files:
         raise DataFormatError(path, "folder holds no .eml files (searched recursively)")
