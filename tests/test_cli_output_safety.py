@@ -17,13 +17,6 @@ _load_commands()
 runner = CliRunner()
 
 
-def run(*args: str):
-    result = runner.invoke(app, list(args))
-    if result.exception and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result
-
-
 def _mail(path, subject: str) -> None:
     record = {"id": "m1", "sender": "a@example.com", "subject": subject, "body": "Please call me back about my bill.",
               "timestamp": "2025-01-01T00:00:00Z"}
@@ -53,8 +46,8 @@ def test_mail_text_that_looks_like_markup_is_printed_as_it_is(tmp_path):
     folder.mkdir()
     mail, out = folder / "b]mail.jsonl", folder / "x]results.json"
     _mail(mail, "Re: [/SPAM] offer [bold]now")
-    result = run("eval", "--emails", str(mail), "--out", str(out))
-    assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["eval", "--emails", str(mail), "--out", str(out)])
+    assert result.exit_code == 0, (result.output, result.exception)
     assert "[/SPAM] offer [bold]now" in result.output and out.is_file()
 
 
