@@ -96,7 +96,8 @@ def test_metrics_series_are_parsed_and_thinned(client):
     assert d["bad_lines"] == 2
 
 
-@pytest.mark.parametrize("path", ["../secret.jsonl", "/etc/passwd", "../../../../etc/hostname"])
+@pytest.mark.parametrize("path", ["../secret.jsonl", "/etc/passwd", "../../../../etc/hostname", "a" * 300,
+                                  "a" * 300 + ".jsonl"])  # names over 255 bytes gave 500 (ENAMETOOLONG)
 def test_paths_outside_the_roots_are_refused(client, path):
     assert client.get("/dashboard/api/metrics", params={"path": path}).status_code == 400
     assert client.get("/dashboard/api/results", params={"dir": path}).status_code == 400

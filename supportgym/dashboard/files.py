@@ -24,6 +24,10 @@ MAX_POINTS = 2000
 def inside(root: Path, rel: str | None) -> Path:
     if rel is not None and "\x00" in rel:
         raise ConfigError("path: contains a NUL byte; allowed: a relative path inside the folder")
+    if rel is not None and (len(rel) > 1024 or any(len(os.fsencode(p)) > 255 for p in rel.split("/"))):
+        # the file system refuses such names with an OSError (ENAMETOOLONG) wherever the path is used next
+        raise ConfigError("path: a name over 255 bytes or a path over 1024 characters; allowed: a relative path "
+                          "inside the folder")
     base = root.resolve()
     target = (base / (rel or "")).resolve()
     if target != base and base not in target.parents:

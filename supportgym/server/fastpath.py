@@ -12,10 +12,15 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import orjson
 from starlette.requests import ClientDisconnect
 
 from .catalog import Catalog
-from .errors import log, response_for
+from .errors import ApiError, log, response_for
+
+#: what a request whose body broke off gets, where its client can still read it (the error shape of every route)
+DISCONNECTED = orjson.dumps(ApiError(400, "client_disconnected", "the request body broke off (malformed chunked "
+                                     "encoding or a disconnect)").body())
 
 Scope = dict[str, Any]
 ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
@@ -56,6 +61,13 @@ class FastPath:
         except ClientDisconnect:
             client = scope.get("client") or ("?", 0)
             log.info("client %s:%s disconnected before sending the whole body of POST %s", *client[:2], scope["path"])
+            # a server that reports a malformed chunked body as a disconnect (granian) still has a client to answer:
+            # without a response it sends its own 500. Where the client is really gone the send fails or is dropped.
+            try:
+                await send({"type": "http.response.start", "status": 400, "headers": [(b"content-type", b"application/json")]})
+                await send({"type": "http.response.body", "body": DISCONNECTED})
+            except Exception:  # noqa: BLE001 - nobody to answer
+                pass
             return
         except Exception as err:  # noqa: BLE001 - every failure becomes a JSON error, as on the slow path
             response = response_for(err, f"POST {scope['path']}")

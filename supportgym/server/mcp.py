@@ -13,7 +13,9 @@ import orjson
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
 
-from .errors import ApiError
+from starlette.requests import ClientDisconnect
+
+from .errors import ApiError, response_for
 from .service import Service
 from .wire import Deadlines, read_json
 
@@ -45,9 +47,18 @@ def install(app: FastAPI, svc: Service) -> None:
             msg = await read_json(request.scope, request.receive, cfg.max_body_bytes, deadlines, cfg.max_json_depth)
         except ApiError as err:
             return _reply(None, error=(PARSE_ERROR, err.message))
+        except ClientDisconnect as err:  # one log line, as on the other routes: nobody is left to answer
+            return response_for(err, f"POST {request.url.path}")
         if not isinstance(msg, dict):
-            return _reply(None, error=(INVALID_REQUEST, "invalid request: expected a JSON-RPC object"))
-        id_ = msg.get("id") if isinstance(msg.get("id"), (str, int)) else None
+            return _reply(None, error=(INVALID_REQUEST, "invalid request: expected a JSON-RPC object (batches are "
+                                                        "not supported)"))
+        raw_id = msg.get("id")
+        id_ = raw_id if isinstance(raw_id, (str, int)) and not isinstance(raw_id, bool) else None
+        if msg.get("jsonrpc") != "2.0" or (raw_id is not None and id_ is None):
+            return _reply(id_, error=(INVALID_REQUEST, 'invalid request: "jsonrpc" must be "2.0" and "id" a string, '
+                                                       "a number or null"))
+        if "id" not in msg:  # a notification: JSON-RPC sends no reply, HTTP an empty 202
+            return Response(status_code=202)
         if msg.get("method") == "tools/list":
             return _reply(id_, {"tools": []})
         return _reply(id_, error=(METHOD_NOT_FOUND, f"method not found: {str(msg.get('method'))[:100]}"))

@@ -84,6 +84,8 @@ def _handlers(svc: Service) -> dict[str, Any]:
         req, options = parse_reset(await body(scope, receive))
         sid = session_id_of(scope, req.session_id)
         session = svc.store.get(sid) if sid else None
+        if session is not None and env is not None:
+            svc.check_env(session, env)  # /envs/ticket/reset on an inbox session: 409, as for its step and state
         if session is not None and env is None and req.env is None:
             served = session.served  # resetting a session keeps its env unless told otherwise
         else:
@@ -104,7 +106,11 @@ def _handlers(svc: Service) -> dict[str, Any]:
         return _json(svc.state(session).model_dump_json().encode())
 
     async def close(request: Request, env: str | None) -> Response:
-        sid = require_sid(session_id_of(request.scope))
+        sid = session_id_of(request.scope)
+        if sid is None:  # the body's session_id, as reset and step take it (the error message offers it)
+            sent = await body(request.scope, request.receive)
+            sid = sent.get("session_id") if isinstance(sent, dict) and isinstance(sent.get("session_id"), str) else None
+        sid = require_sid(sid)
         session = svc.store.get(sid)
         svc.check_env(session, env)
         svc.store.drop(sid)

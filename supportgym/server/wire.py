@@ -134,6 +134,9 @@ def parse_json(raw: bytes | str, max_depth: int = MAX_DEPTH) -> Any:
     try:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError as err:
+        if "recursion" in str(err).lower() or "depth" in str(err).lower():  # orjson stops at 1024 levels itself
+            raise ApiError(400, "json_too_deep", f"JSON nested deeper than {max_depth} levels; flatten the request",
+                           max_depth=max_depth) from None
         raise ApiError(400, "invalid_json", f"not valid JSON: {err}") from None
     # Deep nesting is refused here, before validation, error messages or an environment could
     # recurse on it. Counting brackets (in C) skips the walk for every ordinary body.
@@ -188,6 +191,11 @@ def parse_reset(body: Any) -> tuple[ResetBody, dict[str, Any]]:
         req = ResetBody.model_validate(body)
     except ValidationError as err:
         raise invalid("invalid_reset", validation_errors(err), "invalid reset request") from None
+    shadow = sorted(set(req.options or {}) & set(ResetBody.model_fields))
+    if shadow:
+        # inside `options` they would skip the body's validation (an episode_id object broke /state with a 500)
+        raise ApiError(422, "invalid_reset", f"reset options {shadow} belong at the top level of the body, where "
+                       "they are validated; allowed inside options: the environment's own reset options")
     options = dict(req.options or {})
     options.update(req.model_extra or {})
     return req, options

@@ -117,8 +117,10 @@ async def _handle(svc: Service, conn: Conn, msg: Any) -> bytes | None:
 
 def _check_size(svc: Service, raw: bytes | str) -> None:
     limit = svc.config.max_body_bytes
-    if len(raw) > limit:
-        raise ApiError(413, "message_too_large", f"message is {len(raw)} bytes; the limit is {limit}")
+    # a text frame arrives decoded: up to 4 bytes a character, so only a long one is encoded to be measured
+    size = len(raw) if isinstance(raw, bytes) or len(raw) * 4 <= limit else len(raw.encode("utf-8", "surrogatepass"))
+    if size > limit:
+        raise ApiError(413, "message_too_large", f"message is {size} bytes; the limit is {limit}")
 
 
 #: errors after which the connection closes: its session is gone, or the server is full (1013)
