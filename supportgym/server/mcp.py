@@ -12,7 +12,6 @@ from typing import Any
 import orjson
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
-
 from starlette.requests import ClientDisconnect
 
 from .errors import ApiError, response_for

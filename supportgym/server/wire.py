@@ -128,6 +128,11 @@ def too_large(size: int, max_bytes: int) -> ApiError:
                     max_bytes=max_bytes)
 
 
+def _too_deep(max_depth: int) -> ApiError:
+    return ApiError(400, "json_too_deep", f"JSON nested deeper than {max_depth} levels; flatten the request",
+                    max_depth=max_depth)
+
+
 def parse_json(raw: bytes | str, max_depth: int = MAX_DEPTH) -> Any:
     if not raw or (isinstance(raw, bytes) and not raw.strip()):
         return None
@@ -135,15 +140,13 @@ def parse_json(raw: bytes | str, max_depth: int = MAX_DEPTH) -> Any:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError as err:
         if "recursion" in str(err).lower() or "depth" in str(err).lower():  # orjson stops at 1024 levels itself
-            raise ApiError(400, "json_too_deep", f"JSON nested deeper than {max_depth} levels; flatten the request",
-                           max_depth=max_depth) from None
+            raise _too_deep(max_depth) from None
         raise ApiError(400, "invalid_json", f"not valid JSON: {err}") from None
     # Deep nesting is refused here, before validation, error messages or an environment could
     # recurse on it. Counting brackets (in C) skips the walk for every ordinary body.
     brackets = raw.count("[") + raw.count("{") if isinstance(raw, str) else raw.count(b"[") + raw.count(b"{")
     if brackets > max_depth and depth(value, max_depth) > max_depth:
-        raise ApiError(400, "json_too_deep", f"JSON nested deeper than {max_depth} levels; flatten the request",
-                       max_depth=max_depth)
+        raise _too_deep(max_depth)
     return value
 
 
