@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from supportgym.core.errors import ConfigError, DataFormatError
+from supportgym.core.errors import ConfigError, DataFormatError, DataUnavailableError
+from supportgym.envs.inbox import real
 from supportgym.envs.inbox.importers import (
     CsvSpec,
     assign_gold,
@@ -20,10 +21,18 @@ from supportgym.envs.inbox.importers import (
 )
 from supportgym.envs.inbox.models import Gold
 
-CORPORA = Path(__file__).parents[2] / "shared" / "corpora"
+def _corpora() -> Path:
+    # The library's own lookup: $SUPPORTGYM_CORPORA, else ../shared/corpora beside the checkout or the cwd.
+    try:
+        return real.corpora_root()
+    except (ConfigError, DataUnavailableError):
+        return Path(__file__).parents[2] / "shared" / "corpora"
+
+
+CORPORA = _corpora()
 TICKETS = CORPORA / "tickets" / "support_tickets_500.csv"
 needs_tickets = pytest.mark.skipif(
-    not TICKETS.is_file(), reason=f"tickets corpus not found at {TICKETS} (the shared corpora live beside the repo)"
+    not TICKETS.is_file(), reason=f"tickets corpus not found at {TICKETS} (set SUPPORTGYM_CORPORA)"
 )
 
 

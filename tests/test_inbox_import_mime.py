@@ -12,14 +12,23 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from supportgym.core.errors import DataFormatError
+from supportgym.core.errors import ConfigError, DataFormatError, DataUnavailableError
+from supportgym.envs.inbox import real
 from supportgym.envs.inbox.importers import html_to_text, load_emails, load_eml, load_mbox
 
-CORPORA = Path(__file__).parents[2] / "shared" / "corpora"
+def _corpora() -> Path:
+    # The library's own lookup: $SUPPORTGYM_CORPORA, else ../shared/corpora beside the checkout or the cwd.
+    try:
+        return real.corpora_root()
+    except (ConfigError, DataUnavailableError):
+        return Path(__file__).parents[2] / "shared" / "corpora"
+
+
+CORPORA = _corpora()
 SPAMASSASSIN = CORPORA / "spamassassin"
 needs_corpus = pytest.mark.skipif(
     not (SPAMASSASSIN / "spam").is_dir(),
-    reason=f"SpamAssassin sample not found at {SPAMASSASSIN} (the shared corpora live beside the repo)",
+    reason=f"SpamAssassin sample not found at {SPAMASSASSIN} (set SUPPORTGYM_CORPORA)",
 )
 
 RAW_HTML = re.compile(r"<\s*/?\s*(html|body|head|table|tr|td|font|div|p|br|a|span|img|center|b)\b[^>]*>", re.I)

@@ -12,6 +12,7 @@ from test_server_toyenv import TOY_ID, toy_app
 
 from supportgym.core.registry import make
 from supportgym.server import ServerConfig, create_app
+from supportgym.server.catalog import Catalog
 from supportgym.server.errors import ApiError
 from supportgym.server.sessions import SessionStore
 from supportgym.server.wire import Deadlines, read_json
@@ -209,6 +210,46 @@ def test_idle_sessions_expire_after_ttl():
         open_session(c)
         assert len(store) == 2
         assert store.reap() == 0
+
+
+def test_a_session_the_reaper_dropped_still_reports_session_expired():
+    # The background reaper (or a full store) drops idle sessions before their client returns; the
+    # client must hear why, as it does when its own request finds the session stale.
+    now = [0.0]
+    store = SessionStore(max_sessions=4, ttl_s=10.0, clock=lambda: now[0])
+    app = create_app(ServerConfig(default_env=TOY_ID, envs=[TOY_ID], dashboard=False), store=store)
+    with TestClient(app) as c:
+        a, _ = open_session(c)
+        b, _ = open_session(c)
+        c.post("/close", headers={"X-Session-Id": b})
+        now[0] = 11.0
+        assert store.reap() == 1 and a not in store
+        r = c.get("/state", headers={"X-Session-Id": a})
+        assert r.status_code == 404 and r.json()["error"]["code"] == "session_expired"
+        r = c.post("/step", json={"action": {}}, headers={"X-Session-Id": a})
+        assert r.status_code == 404 and r.json()["error"]["code"] == "session_expired"
+        # a session its client closed, or an id never issued, is unknown, not expired
+        for sid in (b, "never-issued"):
+            r = c.get("/state", headers={"X-Session-Id": sid})
+            assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_session"
+
+
+def test_the_memory_of_expired_ids_is_bounded(monkeypatch):
+    from supportgym.server import sessions
+
+    monkeypatch.setattr(sessions, "EXPIRED_MEMORY", 3)
+    now = [0.0]
+    store = SessionStore(max_sessions=10, ttl_s=1.0, clock=lambda: now[0])
+    served = Catalog([TOY_ID], TOY_ID).default
+    ids = [store.add(served, served.make(), "http").id for _ in range(5)]
+    now[0] = 5.0
+    assert store.reap() == 5
+    codes = []
+    for sid in ids:
+        with pytest.raises(ApiError) as e:
+            store.get(sid)
+        codes.append(e.value.code)
+    assert codes == ["unknown_session"] * 2 + ["session_expired"] * 3
 
 
 def test_racing_steps_on_one_session_are_serialised():

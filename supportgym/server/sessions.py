@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -20,6 +21,9 @@ from .errors import ApiError
 from .render import Renderer
 
 SESSION_ID_BYTES = 24
+#: how many ids of expired sessions are remembered, so a late client hears ``session_expired``
+#: rather than ``unknown_session`` (oldest forgotten first; about 100 bytes each)
+EXPIRED_MEMORY = 4096
 
 
 @dataclass(eq=False)
@@ -49,6 +53,7 @@ class SessionStore:
         self.ttl_s = ttl_s
         self.clock = clock
         self._sessions: dict[str, Session] = {}
+        self._expired_ids: OrderedDict[str, None] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self._sessions)
@@ -65,7 +70,17 @@ class SessionStore:
         dead = [s for s in self._sessions.values() if self._expired(s, now)]
         for s in dead:
             self.drop(s.id)
+            self._remember_expired(s.id)
         return len(dead)
+
+    def _remember_expired(self, sid: str) -> None:
+        self._expired_ids[sid] = None
+        if len(self._expired_ids) > EXPIRED_MEMORY:
+            self._expired_ids.popitem(last=False)
+
+    def _expired_error(self) -> ApiError:
+        return ApiError(404, "session_expired",
+                        f"session expired after {self.ttl_s:g}s idle; POST /reset starts a new one")
 
     def capacity_error(self) -> ApiError:
         return ApiError(
@@ -94,13 +109,15 @@ class SessionStore:
     def get(self, sid: str) -> Session:
         s = self._sessions.get(sid)
         now = self.clock()
+        if s is None and sid in self._expired_ids:
+            raise self._expired_error()
         if s is None or s.closed:
             raise ApiError(404, "unknown_session",
                            "unknown session id: it was never issued, was closed, or expired; POST /reset starts a new one")
         if self._expired(s, now):
             self.drop(sid)
-            raise ApiError(404, "session_expired",
-                           f"session expired after {self.ttl_s:g}s idle; POST /reset starts a new one")
+            self._remember_expired(sid)
+            raise self._expired_error()
         s.last_used = now
         return s
 
