@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import collections
-from pathlib import Path
 
 import pytest
+from shared_corpora import corpora_dir
 
-from supportgym.core.errors import ConfigError, DataFormatError, DataUnavailableError
-from supportgym.envs.inbox import real
+from supportgym.core.errors import ConfigError, DataFormatError
 from supportgym.envs.inbox.importers import (
     CsvSpec,
     assign_gold,
@@ -21,15 +20,7 @@ from supportgym.envs.inbox.importers import (
 )
 from supportgym.envs.inbox.models import Gold
 
-def _corpora() -> Path:
-    # The library's own lookup: $SUPPORTGYM_CORPORA, else ../shared/corpora beside the checkout or the cwd.
-    try:
-        return real.corpora_root()
-    except (ConfigError, DataUnavailableError):
-        return Path(__file__).parents[2] / "shared" / "corpora"
-
-
-CORPORA = _corpora()
+CORPORA = corpora_dir()
 TICKETS = CORPORA / "tickets" / "support_tickets_500.csv"
 needs_tickets = pytest.mark.skipif(
     not TICKETS.is_file(), reason=f"tickets corpus not found at {TICKETS} (set SUPPORTGYM_CORPORA)"

@@ -11,20 +11,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from shared_corpora import corpora_dir
 
-from supportgym.core.errors import ConfigError, DataFormatError, DataUnavailableError
-from supportgym.envs.inbox import real
+from supportgym.core.errors import DataFormatError
 from supportgym.envs.inbox.importers import html_to_text, load_emails, load_eml, load_mbox
 
-def _corpora() -> Path:
-    # The library's own lookup: $SUPPORTGYM_CORPORA, else ../shared/corpora beside the checkout or the cwd.
-    try:
-        return real.corpora_root()
-    except (ConfigError, DataUnavailableError):
-        return Path(__file__).parents[2] / "shared" / "corpora"
-
-
-CORPORA = _corpora()
+CORPORA = corpora_dir()
 SPAMASSASSIN = CORPORA / "spamassassin"
 needs_corpus = pytest.mark.skipif(
     not (SPAMASSASSIN / "spam").is_dir(),
