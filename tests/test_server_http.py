@@ -191,10 +191,16 @@ def test_capacity_cap_is_503_with_clear_message():
         assert c.post("/reset", json={}).status_code == 200
 
 
-def test_idle_sessions_expire_after_ttl():
+def clocked_app(max_sessions: int, ttl_s: float) -> tuple:
+    """A toy-env app whose session store reads a clock the test sets: ``now[0] = seconds``."""
     now = [0.0]
-    store = SessionStore(max_sessions=2, ttl_s=10.0, clock=lambda: now[0])
+    store = SessionStore(max_sessions=max_sessions, ttl_s=ttl_s, clock=lambda: now[0])
     app = create_app(ServerConfig(default_env=TOY_ID, envs=[TOY_ID], dashboard=False), store=store)
+    return app, store, now
+
+
+def test_idle_sessions_expire_after_ttl():
+    app, store, now = clocked_app(max_sessions=2, ttl_s=10.0)
     with TestClient(app) as c:
         a, _ = open_session(c)
         now[0] = 8.0
@@ -215,9 +221,7 @@ def test_idle_sessions_expire_after_ttl():
 def test_a_session_the_reaper_dropped_still_reports_session_expired():
     # The background reaper (or a full store) drops idle sessions before their client returns; the
     # client must hear why, as it does when its own request finds the session stale.
-    now = [0.0]
-    store = SessionStore(max_sessions=4, ttl_s=10.0, clock=lambda: now[0])
-    app = create_app(ServerConfig(default_env=TOY_ID, envs=[TOY_ID], dashboard=False), store=store)
+    app, store, now = clocked_app(max_sessions=4, ttl_s=10.0)
     with TestClient(app) as c:
         a, _ = open_session(c)
         b, _ = open_session(c)
