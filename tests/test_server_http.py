@@ -242,8 +242,7 @@ def test_the_memory_of_expired_ids_is_bounded(monkeypatch):
     from supportgym.server import sessions
 
     monkeypatch.setattr(sessions, "EXPIRED_MEMORY", 3)
-    now = [0.0]
-    store = SessionStore(max_sessions=10, ttl_s=1.0, clock=lambda: now[0])
+    _, store, now = clocked_app(max_sessions=10, ttl_s=1.0)
     served = Catalog([TOY_ID], TOY_ID).default
     ids = [store.add(served, served.make(), "http").id for _ in range(5)]
     now[0] = 5.0

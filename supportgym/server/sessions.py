@@ -22,7 +22,7 @@ from .render import Renderer
 
 SESSION_ID_BYTES = 24
 #: how many ids of expired sessions are remembered, so a late client hears ``session_expired``
-#: rather than ``unknown_session`` (oldest forgotten first; about 100 bytes each)
+#: rather than ``unknown_session`` (oldest forgotten first; about 200 bytes each)
 EXPIRED_MEMORY = 4096
 
 
@@ -69,11 +69,12 @@ class SessionStore:
         now = self.clock()
         dead = [s for s in self._sessions.values() if self._expired(s, now)]
         for s in dead:
-            self.drop(s.id)
-            self._remember_expired(s.id)
+            self._expire(s.id)
         return len(dead)
 
-    def _remember_expired(self, sid: str) -> None:
+    def _expire(self, sid: str) -> None:
+        """Drop an idle session and remember its id, whichever path (reaper, full store, its own request) finds it."""
+        self.drop(sid)
         self._expired_ids[sid] = None
         if len(self._expired_ids) > EXPIRED_MEMORY:
             self._expired_ids.popitem(last=False)
@@ -115,8 +116,7 @@ class SessionStore:
             raise ApiError(404, "unknown_session",
                            "unknown session id: it was never issued, was closed, or expired; POST /reset starts a new one")
         if self._expired(s, now):
-            self.drop(sid)
-            self._remember_expired(sid)
+            self._expire(sid)
             raise self._expired_error()
         s.last_used = now
         return s
