@@ -140,7 +140,7 @@ def test_split_typos_name_the_splits_and_an_empty_split_is_refused():
     assert "split: got 'tset'" in str(err.value) and "'split:test'" not in str(err.value)
     with pytest.raises(UnknownTaskError, match="split: got ''"):
         run("eval", "--env", "inbox", "--split", "")
-    with pytest.raises(UnknownTaskError, match="or a split"):
+    with pytest.raises(UnknownTaskError, match="Splits go in split="):
         run("eval", "--env", "inbox", "--task", "hrad")
 
 

@@ -138,6 +138,8 @@ def test_task_and_split_resolution_errors_name_allowed_values():
         env.reset(task="short", split="test")
     with pytest.raises(ConfigError, match="seed"):
         env.reset(seed="7")
+    with pytest.raises(ConfigError, match=r"seed.*-4.*>= 0"):  # as in Gymnasium and the CLI
+        env.reset(seed=-4)
     assert env.resolve_task(None, "test") == "split:test"
 
 

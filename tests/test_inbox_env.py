@@ -267,6 +267,18 @@ def test_custom_emails_unscored_and_scored():
     assert 0 < rep["normalized_score"] <= 1
 
 
+def test_custom_emails_in_the_import_schema():
+    # a line of the `--emails` JSONL schema (what `export` writes) is the dict a user reaches for first
+    env = make("inbox-v1")
+    flat = {"id": "j1", "sender": "ana@example.org", "subject": "refund", "body": "Please refund order 123.",
+            "gold": {"priority": "medium", "category": "billing_inquiry", "route_to": "billing"}}
+    obs = env.reset(seed=0, emails=[flat, {"id": "j2", "sender": "b@example.org", "subject": "", "body": "hi"}])
+    assert [m.header.id for m in obs.inbox] == ["j1", "j2"] and obs.inbox[0].body == "Please refund order 123."
+    assert env.state.task == "custom"
+    with pytest.raises(ConfigError, match=r"emails\[0\] is not an email of the import schema.*subjekt.*allowed keys"):
+        env.reset(seed=0, emails=[{"id": "j1", "sender": "a@b.c", "subjekt": "x", "body": "y"}])
+
+
 def test_custom_task_via_resolve_and_errors():
     env = make("inbox-v0")
     env.reset(seed=0, task="custom", emails=(_mail(1, None),))

@@ -91,7 +91,7 @@ def test_csv_errors_name_file_and_line(tmp_path):
     with pytest.raises(DataFormatError, match=r"t\.csv:3: row has 1 fields, the header has 2"):
         load_emails(path)
     path.write_text("title,text\na,b\n", encoding="utf-8")
-    with pytest.raises(DataFormatError, match=r"t\.csv:1: cannot tell which column is the body.*'title', 'text'"):
+    with pytest.raises(DataFormatError, match=r"t\.csv:1: cannot tell which column is the body.*'title', 'text'.*Name the columns id, sender, subject, body"):
         load_emails(path)
     with pytest.raises(DataFormatError, match=r"t\.csv:1: mapped columns not in the header: got \['message'\]"):
         load_csv(path, {"body": "message"})

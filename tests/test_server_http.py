@@ -116,7 +116,7 @@ def test_unknown_missing_and_conflicting_session_ids(client):
 def test_reset_errors_are_422_and_do_not_touch_the_session(client):
     sid, _ = open_session(client)
     before = client.get("/state", headers={"X-Session-Id": sid}).json()
-    for body in ({"task": "nope"}, {"seed": "1"}, {"seed": True}, {"seed": 1.5}, {"split": "nope"},
+    for body in ({"task": "nope"}, {"seed": "1"}, {"seed": True}, {"seed": 1.5}, {"seed": -4}, {"split": "nope"},
                  {"task": "short", "split": "train"}, {"env": "nope"}, {"env": 3}, {"episode_id": "x" * 300}):
         r = client.post("/reset", json=body, headers={"X-Session-Id": sid})
         assert r.status_code == 422, (body, r.text)

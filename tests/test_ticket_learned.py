@@ -21,6 +21,15 @@ from supportgym.eval.runner import episode_specs, evaluate, summarize
 SEEDS = 8
 
 
+def test_retraining_by_default_does_not_replace_the_committed_checkpoint():
+    from pathlib import Path
+
+    from supportgym.train.ticket_learned import TicketLearnedConfig
+
+    out = Path(TicketLearnedConfig().out).resolve()
+    assert out != DEFAULT_CHECKPOINT.resolve() and out.parts[-2] == "runs"
+
+
 def test_committed_checkpoint_is_small_and_selected_on_validation():
     assert DEFAULT_CHECKPOINT.is_file() and DEFAULT_CHECKPOINT.stat().st_size < 300_000
     card = json.loads(DEFAULT_CHECKPOINT.with_suffix(".json").read_text(encoding="utf-8"))

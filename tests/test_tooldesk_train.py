@@ -117,6 +117,7 @@ def test_export_sft_writes_chat_jsonl(tmp_path):
     stats = export_sft(out, agent="rules", split="train", episodes=10, min_reward=5.0)
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     assert stats["kept_episodes"] == 10 and len(lines) == stats["examples"] >= 20
+    assert all(type(v) is int for v in stats.values())  # counts print as 10, not 10.0
     for ex in lines:
         assert [m["role"] for m in ex["messages"]] == ["system", "user", "assistant"]
         action = json.loads(ex["messages"][2]["content"])

@@ -22,7 +22,7 @@ from . import make_agent
 
 def expert_examples(agent: str = "rules", split: str = "train", episodes: int = 500, seed: int = 0,
                     min_reward: float = 5.0, env_id: str = "tooldesk", **agent_kwargs: Any,
-                    ) -> tuple[list[dict[str, Any]], dict[str, float]]:
+                    ) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """Run ``agent`` on ``episodes`` generated queries of ``env_id`` (default: the latest
     tooldesk, whose splits include hard:*); returns (examples, stats)."""
     expert = make_agent(env_id, agent, seed=seed, **agent_kwargs)
@@ -43,10 +43,10 @@ def expert_examples(agent: str = "rules", split: str = "train", episodes: int = 
             kept += 1
             examples += [{"messages": [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": p},
                                        {"role": "assistant", "content": a}]} for p, a in turns]
-    return examples, {"episodes": float(episodes), "kept_episodes": float(kept), "examples": float(len(examples))}
+    return examples, {"episodes": episodes, "kept_episodes": kept, "examples": len(examples)}
 
 
-def export_sft(out: str | Path, **kwargs: Any) -> dict[str, float]:
+def export_sft(out: str | Path, **kwargs: Any) -> dict[str, int]:
     examples, stats = expert_examples(**kwargs)
     write_text_atomic(out, "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in examples))
     return stats

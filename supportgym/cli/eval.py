@@ -27,7 +27,8 @@ err_console = Console(stderr=True)
 
 
 def metrics_table(title: str, metrics: dict[str, float]) -> Table:
-    table = Table(title=title, show_header=True, header_style="bold")
+    # as wide as its title, so that the title stays on one line (rich wraps it at the table's width)
+    table = Table(title=title, show_header=True, header_style="bold", min_width=len(title))
     table.add_column("metric")
     table.add_column("value", justify="right")
     for key, value in metrics.items():
@@ -146,7 +147,9 @@ def eval_command(
         bar = progress.add_task(f"{env_id} · {agent} · episodes", total=len(specs))
         records = evaluate(env_id, agent, specs, on_episode=lambda rec: progress.advance(bar), **agent_kwargs)
     metrics = summarize(env_id, records)
-    where = f"--emails {emails}" if emails else (f"split {split}" if split else f"task {task or 'default'}")
+    # the task the environment chose when none was named (tooldesk: its benchmark set), not "default"
+    where = f"--emails {emails}" if emails else (f"split {split}" if split else
+                                                 f"task {env_spec.env_class().resolve_task(task, None)}")
     console.print(metrics_table(shown(f"{env_id} · {agent} · {where} · {len(records)} episode(s)"), metrics))
     if emails is not None:
         subjects = {e.id: e.email.header.subject for s in specs for e in dict(s.options)["emails"]}

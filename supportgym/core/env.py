@@ -86,8 +86,9 @@ class Environment(ABC, Generic[ActT, ObsT, StateT]):
         task: str | None = None,
         **options: Any,
     ) -> ObsT:
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise ConfigError(expected("seed", seed, "an int or None"))
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+            # >= 0 as in Gymnasium and the CLI: numpy's generators refuse negative seeds
+            raise ConfigError(expected("seed", seed, "an int >= 0 or None"))
         if seed is None:
             # Unseeded resets still get a recorded seed, so any episode can be replayed.
             seed = random.SystemRandom().randrange(2**31)
@@ -168,7 +169,7 @@ class Environment(ABC, Generic[ActT, ObsT, StateT]):
             return task
         if task not in cls.tasks:
             raise UnknownTaskError(expected(f"{cls.name}: task", task, list(cls.tasks),
-                                            f"or a split (split=<name>, --split in the CLI): {', '.join(cls.splits)}"))
+                                            f"Splits go in split=<name> (--split in the CLI): {', '.join(cls.splits)}"))
         return task
 
     @classmethod

@@ -34,7 +34,7 @@ class ResetBody(Model):
 
     model_config = {"extra": "allow"}
 
-    seed: int | None = Field(None, strict=True, description="same seed + same actions -> same trajectory")
+    seed: int | None = Field(None, strict=True, ge=0, description="same seed + same actions -> same trajectory")
     episode_id: str | None = Field(None, max_length=255)
     env: str | None = Field(None, description="environment id or name; the server's default when absent")
     task: str | None = Field(None, description="a fixed task name, or 'split:<name>'")

@@ -9,6 +9,8 @@ regularisation strength of each head) uses ``hard:validation`` only; no test spl
 The result is saved as .npz + .json (``agents/ticket_learned.py``) and loads without scikit-learn.
 
     python -m supportgym.train.ticket_learned [--hard-train N] [--out PATH] ...
+
+``--out supportgym/agents/checkpoints/ticket_learned.npz`` rebuilds the committed checkpoint.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..agents.ticket_learned import (
-    DEFAULT_CHECKPOINT, HEADS, Head, TicketReader, candidates, pair_features, paragraphs, position_of, read_ticket,
+    HEADS, Head, TicketReader, candidates, pair_features, paragraphs, position_of, read_ticket,
     sentences, text_features,
 )
 from ..agents.ticket_v1 import RulesPlannerV1, _order_v1
@@ -52,7 +54,8 @@ class TicketLearnedConfig:
     #: what is left when the wording is new (hard:validation and hard:test phrase everything differently)
     word_dropout: bool = True
     seed: int = 0
-    out: str = str(DEFAULT_CHECKPOINT)
+    #: a run's own file: retraining never replaces the committed checkpoint unless asked to (``--out`` it)
+    out: str = "runs/ticket_learned.npz"
 
     def __post_init__(self) -> None:
         if self.hard_train < 10:

@@ -20,6 +20,7 @@ from ...core.env import Environment, clip, describe_errors
 from ...core.errors import ConfigError, DataUnavailableError, expected
 from .config import InboxConfig, load_config
 from .dynamics import Dynamics, SlaPlan
+from .importers.jsonl import record_to_labelled
 from .models import (
     CATEGORIES,
     PRIORITIES,
@@ -66,6 +67,14 @@ def _labelled(emails: Any) -> list[LabelledEmail]:
     for k, e in enumerate(emails):
         if isinstance(e, LabelledEmail):
             out.append(e)
+        elif isinstance(e, Mapping) and "email" not in e:
+            # the flat import schema, one JSONL line as a dict: what `--emails FILE.jsonl` and `export` write
+            try:
+                out.append(record_to_labelled(dict(e), source="reset"))
+            except ValueError as err:
+                raise ConfigError(f"inbox reset option emails[{k}] is not an email of the import schema "
+                                  f"(docs/inbox_import.md, JSON Lines; or a LabelledEmail's dump, with key "
+                                  f"'email'): {err}") from None
         elif isinstance(e, Mapping):
             try:
                 out.append(LabelledEmail.model_validate(e))

@@ -139,7 +139,8 @@ def over_priority_penalty(cfg: InboxConfig, gold: Gold, priority: str, earlier: 
     """
     if PRIORITY_RANK[priority] >= PRIORITY_RANK[gold.priority]:
         return 0.0
-    return -cfg.penalties.over_priority.get(priority, 0.0) * (1.0 + cfg.penalties.over_priority_congestion * earlier)
+    charge = cfg.penalties.over_priority.get(priority, 0.0) * (1.0 + cfg.penalties.over_priority_congestion * earlier)
+    return -charge if charge else 0.0  # a free level is 0.0, not -0.0 in reports
 
 
 _FIELDS = ("total",) + COMPONENTS + PENALTIES

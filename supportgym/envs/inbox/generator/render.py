@@ -8,13 +8,15 @@ from datetime import datetime, timedelta
 from itertools import accumulate
 
 from ..models import Email, EmailHeader, Gold, LabelledEmail
-from .bank import Compiled, Parsed, SplitBank, Styles
+from .bank import Compiled, Parsed, SplitBank, Styles, parse
 from .noise import typos
 from .schema import Fill, Mix, Vocab
 from .slots import SlotContext, make_identity
 from .surface import render_html_only
 
 LADDER = ("low", "medium", "high", "urgent")
+#: a signature for a sender with no company or title when the split has none that fits
+_NAME_ONLY = (parse("{sender_name}"),)
 _HUMAN = frozenset({"customer", "prospect", "external", "consumer"})
 #: bulk mail: no writing style, no personal thread, often HTML
 _BULK = frozenset({"marketer", "newsletter", "robot", "phish"})
@@ -230,7 +232,7 @@ class Renderer:
             if style == "curt":
                 lines.append(ctx.get("first_name"))
             elif english:
-                lines.append(self._fill(rng.choice(st.signatures), ctx))
+                lines.append(self._fill(rng.choice(self._signatures_for(st, ctx)), ctx))
             elif not signed:
                 lines.append(ctx.get("sender_name"))
             if t.sender == "customer":
@@ -238,6 +240,14 @@ class Renderer:
         if english and t.sender in _HUMAN and rng.random() < self.mix.mobile_rate:
             lines.append(self._fill(rng.choice(st.mobile_footers), ctx))
         return "\n".join(lines)
+
+    @staticmethod
+    def _signatures_for(st: Styles, ctx: SlotContext) -> tuple[Parsed, ...]:
+        """A consumer writes from home: no company and no job title, so no "Ann Lee | " or " | CTO" lines."""
+        if ctx.identity.company:
+            return st.signatures
+        private = tuple(s for s in st.signatures if not {"company", "title"} & set(s[1::2]))
+        return private or _NAME_ONLY
 
     @staticmethod
     def _gold(c: Compiled, ctx: SlotContext, urgent: bool, tier: str) -> Gold:

@@ -213,6 +213,9 @@ class Vocab(Model):
     #: what a shop of consumer electronics and IT services sells and services
     store_products: list[str] = Field(min_length=5)
     it_services: list[str] = Field(min_length=3)
+    #: software sold by the seat or by subscription, named so that a noun may follow ("Slack licences"):
+    #: licence-billing mail names these, not ``it_services`` ("website hosting plan licences")
+    it_licences: list[str] = Field(min_length=3)
     #: syllables that make made-up web domains (marketers, lists, shops)
     web_words: list[str] = Field(min_length=10)
     #: top-level domains of made-up sites, with weights: one mix for every kind of sender (spam, lists,

@@ -220,6 +220,7 @@ SLOTS: dict[str, Slot] = {
     "email_address": lambda c: _anon(c, "<email>", lambda c: c.identity.address),
     "store_product": lambda c: c.rng.choice(c.vocab.store_products),
     "it_service": lambda c: c.rng.choice(c.vocab.it_services),
+    "it_licence": lambda c: c.rng.choice(c.vocab.it_licences),
     "software": lambda c: c.rng.choice(c.vocab.software),
     "service": lambda c: c.rng.choice(c.vocab.services),
     "remedy": lambda c: c.rng.choice(c.vocab.remedies),

@@ -202,8 +202,10 @@ def load_csv(
     if mapping is None:
         spec = detect_spec(header)
         if spec is None:
-            raise DataFormatError(path, f"cannot tell which column is the body; columns are {header}. Pass "
-                                  "csv_mapping={'body': '<column>', 'subject': '<column>', ...} or a preset name "
+            raise DataFormatError(path, f"cannot tell which column is the body; columns are {header}. Name the "
+                                  f"columns {', '.join(CSV_FIELDS)} in the header row (a column named 'body' is "
+                                  "required), or from Python pass csv_mapping={'body': '<column>', 'subject': "
+                                  "'<column>', ...} or a preset name "
                                   f"({', '.join(presets())})", line=1)
     else:
         spec = resolve_spec(mapping, value_maps, meta_columns)

@@ -82,6 +82,18 @@ def _record(text: str) -> JsonlEmail:
         raise ValueError(f"invalid JSON: {exc.msg} at column {exc.colno}") from None
     except RecursionError:
         raise ValueError("JSON nested too deeply for Python's parser (an email object needs 3 levels)") from None
+    return _validate(obj)
+
+
+def record_to_labelled(obj: object, source: str) -> LabelledEmail:
+    """One email in this file's schema (a parsed JSON object, not a line) as a ``LabelledEmail``.
+
+    What ``reset(emails=[...])`` accepts besides ``LabelledEmail``; raises ValueError with a readable message.
+    """
+    return to_labelled(_validate(obj), source)
+
+
+def _validate(obj: object) -> JsonlEmail:
     if not isinstance(obj, dict):
         raise ValueError(f"expected a JSON object with keys {', '.join(ALLOWED_KEYS)}; got {type(obj).__name__}")
     try:
