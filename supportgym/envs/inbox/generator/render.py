@@ -11,7 +11,7 @@ from ..models import Email, EmailHeader, Gold, LabelledEmail
 from .bank import Compiled, Parsed, SplitBank, Styles, parse
 from .noise import typos
 from .schema import Fill, Mix, Vocab
-from .slots import SlotContext, make_identity
+from .slots import SlotContext, free_mail_identity, make_identity
 from .surface import render_html_only
 
 LADDER = ("low", "medium", "high", "urgent")
@@ -92,6 +92,8 @@ class Renderer:
         tier = rng.choices(self.tiers, cum_weights=self.tier_cum)[0] if t.sender == "customer" else ""
         brand = rng.choice(self.brands[t.id]) if t.sender == "phish" else None
         who = make_identity(t.sender, rng, self.vocab, t.lang, tier, brand)
+        if t.sender in mix.free_mail_sender and rng.random() < mix.free_mail_sender[t.sender]:
+            who = free_mail_identity(who, rng, self.vocab)
         anon = t.anon_rate > 0 and rng.random() < t.anon_rate
         ctx = SlotContext(rng, self.vocab, t.lang, now, t.numbers, who, tier, brand, anon)
         # spam and bulk mail keep their own voice: no style wrapper, no bumping thread
@@ -122,8 +124,12 @@ class Renderer:
             # generic lines of a customer's request: they would contradict a complaint, a legal letter or an urgent cue
             for line in rng.sample(st.formal, rng.randint(1, min(4, len(st.formal)))):
                 parts.insert(rng.randint(1, len(parts)), line)
-        shout_at = rng.randrange(len(parts)) if style == "angry" and rng.random() < 0.5 else -1
-        sentences = [self._fill(p, ctx, noise, i == shout_at) for i, p in enumerate(parts)]
+        loud = t.sender in mix.shout and rng.random() < mix.shout[t.sender]
+        if loud:
+            shouted = set(rng.sample(range(len(parts)), min(len(parts), rng.randint(1, 2))))
+        else:
+            shouted = {rng.randrange(len(parts))} if style == "angry" and rng.random() < 0.5 else set()
+        sentences = [self._fill(p, ctx, noise, i in shouted) for i, p in enumerate(parts)]
 
         used: set[Parsed] = set()
         if c.t.fill is not None:
@@ -160,7 +166,8 @@ class Renderer:
         # multipart mail: the importer shows the sender's own text/plain part, i.e. the blocks as written
         body = render_html_only(blocks, rng, t.sender in _BULK) if fmt == "html" else "\n\n".join(blocks)
 
-        subject = self._fill(rng.choice(c.subjects), ctx, shout=style == "angry" and rng.random() < 0.3)
+        loud_subject = loud and rng.random() < mix.shout_subject.get(t.sender, 0.0)
+        subject = self._fill(rng.choice(c.subjects), ctx, shout=loud_subject or style == "angry" and rng.random() < 0.3)
         # a follow-up bump ("Any update on the below?") asks for an answer: never on mail that wants none
         thread = not spam and t.reply is not False and t.lang in ("en", "hi-en", "pt", "fr") \
             and t.sender not in _BULK and c.t.quote is None and fmt == "plain" and rng.random() < (

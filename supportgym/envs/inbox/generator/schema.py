@@ -261,6 +261,14 @@ class Mix(Model):
     bare_sender: dict[SenderKind, float] = Field(default_factory=dict)
     #: by sender kind: chance of an empty subject line
     empty_subject: dict[SenderKind, float] = Field(default_factory=dict)
+    #: by sender kind: chance the sender writes from a free-mail address (a third of real spam does), so that a
+    #: free-mail domain does not mean "a private customer, never spam"
+    free_mail_sender: dict[SenderKind, float] = Field(default_factory=dict)
+    #: by sender kind: chance the mail shouts one or two sentences in capitals (a third of real spam and of real
+    #: company newsletters has a line in capitals, almost no other mail; otherwise only angry customers shout)
+    shout: dict[SenderKind, float] = Field(default_factory=dict)
+    #: by sender kind: of the mail that shouts, the share whose subject is in capitals too (a tenth of real spam)
+    shout_subject: dict[SenderKind, float] = Field(default_factory=dict)
     #: sentences per paragraph of pool fill
     fill_paragraph: tuple[int, int] = (1, 4)
     #: range of minutes between two consecutive emails

@@ -283,6 +283,15 @@ def make_identity(kind: str, rng: random.Random, vocab: Vocab, lang: Lang, tier:
     return Identity(first, last, company, domain, local, f"{first} {last} <{local}@{domain}>")
 
 
+def free_mail_identity(who: Identity, rng: random.Random, vocab: Vocab) -> Identity:
+    """The same sender on a free-mail address: bulk mailers and advance-fee writers used throwaway webmail."""
+    domain = rng.choice(vocab.free_mail)
+    w = vocab.web_words
+    local = rng.choice((f"{rng.choice(w)}{rng.choice(w)}{rng.randint(1, 9999)}", f"{slug(who.first)}{rng.randint(10, 99)}"
+                        if who.first else f"{rng.choice(w)}_{rng.choice(w)}"))
+    return Identity(who.first, who.last, who.company, domain, local, f"{who.first} {who.last}".strip() + f" <{local}@{domain}>")
+
+
 def _bulk_identity(kind: str, rng: random.Random, vocab: Vocab) -> Identity:
     """Bulk senders: a marketer's throwaway domain, a newsletter brand, a notification robot."""
     w = vocab.web_words
