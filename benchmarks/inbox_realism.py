@@ -28,13 +28,13 @@ from supportgym.envs.inbox.sources import emails_for_split, whole_split
 
 _WORD = re.compile(r"[^\W\d_]{2,}", re.UNICODE)
 # markup an agent should never see: tags and entities left over after text extraction
-_RAW_TAG = re.compile(r"</?(?:font|p|br|div|td|tr|table|span|a|b|i|u|center|html|body|img)\b[^>]*>|&(?:nbsp|amp|lt|gt|quot);",
+RAW_TAG = re.compile(r"</?(?:font|p|br|div|td|tr|table|span|a|b|i|u|center|html|body|img)\b[^>]*>|&(?:nbsp|amp|lt|gt|quot);",
                       re.I)
 #: small words whose rates real spam and real ham share (and, or, have, are) or nearly share (the); a generator
 #: whose non-spam prose uses them at other rates teaches a word-count learner that chatty mail is spam
 _FUNCTION_WORDS = ("the", "and", "or", "have", "are")
 _DOT_COM = re.compile(r"[a-z0-9-]\.com\b", re.I)
-_UNSUB = re.compile(r"unsubscri|\bremove(?:d)?\b|opt[- ]?out|abbestell|darse de baja|désinscri|descadastr", re.I)
+UNSUB = re.compile(r"unsubscri|\bremove(?:d)?\b|opt[- ]?out|abbestell|darse de baja|désinscri|descadastr", re.I)
 
 
 def words(text: str) -> list[str]:
@@ -75,11 +75,11 @@ def figures(emails: list[LabelledEmail]) -> dict:
         "over_300_words_pct": _pct([x > 300 for x in lengths]),
         "html_only_pct": round(100 * fmt["html"] / n, 1),
         "multipart_pct": round(100 * fmt["multipart"] / n, 1),
-        "raw_tag_leftovers_pct": _pct([bool(_RAW_TAG.search(b)) for b in bodies]),
+        "raw_tag_leftovers_pct": _pct([bool(RAW_TAG.search(b)) for b in bodies]),
         "http_pct": _pct(["http://" in b for b in bodies]),
         "www_pct": _pct(["www." in b.lower() for b in bodies]),
         "click_here_pct": _pct(["click here" in b.lower() for b in bodies]),
-        "unsubscribe_remove_pct": _pct([bool(_UNSUB.search(b)) for b in bodies]),
+        "unsubscribe_remove_pct": _pct([bool(UNSUB.search(b)) for b in bodies]),
         "subject_exclaim_pct": _pct(["!" in s for s in subj]),
         "sender_without_display_name_pct": _pct([not e.email.header.sender.split("<")[0].strip()
                                                  or "<" not in e.email.header.sender for e in emails]),

@@ -47,7 +47,7 @@ from supportgym.envs.inbox.models import LabelledEmail
 from supportgym.envs.inbox.sources import emails_for_split, whole_split
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from inbox_realism import _RAW_TAG, _UNSUB  # noqa: E402  (the realism benchmark's markup / unsubscribe patterns)
+from inbox_realism import RAW_TAG, UNSUB  # noqa: E402  (the realism benchmark's markup / unsubscribe patterns)
 
 #: --real-part -> real splits read; real:test is deliberately absent
 REAL_PARTS: dict[str, tuple[str, ...]] = {"train": ("train",), "validation": ("validation",),
@@ -92,7 +92,6 @@ def real_part_arg(value: str) -> str:
 
 def load_real(real_part: str) -> list[LabelledEmail]:
     parts = REAL_PARTS[real_part_arg(real_part)]
-    assert "test" not in parts
     return [e for p in parts for e in whole_split(f"real:{p}")]
 
 
@@ -166,8 +165,8 @@ def surface(e: LabelledEmail) -> dict[str, float]:
         "has_http": float("http://" in body.lower()),
         "has_https": float("https://" in body.lower()),
         "emails_in_body": math.log1p(len(_EMAIL.findall(body))),
-        "html_leftovers": float(bool(_RAW_TAG.search(body) or _ENTITY.search(body))),
-        "unsubscribe_words": float(bool(_UNSUB.search(body))),
+        "html_leftovers": float(bool(RAW_TAG.search(body) or _ENTITY.search(body))),
+        "unsubscribe_words": float(bool(UNSUB.search(body))),
         "bullet_lines_share": _rate(len(_BULLET.findall(body)), len(nonempty)),
         "signature_separator": float(bool(_SIG_SEP.search(body))),
         "last_line_short": float(0 < len(last.split()) <= 4 and not last.endswith((".", "?", "!"))),

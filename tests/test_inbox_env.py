@@ -277,6 +277,9 @@ def test_custom_emails_in_the_import_schema():
     assert env.state.task == "custom"
     with pytest.raises(ConfigError, match=r"emails\[0\] is not an email of the import schema.*subjekt.*allowed keys"):
         env.reset(seed=0, emails=[{"id": "j1", "sender": "a@b.c", "subjekt": "x", "body": "y"}])
+    # a stray "email" column is a misspelt key of the import schema, not a LabelledEmail dump
+    with pytest.raises(ConfigError, match=r"import schema.*email: Extra inputs are not permitted \(allowed keys"):
+        env.reset(seed=0, emails=[{"id": "x", "email": "a@b.c", "subject": "s", "body": "b"}])
 
 
 def test_custom_task_via_resolve_and_errors():

@@ -46,7 +46,7 @@ from .ticket_v1 import RulesPlannerV1, _norm, _order_v1, read_claim_v1
 CHECKPOINT_DIR = Path(__file__).parent / "checkpoints"
 DEFAULT_CHECKPOINT = CHECKPOINT_DIR / "ticket_learned.npz"
 FEATURES_VERSION = 1
-TRAIN_HINT = "python -m supportgym.train.ticket_learned"
+TRAIN_HINT = "python -m supportgym.train.ticket_learned --out supportgym/agents/checkpoints/ticket_learned.npz"
 HEADS = ("claim", "request", "threat")
 
 _ID = re.compile(r"\bORD-?\d{3,}\b", re.IGNORECASE)

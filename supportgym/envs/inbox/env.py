@@ -56,7 +56,7 @@ _SAMPLE_REPLIES = ("", "Thanks, we received your email and will get back to you.
 
 def _labelled(emails: Any) -> list[LabelledEmail]:
     if not isinstance(emails, (list, tuple)) or not emails:
-        raise ConfigError(expected("inbox reset option emails", type(emails).__name__, "a non-empty list of LabelledEmail"))
+        raise ConfigError(expected("inbox reset option emails", type(emails).__name__, "a non-empty list of LabelledEmail or dict"))
     if all(type(e) is LabelledEmail for e in emails):
         out = list(emails)
         ids = [e.email.header.id for e in out]
@@ -67,14 +67,14 @@ def _labelled(emails: Any) -> list[LabelledEmail]:
     for k, e in enumerate(emails):
         if isinstance(e, LabelledEmail):
             out.append(e)
-        elif isinstance(e, Mapping) and "email" not in e:
+        elif isinstance(e, Mapping) and not isinstance(e.get("email"), Mapping):
             # the flat import schema, one JSONL line as a dict: what `--emails FILE.jsonl` and `export` write
             try:
                 out.append(record_to_labelled(dict(e), source="reset"))
             except ValueError as err:
                 raise ConfigError(f"inbox reset option emails[{k}] is not an email of the import schema "
-                                  f"(docs/inbox_import.md, JSON Lines; or a LabelledEmail's dump, with key "
-                                  f"'email'): {err}") from None
+                                  f"(docs/inbox_import.md, *JSONL: the strict schema*; or a LabelledEmail's dump, whose "
+                                  f"'email' is an object): {err}") from None
         elif isinstance(e, Mapping):
             try:
                 out.append(LabelledEmail.model_validate(e))

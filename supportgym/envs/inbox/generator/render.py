@@ -15,7 +15,7 @@ from .slots import SlotContext, free_mail_identity, make_identity
 from .surface import render_html_only
 
 LADDER = ("low", "medium", "high", "urgent")
-#: a signature for a sender with no company or title when the split has none that fits
+#: the signature a sender without company or title may always use
 _NAME_ONLY = (parse("{sender_name}"),)
 _HUMAN = frozenset({"customer", "prospect", "external", "consumer"})
 #: bulk mail: no writing style, no personal thread, often HTML
@@ -250,11 +250,12 @@ class Renderer:
 
     @staticmethod
     def _signatures_for(st: Styles, ctx: SlotContext) -> tuple[Parsed, ...]:
-        """A consumer writes from home: no company and no job title, so no "Ann Lee | " or " | CTO" lines."""
+        """A sender without a company (a consumer) signs without company or job title: no "Ann Lee | " or
+        " | CTO" lines. The bare name stays one of the choices, so that one private signature of a split does
+        not sign every consumer's mail."""
         if ctx.identity.company:
             return st.signatures
-        private = tuple(s for s in st.signatures if not {"company", "title"} & set(s[1::2]))
-        return private or _NAME_ONLY
+        return tuple(s for s in st.signatures if not {"company", "title"} & set(s[1::2])) + _NAME_ONLY
 
     @staticmethod
     def _gold(c: Compiled, ctx: SlotContext, urgent: bool, tier: str) -> Gold:

@@ -286,10 +286,12 @@ def make_identity(kind: str, rng: random.Random, vocab: Vocab, lang: Lang, tier:
 def free_mail_identity(who: Identity, rng: random.Random, vocab: Vocab) -> Identity:
     """The same sender on a free-mail address: bulk mailers and advance-fee writers used throwaway webmail."""
     domain = rng.choice(vocab.free_mail)
-    w = vocab.web_words
-    local = rng.choice((f"{rng.choice(w)}{rng.choice(w)}{rng.randint(1, 9999)}", f"{slug(who.first)}{rng.randint(10, 99)}"
-                        if who.first else f"{rng.choice(w)}_{rng.choice(w)}"))
-    return Identity(who.first, who.last, who.company, domain, local, f"{who.first} {who.last}".strip() + f" <{local}@{domain}>")
+    if rng.random() < 0.5:
+        local = f"{rng.choice(vocab.web_words)}{rng.choice(vocab.web_words)}{rng.randint(1, 9999)}"
+    else:  # webmail takes no hyphens: "prizenotification85", not "prize-notification85"
+        local = f"{slug(who.first or who.company).replace('-', '')}{rng.randint(10, 99)}"
+    display = f"{who.first} {who.last}".strip()
+    return Identity(who.first, who.last, who.company, domain, local, f"{display} <{local}@{domain}>")
 
 
 def _bulk_identity(kind: str, rng: random.Random, vocab: Vocab) -> Identity:
