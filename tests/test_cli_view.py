@@ -59,6 +59,17 @@ def test_view_shows_one_trajectory(run_dir):
     assert r.exit_code != 0 and "between 0 and 9" in str(r.exception)
 
 
+def test_view_rounds_the_report_floats(run_dir, tmp_path):
+    data = json.loads((run_dir / "results.json").read_text(encoding="utf-8"))
+    data["episodes"][2]["report"] = {"max_total": 7.999999999999999, "parts": [0.1 + 0.2]}
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    r = invoke("view", str(path), "--episode", "2")
+    assert r.exit_code == 0, r.output
+    assert "7.999999999999999" not in r.output and "8.0" in r.output and "0.3" in r.output
+    assert "0.30000000000000004" not in r.output
+
+
 def test_view_refuses_a_file_that_is_not_bench_results(tmp_path):
     (tmp_path / "results.json").write_text(json.dumps({"hello": 1}))
     r = runner.invoke(app, ["view", str(tmp_path)])

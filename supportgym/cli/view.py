@@ -76,6 +76,17 @@ def _compact(value: Any, limit: int = 400) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _rounded(value: Any) -> Any:
+    """Floats to 6 decimals for display: a sum of rewards printed as 7.999999999999999 reads as a bug."""
+    if isinstance(value, float):
+        return round(value, 6)
+    if isinstance(value, Mapping):
+        return {k: _rounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_rounded(v) for v in value]
+    return value
+
+
 def trajectory(rec: Mapping[str, Any], threshold: float) -> Group:
     head = (f"{shown(rec['env_id'])} · {shown(rec['agent'])} · task {shown(rec.get('task') or '—')} · "
             f"seed {rec['seed']} · trial {rec.get('trial', 0)} · episode {shown(rec.get('episode_id') or '—')}\n"
@@ -92,7 +103,7 @@ def trajectory(rec: Mapping[str, Any], threshold: float) -> Group:
         # actions and feedback quote email subjects and customer text
         steps.add_row(str(i), shown(_compact(step.get("action"))), f"{float(step.get('reward') or 0.0):+.3f}",
                       shown(parts), shown(_compact(step.get("feedback") or "", 300)))
-    report = Panel(Pretty(rec.get("report") or {}, max_length=12, max_string=200, max_depth=4), title="episode report")
+    report = Panel(Pretty(_rounded(rec.get("report") or {}), max_length=12, max_string=200, max_depth=4), title="episode report")
     return Group(Panel(head, title=f"episode #{rec['index']}"), steps, report)
 
 
