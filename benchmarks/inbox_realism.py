@@ -52,8 +52,13 @@ def _html(e: LabelledEmail) -> str:
     return "html" if e.meta.get("body_from") == "html" else "plain"
 
 
-def _lang(e: LabelledEmail) -> str:
+def lang_of(e: LabelledEmail) -> str:
     return e.meta.get("lang") or e.meta.get("language") or "en"
+
+
+def text_of(e: LabelledEmail) -> str:
+    """What the word learners read: subject and body."""
+    return e.email.header.subject + "\n" + e.email.body
 
 
 def figures(emails: list[LabelledEmail]) -> dict:
@@ -63,7 +68,7 @@ def figures(emails: list[LabelledEmail]) -> dict:
     bodies = [e.email.body for e in emails]
     fmt = Counter(_html(e) for e in emails)
     routes = Counter(e.gold.route_to for e in emails if e.gold)
-    langs = Counter(_lang(e) for e in emails)
+    langs = Counter(lang_of(e) for e in emails)
     q = statistics.quantiles(lengths, n=10) if n > 1 else [0] * 9
     toks = Counter(w for e in emails for w in words(e.email.header.subject + " " + e.email.body))
     far = rules().data.faraway_share  # the rules agent's bar for "a script none of our languages use"
@@ -163,13 +168,10 @@ def tfidf_check(train_n: int, part: str, seed: int, learners: tuple[str, ...] = 
         path.write_text(jsonl_text(export_emails("train", train_n, seed)), encoding="utf-8")
         train = load_jsonl(path)
 
-    def text(e: LabelledEmail) -> str:
-        return e.email.header.subject + "\n" + e.email.body
-
     real = real_groups(part)
-    groups = {k: [text(e) for e in v] for k, v in real.items()}
+    groups = {k: [text_of(e) for e in v] for k, v in real.items()}
     tickets = real.get("ticket", [])
-    x_train, y_train = [text(e) for e in train], [e.gold.route_to for e in train]
+    x_train, y_train = [text_of(e) for e in train], [e.gold.route_to for e in train]
     out: dict = {"train_emails": len(train), "real_part": part,
                  "targets": {"spam_to_trash": ">= 0.80", "ham_to_trash": "<= 0.05", "ticket_route_family_macro_recall": ">= 0.55"}}
     for name in learners:

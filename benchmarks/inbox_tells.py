@@ -47,7 +47,7 @@ from supportgym.envs.inbox.models import LabelledEmail
 from supportgym.envs.inbox.sources import emails_for_split, whole_split
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from inbox_realism import RAW_TAG, UNSUB  # noqa: E402  (the realism benchmark's markup / unsubscribe patterns)
+from inbox_realism import RAW_TAG, UNSUB, lang_of, text_of  # noqa: E402  (the realism benchmark's patterns and readers)
 
 #: --real-part -> real splits read; real:test is deliberately absent
 REAL_PARTS: dict[str, tuple[str, ...]] = {"train": ("train",), "validation": ("validation",),
@@ -71,10 +71,6 @@ _GREETING = re.compile(r"^(?:dear|hi|hello|hey|good (?:morning|afternoon|day)|gr
 _FREE_MAIL = re.compile(r"@(?:gmail|yahoo|hotmail|outlook|aol|msn|mail|icloud|gmx|web|t-online|orange|free|terra|uol|"
                         r"sapo|earthlink|comcast|proton|rediffmail|bol|laposte|telefonica)\.", re.I)
 _SNIPPET = 120
-
-
-def text_of(e: LabelledEmail) -> str:
-    return e.email.header.subject + "\n" + e.email.body
 
 
 # --------------------------------------------------------------------------- loading
@@ -326,7 +322,7 @@ def top_terms(texts: list[str], y: list[int], gen: list[LabelledEmail], real: li
 
 
 def _langs(emails: list[LabelledEmail]) -> dict[str, float]:
-    c = Counter(e.meta.get("lang") or e.meta.get("language") or "en" for e in emails)
+    c = Counter(lang_of(e) for e in emails)
     return {k: round(v / max(1, len(emails)), 3) for k, v in c.most_common()}
 
 

@@ -19,6 +19,7 @@ from supportgym.envs.inbox.generator import (
 from supportgym.envs.inbox.generator.schema import Template
 from supportgym.envs.inbox.generator.separation import overlaps, pattern
 from supportgym.envs.inbox.models import CATEGORIES, PRIORITIES, LabelledEmail
+from supportgym.envs.inbox.text import sender_parts
 
 SPLITS = ("train", "validation", "test")
 N_SAMPLE = 5000  # every template must show up: technical support alone holds 34-47 templates per split
@@ -483,10 +484,10 @@ def test_spam_writes_from_free_mail_and_shouts(samples: dict[str, list[LabelledE
     # from free mail and only angry customers shouted, both taught "not spam" (benchmarks/inbox_tells.py).
     spam = [e for e in samples[split] if e.meta["sender_kind"] == "marketer"]
     free = {d.lower() for d in vocab().free_mail}
-    webmail = sum(e.email.header.sender.rsplit("@", 1)[-1].rstrip(">").lower() in free for e in spam) / len(spam)
-    assert 0.15 < webmail < 0.45, webmail
-    assert not [e.email.header.sender for e in spam if "-" in e.email.header.sender.rsplit("@", 1)[0].rsplit("<", 1)[-1]
-                and e.email.header.sender.rsplit("@", 1)[-1].rstrip(">").lower() in free][:3]  # webmail takes no hyphens
+    addresses = [sender_parts(e.email.header.sender)[1].partition("@") for e in spam]
+    webmail = [local for local, _, domain in addresses if domain in free]
+    assert 0.15 < len(webmail) / len(spam) < 0.45, len(webmail) / len(spam)
+    assert not [local for local in webmail if "-" in local][:3]  # webmail takes no hyphens
 
 
 _CAPS_RUN = re.compile(r"\b[A-Z][A-Z']+(?:[^a-z\n]+[A-Z][A-Z']+){3,}")  # four or more words in capitals

@@ -61,6 +61,11 @@ class Renderer:
 
     def __init__(self, bank: SplitBank, vocab: Vocab, mix: Mix) -> None:
         self.bank, self.vocab, self.mix, self.styles = bank, vocab, mix, bank.styles
+        # a sender without a company (a consumer) signs without company or job title: no "Ann Lee | " or " | CTO"
+        # lines; the bare name stays one of the choices, so that one private signature of a split does not sign
+        # every consumer's mail
+        self.private_signatures = tuple(s for s in bank.styles.signatures
+                                        if not {"company", "title"} & set(s[1::2])) + _NAME_ONLY
         self.tiers = list(vocab.tiers)
         self.tier_cum = list(accumulate(vocab.tiers.values()))
         self.style_table: dict[str, tuple[list[str], list[float]]] = {}
@@ -239,7 +244,8 @@ class Renderer:
             if style == "curt":
                 lines.append(ctx.get("first_name"))
             elif english:
-                lines.append(self._fill(rng.choice(self._signatures_for(st, ctx)), ctx))
+                signatures = st.signatures if ctx.identity.company else self.private_signatures
+                lines.append(self._fill(rng.choice(signatures), ctx))
             elif not signed:
                 lines.append(ctx.get("sender_name"))
             if t.sender == "customer":
@@ -247,15 +253,6 @@ class Renderer:
         if english and t.sender in _HUMAN and rng.random() < self.mix.mobile_rate:
             lines.append(self._fill(rng.choice(st.mobile_footers), ctx))
         return "\n".join(lines)
-
-    @staticmethod
-    def _signatures_for(st: Styles, ctx: SlotContext) -> tuple[Parsed, ...]:
-        """A sender without a company (a consumer) signs without company or job title: no "Ann Lee | " or
-        " | CTO" lines. The bare name stays one of the choices, so that one private signature of a split does
-        not sign every consumer's mail."""
-        if ctx.identity.company:
-            return st.signatures
-        return tuple(s for s in st.signatures if not {"company", "title"} & set(s[1::2])) + _NAME_ONLY
 
     @staticmethod
     def _gold(c: Compiled, ctx: SlotContext, urgent: bool, tier: str) -> Gold:
