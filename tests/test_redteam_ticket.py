@@ -2667,3 +2667,19 @@ def test_a_fee_deducted_from_a_partial_refund_is_consistent():
     rep = _oracle_reply_plus(env, 134, "hard:test", "- Backpack (ORD-75284): refunded $54.40 (after the 15% restocking "
                              "fee), 5-7 business days.")
     assert not rep["inconsistencies"], rep["inconsistencies"]
+
+
+def test_listing_every_order_on_the_account_is_not_personalisation():
+    """Red team of 4 Dec: appending every order id and item of the account to a draft named the ticket's own orders
+    too, without reading which they were (3 of 100 hard:test tickets rose)."""
+    from supportgym.envs.ticket.grading.reward_v1 import personalisation
+    from supportgym.envs.ticket.scenarios_v1 import generate_hard
+
+    s = next(s for s in (generate_hard("train", k) for k in range(50))
+             if {o.order_id for o in s.orders} - {i.order_id for i in s.issues})
+    first = s.customer.name.split()[0]
+    own = [o for o in s.orders if o.order_id in {i.order_id for i in s.issues}]
+    aimed = f"Hi {first}, about {own[0].order_id} ({own[0].item}):"
+    listed = aimed + " your account shows " + ", ".join(f"{o.order_id} ({o.item})" for o in s.orders) + "."
+    assert personalisation(aimed, s) == 1.0
+    assert personalisation(listed, s) == personalisation(f"Hi {first},", s) < 1.0

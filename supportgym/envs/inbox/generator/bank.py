@@ -62,6 +62,7 @@ class Styles:
     account_lines: tuple[Parsed, ...]
     mobile_footers: tuple[Parsed, ...]
     urgent_cues: dict[str, tuple[Parsed, ...]]
+    urgent_subjects: dict[str, tuple[str, ...]]
     internal_signoffs: tuple[Parsed, ...]
     internal_greetings: tuple[Parsed, ...]
     footers: dict[str, tuple[Parsed, ...]]
@@ -141,6 +142,7 @@ def _compile_styles(s: StylePool) -> Styles:
         followups=ps(s.followups),
         thread_headers=ps(s.thread_headers), signatures=ps(s.signatures), account_lines=ps(s.account_lines),
         mobile_footers=ps(s.mobile_footers), urgent_cues={k: ps(v) for k, v in s.urgent_cues.items()},
+        urgent_subjects={k: tuple(v) for k, v in s.urgent_subjects.items()},
         internal_signoffs=ps(s.internal_signoffs), internal_greetings=ps(s.internal_greetings),
         footers={k: ps(v) for k, v in s.footers.items()},
     )

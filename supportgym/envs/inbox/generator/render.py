@@ -173,6 +173,9 @@ class Renderer:
 
         loud_subject = loud and rng.random() < mix.shout_subject.get(t.sender, 0.0)
         subject = self._fill(rng.choice(c.subjects), ctx, shout=loud_subject or style == "angry" and rng.random() < 0.3)
+        marks = st.urgent_subjects.get(t.lang)
+        if urgent and marks and rng.random() < mix.urgent_subject.get(t.sender, 0.0):
+            subject = rng.choice(marks).replace("{subject}", subject)
         # a follow-up bump ("Any update on the below?") asks for an answer: never on mail that wants none
         thread = not spam and t.reply is not False and t.lang in ("en", "hi-en", "pt", "fr") \
             and t.sender not in _BULK and c.t.quote is None and fmt == "plain" and rng.random() < (

@@ -24,6 +24,8 @@ def ngrams(text: str, n: int = 5) -> set[tuple[str, ...]]:
 def phrasings(split: str) -> list[str]:
     bank = load_split(split)
     out = style_texts(bank.source.style) + pool_texts(bank.source)
+    # subject marks hold {subject}, the rendered subject, not a slot: outside the slot-checked style texts
+    out += [m for marks in bank.source.style.urgent_subjects.values() for m in marks]
     for t in bank.source.templates:
         out.extend(template_texts(t))
     return out

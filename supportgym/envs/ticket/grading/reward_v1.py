@@ -108,8 +108,13 @@ def tagging(tags: Tag | None, s: ScenarioV1) -> float:
 def personalisation(text: str, s: ScenarioV1) -> float:
     lower = fold(text)
     touched = {i.order_id for i in s.issues}
-    facts = [s.customer.name.split()[0]] + [o.order_id for o in s.orders if o.order_id in touched]
-    facts += [o.item for o in s.orders if o.order_id in touched]
+    facts = [s.customer.name.split()[0]]
+    # a reply that also names the account's other orders listed them without reading which one the ticket is about
+    # (red team of 4 Dec: every order id and item appended to a draft): its order facts earn nothing
+    named = {norm for _, norm in _order_ids(text)}
+    if not named & ({o.order_id.upper() for o in s.orders if o.order_id not in touched}):
+        facts += [o.order_id for o in s.orders if o.order_id in touched]
+        facts += [o.item for o in s.orders if o.order_id in touched]
     # each fact folded like the text ("Дмитрий" loses its breve, Hangul decomposes): a name in another script counts
     hits = sum(fold(f) in lower for f in facts if f)
     return min(1.0, hits / 3)
