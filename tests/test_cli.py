@@ -275,3 +275,35 @@ def test_a_broken_link_on_the_output_path_fails_before_the_run(tmp_path):
         check_output_file(tmp_path / "gone" / "results.json")
     with pytest.raises(ConfigError, match="broken link"):
         check_output_folder(tmp_path / "gone")
+
+
+def test_train_plots_names_a_folder_it_cannot_plot(tmp_path):
+    """A new user's walkthrough (4 Dec): a missing or empty folder printed nothing and exited 0."""
+    for folder in (tmp_path / "nowhere", tmp_path):
+        result = runner.invoke(app, ["train", "plots", str(folder)])
+        assert isinstance(result.exception, ConfigError), result.output
+        assert str(folder) in str(result.exception)
+    assert ("no such folder" in str(runner.invoke(app, ["train", "plots", str(tmp_path / "nowhere")]).exception))
+
+
+def test_eval_refuses_a_checkpoint_the_agent_would_ignore(tmp_path):
+    """A new user's walkthrough (4 Dec): `--checkpoint` given to `rules` was ignored without a word."""
+    for env, agent in (("inbox", "rules"), ("tooldesk", "rules"), ("ticket", "oracle")):
+        result = runner.invoke(app, ["eval", "--env", env, "--agent", agent, "--checkpoint", str(tmp_path / "x.npz")])
+        assert isinstance(result.exception, ConfigError), (env, agent, result.output)
+        assert f"agent {agent!r}" in str(result.exception) and "allowed with:" in str(result.exception)
+    assert "classifier" in str(runner.invoke(app, ["eval", "--agent", "rules", "--checkpoint", "x"]).exception)
+    result = runner.invoke(app, ["eval", "--agent", "rules", "--base-url", "http://127.0.0.1:9"])
+    assert "--base-url" in str(result.exception)
+
+
+def test_train_commands_refuse_a_device_as_out_before_training():
+    """A new user's walkthrough (4 Dec): `train sac --out /dev/null` trained, then its atomic rename replaced the
+    device /dev/null with a regular file."""
+    assert not os.path.isfile("/dev/null")
+    for algo in ("sac", "grpo-episodes", "ppo", "dqn"):
+        result = runner.invoke(app, ["train", algo, "--out", "/dev/null", "--total-timesteps" if algo != "grpo-episodes"
+                                     else "--total-updates", "1"])
+        assert isinstance(result.exception, ConfigError), (algo, result.output)
+        assert "/dev/null" in str(result.exception)
+    assert not os.path.isfile("/dev/null")

@@ -276,3 +276,61 @@ def test_retraining_by_default_does_not_replace_the_committed_checkpoint():
 
     out = Path(ClassifierConfig().out).with_suffix(".npz").resolve()
     assert out != DEFAULT_CHECKPOINT.with_suffix(".npz").resolve() and out.parts[-2] == "runs"
+
+
+@pytest.mark.parametrize(("args", "named"), [
+    (["--c", "-1"], "--c: Input should be greater than 0"),
+    (["--generated", "-5"], "--generated:"),
+    (["--balance-power", "3"], "--balance-power:"),
+    (["--real-weight", "0"], "--real-weight:"),
+    (["--handwritten-part", "bogus"], "--handwritten-part: takes train and/or validation"),
+    (["--real-part", "test"], "--real-part: takes train and/or validation"),
+    (["--bias", "nowhere=1"], "--bias: unknown route(s) ['nowhere']"),
+])
+def test_train_classifier_checks_its_options_before_any_work(monkeypatch, tmp_path, args, named):
+    """A new user's walkthrough (4 Dec): these trained for a minute and then gave a traceback, or were saved as given."""
+    from typer.testing import CliRunner
+
+    import supportgym.train.classifier as tc
+    from supportgym.cli import _load_commands
+    from supportgym.cli.app import app
+
+    _load_commands()
+    monkeypatch.setattr(tc, "train_classifier", lambda cfg: pytest.fail("trained on a bad option"))
+    result = CliRunner().invoke(app, ["train", "classifier", *args, "--out", str(tmp_path / "c.npz")])
+    assert isinstance(result.exception, ConfigError) and named in str(result.exception), result.exception
+    assert not list(tmp_path.iterdir())
+
+
+def test_train_classifier_without_corpora_trains_on_the_rest(monkeypatch, tmp_path):
+    from typer.testing import CliRunner
+
+    import supportgym.train.classifier as tc
+    from supportgym.cli import _load_commands
+    from supportgym.cli.app import app
+
+    _load_commands()
+    monkeypatch.delenv(real.CORPORA_ENV, raising=False)
+    monkeypatch.setattr(real, "_candidates", lambda: [tmp_path / "nowhere"])
+    seen = []
+    monkeypatch.setattr(tc, "train_classifier", lambda cfg: seen.append(cfg) or {"checkpoint": str(tmp_path / "c.npz")})
+    result = CliRunner().invoke(app, ["train", "classifier", "--generated", "300"])
+    assert result.exit_code == 0, result.output
+    assert "no corpora folder found: training without real mail" in result.output
+    assert seen[0].real_parts == [] and seen[0].generated == 300
+    # and nothing of real mail is loaded, not even to validate on
+    monkeypatch.setattr(tc, "_source", lambda name, *a: pytest.fail("loaded real mail") if name == "real" else [])
+    assert "real" not in tc.load_data(seen[0])[0] and "real" not in tc.load_data(seen[0])[1]
+    # --cv needs the real mail it folds over
+    result = CliRunner().invoke(app, ["train", "classifier", "--cv"])
+    assert isinstance(result.exception, ConfigError) and "needs real mail" in str(result.exception)
+
+
+def test_checkpoint_records_the_command_that_rebuilds_it():
+    from supportgym.train.classifier import ClassifierConfig, cli_command
+
+    assert cli_command(ClassifierConfig()) == "supportgym train classifier --env inbox"
+    cmd = cli_command(ClassifierConfig(generated=300, c_grid=[0.5, 2.0], real_parts=[], hard=False,
+                                       route_bias={"trash": 0.2}, out="runs/x.npz"))
+    assert cmd == ("supportgym train classifier --env inbox --generated 300 --no-hard --real-part none "
+                   "--bias trash=0.2 --c 0.5 --c 2.0 --out runs/x.npz"), cmd

@@ -390,6 +390,32 @@ def test_v1_over_prioritised_step_shows_capacity_penalty():
     assert env0.step(gold_act(env0, priority="urgent")).reward_breakdown.capacity_penalty == 0.0
 
 
+def test_v1_congestion_counts_a_window_so_long_episodes_keep_their_score():
+    """A new user's walkthrough (4 Dec): every earlier over-prioritised email of the episode raised the cost, so the
+    penalty grew with the square of the episode's length and `rules` scored 0.65 at size 200, 0.32 at 1,000 and 0 at
+    2,000. Only the last ``over_priority_window`` emails crowd the lane now."""
+    env = make("inbox-v1")
+    obs = env.reset(seed=0, split="test", size=120)
+    window = env.cfg.penalties.over_priority_window
+    assert window == 20
+    charges = []
+    while not obs.done:
+        over = env.current_gold().priority != "urgent"
+        obs = env.step(gold_act(env, priority="urgent"))
+        if over:
+            charges.append(-obs.reward_breakdown.capacity_penalty)
+    # everything called urgent: the charge grows while the window fills, then never passes 0.15 * (1 + 0.5 * window)
+    # (the whole episode would have charged up to 0.15 * (1 + 0.5 * 110))
+    assert charges[:3] == pytest.approx([0.15, 0.225, 0.30])
+    cap = 0.15 * (1 + 0.5 * window)
+    assert max(charges) <= cap + 1e-9 and min(charges[-20:]) > 0.15 * (1 + 0.5 * (window - 5))
+    from supportgym.eval.runner import episode_specs, evaluate
+
+    scores = [evaluate("inbox-v1", "rules", episode_specs(split="test", size=n))[0].report["normalized_score"]
+              for n in (10, 400)]
+    assert scores[1] > scores[0] - 0.15, scores
+
+
 def test_v0_rewards_unchanged_by_v1():
     """inbox-v0 results stay reproducible: the oracle and rules totals on the fixed tasks."""
     from supportgym.eval.runner import episode_specs, evaluate

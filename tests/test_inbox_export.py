@@ -76,6 +76,17 @@ def test_bad_export_arguments_are_clear(tmp_path: Path) -> None:
     assert not (tmp_path / "x.jsonl").exists()
 
 
+def test_export_names_must_read_back_as_written(tmp_path: Path) -> None:
+    """A new user's walkthrough (4 Dec): --out x.csv wrote JSONL that `eval --emails x.csv` then read as CSV, and
+    --format hf --out small.jsonl made a folder named like a file."""
+    for name, args, needle in (("x.csv", [], "would read as csv"), ("x.mbox", [], "would read as mbox"),
+                               ("small.jsonl", ["--format", "hf"], "a folder name")):
+        r = RUN.invoke(app, ["export", "--out", str(tmp_path / name), "--split", "test", "--n", "3", *args])
+        assert isinstance(r.exception, ConfigError) and needle in str(r.exception), (name, r.exception)
+        assert not (tmp_path / name).exists()
+    assert export(tmp_path, "x.ndjson", "--split", "test", "--n", "3").is_file()
+
+
 def test_hf_format_holds_the_same_rows(tmp_path: Path) -> None:
     datasets = pytest.importorskip("datasets")
     out = export(tmp_path, "hf", "--split", "test", "--n", "12", "--seed", "3", "--format", "hf")

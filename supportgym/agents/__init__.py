@@ -55,4 +55,11 @@ def make_agent(env: str, name: str, **kwargs: Any) -> Agent:
     return load(table[name])(**kwargs)
 
 
-__all__ = ["AGENTS", "Agent", "RandomAgent", "agent_names", "make_agent"]
+def agent_takes(env: str, name: str, option: str) -> bool:
+    """Whether agent ``name`` of ``env`` names ``option`` (checkpoint, base_url, model) in its constructor."""
+    import inspect
+
+    return option in inspect.signature(load(AGENTS[spec(env).name][name])).parameters
+
+
+__all__ = ["AGENTS", "Agent", "RandomAgent", "agent_names", "agent_takes", "make_agent"]

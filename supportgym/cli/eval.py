@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from ..agents import agent_names, agent_takes
 from ..core.errors import ConfigError
 from ..core.io import check_output_file, write_json_atomic
 from ..core.registry import spec
@@ -100,7 +101,8 @@ def eval_command(
     gold: Optional[str] = typer.Option(
         None, help="with --emails: label every message, e.g. 'priority=spam,category=spam_phishing,route_to=trash'"
     ),
-    checkpoint: Optional[str] = typer.Option(None, help="policy checkpoint for trained agents (sac, ppo, dqn, llm)"),
+    checkpoint: Optional[str] = typer.Option(None, help="checkpoint of a trained agent (inbox classifier, head, llm; "
+                                                        "ticket learned, llm; tooldesk sac, ppo, dqn, *-hard, llm)"),
     base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible endpoint for the llm agent"),
     model: Optional[str] = typer.Option(None, help="model name or local path for the llm agent"),
     out: Optional[Path] = typer.Option(None, help="write results JSON here (atomically)"),
@@ -139,6 +141,10 @@ def eval_command(
     agent_kwargs: dict[str, Any] = {"seed": seed}
     for key, value in (("checkpoint", checkpoint), ("base_url", base_url), ("model", model)):
         if value is not None:
+            if agent in agent_names(env_spec.name) and not agent_takes(env_spec.name, agent, key):  # said, not ignored
+                takers = [a for a in agent_names(env_spec.name) if agent_takes(env_spec.name, a, key)]
+                raise ConfigError(f"--{key.replace('_', '-')}: agent {agent!r} of {env_spec.name} takes none; "
+                                  f"allowed with: {', '.join(takers) or 'no agent of this env'}")
             agent_kwargs[key] = value
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TimeRemainingColumn())

@@ -20,6 +20,7 @@ from rich.console import Console
 from ..core.errors import ConfigError, expected
 from ..core.io import check_output_file, write_text_atomic
 from ..core.registry import spec
+from ..envs.inbox.importers import EXTENSIONS
 from ..eval.formatting import shown
 from .app import app
 
@@ -98,6 +99,14 @@ def export_command(
         raise ConfigError(f"export writes emails: only the inbox environment has them, not {env!r}")
     if format not in FORMATS:
         raise ConfigError(expected("--format", format, list(FORMATS)))
+    # the importers pick a file's format by its extension: the output must read back as what was written
+    read_as = EXTENSIONS.get(out.suffix.lower())
+    if format == "hf" and read_as and not out.is_dir():
+        raise ConfigError(f"--out {out}: with --format hf, allowed: a folder name (the dataset), not a {out.suffix} "
+                          "file name; for a JSONL file leave out --format hf")
+    if format == "jsonl" and read_as not in (None, "jsonl"):
+        raise ConfigError(f"--out {out}: export writes JSONL, which `--emails` would read as {read_as} by its "
+                          f"extension; allowed: a .jsonl or .ndjson file (or --format hf for a dataset folder)")
     if format == "hf":
         if out.exists() and not out.is_dir():
             raise ConfigError(f"--out {out}: is a file; with --format hf, allowed: a folder (the dataset)")

@@ -222,9 +222,16 @@ def _eval_tasks(text: Optional[str]) -> dict[str, tuple[str, ...]]:
 @train_app.command("plots")
 def plots_command(run_dir: Path = typer.Argument(..., help="a run directory of `train grpo` or `train sft`")) -> None:
     """(Re)draw the PNG plots of a run from its metrics.jsonl and eval files."""
+    from ..core.errors import ConfigError
     from ..train.plots import plot_run
 
-    for p in plot_run(run_dir):
+    if not run_dir.is_dir():
+        raise ConfigError(f"train plots {run_dir}: no such folder; allowed: a run folder of `train grpo` or `train sft`")
+    written = plot_run(run_dir)
+    if not written:
+        raise ConfigError(f"train plots {run_dir}: nothing to plot; allowed: a run folder holding metrics.jsonl "
+                          "(or eval_before.json and eval_after.json)")
+    for p in written:
         console.print(f"wrote {shown(p)}")
 
 

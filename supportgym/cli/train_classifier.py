@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
+from pydantic import ValidationError
 from rich.console import Console
 
 from ..core.errors import ConfigError
@@ -32,7 +33,8 @@ def classifier_command(
     corpora: Optional[Path] = typer.Option(None, help="real-mail corpora folder (default $SUPPORTGYM_CORPORA or "
                                                       "../shared/corpora)"),
     real_part: Optional[list[str]] = typer.Option(None, "--real-part", help="real parts to train on (repeat; "
-                                                   "default train and validation; --cv folds over them)"),
+                                                   "default train and validation, skipped with a note where no "
+                                                   "corpora folder is found; 'none' for none; --cv folds over them)"),
     handwritten_part: Optional[list[str]] = typer.Option(None, "--handwritten-part", help="handwritten parts to train on "
                                                           "(repeat; default train and validation; 'none' for none)"),
     handwritten_weight: Optional[float] = typer.Option(None, help="weight of the hand-written mail relative to its "
@@ -50,7 +52,7 @@ def classifier_command(
     + handwritten:train + handwritten:validation."""
     if env != "inbox":
         raise ConfigError(f"train classifier: env {env!r} has no classifier agent; use --env inbox")
-    from ..train.classifier import ClassifierConfig, cross_validate_real, train_classifier
+    from ..train.classifier import OPTIONS, ClassifierConfig, cross_validate_real, train_classifier
 
     given: dict[str, Any] = {
         "generated": generated, "generated_validation": generated_validation, "real_weight": real_weight,
@@ -61,14 +63,43 @@ def classifier_command(
             given["route_bias"] = {k.strip(): float(v) for k, v in (b.split("=", 1) for b in bias)}
         except ValueError:
             raise ConfigError(f"--bias takes ROUTE=NUMBER, e.g. --bias trash=0.2; got {bias}") from None
-    given.update(real_parts=real_part or None, meta_scale=meta_scale, handwritten_weight=handwritten_weight,
+    given.update(real_parts=None if real_part is None else [p for p in real_part if p != "none"],
+                 meta_scale=meta_scale, handwritten_weight=handwritten_weight,
                  handwritten_parts=None if handwritten_part is None else [p for p in handwritten_part if p != "none"])
     fields = {k: v for k, v in given.items() if v is not None}
     fields.update(hard=hard, seed=seed)
+    try:
+        cfg = ClassifierConfig(**fields)
+    except ValidationError as err:  # checked before any work, named as the user typed it
+        raise ConfigError("; ".join(_option_error(e, OPTIONS) for e in err.errors())) from None
+    if real_part is None and not _corpora_found(cfg.corpora):
+        console.print("[yellow]note:[/] no corpora folder found: training without real mail (set "
+                      "$SUPPORTGYM_CORPORA or --corpora DIR to use it; --real-part none silences this note)")
+        cfg = cfg.model_copy(update={"real_parts": []})
     if cv:
-        console.print_json(json.dumps(cross_validate_real(ClassifierConfig(**fields), trash_biases=sweep_trash)))
+        if not cfg.real_parts:
+            raise ConfigError("--cv cross-validates inside the real parts: it needs real mail (--corpora DIR)")
+        console.print_json(json.dumps(cross_validate_real(cfg, trash_biases=sweep_trash)))
         return
-    summary = train_classifier(ClassifierConfig(**fields))
+    summary = train_classifier(cfg)
     summary.pop("tried", None)
     console.print_json(json.dumps(summary, default=str))
     console.print(f"use it with: supportgym eval --env inbox --agent classifier --checkpoint {shown(summary['checkpoint'])}")
+
+
+def _option_error(e: Any, options: dict[str, str]) -> str:
+    field = str(e["loc"][0]) if e["loc"] else ""
+    opt = options.get(field, "--" + field.replace("_", "-"))
+    msg = str(e["msg"]).removeprefix("Value error, ")
+    return f"{opt}: {msg} (got {e['input']!r})"
+
+
+def _corpora_found(root: str | None) -> bool:
+    from ..core.errors import DataUnavailableError
+    from ..envs.inbox.real import corpora_root
+
+    try:
+        corpora_root(root)
+    except DataUnavailableError:
+        return False  # nothing named and nothing found; a folder named but missing stays an error
+    return True

@@ -10,6 +10,7 @@ from typing import Any, Optional
 import typer
 
 from ..core.errors import ConfigError, expected
+from ..core.io import check_output_file
 from ..eval.formatting import counts_as_ints
 from .app import train_app
 
@@ -38,6 +39,13 @@ def _default_out(algo: str, hard: bool) -> str:
     return f"runs/tooldesk_{'hard_' if hard else ''}{algo}{'.pt' if algo in ('sac', 'grpo') else '.zip'}"
 
 
+def _out(out: Optional[Path], algo: str, hard: bool) -> str:
+    """The checkpoint path, checked before training: a folder, a device or a place that cannot be written is an
+    error now, not after the run."""
+    default = _default_out(algo, hard)
+    return str(check_output_file(out or default, example=Path(default).name))
+
+
 @train_app.command("sac")
 def sac_command(
     total_timesteps: int = typer.Option(24_000, min=1, help="environment steps"),
@@ -51,7 +59,7 @@ def sac_command(
     """Train SAC-discrete (CleanRL style, MLP [256, 256]) on SupportGym/ToolDesk-v0 (or ToolDeskHard-v1)."""
     from ..train.sac_discrete import Args, train
 
-    _report(train(Args(total_timesteps=total_timesteps, seed=seed, threads=threads, out=str(out or _default_out("sac", hard)),
+    _report(train(Args(total_timesteps=total_timesteps, seed=seed, threads=threads, out=_out(out, "sac", hard),
                        hard=hard, max_seconds=max_seconds, patience=patience)))
 
 
@@ -79,7 +87,7 @@ def grpo_episodes_command(
     _report(train(Args(total_updates=total_updates, queries_per_update=queries_per_update, group_size=group_size,
                        learning_rate=learning_rate, entropy_coef=entropy_coef, warm_start_episodes=warm_start_episodes,
                        eval_every=eval_every, eval_episodes=eval_episodes,
-                       seed=seed, threads=threads, out=str(out or _default_out("grpo", hard)),
+                       seed=seed, threads=threads, out=_out(out, "grpo", hard),
                        hard=hard, max_seconds=max_seconds, patience=patience)))
 
 
@@ -88,7 +96,7 @@ def _sb3(algo: str, total_timesteps: int, seed: int, threads: int, out: Optional
     from ..train.sb3 import SB3Config, train
 
     _report(train(SB3Config(algo=algo, total_timesteps=total_timesteps, seed=seed, threads=threads,
-                            out=str(out or _default_out(algo, hard)), hard=hard, max_seconds=max_seconds,
+                            out=_out(out, algo, hard), hard=hard, max_seconds=max_seconds,
                             patience=patience)))
 
 

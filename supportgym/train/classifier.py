@@ -23,13 +23,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from pydantic import Field, field_validator
+from pydantic import Field, PositiveFloat, field_validator
 
 from ..agents.inbox_classifier import FIELDS, Head, TriageModel
 from ..agents.inbox_features import Vectorizer, features, weigh
 from ..core.errors import ConfigError
 from ..core.types import Model
-from ..envs.inbox.models import LabelledEmail
+from ..envs.inbox.models import ROUTES, LabelledEmail
 from ..envs.inbox.real import real_metrics, real_pool
 
 
@@ -55,9 +55,10 @@ class ClassifierConfig(Model):
     balance_power: float = Field(1.0, ge=0, le=1, description="class balancing inside each source: weight ~ "
                                  "(1 / class count) ** power (1: fully balanced, 0: none)")
     hard: bool = Field(True, description="add hard:train / hard:validation when that source exists")
-    real_parts: list[str] = Field(default_factory=lambda: ["train", "validation"], min_length=1,
+    real_parts: list[str] = Field(default_factory=lambda: ["train", "validation"],
                                   description="real parts trained on; the final checkpoint uses train + validation "
-                                              "(hyper-parameters chosen beforehand by cross-validation)")
+                                              "(hyper-parameters chosen beforehand by cross-validation); [] trains "
+                                              "without real mail")
     route_bias: dict[str, float] = Field(default_factory=lambda: dict(ROUTE_BIAS),
                                          description="logit offsets added to the route head (chosen by cross-validation): "
                                                      "a positive trash offset trades a little ham safety for spam recall")
@@ -68,7 +69,7 @@ class ClassifierConfig(Model):
     meta_scale: float = Field(META_SCALE, ge=0, description="value of each cue feature (shape cues, rules scores) "
                               "beside the L2-normalised text n-grams; 0: normalised with the text")
     min_df: int = Field(2, ge=1)
-    c_grid: list[float] = Field(default_factory=lambda: [1.0], min_length=1,
+    c_grid: list[PositiveFloat] = Field(default_factory=lambda: [1.0], min_length=1,
                                 description="inverse regularisation strengths tried; the best on validation is kept "
                                             "(C = 1 was chosen by cross-validation)")
     max_iter: int = Field(400, ge=10)
@@ -78,12 +79,47 @@ class ClassifierConfig(Model):
     out: str = "runs/inbox_classifier.npz"
     corpora: str | None = Field(None, description="real-mail corpora folder (default: $SUPPORTGYM_CORPORA or ../shared/corpora)")
 
-    @field_validator("handwritten_parts")
+    @field_validator("handwritten_parts", "real_parts")
     @classmethod
     def _no_test(cls, parts: list[str]) -> list[str]:
         if any(p not in ("train", "validation") for p in parts):
-            raise ValueError(f"handwritten_parts takes train and/or validation (test stays held out); got {parts}")
+            raise ValueError("takes train and/or validation (test stays held out)")
         return parts
+
+    @field_validator("route_bias")
+    @classmethod
+    def _routes(cls, bias: dict[str, float]) -> dict[str, float]:
+        unknown = sorted(set(bias) - set(ROUTES))
+        if unknown:
+            raise ValueError(f"unknown route(s) {unknown}; routes are {', '.join(ROUTES)}")
+        return bias
+
+
+#: ClassifierConfig field -> the ``train classifier`` option that sets it, where the names differ
+OPTIONS = {"c_grid": "--c", "real_parts": "--real-part", "handwritten_parts": "--handwritten-part",
+           "route_bias": "--bias"}
+
+
+def cli_command(cfg: ClassifierConfig) -> str:
+    """The ``supportgym train classifier`` command line that rebuilds ``cfg`` (defaults left out)."""
+    out = ["supportgym train classifier --env inbox"]
+    default = ClassifierConfig()
+    for name in ClassifierConfig.model_fields:
+        v, d = getattr(cfg, name), getattr(default, name)
+        if v == d:
+            continue
+        opt = OPTIONS.get(name, "--" + name.replace("_", "-"))
+        if isinstance(v, bool):
+            out.append(opt if v else "--no-" + opt[2:])
+        elif name == "route_bias":
+            out.extend(f"--bias {k}={x:g}" for k, x in sorted(v.items()))
+        elif isinstance(v, list):
+            out.extend(f"{opt} {x}" for x in v) if v else out.append(f"{opt} none")
+        elif isinstance(v, dict):
+            out.append(f"({name}={v})")  # no option sets it: said so rather than dropped
+        else:
+            out.append(f"{opt} {v}")
+    return " ".join(out)
 
 
 def _label(e: LabelledEmail, field: str) -> str:
@@ -114,7 +150,8 @@ def source_weight(name: str, cfg: ClassifierConfig) -> float:
 
 def load_data(cfg: ClassifierConfig) -> tuple[dict[str, list[LabelledEmail]], dict[str, list[LabelledEmail]]]:
     """(train sets, validation sets) by source name."""
-    names = ["generated", "real"] + (["hard"] if cfg.hard else []) + ["handwritten"]
+    # no real parts: no real mail at all, not even to validate on (it may not be on this machine)
+    names = ["generated"] + (["real"] if cfg.real_parts else []) + (["hard"] if cfg.hard else []) + ["handwritten"]
     sizes = {"train": cfg.generated, "validation": cfg.generated_validation}
     trained = {"real": cfg.real_parts, "handwritten": cfg.handwritten_parts}
     out: tuple[dict[str, list[LabelledEmail]], dict[str, list[LabelledEmail]]] = ({}, {})
@@ -274,12 +311,12 @@ def train_classifier(cfg: ClassifierConfig) -> dict[str, Any]:
         "model": "TF-IDF (words, word bigrams, subject words, char 3-5-grams in words, shape cues) + "
                  "class-balanced logistic regression per field",
         "trained_on": {name: len(es) for name, es in train.items()},
-        "real_parts": cfg.real_parts, "real_validation_held_out": "validation" not in cfg.real_parts,
+        "real_parts": cfg.real_parts, "real_validation_held_out": bool(cfg.real_parts) and "validation" not in cfg.real_parts,
         "route_bias": cfg.route_bias, "family_boost": cfg.family_boost, "meta_scale": cfg.meta_scale,
         "real_weight": cfg.real_weight, "handwritten_parts": cfg.handwritten_parts,
         "handwritten_weight": cfg.handwritten_weight, "balance_power": cfg.balance_power, "C": c, "features": len(vocab), "seed": cfg.seed,
         "validation": report, "selection": [{"C": t["C"], "score": t["score"]} for t in tried],
-        "command": "supportgym train classifier --env inbox",
+        "command": cli_command(cfg),
     }
     path = TriageModel(vec, heads, card).save(cfg.out)
     return {"checkpoint": str(path), "size_bytes": path.stat().st_size, "seconds": round(time.monotonic() - t0, 1),

@@ -67,6 +67,9 @@ class Penalties(Model):
     over_priority: dict[str, float] = Field(default_factory=dict)
     #: each earlier over-prioritised email of the episode raises that cost by this fraction (v0: 0)
     over_priority_congestion: float = Field(0.0, ge=0)
+    #: congestion counts only the over-prioritised among the last this many emails (a lane clears as it works, so
+    #: the cost per email stays bounded in a long episode); 0: every earlier email of the episode
+    over_priority_window: int = Field(0, ge=0)
 
 
 class InboxConfig(Model):

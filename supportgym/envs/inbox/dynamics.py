@@ -67,8 +67,14 @@ class Dynamics:
         self.announce: list[int] = []
         self.breached: list[int] = []
         self.by_deadline = plan.by_deadline
-        #: emails labelled above their true priority so far (their lane slows down: reward.over_priority_penalty)
-        self.over_prioritised = 0
+        #: positions of the emails labelled above their true priority so far (their lane slows down:
+        #: reward.over_priority_penalty)
+        self.over_prioritised: list[int] = []
+
+    def congestion(self, i: int) -> int:
+        """Over-prioritised emails that still crowd the lane when email ``i`` is labelled."""
+        window = self.cfg.penalties.over_priority_window
+        return len(self.over_prioritised) if not window else sum(j >= i - window for j in self.over_prioritised)
 
     # ---- budget and queues ---------------------------------------------------------
     def spend_flag(self) -> bool:

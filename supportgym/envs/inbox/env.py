@@ -245,8 +245,9 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
         if gold is not None:
             p, c, r, e = score_labels(cfg, gold, action.priority, action.category, action.route_to, escalated)
             y = score_reply(cfg, self._scorers[i], action.reply_draft)
-            cap = over_priority_penalty(cfg, gold, action.priority, dyn.over_prioritised)
-            dyn.over_prioritised += cap < 0
+            cap = over_priority_penalty(cfg, gold, action.priority, dyn.congestion(i))
+            if cap < 0:
+                dyn.over_prioritised.append(i)
             dyn.handle(i, action.priority, action.route_to, reached)
         else:
             p = c = r = e = y = cap = 0.0

@@ -54,7 +54,8 @@ inbox-v1 (``versions.1`` in data/config.json) changes these, nothing else::
                              in its separator-free text, not written whole) or written whole inside a
                              quotation (a run of 4+ of the body's tokens in order) / max(#those words, 8)
     priority   = w_p * (1 exact, 0.5 one level below, partial.priority_over = 0.25 one level above, else 0)
-    capacity_penalty = -over_priority[label] * (1 + over_priority_congestion * #earlier over-prioritised)
+    capacity_penalty = -over_priority[label] * (1 + over_priority_congestion * #over-prioritised among the
+                                                     over_priority_window emails before it)
                  over_priority: urgent 0.15, high 0.1, medium 0.05; congestion 0.5
     SLA        = met only when the label is at or above the true priority (sla_tolerance 0): the
                  label picks the lane that works the email, and a slower lane misses its deadline;
@@ -133,9 +134,10 @@ def over_priority_penalty(cfg: InboxConfig, gold: Gold, priority: str, earlier: 
 
         -penalties.over_priority[label] * (1 + penalties.over_priority_congestion * earlier)
 
-    ``earlier``: over-prioritised emails already charged this episode. A fast lane slows down
-    with every email that does not belong in it, so the cost grows with their number: one
-    honest misjudgement is cheap, labelling everything high is not.
+    ``earlier``: over-prioritised emails still crowding the lane (``Dynamics.congestion``: those among
+    the last ``over_priority_window`` emails). A fast lane slows down with every email that does not
+    belong in it, so the cost grows with their number: one honest misjudgement is cheap, labelling
+    everything high is not.
     """
     if PRIORITY_RANK[priority] >= PRIORITY_RANK[gold.priority]:
         return 0.0
