@@ -307,3 +307,14 @@ def test_train_commands_refuse_a_device_as_out_before_training():
         assert isinstance(result.exception, ConfigError), (algo, result.output)
         assert "/dev/null" in str(result.exception)
     assert not os.path.isfile("/dev/null")
+
+
+def test_leaderboard_says_when_overall_rows_cover_different_tasks(tmp_path):
+    """A new user's walkthrough (4 Dec): a run with `real:test` and one without were ranked side by side as `all`."""
+    for name, splits in (("a", ["test", "real:test"]), ("b", ["test"])):
+        args = [a for sp in splits for a in ("--split", sp)]
+        run("bench", "--env", "inbox", "--agent", "rules", "--episodes", "1", "--no-tasks", *args,
+            "--out", str(tmp_path / name), "--no-report")
+    board = " ".join(run("leaderboard", str(tmp_path)).output.split())
+    assert "do not compare" in board and "--task split:test" in board, board
+    assert "do not compare" not in run("leaderboard", str(tmp_path), "--task", "split:test").output

@@ -334,3 +334,24 @@ def test_checkpoint_records_the_command_that_rebuilds_it():
                                        route_bias={"trash": 0.2}, out="runs/x.npz"))
     assert cmd == ("supportgym train classifier --env inbox --generated 300 --no-hard --real-part none "
                    "--bias trash=0.2 --c 0.5 --c 2.0 --out runs/x.npz"), cmd
+    # the line parses back to the same settings (the review of 4 Dec: a space in --out, rounded floats, and settings
+    # no option sets made lines that did not run or did not rebuild)
+    import shlex
+
+    from typer.testing import CliRunner
+
+    import supportgym.train.classifier as tc
+    from supportgym.cli import _load_commands
+    from supportgym.cli.app import app
+
+    _load_commands()
+    cfg = ClassifierConfig(generated=300, out="my runs/c.npz", route_bias={"trash": 0.1234567}, real_parts=["train"])
+    seen = []
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(tc, "train_classifier", lambda c: seen.append(c) or {"checkpoint": c.out})
+        result = CliRunner().invoke(app, shlex.split(cli_command(cfg), comments=True)[1:])
+    assert result.exit_code == 0, result.output
+    assert seen[0] == cfg
+    odd = cli_command(ClassifierConfig(min_df=3, family_boost={"sales": 2.0}, route_bias={}))
+    assert odd.startswith("supportgym train classifier --env inbox  # not settable by an option: ")
+    assert "min_df=3" in odd and "route_bias={}" in odd and shlex.split(odd, comments=True) == odd.split("  #")[0].split()

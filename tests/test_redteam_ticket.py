@@ -2683,3 +2683,5 @@ def test_listing_every_order_on_the_account_is_not_personalisation():
     listed = aimed + " your account shows " + ", ".join(f"{o.order_id} ({o.item})" for o in s.orders) + "."
     assert personalisation(aimed, s) == 1.0
     assert personalisation(listed, s) == personalisation(f"Hi {first},", s) < 1.0
+    items = f"Hi {first}, your account shows " + ", ".join(o.item for o in s.orders) + "."  # by item, no ids
+    assert personalisation(items, s) == personalisation(f"Hi {first},", s)

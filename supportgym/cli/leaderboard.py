@@ -12,7 +12,7 @@ from rich.console import Console
 from ..core.errors import ConfigError, expected
 from ..core.io import check_output_file, write_text_atomic
 from ..eval.formatting import encodable, shown
-from ..eval.leaderboard import leaderboard_rows, leaderboard_table, load_results, markdown_rows
+from ..eval.leaderboard import leaderboard_rows, leaderboard_table, load_results, markdown_rows, mixed_task_sets
 from .app import app
 
 console = Console(width=None if sys.stdout.isatty() else 160)
@@ -39,6 +39,13 @@ def leaderboard_command(
         if value and groups and value not in present:  # a typo would print an empty table
             raise ConfigError(expected(flag, value, sorted(present), f"(the values in {folder})"))
     rows = leaderboard_rows(runs, task)
+    if task is None:
+        for env_id, sets in mixed_task_sets(r for r in runs if not env or env in (
+                {g["env"] for g in r.get("groups", [])} | {g["env"].split("-v")[0] for g in r.get("groups", [])})).items():
+            shared = sorted(set.intersection(*map(set, sets)))
+            console.print(f"[yellow]note:[/] {shown(env_id)}: the runs' `all` rows cover different task groups "
+                          f"({' vs '.join(', '.join(t) for t in sets)}), so they do not compare; rank on one "
+                          f"with --task {shown(shared[0]) if shared else 'TASK'}")
     if env:
         rows = [r for r in rows if r["env"] == env or r["env"].split("-v")[0] == env]
     console.print(leaderboard_table(rows, title=f"SupportGym leaderboard · {len(runs)} run(s) in {shown(folder)}"))

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from rich.console import Console
 
 from ..core.errors import ConfigError
+from ..core.io import check_output_file
 from ..eval.formatting import shown
 from .app import train_app
 
@@ -78,9 +79,11 @@ def classifier_command(
         cfg = cfg.model_copy(update={"real_parts": []})
     if cv:
         if not cfg.real_parts:
-            raise ConfigError("--cv cross-validates inside the real parts: it needs real mail (--corpora DIR)")
+            raise ConfigError("--cv cross-validates inside the real parts: it needs real mail (drop --real-part none; "
+                              "where no corpora folder is found, name one with --corpora DIR)")
         console.print_json(json.dumps(cross_validate_real(cfg, trash_biases=sweep_trash)))
         return
+    check_output_file(cfg.out, example="inbox_classifier.npz")  # before minutes of training, not at the save
     summary = train_classifier(cfg)
     summary.pop("tried", None)
     console.print_json(json.dumps(summary, default=str))

@@ -55,6 +55,20 @@ def headline_groups(results: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [g for g in groups if g["task"] == "all" or (g["env"], g["agent"]) not in have_all]
 
 
+def mixed_task_sets(runs: Iterable[Mapping[str, Any]]) -> dict[str, list[list[str]]]:
+    """Per env whose runs' ``all`` rows stand for different task groups (one run had ``real:test``, another not):
+    the distinct sets. Their overall rows are not comparable; ``--task`` ranks on one group."""
+    sets: dict[str, set[tuple[str, ...]]] = {}
+    for run in runs:
+        by_env: dict[str, set[str]] = {}
+        for g in run.get("groups", []):
+            if g["task"] != "all":
+                by_env.setdefault(g["env"], set()).add(g["task"])
+        for env, tasks in by_env.items():
+            sets.setdefault(env, set()).add(tuple(sorted(tasks)))
+    return {env: [list(t) for t in sorted(v)] for env, v in sorted(sets.items()) if len(v) > 1}
+
+
 def row(group: Mapping[str, Any], run: Mapping[str, Any] | None = None) -> dict[str, Any]:
     s = group["summary"]
     pk = _max_pass(s)

@@ -15,6 +15,7 @@ report and pick among ``c_grid``. No test split is read here. The result is save
 from __future__ import annotations
 
 import math
+import shlex
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -101,25 +102,28 @@ OPTIONS = {"c_grid": "--c", "real_parts": "--real-part", "handwritten_parts": "-
 
 
 def cli_command(cfg: ClassifierConfig) -> str:
-    """The ``supportgym train classifier`` command line that rebuilds ``cfg`` (defaults left out)."""
+    """The ``supportgym train classifier`` command line that rebuilds ``cfg`` (defaults left out; settings no option
+    sets follow as a shell comment, so the line still runs and says what it cannot set)."""
     out = ["supportgym train classifier --env inbox"]
+    unset: list[str] = []
     default = ClassifierConfig()
     for name in ClassifierConfig.model_fields:
         v, d = getattr(cfg, name), getattr(default, name)
         if v == d:
             continue
         opt = OPTIONS.get(name, "--" + name.replace("_", "-"))
-        if isinstance(v, bool):
+        if name in ("min_df", "max_iter", "family_boost") or (name == "route_bias" and not v):
+            unset.append(f"{name}={v!r}")
+        elif isinstance(v, bool):
             out.append(opt if v else "--no-" + opt[2:])
         elif name == "route_bias":
-            out.extend(f"--bias {k}={x:g}" for k, x in sorted(v.items()))
+            out.extend(f"--bias {k}={x!r}" for k, x in sorted(v.items()))
         elif isinstance(v, list):
-            out.extend(f"{opt} {x}" for x in v) if v else out.append(f"{opt} none")
-        elif isinstance(v, dict):
-            out.append(f"({name}={v})")  # no option sets it: said so rather than dropped
+            out.extend(f"{opt} {x!r}" if isinstance(x, float) else f"{opt} {shlex.quote(str(x))}" for x in v) \
+                if v else out.append(f"{opt} none")
         else:
-            out.append(f"{opt} {v}")
-    return " ".join(out)
+            out.append(f"{opt} {v!r}" if isinstance(v, float) else f"{opt} {shlex.quote(str(v))}")
+    return " ".join(out) + (f"  # not settable by an option: {', '.join(unset)}" if unset else "")
 
 
 def _label(e: LabelledEmail, field: str) -> str:

@@ -4,6 +4,7 @@ fill the slots, and derive the gold labels from what ended up in the text."""
 from __future__ import annotations
 
 import random
+import re
 from datetime import datetime, timedelta
 from itertools import accumulate
 
@@ -34,6 +35,7 @@ _SENDER_STYLES = {
 #: who gets the split's generic formal lines, and about what (see ``StylePool.formal``)
 _FORMAL_LINES_SENDERS = frozenset({"customer", "consumer", "prospect"})
 _FORMAL_LINES_CATEGORIES = frozenset({"technical_support", "billing_inquiry", "sales_lead", "general_inquiry"})
+_SAYS_URGENT = re.compile(r"\b(urgent|dringend)", re.I)  # urgent, urgently, urgente, dringend, dringende
 _RE = {"en": "Re: ", "de": "AW: ", "es": "RE: ", "hi-en": "Re: ", "pt": "RE: ", "fr": "RE : "}
 
 
@@ -175,7 +177,9 @@ class Renderer:
         subject = self._fill(rng.choice(c.subjects), ctx, shout=loud_subject or style == "angry" and rng.random() < 0.3)
         marks = st.urgent_subjects.get(t.lang)
         if urgent and marks and rng.random() < mix.urgent_subject.get(t.sender, 0.0):
-            subject = rng.choice(marks).replace("{subject}", subject)
+            mark = rng.choice(marks)
+            if not _SAYS_URGENT.search(subject):  # "Urgent: Urgent: ..." when the template's subject says it already
+                subject = mark.replace("{subject}", subject)
         # a follow-up bump ("Any update on the below?") asks for an answer: never on mail that wants none
         thread = not spam and t.reply is not False and t.lang in ("en", "hi-en", "pt", "fr") \
             and t.sender not in _BULK and c.t.quote is None and fmt == "plain" and rng.random() < (

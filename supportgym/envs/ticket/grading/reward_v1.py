@@ -109,12 +109,16 @@ def personalisation(text: str, s: ScenarioV1) -> float:
     lower = fold(text)
     touched = {i.order_id for i in s.issues}
     facts = [s.customer.name.split()[0]]
-    # a reply that also names the account's other orders listed them without reading which one the ticket is about
-    # (red team of 4 Dec: every order id and item appended to a draft): its order facts earn nothing
+    own = [o for o in s.orders if o.order_id in touched]
+    # a reply that also names the account's other orders, by id or by item, listed them without reading which one
+    # the ticket is about (red team and review of 4 Dec: every order id or item appended to a draft): its order
+    # facts earn nothing. An honest "your other order is fine" by id or item costs the same, at most ~0.05
     named = {norm for _, norm in _order_ids(text)}
-    if not named & ({o.order_id.upper() for o in s.orders if o.order_id not in touched}):
-        facts += [o.order_id for o in s.orders if o.order_id in touched]
-        facts += [o.item for o in s.orders if o.order_id in touched]
+    own_items = {fold(o.item) for o in own}
+    others = [o for o in s.orders if o.order_id not in touched]
+    if not any(o.order_id.upper() in named or (fold(o.item) not in own_items and fold(o.item) in lower)
+               for o in others):
+        facts += [o.order_id for o in own] + [o.item for o in own]
     # each fact folded like the text ("Дмитрий" loses its breve, Hangul decomposes): a name in another script counts
     hits = sum(fold(f) in lower for f in facts if f)
     return min(1.0, hits / 3)
