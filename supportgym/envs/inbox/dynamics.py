@@ -22,6 +22,7 @@ noted ("late"); its breach is announced and charged when it is handled, or at th
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from .config import InboxConfig
@@ -74,7 +75,8 @@ class Dynamics:
     def congestion(self, i: int) -> int:
         """Over-prioritised emails that still crowd the lane when email ``i`` is labelled."""
         window = self.cfg.penalties.over_priority_window
-        return len(self.over_prioritised) if not window else sum(j >= i - window for j in self.over_prioritised)
+        # positions are appended in order: a binary search keeps a long episode linear
+        return len(self.over_prioritised) - (bisect_left(self.over_prioritised, i - window) if window else 0)
 
     # ---- budget and queues ---------------------------------------------------------
     def spend_flag(self) -> bool:
