@@ -34,21 +34,27 @@ def leaderboard_command(
     for note in notes:
         console.print(f"[yellow]skipped[/] {shown(note)}")
     groups = [g for run in runs for g in run.get("groups", [])]
-    for flag, value, present in (("--env", env, {g["env"] for g in groups} | {g["env"].split("-v")[0] for g in groups}),
+    for flag, value, present in (("--env", env, {g["env"] for g in groups} | {_base(g["env"]) for g in groups}),
                                  ("--task", task, {g["task"] for g in groups})):
         if value and groups and value not in present:  # a typo would print an empty table
             raise ConfigError(expected(flag, value, sorted(present), f"(the values in {folder})"))
     rows = leaderboard_rows(runs, task)
     if task is None:
-        for env_id, sets in mixed_task_sets(r for r in runs if not env or env in (
-                {g["env"] for g in r.get("groups", [])} | {g["env"].split("-v")[0] for g in r.get("groups", [])})).items():
+        for env_id, sets in mixed_task_sets(runs).items():
+            if env and env not in (env_id, _base(env_id)):
+                continue
             shared = sorted(set.intersection(*map(set, sets)))
             console.print(f"[yellow]note:[/] {shown(env_id)}: the runs' `all` rows cover different task groups "
                           f"({' vs '.join(', '.join(t) for t in sets)}), so they do not compare; rank on one "
                           f"with --task {shown(shared[0]) if shared else 'TASK'}")
     if env:
-        rows = [r for r in rows if r["env"] == env or r["env"].split("-v")[0] == env]
+        rows = [r for r in rows if env in (r["env"], _base(r["env"]))]
     console.print(leaderboard_table(rows, title=f"SupportGym leaderboard · {len(runs)} run(s) in {shown(folder)}"))
     if md is not None:
         write_text_atomic(md, encodable(markdown_rows(rows, with_run=True) + "\n"))
         console.print(f"wrote {shown(md)}")
+
+
+def _base(env_id: str) -> str:
+    """``inbox-v1`` -> ``inbox``: ``--env`` takes either."""
+    return env_id.split("-v")[0]

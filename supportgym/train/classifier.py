@@ -119,11 +119,15 @@ def cli_command(cfg: ClassifierConfig) -> str:
         elif name == "route_bias":
             out.extend(f"--bias {k}={x!r}" for k, x in sorted(v.items()))
         elif isinstance(v, list):
-            out.extend(f"{opt} {x!r}" if isinstance(x, float) else f"{opt} {shlex.quote(str(x))}" for x in v) \
-                if v else out.append(f"{opt} none")
+            out.extend(f"{opt} {_arg(x)}" for x in v or ["none"])
         else:
-            out.append(f"{opt} {v!r}" if isinstance(v, float) else f"{opt} {shlex.quote(str(v))}")
+            out.append(f"{opt} {_arg(v)}")
     return " ".join(out) + (f"  # not settable by an option: {', '.join(unset)}" if unset else "")
+
+
+def _arg(value: Any) -> str:
+    """One option value as the shell reads it back: floats exact (repr), the rest quoted where needed."""
+    return repr(value) if isinstance(value, float) else shlex.quote(str(value))
 
 
 def _label(e: LabelledEmail, field: str) -> str:

@@ -177,7 +177,7 @@ class Renderer:
         subject = self._fill(rng.choice(c.subjects), ctx, shout=loud_subject or style == "angry" and rng.random() < 0.3)
         marks = st.urgent_subjects.get(t.lang)
         if urgent and marks and rng.random() < mix.urgent_subject.get(t.sender, 0.0):
-            mark = rng.choice(marks)
+            mark = rng.choice(marks)  # drawn either way: the emails after this one keep their random stream
             if not _SAYS_URGENT.search(subject):  # "Urgent: Urgent: ..." when the template's subject says it already
                 subject = mark.replace("{subject}", subject)
         # a follow-up bump ("Any update on the below?") asks for an answer: never on mail that wants none
