@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from supportgym.cli import _load_commands
 from supportgym.cli.app import app
 from supportgym.core.errors import ConfigError, DataFormatError
-from supportgym.core.io import check_output_file, write_text_atomic
+from supportgym.core.io import check_output_file, write_file_atomic, write_text_atomic
 
 _load_commands()
 runner = CliRunner()
@@ -39,6 +39,28 @@ def test_a_device_is_refused_not_replaced():
     with pytest.raises(ConfigError, match="not an ordinary file"):
         write_text_atomic("/dev/null", "x")
     assert not os.path.isfile("/dev/null")
+
+
+def test_binary_checkpoints_are_written_atomically(tmp_path):
+    """The checkpoint writers (torch.save, np.save/savez, copies) go through one atomic writer: a writer that fails
+    half-way keeps the old file and leaves no temporary behind; one that adds its own extension gets it."""
+    import numpy as np
+
+    out = tmp_path / "cache.npy"
+    write_file_atomic(out, lambda tmp: np.save(tmp, np.arange(3)), suffix=".npy")
+    assert np.load(out).tolist() == [0, 1, 2]
+
+    def broken(tmp):
+        tmp.write_bytes(b"half")
+        raise OSError("disk full")
+
+    with pytest.raises(OSError, match="disk full"):
+        write_file_atomic(out, broken)
+    assert np.load(out).tolist() == [0, 1, 2] and sorted(p.name for p in tmp_path.iterdir()) == ["cache.npy"]
+    if os.path.exists("/dev/null"):
+        with pytest.raises(ConfigError, match="not an ordinary file"):
+            write_file_atomic("/dev/null", lambda tmp: tmp.write_bytes(b"x"))
+        assert not os.path.isfile("/dev/null")
 
 
 def test_mail_text_that_looks_like_markup_is_printed_as_it_is(tmp_path):

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError, expected
-from ..core.io import write_json_atomic
+from ..core.io import write_file_atomic, write_json_atomic
 from ..core.minilm import load_minilm
 from ..envs.inbox.models import CATEGORIES, PRIORITIES, ROUTES, Email
 from ..envs.inbox.text import latest_message
@@ -153,9 +153,7 @@ def save_head(folder: str | Path, cfg: HeadConfig, heads: Any, meta: dict[str, A
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    tmp = folder / "head.pt.tmp"
-    torch.save(heads.state_dict(), tmp)
-    tmp.replace(folder / "head.pt")
+    write_file_atomic(folder / "head.pt", lambda tmp: torch.save(heads.state_dict(), tmp))
     write_json_atomic(folder / "head.json", {**asdict(cfg), **({"meta": meta} if meta else {})})
     return folder
 

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import ConfigError
-from ..core.io import write_text_atomic
+from ..core.io import write_file_atomic, write_text_atomic
 
 
 def save_heads(path: str | Path, vocab: list[str], heads: dict[str, Any], card: dict[str, Any],
@@ -29,9 +29,7 @@ def save_heads(path: str | Path, vocab: list[str], heads: dict[str, Any], card: 
     for name, h in heads.items():
         arrays[f"{name}.weights"] = h.weights.astype(np.float16)
         arrays[f"{name}.bias"] = h.bias.astype(np.float32)
-    tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(tmp, **arrays)
-    tmp.replace(path)
+    write_file_atomic(path, lambda tmp: np.savez_compressed(tmp, **arrays), suffix=".npz")
     full = {**card, "features_version": features_version, "heads": {n: h.classes for n, h in heads.items()}}
     write_text_atomic(path.with_suffix(".json"), json.dumps(full, indent=2, sort_keys=True) + "\n")
     return path

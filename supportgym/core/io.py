@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,26 +22,36 @@ def _not_a_file(path: Path) -> bool:
     return path.exists() and not path.is_file()
 
 
-def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
+def write_file_atomic(path: str | os.PathLike[str], write: Callable[[Path], object], suffix: str = ".tmp") -> Path:
+    """Atomically put at ``path`` the file that ``write(tmp)`` creates at a fresh temporary path beside it.
+
+    For writers that take a path, not text (``torch.save``, ``np.savez``, ``shutil.copyfile``): ``suffix`` ends the
+    temporary name, for writers that add their own extension when it is missing (``np.save`` adds ``.npy``).
+    """
     # the rename replaces whatever is at the path: a link would become a file beside a stale target, so the
     # target is written; a device or pipe (/dev/null) would be replaced by a file, so it is refused
     given, path = Path(path), Path(os.path.realpath(path))
     if _not_a_file(path):
         raise ConfigError(f"{path}: not an ordinary file (a folder, device, pipe or socket); allowed: a file path")
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix, dir=path.parent)
+    os.close(fd)
+    tmp = Path(name)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
+        write(tmp)
+        with open(tmp, "rb") as f:
             os.fsync(f.fileno())
         # mkstemp creates 0600; give the result the permissions a plain open() would.
         os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
     return given
+
+
+def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
+    return write_file_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 def write_json_atomic(path: str | os.PathLike[str], obj: Any) -> Path:

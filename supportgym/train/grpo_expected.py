@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..core.io import write_json_atomic
+from ..core.io import write_file_atomic, write_json_atomic
 from .evaluate import before_after
 from .head_grpo import InboxFieldReward, credit_record, exact_advantages, value_reward
 
@@ -89,9 +89,7 @@ def _cached_states(run: Path, model: Any, trees: list[Any], prompts: list[str], 
     if path.exists():
         return torch.load(path)
     states = [lower_states(model, t, k).to(torch.float32) for t in trees]
-    tmp = path.with_suffix(".tmp")
-    torch.save(states, tmp)
-    tmp.replace(path)
+    write_file_atomic(path, lambda tmp: torch.save(states, tmp))
     return states
 
 

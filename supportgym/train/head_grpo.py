@@ -39,7 +39,7 @@ from ..agents.head_policy import HEAD_FIELDS, LABELS, HeadConfig, SentenceEncode
 from ..agents.llm import finish_action
 from ..agents.llm_prompts import PromptFormat
 from ..core.errors import ConfigError, expected
-from ..core.io import write_json_atomic
+from ..core.io import write_file_atomic, write_json_atomic
 from ..core.registry import make, spec
 from .head_eval import brief_tasks, evaluate_agent, evaluate_head
 
@@ -349,9 +349,7 @@ def encode_pool(reward: InboxFieldReward, n: int, encoder: SentenceEncoder, cach
             continue
         arr = encoder.encode(texts)
         if cache is not None:
-            tmp = cache.with_suffix(".tmp.npy")
-            np.save(tmp, arr)
-            tmp.replace(cache)
+            write_file_atomic(cache, lambda tmp: np.save(tmp, arr), suffix=".npy")
         parts.append(arr)
     return np.hstack(parts)
 

@@ -32,7 +32,7 @@ import torch.optim as optim
 
 import supportgym.envs.tooldesk  # noqa: F401  (registers the Gymnasium ids)
 from supportgym.agents.tooldesk_nets import Actor, load_actor, mlp  # noqa: F401  (load_actor: re-exported)
-from supportgym.core.io import check_output_file
+from supportgym.core.io import check_output_file, write_file_atomic
 from supportgym.envs.tooldesk.gym_env import greedy_rollouts, training_ids
 
 
@@ -134,13 +134,12 @@ def save_checkpoint(path: str | os.PathLike[str], actor: Actor, args: Any, meta:
     """The actor's weights with the run's config (a dataclass) and meta as JSON text, written atomically."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    check_output_file(path)  # the rename below would replace a device (/dev/null) or pipe with a file
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    torch.save({"algo": algo, "actor": actor.state_dict(), "obs_dim": actor.obs_dim,
-                "n_actions": actor.net[-1].out_features, "hidden": list(args.hidden),
-                # plain JSON text, so that loading needs no pickled Python objects (weights_only=True)
-                "config": json.dumps(asdict(args)), "meta": json.dumps(meta)}, tmp)
-    os.replace(tmp, path)
+    check_output_file(path)
+    state = {"algo": algo, "actor": actor.state_dict(), "obs_dim": actor.obs_dim,
+             "n_actions": actor.net[-1].out_features, "hidden": list(args.hidden),
+             # plain JSON text, so that loading needs no pickled Python objects (weights_only=True)
+             "config": json.dumps(asdict(args)), "meta": json.dumps(meta)}
+    write_file_atomic(path, lambda tmp: torch.save(state, tmp))
     return path
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import shutil
 import tempfile
@@ -33,6 +32,7 @@ import supportgym.envs.tooldesk  # noqa: F401  (registers the Gymnasium ids)
 from supportgym.envs.tooldesk.gym_env import HARD_ENV_ID, greedy_rollouts, training_ids
 
 from ..core.errors import ConfigError, expected
+from ..core.io import write_file_atomic
 from .sac_discrete import selection_score
 
 ALGOS: dict[str, type[PPO] | type[DQN]] = {"ppo": PPO, "dqn": DQN}
@@ -137,8 +137,7 @@ def train(cfg: SB3Config) -> dict[str, Any]:
         seconds = time.perf_counter() - start
         if not best.exists():
             model.save(str(best))
-        shutil.copyfile(best, out.with_suffix(".zip.tmp"))
-        os.replace(out.with_suffix(".zip.tmp"), out)
+        write_file_atomic(out, lambda tmp: shutil.copyfile(best, tmp))
     env.close()
     return {"algo": cfg.algo, "checkpoint": str(out), "env_id": cfg.env_id, "val_split": cfg.val_split,
             "train_seconds": round(seconds, 1),
