@@ -306,6 +306,34 @@ def test_search_after_the_reply_is_a_new_call_and_the_evidence():
     assert checked >= 10
 
 
+def _asks_for_a_change(env: ToolDeskEnv) -> bool:
+    return env.query.gold.vague and env.wants_change and env.query.context.customer_id is not None
+
+
+def _read_before_asking(env: ToolDeskEnv) -> list[int]:
+    """The oracle's plan with the customer-service call moved before the question: a read of the account, since the
+    console learns the change only from the reply; the change itself is never made."""
+    plan = env.query.gold.plan
+    return [a for a in plan if a == CUSTOMER] + [a for a in plan if a != CUSTOMER]
+
+
+@pytest.mark.parametrize("split", ["hard:validation", "hard:test"])
+def test_a_read_of_the_account_is_not_the_change_the_customer_asked_for(split):
+    # before (red team of 4 Dec): on every such query the shortcut earned the oracle's reward (18.76 on
+    # hard:validation, 19.03 on hard:test) and resolved 100% with the requested change never applied
+    reward, resolved, n = run_plans(_read_before_asking, split, 300, _asks_for_a_change)
+    oracle_reward, oracle_resolved, _ = run_plans(_gold, split, 300, _asks_for_a_change)
+    assert n >= 20 and oracle_resolved == 1.0
+    assert resolved == 0.0 and reward <= oracle_reward - 10.0
+    env = make("tooldesk-v1")
+    seed = next(s for s in range(300) if env.reset(seed=s, split=split) and _asks_for_a_change(env)
+                and not env.query.flaky.get(CUSTOMER))
+    env.reset(seed=seed, split=split)
+    read = env.step({"action_id": CUSTOMER})
+    assert "get_account" in read.tool_results[-1].call and read.reward_breakdown.useful_tool_call == 0
+    assert env.episode_report()["reads_before_change"] == 1
+
+
 def test_kb_answer_must_be_the_gold_article():
     # a search that finds an article is evidence only if it is the article the customer needs
     env = ToolDeskEnvV1()

@@ -32,6 +32,7 @@ from .backend import Backend, SimulatedCustomer
 from .models import (
     ACTION_NAMES,
     CONSULT,
+    CUSTOMER,
     KB,
     N_ACTIONS,
     REQUEST_INFO,
@@ -110,6 +111,11 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
         self.ctx: QueryContext = self.query.context
         self.ledger = Ledger(self.query.gold, self.w)
         self.requested = self.query.gold.effects(self.query.category)
+        # the customer asks for an account change (known from the start, or from the reply to a vague opener) that
+        # the resolution makes: only the call that makes it is the customer service's evidence, a read is not
+        self.wants_change = ("account_update" in self.requested and CUSTOMER in self.ledger.useful_tools
+                             and any(c is not None and c.account_change is not None
+                                     for c in (self.query.context, self.query.reply_context)))
         self.results: list[ToolResult] = []
         self.replies: list[str] = []
         self.info_requested = False
@@ -147,7 +153,8 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
             call, out = self.backend.invoke(a, text, self.ctx)
             self.results.append(ToolResult(step=self.t, action_id=a, tool=ACTION_NAMES[a], call=call, status=out.status,
                                            outcome=out.outcome, message=out.message, data=out.data))
-            answers = a != KB or kb_answers(self.query.gold, out.data.get("article_id"), text)
+            answers = kb_answers(self.query.gold, out.data.get("article_id"), text) if a == KB else \
+                not (a == CUSTOMER and self.wants_change and self.ctx.account_change is None)
             score_tool(self.ledger, bd, a, call, out.status, answers)
             feedback = f"{ACTION_NAMES[a]} -> {out.status}: {out.message}"
             if self.version >= 1:
@@ -235,7 +242,7 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
             "irrelevant_calls": c.get("irrelevant_calls", 0), "consult_calls": c.get("consult_calls", 0),
             "malformed_actions": c.get("malformed_actions", 0), "truncated": self.truncated,
             "harm": c.get("harm", 0), "unavailable_calls": c.get("unavailable_calls", 0),
-            "unanswered_searches": c.get("unanswered_searches", 0),
+            "unanswered_searches": c.get("unanswered_searches", 0), "reads_before_change": c.get("reads_before_change", 0),
             "reward_signals": dict(self.ledger.totals),
             "predictions": [{"query_id": q.id, "category": q.category, "predicted": self.terminal,
                              "gold": preferred, "resolved": self.resolved}],

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ...core.types import Model
-from .models import ESCALATE, EVIDENCE_STATUSES, RESOLVE, ROUTE_BILLING, ROUTE_TECH, Gold, ToolDeskReward
+from .models import ESCALATE, EVIDENCE_STATUSES, KB, RESOLVE, ROUTE_BILLING, ROUTE_TECH, Gold, ToolDeskReward
 from .resources import load_yaml, validate
 
 
@@ -89,8 +89,9 @@ def kb_answers(gold: Gold, article_id: str | None, searched: str) -> bool:
 
 
 def score_tool(led: Ledger, bd: ToolDeskReward, tool: int, call: str, status: str, answers: bool = True) -> None:
-    """``answers``: the result answers the customer's question (kb_answers; every other tool's
-    evidence answers by its status alone)."""
+    """``answers``: the result answers the customer's question (kb_answers for the knowledge base; for the
+    customer service, a read does not answer a request to change the account; every other tool's evidence
+    answers by its status alone)."""
     w = led.w
     if status == "unavailable":
         led.count("unavailable_calls")
@@ -106,8 +107,9 @@ def score_tool(led: Ledger, bd: ToolDeskReward, tool: int, call: str, status: st
     led.answered_calls.add(call)
     if not answers:
         # neither evidence nor waste: the search was a fair try whose text did not yet hold the question
-        # (or found the wrong article); it costs the step, and the shortest plan's efficiency bonus
-        led.count("unanswered_searches")
+        # (or found the wrong article), the account read came before the customer said what to change; it
+        # costs the step, and the shortest plan's efficiency bonus
+        led.count("unanswered_searches" if tool == KB else "reads_before_change")
         return
     if tool in led.evidence:
         return  # the same tool again with new inputs: neither new evidence nor waste
