@@ -314,6 +314,35 @@ def test_number_and_name_spray_is_a_known_residual():
     assert gamed < 0.6 and gamed < honest - 0.15, (gamed, honest)
 
 
+def test_ids_written_glued_are_numbers_too():
+    """Listing every id of the email costs the reply its precision whether the ids keep their hyphens or are
+    glued to their letters (red team of 4 Dec: as written 0.105, glued 1.000, since "TKT100201" was one token of
+    the reply and no stray number, while it still cited the fact); the honest reply naming the order keeps it."""
+    from supportgym.envs.inbox.models import LabelledEmail
+    from supportgym.envs.inbox.reply import EmailScorer
+
+    body = ("Hello,\n\nOur order ORD-48213 arrived damaged. Earlier tickets TKT-100201, TKT-100305, TKT-100877 and "
+            "TKT-101114 were closed without an answer; invoices INV-2026-3301 and INV-2026-3302, case CASE-7781, "
+            "RMA-55120 and PO-88412 are attached for reference. Please sort this out.\n\nBest,\nNora Lind")
+    le = LabelledEmail.model_validate({
+        "email": {"header": {"id": "x1", "sender": "Nora Lind <nora.lind@example.com>", "subject": "Damaged delivery",
+                             "timestamp": "2026-01-01T10:00:00Z"}, "body": body},
+        "gold": {"priority": "medium", "category": "customer_complaint", "route_to": "support_tier1",
+                 "flag_review": False, "key_facts": ["ORD-48213", "Nora"]}})
+    sc = EmailScorer.build(le)
+    ids = ["ORD-48213", "TKT-100201", "TKT-100305", "TKT-100877", "TKT-101114", "INV-2026-3301", "INV-2026-3302",
+           "CASE-7781", "RMA-55120", "PO-88412"]
+    head = ("Hello Nora, we are sorry about the damaged delivery and understand your frustration; we will get back to "
+            "you shortly. References: ")
+
+    def score(refs: list[str]) -> float:
+        return reply_quality(sc, "customer_complaint", head + ", ".join(refs) + ". Best regards, Support", "bag", True)
+
+    honest = score(["ORD-48213"])
+    assert score(ids) < 0.2 and score([i.replace("-", "") for i in ids]) < 0.2 < honest
+    assert score(["ORD48213"]) == honest  # one id glued is still the citation, not a spray
+
+
 def test_v0_grader_was_fooled_by_copy_with_insertions():
     """The exploit this suite exists for: inbox-v0 scores it near honest rules (at or above them until the
     number-spray check took the copied email's stray numbers into account); v1 does not."""

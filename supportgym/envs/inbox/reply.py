@@ -312,6 +312,8 @@ def language(toks: list[str] | set[str]) -> str | None:
 
 
 _ZERO_CENTS_RE = re.compile(r"(\d)[.,]00\b")
+#: digits inside a token that has letters too; three or more, so that "mp3" or "v2" are no numbers
+_DIGIT_RUN_RE = re.compile(r"\d{3,}")
 
 
 def token_bounds(toks: list[str]) -> set[int]:
@@ -680,10 +682,14 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
             # precision: listing every number of the email cites the facts without knowing which they are. A
             # number of several tokens counts when the reply writes all of them (or glued): "within 30 minutes"
             # does not cite the "07:30" of the email
-            touched = {stray[t] for t in toks if t in stray}
+            # an id written glued to its letters ("TKT100201" for the email's "TKT-100201") is one token of the
+            # reply: its digits are the number all the same
+            inner = [d for t in toks if not t.isalpha() and not t.isdigit() for d in _DIGIT_RUN_RE.findall(t)]
+            touched = {stray[t] for t in (*toks, *inner) if t in stray}
             if touched:
                 runs = scorer.stray_runs
-                touched = {g for g in touched if len(runs[g]) == 1 or runs[g] <= have}
+                have_all = have.union(inner) if inner else have
+                touched = {g for g in touched if len(runs[g]) == 1 or runs[g] <= have_all}
             spray = len(touched | {g for g, glued in scorer.stray_glued.items() if glued in reply_compact})
             if spray > d.spray_free:
                 coverage *= max(0.0, 1.0 - (spray - d.spray_free) / (d.spray_zero - d.spray_free))
