@@ -10,6 +10,7 @@ from shared_corpora import corpora_dir
 from supportgym.core.errors import ConfigError, DataFormatError
 from supportgym.envs.inbox.importers import (
     CsvSpec,
+    ImportNote,
     assign_gold,
     convert_to_jsonl,
     detect_format,
@@ -183,3 +184,94 @@ def test_gold_option_and_convert_to_jsonl(tmp_path):
     (item,) = load_emails(tmp_path / "out.jsonl")
     assert item.gold == Gold(**gold)
     assert item.email.header.timestamp == "2002-09-03T09:00:00Z"
+
+
+def test_auto_detected_partial_gold_columns_load_unlabelled_with_one_note(tmp_path):
+    path = tmp_path / "prio_only.csv"
+    path.write_text("id,subject,body,priority\nA,Login broken,I cannot log in,high\nB,Question,How?,low\n",
+                    encoding="utf-8")
+    with pytest.warns(ImportNote) as notes:
+        emails = load_emails(path)
+    assert [e.gold for e in emails] == [None, None]
+    assert len(notes) == 1  # once per file, not once per row
+    assert str(notes[0].message) == (
+        f"{path}: gold column(s) priority found but category, route_to missing: gold needs priority, category and "
+        "route_to, so every email is loaded without labels (add the missing columns, or label the whole file with "
+        "--gold / assign_gold)")
+    path.write_text("id,subject,body,priority,category,flag_review\nG1,Refund,Please refund,high,billing_inquiry,yes\n",
+                    encoding="utf-8")
+    with pytest.warns(ImportNote, match=r"priority, category, flag_review found but route_to missing"):
+        (item,) = load_emails(path)
+    assert item.gold is None and "priority" not in item.meta  # the partial labels go nowhere, not into meta
+    with pytest.raises(ConfigError, match="labels only part of gold"):  # an explicit mapping is still an error
+        load_csv(path, {"body": "body", "priority": "priority", "category": "category"})
+
+
+def test_header_names_match_ignoring_case_spaces_and_word_breaks(tmp_path):
+    path = tmp_path / "caps.csv"
+    path.write_text("Subject,Body,Priority,Category,Route_To\nRefund,Please refund,high,billing_inquiry,billing\n",
+                    encoding="utf-8")
+    (item,) = load_emails(path)
+    assert item.email.header.subject == "Refund" and item.email.body == "Please refund"
+    assert item.gold == Gold(priority="high", category="billing_inquiry", route_to="billing")
+    path.write_text(" ID , BODY ,priority,category, Route To ,Flag-Review\nx1,hi,low,general_inquiry,archive,no\n",
+                    encoding="utf-8")
+    (item,) = load_emails(path)
+    assert item.id == "x1" and item.gold.route_to == "archive"
+    path.write_text("Ticket,Description,Language\nt1,Broken,de\n", encoding="utf-8")
+    (item,) = load_csv(path, {"id": "ticket", "body": "description"}, meta_columns=["language"])
+    assert (item.id, item.email.body, item.meta["language"]) == ("t1", "Broken", "de")  # meta keyed as mapped
+    path.write_text("subject,body,Body\na,b,c\n", encoding="utf-8")
+    with pytest.raises(DataFormatError, match=r"caps\.csv:1: columns 'body' \(column 2\) and 'Body' \(column 3\) "
+                                              r"both match 'body'.*rename or drop one"):
+        load_emails(path)
+
+
+def test_gold_values_are_case_insensitive_without_a_value_map(tmp_path):
+    path = tmp_path / "gold.csv"
+    path.write_text("id,body,priority,category,route_to,acceptable_routes\n"
+                    "g1,Refund please,High,Billing_Inquiry,BILLING,Support_Tier1\n"
+                    "g2,WIN $$$, spam ,Spam_Phishing,Trash,\n", encoding="utf-8")
+    first, second = load_emails(path)
+    assert first.gold == Gold(priority="high", category="billing_inquiry", route_to="billing",
+                              acceptable_routes=["support_tier1"])
+    assert second.gold == Gold(priority="spam", category="spam_phishing", route_to="trash")
+    path.write_text("id,body,priority,category,route_to\ng3,x,Critical,billing_inquiry,billing\n", encoding="utf-8")
+    with pytest.raises(DataFormatError, match=r"gold\.csv:2: priority: Input should be 'urgent', 'high', 'medium', "
+                                              r"'low' or 'spam' \[got 'Critical'\]"):
+        load_emails(path)
+    (bare,) = load_csv(path, {"body": "body"})
+    (labelled,) = assign_gold([bare], priority="Low", category="General_Inquiry", route_to="Archive")
+    assert labelled.gold == Gold(priority="low", category="general_inquiry", route_to="archive")
+
+
+def test_repeated_csv_ids_are_renamed_with_a_note(tmp_path):
+    path = tmp_path / "dup.csv"
+    path.write_text("id,subject,body\nA1,x,first\nA1,y,second\nA1,z,third\n", encoding="utf-8")
+    with pytest.warns(ImportNote) as notes:
+        emails = load_emails(path)
+    assert [e.id for e in emails] == ["A1", "A1#2", "A1#3"]
+    assert emails[1].meta["duplicate_of"] == "A1"
+    assert [str(n.message) for n in notes] == [
+        (f"{path}: 2 repeated id(s) renamed to keep ids unique (first: 'A1' -> 'A1#2'; meta['duplicate_of'] "
+         "holds the original)")]
+
+
+@pytest.mark.parametrize(
+    ("name", "header", "row"),
+    [("semicolon.csv", "id;subject;body;priority;category;route_to",
+      'S1;Rechnung falsch;"Hallo; die Rechnung, bitte";high;billing_inquiry;billing'),
+     ("tab.csv", "id\tsubject\tbody\tpriority\tcategory\troute_to",
+      "S1\tRechnung falsch\tHallo; die Rechnung, bitte\thigh\tbilling_inquiry\tbilling"),
+     ("pipe.txt.csv", "id|subject|body|priority|category|route_to",
+      "S1|Rechnung falsch|Hallo; die Rechnung, bitte|high|billing_inquiry|billing"),
+     ("quoted.csv", '"id,x";subject;body;priority;category;route_to',  # the ',' inside quotes is not counted
+      'S1;Rechnung falsch;"Hallo; die Rechnung, bitte";high;billing_inquiry;billing')],
+)
+def test_delimiter_is_detected_from_the_header_line(tmp_path, name, header, row):
+    path = tmp_path / name
+    path.write_text(f"{header}\n{row}\n", encoding="utf-8")
+    (item,) = load_emails(path)
+    assert item.email.header.subject == "Rechnung falsch"
+    assert item.email.body == "Hallo; die Rechnung, bitte"
+    assert item.gold == Gold(priority="high", category="billing_inquiry", route_to="billing")

@@ -110,3 +110,13 @@ def test_dump_and_load_round_trip(tmp_path):
     again = load_jsonl(out)
     assert [e.email for e in again] == [e.email for e in loaded]
     assert [e.gold for e in again] == [e.gold for e in loaded]
+
+
+def test_gold_values_are_case_insensitive_but_still_strict(tmp_path):
+    shouted = {**GOOD, "gold": {"priority": "High", "category": "Billing_Inquiry", "route_to": " BILLING "}}
+    (item,) = load_jsonl(write(tmp_path / "caps.jsonl", shouted))
+    assert (item.gold.priority, item.gold.category, item.gold.route_to) == ("high", "billing_inquiry", "billing")
+    for bad, pattern in (("Critical", r"\[got 'Critical'\]"), (7, r"Input should be 'urgent'.*\[got 7\]")):
+        path = write(tmp_path / "bad.jsonl", {**GOOD, "gold": {**GOOD["gold"], "priority": bad}})
+        with pytest.raises(DataFormatError, match=r"bad\.jsonl:1: gold\.priority: .*" + pattern):
+            load_jsonl(path)

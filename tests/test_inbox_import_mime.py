@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from shared_corpora import corpora_dir
 
 from supportgym.core.errors import DataFormatError
-from supportgym.envs.inbox.importers import html_to_text, load_emails, load_eml, load_mbox
+from supportgym.envs.inbox.importers import ImportNote, html_to_text, load_emails, load_eml, load_mbox
 
 CORPORA = corpora_dir()
 SPAMASSASSIN = CORPORA / "spamassassin"
@@ -175,6 +175,45 @@ def test_mbox_errors_name_file_and_line(tmp_path):
     plain.write_bytes(b"Subject: no separator\n\nbody\n")
     with pytest.raises(DataFormatError, match=r"plain\.mbox:1: not an mbox file"):
         load_mbox(plain)
+    plain.write_bytes(b"")
+    with pytest.raises(DataFormatError, match=r"plain\.mbox: empty file: an mbox holds messages"):
+        load_mbox(plain)
+
+
+@pytest.mark.parametrize(
+    ("body_line", "line"),
+    [(b"From now on I want invoices by post.\nThanks\n", 6), (b"\nFrom the billing team I heard nothing.\n", 7)],
+)
+def test_mbox_unescaped_from_line_in_a_body_is_named(tmp_path, body_line, line):
+    path = tmp_path / "unescaped.mbox"
+    path.write_bytes(b"From a@b Mon Mar  3 09:00:00 2025\nFrom: a@b.com\nSubject: one\n\nHello,\n" + body_line
+                     + b"\nFrom c@d Mon Mar  3 10:00:00 2025\nFrom: c@d.com\nSubject: two\n\nSecond\n")
+    with pytest.raises(DataFormatError) as info:
+        load_mbox(path)
+    assert str(info.value).startswith(f"{path}:{line}: message 2: line {line} 'From ")
+    assert "was read as a message separator, but it looks like body text of message 1" in str(info.value)
+    assert "must be escaped as '>From ' (mboxrd)" in str(info.value)
+
+
+def test_mbox_escaped_from_lines_lose_one_escape(tmp_path):
+    path = tmp_path / "team.mbox"
+    path.write_bytes(b"From a@b Mon Mar  3 09:00:00 2025\r\nFrom: a@b.com\r\nSubject: one\r\n\r\n"
+                     b">From the team channel: reply here.\r\n>>From quoted twice\r\n> From not an escape\r\n"
+                     b"x >From mid-line\r\n")
+    (item,) = load_mbox(path)
+    assert item.email.body.splitlines() == ["From the team channel: reply here.", ">From quoted twice",
+                                            "> From not an escape", "x >From mid-line"]
+
+
+@pytest.mark.parametrize("fmt", ["eml", "mbox"])
+def test_a_utf8_bom_is_ignored(tmp_path, fmt):
+    raw = b"From: Dana <dana@example.com>\r\nSubject: charged twice\r\nMessage-ID: <m01@x>\r\n\r\nPlease refund.\r\n"
+    if fmt == "mbox":
+        raw = b"From MAILER-DAEMON Fri Dec  4 20:19:52 2026\r\n" + raw
+    path = tmp_path / f"bom.{fmt}"
+    path.write_bytes(b"\xef\xbb\xbf" + raw)
+    (item,) = load_emails(path)
+    assert (item.id, item.email.header.subject, item.email.body) == ("m01@x", "charged twice", "Please refund.")
 
 
 def test_message_without_message_id_or_date_gets_stable_fallbacks(tmp_path):
@@ -196,7 +235,8 @@ def test_duplicate_message_ids_are_made_unique(tmp_path):
     raw = b"From: a@example.com\nMessage-ID: <same@example.com>\nSubject: s\n\nbody\n"
     for name in ("1.eml", "2.eml", "3.eml"):
         (tmp_path / name).write_bytes(raw)
-    ids = [e.id for e in load_eml(tmp_path)]
+    with pytest.warns(ImportNote, match=r"2 repeated id\(s\) renamed .*'same@example\.com' -> 'same@example\.com#2'"):
+        ids = [e.id for e in load_eml(tmp_path)]
     assert ids == ["same@example.com", "same@example.com#2", "same@example.com#3"]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import warnings
 from pathlib import Path
 from typing import Any, Optional
 
@@ -15,7 +16,7 @@ from ..agents import agent_names, agent_takes
 from ..core.errors import ConfigError
 from ..core.io import check_output_file, write_json_atomic
 from ..core.registry import spec
-from ..envs.inbox.importers import load_emails, parse_gold_option
+from ..envs.inbox.importers import ImportNote, load_emails, parse_gold_option
 from ..eval.bench import MAX_EPISODES, task_instances
 from ..eval.formatting import counts_as_ints, format_value, shown
 from ..eval.runner import EpisodeRecord, EpisodeSpec, episode_specs, evaluate, summarize
@@ -62,7 +63,14 @@ def labels_table(records: list[EpisodeRecord], subjects: dict[str, str]) -> Tabl
 
 def email_file_specs(path: Path, size: int, seed: int, gold: str | None = None) -> list[EpisodeSpec]:
     """Chunk an email file into episodes so that every email is triaged exactly once."""
-    emails = load_emails(path, gold=parse_gold_option(gold) if gold else None)
+    with warnings.catch_warnings(record=True) as notes:
+        warnings.simplefilter("always", ImportNote)
+        emails = load_emails(path, gold=parse_gold_option(gold) if gold else None)
+    for n in notes:
+        if issubclass(n.category, ImportNote):
+            err_console.print(f"note: {shown(str(n.message))}")
+        else:
+            warnings.warn_explicit(n.message, n.category, n.filename, n.lineno)
     cut = sum(1 for e in emails if e.meta.get("truncated"))
     if cut:
         err_console.print(f"note: {cut} email(s) cut to the importers' size bounds (meta['truncated'], "

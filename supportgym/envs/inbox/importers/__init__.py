@@ -3,6 +3,8 @@
 ``load_emails(path)`` is the one entry point the CLI uses (``supportgym eval --emails FILE``);
 its signature is kept stable. Every loader returns ``list[LabelledEmail]`` or raises
 :class:`~supportgym.core.errors.DataFormatError` naming the file (and line): never a partial load.
+What a loader changes or leaves out while loading (repeated ids renamed, gold columns ignored) is
+reported as an :class:`ImportNote` warning naming the file.
 See docs/inbox_import.md.
 """
 
@@ -14,6 +16,7 @@ from typing import Any, Literal, get_args
 
 from ....core.errors import ConfigError, DataFormatError, expected
 from ..models import Gold, LabelledEmail
+from .common import ImportNote
 from .csv_table import CsvSpec, load_csv, presets
 from .gold import assign_gold, parse_gold_option
 from .html_text import html_to_text
@@ -32,7 +35,7 @@ EXTENSIONS: dict[str, str] = {
 }
 
 __all__ = [
-    "FORMATS", "CsvSpec", "JsonlEmail", "assign_gold", "convert_to_jsonl", "detect_format", "dump_jsonl",
+    "FORMATS", "CsvSpec", "ImportNote", "JsonlEmail", "assign_gold", "convert_to_jsonl", "detect_format", "dump_jsonl",
     "html_to_text", "load_csv", "load_emails", "load_eml", "load_jsonl", "load_mbox", "parse_gold_option",
     "parse_message", "presets",
 ]

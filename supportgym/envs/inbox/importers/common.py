@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 import hashlib
 import re
+import warnings
 from datetime import UTC, datetime
 
 from ..models import Email, EmailHeader, Gold, LabelledEmail
@@ -12,6 +13,19 @@ from .limits import MAX_BODY_CHARS, MAX_HEADER_CHARS, cut
 
 #: Used when a message has no usable date, so that the same file always imports the same way.
 FALLBACK_TIMESTAMP = "1970-01-01T00:00:00Z"
+#: Windows editors (Notepad, Excel's "CSV UTF-8") start UTF-8 files with it; no format means it
+UTF8_BOM = b"\xef\xbb\xbf"
+
+
+class ImportNote(UserWarning):
+    """Something an importer changed or left out while still loading the whole file (duplicate ids
+    renamed, gold columns ignored). A warning, so that ``supportgym eval --emails`` prints it on
+    stderr once per file, the way a checkpoint mismatch is reported, and a script can filter it."""
+
+
+def note(path: object, message: str) -> None:
+    """Report an :class:`ImportNote` naming the file, like the errors do (the CLI prints it as a note)."""
+    warnings.warn(f"{path}: {message}", ImportNote, stacklevel=3)
 
 # C0/C1 control characters other than tab and newline: they come from binary junk or
 # mis-decoded bytes and only confuse an agent (and some terminals).
@@ -108,11 +122,13 @@ def unique_ids(emails: list[LabelledEmail], source: str) -> list[LabelledEmail]:
     """
     seen: dict[str, int] = {}
     out: list[LabelledEmail] = []
+    renamed: list[tuple[str, str]] = []
     for item in emails:
         count = seen.get(item.id, 0)
         seen[item.id] = count + 1
         if count:
             new_id = f"{item.id}#{count + 1}"
+            renamed.append((item.id, new_id))
             header = item.email.header.model_copy(update={"id": new_id})
             item = item.model_copy(update={
                 "email": item.email.model_copy(update={"header": header}),
@@ -120,6 +136,10 @@ def unique_ids(emails: list[LabelledEmail], source: str) -> list[LabelledEmail]:
             })
             seen[new_id] = 1
         out.append(item)
+    if renamed:  # the ids a user wrote are what they look results up by: never rename them silently
+        old, new = renamed[0]
+        note(source, f"{len(renamed)} repeated id(s) renamed to keep ids unique (first: {old!r} -> {new!r}; "
+                     "meta['duplicate_of'] holds the original)")
     return out
 
 

@@ -22,7 +22,18 @@ from pydantic import Field, ValidationError
 from ....core.errors import ConfigError, DataFormatError, expected
 from ....core.types import Model
 from ..models import Gold, LabelledEmail
-from .common import FALLBACK_TIMESTAMP, clean_text, decode_bytes, iso_utc, make_email, normalize_timestamp, unique_ids
+from .common import (
+    FALLBACK_TIMESTAMP,
+    UTF8_BOM,
+    clean_text,
+    decode_bytes,
+    iso_utc,
+    make_email,
+    normalize_timestamp,
+    note,
+    unique_ids,
+)
+from .gold import canonical_label
 
 CsvField = Literal[
     "id", "sender", "subject", "body", "timestamp", "attachments",
@@ -30,6 +41,11 @@ CsvField = Literal[
 ]
 CSV_FIELDS: tuple[str, ...] = get_args(CsvField)
 _GOLD_REQUIRED = ("priority", "category", "route_to")
+#: every field that only gold uses: read only when the three required ones are all there
+_GOLD_FIELDS = (*_GOLD_REQUIRED, "flag_review", "acceptable_routes")
+#: what a header line may be split on, in order of preference on a tie (European Excel writes ';')
+_DELIMITERS = (",", ";", "\t", "|")
+_WORD_BREAK = re.compile(r"[\s_-]+")
 _LIST_SPLIT = re.compile(r"[;,|]")
 _TRUE = {"true", "1", "yes", "y", "t"}
 _FALSE = {"false", "0", "no", "n", "f", ""}
@@ -93,14 +109,76 @@ def resolve_spec(mapping: dict[str, str] | str | CsvSpec, value_maps: dict[str, 
     return spec
 
 
-def detect_spec(header: list[str]) -> CsvSpec | None:
-    """The first preset whose required columns are all present, else our own field names as columns."""
-    present = set(header)
+def column_key(name: str) -> str:
+    """How a header name is compared with a mapped one: spreadsheets and exports vary case, pad
+    cells, and write word breaks as ' ', '-' or '_' ("Route To", "route-to", "ROUTE_TO")."""
+    return _WORD_BREAK.sub("_", name.strip()).casefold()
+
+
+def detect_spec(header: list[str]) -> tuple[CsvSpec | None, str | None]:
+    """The first preset whose required columns are all present, else our own field names as
+    columns; and a note when gold columns were found but not all three required ones (the file is
+    then read unlabelled: a user who exported only a priority column wants the mail, not an error)."""
+    present = {column_key(h) for h in header}
     for spec in presets().values():
-        if spec.required_columns and present.issuperset(spec.required_columns):
-            return spec
+        if spec.required_columns and present.issuperset(map(column_key, spec.required_columns)):
+            return spec, None
     own = {f: f for f in CSV_FIELDS if f in present}
-    return CsvSpec(columns=own) if "body" in own else None  # type: ignore[arg-type]
+    if "body" not in own:
+        return None, None
+    found = [f for f in _GOLD_FIELDS if f in own]
+    missing = [f for f in _GOLD_REQUIRED if f not in own]
+    if not found or not missing:
+        return CsvSpec(columns=own), None  # type: ignore[arg-type]
+    for field in found:
+        del own[field]
+    return CsvSpec(columns=own), (  # type: ignore[arg-type]
+        f"gold column(s) {', '.join(found)} found but {', '.join(missing)} missing: gold needs priority, category "
+        "and route_to, so every email is loaded without labels (add the missing columns, or label the whole "
+        "file with --gold / assign_gold)")
+
+
+def sniff_delimiter(text: str, default: str) -> str:
+    """The delimiter of the header line: whichever of ``, ; tab |`` it holds most often outside
+    quotes; ``default`` when it holds none or ties for most."""
+    counts = dict.fromkeys(_DELIMITERS, 0)
+    quoted = False
+    for char in text:
+        if char == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif char in "\r\n":
+            break
+        elif char in counts:
+            counts[char] += 1
+    best = max(counts.values())
+    if not best or counts.get(default) == best:
+        return default
+    return next(d for d in _DELIMITERS if counts[d] == best)
+
+
+def column_positions(path: Path, header: list[str], wanted: list[str]) -> dict[str, int]:
+    """Where each wanted column is in the header, matched by :func:`column_key`."""
+    by_key: dict[str, list[int]] = {}
+    for position, name in enumerate(header):
+        by_key.setdefault(column_key(name), []).append(position)
+    out: dict[str, int] = {}
+    missing = []
+    for name in dict.fromkeys(wanted):
+        found = by_key.get(column_key(name), [])
+        if len(found) > 1:
+            both = " and ".join(f"{header[i]!r} (column {i + 1})" for i in found)
+            raise DataFormatError(path, f"columns {both} both match {name!r} (header names are compared ignoring "
+                                  "case, surrounding spaces and ' '/'-'/'_'); rename or drop one", line=1)
+        if found:
+            out[name] = found[0]
+        else:
+            missing.append(name)
+    if missing:
+        raise DataFormatError(path, expected("mapped columns not in the header", sorted(missing), header,
+                                             "Fix the mapping or the header row"), line=1)
+    return out
 
 
 def _translate(spec: CsvSpec, field: str, value: str) -> str:
@@ -142,12 +220,12 @@ def _row_email(spec: CsvSpec, cells: dict[str, str], *, index: int, stem: str, s
 
     gold = None
     if "priority" in spec.columns:
-        labels = {f: _translate(spec, f, get(f)) for f in _GOLD_REQUIRED}
+        labels = {f: canonical_label(f, _translate(spec, f, get(f))) for f in _GOLD_REQUIRED}
         if any(labels.values()):
             if not all(labels.values()):
                 raise ValueError(f"partly labelled row: {labels} (fill all three or none)")
             alternatives = _translate(spec, "acceptable_routes", get("acceptable_routes"))
-            extra = [r.strip() for r in _LIST_SPLIT.split(alternatives) if r.strip()]
+            extra = [canonical_label("route_to", r.strip()) for r in _LIST_SPLIT.split(alternatives) if r.strip()]
             try:
                 gold = Gold(**labels, flag_review=_flag(get("flag_review")), acceptable_routes=extra)
             except ValidationError as exc:
@@ -188,10 +266,10 @@ def load_csv(
         data = path.read_bytes()
     except OSError as exc:
         raise DataFormatError(path, f"cannot read: {exc.strerror}") from None
-    text, _ = decode_bytes(data.removeprefix(b"\xef\xbb\xbf"), "utf-8")
+    text, _ = decode_bytes(data.removeprefix(UTF8_BOM), "utf-8")
     if not text.strip():
         raise DataFormatError(path, "empty file: expected a header row and one row per email")
-    sep = delimiter or ("\t" if path.suffix.lower() in (".tsv", ".tab") else ",")
+    sep = delimiter or sniff_delimiter(text, "\t" if path.suffix.lower() in (".tsv", ".tab") else ",")
     # strict: an unterminated quote is an error at the end of the file, not one huge last field
     # that swallows every row after it
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, strict=True)
@@ -199,8 +277,9 @@ def load_csv(
         header = [h.strip() for h in next(reader)]
     except csv.Error as exc:
         raise DataFormatError(path, f"bad header row: {exc}", line=1) from None
+    gold_note = None
     if mapping is None:
-        spec = detect_spec(header)
+        spec, gold_note = detect_spec(header)
         if spec is None:
             raise DataFormatError(path, f"cannot tell which column is the body; columns are {header}. Name the "
                                   f"columns {', '.join(CSV_FIELDS)} in the header row (a column named 'body' is "
@@ -209,11 +288,7 @@ def load_csv(
                                   f"({', '.join(presets())})", line=1)
     else:
         spec = resolve_spec(mapping, value_maps, meta_columns)
-    wanted = [*spec.columns.values(), *spec.meta_columns]
-    missing = sorted({c for c in wanted if c not in header})
-    if missing:
-        raise DataFormatError(path, expected("mapped columns not in the header", missing, header,
-                                             "Fix the mapping or the header row"), line=1)
+    positions = column_positions(path, header, [*spec.columns.values(), *spec.meta_columns])
     out = []
     line_end = reader.line_num
     while True:
@@ -236,13 +311,16 @@ def load_csv(
         if not row or (len(row) == 1 and not row[0].strip()):
             continue
         if len(row) != len(header):
+            how = "given" if delimiter else "detected from the header line; pass delimiter= to choose"
             raise DataFormatError(path, f"row has {len(row)} fields, the header has {len(header)} "
-                                  "(an unquoted delimiter or newline?)", line=start)
+                                  f"(an unquoted delimiter or newline? the delimiter is {sep!r}, {how})", line=start)
         try:
-            out.append(_row_email(spec, dict(zip(header, row, strict=True)), index=len(out) + 1, stem=path.stem,
-                                  source=f"{path}:{start}"))
+            cells = {name: row[position] for name, position in positions.items()}
+            out.append(_row_email(spec, cells, index=len(out) + 1, stem=path.stem, source=f"{path}:{start}"))
         except ValueError as exc:
             raise DataFormatError(path, str(exc), line=start) from None
     if not out:
         raise DataFormatError(path, "no rows: the file has a header but no emails")
+    if gold_note:
+        note(path, gold_note)
     return unique_ids(out, str(path))

@@ -13,6 +13,14 @@ from ..models import CATEGORIES, PRIORITIES, ROUTES, Gold, LabelledEmail
 _ALLOWED = {"priority": PRIORITIES, "category": CATEGORIES, "route_to": ROUTES}
 
 
+def canonical_label(field: str, value: str) -> str:
+    """``value`` as the environment's lower-case label when it is one up to case and surrounding
+    spaces (``"High"``, ``" Billing_Inquiry "``); anything else unchanged, so that validation
+    rejects it and shows it as written."""
+    folded = value.strip().casefold()
+    return folded if folded in _ALLOWED.get(field, ()) else value
+
+
 def assign_gold(
     emails: Iterable[LabelledEmail],
     *,
@@ -38,6 +46,7 @@ def assign_gold(
     keywords = {"priority": priority, "category": category, "route_to": route_to,
                 "flag_review": flag_review, "acceptable_routes": acceptable_routes}
     given.update({k: v for k, v in keywords.items() if v is not None})
+    given = {k: canonical_label(k, v) if isinstance(v, str) else v for k, v in given.items()}
     for field, allowed in _ALLOWED.items():
         if field in given and given[field] not in allowed:
             raise ConfigError(expected(f"assign_gold {field}", given[field], list(allowed)))

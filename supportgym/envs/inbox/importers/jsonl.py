@@ -15,12 +15,13 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from ....core.errors import DataFormatError
 from ....core.io import write_text_atomic
 from ..models import Category, Gold, LabelledEmail, Priority, Route
 from .common import FALLBACK_TIMESTAMP, make_email, normalize_timestamp
+from .gold import canonical_label
 
 #: How many bad lines one error message lists before it says "and N more".
 _MAX_LISTED = 5
@@ -36,6 +37,12 @@ class JsonlGold(_Strict):
     category: Category
     route_to: Route
     flag_review: bool = False
+
+    @field_validator("priority", "category", "route_to", mode="before")
+    @classmethod
+    def _fold_case(cls, value: object, info: ValidationInfo) -> object:
+        # "High" or "Billing_Inquiry" can only mean one label; types stay strict (7 is still not a label)
+        return canonical_label(info.field_name or "", value) if isinstance(value, str) else value
 
 
 class JsonlEmail(_Strict):

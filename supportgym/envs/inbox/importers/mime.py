@@ -12,7 +12,17 @@ from pathlib import Path
 
 from ....core.errors import DataFormatError
 from ..models import LabelledEmail
-from .common import FALLBACK_TIMESTAMP, clean_text, decode_bytes, iso_utc, make_email, one_line, stable_id, unique_ids
+from .common import (
+    FALLBACK_TIMESTAMP,
+    UTF8_BOM,
+    clean_text,
+    decode_bytes,
+    iso_utc,
+    make_email,
+    one_line,
+    stable_id,
+    unique_ids,
+)
 from .html_text import html_to_text, looks_like_html, tidy
 from .limits import MAX_PART_BYTES, bound_headers
 
@@ -219,7 +229,7 @@ def load_eml(path: str | Path) -> list[LabelledEmail]:
     for file in _eml_files(root):
         rel = file.name if file == root else file.relative_to(root).as_posix()
         try:
-            data = file.read_bytes()
+            data = file.read_bytes().removeprefix(UTF8_BOM)  # else "\ufeffFrom:" is no header and nothing parses
         except OSError as exc:
             raise DataFormatError(file, f"cannot read: {exc.strerror}") from None
         try:
@@ -231,6 +241,10 @@ def load_eml(path: str | Path) -> list[LabelledEmail]:
 
 #: an mbox separator: a line starting with "From " (mboxo/mboxrd, as the stdlib's mailbox reads it)
 _FROM_LINE = re.compile(rb"^From ", re.M)
+#: a body line that a writer escaped so as not to be read as a separator (mboxrd: ">From ", ">>From ", ...)
+_ESCAPED_FROM = re.compile(rb"^>(>*From )", re.M)
+#: what a real separator holds after "From ": a sender, then a date with a time and a year
+_SEPARATOR = re.compile(rb"^From \S+ .*\b\d{1,2}:\d{2}\b.*\b\d{4}\b")
 
 
 def split_mbox(raw: bytes) -> list[tuple[int, bytes]]:
@@ -239,7 +253,9 @@ def split_mbox(raw: bytes) -> list[tuple[int, bytes]]:
     The rule is the stdlib ``mailbox.mbox``'s: every line starting with ``From `` opens a
     message, and one blank line before it belongs to the separator. Done here, not through
     ``mailbox``, because the line of each message (for error messages) is only in its private
-    table of contents.
+    table of contents. Escaped body lines are unescaped as mboxrd readers do (one ``>`` off
+    ``>From ``, ``>>From ``, ...), which the stdlib leaves to its caller: an agent should read
+    what the sender wrote.
     """
     starts = [m.start() for m in _FROM_LINE.finditer(raw)]
     out = []
@@ -252,8 +268,23 @@ def split_mbox(raw: bytes) -> list[tuple[int, bytes]]:
         body = raw[first_nl + 1 : stop] if first_nl >= 0 else b""
         if i + 1 < len(starts):
             body = body[:-1] if body.endswith(b"\n\n") else body
-        out.append((line, body))
+        out.append((line, _ESCAPED_FROM.sub(rb"\1", body)))  # unescape one '>' as mboxrd readers do
     return out
+
+
+def _not_mail_message(raw: bytes, index: int, line: int, problem: str) -> str:
+    """The error for message ``index`` (opened at ``line``) that is not mail. After the first
+    message the usual cause is body text of the message before ("From now on ...") that its
+    writer did not escape, so the separator line is shown and the fix named."""
+    if index == 1:
+        return f"message 1: {problem}"
+    text = raw.split(b"\n", line)[line - 1].rstrip(b"\r")
+    shown = text[:60].decode("utf-8", "replace") + ("..." if len(text) > 60 else "")
+    escape = "a line starting with 'From ' inside a message body must be escaped as '>From ' (mboxrd)"
+    if _SEPARATOR.match(text):
+        return f"message {index}: {problem} (if line {line} {shown!r} is body text of message {index - 1}, {escape})"
+    return (f"message {index}: line {line} {shown!r} was read as a message separator, but it looks like body text "
+            f"of message {index - 1}, not 'From <sender> <date>': {escape}. What follows it: {problem}")
 
 
 def load_mbox(path: str | Path) -> list[LabelledEmail]:
@@ -262,9 +293,11 @@ def load_mbox(path: str | Path) -> list[LabelledEmail]:
     if not path.is_file():
         raise DataFormatError(path, "no such mbox file")
     try:
-        raw = path.read_bytes()
+        raw = path.read_bytes().removeprefix(UTF8_BOM)
     except OSError as exc:
         raise DataFormatError(path, f"cannot read: {exc.strerror}") from None
+    if not raw.strip():
+        raise DataFormatError(path, "empty file: an mbox holds messages, each opened by a 'From ' separator line")
     if not raw.startswith(b"From "):
         raise DataFormatError(path, "not an mbox file: it must start with a 'From ' separator line", line=1)
     out = []
@@ -273,7 +306,7 @@ def load_mbox(path: str | Path) -> list[LabelledEmail]:
             out.append(parse_message(data, source=f"{path}#{index}",
                                      fallback_id=stable_id("mbox", path.name, str(index))))
         except NotMailError as exc:
-            raise DataFormatError(path, f"message {index}: {exc}", line=line) from None
+            raise DataFormatError(path, _not_mail_message(raw, index, line, str(exc)), line=line) from None
     if not out:
         raise DataFormatError(path, "mbox holds no messages")
     return unique_ids(out, str(path))
