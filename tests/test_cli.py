@@ -61,8 +61,11 @@ def test_eval_emails_file_triages_every_email_once(tmp_path):
     out = tmp_path / "r.json"
     result = run("eval", "--env", "inbox", "--agent", "rules", "--emails", str(src), "--out", str(out))
     assert result.exit_code == 0, result.output
-    ids = [p["id"] for p in json.loads(out.read_text())["predictions"]]
-    assert sorted(ids) == sorted(r["id"] for r in rows)
+    predictions = json.loads(out.read_text())["predictions"]
+    assert sorted(p["id"] for p in predictions) == sorted(r["id"] for r in rows)
+    # each decision carries what a team reads it by (a user walkthrough of 4 Dec had to join files for it)
+    by_id = {r["id"]: r for r in rows}
+    assert all((p["sender"], p["subject"]) == (by_id[p["id"]]["sender"], by_id[p["id"]]["subject"]) for p in predictions)
 
 
 def test_bad_input_exits_2_with_a_message_naming_allowed_values(tmp_path):

@@ -81,8 +81,14 @@ def email_file_specs(path: Path, size: int, seed: int, gold: str | None = None) 
     ]
 
 
-def results_payload(env_id: str, agent: str, records: list[EpisodeRecord], metrics: dict[str, Any]) -> dict[str, Any]:
+def results_payload(env_id: str, agent: str, records: list[EpisodeRecord], metrics: dict[str, Any],
+                    mail: dict[str, tuple[str, str]] | None = None) -> dict[str, Any]:
+    """The results file; ``mail`` (id -> sender, subject of the user's own emails) puts each email's sender and
+    subject beside its labels, so that the file can be handed to a team as it is."""
     predictions = [p for r in records for p in r.report.get("predictions", [])]
+    if mail:
+        predictions = [{"id": p.get("id"), "sender": mail.get(p.get("id"), ("", ""))[0],
+                        "subject": mail.get(p.get("id"), ("", ""))[1], **p} for p in predictions]
     return {
         "env": env_id,
         "agent": agent,
@@ -104,7 +110,9 @@ def eval_command(
     split: Optional[str] = typer.Option(None, help="a split: train|validation|test, and real:*|hard:*|handwritten:* where the env has them (supportgym envs)"),
     episodes: int = typer.Option(1, min=1, max=MAX_EPISODES, help="number of episodes (seeds seed, seed+1, ...)"),
     seed: int = typer.Option(0, min=0, help="first seed"),
-    size: Optional[int] = typer.Option(None, min=1, help="items per generated episode (or per chunk of --emails)"),
+    size: Optional[int] = typer.Option(None, min=1, help="items per generated episode; with --emails, emails per "
+                                        "episode (each chunk has its own queues and escalation budget; the metrics "
+                                        "are means over chunks; default 10)"),
     emails: Optional[Path] = typer.Option(None, help="inbox only: triage every email of this JSONL/.eml/mbox/CSV file once"),
     gold: Optional[str] = typer.Option(
         None, help="with --emails: label every message, e.g. 'priority=spam,category=spam_phishing,route_to=trash'"
@@ -165,11 +173,12 @@ def eval_command(
     where = f"--emails {emails}" if emails else (f"split {split}" if split else
                                                  f"task {env_spec.env_class().resolve_task(task, None)}")
     console.print(metrics_table(shown(f"{env_id} · {agent} · {where} · {len(records)} episode(s)"), metrics))
+    mail = None
     if emails is not None:
-        subjects = {e.id: e.email.header.subject for s in specs for e in dict(s.options)["emails"]}
-        table = labels_table(records, subjects)
+        mail = {e.id: (e.email.header.sender, e.email.header.subject) for s in specs for e in dict(s.options)["emails"]}
+        table = labels_table(records, {i: subject for i, (_, subject) in mail.items()})
         if table is not None:
             console.print(table)
     if out is not None:
-        write_json_atomic(out, results_payload(env_id, agent, records, metrics))
+        write_json_atomic(out, results_payload(env_id, agent, records, metrics, mail))
         console.print(f"wrote {shown(out)}")
