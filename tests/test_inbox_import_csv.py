@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import zipfile
 
 import pytest
 from shared_corpora import corpora_dir
@@ -275,3 +276,16 @@ def test_delimiter_is_detected_from_the_header_line(tmp_path, name, header, row)
     assert item.email.header.subject == "Rechnung falsch"
     assert item.email.body == "Hallo; die Rechnung, bitte"
     assert item.gold == Gold(priority="high", category="billing_inquiry", route_to="billing")
+
+
+def test_a_table_under_another_extension_loads_and_a_workbook_is_named(tmp_path):
+    # a user walkthrough of 4 Dec: a CSV saved as .txt was read as one raw email ("no mail headers")
+    txt = tmp_path / "export.txt"
+    txt.write_text("Subject;Body;Priority\nLogin broken;I cannot log in since Monday.;high\n", encoding="utf-8")
+    emails = load_emails(txt)
+    assert len(emails) == 1 and emails[0].email.body.startswith("I cannot log in")
+    book = tmp_path / "export.xlsx"
+    with zipfile.ZipFile(book, "w") as z:
+        z.writestr("xl/workbook.xml", "<workbook/>")
+    with pytest.raises(DataFormatError, match="Excel workbook.*save the sheet as CSV"):
+        load_emails(book)

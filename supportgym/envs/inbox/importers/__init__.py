@@ -17,7 +17,7 @@ from typing import Any, Literal, get_args
 from ....core.errors import ConfigError, DataFormatError, expected
 from ..models import Gold, LabelledEmail
 from .common import ImportNote
-from .csv_table import CsvSpec, load_csv, presets
+from .csv_table import CsvSpec, column_key, load_csv, presets, sniff_delimiter
 from .gold import assign_gold, parse_gold_option
 from .html_text import html_to_text
 from .jsonl import JsonlEmail, dump_jsonl, load_jsonl
@@ -60,7 +60,19 @@ def detect_format(path: str | Path) -> str:
         return "jsonl"
     if head.lstrip().startswith(b"["):
         raise DataFormatError(path, "a JSON array is not supported: write one JSON object per line (JSONL)", line=1)
+    if head.startswith(b"PK\x03\x04"):
+        raise DataFormatError(path, "a zip archive or an Excel workbook, not mail: save the sheet as CSV (UTF-8) and "
+                              "load the .csv")
+    if _csv_header(head):
+        return "csv"  # a table saved under another extension (.txt): its header names a body column
     return "eml"
+
+
+def _csv_header(head: bytes) -> bool:
+    line = head.decode("utf-8", "replace").splitlines()[0] if head.strip() else ""
+    names = {column_key(c.strip().strip('"')) for c in line.split(sniff_delimiter(line, ","))}
+    return "body" in names or any(s.required_columns and names.issuperset(map(column_key, s.required_columns))
+                                  for s in presets().values())
 
 
 def load_emails(
