@@ -9,6 +9,7 @@ import pytest
 
 from supportgym import make
 from supportgym.agents import make_agent
+from supportgym.agents.inbox_classifier import InboxClassifierAgent
 from supportgym.agents.inbox_heuristics import analyse, load_rules_data, lookalike, rules
 from supportgym.agents.inbox_rules import InboxOracleAgent, InboxRulesAgent
 from supportgym.agents.repair import validate_action
@@ -733,6 +734,26 @@ def test_rules_trash_mail_in_a_script_none_of_our_languages_use(subject, body):
     evidence at the bar (SpamAssassin's CHARSET_FARAWAY)."""
     a, cat, _, route = InboxRulesAgent().read(_mail(subject, body, "promo@example.net").email)
     assert any("script" in r for r in a.spam_reasons) and (cat, route) == ("spam_phishing", "trash")
+
+
+@pytest.mark.parametrize("subject,body,sender", [
+    ("ログインできません", "昨日からアカウントにログインできません。パスワードを再設定しても同じエラーが出ます。至急対応をお願いします。",
+     "Yamada <yamada@example.jp>"),
+    ("发票金额错误", "您好，我们收到的发票金额与合同不符，请核实并重新开具发票。谢谢。", "Li Wei <liwei@example.cn>"),
+    ("환불 요청", "안녕하세요. 지난주에 주문한 제품이 불량이라 환불을 요청드립니다. 주문번호는 88213 입니다. 감사합니다.",
+     "kim@example.kr"),
+    ("Не работает оплата", "Здравствуйте! Не могу оплатить заказ картой, платёж отклоняется уже третий раз. Помогите, "
+     "пожалуйста.", "Ivan <ivan@example.ru>"),
+])
+def test_a_customer_writing_in_another_script_without_a_link_is_not_trashed(subject, body, sender):
+    """Far-away script is spam evidence only beside a link: every far-away spam of the development mail points
+    somewhere, while a support team's Japanese or Russian customer would lose their mail (a user's walkthrough of
+    4 Dec found both agents trashing all four)."""
+    email = _mail(subject, body, sender).email
+    a, _, _, route = InboxRulesAgent().read(email)
+    assert route != "trash" and not any("script" in r for r in a.spam_reasons)
+    agent = InboxClassifierAgent()
+    assert agent.read(email)[3] != "trash"
 
 
 @pytest.mark.parametrize("subject,body", [

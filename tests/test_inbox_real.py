@@ -77,15 +77,47 @@ def test_headers_do_not_give_the_label_away():
     median = others[len(others) // 2]
     early = sum(t < median for t in dates["spam"]) / len(dates["spam"])
     assert 0.35 < early < 0.65, early  # spam is no earlier than the rest
-    # nor the stand-ins themselves: tickets carry display names as often as ham does, on webmail the spam uses too
-    domain = {k: Counter(sender_domain(e.email.header.sender) for e in pool if e.meta["real_kind"] == k)
-              for k in ("spam", "ticket")}
-    assert len(domain["ticket"]) >= 10 and max(domain["ticket"].values()) < 0.25 * domain["ticket"].total()
-    shared = sum(n for d, n in domain["ticket"].items() if d in domain["spam"]) / domain["ticket"].total()
-    assert shared > 0.3, shared  # yahoo, hotmail, aol, msn, mail.com, terra.es
+    # nor the stand-ins themselves: tickets carry display names as often as ham does, on the domains the ham comes
+    # from, as often as it does (a third red team of 4 Dec: the labels file's webmail list picked every ticket of
+    # real:test and 15 other emails; a domain table learned here now confuses tickets with ham)
+    domain = {k: Counter(sender_domain(e.email.header.sender).lower() for e in pool if e.meta["real_kind"] == k)
+              for k in ("ham", "ticket")}
+    assert len(domain["ticket"]) >= 30 and set(domain["ticket"]) <= set(domain["ham"]) | {
+        sender_domain(e.email.header.sender).lower() for e in real_pool("test") if e.meta["real_kind"] == "ham"}
+    top, n = domain["ham"].most_common(1)[0]
+    assert abs(domain["ticket"][top] / domain["ticket"].total() - n / domain["ham"].total()) < 0.1
     named = {k: [bool(sender_parts(e.email.header.sender)[0]) for e in pool if e.meta["real_kind"] == k]
              for k in ("ham", "ticket")}
     assert abs(sum(named["ticket"]) / len(named["ticket"]) - sum(named["ham"]) / len(named["ham"])) < 0.08
+    # nor a list of names of ours: a stand-in is named like the people who sent the ham (a third red team of 4 Dec
+    # told all 115 tickets of real:test by the labels file's fifty first names and fifty surnames)
+    people = {w.lower() for e in pool + real_pool("test") if e.meta["real_kind"] == "ham"
+              for w in sender_parts(e.email.header.sender)[0].replace('"', " ").split()}
+    listed = set(stand.names) | set(stand.surnames)
+    tickets = [sender_parts(e.email.header.sender)[0].split() for e in pool if e.meta["real_kind"] == "ticket"]
+    assert all(w.lower() in people for name in tickets for w in name)
+    assert sum(all(w.lower() in listed for w in name) for name in tickets if name) < 0.05 * len(tickets)
+
+
+def test_stand_in_names_fall_back_to_the_labels_file_without_enough_ham():
+    from supportgym.envs.inbox.real import MIN_PEOPLE, corpus_stand_ins
+
+    labels = load_labels()
+    ham = next(s for s in labels.sources if s.kind == "ham")
+
+    def mail(i: int, sender: str) -> tuple[str, LabelledEmail]:
+        return f"m{i}", LabelledEmail.model_validate({"email": {"header": {
+            "id": f"m{i}", "sender": sender, "subject": "s", "timestamp": "2025-01-01T00:00:00Z"}, "body": "b"},
+            "gold": ham.gold.model_dump()})
+
+    few = [mail(i, f"Ann Lee{chr(97 + i)} <a{i}@x.org>") for i in range(MIN_PEOPLE - 1)]
+    assert corpus_stand_ins(labels.stand_ins, [(ham, few)]) == labels.stand_ins
+    enough = [*few, mail(99, "Russell Turpin <r@y.net>"), mail(98, "Great Offers <o@x.org>"),
+              mail(97, "Support Team <s@x.org>"), mail(96, "r@x.org")]
+    spam = next(s for s in labels.sources if s.kind == "spam")
+    got = corpus_stand_ins(labels.stand_ins, [(ham, enough), (spam, [mail(95, "Carl Best <c@pills.biz>")])])
+    assert got.names == ["ann", "russell"] and "turpin" in got.surnames and not {"offers", "team", "best"} & set(got.surnames)
+    assert Counter(got.domains) == {"x.org": MIN_PEOPLE + 2, "y.net": 1}  # as often as the ham; never the spam's
 
 
 def test_ticket_mapping_agrees_with_the_importer_preset():

@@ -494,7 +494,9 @@ def analyse(email: Email) -> Analysis:
         spam += hit[0]
         reasons.append(hit[1])
     faraway = faraway_share(f"{h.subject}\n{email.body}")
-    if faraway >= d.faraway_share:
+    # only with a link: far-away spam always points somewhere (every development example does), while a customer
+    # who writes in Japanese or Russian about a login or an invoice must not be trashed for their script alone
+    if faraway >= d.faraway_share and (links or _WWW_RE.search(email.body)):
         spam += d.faraway_weight
         reasons.append(f"{faraway:.0%} of its letters in a script none of our languages use")
     tld = dom.rsplit(".", 1)[-1]
@@ -878,9 +880,10 @@ def _shape_score(sender: str, subject: str, body: str, w: dict[str, float]) -> f
         score += w.get("many_http_links", 0.0)
     text = subject + body[:2000]
     alpha = [c for c in text if c.isalpha()]
-    if len(alpha) >= 20 and sum(1 for c in alpha if _FAR_SCRIPT(c)) / len(alpha) > 0.3:
+    # bulk mail in a far-away script points somewhere; without a link it may be a customer writing in their own
+    if links and len(alpha) >= 20 and sum(1 for c in alpha if _FAR_SCRIPT(c)) / len(alpha) > 0.3:
         score += w.get("far_script", 0.0)  # a script none of our customers writes in (CJK, Hangul, Thai, ...)
-    if len(text) >= 80 and sum(1 for c in text if "\u00a0" <= c <= "\u00ff") / len(text) > 0.2:
+    if links and len(text) >= 80 and sum(1 for c in text if "\u00a0" <= c <= "\u00ff") / len(text) > 0.2:
         score += w.get("mojibake", 0.0)  # a far-away charset decoded as Latin-1: "ÊÓËÃÑº"
     words = body.split()
     caps = sum(1 for x in words if len(x) >= 4 and x.isupper())
