@@ -289,3 +289,11 @@ def test_a_table_under_another_extension_loads_and_a_workbook_is_named(tmp_path)
         z.writestr("xl/workbook.xml", "<workbook/>")
     with pytest.raises(DataFormatError, match="Excel workbook.*save the sheet as CSV"):
         load_emails(book)
+
+
+def test_an_ambiguous_date_is_refused_with_the_forms_that_load(tmp_path):
+    # "03/04/2025" is March or April depending on the writer: the error says what to write instead
+    path = tmp_path / "t.csv"
+    path.write_text("subject,body,timestamp\nHi,Please help.,03/04/2025 10:00\n", encoding="utf-8")
+    with pytest.raises(DataFormatError, match=r"t\.csv:2: .*03/04/2025.*2025-03-04T10:00:00Z.*no timestamp column"):
+        load_emails(path)

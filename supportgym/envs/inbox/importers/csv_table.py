@@ -210,7 +210,10 @@ def _timestamp(value: str) -> str:
         try:
             return iso_utc(parsedate_to_datetime(value))  # RFC 2822 dates, as mail exports write them
         except (TypeError, ValueError, IndexError, OverflowError):
-            raise ValueError(f"timestamp {value!r} is neither ISO 8601 nor an RFC 2822 date") from None
+            # "03/04/2025" is March or April depending on who wrote it: refused, not guessed
+            raise ValueError(f"timestamp {value!r} is neither ISO 8601 nor an RFC 2822 date; allowed: e.g. "
+                             "2025-03-04T10:00:00Z or 'Tue, 04 Mar 2025 10:00:00 +0000' (a spreadsheet can format the "
+                             "column as yyyy-mm-dd hh:mm), or no timestamp column at all") from None
 
 
 def _row_email(spec: CsvSpec, cells: dict[str, str], *, index: int, stem: str, source: str) -> LabelledEmail:
