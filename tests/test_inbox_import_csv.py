@@ -92,8 +92,8 @@ def test_csv_errors_name_file_and_line(tmp_path):
     path.write_text("subject,body\nok,fine\nonly-one-field\n", encoding="utf-8")
     with pytest.raises(DataFormatError, match=r"t\.csv:3: row has 1 fields, the header has 2"):
         load_emails(path)
-    path.write_text("title,text\na,b\n", encoding="utf-8")
-    with pytest.raises(DataFormatError, match=r"t\.csv:1: cannot tell which column is the body.*'title', 'text'.*Name the columns id, sender, subject, body"):
+    path.write_text("title,notes\na,b\n", encoding="utf-8")
+    with pytest.raises(DataFormatError, match=r"t\.csv:1: cannot tell which column is the body.*'title', 'notes'.*Name the columns id, sender, subject, body"):
         load_emails(path)
     with pytest.raises(DataFormatError, match=r"t\.csv:1: mapped columns not in the header: got \['message'\]"):
         load_csv(path, {"body": "message"})
@@ -281,7 +281,7 @@ def test_delimiter_is_detected_from_the_header_line(tmp_path, name, header, row)
 def test_a_table_under_another_extension_loads_and_a_workbook_is_named(tmp_path):
     # a user walkthrough of 4 Dec: a CSV saved as .txt was read as one raw email ("no mail headers")
     txt = tmp_path / "export.txt"
-    txt.write_text("Subject;Body;Priority\nLogin broken;I cannot log in since Monday.;high\n", encoding="utf-8")
+    txt.write_text("Subject;Body\nLogin broken;I cannot log in since Monday.\n", encoding="utf-8")
     emails = load_emails(txt)
     assert len(emails) == 1 and emails[0].email.body.startswith("I cannot log in")
     book = tmp_path / "export.xlsx"
@@ -297,3 +297,19 @@ def test_an_ambiguous_date_is_refused_with_the_forms_that_load(tmp_path):
     path.write_text("subject,body,timestamp\nHi,Please help.,03/04/2025 10:00\n", encoding="utf-8")
     with pytest.raises(DataFormatError, match=r"t\.csv:2: .*03/04/2025.*2025-03-04T10:00:00Z.*no timestamp column"):
         load_emails(path)
+
+
+def test_a_helpdesk_export_loads_by_its_own_column_names_with_a_note(tmp_path):
+    # a user walkthrough of 4 Dec: "Ticket #, Requester Email, Title, Description" needed a mapping in Python
+    path = tmp_path / "helpdesk.csv"
+    path.write_text("Ticket #,Requester Email,Title,Description,Created\n"
+                    "T-1,dana@northwind.io,Charged twice,\"We were charged twice, please refund one.\",03/04/2025\n",
+                    encoding="utf-8")
+    with pytest.warns(ImportNote, match="body <- 'Description'"):
+        (email,) = load_emails(path)
+    assert (email.id, email.email.header.sender, email.email.header.subject) == ("T-1", "dana@northwind.io",
+                                                                                   "Charged twice")
+    assert email.email.body.startswith("We were charged twice") and email.gold is None
+    own = tmp_path / "own.csv"  # our own names win over an alias beside them
+    own.write_text("subject,body,description\nHi,the body,not this\n", encoding="utf-8")
+    assert load_emails(own)[0].email.body == "the body"

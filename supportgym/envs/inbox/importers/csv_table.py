@@ -46,6 +46,14 @@ _GOLD_FIELDS = (*_GOLD_REQUIRED, "flag_review", "acceptable_routes")
 #: what a header line may be split on, in order of preference on a tie (European Excel writes ';')
 _DELIMITERS = (",", ";", "\t", "|")
 _WORD_BREAK = re.compile(r"[\s_-]+")
+#: what helpdesk and mail-client exports call our text fields, in order of preference; read only where the
+#: field's own name is not a column (gold columns keep our names: their values are our labels anyway)
+_ALIASES: dict[str, tuple[str, ...]] = {
+    "id": ("ticket id", "ticket #", "ticket no", "ticket number", "case id", "case number", "message id"),
+    "sender": ("from", "requester email", "requester", "customer email", "email", "reporter", "contact email"),
+    "subject": ("title", "summary", "topic"),
+    "body": ("description", "message", "content", "text", "details", "comment"),
+}  # no timestamp: exports write dates in every local form, and a date that does not parse stops the import
 _LIST_SPLIT = re.compile(r"[;,|]")
 _TRUE = {"true", "1", "yes", "y", "t"}
 _FALSE = {"false", "0", "no", "n", "f", ""}
@@ -124,18 +132,28 @@ def detect_spec(header: list[str]) -> tuple[CsvSpec | None, str | None]:
         if spec.required_columns and present.issuperset(map(column_key, spec.required_columns)):
             return spec, None
     own = {f: f for f in CSV_FIELDS if f in present}
+    named = {column_key(h): h for h in header}
+    aliased = {}
+    for field, aliases in _ALIASES.items():
+        if field not in own:
+            hit = next((named[column_key(a)] for a in aliases if column_key(a) in named), None)
+            if hit is not None:
+                own[field] = aliased[field] = hit
     if "body" not in own:
         return None, None
+    notes = []
+    if aliased:  # a helpdesk's own names: say how they were read, so that a wrong guess is seen
+        notes.append("columns read as " + ", ".join(f"{f} <- {c!r}" for f, c in aliased.items())
+                     + " (map them yourself with load_csv(path, mapping) to choose others)")
     found = [f for f in _GOLD_FIELDS if f in own]
     missing = [f for f in _GOLD_REQUIRED if f not in own]
-    if not found or not missing:
-        return CsvSpec(columns=own), None  # type: ignore[arg-type]
-    for field in found:
-        del own[field]
-    return CsvSpec(columns=own), (  # type: ignore[arg-type]
-        f"gold column(s) {', '.join(found)} found but {', '.join(missing)} missing: gold needs priority, category "
-        "and route_to, so every email is loaded without labels (add the missing columns, or label the whole "
-        "file with --gold / assign_gold)")
+    if found and missing:
+        for field in found:
+            del own[field]
+        notes.append(f"gold column(s) {', '.join(found)} found but {', '.join(missing)} missing: gold needs priority, "
+                     "category and route_to, so every email is loaded without labels (add the missing columns, or "
+                     "label the whole file with --gold / assign_gold)")
+    return CsvSpec(columns=own), "; ".join(notes) or None  # type: ignore[arg-type]
 
 
 def sniff_delimiter(text: str, default: str) -> str:
@@ -286,7 +304,8 @@ def load_csv(
         if spec is None:
             raise DataFormatError(path, f"cannot tell which column is the body; columns are {header}. Name the "
                                   f"columns {', '.join(CSV_FIELDS)} in the header row (a column named 'body' is "
-                                  "required), or from Python pass csv_mapping={'body': '<column>', 'subject': "
+                                  f"required; also read as the body: {', '.join(map(repr, _ALIASES['body']))}), or "
+                                  "from Python pass csv_mapping={'body': '<column>', 'subject': "
                                   "'<column>', ...} or a preset name "
                                   f"({', '.join(presets())})", line=1)
     else:
