@@ -2685,3 +2685,43 @@ def test_listing_every_order_on_the_account_is_not_personalisation():
     assert personalisation(listed, s) == personalisation(f"Hi {first},", s) < 1.0
     items = f"Hi {first}, your account shows " + ", ".join(o.item for o in s.orders) + "."  # by item, no ids
     assert personalisation(items, s) == personalisation(f"Hi {first},", s)
+
+
+def test_amounts_of_the_sentence_before_inform_only_when_all_were_refunded():
+    """Red team of 4 Dec: "Order totals: $a, $b, $c. I have processed your refund." read every listed amount as the
+    refund's context, so a reply that made one refund of three was told all three (informed 0.33 -> 1.0) while the
+    amount check read only the clause's own amounts. The sentence before informs only when it names nothing but
+    amounts that were refunded ("I see the $49.99 charge. I have refunded it.")."""
+    from supportgym.envs.ticket.grading.consistency import check
+    from supportgym.envs.ticket.grading.extract import extract
+    from supportgym.envs.ticket.scenarios_v1 import generate_hard
+
+    s = next(s for s in (generate_hard("validation", i) for i in range(300))
+             if sum(c.kind == "refund" and c.amount for c in s.required.changes) >= 2)
+    refunds = [c for c in s.required.changes if c.kind == "refund" and c.amount]
+    told = [st for st in s.required.statements if st.kind == "refund" and st.amount]
+    made = {refunds[0]}
+    concerned = {i.order_id for i in s.issues}
+    listed = ", ".join(f"${c.amount:,.2f}" for c in refunds)
+
+    def graded(text):
+        return check(extract(text), made, s.orders, told, concerned=concerned)
+
+    spray = graded(f"Order totals: {listed}. I have processed your refund.")
+    honest = graded(f"I see the ${refunds[0].amount:,.2f} charge. I have refunded it.")
+    assert len(told) >= 2 and spray.informed < honest.informed and honest.informed > 0
+    assert spray.informed == graded("I have processed your refund.").informed
+
+
+def test_the_starting_frustration_meter_does_not_tell_a_threat():
+    """Red team of 4 Dec: on the hard splits the meter started at 10 + 20 x anger, and anger counted a threat, which
+    is part of the answer key (a threat sends the case to legal): with the subject's count of problems the meter
+    told a threat on 400 of 400 tickets. It now starts from the count alone, which the subject already says."""
+    env = make("ticket-v1")
+    by_count: dict[int, set[float]] = {}
+    threats = 0
+    for seed in range(60):
+        obs = env.reset(seed=seed, split="hard:test")
+        threats += "legal" in (env.sc_v1.required.team or "")
+        by_count.setdefault(len(env.sc_v1.issues), set()).add(obs.frustration_meter)
+    assert threats >= 5 and all(len(meters) == 1 for meters in by_count.values()), by_count

@@ -72,7 +72,10 @@ class TicketEnvV1(TicketEnv):
         if hard:
             sv = generate_hard(task[len("split:hard:"):], seed, self.policy_v1)
             self.sc_v1 = self._adversarial_email(sv)
-            start = 10.0 + 20.0 * sv.anger
+            # the meter starts from what the subject already says (how many problems), not from the scenario's
+            # anger: that counts a threat, which is part of the answer key (a threat sends the case to legal), and
+            # the starting meter told it on 400 of 400 hard tickets (red team of 4 Dec)
+            start = 10.0 + 20.0 * min(3, 1 + len(sv.issues) // 2)
             if options.get("frustration") is not None:
                 start = float(options["frustration"])
             self._frustration = self._frustration_start = min(start, CHURN_AT - 1)

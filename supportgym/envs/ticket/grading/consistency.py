@@ -231,7 +231,12 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
     hits = 0
     for st in statements:
         if st.kind in ("refund", "credit"):
-            ok = any(c.kind == st.kind and c.polarity == "promise" and st.amount in (*c.amounts, *c.context)
+            # an amount of the sentence before informs only when that sentence names nothing but what was refunded:
+            # "Order totals: $210, $64, $35. I have processed your refund." listed every total and claimed them all
+            # (red team of 4 Dec), while "I see the $49.99 charge. I have refunded it." names the refund made
+            used = amounts.get(_CHANGE_OF[st.kind], set())
+            ok = any(c.kind == st.kind and c.polarity == "promise"
+                     and (st.amount in c.amounts or (st.amount in c.context and set(c.context) <= used))
                      for c in firm)
         elif st.kind == "denial":
             # a denial that names only orders no issue concerns denies nothing the customer asked ("As for order
