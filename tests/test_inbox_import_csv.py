@@ -313,3 +313,27 @@ def test_a_helpdesk_export_loads_by_its_own_column_names_with_a_note(tmp_path):
     own = tmp_path / "own.csv"  # our own names win over an alias beside them
     own.write_text("subject,body,description\nHi,the body,not this\n", encoding="utf-8")
     assert load_emails(own)[0].email.body == "the body"
+
+
+def test_helpdesk_names_under_another_extension_and_addresses_before_names(tmp_path):
+    # a review of 4 Dec: an export saved as .txt with only alias names fell through to "not an email", and a
+    # "Requester" column of names was taken as the sender before "Customer Email"
+    txt = tmp_path / "export.txt"
+    txt.write_text("Ticket ID,Requester,Customer Email,Title,Description\nT-9,Ann Lee,ann@x.org,Hi,Please help.\n",
+                   encoding="utf-8")
+    with pytest.warns(ImportNote, match="sender <- 'Customer Email'"):
+        (email,) = load_emails(txt)
+    assert email.email.header.sender == "ann@x.org" and email.email.body == "Please help."
+
+
+def test_gold_option_folds_the_case_of_acceptable_routes_and_names_bad_ones(tmp_path):
+    from supportgym.envs.inbox.importers import assign_gold, parse_gold_option
+
+    path = tmp_path / "t.csv"
+    path.write_text("subject,body\nHi,Please help.\n", encoding="utf-8")
+    (email,) = load_emails(path)
+    gold = parse_gold_option("priority=Low,category=General_Inquiry,route_to=Archive,acceptable_routes=SUPPORT_TIER1")
+    (out,) = assign_gold([email], gold=gold)
+    assert out.gold.acceptable_routes == ["support_tier1"] and out.gold.route_to == "archive"
+    with pytest.raises(ConfigError, match=r"acceptable_routes.*nowhere.*support_tier1"):
+        assign_gold([email], gold={**gold, "acceptable_routes": ["nowhere"]})

@@ -341,6 +341,13 @@ def test_ids_written_glued_are_numbers_too():
     honest = score(["ORD-48213"])
     assert score(ids) < 0.2 and score([i.replace("-", "") for i in ids]) < 0.2 < honest
     assert score(["ORD48213"]) == honest  # one id glued is still the citation, not a spray
+    # the other way round (a review of the same day): the email glues its ids, the reply writes them with hyphens
+    glued = LabelledEmail.model_validate({**le.model_dump(), "email": {**le.email.model_dump(), "body": body.replace(
+        "-", "")}, "gold": {**le.gold.model_dump(), "key_facts": ["ORD48213", "Nora"]}})
+    sc = EmailScorer.build(glued)
+    # (0.21 rather than 0.105: "INV-2026-3301" split into two numbers is not read as the email's "INV20263301")
+    assert score(ids) < 0.25 and score([i.replace("-", "") for i in ids]) < 0.2
+    assert score(["ORD-48213"]) == score(["ORD48213"]) == honest
 
 
 def test_v0_grader_was_fooled_by_copy_with_insertions():

@@ -482,21 +482,32 @@ class EmailScorer:
         fact_toks = {t for f in self.facts for t in tokens(f)}
         stray: dict[str, int] = {}
         runs: dict[int, list[str]] = {}
-        group, prev_num = 0, False
+        group, prev_num, prev_mixed = 0, False, False
         for t in tokens(f"{e.header.subject} {e.body}"):
             num = not t.isalpha()
-            if num and not prev_num:
+            mixed = num and not t.isdigit()
+            # a token of letters and digits is an id of its own ("TKT100201, TKT100305" are two numbers, not one run)
+            if num and (not prev_num or mixed or prev_mixed):
                 group += 1
+            prev_mixed = mixed
             if num:
                 runs.setdefault(group, []).append(t)
                 if t not in fact_toks:
                     stray.setdefault(t, group)
             prev_num = num
-        self._stray = stray
         inverse: dict[int, set[str]] = {}
         for t, g in stray.items():
             inverse.setdefault(g, set()).add(t)
         self._runs = {g: frozenset(ts) for g, ts in inverse.items()}
+        # an id the email glued to its letters ("TKT100201") is also its digits, as a reply may write it "TKT-100201"
+        # (the reply side reads a glued id's digits too: ``reply_quality``); a fact's digits stay a fact's
+        fact_digits = {d for t in fact_toks if not t.isdigit() for d in _DIGIT_RUN_RE.findall(t)}
+        for t, g in list(stray.items()):
+            if not t.isdigit():
+                for d in _DIGIT_RUN_RE.findall(t):
+                    if d not in fact_digits and d not in fact_toks:
+                        stray.setdefault(d, g)
+        self._stray = stray
         # each run of several tokens that is not all facts, as one token ("03:12" as "0312")
         self._glued = {g: "".join(ts) for g, ts in runs.items() if len(ts) > 1 and not set(ts) <= fact_toks}
 

@@ -50,10 +50,12 @@ _WORD_BREAK = re.compile(r"[\s_-]+")
 #: field's own name is not a column (gold columns keep our names: their values are our labels anyway)
 _ALIASES: dict[str, tuple[str, ...]] = {
     "id": ("ticket id", "ticket #", "ticket no", "ticket number", "case id", "case number", "message id"),
-    "sender": ("from", "requester email", "requester", "customer email", "email", "reporter", "contact email"),
+    # addresses before names: "Requester" is often the requester's name, "Requester Email" their address
+    "sender": ("from", "requester email", "customer email", "contact email", "email", "requester", "reporter"),
     "subject": ("title", "summary", "topic"),
     "body": ("description", "message", "content", "text", "details", "comment"),
 }  # no timestamp: exports write dates in every local form, and a date that does not parse stops the import
+BODY_ALIASES = _ALIASES["body"]
 _LIST_SPLIT = re.compile(r"[;,|]")
 _TRUE = {"true", "1", "yes", "y", "t"}
 _FALSE = {"false", "0", "no", "n", "f", ""}

@@ -47,6 +47,12 @@ def assign_gold(
                 "flag_review": flag_review, "acceptable_routes": acceptable_routes}
     given.update({k: v for k, v in keywords.items() if v is not None})
     given = {k: canonical_label(k, v) if isinstance(v, str) else v for k, v in given.items()}
+    if isinstance(given.get("acceptable_routes"), list | tuple):
+        given["acceptable_routes"] = [canonical_label("route_to", r) if isinstance(r, str) else r
+                                      for r in given["acceptable_routes"]]
+        bad = [r for r in given["acceptable_routes"] if r not in ROUTES]
+        if bad:
+            raise ConfigError(expected("assign_gold acceptable_routes", bad, list(ROUTES)))
     for field, allowed in _ALLOWED.items():
         if field in given and given[field] not in allowed:
             raise ConfigError(expected(f"assign_gold {field}", given[field], list(allowed)))
