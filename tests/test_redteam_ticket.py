@@ -2687,11 +2687,10 @@ def test_listing_every_order_on_the_account_is_not_personalisation():
     assert personalisation(items, s) == personalisation(f"Hi {first},", s)
 
 
-def test_amounts_of_the_sentence_before_inform_only_when_all_were_refunded():
+def test_only_a_refund_that_was_made_can_be_told():
     """Red team of 4 Dec: "Order totals: $a, $b, $c. I have processed your refund." read every listed amount as the
     refund's context, so a reply that made one refund of three was told all three (informed 0.33 -> 1.0) while the
-    amount check read only the clause's own amounts. The sentence before informs only when it names nothing but
-    amounts that were refunded ("I see the $49.99 charge. I have refunded it.")."""
+    amount check passes when any one amount was refunded. Only a refund an action made can now be told."""
     from supportgym.envs.ticket.grading.consistency import check
     from supportgym.envs.ticket.grading.extract import extract
     from supportgym.envs.ticket.scenarios_v1 import generate_hard
@@ -2707,10 +2706,17 @@ def test_amounts_of_the_sentence_before_inform_only_when_all_were_refunded():
     def graded(text):
         return check(extract(text), made, s.orders, told, concerned=concerned)
 
-    spray = graded(f"Order totals: {listed}. I have processed your refund.")
     honest = graded(f"I see the ${refunds[0].amount:,.2f} charge. I have refunded it.")
-    assert len(told) >= 2 and spray.informed < honest.informed and honest.informed > 0
-    assert spray.informed == graded("I have processed your refund.").informed
+    assert len(told) >= 2 and 0 < honest.informed < 1
+    # a review of the same day moved the list into the refund's own sentence: every form informs no more than the
+    # honest reply, and an honest sentence before that also names a fee keeps its credit
+    for spray in (f"Order totals: {listed}. I have processed your refund.",
+                  f"Order totals: {listed} - I have processed your refund.",
+                  f"I have processed your refund of {listed}.", f"I have processed your refund ({listed}).",
+                  f"Your refund is processed, covering {listed}."):
+        assert graded(spray).informed <= honest.informed, spray
+    fee = graded(f"I see the ${refunds[0].amount:,.2f} charge and the $5.00 shipping fee. I have refunded the charge.")
+    assert fee.informed == honest.informed
 
 
 def test_the_starting_frustration_meter_does_not_tell_a_threat():

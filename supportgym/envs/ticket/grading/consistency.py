@@ -231,13 +231,14 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
     hits = 0
     for st in statements:
         if st.kind in ("refund", "credit"):
-            # an amount of the sentence before informs only when that sentence names nothing but what was refunded:
-            # "Order totals: $210, $64, $35. I have processed your refund." listed every total and claimed them all
-            # (red team of 4 Dec), while "I see the $49.99 charge. I have refunded it." names the refund made
+            # only a refund (credit) that an action made can be told: a reply that lists amounts beside "I have
+            # processed your refund" ("Order totals: $210, $64, $35. ...", "your refund of $54.40, $210.00") claimed
+            # every one of them while one was refunded (red team and review of 4 Dec); the amount check of the
+            # promise passes when any of its amounts was used, so the list itself is not flagged
             used = amounts.get(_CHANGE_OF[st.kind], set())
-            ok = any(c.kind == st.kind and c.polarity == "promise"
-                     and (st.amount in c.amounts or (st.amount in c.context and set(c.context) <= used))
-                     for c in firm)
+            made = st.amount is None or round(st.amount, 2) in used
+            ok = made and any(c.kind == st.kind and c.polarity == "promise" and st.amount in (*c.amounts, *c.context)
+                              for c in firm)
         elif st.kind == "denial":
             # a denial that names only orders no issue concerns denies nothing the customer asked ("As for order
             # <decoy>, that request has been declined." used to satisfy any required denial)
