@@ -77,29 +77,20 @@ def test_headers_do_not_give_the_label_away():
     median = others[len(others) // 2]
     early = sum(t < median for t in dates["spam"]) / len(dates["spam"])
     assert 0.35 < early < 0.65, early  # spam is no earlier than the rest
-    # nor the stand-ins themselves: tickets carry display names as often as ham does, on the domains the ham comes
-    # from, as often as it does (a third red team of 4 Dec: the labels file's webmail list picked every ticket of
-    # real:test and 15 other emails; a domain table learned here now confuses tickets with ham)
-    domain = {k: Counter(sender_domain(e.email.header.sender).lower() for e in pool if e.meta["real_kind"] == k)
-              for k in ("ham", "ticket")}
-    assert len(domain["ticket"]) >= 30 and set(domain["ticket"]) <= set(domain["ham"]) | {
-        sender_domain(e.email.header.sender).lower() for e in real_pool("test") if e.meta["real_kind"] == "ham"}
-    top, n = domain["ham"].most_common(1)[0]
-    assert abs(domain["ticket"][top] / domain["ticket"].total() - n / domain["ham"].total()) < 0.1
+    # nor the stand-ins themselves: a ticket's sender is a person who sent ham, display name and address together
+    # (third red team of 4 Dec: a list of our names told all 115 tickets of real:test; a review: names and domains
+    # drawn apart still did, by how the address was built from the name), with a display name as often as ham
+    ham = real_pool("train") + real_pool("validation") + real_pool("test")
+    people = {sender_parts(e.email.header.sender)[1] for e in ham if e.meta["real_kind"] == "ham"}
     named = {k: [bool(sender_parts(e.email.header.sender)[0]) for e in pool if e.meta["real_kind"] == k]
              for k in ("ham", "ticket")}
     assert abs(sum(named["ticket"]) / len(named["ticket"]) - sum(named["ham"]) / len(named["ham"])) < 0.08
-    # nor a list of names of ours: a stand-in is named like the people who sent the ham (a third red team of 4 Dec
-    # told all 115 tickets of real:test by the labels file's fifty first names and fifty surnames)
-    people = {w.lower() for e in pool + real_pool("test") if e.meta["real_kind"] == "ham"
-              for w in sender_parts(e.email.header.sender)[0].replace('"', " ").split()}
+    tickets = [e.email.header.sender for e in pool if e.meta["real_kind"] == "ticket"]
+    assert all(sender_parts(s)[1] in people for s in tickets) and len(set(tickets)) >= 50
     listed = set(stand.names) | set(stand.surnames)
-    tickets = [sender_parts(e.email.header.sender)[0].split() for e in pool if e.meta["real_kind"] == "ticket"]
-    assert all(w.lower() in people for name in tickets for w in name)
-    assert sum(all(w.lower() in listed for w in name) for name in tickets if name) < 0.05 * len(tickets)
+    assert not any(sender_parts(s)[0] and all(w.lower() in listed for w in sender_parts(s)[0].split()) for s in tickets)
 
-
-def test_stand_in_names_fall_back_to_the_labels_file_without_enough_ham():
+def test_stand_in_senders_fall_back_to_the_labels_file_without_enough_ham():
     from supportgym.envs.inbox.real import MIN_PEOPLE, corpus_stand_ins
 
     labels = load_labels()
@@ -113,12 +104,13 @@ def test_stand_in_names_fall_back_to_the_labels_file_without_enough_ham():
     few = [mail(i, f"Ann Lee{chr(97 + i)} <a{i}@x.org>") for i in range(MIN_PEOPLE - 1)]
     assert corpus_stand_ins(labels.stand_ins, [(ham, few)]) == labels.stand_ins
     enough = [*few, mail(99, "Russell Turpin <r@y.net>"), mail(98, "Great Offers <o@x.org>"),
-              mail(97, "Support Team <s@x.org>"), mail(96, "r@x.org")]
+              mail(97, "Support Team <s@x.org>"), mail(96, "r@x.org"), mail(95, "Russell Turpin <r@y.net>")]
     spam = next(s for s in labels.sources if s.kind == "spam")
-    got = corpus_stand_ins(labels.stand_ins, [(ham, enough), (spam, [mail(95, "Carl Best <c@pills.biz>")])])
-    assert got.names == ["ann", "russell"] and "turpin" in got.surnames and not {"offers", "team", "best"} & set(got.surnames)
-    assert Counter(got.domains) == {"x.org": MIN_PEOPLE + 2, "y.net": 1}  # as often as the ham; never the spam's
-
+    got = corpus_stand_ins(labels.stand_ins, [(ham, enough), (spam, [mail(94, "Carl Best <c@pills.biz>")])])
+    assert Counter(got.senders)[("Russell Turpin", "r@y.net")] == 2 and len(got.senders) == MIN_PEOPLE + 1
+    assert not {a for _, a in got.senders} & {"o@x.org", "s@x.org", "c@pills.biz"}  # lists, robots, spam: never
+    drawn = {got.sender(f"r{i}") for i in range(200)}
+    assert {sender_parts(s)[1] for s in drawn} <= {a for _, a in got.senders} and any("<" not in s for s in drawn)
 
 def test_ticket_mapping_agrees_with_the_importer_preset():
     ours = next(s for s in load_labels().sources if s.name == "tickets").csv
