@@ -22,7 +22,7 @@ from supportgym.envs.inbox.real import (
     real_metrics,
     real_pool,
 )
-from supportgym.envs.inbox.text import sender_domain, sender_parts
+from supportgym.envs.inbox.text import sender_parts
 
 try:
     real.corpora_root()
