@@ -348,6 +348,34 @@ def test_ids_written_glued_are_numbers_too():
     # (0.21 rather than 0.105: "INV-2026-3301" split into two numbers is not read as the email's "INV20263301")
     assert score(ids) < 0.25 and score([i.replace("-", "") for i in ids]) < 0.2
     assert score(["ORD-48213"]) == score(["ORD48213"]) == honest
+    # nor with the digits split where the email has no separator ("TKT-100-201"): a second review of the same day
+    assert score([i[: i.index("-") + 4] + "-" + i[i.index("-") + 4:] for i in ids]) < 0.2
+
+
+@pytest.mark.parametrize("body,reply", [
+    ("Order ORD-48213 arrived damaged on March 3rd, 2026 at 10:30am. I called at 2:15pm but nobody answered.",
+     "a replacement ships in 2 business days, arrives within 10 days, and our 2026 warranty covers it."),
+    ("Order ORD-48213 arrived damaged. Shipping to BS7 9LT, Flat 4B, 12 Oak Road. My Q4 2025 invoice is wrong too.",
+     "we will send a replacement to BS7 9LT (Flat 4B, 12 Oak Road) and correct your Q4 2025 invoice."),
+])
+def test_dates_times_and_postcodes_are_not_ids(body, reply):
+    """"3rd", "30am", "Q4" and "BS7" are parts of a date, a time or a postcode, not ids of their own: an honest
+    reply that restates them scored 0.31-0.83 instead of 0.5-1.0 while ids glued to letters were read that way (a
+    review of 4 Dec). The reply keeps the score it had before the glued-id rule."""
+    from supportgym.envs.inbox.models import LabelledEmail
+    from supportgym.envs.inbox.reply import EmailScorer
+
+    le = LabelledEmail.model_validate({
+        "email": {"header": {"id": "x1", "sender": "Nora Lind <nora.lind@example.com>", "subject": "Damaged delivery",
+                             "timestamp": "2026-01-01T10:00:00Z"}, "body": f"Hello,\n\n{body} Please fix this.\n\nNora"},
+        "gold": {"priority": "medium", "category": "customer_complaint", "route_to": "support_tier1",
+                 "flag_review": False, "key_facts": ["ORD-48213", "Nora"]}})
+    sc = EmailScorer.build(le)
+    runs = sorted(sorted(r) for r in sc.stray_runs.values())
+    assert ["2026", "3rd"] in runs or ["2025", "q4"] in runs, runs  # one number each, as before
+    text = f"Hello Nora, we are sorry that order ORD-48213 arrived damaged. We understand your frustration: {reply} " \
+           "Best regards, Support"
+    assert reply_quality(sc, "customer_complaint", text, "bag", True) >= 0.5
 
 
 def test_v0_grader_was_fooled_by_copy_with_insertions():

@@ -485,8 +485,9 @@ class EmailScorer:
         group, prev_num, prev_mixed = 0, False, False
         for t in tokens(f"{e.header.subject} {e.body}"):
             num = not t.isalpha()
-            mixed = num and not t.isdigit()
-            # a token of letters and digits is an id of its own ("TKT100201, TKT100305" are two numbers, not one run)
+            mixed = num and not t.isdigit() and _DIGIT_RUN_RE.search(t) is not None
+            # a token of letters and three or more digits is an id of its own ("TKT100201, TKT100305" are two numbers,
+            # not one run); "3rd", "30am", "Q4", "BS7" stay parts of the date, time or postcode they are in
             if num and (not prev_num or mixed or prev_mixed):
                 group += 1
             prev_mixed = mixed
@@ -697,6 +698,11 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
             # reply: its digits are the number all the same
             inner = [d for t in toks if not t.isalpha() and not t.isdigit() for d in _DIGIT_RUN_RE.findall(t)]
             touched = {stray[t] for t in (*toks, *inner) if t in stray}
+            # ... and one split by separators the email does not have ("TKT-100-201" for "TKT-100201")
+            split = [t for t in stray if len(t) >= 3 and t.isdigit() and stray[t] not in touched and t in reply_compact]
+            if split:
+                bounds = token_bounds(toks)
+                touched |= {stray[t] for t in split if on_token_boundaries(reply_compact, t, bounds)}
             if touched:
                 runs = scorer.stray_runs
                 have_all = have.union(inner) if inner else have
