@@ -87,8 +87,10 @@ def test_headers_do_not_give_the_label_away():
     assert abs(sum(named["ticket"]) / len(named["ticket"]) - sum(named["ham"]) / len(named["ham"])) < 0.08
     tickets = [e.email.header.sender for e in pool if e.meta["real_kind"] == "ticket"]
     assert all(sender_parts(s)[1] in people for s in tickets) and len(set(tickets)) >= 50
-    listed = set(stand.names) | set(stand.surnames)
-    assert not any(sender_parts(s)[0] and all(w.lower() in listed for w in sender_parts(s)[0].split()) for s in tickets)
+    # under a pseudonym that their own ham carries too: no real person is shown writing a ticket (a second review)
+    hams = {e.email.header.sender for e in ham if e.meta["real_kind"] == "ham"}
+    assert all(s in hams for s in tickets if sender_parts(s)[0])
+    assert "Matthias Saou" not in {sender_parts(s)[0] for s in tickets} | {sender_parts(s)[0] for s in hams}
 
 def test_stand_in_senders_fall_back_to_the_labels_file_without_enough_ham():
     from supportgym.envs.inbox.real import MIN_PEOPLE, corpus_stand_ins
@@ -107,10 +109,12 @@ def test_stand_in_senders_fall_back_to_the_labels_file_without_enough_ham():
               mail(97, "Support Team <s@x.org>"), mail(96, "r@x.org"), mail(95, "Russell Turpin <r@y.net>")]
     spam = next(s for s in labels.sources if s.kind == "spam")
     got = corpus_stand_ins(labels.stand_ins, [(ham, enough), (spam, [mail(94, "Carl Best <c@pills.biz>")])])
-    assert Counter(got.senders)[("Russell Turpin", "r@y.net")] == 2 and len(got.senders) == MIN_PEOPLE + 1
-    assert not {a for _, a in got.senders} & {"o@x.org", "s@x.org", "c@pills.biz"}  # lists, robots, spam: never
+    russell = got.people["r@y.net"]
+    assert Counter(got.senders)[russell] == 2 and len(got.senders) == MIN_PEOPLE + 1 and russell.endswith("@y.net>")
+    assert "Russell" not in russell and russell == labels.stand_ins.pseudonym("r@y.net")  # stable, made up
+    assert not {"o@x.org", "s@x.org", "c@pills.biz"} & set(got.people)  # lists, robots, spam: never
     drawn = {got.sender(f"r{i}") for i in range(200)}
-    assert {sender_parts(s)[1] for s in drawn} <= {a for _, a in got.senders} and any("<" not in s for s in drawn)
+    assert drawn <= set(got.senders) | {sender_parts(s)[1] for s in got.senders} and any("<" not in s for s in drawn)
 
 def test_ticket_mapping_agrees_with_the_importer_preset():
     ours = next(s for s in load_labels().sources if s.name == "tickets").csv

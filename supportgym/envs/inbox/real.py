@@ -78,17 +78,26 @@ class StandIns(Model):
     domains: list[str] = Field(min_length=1)
     #: the share of stand-in senders shown with a display name ("Maria Keller <maria.keller@gmx.de>")
     display_share: float = Field(ge=0.0, le=1.0)
-    #: (display name, address) of real people to draw instead of names x surnames x domains (``corpus_stand_ins``)
-    senders: list[tuple[str, str]] = Field(default_factory=list)
+    #: a ham author's address -> their pseudonym ("Name Surname <address>"), for their ham and for tickets
+    people: dict[str, str] = Field(default_factory=dict)
+    #: pseudonyms to draw for a ticket, each as often as its person wrote ham (``corpus_stand_ins``)
+    senders: list[str] = Field(default_factory=list)
 
     def date(self, eid: str) -> str:
         when = self.first_date + timedelta(minutes=_draw(eid, "date") % (self.days * 24 * 60))
         return when.strftime("%Y-%m-%dT%H:%M:%SZ")
 
+    def pseudonym(self, address: str) -> str:
+        """A stable made-up person on ``address``'s domain: "Laura Becker <laura.becker@example.org>"."""
+        name = self.names[_draw(address, "pname") % len(self.names)]
+        surname = self.surnames[_draw(address, "psurname") % len(self.surnames)]
+        forms = (f"{name}.{surname}", f"{name[0]}{surname}", f"{name}_{surname}", f"{surname}.{name}", name)
+        return f"{name.title()} {surname.title()} <{forms[_draw(address, 'pform') % len(forms)]}@{address.rpartition('@')[2]}>"
+
     def sender(self, eid: str) -> str:
         if self.senders:
-            name, address = self.senders[_draw(eid, "sender") % len(self.senders)]
-            return f"{name} <{address}>" if _draw(eid, "display") % 1000 < self.display_share * 1000 else address
+            drawn = self.senders[_draw(eid, "sender") % len(self.senders)]
+            return drawn if _draw(eid, "display") % 1000 < self.display_share * 1000 else sender_parts(drawn)[1]
         name = self.names[_draw(eid, "name") % len(self.names)]
         surname = self.surnames[_draw(eid, "surname") % len(self.surnames)]
         digits = str(_draw(eid, "digits") % 90 + 10)
@@ -215,27 +224,31 @@ _NOT_NAMES = frozenset("admin support team list news the sales info service serv
 MIN_PEOPLE = 20
 
 
+def _person(sender: str) -> tuple[str, str] | None:
+    """(display name, address) of a sender that is a person: "Russell Turpin <r@x.org>", not lists and robots."""
+    display, addr = sender_parts(sender)
+    m = _PERSON_RE.match(display.strip().strip('"'))
+    if m and "@" in addr and not {m.group(1).lower(), m.group(2).lower()} & _NOT_NAMES:
+        return m.group(0), addr
+    return None
+
+
 def corpus_stand_ins(stand_ins: StandIns, loaded: list[tuple[RealSource, list[tuple[str, LabelledEmail]]]]) -> StandIns:
-    """Stand-ins that are the senders of the sources' own ham: a person's whole sender, display name and address
-    together, as often as they wrote, so that no rule on the sender tells "this email had none" (an email from such
-    a sender is as likely to be ham as a ticket). Fixed lists of names and webmail domains told 115 of 115 tickets of
-    real:test with no false positive (a third red team of 4 Dec); names and domains drawn apart from the ham still
-    did, by how the address was built from the name (99 of 115, 2 false, a review the same day). Only people
-    (a display name of two or three capitalised words) are drawn, not lists and robots; the spam's senders never
-    (a ticket from a spammer would read as spam). Sources whose ham names fewer than ``MIN_PEOPLE`` people keep the
-    file's lists."""
-    senders = []
-    for src, emails in loaded:
-        if src.kind != "ham":
-            continue
-        for _, e in emails:
-            display, addr = sender_parts(e.email.header.sender)
-            m = _PERSON_RE.match(display.strip().strip('"'))
-            if m and "@" in addr and not {m.group(1).lower(), m.group(2).lower()} & _NOT_NAMES:
-                senders.append((m.group(0), addr))
-    if len({name for name, _ in senders}) < MIN_PEOPLE:
+    """Stand-ins that are the people who wrote the sources' ham, under a pseudonym each: a ticket's missing sender is
+    one of them (as often as they wrote), and their own ham carries the same pseudonym, so no rule on the sender
+    tells "this email had none" (an email from such a sender is as likely to be ham as a ticket), and no real person
+    is shown as the writer of a ticket they never wrote. Fixed lists of names and webmail domains told 115 of 115
+    tickets of real:test with no false positive (a third red team of 4 Dec); names and domains drawn apart from the
+    ham still did, by how the address was built from the name (a review the same day). A pseudonym keeps the
+    person's domain and draws a name from the labels file's lists, with an address built from it as people do.
+    Lists, robots and the spam's senders are left as they are and never drawn (a ticket from a spammer would read as
+    spam). Sources whose ham names fewer than ``MIN_PEOPLE`` people keep the file's stand-ins and their senders."""
+    wrote = [p for src, emails in loaded if src.kind == "ham" for _, e in emails
+             if (p := _person(e.email.header.sender)) is not None]
+    if len({name for name, _ in wrote}) < MIN_PEOPLE:
         return stand_ins
-    return stand_ins.model_copy(update={"senders": sorted(senders)})
+    people = {addr: stand_ins.pseudonym(addr) for _, addr in wrote}
+    return stand_ins.model_copy(update={"people": people, "senders": sorted(people[addr] for _, addr in wrote)})
 
 
 @lru_cache(maxsize=4)
@@ -256,8 +269,9 @@ def _parts(root: str, labels_path: str) -> dict[str, tuple[LabelledEmail, ...]]:
                 eid = f"{eid}-{seen[eid]}"
             gold = e.gold if src.gold is None else src.gold
             old = e.email.header
-            header = old.model_copy(update={"id": eid, "timestamp": stand_ins.date(eid),
-                                            "sender": old.sender.strip() or stand_ins.sender(eid)})
+            who = _person(old.sender) if src.kind == "ham" and stand_ins.people else None
+            sender = stand_ins.people[who[1]] if who else old.sender.strip() or stand_ins.sender(eid)
+            header = old.model_copy(update={"id": eid, "timestamp": stand_ins.date(eid), "sender": sender})
             meta = {**e.meta, "real_source": src.name, "real_kind": src.kind, "real_part": part,
                     "real_identity": identity}
             parts[part].append(LabelledEmail(email=e.email.model_copy(update={"header": header}), gold=gold, meta=meta))
