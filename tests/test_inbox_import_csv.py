@@ -337,3 +337,13 @@ def test_gold_option_folds_the_case_of_acceptable_routes_and_names_bad_ones(tmp_
     assert out.gold.acceptable_routes == ["support_tier1"] and out.gold.route_to == "archive"
     with pytest.raises(ConfigError, match=r"acceptable_routes.*nowhere.*support_tier1"):
         assign_gold([email], gold={**gold, "acceptable_routes": ["nowhere"]})
+
+
+@pytest.mark.parametrize("first_line", ["Message", "Details, please see below", "Text:"])
+def test_a_note_whose_first_line_names_a_body_alias_is_not_a_table(tmp_path, first_line):
+    # a second review of 4 Dec: alias detection would have read such a note as a CSV
+    from supportgym.envs.inbox.importers import detect_format
+
+    note = tmp_path / "note.txt"
+    note.write_text(f"{first_line}\nFrom: a@x.org\n\nHello\n", encoding="utf-8")
+    assert detect_format(note) == "eml"

@@ -17,7 +17,7 @@ from typing import Any, Literal, get_args
 from ....core.errors import ConfigError, DataFormatError, expected
 from ..models import Gold, LabelledEmail
 from .common import ImportNote
-from .csv_table import BODY_ALIASES, CsvSpec, column_key, load_csv, presets, sniff_delimiter
+from .csv_table import ALIASES, BODY_ALIASES, CSV_FIELDS, CsvSpec, column_key, load_csv, presets, sniff_delimiter
 from .gold import assign_gold, parse_gold_option
 from .html_text import html_to_text
 from .jsonl import JsonlEmail, dump_jsonl, load_jsonl
@@ -69,10 +69,15 @@ def detect_format(path: str | Path) -> str:
 
 
 def _csv_header(head: bytes) -> bool:
+    """Is the first line a table's header? It must name a body column (ours or an alias) and one more column we know,
+    so that a note whose first line is "Message" or "Details, please see below" stays a note."""
     line = head.decode("utf-8", "replace").splitlines()[0] if head.strip() else ""
-    names = {column_key(c.strip().strip('"')) for c in line.split(sniff_delimiter(line, ","))}
-    return bool(names & {"body", *map(column_key, BODY_ALIASES)}) or any(s.required_columns and names.issuperset(map(column_key, s.required_columns))
-                                  for s in presets().values())
+    cells = [column_key(c.strip().strip('"')) for c in line.split(sniff_delimiter(line, ","))]
+    names = set(cells)
+    if any(s.required_columns and names.issuperset(map(column_key, s.required_columns)) for s in presets().values()):
+        return True
+    known = {column_key(n) for n in (*CSV_FIELDS, *(a for aliases in ALIASES.values() for a in aliases))}
+    return len(names & known) >= 2 and bool(names & {"body", *map(column_key, BODY_ALIASES)})
 
 
 def load_emails(

@@ -55,6 +55,7 @@ _ALIASES: dict[str, tuple[str, ...]] = {
     "subject": ("title", "summary", "topic"),
     "body": ("description", "message", "content", "text", "details", "comment"),
 }  # no timestamp: exports write dates in every local form, and a date that does not parse stops the import
+ALIASES = _ALIASES
 BODY_ALIASES = _ALIASES["body"]
 _LIST_SPLIT = re.compile(r"[;,|]")
 _TRUE = {"true", "1", "yes", "y", "t"}
