@@ -87,8 +87,11 @@ def results_payload(env_id: str, agent: str, records: list[EpisodeRecord], metri
     subject beside its labels, so that the file can be handed to a team as it is."""
     predictions = [p for r in records for p in r.report.get("predictions", [])]
     if mail:
-        predictions = [{"id": p.get("id"), "sender": mail.get(p.get("id"), ("", ""))[0],
-                        "subject": mail.get(p.get("id"), ("", ""))[1], **p} for p in predictions]
+        def with_mail(p: dict[str, Any]) -> dict[str, Any]:
+            sender, subject = mail.get(p.get("id"), ("", ""))
+            return {"id": p.get("id"), "sender": sender, "subject": subject, **p}
+
+        predictions = [with_mail(p) for p in predictions]
     return {
         "env": env_id,
         "agent": agent,

@@ -316,6 +316,11 @@ _ZERO_CENTS_RE = re.compile(r"(\d)[.,]00\b")
 _DIGIT_RUN_RE = re.compile(r"\d{3,}")
 
 
+def id_digits(tok: str) -> list[str]:
+    """The numbers inside an id glued to its letters ("tkt100201" -> ["100201"]); none for words and bare numbers."""
+    return [] if tok.isdigit() or tok.isalpha() else _DIGIT_RUN_RE.findall(tok)
+
+
 def token_bounds(toks: list[str]) -> set[int]:
     """Offsets in "".join(toks) where a token starts or the text ends."""
     return set(accumulate(map(len, toks), initial=0))
@@ -485,7 +490,7 @@ class EmailScorer:
         group, prev_num, prev_mixed = 0, False, False
         for t in tokens(f"{e.header.subject} {e.body}"):
             num = not t.isalpha()
-            mixed = num and not t.isdigit() and _DIGIT_RUN_RE.search(t) is not None
+            mixed = num and bool(id_digits(t))
             # a token of letters and three or more digits is an id of its own ("TKT100201, TKT100305" are two numbers,
             # not one run); "3rd", "30am", "Q4", "BS7" stay parts of the date, time or postcode they are in
             if num and (not prev_num or mixed or prev_mixed):
@@ -502,12 +507,11 @@ class EmailScorer:
         self._runs = {g: frozenset(ts) for g, ts in inverse.items()}
         # an id the email glued to its letters ("TKT100201") is also its digits, as a reply may write it "TKT-100201"
         # (the reply side reads a glued id's digits too: ``reply_quality``); a fact's digits stay a fact's
-        fact_digits = {d for t in fact_toks if not t.isdigit() for d in _DIGIT_RUN_RE.findall(t)}
+        fact_digits = {d for t in fact_toks for d in id_digits(t)}
         for t, g in list(stray.items()):
-            if not t.isdigit():
-                for d in _DIGIT_RUN_RE.findall(t):
-                    if d not in fact_digits and d not in fact_toks:
-                        stray.setdefault(d, g)
+            for d in id_digits(t):
+                if d not in fact_digits and d not in fact_toks:
+                    stray.setdefault(d, g)
         self._stray = stray
         # each run of several tokens that is not all facts, as one token ("03:12" as "0312")
         self._glued = {g: "".join(ts) for g, ts in runs.items() if len(ts) > 1 and not set(ts) <= fact_toks}
@@ -696,7 +700,7 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
             # does not cite the "07:30" of the email
             # an id written glued to its letters ("TKT100201" for the email's "TKT-100201") is one token of the
             # reply: its digits are the number all the same
-            inner = [d for t in toks if not t.isalpha() and not t.isdigit() for d in _DIGIT_RUN_RE.findall(t)]
+            inner = [d for t in toks for d in id_digits(t)]
             touched = {stray[t] for t in (*toks, *inner) if t in stray}
             # ... and one split by separators the email does not have ("TKT-100-201" for "TKT-100201")
             split = [t for t in stray if len(t) >= 3 and t.isdigit() and stray[t] not in touched and t in reply_compact]

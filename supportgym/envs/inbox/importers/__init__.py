@@ -17,7 +17,7 @@ from typing import Any, Literal, get_args
 from ....core.errors import ConfigError, DataFormatError, expected
 from ..models import Gold, LabelledEmail
 from .common import ImportNote
-from .csv_table import ALIASES, BODY_ALIASES, CSV_FIELDS, CsvSpec, column_key, load_csv, presets, sniff_delimiter
+from .csv_table import ALIASES, CSV_FIELDS, CsvSpec, column_key, load_csv, preset_for, presets, sniff_delimiter
 from .gold import assign_gold, parse_gold_option
 from .html_text import html_to_text
 from .jsonl import JsonlEmail, dump_jsonl, load_jsonl
@@ -74,10 +74,10 @@ def _csv_header(head: bytes) -> bool:
     line = head.decode("utf-8", "replace").splitlines()[0] if head.strip() else ""
     cells = [column_key(c.strip().strip('"')) for c in line.split(sniff_delimiter(line, ","))]
     names = set(cells)
-    if any(s.required_columns and names.issuperset(map(column_key, s.required_columns)) for s in presets().values()):
+    if preset_for(names) is not None:
         return True
     known = {column_key(n) for n in (*CSV_FIELDS, *(a for aliases in ALIASES.values() for a in aliases))}
-    return len(names & known) >= 2 and bool(names & {"body", *map(column_key, BODY_ALIASES)})
+    return len(names & known) >= 2 and bool(names & {column_key(n) for n in ("body", *ALIASES["body"])})
 
 
 def load_emails(

@@ -48,15 +48,13 @@ _DELIMITERS = (",", ";", "\t", "|")
 _WORD_BREAK = re.compile(r"[\s_-]+")
 #: what helpdesk and mail-client exports call our text fields, in order of preference; read only where the
 #: field's own name is not a column (gold columns keep our names: their values are our labels anyway)
-_ALIASES: dict[str, tuple[str, ...]] = {
+ALIASES: dict[str, tuple[str, ...]] = {
     "id": ("ticket id", "ticket #", "ticket no", "ticket number", "case id", "case number", "message id"),
     # addresses before names: "Requester" is often the requester's name, "Requester Email" their address
     "sender": ("from", "requester email", "customer email", "contact email", "email", "requester", "reporter"),
     "subject": ("title", "summary", "topic"),
     "body": ("description", "message", "content", "text", "details", "comment"),
 }  # no timestamp: exports write dates in every local form, and a date that does not parse stops the import
-ALIASES = _ALIASES
-BODY_ALIASES = _ALIASES["body"]
 _LIST_SPLIT = re.compile(r"[;,|]")
 _TRUE = {"true", "1", "yes", "y", "t"}
 _FALSE = {"false", "0", "no", "n", "f", ""}
@@ -126,18 +124,24 @@ def column_key(name: str) -> str:
     return _WORD_BREAK.sub("_", name.strip()).casefold()
 
 
+def preset_for(names: set[str]) -> CsvSpec | None:
+    """The first preset whose required columns are all among ``names`` (header names as :func:`column_key` gives them)."""
+    return next((s for s in presets().values()
+                 if s.required_columns and names.issuperset(map(column_key, s.required_columns))), None)
+
+
 def detect_spec(header: list[str]) -> tuple[CsvSpec | None, str | None]:
     """The first preset whose required columns are all present, else our own field names as
     columns; and a note when gold columns were found but not all three required ones (the file is
     then read unlabelled: a user who exported only a priority column wants the mail, not an error)."""
     present = {column_key(h) for h in header}
-    for spec in presets().values():
-        if spec.required_columns and present.issuperset(map(column_key, spec.required_columns)):
-            return spec, None
+    spec = preset_for(present)
+    if spec is not None:
+        return spec, None
     own = {f: f for f in CSV_FIELDS if f in present}
     named = {column_key(h): h for h in header}
     aliased = {}
-    for field, aliases in _ALIASES.items():
+    for field, aliases in ALIASES.items():
         if field not in own:
             hit = next((named[column_key(a)] for a in aliases if column_key(a) in named), None)
             if hit is not None:
@@ -307,7 +311,7 @@ def load_csv(
         if spec is None:
             raise DataFormatError(path, f"cannot tell which column is the body; columns are {header}. Name the "
                                   f"columns {', '.join(CSV_FIELDS)} in the header row (a column named 'body' is "
-                                  f"required; also read as the body: {', '.join(map(repr, _ALIASES['body']))}), or "
+                                  f"required; also read as the body: {', '.join(map(repr, ALIASES['body']))}), or "
                                   "from Python pass csv_mapping={'body': '<column>', 'subject': "
                                   "'<column>', ...} or a preset name "
                                   f"({', '.join(presets())})", line=1)
