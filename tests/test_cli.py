@@ -313,8 +313,9 @@ def test_train_commands_refuse_a_device_as_out_before_training():
 
 
 def test_leaderboard_says_when_overall_rows_cover_different_tasks(tmp_path):
-    """A new user's walkthrough (4 Dec): a run with `real:test` and one without were ranked side by side as `all`."""
-    for name, splits in (("a", ["test", "real:test"]), ("b", ["test"])):
+    """A new user's walkthrough (4 Dec): a run with `real:test` and one without were ranked side by side as `all`.
+    (`hard:test` stands in for `real:test` here: it needs no corpora folder, which a clean clone may not have.)"""
+    for name, splits in (("a", ["test", "hard:test"]), ("b", ["test"])):
         args = [a for sp in splits for a in ("--split", sp)]
         run("bench", "--env", "inbox", "--agent", "rules", "--episodes", "1", "--no-tasks", *args,
             "--out", str(tmp_path / name), "--no-report")
