@@ -73,3 +73,46 @@ def test_bad_env_options_are_422_and_leave_the_episode_exactly_as_it_was():
             r = c.post("/reset", json={"seed": 2, **bad}, headers={"X-Session-Id": sid})
             assert r.status_code == 422, (bad, r.text)
             assert c.get("/state", headers={"X-Session-Id": sid}).json() == before
+
+
+@pytest.mark.parametrize("transport", ["http", "ws"])
+def test_state_mid_episode_names_no_answer_key(transport):
+    # red team of 4 Dec (26th session): /state served the readable query id ("hard:validation-10000") and the seed the
+    # server drew for an unseeded reset; with the public generator either rebuilds the gold plan (100% resolved)
+    def played(send):
+        first = send("reset", {"split": "hard:validation"})
+        states = [send("state", None)]
+        obs = first
+        while not obs["done"]:
+            obs = send("step", {"action_id": 11})  # escalate: ends the episode
+        states.append(send("state", None))
+        return states
+
+    with TestClient(APP) as c:
+        if transport == "http":
+            sid = None
+
+            def send(kind, data):
+                nonlocal sid
+                if kind == "reset":
+                    r = c.post("/envs/tooldesk-v1/reset", json=data)
+                    sid = r.json()["session_id"]
+                elif kind == "step":
+                    r = c.post("/step", json={"action": data}, headers={"X-Session-Id": sid})
+                else:
+                    return c.get("/state", headers={"X-Session-Id": sid}).json()
+                return r.json()
+            mid, end = played(send)
+        else:
+            with c.websocket_connect("/envs/tooldesk-v1/ws") as ws:
+                def send(kind, data):
+                    ws.send_text(json.dumps({"type": kind, "data": data or {}}))
+                    return json.loads(ws.receive_text())["data"]
+                mid, end = played(send)
+    assert mid["seed"] is None and not mid["done"] and "hard:validation-" not in json.dumps(mid)
+    assert mid["query_id"].startswith("query-")
+    # once done, the drawn seed is the client's to replay the episode with
+    assert end["done"] and isinstance(end["seed"], int)
+    replay = make("tooldesk-v1")
+    replay.reset(seed=end["seed"], split="hard:validation")
+    assert replay.state.query_id == end["query_id"]

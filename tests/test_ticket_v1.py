@@ -11,6 +11,7 @@ from supportgym.envs.ticket.env_v1 import TicketEnvV1
 from supportgym.envs.ticket.models_v1 import TicketActionV1
 from supportgym.envs.ticket.probes_v1 import gold_actions
 from supportgym.envs.ticket.scenarios_v1 import generate_hard, hard_templates
+from supportgym.eval.metrics_common import common_summary
 from supportgym.eval.runner import episode_specs, evaluate, summarize
 
 
@@ -203,6 +204,9 @@ def test_unsubmitted_tickets_score_zero_in_every_mean(env_id):
     assert m["submit_rate"] == 0.5
     scores = [r.report["score"] for r in done]
     assert m["mean_score"] == pytest.approx(sum(scores) / 4, abs=1e-4) and m["submitted_mean_score"] > m["mean_score"]
+    # the bench's and the leaderboard's score column too (red team of 4 Dec, 26th session: it averaged only the
+    # episodes with a score, so leaving the hard tickets unsubmitted ranked `rules` 0.233 -> 0.761 on hard:test)
+    assert common_summary([r.model_dump() for r in stalled + done], env_metrics=m)["score"] == m["mean_score"]
     only = summarize(env_id, stalled)
     assert all(v == 0.0 for k, v in only.items() if k.startswith("component_"))
 
@@ -278,3 +282,20 @@ def test_a_ticket_that_churns_at_submit_scores_zero(env_id):
     rep = env.episode_report()
     assert obs.reward == -1.0 and rep["churned"] and rep["submitted"]
     assert rep["score"] == 0.0 and rep["components"] == {} and not rep["resolution"]["resolved"]
+
+
+@pytest.mark.parametrize("env_id", ["ticket-v1"])
+def test_churn_at_submit_never_raises_a_grade_below_zero(env_id):
+    """Red team of 4 Dec (26th session): SUBMIT adds frustration by the grade (a poor one +20), so a policy that
+    pushed the meter to 80-97 first (repeated lookups of an unknown order) churned exactly on its bad resolutions,
+    and their negative grades became 0 (`rules` 0.233 -> 0.321 on hard:test). A churn now only lowers a grade."""
+    def played(frustration):
+        env = make(env_id)
+        env.reset(seed=0, task="easy_refund", frustration=frustration)
+        env.step({"type": "RESEARCH"})
+        env.step({"type": "DRAFT", "text": "Hi Maria, I have refunded you $500 and sent two new phones by express."})
+        env.step({"type": "SUBMIT"})
+        return env.episode_report()
+    calm, pumped = played(0), played(90)
+    assert not calm["churned"] and calm["score"] < 0
+    assert pumped["churned"] and pumped["submitted"] and pumped["score"] == calm["score"]

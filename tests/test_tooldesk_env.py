@@ -195,11 +195,12 @@ def test_reset_options_are_checked():
         env.reset(seed=0, split="nope")
     with pytest.raises(ConfigError):
         env.reset(seed=0, split="train", category="weather")
-    # the readable id is bookkeeping (state, report); observations carry the opaque one
+    # the readable id is bookkeeping (the report, written once the episode ends); observations and state, which
+    # the server hands the client mid-episode, carry the opaque one
     obs = env.reset(seed=0, split="train", category="refund")
-    assert env.state.query_id == "train-0" and obs.query.id == opaque_id("query", "train-0")
+    assert env.query.id == "train-0" and obs.query.id == env.state.query_id == opaque_id("query", "train-0")
     env.reset(seed=205, task="benchmark")
-    assert env.state.query_id == "bench-005" and env.episode_report()["query_id"] == "bench-005"
+    assert env.query.id == "bench-005" and env.episode_report()["query_id"] == "bench-005"
 
 
 def test_refused_reset_keeps_the_running_episode():
@@ -230,12 +231,12 @@ def test_observation_and_prompt_do_not_name_split_or_seed(env_id, task, split, s
 
     env = supportgym.make(env_id)
     obs = env.reset(seed=seed, task=task, split=split)
-    readable = env.state.query_id
+    readable = env.query.id
     assert readable == (f"bench-{seed % 100:03d}" if task else f"{split}-{seed}")
-    seen = [obs.model_dump_json(), render_prompt(obs)]
+    seen = [obs.model_dump_json(), render_prompt(obs), env.state.model_dump_json()]
     while not obs.done:  # every observation of the episode, not only the first
         obs = env.step({"action_id": env.query.gold.plan[min(obs.step, len(env.query.gold.plan) - 1)]})
-        seen += [obs.model_dump_json(), render_prompt(obs)]
+        seen += [obs.model_dump_json(), render_prompt(obs), env.state.model_dump_json()]
     for text in seen:
         assert readable not in text and (split or "bench") + "-" not in text
     assert obs.query.id == opaque_id("query", readable) and env.episode_report()["query_id"] == readable

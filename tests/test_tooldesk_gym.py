@@ -73,11 +73,11 @@ def test_module_prefixed_make_and_seeding():
 def test_options_pick_the_episode_and_render_is_text():
     env = gym.make("SupportGym/ToolDesk-v0", render_mode="ansi")
     _, info = env.reset(seed=0, options={"task": "benchmark", "index": 7})
-    # reset info carries the observation's opaque id; the readable one stays in state() and the report
+    # reset info carries the observation's opaque id; the readable one stays in the report
     assert info["query_id"] == opaque_id("query", "bench-007") == env.unwrapped._obs.query.id
-    assert env.unwrapped.env.state.query_id == "bench-007"
+    assert env.unwrapped.env.query.id == "bench-007"
     _, info = env.reset(seed=0, options={"split": "test"})
-    readable = env.unwrapped.env.state.query_id
+    readable = env.unwrapped.env.query.id
     assert readable.startswith("test-") and info["query_id"] == opaque_id("query", readable)
     assert "test-" not in info["query_id"] and readable not in env.render()
     assert "Choose the next action" in env.render()

@@ -89,13 +89,16 @@ class Environment(ABC, Generic[ActT, ObsT, StateT]):
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
             # >= 0 as in Gymnasium and the CLI: numpy's generators refuse negative seeds
             raise ConfigError(expected("seed", seed, "an int >= 0 or None"))
+        # Unseeded resets still get a recorded seed (``state.seed``), so any episode can be replayed; their
+        # episode id is random too, not derived from that seed, so the id cannot be inverted into the seed
+        # (the server withholds a seed it drew until the episode ends).
+        ids = random.Random(seed) if seed is not None else random.SystemRandom()
         if seed is None:
-            # Unseeded resets still get a recorded seed, so any episode can be replayed.
-            seed = random.SystemRandom().randrange(2**31)
+            seed = ids.randrange(2**31)
         task = self.resolve_task(task, options.get("split"))
         previous_id = self._episode_id
         # Set before _reset so subclasses can read it; restored if the reset is refused.
-        self._episode_id = episode_id or str(uuid.UUID(int=random.Random(seed).getrandbits(128)))
+        self._episode_id = episode_id or str(uuid.UUID(int=ids.getrandbits(128)))
         try:
             obs = self._reset(seed=seed, task=task, **options)
         except BaseException:

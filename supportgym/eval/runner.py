@@ -3,6 +3,14 @@
 An :class:`EpisodeRecord` holds every step's action, reward and breakdown plus the
 environment's ``episode_report()`` (gold labels live there, never in observations).
 Metrics are computed from records by each environment's ``metrics`` entry point.
+
+The agent sees each observation without its reward signal (``reward`` and ``reward_breakdown``
+are None; the record keeps them). An evaluation measures a policy, not what it learns from the
+test's own grades: one agent object plays every episode of a run, and a red team (4 Dec) built one
+that hashed each email, sent a probe action and read the breakdown (exact priority, flag, right or
+wrong category and route), then answered repeats of the same email or template from memory
+without reading it: `hard:test` 0.490 -> 0.730 in 20 episodes, above `rules`. Training loops read
+rewards from the environment itself.
 """
 
 from __future__ import annotations
@@ -58,6 +66,13 @@ def _dump_action(action: Any) -> Any:
     return action.model_dump(mode="json") if isinstance(action, BaseModel) else action
 
 
+def agent_view(obs: Any) -> Any:
+    """The observation as an agent under evaluation sees it: no reward signal (see the module docstring)."""
+    if obs.reward is None and obs.reward_breakdown is None:
+        return obs
+    return obs.model_copy(update={"reward": None, "reward_breakdown": None})
+
+
 def run_episode(env_id: str, agent: Agent, ep: EpisodeSpec, max_steps: int = 10_000, env=None) -> EpisodeRecord:
     env = env or make(env_id)
     obs = env.reset(seed=ep.seed, task=ep.task, **dict(ep.options))
@@ -66,13 +81,13 @@ def run_episode(env_id: str, agent: Agent, ep: EpisodeSpec, max_steps: int = 10_
     steps: list[StepRecord] = []
     total = 0.0
     while not obs.done and len(steps) < max_steps:
-        action = agent.act(obs)
+        action = agent.act(agent_view(obs))
         obs = env.step(action)
         r = obs.reward or 0.0
         total += r
         bd = obs.reward_breakdown.components() if obs.reward_breakdown is not None else {}
         steps.append(StepRecord(action=_dump_action(action), reward=r, breakdown=bd, feedback=obs.feedback))
-    agent.end_episode(obs)
+    agent.end_episode(agent_view(obs))
     return EpisodeRecord(
         env_id=spec(env_id).id,
         agent=agent.name,

@@ -117,9 +117,11 @@ class Service:
             obs = await self._run_reset(served, req, env, kwargs, extra)
             session = self.store.add(served, env, transport)
             session.started = True
+            session.drawn_seed = req.seed is None
             return session, obs
         async with session.lock:
             obs = await self._run_reset(served, req, env, kwargs, extra)
+            session.drawn_seed = req.seed is None
             return session, self._swap(session, served, env, obs)
 
     def _prepare_reset(self, served: Served, req: ResetBody, options: dict[str, Any]) -> tuple[Any, dict[str, Any], bool]:
@@ -175,4 +177,8 @@ class Service:
     def state(self, session: Session) -> State:
         if not session.started:
             raise ApiError(409, "reset_needed", "no episode yet: send a reset first")
-        return session.env.state
+        state = session.env.state
+        if session.drawn_seed and not state.done:
+            # a seed the client never chose stays the server's until the episode ends (then it replays it)
+            return state.model_copy(update={"seed": None})
+        return state

@@ -39,6 +39,9 @@ class Session:
     closed: bool = False
     #: an episode has been reset (WebSocket sessions open before their first reset)
     started: bool = False
+    #: the episode's seed was drawn by the server (the reset named none): ``state`` withholds it until the
+    #: episode is done, since with the public generators a split and its seed are the answer key
+    drawn_seed: bool = False
     #: reuses the JSON of unchanged list fields between this session's observations
     renderer: Renderer = field(default_factory=Renderer)
 

@@ -259,7 +259,8 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
         self._predictions.append((i, action, escalated, dyn.t - 1, bd))  # dicts are built by episode_report
         if breach_note:
             notes.append(breach_note)
-        head = f"{self._ids[i]} triaged: reward {bd.total:+.3f}" if gold is not None else f"{self._ids[i]} triaged (unscored)"
+        # no grade in the text: the reward is in ``reward``, which an evaluation withholds (eval/runner.py)
+        head = f"{self._ids[i]} triaged" if gold is not None else f"{self._ids[i]} triaged (unscored)"
         return self._finish(bd, "; ".join([head, *notes]))
 
     def _invalid_action(self, raw: Mapping[str, Any], errors: list[dict[str, Any]]) -> InboxObservation:

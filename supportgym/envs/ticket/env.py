@@ -338,9 +338,12 @@ class TicketEnv(Environment[TicketAction, TicketObservation, TicketState]):
         return report
 
     def _report_score(self, graded: float | None) -> float | None:
-        """The grade in the report: a customer who churned, even on the SUBMIT step that made them churn
-        (frustration crossing 100 as the reply goes out), got nothing: 0, as metrics.py counts it."""
-        return 0.0 if self._churned and graded is not None else graded
+        """The grade in the report. A customer who churned, even on the SUBMIT step that made them churn
+        (frustration crossing 100 as the reply goes out), got nothing: at most 0. A grade below 0 stands:
+        the SUBMIT step's frustration depends on the grade (a poor one adds 20), so a policy that first
+        pushed the meter near 100 would otherwise turn exactly its bad resolutions into 0 (red team of 4 Dec,
+        26th session: `rules` 0.233 -> 0.321 on hard:test with no better action)."""
+        return min(graded, 0.0) if self._churned and graded is not None else graded
 
     @property
     def scenario(self) -> Scenario:

@@ -3,8 +3,11 @@
 Every mean is over *all* episodes: an unsubmitted ticket (churned, abandoned, never sent)
 scores 0 in ``mean_score`` and in every component mean, so stalling the hard tickets
 cannot raise an average (``submitted_mean_score`` keeps the old, submitted-only view).
-A ticket whose SUBMIT makes the customer churn is submitted but scores 0 too: the
-environments report ``score`` 0 and no components for it (env.py ``_report_score``).
+A ticket whose SUBMIT makes the customer churn is submitted but scores at most 0: the
+environments report ``score`` min(grade, 0) and no components for it (env.py ``_report_score``).
+``normalized_score`` repeats ``mean_score``: it is the score column of ``bench`` and the
+leaderboard (eval/metrics_common.py), which would otherwise average only the episodes with a score,
+and a policy that left its hard tickets unsubmitted would rank above one that resolved them.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ def _common(records: list[Any]) -> dict[str, float]:
         "episodes": float(len(records)),
         "mean_reward": _mean([r.total_reward for r in records]),
         "mean_score": _mean([_score(r) for r in reports]),
+        "normalized_score": _mean([_score(r) for r in reports]),
         "submitted_mean_score": _mean([float(r["score"]) for r in reports if r.get("score") is not None]),
         "resolution_rate": _mean([float(r["resolution"]["resolved"]) for r in reports]),
         "policy_violation_rate": _mean([float(bool(r["policy_violations"])) for r in reports]),

@@ -224,7 +224,7 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
     def _state(self) -> ToolDeskState:
         return ToolDeskState(
             episode_id=self.episode_id, step_count=self.t, task=self.task, seed=self.seed, done=self.done,
-            query_id=self.query.id, tool_calls=len(self.results), cumulative_reward=self.cumulative,
+            query_id=self.public_id, tool_calls=len(self.results), cumulative_reward=self.cumulative,
             terminal_action=self.terminal, truncated=self.truncated,
         )
 

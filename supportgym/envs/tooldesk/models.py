@@ -190,7 +190,7 @@ class ToolDeskReward(RewardBreakdown):
 
 class QueryView(Model):
     #: an opaque id (core.ids.opaque_id): the readable one names the split and seed of a shipped
-    #: generator, i.e. the gold; state() and episode_report() keep the readable id
+    #: generator, i.e. the gold; episode_report() (written once the episode is done) keeps the readable id
     id: str
     text: str
     channel: str
@@ -212,6 +212,7 @@ class ToolDeskObservation(Observation):
 
 
 class ToolDeskState(State):
+    #: the observation's opaque id: state is served to the client mid-episode (``GET /state``)
     query_id: str | None = None
     tool_calls: int = 0
     cumulative_reward: float = 0.0
