@@ -151,6 +151,11 @@ def test_unseeded_reset_records_a_replayable_seed():
     a = checker.rollout(CountEnv(), seed, None, 10)
     b = checker.rollout(CountEnv(), seed, None, 10)
     assert a == b
+    # the id of an unseeded episode is drawn too: derived from the seed, it could be inverted into the seed,
+    # which the server withholds until the episode ends (a seed and a split are the answer key)
+    seeded = CountEnv()
+    seeded.reset(seed=seed)
+    assert env.episode_id != seeded.episode_id
 
 
 def test_breakdown_components_exclude_total():
