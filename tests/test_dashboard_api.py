@@ -189,3 +189,32 @@ def _app(tmp_path, metrics=None, **kwargs):
     app = FastAPI()
     mount(app, results_dir=tmp_path, metrics_dir=metrics or tmp_path, **kwargs)
     return app
+
+
+def test_real_mail_splits_need_their_own_opt_in(tmp_path):
+    # red team of 4 Dec (26th session): any client of the port read the labels of the server's real mail from an
+    # episode's report (300 runs covered all 238 emails of real:test; a served episode then scored as the oracle)
+    from supportgym.dashboard import RunGate
+
+    for task in ("split:real:test", "real:validation"):
+        r = TestClient(_app(tmp_path)).get("/dashboard/api/run", params={"env": "inbox-v1", "agent": "rules", "task": task})
+        assert r.status_code == 403 and "--allow-real-mail" in r.json()["detail"], r.text
+        r = TestClient(_app(tmp_path)).get("/dashboard/api/run/stream", params={"env": "inbox-v1", "task": task})
+        assert r.status_code == 403
+    gate = RunGate(allow_llm=False, limit=1, allow_real_mail=True)
+    gate.enter("rules", "split:real:test")  # allowed with the opt-in
+    gate.leave()
+    ok = TestClient(_app(tmp_path)).get("/dashboard/api/run", params={"env": "inbox-v1", "agent": "rules",
+                                                                    "task": "split:handwritten:test"})
+    assert ok.status_code == 200  # packaged mail stays open: its labels ship in the wheel
+
+
+def test_the_server_config_reaches_the_dashboard_gate():
+    from supportgym.server import ServerConfig, create_app
+
+    def status(**cfg):
+        with TestClient(create_app(ServerConfig(envs=["inbox-v1"], **cfg))) as c:
+            return c.get("/dashboard/api/run", params={"env": "inbox-v1", "task": "split:real:test"}).status_code
+    assert status() == 403
+    assert status(allow_real_mail=True) != 403  # 200 with the corpora beside the clone, 400 without them
+    assert status(dashboard=False) == 404

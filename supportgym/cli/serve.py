@@ -48,6 +48,9 @@ def serve(
     server: str = typer.Option("auto", help="ASGI server: granian (the server extra), uvicorn, or auto "
                                "(granian when installed, else uvicorn)"),
     allow_llm: bool = typer.Option(False, "--allow-llm", help="let the dashboard run agents that load a language model"),
+    allow_real_mail: bool = typer.Option(False, "--allow-real-mail", help="let the dashboard run episodes of the real:* "
+                                         "splits (their reports show the labels of the server's mail)"),
+    dashboard: bool = typer.Option(True, help="mount the dashboard at /dashboard (--no-dashboard: the env routes only)"),
     warm_up: bool = typer.Option(True, help="load models (ticket-v0's MiniLM) before taking requests"),
     keep_alive: int = typer.Option(5, min=1, help="seconds an idle keep-alive connection stays open"),
     body_timeout: float = typer.Option(30.0, min=0.1, help="seconds a client may take to send a request body (then 408)"),
@@ -80,6 +83,7 @@ def serve(
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else (f"[{host}]" if ":" in host else host)
     config = ServerConfig(default_env=env or "inbox-v0", envs=envs or None, max_sessions=max_sessions, session_ttl_s=session_ttl,
                           max_body_bytes=max_body, body_timeout_s=body_timeout, offload_steps=offload_steps, warm_up=warm_up, allow_llm=allow_llm,
+                          allow_real_mail=allow_real_mail, dashboard=dashboard,
                           reset_limits=ResetLimits(size=max_reset_size, items=max_reset_size))
     # WebSocket frames up to 16x the body limit still get an "error" reply (message_too_large);
     # only larger ones make the server drop the connection, which bounds memory per client.

@@ -8,6 +8,10 @@
   ``run/stream`` the same as NDJSON progress events (one line per step, then the result).
   At most ``max_runs`` run at once (more get 429); agents that load a model in the server
   (``MODEL_AGENTS``: ``llm``, ``head``) only with ``allow_llm`` (``supportgym serve --allow-llm``);
+  the ``real:*`` splits only with ``allow_real_mail`` (``--allow-real-mail``): an episode's report
+  holds every email's gold labels, and that mail (``$SUPPORTGYM_CORPORA``, perhaps a team's own)
+  lies on the server only, so anyone who can reach the port could read the labels of the mail an
+  agent is being evaluated on;
 * ``results[?dir=]``: leaderboard over the bench results under the results folder;
   ``report?path=``: one run's report.html;
 * ``metrics/files`` and ``metrics?path=``: training curves from a JSONL metrics log.
@@ -45,17 +49,22 @@ def _bad(err: Exception) -> HTTPException:
 
 
 class RunGate:
-    """Who may run an episode now: model agents only when allowed, at most ``limit`` at once."""
+    """Who may run an episode now: model agents and real mail only when allowed, at most ``limit`` at once."""
 
-    def __init__(self, allow_llm: bool, limit: int) -> None:
-        self.allow_llm, self.limit = allow_llm, limit
+    def __init__(self, allow_llm: bool, limit: int, allow_real_mail: bool = False) -> None:
+        self.allow_llm, self.limit, self.allow_real_mail = allow_llm, limit, allow_real_mail
         self._slots = threading.BoundedSemaphore(limit)
 
-    def enter(self, agent: str) -> None:
+    def enter(self, agent: str, task: str | None = None) -> None:
         if agent in MODEL_AGENTS and not self.allow_llm:
             raise HTTPException(status_code=403, detail=(
                 f"agent {agent!r} loads a model inside the server and is off here; start the server with "
                 f"`supportgym serve --allow-llm` to enable it (allowed now: agents other than {sorted(MODEL_AGENTS)})"))
+        if (task or "").removeprefix("split:").startswith("real:") and not self.allow_real_mail:
+            raise HTTPException(status_code=403, detail=(
+                f"task {task!r}: the real-mail splits are off here (an episode's report shows the labels of the "
+                "server's mail); start the server with `supportgym serve --allow-real-mail` to enable them "
+                "(allowed now: fixed tasks and the generated, hard and hand-written splits)"))
         if not self._slots.acquire(blocking=False):
             raise HTTPException(status_code=429, headers={"Retry-After": "5"}, detail=(
                 f"{self.limit} dashboard episode(s) already running (the server's limit); try again when one ends"))
@@ -64,10 +73,11 @@ class RunGate:
         self._slots.release()
 
 
-def router(results_dir: Path, metrics_dir: Path, allow_llm: bool = False, max_runs: int = 2) -> APIRouter:
+def router(results_dir: Path, metrics_dir: Path, allow_llm: bool = False, max_runs: int = 2,
+           allow_real_mail: bool = False) -> APIRouter:
     # Kept out of the OpenAPI schema: internal to the pages, and /run is too costly to fuzz.
     api = APIRouter(tags=["dashboard"], include_in_schema=False)
-    gate = RunGate(allow_llm, max_runs)
+    gate = RunGate(allow_llm, max_runs, allow_real_mail)
 
     @api.get("/envs")
     def envs() -> list[dict[str, Any]]:
@@ -78,11 +88,11 @@ def router(results_dir: Path, metrics_dir: Path, allow_llm: bool = False, max_ru
         env: str,
         agent: str = "rules",
         task: str | None = None,
-        seed: int = Query(0, ge=0, le=2**31 - 1),
+        seed: int = Query(0, ge=0, le=2**53 - 1),
         max_steps: int = Query(300, ge=1, le=MAX_STEPS),
     ) -> dict[str, Any]:
         # A plain def: FastAPI runs it in its thread pool, so an episode never blocks the event loop.
-        gate.enter(agent)
+        gate.enter(agent, task)
         try:
             return trace_episode(env, agent, task or None, seed, max_steps)
         except Exception as err:  # an agent that cannot load or crashes is reported, not a 500
@@ -95,11 +105,11 @@ def router(results_dir: Path, metrics_dir: Path, allow_llm: bool = False, max_ru
         env: str,
         agent: str = "rules",
         task: str | None = None,
-        seed: int = Query(0, ge=0, le=2**31 - 1),
+        seed: int = Query(0, ge=0, le=2**53 - 1),
         max_steps: int = Query(300, ge=1, le=MAX_STEPS),
     ) -> StreamingResponse:
         """``/run`` as NDJSON events (start, one per step, done; or error), for live progress."""
-        gate.enter(agent)
+        gate.enter(agent, task)
 
         def lines() -> Iterator[bytes]:  # a sync iterator: Starlette drives it in its thread pool
             try:
@@ -156,13 +166,15 @@ def mount(
     metrics_dir: str | os.PathLike[str] | None = None,
     allow_llm: bool = False,
     max_runs: int = 2,
+    allow_real_mail: bool = False,
 ) -> None:
     """Add the dashboard to ``app``. Folders default to $SUPPORTGYM_RESULTS_DIR (else
     ./results) and $SUPPORTGYM_METRICS_DIR (else the working directory). ``allow_llm`` lets
-    ``/run`` use agents that load a model; ``max_runs`` episodes may run at once."""
+    ``/run`` use agents that load a model, ``allow_real_mail`` the ``real:*`` splits; ``max_runs``
+    episodes may run at once."""
     results = Path(results_dir or os.environ.get("SUPPORTGYM_RESULTS_DIR", "results"))
     logs = Path(metrics_dir or os.environ.get("SUPPORTGYM_METRICS_DIR", "."))
-    app.include_router(router(results, logs, allow_llm, max_runs), prefix=f"{prefix}/api")
+    app.include_router(router(results, logs, allow_llm, max_runs, allow_real_mail), prefix=f"{prefix}/api")
 
     @app.get(prefix, include_in_schema=False)
     def _slash() -> RedirectResponse:

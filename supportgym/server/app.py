@@ -54,7 +54,8 @@ def mount_dashboard(app: FastAPI, config: ServerConfig | None = None) -> bool:
     if mount is None:
         return False
     config = config or ServerConfig()
-    settings = {"allow_llm": config.allow_llm, "max_runs": config.max_dashboard_runs}
+    settings = {"allow_llm": config.allow_llm, "max_runs": config.max_dashboard_runs,
+                "allow_real_mail": config.allow_real_mail}
     accepted = inspect.signature(mount).parameters
     mount(app, **{k: v for k, v in settings.items() if k in accepted})
     return True

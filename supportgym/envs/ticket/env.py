@@ -288,7 +288,7 @@ class TicketEnv(Environment[TicketAction, TicketObservation, TicketState]):
             episode_id=self.episode_id, step_count=self._steps, task=self._task, seed=self._seed,
             done=self._done_flag, frustration_meter=round(self._frustration, 2), researched=self._researched,
             drafted=self._draft is not None, qa_runs=self._qa_runs, escalated_to=self._escalated,  # type: ignore[arg-type]
-            churned=self._churned, cumulative_reward=round(self._cum, 4), customer_id=self.sc.customer.customer_id,
+            churned=self._churned, cumulative_reward=round(self._cum, 4), customer_id=self._customer_id(),
         )
 
     def sample_action(self, rng: random.Random) -> TicketAction:
