@@ -40,6 +40,25 @@ class EndpointAgent(Agent):
 AGENTS["benchtoy"]["endpoint"] = f"{__name__}:EndpointAgent"
 
 
+class HidingAgent(Agent):
+    """Red team of 4 Dec (26th session): answers "a", then calls an episode it mostly lost an endpoint failure."""
+
+    name = "hiding"
+    uses_endpoint = True
+    TRIES = 0
+
+    def act(self, observation):
+        return {"label": "a"}
+
+    def end_episode(self, observation):
+        HidingAgent.TRIES += 1
+        if 2 * self.env.correct < len(self.env.gold):  # type: ignore[union-attr]
+            raise EndpointError(DEAD_URL, "timed out")
+
+
+AGENTS["benchtoy"]["hiding"] = f"{__name__}:HidingAgent"
+
+
 def toy(**kw) -> BenchConfig:
     return BenchConfig(envs=[TOY], **{"episodes": 3, "trials": 1, "retries": 1, "retry_backoff_s": 0.0, **kw})
 
@@ -64,7 +83,7 @@ def test_bench_records_a_dead_endpoint_as_infrastructure_error_and_keeps_going(t
     assert res["partial"] is False and res["jobs_done"] == res["jobs_total"] == 10
     assert res["jobs_failed"] == len(failed) == len(res["infra_errors"]) == 5
     assert all(e["agent"] == "endpoint" and DEAD_URL in e["error"] and "after 2 tries" in e["error"] for e in failed)
-    assert {g["agent"] for g in res["groups"]} == {"rules"}  # failures are never averaged in as zeros
+    assert {g["agent"] for g in res["groups"]} == {"rules"}  # a group with nothing finished has no figures
     # the rules jobs finished before and after the failing ones are all kept
     assert sum(e["agent"] == "rules" and e["status"] == "ok" for e in res["episodes"]) == 5
 
@@ -163,3 +182,30 @@ def test_the_llm_agent_on_a_dead_endpoint_does_not_sink_the_matrix(tmp_path):
     assert res["partial"] is False and res["jobs_failed"] == 2
     assert {g["agent"] for g in res["groups"]} == {"rules"}
     assert all(DEAD_URL in e["error"] for e in res["infra_errors"])
+
+
+def test_an_agent_cannot_hide_the_episodes_it_lost_behind_endpoint_failures(tmp_path):
+    """It used to: the failed episodes left every mean (and were re-rolled by retries and --resume), so the same
+    policy as `rules` ranked above it. Now they count as failures, and a failure after the first step is final."""
+    cfg = toy(agents=["rules", "hiding"], episodes=8, retries=2)
+    HidingAgent.TRIES = 0
+    res = run_bench(cfg, out_dir=tmp_path)
+    rows = {g["agent"]: g["summary"] for g in res["groups"] if g["task"] == "all"}
+    honest, hiding = rows["rules"], rows["hiding"]
+    assert 0 < hiding["failed"] == res["jobs_failed"] < hiding["episodes"] == honest["episodes"]
+    assert hiding["score"] <= honest["score"] and hiding["success_rate"] <= honest["success_rate"]
+    assert HidingAgent.TRIES == honest["episodes"]  # one try each: nothing re-rolled
+    assert all("final, not retried" in e["error"] for e in res["infra_errors"])
+    resumed = resume_bench(tmp_path)  # nothing to rerun either
+    assert HidingAgent.TRIES == honest["episodes"] and resumed["groups"] == res["groups"]
+
+    from supportgym.eval.leaderboard import cells, leaderboard_rows, load_results
+    ranked = [r for r in leaderboard_rows(load_results(tmp_path)[0]) if r["task"] == "all"]
+    assert [r["agent"] for r in ranked] == ["rules", "hiding"]  # rows with failures after the complete ones
+    assert f"({hiding['failed']} failed)" in " ".join(cells(ranked[1]))
+
+
+def test_a_hand_edited_infinite_score_is_not_a_results_file(tmp_path):
+    res = run_bench(toy(agents=["rules"]), out_dir=tmp_path)
+    res["groups"][0]["summary"]["score"] = float("inf")
+    assert bench.results_problem(res, episodes=False)[0] == "groups[0].summary.score"

@@ -147,8 +147,8 @@ def bench_command(
         console.print(f"[red]infrastructure error[/] {shown(err['env'])} · {shown(err['agent'])} · "
                       f"{shown(err['task'])} · seed {err['seed']}: {shown(err['error'])}")
     if results.get("infra_errors"):
-        console.print(f"{len(results['infra_errors'])} episode(s) failed on infrastructure (not counted); "
-                      f"rerun them with: supportgym bench --resume {shown(out_dir)}")
+        console.print(f"{len(results['infra_errors'])} episode(s) failed on infrastructure (counted as failures); "
+                      f"rerun those that failed before their first step with: supportgym bench --resume {shown(out_dir)}")
     console.print(f"wrote {shown(out_dir / 'results.json')}" + (", results.md, report.html" if report else ""))
     if results.get("partial"):
         raise typer.Exit(130)

@@ -11,6 +11,7 @@ agent's entry points), so a Ray worker, or any process, replays it exactly.
 from __future__ import annotations
 
 import json
+import math
 import os
 import platform
 import time
@@ -270,7 +271,6 @@ class BenchRun:
 
     def results(self, partial: bool) -> dict[str, Any]:
         records = sorted(self.records, key=lambda r: r["index"])
-        ok = [r for r in records if r.get("status", STATUS_OK) == STATUS_OK]
         failed = [r for r in records if r.get("status", STATUS_OK) != STATUS_OK]
         threshold = self.config.success_threshold
         return {
@@ -289,7 +289,8 @@ class BenchRun:
             "infra_errors": [{"index": r["index"], "env": r["env_id"], "agent": r["agent"], "task": r["task"],
                               "seed": r["seed"], "trial": r.get("trial", 0), "error": r.get("error", "")}
                              for r in failed],
-            "groups": summarize_groups(ok, threshold),
+            # failed episodes count in their groups as failures (metrics_common.common_summary)
+            "groups": summarize_groups(records, threshold),
             "episodes": [encode_episode(r, threshold) for r in records],
         }
 
@@ -310,7 +311,8 @@ def is_eval_results(data: Any) -> bool:
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    # finite: json.loads reads "Infinity", and a hand-edited score of Infinity ranked first on the leaderboard
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def results_problem(data: dict[str, Any], episodes: bool = True) -> tuple[str, str] | None:
@@ -449,7 +451,8 @@ def resume_bench(
     agent_kwargs: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Continue a partial run in ``out_dir``: the matrix and seeds are the file's own config;
-    finished episodes are kept, failed (infrastructure error) and missing jobs are run.
+    finished episodes are kept, missing jobs and those that failed (infrastructure error) before their first step are
+    run; a failure mid-episode is final (a rerun could replace an outcome the agent had seen).
     ``agent_kwargs`` (e.g. a new ``base_url`` for a dead endpoint) update the stored ones."""
     if backend not in BACKENDS:
         raise ConfigError(expected("backend", backend, list(BACKENDS)))
@@ -465,10 +468,10 @@ def resume_bench(
         key = job_key(rec["env_id"], rec["agent"], rec.get("requested_task"), rec["seed"], rec.get("trial", 0),
                       rec.get("options") or {})
         job = by_key.pop(key, None)
-        if job is not None and rec.get("status", STATUS_OK) == STATUS_OK:
-            done.append({**rec, "index": job.index})
+        if job is not None and (rec.get("status", STATUS_OK) == STATUS_OK or rec.get("steps_taken", 0) > 0):
+            done.append({**rec, "index": job.index})  # finished, or failed mid-episode: final (jobs.py)
         elif job is not None:
-            by_key[key] = job  # failed before: run it again
+            by_key[key] = job  # failed before its first step: run it again
     todo = sorted(by_key.values(), key=lambda j: j.index)
     if on_plan:
         on_plan(the_plan, len(done))

@@ -2,9 +2,13 @@
 
 A :class:`Job` names its environment's and agent's entry points, so a Ray worker (or any
 process) replays it exactly. :func:`execute_with_retries` retries a job whose model endpoint
-failed (:class:`~supportgym.core.errors.EndpointError`) with exponential backoff and, when
-it still fails, returns an *infrastructure error* record instead of raising: one dead
-endpoint must not lose a whole matrix. Any other exception is a bug and propagates.
+failed (:class:`~supportgym.core.errors.EndpointError`) before its first step with exponential
+backoff and, when it still fails, returns an *infrastructure error* record instead of raising:
+one dead endpoint must not lose a whole matrix. A failure after the first step is not retried
+(``--resume`` keeps it too): the agent has seen part of the episode, and a red team of 4 Dec
+re-rolled exactly the episodes it was losing by raising ``EndpointError`` itself. Failed
+episodes count as failures in the summaries (metrics_common). Any other exception is a bug and
+propagates.
 """
 
 from __future__ import annotations
@@ -81,11 +85,12 @@ def trial_seed(seed: int, trial: int) -> int:
     return seed if trial == 0 else random.Random(f"trial:{seed}:{trial}").getrandbits(31)
 
 
-class _TrialAgent:
-    """Runs the same episode (same env seed) with the agent's randomness reseeded."""
+class _JobAgent:
+    """The job's agent: its randomness reseeded for trials after the first (same env seed), and its finished
+    actions counted (``acted``), so that a failure can tell whether the episode had begun."""
 
     def __init__(self, inner: Any, trial: int) -> None:
-        self.inner, self.trial = inner, trial
+        self.inner, self.trial, self.acted = inner, trial, 0
 
     name = property(lambda self: self.inner.name)
     counters = property(lambda self: self.inner.counters, lambda self, v: setattr(self.inner, "counters", v))
@@ -94,7 +99,9 @@ class _TrialAgent:
         self.inner.bind(env, seed=None if seed is None else trial_seed(seed, self.trial))
 
     def act(self, observation: Any) -> Any:
-        return self.inner.act(observation)
+        action = self.inner.act(observation)
+        self.acted += 1
+        return action
 
     def __getattr__(self, attr: str) -> Any:  # every other hook (end_episode, ...) is the agent's own
         return getattr(self.inner, attr)
@@ -115,19 +122,31 @@ def _tag(out: dict[str, Any], job: Job) -> dict[str, Any]:
     return out
 
 
+class _Failed(Exception):
+    """An endpoint failure and how many actions the agent had taken in the episode by then."""
+
+    def __init__(self, error: EndpointError, steps_taken: int) -> None:
+        super().__init__(str(error))
+        self.error, self.steps_taken = error, steps_taken
+
+
 def execute(job: Job, max_steps: int) -> dict[str, Any]:
     """Run one job; return its episode record as plain JSON data."""
-    agent = build_agent(job.agent_entry, job.agent_kwargs, reuse=job.endpoint is not None)
-    runner_agent = agent if job.trial == 0 else _TrialAgent(agent, job.trial)
-    rec = run_episode(job.env_id, runner_agent, job.spec, max_steps=max_steps)  # type: ignore[arg-type]
+    agent = _JobAgent(build_agent(job.agent_entry, job.agent_kwargs, reuse=job.endpoint is not None), job.trial)
+    try:
+        rec = run_episode(job.env_id, agent, job.spec, max_steps=max_steps)  # type: ignore[arg-type]
+    except EndpointError as err:
+        raise _Failed(err, agent.acted) from err
     return _tag({**rec.model_dump(mode="json"), "status": STATUS_OK}, job)
 
 
-def error_record(job: Job, error: BaseException, attempts: int) -> dict[str, Any]:
-    """The record of a job whose infrastructure failed: no steps, excluded from every mean."""
+def error_record(job: Job, error: BaseException, attempts: int, steps_taken: int = 0) -> dict[str, Any]:
+    """The record of a job whose infrastructure failed: no steps; a failure in every summary (metrics_common)."""
+    when = f"after {attempts} tries" if not steps_taken else f"after {steps_taken} steps: final, not retried"
     return _tag({"env_id": job.env_id, "agent": job.agent, "task": job.spec.task or "", "seed": job.spec.seed,
                  "episode_id": "", "steps": [], "total_reward": 0.0, "report": {}, "agent_counters": {},
-                 "status": STATUS_ERROR, "error": f"{type(error).__name__}: {error} (after {attempts} tries)"}, job)
+                 "status": STATUS_ERROR, "steps_taken": steps_taken,
+                 "error": f"{type(error).__name__}: {error} ({when})"}, job)
 
 
 def execute_with_retries(job: Job, max_steps: int, retry: RetryPolicy = RetryPolicy(),
@@ -135,9 +154,9 @@ def execute_with_retries(job: Job, max_steps: int, retry: RetryPolicy = RetryPol
     for attempt in range(retry.retries + 1):
         try:
             return execute(job, max_steps)
-        except EndpointError as err:
-            if attempt == retry.retries:
-                return error_record(job, err, attempt + 1)
+        except _Failed as failure:
+            if attempt == retry.retries or failure.steps_taken:
+                return error_record(job, failure.error, attempt + 1, failure.steps_taken)
             sleep(retry.backoff_s * 2**attempt)
     raise AssertionError("unreachable")  # pragma: no cover
 

@@ -74,6 +74,7 @@ def row(group: Mapping[str, Any], run: Mapping[str, Any] | None = None) -> dict[
     pk = _max_pass(s)
     out = {
         "env": group["env"], "agent": group["agent"], "task": group["task"], "episodes": s["episodes"],
+        "failed": int(s.get("failed") or 0),
         "reward_mean": s["reward_mean"], "reward_ci95": [s["reward_ci95_low"], s["reward_ci95_high"]],
         "score": s.get("score"), "success_rate": s.get("success_rate"),
         "pass_k": {"k": pk[0], "value": pk[1]} if pk else None, "steps_mean": s["steps_mean"],
@@ -93,7 +94,8 @@ def _fmt(x: Any, digits: int = 3) -> str:
 def cells(r: Mapping[str, Any]) -> list[str]:
     lo, hi = r["reward_ci95"]
     pk = r["pass_k"]
-    return [r["env"], r["agent"], r["task"], str(r["episodes"]),
+    episodes = f"{r['episodes']} ({r['failed']} failed)" if r.get("failed") else str(r["episodes"])
+    return [r["env"], r["agent"], r["task"], episodes,
             f"{_fmt(r['reward_mean'])} [{_fmt(lo)}, {_fmt(hi)}]", _fmt(r["score"]), _fmt(r["success_rate"]),
             f"pass^{pk['k']}={pk['value']:.3f}" if pk else "—", _fmt(r["steps_mean"], 1)]
 
@@ -116,8 +118,9 @@ def leaderboard_rows(runs: Iterable[Mapping[str, Any]], task: str | None = None)
         rows.extend(row(g, run) for g in groups)
 
     def key(r: Mapping[str, Any]) -> tuple[Any, ...]:
+        # a row with failed episodes after every complete one: its reward covers only the episodes that finished
         score = r["score"] if r["score"] is not None else -math.inf
-        return (r["env"], -score, -r["reward_mean"])
+        return (r["env"], r.get("failed", 0) > 0, -score, -r["reward_mean"])
 
     return sorted(rows, key=key)
 

@@ -73,34 +73,49 @@ def instance_key(record: Mapping[str, Any]) -> tuple[str, int, str]:
     return (str(record.get("task")), int(record.get("seed", 0)), str(record.get("options", "")))
 
 
+def failed(record: Mapping[str, Any]) -> bool:
+    """A planned episode that did not finish (``status: "error"``: its agent's endpoint failed)."""
+    return record.get("status", "ok") != "ok"
+
+
 def common_summary(
     records: Sequence[Mapping[str, Any]],
     success_threshold: float = DEFAULT_SUCCESS_THRESHOLD,
     env_metrics: Mapping[str, Any] | None = None,
     ci_seed: int = 0,
 ) -> dict[str, Any]:
-    """Flat, JSON-able summary of records from one (env, agent, task group)."""
-    rewards = [float(r["total_reward"]) for r in records]
+    """Flat, JSON-able summary of records from one (env, agent, task group).
+
+    Failed episodes (``failed``) count in ``episodes`` and ``failed``, as score 0 and as no success: an agent
+    chooses when its endpoint "fails" (it can raise ``EndpointError`` itself), and a red team of 4 Dec hid the
+    episodes it expected to lose that way (tool desk success 0.975 -> 1.000; inbox: a headline 0.701 over the
+    easy half of its episodes against 0.594 over all). Reward and steps are over finished episodes only (a failed
+    episode has none); ``env_metrics`` are the environment's own figures over the finished ones.
+    """
+    done = [r for r in records if not failed(r)]
+    n_failed = len(records) - len(done)
+    rewards = [float(r["total_reward"]) for r in done]
     mean, low, high = mean_ci(rewards, seed=ci_seed)
     out: dict[str, Any] = {
         "episodes": len(records),
+        "failed": n_failed,
         "reward_mean": mean,
         "reward_ci95_low": low,
         "reward_ci95_high": high,
-        "steps_mean": float(sum(len(r.get("steps", [])) for r in records) / len(records)) if records else math.nan,
+        "steps_mean": float(sum(len(r.get("steps", [])) for r in done) / len(done)) if done else math.nan,
     }
-    scores = [s for s in (episode_score(r) for r in records) if s is not None]
+    scores = [s for s in (episode_score(r) for r in done) if s is not None]
     env_score = _number((env_metrics or {}).get("normalized_score"))
-    if env_score is not None:
-        out["score"] = env_score
+    if env_score is not None and done:
+        out["score"] = env_score * len(done) / len(records)
     elif scores:
-        out["score"] = float(sum(scores) / len(scores))
+        out["score"] = float(sum(scores) / (len(scores) + n_failed))
     else:
         out["score"] = None
 
     trials: dict[tuple[str, int, str], list[bool]] = defaultdict(list)
     for r in records:
-        ok = episode_success(r, success_threshold)
+        ok = False if failed(r) else episode_success(r, success_threshold)
         if ok is None:
             break
         trials[instance_key(r)].append(ok)
@@ -144,7 +159,9 @@ def summarize_groups(
         if len(tasks) > 1:
             groups.append(("all", recs))
         for task, group in groups:
-            env_metrics, error = _env_metrics(env_id, group)
+            if all(failed(r) for r in group):
+                continue  # nothing finished: no figures to show (the run's infra_errors list these episodes)
+            env_metrics, error = _env_metrics(env_id, [r for r in group if not failed(r)])
             row: dict[str, Any] = {
                 "env": env_id,
                 "agent": agent,

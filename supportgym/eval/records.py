@@ -54,7 +54,8 @@ def encode_episode(record: Mapping[str, Any], success_threshold: float) -> dict[
         "status": str(record.get("status", "ok")),
         "error": str(record.get("error") or ""),
         "total_reward": float(record.get("total_reward", 0.0)),
-        "n_steps": len(steps),
+        # a failed episode keeps no steps; its n_steps is how far it got (>0: the failure is final, see jobs.py)
+        "n_steps": len(steps) if record.get("status", "ok") == "ok" else int(record.get("steps_taken") or 0),
         "score": score,
         "success": success,
         "steps": steps,
@@ -78,6 +79,8 @@ def decode_episode(row: Mapping[str, Any]) -> dict[str, Any]:
         out.pop("options", None)  # in memory, options are present only when the job had some
     out["steps"] = [{**s, **{k: _load(s[k]) for k in STEP_JSON_FIELDS if k in s}} for s in out.get("steps", [])]
     out.setdefault("status", "ok")
+    if out["status"] != "ok":
+        out.setdefault("steps_taken", int(out.get("n_steps") or 0))
     return out
 
 

@@ -64,8 +64,9 @@ def _header_lines(results: Mapping[str, Any]) -> list[str]:
         f"success = env verdict or score ≥ {cfg.get('success_threshold')}",
     ]
     if results.get("jobs_failed"):
-        lines.append(f"{results['jobs_failed']} episode(s) failed on infrastructure (an endpoint) and are not counted; "
-                     "rerun them with `supportgym bench --resume <this folder>`")
+        lines.append(f"{results['jobs_failed']} episode(s) failed on infrastructure (an endpoint) and count as failures "
+                     "(score 0, no success); rerun those that failed before their first step with "
+                     "`supportgym bench --resume <this folder>`")
     if results.get("partial"):
         lines.insert(0, "**PARTIAL RESULTS**: the run was interrupted; only finished episodes are counted.")
     return lines
