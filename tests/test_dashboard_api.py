@@ -218,3 +218,18 @@ def test_the_server_config_reaches_the_dashboard_gate():
     assert status() == 403
     assert status(allow_real_mail=True) != 403  # 200 with the corpora beside the clone, 400 without them
     assert status(dashboard=False) == 404
+
+
+def test_streams_never_started_hold_no_slot(tmp_path):
+    # audit of 4 Dec: two clients that closed their socket before the stream began held both slots until a restart
+    # (the slot was taken before the response and released only in the generator's `finally`)
+    from supportgym.dashboard import router
+
+    api = router(tmp_path, tmp_path, max_runs=2)
+    stream = next(r.endpoint for r in api.routes if r.path == "/run/stream")
+    for _ in range(5):  # responses built, never iterated: as when the client leaves at once
+        stream(env="benchtoy-v0", agent="rules", task=None, seed=0, max_steps=10)
+    body = stream(env="benchtoy-v0", agent="rules", task=None, seed=0, max_steps=10).body_iterator
+    import anyio
+
+    assert json.loads(anyio.run(body.__anext__))["event"] == "start"  # and a slot is still free to run it

@@ -53,9 +53,11 @@ class RunGate:
 
     def __init__(self, allow_llm: bool, limit: int, allow_real_mail: bool = False) -> None:
         self.allow_llm, self.limit, self.allow_real_mail = allow_llm, limit, allow_real_mail
-        self._slots = threading.BoundedSemaphore(limit)
+        self._lock = threading.Lock()
+        self._running = 0
 
-    def enter(self, agent: str, task: str | None = None) -> None:
+    def check(self, agent: str, task: str | None = None) -> None:
+        """Refuse (403, 429) what ``enter`` would refuse, without taking a slot."""
         if agent in MODEL_AGENTS and not self.allow_llm:
             raise HTTPException(status_code=403, detail=(
                 f"agent {agent!r} loads a model inside the server and is off here; start the server with "
@@ -65,12 +67,29 @@ class RunGate:
                 f"task {task!r}: the real-mail splits are off here (an episode's report shows the labels of the "
                 "server's mail); start the server with `supportgym serve --allow-real-mail` to enable them "
                 "(allowed now: fixed tasks and the generated, hard and hand-written splits)"))
-        if not self._slots.acquire(blocking=False):
-            raise HTTPException(status_code=429, headers={"Retry-After": "5"}, detail=(
-                f"{self.limit} dashboard episode(s) already running (the server's limit); try again when one ends"))
+        if self._running >= self.limit:
+            raise self.busy_error()
+
+    def busy_error(self) -> HTTPException:
+        return HTTPException(status_code=429, headers={"Retry-After": "5"}, detail=(
+            f"{self.limit} dashboard episode(s) already running (the server's limit); try again when one ends"))
+
+    def take(self) -> bool:
+        """A slot if one is free (release it with ``leave``)."""
+        with self._lock:
+            if self._running >= self.limit:
+                return False
+            self._running += 1
+            return True
+
+    def enter(self, agent: str, task: str | None = None) -> None:
+        self.check(agent, task)
+        if not self.take():
+            raise self.busy_error()
 
     def leave(self) -> None:
-        self._slots.release()
+        with self._lock:
+            self._running -= 1
 
 
 def router(results_dir: Path, metrics_dir: Path, allow_llm: bool = False, max_runs: int = 2,
@@ -109,9 +128,14 @@ def router(results_dir: Path, metrics_dir: Path, allow_llm: bool = False, max_ru
         max_steps: int = Query(300, ge=1, le=MAX_STEPS),
     ) -> StreamingResponse:
         """``/run`` as NDJSON events (start, one per step, done; or error), for live progress."""
-        gate.enter(agent, task)
+        gate.check(agent, task)
 
+        # The slot is taken inside the stream: a client that leaves before the stream starts never runs a
+        # generator's `finally`, and two such clients held both slots until a restart (audit of 4 Dec).
         def lines() -> Iterator[bytes]:  # a sync iterator: Starlette drives it in its thread pool
+            if not gate.take():  # taken by another request since the check
+                yield json.dumps({"event": "error", "message": gate.busy_error().detail}).encode() + b"\n"
+                return
             try:
                 for event in iter_episode(env, agent, task or None, seed, max_steps):
                     yield json.dumps(event).encode() + b"\n"
