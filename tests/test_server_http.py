@@ -312,3 +312,44 @@ def test_a_body_that_stops_arriving_gets_408_and_other_cancellations_pass_throug
         assert not deadlines.expired
 
     asyncio.run(main())
+
+
+class SlowToLoad(__import__("test_server_toyenv").ToyEnv):
+    """Its first instance loads a "model" (one second), as ticket-v0's imports torch and MiniLM."""
+
+    loaded = False
+
+    def __init__(self) -> None:
+        super().__init__()
+        if not SlowToLoad.loaded:
+            time.sleep(1.0)
+            SlowToLoad.loaded = True
+
+
+def test_first_reset_of_a_cold_env_leaves_the_loop_free():
+    # audit of 4 Dec: without serve's warm-up (`uvicorn supportgym.server.asgi:app`), ticket-v0's first reset loaded
+    # MiniLM on the event loop: /health and every other client waited 12 s
+    import threading
+
+    from supportgym.core.registry import env_ids, register
+
+    if "slowtoload-v0" not in env_ids():
+        register("slowtoload-v0", entry_point=f"{__name__}:SlowToLoad", description="slow first load",
+                 metrics="test_server_toyenv:summarize")
+    app = create_app(ServerConfig(default_env="slowtoload-v0", envs=["slowtoload-v0"], dashboard=False))
+    with TestClient(app) as c:
+        took = {}
+
+        def first_reset():
+            t0 = time.perf_counter()
+            took["status"] = c.post("/reset", json={"seed": 1}).status_code
+            took["s"] = time.perf_counter() - t0
+
+        t = threading.Thread(target=first_reset)
+        t.start()
+        time.sleep(0.2)
+        t0 = time.perf_counter()
+        assert c.get("/health").status_code == 200
+        health_s = time.perf_counter() - t0
+        t.join(10)
+    assert took["status"] == 200 and took["s"] >= 0.9 and health_s < 0.5, (took, health_s)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable, Mapping
@@ -32,6 +33,9 @@ class Service:
         self.store = store if store is not None else SessionStore(config.max_sessions, config.session_ttl_s)
         #: env ids whose steps run in worker threads: a step of theirs took over slow_step_ms on the loop
         self.slow: set[str] = set()
+        #: env ids warmed up (models and data loaded), by ``warm_up`` or in a worker thread before their first reset
+        self.warm: set[str] = set()
+        self._warming: dict[str, asyncio.Future[None]] = {}
 
     @staticmethod
     async def _thread(fn: Callable[..., T], *args: Any) -> T:
@@ -55,21 +59,38 @@ class Service:
         """Load what the served environments load lazily (task data, ticket-v0's MiniLM scorer),
         so that no first request waits for it. Runs before the server takes requests."""
         for served in self.catalog.envs.values():
-            t0 = time.perf_counter()
-            env = served.make()
-            try:
-                env.reset(seed=0)
-                hook = getattr(env, "warm_up", None)
-                scorer = getattr(env, "empathy", None)
-                if callable(hook):
-                    hook()
-                elif callable(getattr(scorer, "score", None)):
-                    scorer.score(WARM_UP_TEXT)  # ticket-v0: loads MiniLM when the semantic extra is installed
-            except Exception as err:  # noqa: BLE001 - a failing warm-up shows again, with its message, on use
-                log.warning("warming up %s failed: %s: %s", served.id, type(err).__name__, err)
-            finally:
-                env.close()
-            log.info("%s ready in %.1f s", served.id, time.perf_counter() - t0)
+            self.warm_one(served)
+
+    async def ensure_warm(self, served: Served) -> None:
+        """Warm ``served`` up in a worker thread before its first reset, when the server started without
+        warm-up (an app run by ``uvicorn supportgym.server.asgi:app``, ``serve --no-warm-up``): ticket-v0
+        imports torch and loads MiniLM, which on the event loop held /health and every client for 12-46 s."""
+        if served.id in self.warm:
+            return
+        pending = self._warming.get(served.id)
+        if pending is None:  # one warm-up per env, however many clients arrive meanwhile
+            pending = self._warming[served.id] = asyncio.ensure_future(self._thread(self.warm_one, served))
+        await asyncio.shield(pending)
+
+    def warm_one(self, served: Served) -> None:
+        if served.id in self.warm:
+            return
+        t0 = time.perf_counter()
+        env = served.make()
+        try:
+            env.reset(seed=0)
+            hook = getattr(env, "warm_up", None)
+            scorer = getattr(env, "empathy", None)
+            if callable(hook):
+                hook()
+            elif callable(getattr(scorer, "score", None)):
+                scorer.score(WARM_UP_TEXT)  # ticket-v0: loads MiniLM when the semantic extra is installed
+        except Exception as err:  # noqa: BLE001 - a failing warm-up shows again, with its message, on use
+            log.warning("warming up %s failed: %s: %s", served.id, type(err).__name__, err)
+        finally:
+            env.close()
+        self.warm.add(served.id)
+        log.info("%s ready in %.1f s", served.id, time.perf_counter() - t0)
 
     def pick(self, path_env: str | None, body_env: str | None) -> Served:
         if path_env is not None:
@@ -111,6 +132,7 @@ class Service:
 
     async def reset(self, served: Served, req: ResetBody, options: dict[str, Any],
                     session: Session | None, transport: str) -> tuple[Session, Observation]:
+        await self.ensure_warm(served)
         env, kwargs, extra = self._prepare_reset(served, req, options)
         if session is None:
             self.store.check_capacity()  # fail before doing any work
