@@ -69,6 +69,14 @@ def test_unreachable_endpoint_is_one_clear_error():
     assert DEAD_URL in str(err.value) and "is the server running" in str(err.value)
 
 
+def test_a_malformed_base_url_is_a_config_error():
+    # audit of 4 Dec: "http://[::1" raised httpx.InvalidURL from inside the client (a traceback, exit 1)
+    from supportgym.core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"not a valid URL.*allowed"):
+        ChatClient(base_url="http://[::1", model="m")
+
+
 def test_eval_with_an_unreachable_endpoint_prints_one_line_and_exits_2():
     proc = subprocess.run([sys.executable, "-m", "supportgym.cli", "eval", "--env", "tooldesk", "--agent", "llm",
                            "--base-url", DEAD_URL, "--model", "m"], capture_output=True, text=True, timeout=120)
@@ -209,3 +217,15 @@ def test_a_hand_edited_infinite_score_is_not_a_results_file(tmp_path):
     res = run_bench(toy(agents=["rules"]), out_dir=tmp_path)
     res["groups"][0]["summary"]["score"] = float("inf")
     assert bench.results_problem(res, episodes=False)[0] == "groups[0].summary.score"
+
+
+def test_a_results_file_nested_thousands_deep_is_a_clear_error(tmp_path):
+    # audit of 4 Dec: view and leaderboard gave a RecursionError traceback, the dashboard's results a 500
+    from supportgym.core.errors import DataFormatError
+    from supportgym.eval.leaderboard import load_results
+
+    (tmp_path / "results.json").write_text("[" * 5000 + "]" * 5000)
+    with pytest.raises(DataFormatError, match="RecursionError"):
+        bench.load_results_file(tmp_path)
+    runs, notes = load_results(tmp_path)
+    assert runs == [] and "RecursionError" in notes[0]

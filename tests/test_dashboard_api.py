@@ -233,3 +233,11 @@ def test_streams_never_started_hold_no_slot(tmp_path):
     import anyio
 
     assert json.loads(anyio.run(body.__anext__))["event"] == "start"  # and a slot is still free to run it
+
+
+def test_undecodable_lines_in_a_metrics_log_are_counted_not_a_500(tmp_path):
+    log = tmp_path / "train.jsonl"
+    log.write_bytes(b'{"global_step": 1, "reward": 0.5}\n\xff\xfe not utf-8\n{"global_step": 2, "reward": 0.7}\n')
+    r = TestClient(_app(tmp_path, metrics=tmp_path)).get("/dashboard/api/metrics", params={"path": "train.jsonl"})
+    assert r.status_code == 200, r.text
+    assert [p[1] for p in r.json()["series"]["reward"]] == [0.5, 0.7]

@@ -316,3 +316,12 @@ def test_fuzz_mail_like_bytes_load_or_raise_data_format_error(headers, body, fmt
             for item in items:
                 item.model_dump_json()
                 assert not CONTROL.search(item.email.body + item.email.header.subject + item.email.header.sender)
+
+
+def test_an_unreadable_folder_is_a_clear_error(tmp_path, monkeypatch):
+    # audit of 4 Dec: `eval --emails /proc` was a PermissionError traceback from inside rglob
+    def denied(self, pattern):
+        raise PermissionError(13, "Permission denied", str(self / "locked"))
+    monkeypatch.setattr(Path, "rglob", denied)
+    with pytest.raises(DataFormatError, match="cannot read the folder: PermissionError"):
+        load_eml(tmp_path)

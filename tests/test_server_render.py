@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import typing
 
 import orjson
 import pytest
@@ -134,9 +135,15 @@ class MutableObs(Observation):
     step: int = 0
 
 
+class FrozenBareTupleItem(FrozenItem):
+    t: typing.Tuple = ()  # noqa: UP006 - the bare form is what is tested: it holds Any
+
+
 def test_immutable_rule():
     assert immutable(FrozenItem) and not immutable(Item) and not immutable(FrozenButListItem)
     assert set(plan_of(MutableObs).reusable) == set()
+    # audit of 4 Dec: a bare Tuple annotation (no item type) counted as immutable, and t=([1],) served stale bytes
+    assert not immutable(FrozenBareTupleItem)
 
 
 def test_toy_env_editing_a_list_item_in_place_gets_fresh_bytes():

@@ -54,6 +54,11 @@ class ChatClient:
     def __post_init__(self) -> None:
         if not self.base_url.startswith(("http://", "https://")):
             raise ConfigError(f"base_url must start with http:// or https://, got {self.base_url!r}")
+        try:
+            httpx.URL(self.base_url.rstrip("/") + "/chat/completions")
+        except httpx.InvalidURL as err:  # e.g. "http://[::1": a traceback from inside httpx otherwise
+            raise ConfigError(f"base_url {self.base_url!r} is not a valid URL ({err}); allowed: "
+                              "http(s)://host[:port]/path, e.g. http://127.0.0.1:8000/v1") from None
         if not self.model:
             raise ConfigError("model must be set (e.g. --model Qwen2.5-3B-Instruct or SUPPORTGYM_LLM_MODEL)")
         self._http = httpx.Client(timeout=self.timeout_s)

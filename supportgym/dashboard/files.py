@@ -88,7 +88,8 @@ def read_metrics(path: Path) -> dict[str, Any]:
     series: dict[str, list[list[float]]] = {}
     bad = 0
     x_key: str | None = None
-    with path.open(encoding="utf-8") as f:
+    # undecodable bytes become U+FFFD, so such a line is one more line that is not JSON (it was a 500)
+    with path.open(encoding="utf-8", errors="replace") as f:
         for n, line in enumerate(f):
             if n >= MAX_LINES:
                 break

@@ -382,8 +382,8 @@ def load_results_file(path: str | os.PathLike[str]) -> dict[str, Any]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise DataFormatError(path, "no such results file: pass a folder written by `supportgym bench`") from None
-    except (OSError, ValueError) as err:
-        raise DataFormatError(path, f"unreadable results file: {err}") from None
+    except (OSError, ValueError, RecursionError) as err:  # RecursionError: JSON nested thousands deep
+        raise DataFormatError(path, f"unreadable results file: {type(err).__name__}: {err}") from None
     if is_eval_results(data):
         raise DataFormatError(path, "an `eval --out` file (one agent on one env), not a bench run; `view` and "
                                     "`leaderboard` read the folders `supportgym bench` writes (e.g. supportgym bench "

@@ -23,8 +23,8 @@ def load_results(folder: str | Path) -> tuple[list[dict[str, Any]], list[str]]:
     for path in sorted(Path(folder).rglob("*.json")):
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as err:
-            notes.append(f"{path}: unreadable ({err})")
+        except (OSError, ValueError, RecursionError) as err:  # RecursionError: JSON nested thousands deep
+            notes.append(f"{path}: unreadable ({type(err).__name__}: {err})")
             continue
         if is_eval_results(data):
             notes.append(f"{path}: an `eval --out` file, not a bench run (leaderboards rank bench runs)")

@@ -111,7 +111,8 @@ def _immutable_type(annotation: Any) -> bool:
     if origin is typing.Annotated:
         return _immutable_type(args[0])
     if origin in (typing.Union, types.UnionType, tuple, frozenset):
-        return all(a is Ellipsis or _immutable_type(a) for a in args)
+        # a bare Tuple / FrozenSet holds Any (audit of 4 Dec: a frozen item with t=([1],) served stale bytes)
+        return bool(args) and all(a is Ellipsis or _immutable_type(a) for a in args)
     if isinstance(annotation, type):
         if issubclass(annotation, enum.Enum):
             return True

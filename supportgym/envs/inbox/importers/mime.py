@@ -212,7 +212,10 @@ def _eml_files(path: Path) -> list[Path]:
     if not path.is_dir():
         raise DataFormatError(path, "not an ordinary file or folder (a device, pipe or socket)" if path.exists()
                               else "no such file or folder")
-    files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() == ".eml")
+    try:
+        files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() == ".eml")
+    except OSError as err:  # a folder (or a folder inside it) that cannot be read, e.g. /proc
+        raise DataFormatError(path, f"cannot read the folder: {type(err).__name__}: {err}") from None
     if not files:
         raise DataFormatError(path, "folder holds no .eml files (searched recursively)")
     return files
