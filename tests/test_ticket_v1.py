@@ -299,3 +299,14 @@ def test_churn_at_submit_never_raises_a_grade_below_zero(env_id):
     calm, pumped = played(0), played(90)
     assert not calm["churned"] and calm["score"] < 0
     assert pumped["churned"] and pumped["submitted"] and pumped["score"] == calm["score"]
+
+
+@pytest.mark.parametrize("env_id", ["ticket-v0", "ticket-v1"])
+@pytest.mark.parametrize("bad", [-5, float("nan"), 1e308, True, "50"])
+def test_a_bad_starting_frustration_is_a_config_error(env_id, bad):
+    # audit of 4 Dec: -5 and NaN failed inside the observation's validation (raw pydantic text), 1e308 became 99
+    with pytest.raises(ConfigError, match=r"frustration: got .*allowed: a number from 0 to 100"):
+        make(env_id).reset(seed=0, split="test", frustration=bad)
+    env = make(env_id)
+    env.reset(seed=0, split="test", frustration=100)  # a churned customer's frustration_end, carried over
+    assert env.state.frustration_meter == 99

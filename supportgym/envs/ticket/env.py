@@ -35,6 +35,17 @@ from .scenarios import angrier, generate, order_db, seed_scenarios, template_fil
 MAX_STEPS = 20
 PATIENT_STEPS = 10  # after this many steps every further step costs frustration
 CHURN_AT = 100.0
+
+
+def start_frustration(options: Mapping[str, Any], default: float) -> float:
+    """The meter at reset: the ``frustration`` option (a number from 0 to 100, e.g. a previous episode's
+    ``frustration_end``; the meter starts at 99 at most) or ``default``."""
+    value = options.get("frustration")
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= CHURN_AT:
+        raise ConfigError(expected("frustration", value, f"a number from 0 to {CHURN_AT:g}"))
+    return float(value)
 ABANDON_REWARD = -0.5
 OPTIONS = {"split", "adversarial", "customer_id", "frustration", "max_steps"}
 FRUSTRATION = {"out_of_order_draft": 10.0, "out_of_order_submit": 15.0, "out_of_order": 5.0, "invalid": 5.0,
@@ -94,8 +105,7 @@ class TicketEnv(Environment[TicketAction, TicketObservation, TicketState]):
         start = 10.0 + 20.0 * sc.anger
         if self._adversarial and visits:
             start = max(start, carried + FRUSTRATION["adversarial_visit"])
-        if options.get("frustration") is not None:
-            start = float(options["frustration"])
+        start = start_frustration(options, start)
         self.sc: Scenario = sc
         self._frustration = self._frustration_start = min(start, CHURN_AT - 1)
         self._steps = 0

@@ -18,7 +18,16 @@ from typing import Any, Literal
 from ...core.env import describe_errors
 from ...core.errors import ConfigError, expected
 from ...core.ids import opaque_id
-from .env import CHURN_AT, FRUSTRATION, INVALID_PENALTY, OPTIONS, WORKFLOW_PENALTY, TicketEnv, observed_difficulty
+from .env import (
+    CHURN_AT,
+    FRUSTRATION,
+    INVALID_PENALTY,
+    OPTIONS,
+    WORKFLOW_PENALTY,
+    TicketEnv,
+    observed_difficulty,
+    start_frustration,
+)
 from .grading.consistency import check
 from .grading.empathy import Mode
 from .grading import checks
@@ -75,9 +84,7 @@ class TicketEnvV1(TicketEnv):
             # the meter starts from what the subject already says (how many problems), not from the scenario's
             # anger: that counts a threat, which is part of the answer key (a threat sends the case to legal), and
             # the starting meter told it on 400 of 400 hard tickets (red team of 4 Dec)
-            start = 10.0 + 20.0 * min(3, 1 + len(sv.issues) // 2)
-            if options.get("frustration") is not None:
-                start = float(options["frustration"])
+            start = start_frustration(options, 10.0 + 20.0 * min(3, 1 + len(sv.issues) // 2))
             self._frustration = self._frustration_start = min(start, CHURN_AT - 1)
             self._history = [Turn(role="customer", text=self.sc_v1.email.body)]
             self._task = task
