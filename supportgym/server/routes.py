@@ -12,8 +12,10 @@ from typing import Any, NamedTuple
 import orjson
 from fastapi import APIRouter, FastAPI, Path, Query, Request
 from fastapi.responses import Response
+from starlette.requests import ClientDisconnect
 
 from .. import __version__
+from .errors import response_for
 from .service import Service
 from .wire import (
     SESSION_HEADER,
@@ -108,7 +110,10 @@ def _handlers(svc: Service) -> dict[str, Any]:
     async def close(request: Request, env: str | None) -> Response:
         sid = session_id_of(request.scope)
         if sid is None:  # the body's session_id, as reset and step take it (the error message offers it)
-            sent = await body(request.scope, request.receive)
+            try:
+                sent = await body(request.scope, request.receive)
+            except ClientDisconnect as err:  # answered here: the handler for Exception would log a traceback
+                return response_for(err, f"POST {request.url.path}")
             sid = sent.get("session_id") if isinstance(sent, dict) and isinstance(sent.get("session_id"), str) else None
         sid = require_sid(sid)
         session = svc.store.get(sid)
