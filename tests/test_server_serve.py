@@ -191,3 +191,28 @@ def test_a_taken_port_is_a_one_line_error(server, tmp_path):
     assert "Traceback" not in done.stderr
 
 
+
+
+@pytest.mark.parametrize("backend", ["granian", "uvicorn"])
+def test_ctrl_c_stops_serve_with_130_and_no_traceback(tmp_path, backend):
+    # audit of 4 Dec: under granian, SIGINT cancelled the embedded server mid-wait (about 40 lines of tracebacks)
+    import signal
+
+    log = tmp_path / "serve.log"
+    env = {**os.environ, "SUPPORTGYM_EMPATHY": "lexical", "HF_HUB_OFFLINE": "1", "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-c", "from supportgym.cli import main; main()", "serve", "--port", "0",
+                             "--serve-env", "inbox-v0", "--server", backend],
+                            stdout=subprocess.PIPE, stderr=log.open("w"), text=True, cwd=ROOT, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not READY.search(proc.stdout.readline()):  # type: ignore[union-attr]
+            assert proc.poll() is None, log.read_text()
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    text = out + log.read_text()
+    assert proc.returncode == 130 and "Traceback" not in text, text[-2000:]

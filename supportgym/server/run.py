@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import signal
 import socket
 import threading
 import time
@@ -108,9 +109,21 @@ def run_granian(app: Any, opts: RunOptions) -> None:
         backlog=2048, backpressure=opts.max_connections, log_level=LogLevels(level), log_access=False,
         http1_settings=HTTP1Settings(header_read_timeout=opts.keep_alive_s * 1000, keep_alive=True),
     )
+    interrupted = []
+
+    async def main() -> None:
+        # Ctrl-C and SIGTERM stop granian through its public stop(): left to asyncio.run, SIGINT cancelled the
+        # embedded server's task mid-wait and printed about 40 lines of tracebacks (audit of 4 Dec)
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGINT, lambda: (interrupted.append(True), server.stop()))
+        loop.add_signal_handler(signal.SIGTERM, server.stop)
+        await server.serve()
+
     if installed("uvloop"):
         import uvloop
 
-        uvloop.run(server.serve())
+        uvloop.run(main())
     else:
-        asyncio.run(server.serve())
+        asyncio.run(main())
+    if interrupted:
+        raise KeyboardInterrupt  # the CLI's exit code 130
