@@ -322,3 +322,15 @@ def test_leaderboard_says_when_overall_rows_cover_different_tasks(tmp_path):
     board = " ".join(run("leaderboard", str(tmp_path)).output.split())
     assert "do not compare" in board and "--task split:test" in board, board
     assert "do not compare" not in run("leaderboard", str(tmp_path), "--task", "split:test").output
+
+
+def test_ctrl_c_while_the_commands_load_exits_130_without_a_traceback(monkeypatch, capsys):
+    # audit of 4 Dec: the commands' imports (about half a second) ran outside main's handlers
+    import supportgym.cli as cli
+
+    def interrupted():
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli, "_load_commands", interrupted)
+    with pytest.raises(SystemExit) as done:
+        cli.main()
+    assert done.value.code == 130 and "Traceback" not in capsys.readouterr().err
