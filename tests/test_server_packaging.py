@@ -74,6 +74,23 @@ def test_every_third_party_import_is_declared():
     assert not problems, "\n".join(problems)
 
 
+def test_every_import_of_the_package_is_declared_somewhere():
+    """Beyond the server: a module the package imports anywhere is a core dependency or in an extra, not
+    something that only arrives with another package (audit of 4 Dec: scipy came with scikit-learn, tokenizers
+    with transformers)."""
+    declared = _names(_project()["dependencies"]).union(*map(_names, _project()["optional-dependencies"].values()))
+    stdlib = set(sys.stdlib_module_names)
+    table = packages_distributions()
+    problems = []
+    for path in sorted(PKG.rglob("*.py")):
+        top, inner = _imports(path)
+        for module in sorted((top | inner) - stdlib - {"supportgym", "__future__"}):
+            dists = _distributions(module, table)
+            if dists and not dists & declared:
+                problems.append(f"{path.relative_to(ROOT)} imports {module} ({sorted(dists)}): declare it")
+    assert not problems, "\n".join(problems)
+
+
 def test_create_app_imports_no_optional_server():
     """create_app must not need httptools, uvloop, granian or uvicorn's protocol internals."""
     code = ("import sys; from supportgym.server import create_app, ServerConfig; "
