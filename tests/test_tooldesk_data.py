@@ -10,7 +10,8 @@ import pytest
 from supportgym.envs.tooldesk import benchmark as bench_mod
 from supportgym.envs.tooldesk.intent import classify
 from supportgym.envs.tooldesk.models import CATEGORIES
-from supportgym.envs.tooldesk.resources import TEMPLATE_TAGS, benchmark, knowledge_base, templates, vocab
+from supportgym.envs.tooldesk.benchmark_set import benchmark
+from supportgym.envs.tooldesk.resources import TEMPLATE_TAGS, knowledge_base, templates, vocab
 from supportgym.envs.tooldesk.services import tool_schemas
 from supportgym.envs.tooldesk.tasks import split_query
 from supportgym.envs.tooldesk.world import generate_world

@@ -24,7 +24,7 @@ from supportgym.envs.tooldesk.models import (
     ROUTE_BILLING,
     ROUTE_TECH,
 )
-from supportgym.envs.tooldesk.resources import benchmark
+from supportgym.envs.tooldesk.benchmark_set import benchmark
 from supportgym.eval.runner import episode_specs, evaluate, summarize
 
 

@@ -30,6 +30,7 @@ from .env_tools import EPISODE_ENVS, episode_face
 from .metrics_log import JsonlMetricsCallback, TimeBudgetCallback, last_checkpoint
 from .evaluate import EVAL_TASKS, before_after, checked_eval_tasks
 from .head_grpo import OBJECTIVES
+from .lm_run import held_out_eval, load_model, lora_config, prompt_options
 
 TRAIN_ENVS = ("inbox", "ticket", "tooldesk")
 EPISODE_MODES = ("decision", "episode")
@@ -204,101 +205,6 @@ def trainer_device_kwargs(cfg: GRPORunConfig, cuda_available: bool) -> dict[str,
     return kw
 
 
-def _load(cfg: GRPORunConfig):
-    import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-
-    from .model import resolve_model_path
-
-    path = resolve_model_path(cfg.model)
-    tok = AutoTokenizer.from_pretrained(path)
-    if tok.chat_template is None:
-        raise ConfigError(f"model {path!r} has no chat template; SupportGym prompts always go through one")
-    if tok.pad_token is None:
-        tok.pad_token = tok.eos_token
-    tok.padding_side = "left"
-    model = AutoModelForCausalLM.from_pretrained(path, dtype=torch.float32)
-    return model, tok
-
-
-def lora_config(model: Any, r: int, alpha: int, top_layers: int | None,
-                target_modules: tuple[str, ...] = ("q_proj", "k_proj", "v_proj", "o_proj"), dropout: float = 0.0):
-    """PEFT LoRA on ``target_modules``; with ``top_layers`` only the top N decoder layers are adapted,
-    so the backward pass stops there (on CPU that roughly halves a step)."""
-    from peft import LoraConfig
-
-    n = model.config.num_hidden_layers
-    layers = None if top_layers is None else list(range(max(0, n - top_layers), n))
-    return LoraConfig(r=r, lora_alpha=alpha, lora_dropout=dropout, target_modules=list(target_modules),
-                      layers_to_transform=layers, task_type="CAUSAL_LM")
-
-
-def prompt_options(cfg: Any) -> dict[str, Any]:
-    """What the run adds to the agent's prompt; saved as ``adapter/prompt.json`` for the ``llm`` agent."""
-    if not getattr(cfg, "label_descriptions", False):
-        return {}
-    from ..agents.llm_prompts import PromptFormat
-    from .labels import label_descriptions
-
-    s = spec(cfg.env)
-    return {"label_descriptions": label_descriptions(PromptFormat.for_env(s.name, s.env_class().action_type))}
-
-
-def start_run(cfg: Any, trainer: str) -> tuple[Path, int, Any, Any, dict[str, Any] | None]:
-    """How each of SupportGym's own LM GRPO loops starts: threads, seeds, the run folder with ``config.json``,
-    the model and tokenizer, and the held-out evaluation before training. Returns (run, threads, model,
-    tokenizer, before)."""
-    import torch
-
-    from ..agents.llm_local import set_torch_threads
-
-    threads = set_torch_threads(cfg.threads)
-    random.seed(cfg.seed)
-    torch.manual_seed(cfg.seed)
-    run = Path(cfg.output_dir)
-    run.mkdir(parents=True, exist_ok=True)
-    write_json_atomic(run / "config.json", {**asdict(cfg), "torch_threads": threads, "trainer": trainer})
-    model, tok = _load(cfg)
-    before = _eval(cfg, model, tok, run / "eval_before.json") if cfg.eval_before else None
-    return run, threads, model, tok, before
-
-
-def finish_run(cfg: Any, model: Any, tok: Any, run: Path) -> tuple[dict[str, Any] | None, list[Path]]:
-    """How each own LM loop ends: the adapter with its tokenizer and ``prompt.json``, the held-out evaluation
-    after training, the plots. Returns (after, plot paths)."""
-    from .plots import plot_run
-
-    model.save_pretrained(run / "adapter")
-    tok.save_pretrained(run / "adapter")
-    write_json_atomic(run / "adapter" / "prompt.json", prompt_options(cfg))
-    after = _eval(cfg, model, tok, run / "eval_after.json") if cfg.eval_after else None
-    return after, plot_run(run)
-
-
-def _eval(cfg: Any, model, tok, out: Path) -> dict[str, Any] | None:
-    if cfg.eval_episodes == 0:
-        return None
-    if getattr(cfg, "episode_mode", "decision") == "episode":
-        from .env_tools import evaluate_episodes
-        from .episode_rollout import evaluate_constrained
-
-        # the policy that was trained, greedy: whole episodes through the same tools, calls chosen the same way
-        evaluate = evaluate_constrained if cfg.rollout == "constrained" else evaluate_episodes
-        result = evaluate(model, tok, cfg.env, episodes=cfg.eval_episodes, seed=cfg.eval_seed, split=cfg.eval_split)
-        write_json_atomic(out, result)
-        return result
-    from ..agents.llm_local import LocalLM
-    from .evaluate import evaluate_local
-
-    lm = LocalLM(model_obj=model, tokenizer=tok, threads=cfg.threads)
-    result = evaluate_local(cfg.env, lm, episodes=cfg.eval_episodes, seed=cfg.eval_seed, split=cfg.eval_split,
-                            size=cfg.eval_size if cfg.env == "inbox" else None,
-                            label_descriptions=prompt_options(cfg).get("label_descriptions"),
-                            tasks=cfg.eval_tasks)
-    write_json_atomic(out, result)
-    return result
-
-
 def train_grpo(cfg: GRPORunConfig) -> dict[str, Any]:
     if cfg.advantage == "expected":
         from .grpo_expected import train_expected_grpo
@@ -325,7 +231,7 @@ def train_grpo(cfg: GRPORunConfig) -> dict[str, Any]:
     write_json_atomic(run / "config.json", {**asdict(cfg), "torch_threads": threads})
     device_kw = trainer_device_kwargs(cfg, torch.cuda.is_available())
 
-    model, tok = _load(cfg)
+    model, tok = load_model(cfg)
     episode = cfg.episode_mode == "episode"
     if episode:
         from .env_tools import EpisodeReward, enable_tool_calling, episode_rows, episode_trainer_kwargs
@@ -336,7 +242,7 @@ def train_grpo(cfg: GRPORunConfig) -> dict[str, Any]:
     before = None
     if cfg.eval_before:
         path = run / "eval_before.json"
-        before = json.loads(path.read_text()) if path.exists() else _eval(cfg, model, tok, path)
+        before = json.loads(path.read_text()) if path.exists() else held_out_eval(cfg, model, tok, path)
 
     def render(messages: list[dict[str, str]], prefill: str) -> str:
         return tok.apply_chat_template(messages, tokenize=False, add_generation_prompt=True) + prefill
@@ -399,7 +305,7 @@ def train_grpo(cfg: GRPORunConfig) -> dict[str, Any]:
     tok.save_pretrained(run / "adapter")
     write_json_atomic(run / "adapter" / "prompt.json", prompt_options(cfg))
 
-    after = _eval(cfg, trainer.model, tok, run / "eval_after.json") if cfg.eval_after else None
+    after = held_out_eval(cfg, trainer.model, tok, run / "eval_after.json") if cfg.eval_after else None
     plots = plot_run(run)
     summary = {
         "env": cfg.env, "model": cfg.model or "SmolLM2-135M-Instruct (converted GGUF)",

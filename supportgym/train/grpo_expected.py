@@ -100,7 +100,7 @@ def train_expected_grpo(cfg: Any) -> dict[str, Any]:
     from ..agents.llm_prompts import PromptFormat
     from ..core.registry import spec
     from .choice_tree import build_tree, upper_logprobs
-    from .grpo import finish_run, lora_config, prompt_options, start_run
+    from .lm_run import finish_run, lora_config, prompt_options, start_run
 
     t_start = time.perf_counter()
     trainer = "expected_grpo" if cfg.objective == "grpo" else "expected_supervised"

@@ -42,7 +42,7 @@ def train_field_grpo(cfg: Any) -> dict[str, Any]:
     from ..agents.llm_prompts import PromptFormat
     from ..core.registry import spec
     from .env_reward import EnvReward, build_prompts
-    from .grpo import finish_run, lora_config, prompt_options, start_run
+    from .lm_run import finish_run, lora_config, prompt_options, start_run
     from .rollout import ConstrainedRollout
 
     run, threads, model, tok, before = start_run(cfg, "field_grpo")

@@ -138,7 +138,7 @@ def train_sft(cfg: SFTRunConfig) -> dict[str, Any]:
     from trl import SFTConfig, SFTTrainer
 
     from ..agents.llm_local import set_torch_threads
-    from .grpo import _eval, _load, lora_config
+    from .lm_run import held_out_eval, load_model, lora_config
     from .plots import plot_run
 
     threads = set_torch_threads(cfg.threads)
@@ -150,7 +150,7 @@ def train_sft(cfg: SFTRunConfig) -> dict[str, Any]:
         cfg.env, cfg.agent, cfg.episodes, cfg.seed, cfg.split)
     if not examples:
         raise ConfigError("no SFT examples: the data file is empty or the expert kept no episode")
-    model, tok = _load(cfg)  # type: ignore[arg-type]
+    model, tok = load_model(cfg)  # type: ignore[arg-type]
     tok.padding_side = "right"
     use_cpu = (not torch.cuda.is_available()) if cfg.use_cpu is None else cfg.use_cpu
     args = SFTConfig(
@@ -172,7 +172,7 @@ def train_sft(cfg: SFTRunConfig) -> dict[str, Any]:
     trainer.model.save_pretrained(run / "adapter")
     tok.padding_side = "left"
     tok.save_pretrained(run / "adapter")
-    after = _eval(cfg, trainer.model, tok, run / "eval_after.json")
+    after = held_out_eval(cfg, trainer.model, tok, run / "eval_after.json")
     if cfg.merge:
         merged = trainer.model.merge_and_unload()
         merged.save_pretrained(run / "merged")

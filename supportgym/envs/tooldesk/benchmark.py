@@ -1,4 +1,4 @@
-"""The fixed 100-query benchmark: how ``data/benchmark.jsonl`` was made, and a drift check.
+"""The fixed 100-query benchmark: regenerate ``data/benchmark.jsonl``, or check it for drift.
 
 ``python -m supportgym.envs.tooldesk.benchmark --write`` regenerates the file (only
 needed after changing the generator or the data files); ``--check`` exits non-zero if
@@ -8,37 +8,11 @@ the committed file differs from what the generator now produces.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 
 from ...core.io import write_text_atomic
-from .models import CATEGORIES, Query
+from .benchmark_set import build_benchmark, render
 from .resources import DATA
-from .tasks import make_query
-
-BENCHMARK_SIZE = 100
-BENCHMARK_SEED = 2026
-
-
-def build_benchmark(size: int = BENCHMARK_SIZE, seed: int = BENCHMARK_SEED) -> list[Query]:
-    """Categories in turn (12-13 each), from the templates tagged ``benchmark``."""
-    rng = random.Random(seed)
-    return [
-        make_query(world_seed=rng.randrange(2**31), tag="benchmark", rng=rng, query_id=f"bench-{i:03d}",
-                   category=CATEGORIES[i % len(CATEGORIES)])
-        for i in range(size)
-    ]
-
-
-#: fields added after the first release: the hard splits' (benchmark queries never set them)
-#: and ``gold.kb``, which ``resources.benchmark()`` takes from this generator when it loads the
-#: file. Leaving them out keeps the committed file byte-identical to the first release's.
-_NOT_IN_FILE = {"flaky": True, "max_steps": True, "reply_context": True,
-                "gold": {"requested_effects", "intents", "kb", "vague"}}
-
-
-def render(queries: list[Query]) -> str:
-    return "".join(q.model_dump_json(exclude=_NOT_IN_FILE) + "\n" for q in queries)
 
 
 def main(argv: list[str] | None = None) -> int:

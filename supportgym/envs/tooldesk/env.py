@@ -47,7 +47,7 @@ from .models import (
     ToolDeskState,
     ToolResult,
 )
-from .resources import benchmark
+from .benchmark_set import benchmark
 from .hard import HARD_SPLITS, hard_query
 from .reward import Ledger, kb_answers, new_breakdown, score_harm, score_info, score_terminal, score_tool, weights
 from .tasks import split_query

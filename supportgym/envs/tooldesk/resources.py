@@ -11,7 +11,7 @@ from pydantic import Field, ValidationError
 
 from ...core.errors import DataFormatError
 from ...core.types import Model
-from .models import CATEGORIES, AccountChange, Query
+from .models import CATEGORIES, AccountChange
 
 DATA = Path(__file__).parent / "data"
 TEMPLATE_TAGS: tuple[str, ...] = ("train", "validation", "test", "benchmark")
@@ -159,37 +159,3 @@ def hard_data() -> HardData:
     if bad:
         raise DataFormatError(DATA / "hard.yaml", f"unknown categories {bad}; allowed: {list(CATEGORIES)}")
     return data
-
-
-@lru_cache(maxsize=1)
-def benchmark() -> tuple[Query, ...]:
-    path = DATA / "benchmark.jsonl"
-    if not path.exists():
-        raise DataFormatError(path, "missing; write it with `python -m supportgym.envs.tooldesk.benchmark --write`")
-    out = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            out.append(Query.model_validate_json(line))
-        except ValidationError as err:
-            raise DataFormatError(path, str(err), line=n) from err
-    return _with_kb_answers(path, out)
-
-
-def _with_kb_answers(path: Path, queries: list[Query]) -> tuple[Query, ...]:
-    """Add ``gold.kb`` (what a knowledge-base search must find), which came after the first
-    release: the generator that wrote the file records it, so it is taken from there rather
-    than re-derived. A file the generator no longer reproduces is refused (the kb answers
-    would belong to other queries)."""
-    from .benchmark import build_benchmark  # benchmark.py imports this module
-
-    generated = {q.id: q for q in build_benchmark(len(queries))}
-    out = []
-    for q in queries:
-        gen = generated.get(q.id)
-        if gen is None or gen.model_copy(update={"gold": gen.gold.model_copy(update={"kb": None})}) != q:
-            raise DataFormatError(path, f"query {q.id} differs from the generator's; "
-                                  "run python -m supportgym.envs.tooldesk.benchmark --check")
-        out.append(q.model_copy(update={"gold": q.gold.model_copy(update={"kb": gen.gold.kb})}))
-    return tuple(out)
