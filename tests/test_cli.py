@@ -334,3 +334,15 @@ def test_ctrl_c_while_the_commands_load_exits_130_without_a_traceback(monkeypatc
     with pytest.raises(SystemExit) as done:
         cli.main()
     assert done.value.code == 130 and "Traceback" not in capsys.readouterr().err
+
+
+def test_leaderboard_says_when_runs_differ_in_their_matrix(tmp_path):
+    # red team of 4 Dec (26th session): a worse agent run with one episode per split and ten fixed-task seeds, or on
+    # one lucky seed, ranked first beside full runs, with no note; notes went to the console only, not to --md
+    for name, extra in (("a", ["--episodes", "2"]), ("b", ["--episodes", "1", "--seed", "5"])):
+        run("bench", "--env", "inbox", "--agent", "rules", "--no-tasks", "--split", "test", *extra,
+            "--out", str(tmp_path / name), "--no-report")
+    md = tmp_path / "board.md"
+    board = " ".join(run("leaderboard", str(tmp_path), "--md", str(md)).output.split())
+    assert "differ in their matrix" in board and "episodes 1 / 2" in board and "seed 0 / 5" in board, board
+    assert "differ in their matrix" in md.read_text()

@@ -12,7 +12,7 @@ from rich.console import Console
 from ..core.errors import ConfigError, expected
 from ..core.io import check_output_file, write_text_atomic
 from ..eval.formatting import encodable, shown
-from ..eval.leaderboard import leaderboard_rows, leaderboard_table, load_results, markdown_rows, mixed_task_sets
+from ..eval.leaderboard import comparability_notes, leaderboard_rows, leaderboard_table, load_results, markdown_rows
 from .app import app
 
 console = Console(width=None if sys.stdout.isatty() else 160)
@@ -39,19 +39,16 @@ def leaderboard_command(
         if value and groups and value not in present:  # a typo would print an empty table
             raise ConfigError(expected(flag, value, sorted(present), f"(the values in {folder})"))
     rows = leaderboard_rows(runs, task)
-    if task is None:
-        for env_id, sets in mixed_task_sets(runs).items():
-            if env and env not in (env_id, _base(env_id)):
-                continue
-            shared = sorted(set.intersection(*map(set, sets)))
-            console.print(f"[yellow]note:[/] {shown(env_id)}: the runs' `all` rows cover different task groups "
-                          f"({' vs '.join(', '.join(t) for t in sets)}), so they do not compare; rank on one "
-                          f"with --task {shown(shared[0]) if shared else 'TASK'}")
+    lines = [f"{env_id}: {note}" for env_id, notes in comparability_notes(runs, task).items()
+             if not env or env in (env_id, _base(env_id)) for note in notes]
+    for line in lines:
+        console.print(f"[yellow]note:[/] {shown(line)}")
     if env:
         rows = [r for r in rows if env in (r["env"], _base(r["env"]))]
     console.print(leaderboard_table(rows, title=f"SupportGym leaderboard · {len(runs)} run(s) in {shown(folder)}"))
-    if md is not None:
-        write_text_atomic(md, encodable(markdown_rows(rows, with_run=True) + "\n"))
+    if md is not None:  # the notes go with the table: a Markdown copy without them would rank rows that do not compare
+        body = markdown_rows(rows, with_run=True) + "".join(f"\n\nNote: {line}" for line in lines)
+        write_text_atomic(md, encodable(body + "\n"))
         console.print(f"wrote {shown(md)}")
 
 

@@ -56,17 +56,51 @@ def headline_groups(results: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def mixed_task_sets(runs: Iterable[Mapping[str, Any]]) -> dict[str, list[list[str]]]:
-    """Per env whose runs' ``all`` rows stand for different task groups (one run had ``real:test``, another not):
-    the distinct sets. Their overall rows are not comparable; ``--task`` ranks on one group."""
+    """Per env whose agents' ``all`` rows stand for different task groups (one run had ``real:test``, another not;
+    or, in one run, an agent whose task groups all failed): the distinct sets. Their overall rows are not
+    comparable; ``--task`` ranks on one group."""
     sets: dict[str, set[tuple[str, ...]]] = {}
     for run in runs:
-        by_env: dict[str, set[str]] = {}
+        by_agent: dict[tuple[str, str], set[str]] = {}
         for g in run.get("groups", []):
             if g["task"] != "all":
-                by_env.setdefault(g["env"], set()).add(g["task"])
-        for env, tasks in by_env.items():
+                by_agent.setdefault((g["env"], g["agent"]), set()).add(g["task"])
+        for (env, _), tasks in by_agent.items():
             sets.setdefault(env, set()).add(tuple(sorted(tasks)))
     return {env: [list(t) for t in sorted(v)] for env, v in sorted(sets.items()) if len(v) > 1}
+
+
+#: matrix settings that change what a row measures (how many episodes of each task, which seeds, what succeeds)
+MATRIX_SETTINGS = ("episodes", "fixed_seeds", "seed", "size", "max_steps", "trials", "success_threshold")
+
+
+def mixed_settings(runs: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, list[Any]]]:
+    """Per env, the matrix settings in which its runs differ, with their values: such rows weigh tasks and seeds
+    differently (a red team of 4 Dec ranked a worse agent first with one episode per split and ten fixed-task
+    seeds, and a single lucky seed above a full run)."""
+    seen: dict[str, dict[str, set[str]]] = {}
+    for run in runs:
+        cfg = run.get("config") or {}
+        for env in {g["env"] for g in run.get("groups", [])}:
+            for key in MATRIX_SETTINGS:
+                seen.setdefault(env, {}).setdefault(key, set()).add(json.dumps(cfg.get(key)))
+    return {env: {k: sorted(map(json.loads, v), key=str) for k, v in keys.items() if len(v) > 1}
+            for env, keys in sorted(seen.items()) if any(len(v) > 1 for v in keys.values())}
+
+
+def comparability_notes(runs: Sequence[Mapping[str, Any]], task: str | None = None) -> dict[str, list[str]]:
+    """env -> notes on why its rows may not compare (different task groups, different matrix settings)."""
+    notes: dict[str, list[str]] = {}
+    if task is None:
+        for env, sets in mixed_task_sets(runs).items():
+            shared = sorted(set.intersection(*map(set, sets)))
+            notes.setdefault(env, []).append(
+                f"the `all` rows cover different task groups ({' vs '.join(', '.join(t) for t in sets)}), so they do "
+                f"not compare; rank on one with --task {shared[0] if shared else 'TASK'}")
+    for env, keys in mixed_settings(runs).items():
+        diff = "; ".join(f"{k} {' / '.join(map(str, v))}" for k, v in keys.items())
+        notes.setdefault(env, []).append(f"the runs differ in their matrix ({diff}): compare rows of one matrix")
+    return notes
 
 
 def row(group: Mapping[str, Any], run: Mapping[str, Any] | None = None) -> dict[str, Any]:
