@@ -229,3 +229,16 @@ def test_a_results_file_nested_thousands_deep_is_a_clear_error(tmp_path):
         bench.load_results_file(tmp_path)
     runs, notes = load_results(tmp_path)
     assert runs == [] and "RecursionError" in notes[0]
+
+
+def test_rows_of_an_interrupted_run_rank_after_complete_ones(tmp_path):
+    # red team of 4 Dec: an agent that crashes the run where it would lose had its few finished episodes ranked first
+    from supportgym.eval.leaderboard import leaderboard_rows
+
+    full = run_bench(toy(agents=["rules"]), out_dir=tmp_path / "full")
+    cut = json.loads(json.dumps(full))
+    cut["partial"], cut["run_id"] = True, "cut"
+    for g in cut["groups"]:
+        g["summary"]["score"] = 1.0  # what a lucky prefix of episodes can look like
+    ranked = leaderboard_rows([cut, full])
+    assert [r["run_id"] for r in ranked if r["task"] == "all"] == [full["run_id"], "cut"]

@@ -152,9 +152,11 @@ def leaderboard_rows(runs: Iterable[Mapping[str, Any]], task: str | None = None)
         rows.extend(row(g, run) for g in groups)
 
     def key(r: Mapping[str, Any]) -> tuple[Any, ...]:
-        # a row with failed episodes after every complete one: its reward covers only the episodes that finished
+        # rows with failed episodes, and rows of interrupted runs, after every complete one: the first cover only the
+        # episodes that finished, the second only the jobs that ran (an agent that crashes the run where it would
+        # lose stops it there)
         score = r["score"] if r["score"] is not None else -math.inf
-        return (r["env"], r.get("failed", 0) > 0, -score, -r["reward_mean"])
+        return (r["env"], r.get("failed", 0) > 0 or bool(r.get("partial")), -score, -r["reward_mean"])
 
     return sorted(rows, key=key)
 
