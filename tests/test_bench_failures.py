@@ -29,7 +29,7 @@ class EndpointAgent(Agent):
 
     def __init__(self, seed: int | None = None, base_url: str = DEAD_URL) -> None:
         super().__init__(seed)
-        self.client = ChatClient(base_url=base_url, model="m", timeout_s=2.0)
+        self.client = ChatClient(base_url=base_url, model="m", timeout_s=2.0, backoff_s=0.0)
 
     def act(self, observation):
         if not EndpointAgent.ALIVE:
@@ -65,7 +65,7 @@ def toy(**kw) -> BenchConfig:
 
 def test_unreachable_endpoint_is_one_clear_error():
     with pytest.raises(EndpointError) as err:
-        ChatClient(base_url=DEAD_URL, model="m", timeout_s=2.0).chat([{"role": "user", "content": "hi"}])
+        ChatClient(base_url=DEAD_URL, model="m", timeout_s=2.0, backoff_s=0.0).chat([{"role": "user", "content": "hi"}])
     assert DEAD_URL in str(err.value) and "is the server running" in str(err.value)
 
 
@@ -173,7 +173,7 @@ def test_cli_resume_continues_a_partial_folder(tmp_path, monkeypatch):
 def test_endpoint_answers_map_to_one_line_errors(status, body, hint):
     import httpx
 
-    client = ChatClient(base_url="http://llm.test/v1", model="m")
+    client = ChatClient(base_url="http://llm.test/v1", model="m", backoff_s=0.0)
     client._http = httpx.Client(transport=httpx.MockTransport(lambda request: httpx.Response(status, json=body)))
     with pytest.raises(EndpointError) as err:
         client.chat([{"role": "user", "content": "hi"}])
@@ -181,6 +181,27 @@ def test_endpoint_answers_map_to_one_line_errors(status, body, hint):
     assert "\n" not in str(err.value)
     if status >= 400:  # still an httpx.HTTPStatusError, for callers that step down on 400/422
         assert isinstance(err.value, httpx.HTTPStatusError) and err.value.response.status_code == status
+
+
+def test_a_blip_is_retried_inside_the_client_and_only_a_blip():
+    # review of 4 Dec: bench no longer reruns an episode that failed after its first step, so the client itself
+    # repeats the same request after a timeout, a connection error, 429 or 5xx (not after 4xx, which would repeat)
+    import httpx
+
+    answers = iter([httpx.Response(503, json={}), httpx.Response(429, json={}),
+                    httpx.Response(200, json={"choices": [{"message": {"content": "ok"}}]})])
+    client = ChatClient(base_url="http://llm.test/v1", model="m", backoff_s=0.0)
+    client._http = httpx.Client(transport=httpx.MockTransport(lambda request: next(answers)))
+    assert client.chat([{"role": "user", "content": "hi"}]) == "ok"
+    calls = []
+
+    def refused(request):
+        calls.append(request)
+        return httpx.Response(400, json={"error": "bad"})
+    client._http = httpx.Client(transport=httpx.MockTransport(refused))
+    with pytest.raises(EndpointError):
+        client.chat([{"role": "user", "content": "hi"}])
+    assert len(calls) == 1
 
 
 def test_the_llm_agent_on_a_dead_endpoint_does_not_sink_the_matrix(tmp_path):
@@ -242,3 +263,16 @@ def test_rows_of_an_interrupted_run_rank_after_complete_ones(tmp_path):
         g["summary"]["score"] = 1.0  # what a lucky prefix of episodes can look like
     ranked = leaderboard_rows([cut, full])
     assert [r["run_id"] for r in ranked if r["task"] == "all"] == [full["run_id"], "cut"]
+
+
+def test_failed_counts_are_checked_and_read_from_older_files(tmp_path):
+    from supportgym.eval.leaderboard import row
+
+    res = run_bench(toy(agents=["rules", "hiding"], episodes=4), out_dir=tmp_path)
+    for bad in ("x", -3, 10**9, True):
+        edited = json.loads(json.dumps(res))
+        edited["groups"][-1]["summary"]["failed"] = bad
+        assert bench.results_problem(edited, episodes=False)[0].endswith(".summary.failed"), bad
+    hiding_all = next(g for g in res["groups"] if g["agent"] == "hiding" and g["task"] == "all")
+    older = {k: v for k, v in hiding_all["summary"].items() if k != "failed"}  # a file from before 4 Dec
+    assert row({**hiding_all, "summary": older}, res)["failed"] == hiding_all["summary"]["failed"] > 0

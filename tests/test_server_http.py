@@ -353,3 +353,29 @@ def test_first_reset_of_a_cold_env_leaves_the_loop_free():
         health_s = time.perf_counter() - t0
         t.join(10)
     assert took["status"] == 200 and took["s"] >= 0.9 and health_s < 0.5, (took, health_s)
+
+
+
+class FailsOnce(__import__("test_server_toyenv").ToyEnv):
+    """Its first construction fails (a model file still downloading, a full disk)."""
+
+    failed = False
+
+    def __init__(self) -> None:
+        super().__init__()
+        if not FailsOnce.failed:
+            FailsOnce.failed = True
+            raise OSError("model file busy")
+
+
+def test_a_warm_up_that_failed_is_not_remembered():
+    # review of 4 Dec: the failed warm-up's exception was kept, and every later reset of that env answered 500
+    from supportgym.core.registry import env_ids, register
+
+    if "failsonce-v0" not in env_ids():
+        register("failsonce-v0", entry_point=f"{__name__}:FailsOnce", description="fails once",
+                 metrics="test_server_toyenv:summarize")
+    app = create_app(ServerConfig(default_env="failsonce-v0", envs=["failsonce-v0"], dashboard=False))
+    with TestClient(app) as c:
+        assert c.post("/reset", json={"seed": 1}).status_code == 200
+        assert c.post("/reset", json={"seed": 2}).status_code == 200

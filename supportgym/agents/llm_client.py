@@ -13,6 +13,7 @@ and what to check, which the CLI prints without a traceback (exit 2).
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +51,10 @@ class ChatClient:
     api_key: str | None = None
     timeout_s: float = 60.0
     extra_body: dict[str, Any] = field(default_factory=dict)
+    #: the same request again after a timeout, a connection error, 429 or 5xx, waiting backoff_s, 2 * backoff_s, ...:
+    #: a blip mid-episode must not end it (bench does not rerun an episode that failed after its first step)
+    retries: int = 2
+    backoff_s: float = 1.0
 
     def __post_init__(self) -> None:
         if not self.base_url.startswith(("http://", "https://")):
@@ -61,6 +66,8 @@ class ChatClient:
                               "http(s)://host[:port]/path, e.g. http://127.0.0.1:8000/v1") from None
         if not self.model:
             raise ConfigError("model must be set (e.g. --model Qwen2.5-3B-Instruct or SUPPORTGYM_LLM_MODEL)")
+        if self.retries < 0 or not self.backoff_s >= 0:
+            raise ConfigError(f"retries must be >= 0 and backoff_s >= 0, got {self.retries} and {self.backoff_s}")
         self._http = httpx.Client(timeout=self.timeout_s)
 
     def chat(
@@ -80,14 +87,22 @@ class ChatClient:
             body["seed"] = seed
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         url = self.base_url.rstrip("/") + "/chat/completions"
-        try:
-            r = self._http.post(url, json=body, headers=headers)
-        except httpx.TimeoutException as err:
-            raise EndpointError(url, f"no answer within {self.timeout_s:g} s ({type(err).__name__}): is the "
-                                "server overloaded, or the model too slow for the timeout?") from None
-        except httpx.TransportError as err:
-            raise EndpointError(url, f"cannot reach the endpoint ({type(err).__name__}: {err}): is the server "
-                                "running, and is --base-url / SUPPORTGYM_LLM_BASE_URL right?") from None
+        for attempt in range(self.retries + 1):
+            last = attempt == self.retries
+            try:
+                r = self._http.post(url, json=body, headers=headers)
+            except httpx.TimeoutException as err:
+                if last:
+                    raise EndpointError(url, f"no answer within {self.timeout_s:g} s ({type(err).__name__}): is the "
+                                        "server overloaded, or the model too slow for the timeout?") from None
+            except httpx.TransportError as err:
+                if last:
+                    raise EndpointError(url, f"cannot reach the endpoint ({type(err).__name__}: {err}): is the server "
+                                        "running, and is --base-url / SUPPORTGYM_LLM_BASE_URL right?") from None
+            else:
+                if last or not (r.status_code == 429 or r.status_code >= 500):
+                    break
+            time.sleep(self.backoff_s * 2**attempt)
         if r.status_code >= 400:
             detail = " ".join(r.text.split())[:200]
             raise EndpointStatusError(url, f"HTTP {r.status_code}: {_status_hint(r.status_code, self.model)}"

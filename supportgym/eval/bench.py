@@ -352,6 +352,8 @@ def results_problem(data: dict[str, Any], episodes: bool = True) -> tuple[str, s
                 return f"groups[{i}].summary.{k}", f"got {v!r}; allowed: pass^<k> with a number"
             if k in ("score", "success_rate") and v is not None and not _is_number(v):
                 return f"groups[{i}].summary.{k}", f"got {v!r}; allowed: a number or null"
+            if k == "failed" and not (isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= summary["episodes"]):
+                return f"groups[{i}].summary.{k}", f"got {v!r}; allowed: a whole number from 0 to the episodes"
     for i, row in enumerate(data.get("episodes", []) if episodes else []):
         where = f"episodes[{i}]"
         if not isinstance(row, dict):

@@ -132,7 +132,10 @@ class _Failed(Exception):
 
 def execute(job: Job, max_steps: int) -> dict[str, Any]:
     """Run one job; return its episode record as plain JSON data."""
-    agent = _JobAgent(build_agent(job.agent_entry, job.agent_kwargs, reuse=job.endpoint is not None), job.trial)
+    try:
+        agent = _JobAgent(build_agent(job.agent_entry, job.agent_kwargs, reuse=job.endpoint is not None), job.trial)
+    except EndpointError as err:  # an agent that checks its endpoint when built: before any step, retried
+        raise _Failed(err, 0) from err
     try:
         rec = run_episode(job.env_id, agent, job.spec, max_steps=max_steps)  # type: ignore[arg-type]
     except EndpointError as err:

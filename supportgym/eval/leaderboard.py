@@ -103,12 +103,22 @@ def comparability_notes(runs: Sequence[Mapping[str, Any]], task: str | None = No
     return notes
 
 
+def _failed(group: Mapping[str, Any], run: Mapping[str, Any] | None) -> int:
+    """Failed episodes of a group; files written before groups counted them (4 Dec) left them out of every mean, and
+    only their ``infra_errors`` list tells how many there were."""
+    if "failed" in group["summary"]:
+        return int(group["summary"]["failed"])
+    errors = (run or {}).get("infra_errors") or []
+    return sum(1 for e in errors if isinstance(e, dict) and e.get("env") == group["env"]
+               and e.get("agent") == group["agent"] and group["task"] in ("all", e.get("task")))
+
+
 def row(group: Mapping[str, Any], run: Mapping[str, Any] | None = None) -> dict[str, Any]:
     s = group["summary"]
     pk = _max_pass(s)
     out = {
         "env": group["env"], "agent": group["agent"], "task": group["task"], "episodes": s["episodes"],
-        "failed": int(s.get("failed") or 0),
+        "failed": _failed(group, run),
         "reward_mean": s["reward_mean"], "reward_ci95": [s["reward_ci95_low"], s["reward_ci95_high"]],
         "score": s.get("score"), "success_rate": s.get("success_rate"),
         "pass_k": {"k": pk[0], "value": pk[1]} if pk else None, "steps_mean": s["steps_mean"],

@@ -67,10 +67,15 @@ def _dump_action(action: Any) -> Any:
 
 
 def agent_view(obs: Any) -> Any:
-    """The observation as an agent under evaluation sees it: no reward signal (see the module docstring)."""
-    if obs.reward is None and obs.reward_breakdown is None:
-        return obs
-    return obs.model_copy(update={"reward": None, "reward_breakdown": None})
+    """The observation as an agent under evaluation sees it: no reward signal, and on the final observation (only
+    ``end_episode`` sees it) no feedback either, since that is the grade in words (ticket: the required outcome;
+    tool desk: resolved or not). See the module docstring."""
+    update: dict[str, Any] = {}
+    if obs.reward is not None or obs.reward_breakdown is not None:
+        update.update(reward=None, reward_breakdown=None)
+    if obs.done and getattr(obs, "feedback", ""):
+        update["feedback"] = ""
+    return obs.model_copy(update=update) if update else obs
 
 
 def run_episode(env_id: str, agent: Agent, ep: EpisodeSpec, max_steps: int = 10_000, env=None) -> EpisodeRecord:

@@ -76,8 +76,9 @@ class Service:
         if served.id in self.warm:
             return
         t0 = time.perf_counter()
-        env = served.make()
-        try:
+        env = None
+        try:  # best effort: an env that fails here fails again, with its message, on the reset that needs it
+            env = served.make()
             env.reset(seed=0)
             hook = getattr(env, "warm_up", None)
             scorer = getattr(env, "empathy", None)
@@ -88,7 +89,8 @@ class Service:
         except Exception as err:  # noqa: BLE001 - a failing warm-up shows again, with its message, on use
             log.warning("warming up %s failed: %s: %s", served.id, type(err).__name__, err)
         finally:
-            env.close()
+            if env is not None:
+                env.close()
         self.warm.add(served.id)
         log.info("%s ready in %.1f s", served.id, time.perf_counter() - t0)
 
