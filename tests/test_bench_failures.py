@@ -276,3 +276,18 @@ def test_failed_counts_are_checked_and_read_from_older_files(tmp_path):
     hiding_all = next(g for g in res["groups"] if g["agent"] == "hiding" and g["task"] == "all")
     older = {k: v for k, v in hiding_all["summary"].items() if k != "failed"}  # a file from before 4 Dec
     assert row({**hiding_all, "summary": older}, res)["failed"] == hiding_all["summary"]["failed"] > 0
+
+
+def test_resume_may_point_at_a_new_endpoint_but_not_a_new_model(tmp_path):
+    # red team of 4 Dec: `--resume --model other` mixed two models under one row, and results.json named the second
+    from supportgym.core.errors import ConfigError
+
+    run_bench(toy(agents=["rules", "endpoint"], agent_kwargs={"model": "m1"}), out_dir=tmp_path)
+    with pytest.raises(ConfigError, match="another model.*start a new run"):
+        resume_bench(tmp_path, agent_kwargs={"model": "m2"})
+    EndpointAgent.ALIVE = True
+    try:
+        resumed = resume_bench(tmp_path, agent_kwargs={"base_url": "http://127.0.0.1:9/v2"})
+    finally:
+        EndpointAgent.ALIVE = False
+    assert resumed["jobs_failed"] == 0

@@ -443,6 +443,10 @@ def run_bench(
     return _execute_plan(run, the_plan.jobs, config, backend, on_record, ray_options)
 
 
+#: agent options that name *what* answers (a model, a checkpoint): --resume may not change them mid-run
+MODEL_KWARGS = ("model", "checkpoint")
+
+
 def resume_bench(
     out_dir: str | os.PathLike[str],
     backend: str = "local",
@@ -461,6 +465,12 @@ def resume_bench(
     old = load_results_file(out_dir)
     config = BenchConfig.model_validate(old["config"])
     if agent_kwargs:
+        changed = sorted(k for k in MODEL_KWARGS if k in agent_kwargs and agent_kwargs[k] != config.agent_kwargs.get(k))
+        if changed and any(r.get("status", STATUS_OK) == STATUS_OK for r in old.get("episodes", [])):
+            # the rows would average two models under one name, and results.json would name only the second
+            raise ConfigError(f"--resume with another {' and '.join(changed)} than the run's "
+                              f"({', '.join(f'{k}={config.agent_kwargs.get(k)!r}' for k in changed)}): its finished "
+                              "episodes ran the first one; start a new run (an endpoint's --base-url may change)")
         config = config.model_copy(update={"agent_kwargs": {**config.agent_kwargs, **agent_kwargs}})
     the_plan = plan(config)
     by_key = {j.key(): j for j in the_plan.jobs}
