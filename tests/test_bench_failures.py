@@ -291,3 +291,22 @@ def test_resume_may_point_at_a_new_endpoint_but_not_a_new_model(tmp_path):
     finally:
         EndpointAgent.ALIVE = False
     assert resumed["jobs_failed"] == 0
+
+
+def test_results_name_each_agents_code_and_the_leaderboard_marks_oracles(tmp_path):
+    # red team of 4 Dec: results.json named agents only, so a re-registered "rules" could not be told from the
+    # built-in one, and agents that read gold labels were ranked unmarked
+    from supportgym.eval.leaderboard import cells, comparability_notes, leaderboard_rows
+
+    AGENTS["benchtoy"]["sneaky"] = "test_bench_toyenv:ToyOracle"
+    try:
+        res = run_bench(toy(agents=["rules", "sneaky"]), out_dir=tmp_path / "a")
+    finally:
+        del AGENTS["benchtoy"]["sneaky"]
+    table = res["agents"][TOY]
+    assert table["rules"] == {"entry": AGENTS["benchtoy"]["rules"], "oracle": False} and table["sneaky"]["oracle"]
+    marked = {cells(r)[1] for r in leaderboard_rows([res])}
+    assert marked == {"rules", "sneaky (oracle)"}
+    other = json.loads(json.dumps(res))
+    other["agents"][TOY]["rules"]["entry"] = "somewhere.else:Rules"
+    assert any("'rules' is different code" in n for n in comparability_notes([res, other])[TOY])

@@ -15,7 +15,7 @@ import math
 import os
 import platform
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -237,6 +237,16 @@ def plan(config: BenchConfig) -> Plan:
 
 
 # ---- collecting and writing results ----------------------------------------------------
+def _agent_table(jobs: Sequence[Job]) -> dict[str, dict[str, dict[str, Any]]]:
+    """env id -> agent name -> {"entry": entry point, "oracle": whether it reads gold labels}."""
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for job in jobs:
+        if job.agent not in out.get(job.env_id, {}):
+            oracle = bool(getattr(load(job.agent_entry), "is_oracle", False))
+            out.setdefault(job.env_id, {})[job.agent] = {"entry": job.agent_entry, "oracle": oracle}
+    return out
+
+
 def _host() -> dict[str, Any]:
     return {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count(),
             "supportgym": __version__}
@@ -286,6 +296,9 @@ class BenchRun:
             "backend": self.backend,
             "host": _host(),
             "skipped": self.plan.skipped,
+            # what each agent name ran (its code) and whether it reads gold labels: the leaderboard marks oracles and
+            # says when one name means different code in different runs
+            "agents": _agent_table(self.plan.jobs),
             "infra_errors": [{"index": r["index"], "env": r["env_id"], "agent": r["agent"], "task": r["task"],
                               "seed": r["seed"], "trial": r.get("trial", 0), "error": r.get("error", "")}
                              for r in failed],
@@ -335,6 +348,12 @@ def results_problem(data: dict[str, Any], episodes: bool = True) -> tuple[str, s
     for key in ("skipped", "infra_errors", "groups", "episodes"):
         if not isinstance(data.get(key, []), list):
             return key, f"got {kind(data[key])}; allowed: a list"
+    agents = data.get("agents", {})
+    if not isinstance(agents, dict) or not all(
+            isinstance(t, dict) and all(isinstance(a, dict) and isinstance(a.get("entry"), str)
+                                        and isinstance(a.get("oracle"), bool) for a in t.values())
+            for t in agents.values()):
+        return "agents", "allowed: env -> agent -> {entry: text, oracle: true/false}"
     for i, note in enumerate(data.get("skipped", [])):
         if not isinstance(note, dict) or not all(isinstance(note.get(k), str) for k in ("env", "agent", "reason")):
             return f"skipped[{i}]", "allowed: an object with env, agent and reason (text)"

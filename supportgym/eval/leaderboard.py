@@ -100,6 +100,15 @@ def comparability_notes(runs: Sequence[Mapping[str, Any]], task: str | None = No
     for env, keys in mixed_settings(runs).items():
         diff = "; ".join(f"{k} {' / '.join(map(str, v))}" for k, v in keys.items())
         notes.setdefault(env, []).append(f"the runs differ in their matrix ({diff}): compare rows of one matrix")
+    entries: dict[tuple[str, str], set[str]] = {}
+    for run in runs:
+        for env, table in (run.get("agents") or {}).items():
+            for agent, info in table.items():
+                entries.setdefault((env, agent), set()).add(info["entry"])
+    for (env, agent), seen in sorted(entries.items()):
+        if len(seen) > 1:
+            notes.setdefault(env, []).append(f"agent {agent!r} is different code in different runs "
+                                             f"({' / '.join(sorted(seen))})")
     return notes
 
 
@@ -119,6 +128,7 @@ def row(group: Mapping[str, Any], run: Mapping[str, Any] | None = None) -> dict[
     out = {
         "env": group["env"], "agent": group["agent"], "task": group["task"], "episodes": s["episodes"],
         "failed": _failed(group, run),
+        "oracle": bool((((run or {}).get("agents") or {}).get(group["env"]) or {}).get(group["agent"], {}).get("oracle")),
         "reward_mean": s["reward_mean"], "reward_ci95": [s["reward_ci95_low"], s["reward_ci95_high"]],
         "score": s.get("score"), "success_rate": s.get("success_rate"),
         "pass_k": {"k": pk[0], "value": pk[1]} if pk else None, "steps_mean": s["steps_mean"],
@@ -139,7 +149,8 @@ def cells(r: Mapping[str, Any]) -> list[str]:
     lo, hi = r["reward_ci95"]
     pk = r["pass_k"]
     episodes = f"{r['episodes']} ({r['failed']} failed)" if r.get("failed") else str(r["episodes"])
-    return [r["env"], r["agent"], r["task"], episodes,
+    agent = f"{r['agent']} (oracle)" if r.get("oracle") and "oracle" not in r["agent"] else r["agent"]
+    return [r["env"], agent, r["task"], episodes,
             f"{_fmt(r['reward_mean'])} [{_fmt(lo)}, {_fmt(hi)}]", _fmt(r["score"]), _fmt(r["success_rate"]),
             f"pass^{pk['k']}={pk['value']:.3f}" if pk else "—", _fmt(r["steps_mean"], 1)]
 
@@ -150,7 +161,7 @@ def rows_table(results: Mapping[str, Any], title: str = "") -> Table:
         table.add_column(col, justify="right" if col not in ("env", "agent", "task") else "left")
     for g in headline_groups(results):
         # names come from files: "[/x]" in one would be read as markup (a MarkupError)
-        table.add_row(*map(shown, cells(row(g))))
+        table.add_row(*map(shown, cells(row(g, results))))
     return table
 
 

@@ -74,13 +74,13 @@ def _header_lines(results: Mapping[str, Any]) -> list[str]:
 
 def to_markdown(results: Mapping[str, Any]) -> str:
     out = ["# SupportGym benchmark", "", *(f"{x}  " for x in _header_lines(results)), ""]
-    out += ["## Summary", "", markdown_rows([row(g) for g in headline_groups(results)]), ""]
+    out += ["## Summary", "", markdown_rows([row(g, results) for g in headline_groups(results)]), ""]
     out += ["reward: mean episode reward [95% bootstrap CI]; score: normalised score in [0, 1]; "
             "pass^k: probability that all k trials of an instance succeed (tau-bench).", ""]
     for note in results.get("skipped", []):
         out.append(f"- skipped {note['env']} · {note['agent']}: {note['reason']}")
     for env, groups in _by_env(results).items():
-        out += ["", f"## {env}", "", markdown_rows([row(g) for g in groups]), ""]
+        out += ["", f"## {env}", "", markdown_rows([row(g, results) for g in groups]), ""]
         gap = gap_table(groups)
         if gap:
             out += ["Generated vs real vs hard test (score, or success rate where the env has no score):", "",
@@ -130,7 +130,7 @@ def to_html(results: Mapping[str, Any], with_figures: bool = True) -> str:
         cls = "partial" if line.startswith("**PARTIAL") else "meta"
         parts.append(f"<p class='{cls}'>{html.escape(line.replace('**', '').replace('`', ''))}</p>")
     parts.append(figure_note)
-    parts.append("<h2>Summary</h2>" + _html_table(COLUMNS, [cells(row(g)) for g in headline_groups(results)]))
+    parts.append("<h2>Summary</h2>" + _html_table(COLUMNS, [cells(row(g, results)) for g in headline_groups(results)]))
     parts.append("<p class='meta'>reward: mean episode reward [95% bootstrap CI]; score: normalised score in [0, 1]; "
                  "pass^k: probability that all k trials of an instance succeed (tau-bench).</p>")
     if results.get("skipped"):
@@ -139,7 +139,7 @@ def to_html(results: Mapping[str, Any], with_figures: bool = True) -> str:
         parts.append(f"<ul class='meta'>{items}</ul>")
     for env, groups in _by_env(results).items():
         parts.append(f"<h2 id='{html.escape(env)}'>{html.escape(env)}</h2>")
-        parts.append(_html_table(COLUMNS, [cells(row(g)) for g in groups]))
+        parts.append(_html_table(COLUMNS, [cells(row(g, results)) for g in groups]))
         gap = gap_table(groups)
         if gap:
             parts.append("<h3>Generated vs real vs hard test</h3>" + _html_table(*gap))
