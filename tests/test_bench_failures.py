@@ -310,3 +310,78 @@ def test_results_name_each_agents_code_and_the_leaderboard_marks_oracles(tmp_pat
     other = json.loads(json.dumps(res))
     other["agents"][TOY]["rules"]["entry"] = "somewhere.else:Rules"
     assert any("'rules' is different code" in n for n in comparability_notes([res, other])[TOY])
+
+
+class Quitter(Agent):
+    """Red team of 4 Dec: answers "a", and stops the run (KeyboardInterrupt raised by its own code) at its second
+    action on an episode it has started to lose, so that --resume deals it that episode again."""
+
+    name = "quitter"
+    TRIES: dict = {}
+    REAL_SIGINT = False
+
+    def act(self, observation):
+        key = (self.env.task, self.env.seed)  # type: ignore[union-attr]
+        if observation.item >= 1 and self.env.correct < observation.item:  # type: ignore[union-attr]
+            Quitter.TRIES[key] = Quitter.TRIES.get(key, 0) + 1
+            if Quitter.REAL_SIGINT:
+                import os
+                import signal
+
+                os.kill(os.getpid(), signal.SIGINT)  # a person pressing Ctrl-C right now
+            raise KeyboardInterrupt
+        return {"label": "a"}
+
+
+AGENTS["benchtoy"]["quitter"] = f"{__name__}:Quitter"
+
+
+@pytest.mark.parametrize("real", [False, True])
+def test_an_agent_that_stops_the_run_where_it_loses_gets_no_second_try(tmp_path, real):
+    # red team of 4 Dec: any exception other than EndpointError stopped the run before the episode was recorded, and
+    # --resume dealt it again (ticket hard:test 0.476 -> 0.580 by re-rolling). Now an episode the agent's own code
+    # stopped after its first action is recorded as its failure; one a person stopped (SIGINT) is rerun
+    Quitter.TRIES, Quitter.REAL_SIGINT = {}, real
+    cfg = toy(agents=["quitter"], episodes=6)
+    with pytest.raises(KeyboardInterrupt):
+        run_bench(cfg, out_dir=tmp_path)
+    saved = json.loads((tmp_path / "results.json").read_text())
+    stopped = [e for e in saved["episodes"] if e["status"] == "error"]
+    assert saved["partial"] is True and len(stopped) == (0 if real else 1)
+    if not real:
+        assert stopped[0]["n_steps"] >= 1 and "final, not retried" in stopped[0]["error"]
+    first = dict(Quitter.TRIES)
+    Quitter.REAL_SIGINT = False
+    with pytest.raises(KeyboardInterrupt):
+        resume_bench(tmp_path)  # the next losing episode stops it again
+    again = {k: v - first.get(k, 0) for k, v in Quitter.TRIES.items() if v - first.get(k, 0)}
+    assert all(k not in again for k in first) if not real else set(first) <= set(again)
+
+
+def test_the_ray_backend_records_a_crash_and_a_dead_worker_as_final(monkeypatch, tmp_path):
+    from test_bench_ray import FakeRay
+
+    from supportgym.eval.ray_backend import run_ray
+
+    class RayError(Exception):
+        pass
+
+    fake = FakeRay()
+    fake.exceptions = type("exceptions", (), {"RayError": RayError})
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    Quitter.TRIES, Quitter.REAL_SIGINT = {}, False
+    p = bench.plan(toy(agents=["quitter"], episodes=6))
+    got: list = []
+    with pytest.raises(RuntimeError, match="an agent crashed"):
+        run_ray(p.jobs, p.env_specs, 100, got.append, chunk_size=3)
+    assert [r["status"] for r in got].count("error") == 1 and got[-1]["steps_taken"] >= 1
+    real_get = fake.get
+
+    def dies(ref):
+        real_get(ref)
+        raise RayError("worker died")
+    fake.get = dies
+    got = []
+    with pytest.raises(RayError):
+        run_ray(p.jobs[:3], p.env_specs, 100, got.append, chunk_size=3)
+    assert len(got) == 3 and all(r["status"] == "error" and r["steps_taken"] == 1 for r in got)

@@ -40,10 +40,13 @@ def test_the_agent_sees_no_reward_signal_and_the_record_keeps_it(env_id, split, 
     records = evaluate(env_id, agent, episode_specs(split=split, episodes=3))
     assert len(agent.seen) > 6
     assert all(o.reward is None and o.reward_breakdown is None for o in agent.seen)
-    # the final observation (end_episode's) says nothing of the grade in words either: ticket's names the required
-    # outcome, the tool desk's whether the query was resolved (review of 4 Dec)
-    finals = [o for o in agent.seen if o.done]
-    assert len(finals) == 3 and all(o.feedback == "" for o in finals)
+    # end_episode gets the last observation the agent acted on, marked done: the final step's observation is the
+    # grade in other words (ticket's feedback names the required outcome and its meter moves by the grade, the tool
+    # desk's says resolved or not; review and red team of 4 Dec)
+    finals = [i for i, o in enumerate(agent.seen) if o.done]
+    assert len(finals) == 3
+    for i in finals:
+        assert agent.seen[i].model_dump(exclude={"done"}) == agent.seen[i - 1].model_dump(exclude={"done"})
     assert any(s.breakdown for r in records for s in r.steps) and any(s.reward for r in records for s in r.steps)
 
 

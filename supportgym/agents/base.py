@@ -41,7 +41,9 @@ class Agent(ABC):
     def act(self, observation: Observation) -> Action | Mapping[str, Any]: ...
 
     def end_episode(self, observation: Observation) -> None:
-        """Called with the final observation (done=True); learning agents review the episode here."""
+        """Called when the episode is over (``observation.done``); learning agents review the episode here. Under
+        evaluation (``eval``, ``bench``) the observation is the last one the agent acted on, marked done: the final
+        step's observation is the grade in other words (eval/runner.py ``final_view``)."""
 
 
 class RandomAgent(Agent):

@@ -18,7 +18,7 @@ from ..agents import AGENTS, make_agent
 from ..core.registry import env_ids, load, make, spec
 from ..eval.bench import AGENT_DEFAULTS, accepted_kwargs
 from ..eval.metrics_common import episode_score, episode_success
-from ..eval.runner import EpisodeRecord, StepRecord, agent_view, summarize
+from ..eval.runner import EpisodeRecord, StepRecord, agent_view, final_view, summarize
 
 #: attributes an agent may expose to explain its last decision (e.g. the ticket pipeline's roles)
 TRACE_ATTRS = ("last_trace", "trace")
@@ -95,8 +95,10 @@ def iter_episode(env_id: str, agent_name: str, task: str | None, seed: int, max_
     steps: list[dict[str, Any]] = []
     records: list[StepRecord] = []
     total = 0.0
+    seen = None
     while not obs.done and len(steps) < max_steps:
-        action = agent.act(agent_view(obs))  # as the bench plays it: no reward signal to the agent
+        seen = agent_view(obs)
+        action = agent.act(seen)  # as the bench plays it: no reward signal to the agent
         trace = _agent_trace(agent)
         obs = env.step(action)
         reward = obs.reward or 0.0
@@ -111,7 +113,7 @@ def iter_episode(env_id: str, agent_name: str, task: str | None, seed: int, max_
         yield {"event": "step", "i": len(steps), "reward": reward, "cumulative_reward": total, "done": obs.done}
     end = getattr(agent, "end_episode", None)  # the runner's hook (agents that learn review the episode)
     if end is not None:
-        end(agent_view(obs))
+        end(final_view(seen, obs))
     report = _jsonable(env.episode_report())
     record = EpisodeRecord(env_id=spec(env_id).id, agent=agent.name, task=env.state.task or "", seed=seed,
                            episode_id=env.episode_id or "", steps=records, total_reward=total, report=report,

@@ -14,8 +14,11 @@ import json
 import math
 import os
 import platform
+import signal
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -38,6 +41,7 @@ from .jobs import (
     build_agent,
     ensure_registered,
     execute,
+    interrupted,
     job_key,
     run_local,
 )
@@ -430,15 +434,37 @@ def _execute_plan(run: BenchRun, jobs: list[Job], config: BenchConfig, backend: 
 
     run.write(partial=True)  # from the first moment the folder is a valid, resumable run
     try:
-        if backend == "ray":
-            run_ray(jobs, run.plan.env_specs, config.max_steps, collect, retry=config.retry_policy(),
-                    **(ray_options or {}))
-        else:
-            run_local(jobs, config.max_steps, collect, retry=config.retry_policy())
+        with _keyboard_interrupts():
+            if backend == "ray":
+                run_ray(jobs, run.plan.env_specs, config.max_steps, collect, retry=config.retry_policy(),
+                        **(ray_options or {}))
+            else:
+                run_local(jobs, config.max_steps, collect, retry=config.retry_policy())
     except BaseException:
         run.write(partial=True)
         raise
     return run.write(partial=False)
+
+
+@contextmanager
+def _keyboard_interrupts() -> Iterator[None]:
+    """Mark a KeyboardInterrupt that came from the keyboard (SIGINT), so that an episode an agent stopped by raising
+    one itself is recorded as its failure, and one a person stopped is rerun by --resume (jobs.Crashed)."""
+    interrupted.clear()
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+
+    def on_sigint(signum: int, frame: Any) -> None:
+        interrupted.set()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def run_bench(

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import inspect
 import random
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -130,6 +131,21 @@ class _Failed(Exception):
         self.error, self.steps_taken = error, steps_taken
 
 
+class Crashed(Exception):
+    """Any other exception after the agent's first action (a bug, or an agent stopping the run where it was losing):
+    the run stops as before, but the episode is first recorded as a final failure, so that ``--resume`` does not
+    hand the agent a second try at it (a red team of 4 Dec re-rolled its losing ticket episodes that way: 0.476 ->
+    0.580). A real Ctrl-C (``interrupted``) is not the agent's doing and leaves the episode to be rerun."""
+
+    def __init__(self, error: BaseException, steps_taken: int) -> None:
+        super().__init__(f"{type(error).__name__}: {error}")
+        self.error, self.steps_taken = error, steps_taken
+
+
+#: set by bench's SIGINT handler: a KeyboardInterrupt then came from the keyboard, not from an agent's code
+interrupted = threading.Event()
+
+
 def execute(job: Job, max_steps: int) -> dict[str, Any]:
     """Run one job; return its episode record as plain JSON data."""
     try:
@@ -140,6 +156,10 @@ def execute(job: Job, max_steps: int) -> dict[str, Any]:
         rec = run_episode(job.env_id, agent, job.spec, max_steps=max_steps)  # type: ignore[arg-type]
     except EndpointError as err:
         raise _Failed(err, agent.acted) from err
+    except BaseException as err:
+        if agent.acted and not (isinstance(err, KeyboardInterrupt) and interrupted.is_set()):
+            raise Crashed(err, agent.acted) from err
+        raise
     return _tag({**rec.model_dump(mode="json"), "status": STATUS_OK}, job)
 
 
@@ -167,4 +187,9 @@ def execute_with_retries(job: Job, max_steps: int, retry: RetryPolicy = RetryPol
 def run_local(jobs: Sequence[Job], max_steps: int, on_record: Callable[[dict[str, Any]], None],
               retry: RetryPolicy = RetryPolicy()) -> None:
     for job in jobs:
-        on_record(execute_with_retries(job, max_steps, retry))
+        try:
+            record = execute_with_retries(job, max_steps, retry)
+        except Crashed as crash:
+            on_record(error_record(job, crash.error, 1, crash.steps_taken))
+            raise crash.error from None
+        on_record(record)

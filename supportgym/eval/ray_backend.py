@@ -16,7 +16,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.errors import ConfigError
-from .jobs import Job, RetryPolicy, ensure_registered, execute_with_retries
+from .jobs import Crashed, Job, RetryPolicy, ensure_registered, error_record, execute_with_retries
+
+#: key of the record a chunk returns for an episode its agent crashed in (jobs.Crashed); the driver stops there
+CRASHED = "_crashed"
 
 #: worker threads: one episode per CPU, so BLAS/torch must not spawn more
 THREAD_ENV = {
@@ -54,7 +57,11 @@ def _run_chunk(jobs: list[Job], env_specs: dict[str, Any], max_steps: int,
     ensure_registered(env_specs)
     out = []
     for job in jobs:
-        out.append(execute_with_retries(job, max_steps, retry))
+        try:
+            out.append(execute_with_retries(job, max_steps, retry))
+        except Crashed as crash:  # recorded as a final failure; the driver stops the run, as the local backend does
+            out.append({**error_record(job, crash.error, 1, crash.steps_taken), CRASHED: True})
+            break
         _limit_threads()
     return out
 
@@ -113,9 +120,11 @@ def run_ray(
 
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
     size = chunk_size or max(1, min(16, math.ceil(len(jobs) / (4 * cpus))))
-    remote = ray.remote(num_cpus=1)(_run_chunk)
+    # no automatic retry of a chunk whose worker died: an agent could kill its worker (os._exit) on the episodes it
+    # was losing and be dealt them again (a red team of 4 Dec did)
+    remote = ray.remote(num_cpus=1, max_retries=0)(_run_chunk)
     pending = deque(_chunks(jobs, size))
-    in_flight: dict[Any, str | None] = {}
+    in_flight: dict[Any, tuple[str | None, list[Job]]] = {}
     per_endpoint: Counter[str] = Counter()
     try:
         while pending or in_flight:
@@ -127,16 +136,30 @@ def run_ray(
                 if ep is not None and per_endpoint[ep] >= max_concurrency:
                     held.append(chunk)
                     continue
-                in_flight[remote.remote(chunk, env_specs, max_steps, retry)] = ep
+                in_flight[remote.remote(chunk, env_specs, max_steps, retry)] = (ep, chunk)
                 if ep is not None:
                     per_endpoint[ep] += 1
             pending = held
             ready, _ = ray.wait(list(in_flight), num_returns=1)
             for ref in ready:
-                ep = in_flight.pop(ref)
+                ep, chunk = in_flight.pop(ref)
                 if ep is not None:
                     per_endpoint[ep] -= 1
-                for record in ray.get(ref):
+                try:
+                    records = ray.get(ref)
+                except ray.exceptions.RayError as err:
+                    # the worker died or raised outside the jobs: which of the chunk's episodes had begun is unknown,
+                    # so all count as final failures (a new run measures them again)
+                    died = RuntimeError(f"the Ray worker running this episode failed ({type(err).__name__}); whether "
+                                        "the episode had begun is unknown")
+                    for job in chunk:
+                        on_record(error_record(job, died, 1, steps_taken=1))
+                    raise
+                for record in records:
+                    if record.pop(CRASHED, False):
+                        on_record(record)
+                        raise RuntimeError(f"an agent crashed in {record['agent']} · {record['task']} · seed "
+                                           f"{record['seed']}: {record['error']}")
                     on_record(record)
     except BaseException:
         for ref in in_flight:

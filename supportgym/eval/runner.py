@@ -5,7 +5,8 @@ environment's ``episode_report()`` (gold labels live there, never in observation
 Metrics are computed from records by each environment's ``metrics`` entry point.
 
 The agent sees each observation without its reward signal (``reward`` and ``reward_breakdown``
-are None; the record keeps them). An evaluation measures a policy, not what it learns from the
+are None; the record keeps them), and ``end_episode`` gets the last observation it acted on, not the
+final step's, which is the grade in other words (``final_view``). An evaluation measures a policy, not what it learns from the
 test's own grades: one agent object plays every episode of a run, and a red team (4 Dec) built one
 that hashed each email, sent a probe action and read the breakdown (exact priority, flag, right or
 wrong category and route), then answered repeats of the same email or template from memory
@@ -67,15 +68,20 @@ def _dump_action(action: Any) -> Any:
 
 
 def agent_view(obs: Any) -> Any:
-    """The observation as an agent under evaluation sees it: no reward signal, and on the final observation (only
-    ``end_episode`` sees it) no feedback either, since that is the grade in words (ticket: the required outcome;
-    tool desk: resolved or not). See the module docstring."""
-    update: dict[str, Any] = {}
-    if obs.reward is not None or obs.reward_breakdown is not None:
-        update.update(reward=None, reward_breakdown=None)
-    if obs.done and getattr(obs, "feedback", ""):
-        update["feedback"] = ""
-    return obs.model_copy(update=update) if update else obs
+    """The observation as an agent under evaluation sees it: no reward signal (see the module docstring)."""
+    if obs.reward is None and obs.reward_breakdown is None:
+        return obs
+    return obs.model_copy(update={"reward": None, "reward_breakdown": None})
+
+
+def final_view(last_seen: Any, final: Any) -> Any:
+    """What ``end_episode`` is handed under evaluation: the last observation the agent acted on, marked done. The
+    final step's own observation is its grade: ticket's feedback names the required outcome and its frustration
+    meter moves by the grade (-20, +3 or +20), the tool desk's says resolved or not, inbox's breach count takes in
+    the mishandled emails (red teams of 4 Dec)."""
+    if last_seen is None:  # done at reset: nothing was graded
+        return agent_view(final)
+    return last_seen.model_copy(update={"done": True})
 
 
 def run_episode(env_id: str, agent: Agent, ep: EpisodeSpec, max_steps: int = 10_000, env=None) -> EpisodeRecord:
@@ -85,14 +91,16 @@ def run_episode(env_id: str, agent: Agent, ep: EpisodeSpec, max_steps: int = 10_
     agent.bind(env, seed=ep.seed)
     steps: list[StepRecord] = []
     total = 0.0
+    seen = None
     while not obs.done and len(steps) < max_steps:
-        action = agent.act(agent_view(obs))
+        seen = agent_view(obs)
+        action = agent.act(seen)
         obs = env.step(action)
         r = obs.reward or 0.0
         total += r
         bd = obs.reward_breakdown.components() if obs.reward_breakdown is not None else {}
         steps.append(StepRecord(action=_dump_action(action), reward=r, breakdown=bd, feedback=obs.feedback))
-    agent.end_episode(agent_view(obs))
+    agent.end_episode(final_view(seen, obs))
     return EpisodeRecord(
         env_id=spec(env_id).id,
         agent=agent.name,
