@@ -326,18 +326,21 @@ class SlowToLoad(__import__("test_server_toyenv").ToyEnv):
             SlowToLoad.loaded = True
 
 
+def _app_serving(env_id: str, cls: str):
+    """An app serving only ``env_id``, registered from this module's class ``cls``."""
+    from supportgym.core.registry import env_ids, register
+
+    if env_id not in env_ids():
+        register(env_id, entry_point=f"{__name__}:{cls}", description=cls, metrics="test_server_toyenv:summarize")
+    return create_app(ServerConfig(default_env=env_id, envs=[env_id], dashboard=False))
+
+
 def test_first_reset_of_a_cold_env_leaves_the_loop_free():
     # audit of 4 Dec: without serve's warm-up (`uvicorn supportgym.server.asgi:app`), ticket-v0's first reset loaded
     # MiniLM on the event loop: /health and every other client waited 12 s
     import threading
 
-    from supportgym.core.registry import env_ids, register
-
-    if "slowtoload-v0" not in env_ids():
-        register("slowtoload-v0", entry_point=f"{__name__}:SlowToLoad", description="slow first load",
-                 metrics="test_server_toyenv:summarize")
-    app = create_app(ServerConfig(default_env="slowtoload-v0", envs=["slowtoload-v0"], dashboard=False))
-    with TestClient(app) as c:
+    with TestClient(_app_serving("slowtoload-v0", "SlowToLoad")) as c:
         took = {}
 
         def first_reset():
@@ -355,7 +358,6 @@ def test_first_reset_of_a_cold_env_leaves_the_loop_free():
     assert took["status"] == 200 and took["s"] >= 0.9 and health_s < 0.5, (took, health_s)
 
 
-
 class FailsOnce(__import__("test_server_toyenv").ToyEnv):
     """Its first construction fails (a model file still downloading, a full disk)."""
 
@@ -370,12 +372,6 @@ class FailsOnce(__import__("test_server_toyenv").ToyEnv):
 
 def test_a_warm_up_that_failed_is_not_remembered():
     # review of 4 Dec: the failed warm-up's exception was kept, and every later reset of that env answered 500
-    from supportgym.core.registry import env_ids, register
-
-    if "failsonce-v0" not in env_ids():
-        register("failsonce-v0", entry_point=f"{__name__}:FailsOnce", description="fails once",
-                 metrics="test_server_toyenv:summarize")
-    app = create_app(ServerConfig(default_env="failsonce-v0", envs=["failsonce-v0"], dashboard=False))
-    with TestClient(app) as c:
+    with TestClient(_app_serving("failsonce-v0", "FailsOnce")) as c:
         assert c.post("/reset", json={"seed": 1}).status_code == 200
         assert c.post("/reset", json={"seed": 2}).status_code == 200
