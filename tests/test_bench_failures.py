@@ -385,3 +385,19 @@ def test_the_ray_backend_records_a_crash_and_a_dead_worker_as_final(monkeypatch,
     with pytest.raises(RayError):
         run_ray(p.jobs[:3], p.env_specs, 100, got.append, chunk_size=3)
     assert len(got) == 3 and all(r["status"] == "error" and r["steps_taken"] == 1 for r in got)
+
+
+def test_the_reports_gap_figure_counts_failed_episodes_as_the_tables_do(tmp_path):
+    # review of 4 Dec: the tables counted failures as 0, the sim-to-real figure still averaged finished episodes only
+    from supportgym.eval.plots import gap_values
+    from supportgym.eval.records import decoded_episodes
+
+    res = run_bench(toy(agents=["rules", "hiding"], episodes=6, splits=["test", "hard:test"]), out_dir=tmp_path)
+    rows = decoded_episodes(res)
+    done = [r for r in rows if r["status"] == "ok"]
+    failed = [r for r in rows if r["status"] != "ok"]
+    _, with_failures, _ = gap_values(done, 0.8, failed)
+    _, finished_only, _ = gap_values(done, 0.8)
+    assert failed and with_failures["hiding"]["split:test"] < finished_only["hiding"]["split:test"]
+    table = {g["task"]: g["summary"]["score"] for g in res["groups"] if g["agent"] == "hiding"}
+    assert with_failures["hiding"]["split:test"] == pytest.approx(table["split:test"])

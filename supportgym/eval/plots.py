@@ -171,21 +171,29 @@ def reward_vs_steps(records: Sequence[Mapping[str, Any]]) -> Figure | None:
 GAP_SPLITS: tuple[str, ...] = tuple(f"split:{s}" for s in DEFAULT_SPLITS)
 
 
-def split_gap(records: Sequence[Mapping[str, Any]], threshold: float) -> Figure | None:
-    """Per agent, the mean score (success rate where the env has no score) on each of
-    :data:`GAP_SPLITS` side by side: the sim-to-real gap and the headroom on hard data."""
+def gap_values(records: Sequence[Mapping[str, Any]], threshold: float, failed: Sequence[Mapping[str, Any]] = ()
+               ) -> tuple[list[str], dict[str, dict[str, float]], bool]:
+    """(splits present, agent -> split -> mean score or success rate, whether scores) for :func:`split_gap`.
+    ``failed`` episodes (``status: "error"``) count 0, as in the tables (metrics_common.common_summary)."""
     present = [t for t in GAP_SPLITS if any(r.get("task") == t for r in records)]
-    if len(present) < 2:
-        return None
     scores = all(episode_score(r) is not None for r in records if r.get("task") in present)
     values: dict[str, dict[str, float]] = defaultdict(dict)
-    for a, rs in _by_agent(records).items():
+    for a, rs in _by_agent([*records, *failed]).items():
         for t in present:
-            got = [episode_score(r) if scores else episode_success(r, threshold) for r in rs if r.get("task") == t]
+            got = [0.0 if r.get("status", "ok") != "ok" else episode_score(r) if scores else episode_success(r, threshold)
+                   for r in rs if r.get("task") == t]
             got = [float(x) for x in got if x is not None]
             if got:
                 values[a][t] = sum(got) / len(got)
-    if not values:
+    return present, dict(values), scores
+
+
+def split_gap(records: Sequence[Mapping[str, Any]], threshold: float,
+              failed: Sequence[Mapping[str, Any]] = ()) -> Figure | None:
+    """Per agent, the mean score (success rate where the env has no score) on each of
+    :data:`GAP_SPLITS` side by side: the sim-to-real gap and the headroom on hard data."""
+    present, values, scores = gap_values(records, threshold, failed)
+    if len(present) < 2 or not values:
         return None
     plt = _plt()
     fig, ax = plt.subplots(figsize=(max(4.0, 1.1 * len(values) * len(present) ** 0.5 + 2), 3.4))
@@ -201,8 +209,11 @@ def split_gap(records: Sequence[Mapping[str, Any]], threshold: float) -> Figure 
     return ("Generated test vs real test vs hard test, per agent", _png(fig))
 
 
-def env_figures(records: Sequence[Mapping[str, Any]], threshold: float) -> list[Figure]:
-    figs: list[Figure | None] = [split_gap(records, threshold), score_distribution(records), reward_components(records)]
+def env_figures(records: Sequence[Mapping[str, Any]], threshold: float,
+                failed: Sequence[Mapping[str, Any]] = ()) -> list[Figure]:
+    """The report's figures of one env's finished ``records``; ``failed`` episodes count in the split gap only."""
+    figs: list[Figure | None] = [split_gap(records, threshold, failed), score_distribution(records),
+                                 reward_components(records)]
     figs += confusion_matrices(records)
     figs += [resolution_by_category(records, threshold), reward_vs_steps(records)]
     return [f for f in figs if f is not None]
