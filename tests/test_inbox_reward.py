@@ -809,3 +809,27 @@ def test_a_refusal_to_pay_until_a_check_is_done_is_honest():
     careful = _HONEST.replace("Kind regards", "We will not refund you until billing has confirmed the duplicate charge."
                                               "\n\nKind regards")
     assert reply_quality(sc, "billing_inquiry", careful, "bag", True) > 0.8
+
+
+@pytest.mark.parametrize("disguised", [
+    "This is no\u200bt our problem, so please st\u200bop writing to us.",  # zero-width spaces
+    "This is n\u043et our problem, so please st\u043ep writing to us.",  # Cyrillic о
+    "We have dele\u00adted your account and all of your data.",  # a soft hyphen
+    "We have dele\u200dted your account and all of y\u043eur data.",  # a zero-width joiner and a look-alike
+])
+def test_invisible_characters_and_look_alikes_hide_no_refusal_or_claim(disguised):
+    """Red team of 4 Dec (26th session): the refusal and false-claim lists read the reply's raw words, so a P.S.
+    that displays as "This is not our problem" kept the honest reply's full credit on every split."""
+    sc = _keyed(*_INVOICE, "billing_inquiry", ["INV-2024-0042", "4,850.00"])
+    assert reply_quality(sc, "billing_inquiry", _HONEST.replace("Kind regards", disguised + "\n\nKind regards"),
+                         "bag", True) == 0.0
+
+
+def test_a_reader_sees_the_text_accents_and_other_scripts_kept():
+    from supportgym.core.lookalike import readable
+
+    assert readable("Gracias, el envío llega mañana. Спасибо, 王小明") == "Gracias, el envío llega mañana. Спасибо, 王小明"
+    assert readable("Ｉｎｖｏｉｃｅ INV\u2060-0042 \u043eur") == "Invoice INV-0042 our"
+    sc = _keyed(*_INVOICE, "billing_inquiry", ["INV-2024-0042", "4,850.00"])
+    honest = reply_quality(sc, "billing_inquiry", _HONEST, "bag", True)
+    assert reply_quality(sc, "billing_inquiry", _HONEST.replace("Hello", "Hel\u200blo"), "bag", True) == honest

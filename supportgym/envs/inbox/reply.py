@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import Field, field_validator, model_validator
 
+from ...core.lookalike import readable
 from ...core.types import Model
 from .config import DATA
 from .models import LabelledEmail
@@ -677,6 +678,10 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
     quarter."""
     rr = reply_rules()
     d = rr.data
+    if intent:
+        # read as the customer reads it: "no\u200bt our problem" and "nоt" (Cyrillic о) hid a refusal and "dele\u00adted
+        # your account" a false claim from the word lists, and kept the honest reply's full credit (red team of 4 Dec)
+        reply = readable(reply)
     toks = tokens(reply)
     n = len(toks)
     if n == 0:

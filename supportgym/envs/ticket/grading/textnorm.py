@@ -38,26 +38,12 @@ import unicodedata
 from functools import lru_cache
 from itertools import product
 
-# Letters of other scripts that render like a Latin letter (Unicode TR39 confusables, the
-# lower- and upper-case Latin targets only). Keys are single code points.
+from ....core.lookalike import BLANK, LOOKALIKE
+
+# Letters of other scripts that render like a Latin letter (core/lookalike.py: Unicode TR39 confusables), plus the
+# Latin letters and ligatures the ticket graders fold. Keys are single code points.
 _LOOKALIKE = {
-    # Cyrillic
-    "а": "a", "в": "b", "е": "e", "ё": "e", "һ": "h", "і": "i", "ї": "i", "ј": "j", "к": "k", "ӏ": "l", "м": "m",
-    "о": "o", "р": "p", "ԛ": "q", "с": "c", "ѕ": "s", "т": "t", "у": "y", "ү": "y", "ѵ": "v", "ԝ": "w", "х": "x",
-    "ԁ": "d", "ь": "b", "ɡ": "g", "п": "n", "г": "r",
-    "А": "A", "В": "B", "Е": "E", "Ѕ": "S", "І": "I", "Ј": "J", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
-    "Ԛ": "Q", "С": "C", "Т": "T", "У": "Y", "Ү": "Y", "Х": "X", "Ԝ": "W", "Ӏ": "l",
-    # Greek
-    "α": "a", "β": "b", "γ": "y", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "ϲ": "c",
-    "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ϳ": "j", "ɩ": "i",
-    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P",
-    "Τ": "T", "Υ": "Y", "Χ": "X", "Ϲ": "C",
-    # Armenian
-    "ա": "w", "գ": "q", "զ": "q", "հ": "h", "ո": "n", "ռ": "n", "ս": "u", "ց": "g", "օ": "o", "լ": "l",
-    "Ս": "U", "Օ": "O", "Լ": "L",
-    # Cherokee (capitals that look like Latin capitals)
-    "Ꭺ": "A", "Ᏼ": "B", "Ꮯ": "C", "Ꭰ": "D", "Ꭼ": "E", "Ꮐ": "G", "Ꮋ": "H", "Ꭵ": "i", "Ꭻ": "J", "Ꮶ": "K",
-    "Ꮮ": "L", "Ꮇ": "M", "Ꮲ": "P", "Ꮪ": "S", "Ꭲ": "T", "Ꮩ": "V", "Ꮃ": "W", "Ꮓ": "Z",
+    **LOOKALIKE,
     # Latin letters NFKD does not decompose and whose name does not name a plain letter
     "ɑ": "a", "ɒ": "a", "ʋ": "u", "ȷ": "j", "ı": "i", "ſ": "s",
     # letters of the Latin-script languages the graders read, in their usual ASCII spelling (ø, đ, ł and ħ
@@ -68,9 +54,7 @@ _LOOKALIKE = {
 _LATIN_NAME = re.compile(r"^LATIN (?:(SMALL|CAPITAL) )?LETTER (?:SMALL CAPITAL |DOTLESS |SCRIPT )?([A-Z])(?: WITH .*)?$")
 #: format characters, marks, private-use and unassigned code points (Cc is dropped unless it is whitespace)
 _DROP = frozenset(("Cf", "Mn", "Me", "Co", "Cn"))
-#: characters that render as nothing although their category is a letter or a symbol: the Hangul fillers
-#: (Unicode's default-ignorable letters), the braille blank and the musical null notehead
-_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\U0001d159")
+_BLANK = BLANK
 _WORD = re.compile(r"\w+")
 #: a word with more unreadable letters than this is not respelled (26**3 spellings): it may say anything
 MAX_RESPELL = 2

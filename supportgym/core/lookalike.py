@@ -1,0 +1,60 @@
+"""Letters of other scripts that render like Latin letters, and text as a reader sees it.
+
+Graders match words; a reader sees glyphs. "no\u200bt" (a zero-width space) and "nоt" (Cyrillic о) read as
+"not" to a person and as something else to a pattern. Both graders clean a reply before reading it: the
+ticket graders with the full clean-up of ``envs/ticket/grading/textnorm.py`` (which also folds accents), the
+inbox reply score with :func:`readable`, which keeps accents (its markers and language lists hold them).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+#: Unicode TR39 confusables of the Latin letters (lower- and upper-case targets), single code points
+LOOKALIKE: dict[str, str] = {
+    # Cyrillic
+    "а": "a", "в": "b", "е": "e", "ё": "e", "һ": "h", "і": "i", "ї": "i", "ј": "j", "к": "k", "ӏ": "l", "м": "m",
+    "о": "o", "р": "p", "ԛ": "q", "с": "c", "ѕ": "s", "т": "t", "у": "y", "ү": "y", "ѵ": "v", "ԝ": "w", "х": "x",
+    "ԁ": "d", "ь": "b", "ɡ": "g", "п": "n", "г": "r",
+    "А": "A", "В": "B", "Е": "E", "Ѕ": "S", "І": "I", "Ј": "J", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
+    "Ԛ": "Q", "С": "C", "Т": "T", "У": "Y", "Ү": "Y", "Х": "X", "Ԝ": "W", "Ӏ": "l",
+    # Greek
+    "α": "a", "β": "b", "γ": "y", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "ϲ": "c",
+    "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ϳ": "j", "ɩ": "i",
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P",
+    "Τ": "T", "Υ": "Y", "Χ": "X", "Ϲ": "C",
+    # Armenian
+    "ա": "w", "գ": "q", "զ": "q", "հ": "h", "ո": "n", "ռ": "n", "ս": "u", "ց": "g", "օ": "o", "լ": "l",
+    "Ս": "U", "Օ": "O", "Լ": "L",
+    # Cherokee (capitals that look like Latin capitals)
+    "Ꭺ": "A", "Ᏼ": "B", "Ꮯ": "C", "Ꭰ": "D", "Ꭼ": "E", "Ꮐ": "G", "Ꮋ": "H", "Ꭵ": "i", "Ꭻ": "J", "Ꮶ": "K",
+    "Ꮮ": "L", "Ꮇ": "M", "Ꮲ": "P", "Ꮪ": "S", "Ꭲ": "T", "Ꮩ": "V", "Ꮃ": "W", "Ꮓ": "Z",
+}
+
+#: characters that render as nothing although their category is a letter or a symbol: the Hangul fillers,
+#: the braille blank and the musical null notehead
+BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\U0001d159")
+_WORD = re.compile(r"\w+")
+
+
+def _map_word(m: re.Match[str]) -> str:
+    word = m.group(0)
+    if word.isascii():
+        return word
+    # a word of another script ("Спасибо") is left as written; one that mixes in Latin letters, or is spelled with
+    # look-alikes only ("оur", "по"), is Latin text in disguise
+    if any("a" <= c.lower() <= "z" for c in word) or all(c in LOOKALIKE or c.isdigit() for c in word):
+        return "".join(LOOKALIKE.get(c, c) for c in word)
+    return word
+
+
+def readable(text: str) -> str:
+    """``text`` as a reader sees it, accents kept: NFKC (fullwidth and mathematical letters become plain ones),
+    format characters (zero-width spaces and joiners, soft hyphens, bidi controls) and blank letters dropped, and
+    look-alike letters inside a word that also has Latin letters mapped to the Latin letter they imitate."""
+    if text.isascii():
+        return text
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(c for c in text if c not in BLANK and unicodedata.category(c) != "Cf")
+    return _WORD.sub(_map_word, text)
