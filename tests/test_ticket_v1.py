@@ -310,3 +310,11 @@ def test_a_bad_starting_frustration_is_a_config_error(env_id, bad):
     env = make(env_id)
     env.reset(seed=0, split="test", frustration=100)  # a churned customer's frustration_end, carried over
     assert env.state.frustration_meter == 99
+
+
+def test_state_names_the_customer_the_ticket_is_from():
+    # audit of 4 Dec: on the hard splits state.customer_id named the placeholder scenario's customer (C-2001)
+    for split in ("hard:test", "test"):
+        env = make("ticket-v1")
+        env.reset(seed=3, split=split)
+        assert env.state.customer_id == env.sc_v1.customer.customer_id
