@@ -401,3 +401,68 @@ def test_the_reports_gap_figure_counts_failed_episodes_as_the_tables_do(tmp_path
     assert failed and with_failures["hiding"]["split:test"] < finished_only["hiding"]["split:test"]
     table = {g["task"]: g["summary"]["score"] for g in res["groups"] if g["agent"] == "hiding"}
     assert with_failures["hiding"]["split:test"] == pytest.approx(table["split:test"])
+
+
+class Broken(Agent):
+    """Raises a plain error before its first action on odd seeds (a bug, not a choice made on the outcome)."""
+
+    name = "broken"
+
+    def act(self, observation):
+        if self.env.seed % 2:  # type: ignore[union-attr]
+            raise ValueError("bug")
+        return {"label": "a"}
+
+
+AGENTS["benchtoy"]["broken"] = f"{__name__}:Broken"
+
+
+def test_ray_keeps_a_chunks_finished_episodes_when_a_job_raises(monkeypatch):
+    # review of 4 Dec: any error in a chunk was taken for a dead worker, so its finished episodes were lost and the
+    # ones never started became final failures
+    from test_bench_ray import FakeRay
+
+    from supportgym.eval.ray_backend import run_ray
+
+    fake = FakeRay()
+    fake.exceptions = type("exceptions", (), {"RayError": type("RayError", (Exception,), {})})
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    p = bench.plan(toy(agents=["broken"], tasks=[], episodes=4))
+    got: list = []
+    with pytest.raises(RuntimeError, match="failed on a Ray worker: ValueError: bug"):
+        run_ray(p.jobs, p.env_specs, 100, got.append, chunk_size=4)
+    assert [r["status"] for r in got] == ["ok"]  # seed 0 finished; seed 1 raised before acting: left to --resume
+
+
+def test_an_error_of_the_environment_is_not_the_agents_failure(monkeypatch, tmp_path):
+    # review of 4 Dec: an exception of env.step or the grader after the first action was recorded as the agent's
+    # final failure; it is a bug to fix, and --resume reruns the episode
+    import test_bench_toyenv
+
+    real_step = test_bench_toyenv.ToyEnv._step
+
+    def broken_step(self, action):
+        if self.i == 1:
+            raise KeyError("grader bug")
+        return real_step(self, action)
+    monkeypatch.setattr(test_bench_toyenv.ToyEnv, "_step", broken_step)
+    with pytest.raises(KeyError):
+        run_bench(toy(agents=["rules"], tasks=[], episodes=2), out_dir=tmp_path)
+    saved = json.loads((tmp_path / "results.json").read_text())
+    assert saved["partial"] and not [e for e in saved["episodes"] if e["status"] == "error"]
+
+
+def test_bench_leaves_an_ignored_sigint_ignored(tmp_path):
+    # review of 4 Dec: the handler replaced SIG_IGN, so `supportgym bench ... &` from a script died on its Ctrl-C
+    import signal
+
+    from supportgym.eval.jobs import interrupted
+
+    seen = []
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        run_bench(toy(agents=["rules"], tasks=[], episodes=1), out_dir=tmp_path,
+                  on_record=lambda *a: seen.append(signal.getsignal(signal.SIGINT)))
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert seen == [signal.SIG_IGN] and not interrupted.is_set()

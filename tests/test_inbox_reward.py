@@ -830,6 +830,9 @@ def test_a_reader_sees_the_text_accents_and_other_scripts_kept():
 
     assert readable("Gracias, el envío llega mañana. Спасибо, 王小明") == "Gracias, el envío llega mañana. Спасибо, 王小明"
     assert readable("Ｉｎｖｏｉｃｅ INV\u2060-0042 \u043eur") == "Invoice INV-0042 our"
+    # the email's facts are not normalised: "nº", "m²", "17.º", "½" stay as written (NFKC made "nº 77" "no 77", a
+    # negation, and "280 m²" no longer cited "280 m²"; review of 4 Dec)
+    assert readable("nº 77, 280 m², artigo 17.º, ½") == "nº 77, 280 m², artigo 17.º, ½"
     sc = _keyed(*_INVOICE, "billing_inquiry", ["INV-2024-0042", "4,850.00"])
     honest = reply_quality(sc, "billing_inquiry", _HONEST, "bag", True)
     assert reply_quality(sc, "billing_inquiry", _HONEST.replace("Hello", "Hel\u200blo"), "bag", True) == honest

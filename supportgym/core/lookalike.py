@@ -49,12 +49,19 @@ def _map_word(m: re.Match[str]) -> str:
     return word
 
 
+def _plain(ch: str) -> str:
+    # fullwidth forms and mathematical letters and digits only: NFKC on all text would also turn the "º" of "nº"
+    # into "o" (a negation), "m²" into "m2" and "½" into "1⁄2", which the email's own facts do not do (review of 4 Dec)
+    o = ord(ch)
+    return unicodedata.normalize("NFKC", ch) if 0xFF01 <= o <= 0xFF5E or 0x1D400 <= o <= 0x1D7FF else ch
+
+
 def readable(text: str) -> str:
-    """``text`` as a reader sees it, accents kept: NFKC (fullwidth and mathematical letters become plain ones),
-    format characters (zero-width spaces and joiners, soft hyphens, bidi controls) and blank letters dropped, and
-    look-alike letters inside a word that also has Latin letters mapped to the Latin letter they imitate."""
+    """``text`` as a reader sees it, accents kept: fullwidth and mathematical letters become plain ones, format
+    characters (zero-width spaces and joiners, soft hyphens, bidi controls) and blank letters are dropped, and
+    look-alike letters are mapped to the Latin letter they imitate inside a word that also has Latin letters, or
+    that is spelled with look-alikes only ("по" reads "no")."""
     if text.isascii():
         return text
-    text = unicodedata.normalize("NFKC", text)
-    text = "".join(c for c in text if c not in BLANK and unicodedata.category(c) != "Cf")
+    text = "".join(_plain(c) for c in text if c not in BLANK and unicodedata.category(c) != "Cf")
     return _WORD.sub(_map_word, text)

@@ -451,13 +451,18 @@ def _keyboard_interrupts() -> Iterator[None]:
     """Mark a KeyboardInterrupt that came from the keyboard (SIGINT), so that an episode an agent stopped by raising
     one itself is recorded as its failure, and one a person stopped is rerun by --resume (jobs.Crashed)."""
     interrupted.clear()
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
     previous = signal.getsignal(signal.SIGINT)
+    # not in a worker thread (signals go to the main one), and never where SIGINT is ignored (a job started with
+    # `&` from a script must not die on the script's Ctrl-C)
+    if threading.current_thread() is not threading.main_thread() or previous is signal.SIG_IGN:
+        yield
+        interrupted.clear()
+        return
 
     def on_sigint(signum: int, frame: Any) -> None:
         interrupted.set()
+        if callable(previous):
+            previous(signum, frame)  # the caller's own handler (default: Python's, which raises KeyboardInterrupt)
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGINT, on_sigint)
@@ -465,6 +470,7 @@ def _keyboard_interrupts() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+        interrupted.clear()
 
 
 def run_bench(

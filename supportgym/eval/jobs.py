@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.errors import EndpointError
+from ..core.errors import ActionTypeError, EndpointError
 from ..core.registry import env_ids, load, register
 from .runner import EpisodeSpec, run_episode
 
@@ -92,6 +92,8 @@ class _JobAgent:
 
     def __init__(self, inner: Any, trial: int) -> None:
         self.inner, self.trial, self.acted = inner, trial, 0
+        #: the exception came from the agent's own code (act, end_episode), not from the environment or the grader
+        self.raised = False
 
     name = property(lambda self: self.inner.name)
     counters = property(lambda self: self.inner.counters, lambda self, v: setattr(self.inner, "counters", v))
@@ -100,9 +102,20 @@ class _JobAgent:
         self.inner.bind(env, seed=None if seed is None else trial_seed(seed, self.trial))
 
     def act(self, observation: Any) -> Any:
-        action = self.inner.act(observation)
+        try:
+            action = self.inner.act(observation)
+        except BaseException:
+            self.raised = True
+            raise
         self.acted += 1
         return action
+
+    def end_episode(self, observation: Any) -> None:
+        try:
+            self.inner.end_episode(observation)
+        except BaseException:
+            self.raised = True
+            raise
 
     def __getattr__(self, attr: str) -> Any:  # every other hook (end_episode, ...) is the agent's own
         return getattr(self.inner, attr)
@@ -132,7 +145,8 @@ class _Failed(Exception):
 
 
 class Crashed(Exception):
-    """Any other exception after the agent's first action (a bug, or an agent stopping the run where it was losing):
+    """Any other exception of the agent's own code after its first action (a bug, or an agent stopping the run where
+    it was losing):
     the run stops as before, but the episode is first recorded as a final failure, so that ``--resume`` does not
     hand the agent a second try at it (a red team of 4 Dec re-rolled its losing ticket episodes that way: 0.476 ->
     0.580). A real Ctrl-C (``interrupted``) is not the agent's doing and leaves the episode to be rerun."""
@@ -157,7 +171,11 @@ def execute(job: Job, max_steps: int) -> dict[str, Any]:
     except EndpointError as err:
         raise _Failed(err, agent.acted) from err
     except BaseException as err:
-        if agent.acted and not (isinstance(err, KeyboardInterrupt) and interrupted.is_set()):
+        # the agent's own exception after its first action: the environment's or the grader's (a bug, an
+        # out-of-memory model) is not the agent's failure, and a real Ctrl-C leaves the episode to --resume
+        # (an action of the wrong type is raised by env.step, but it is the agent's: invalid actions are scored)
+        agents = agent.raised or isinstance(err, ActionTypeError)
+        if agent.acted and agents and not (isinstance(err, KeyboardInterrupt) and interrupted.is_set()):
             raise Crashed(err, agent.acted) from err
         raise
     return _tag({**rec.model_dump(mode="json"), "status": STATUS_OK}, job)

@@ -20,6 +20,9 @@ from .jobs import Crashed, Job, RetryPolicy, ensure_registered, error_record, ex
 
 #: key of the record a chunk returns for an episode its agent crashed in (jobs.Crashed); the driver stops there
 CRASHED = "_crashed"
+#: key of the last item a chunk returns when a job raised anything else (an environment bug, an agent failing before
+#: its first action): the finished records before it are kept, that job is left to --resume, and the run stops
+STOPPED = "_stopped"
 
 #: worker threads: one episode per CPU, so BLAS/torch must not spawn more
 THREAD_ENV = {
@@ -54,13 +57,19 @@ def _init_local(ray: Any, num_cpus: int | None, runtime_env: dict[str, Any]) -> 
 def _run_chunk(jobs: list[Job], env_specs: dict[str, Any], max_steps: int,
                retry: RetryPolicy = RetryPolicy()) -> list[dict[str, Any]]:
     _limit_threads()
-    ensure_registered(env_specs)
+    try:
+        ensure_registered(env_specs)
+    except Exception as err:  # nothing ran: every job is left to --resume
+        return [{STOPPED: f"{type(err).__name__}: {err}", "index": jobs[0].index}]
     out = []
     for job in jobs:
         try:
             out.append(execute_with_retries(job, max_steps, retry))
         except Crashed as crash:  # recorded as a final failure; the driver stops the run, as the local backend does
             out.append({**error_record(job, crash.error, 1, crash.steps_taken), CRASHED: True})
+            break
+        except Exception as err:  # the local backend stops here too, with nothing recorded for this job
+            out.append({STOPPED: f"{type(err).__name__}: {err}", "index": job.index})
             break
         _limit_threads()
     return out
@@ -148,14 +157,16 @@ def run_ray(
                 try:
                     records = ray.get(ref)
                 except ray.exceptions.RayError as err:
-                    # the worker died or raised outside the jobs: which of the chunk's episodes had begun is unknown,
-                    # so all count as final failures (a new run measures them again)
+                    # the worker died (the chunk catches what its jobs raise): which of its episodes had begun is
+                    # unknown, so all count as final failures (a new run measures them again)
                     died = RuntimeError(f"the Ray worker running this episode failed ({type(err).__name__}); whether "
                                         "the episode had begun is unknown")
                     for job in chunk:
                         on_record(error_record(job, died, 1, steps_taken=1))
                     raise
                 for record in records:
+                    if STOPPED in record:
+                        raise RuntimeError(f"job {record['index']} failed on a Ray worker: {record[STOPPED]}")
                     if record.pop(CRASHED, False):
                         on_record(record)
                         raise RuntimeError(f"an agent crashed in {record['agent']} · {record['task']} · seed "

@@ -227,8 +227,10 @@ async function loadBoard() {
     const rows = d.rows.filter(r => !env || r.env === env);
     $("l-table").tBodies[0].replaceChildren(...rows.map(r => {
       const pk = r.pass_k ? `pass^${r.pass_k.k}=${fmt(r.pass_k.value)}` : "—";
-      return h("tr", { class: "board-row" }, h("td", {}, r.env), h("td", {}, r.agent), h("td", {}, r.task),
-        h("td", { class: "num" }, r.episodes),
+      // as the terminal's leaderboard: an oracle whose name does not say so, and failed episodes, are marked
+      const agent = r.oracle && !r.agent.includes("oracle") ? `${r.agent} (oracle)` : r.agent;
+      return h("tr", { class: "board-row" }, h("td", {}, r.env), h("td", {}, agent), h("td", {}, r.task),
+        h("td", { class: "num" }, r.failed ? `${r.episodes} (${r.failed} failed)` : r.episodes),
         h("td", { class: "num" }, `${fmt(r.reward_mean)} [${fmt(r.reward_ci95[0])}, ${fmt(r.reward_ci95[1])}]`),
         h("td", { class: "num" }, r.score == null ? "—" : h("div", { class: "row", style: "margin:0;justify-content:flex-end" }, bar(r.score, 1), fmt(r.score))),
         h("td", { class: "num" }, fmt(r.success_rate)), h("td", { class: "num" }, pk), h("td", { class: "num" }, fmt(r.steps_mean, 1)),
