@@ -437,8 +437,6 @@ def test_ray_keeps_a_chunks_finished_episodes_when_a_job_raises(monkeypatch):
 def test_an_error_of_the_environment_is_not_the_agents_failure(monkeypatch, tmp_path):
     # review of 4 Dec: an exception of env.step or the grader after the first action was recorded as the agent's
     # final failure; it is a bug to fix, and --resume reruns the episode
-    import test_bench_toyenv
-
     real_step = test_bench_toyenv.ToyEnv._step
 
     def broken_step(self, action):
