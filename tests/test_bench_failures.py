@@ -341,10 +341,17 @@ def test_an_agent_that_stops_the_run_where_it_loses_gets_no_second_try(tmp_path,
     # red team of 4 Dec: any exception other than EndpointError stopped the run before the episode was recorded, and
     # --resume dealt it again (ticket hard:test 0.476 -> 0.580 by re-rolling). Now an episode the agent's own code
     # stopped after its first action is recorded as its failure; one a person stopped (SIGINT) is rerun
+    import signal
+
     Quitter.TRIES, Quitter.REAL_SIGINT = {}, real
     cfg = toy(agents=["quitter"], episodes=6)
-    with pytest.raises(KeyboardInterrupt):
-        run_bench(cfg, out_dir=tmp_path)
+    # Python's own handler, as in a terminal (a job started with `&` from a script, CI's maybe, ignores SIGINT)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_bench(cfg, out_dir=tmp_path)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     saved = json.loads((tmp_path / "results.json").read_text())
     stopped = [e for e in saved["episodes"] if e["status"] == "error"]
     assert saved["partial"] is True and len(stopped) == (0 if real else 1)
