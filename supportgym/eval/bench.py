@@ -34,7 +34,6 @@ from ..core.io import write_json_atomic
 from ..core.registry import env_names, load, make, spec
 from ..core.types import Model
 from .jobs import (
-    STATUS_OK,
     Job,
     RetryPolicy,
     accepted_kwargs,
@@ -45,7 +44,7 @@ from .jobs import (
     job_key,
     run_local,
 )
-from .metrics_common import DEFAULT_SPLITS, DEFAULT_SUCCESS_THRESHOLD, summarize_groups
+from .metrics_common import DEFAULT_SPLITS, DEFAULT_SUCCESS_THRESHOLD, failed, summarize_groups
 from .ray_backend import run_ray
 from .records import decode_episode, encode_episode
 from .runner import EpisodeSpec
@@ -285,7 +284,7 @@ class BenchRun:
 
     def results(self, partial: bool) -> dict[str, Any]:
         records = sorted(self.records, key=lambda r: r["index"])
-        failed = [r for r in records if r.get("status", STATUS_OK) != STATUS_OK]
+        failures = [r for r in records if failed(r)]
         threshold = self.config.success_threshold
         return {
             "schema": SCHEMA,
@@ -295,7 +294,7 @@ class BenchRun:
             "wall_time_s": round(self.earlier_wall_time_s + time.monotonic() - self.started, 3),
             "jobs_total": len(self.plan.jobs),
             "jobs_done": len(records),
-            "jobs_failed": len(failed),
+            "jobs_failed": len(failures),
             "config": self.config.model_dump(mode="json"),
             "backend": self.backend,
             "host": _host(),
@@ -305,7 +304,7 @@ class BenchRun:
             "agents": _agent_table(self.plan.jobs),
             "infra_errors": [{"index": r["index"], "env": r["env_id"], "agent": r["agent"], "task": r["task"],
                               "seed": r["seed"], "trial": r.get("trial", 0), "error": r.get("error", "")}
-                             for r in failed],
+                             for r in failures],
             # failed episodes count in their groups as failures (metrics_common.common_summary)
             "groups": summarize_groups(records, threshold),
             "episodes": [encode_episode(r, threshold) for r in records],
@@ -454,10 +453,7 @@ def _keyboard_interrupts() -> Iterator[None]:
     previous = signal.getsignal(signal.SIGINT)
     # not in a worker thread (signals go to the main one), and never where SIGINT is ignored (a job started with
     # `&` from a script must not die on the script's Ctrl-C)
-    if threading.current_thread() is not threading.main_thread() or previous is signal.SIG_IGN:
-        yield
-        interrupted.clear()
-        return
+    install = threading.current_thread() is threading.main_thread() and previous is not signal.SIG_IGN
 
     def on_sigint(signum: int, frame: Any) -> None:
         interrupted.set()
@@ -465,11 +461,13 @@ def _keyboard_interrupts() -> Iterator[None]:
             previous(signum, frame)  # the caller's own handler (default: Python's, which raises KeyboardInterrupt)
         raise KeyboardInterrupt
 
-    signal.signal(signal.SIGINT, on_sigint)
+    if install:
+        signal.signal(signal.SIGINT, on_sigint)
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        if install:
+            signal.signal(signal.SIGINT, previous)
         interrupted.clear()
 
 
@@ -517,7 +515,7 @@ def resume_bench(
     config = BenchConfig.model_validate(old["config"])
     if agent_kwargs:
         changed = sorted(k for k in MODEL_KWARGS if k in agent_kwargs and agent_kwargs[k] != config.agent_kwargs.get(k))
-        if changed and any(r.get("status", STATUS_OK) == STATUS_OK for r in old.get("episodes", [])):
+        if changed and not all(failed(r) for r in old.get("episodes", [])):
             # the rows would average two models under one name, and results.json would name only the second
             raise ConfigError(f"--resume with another {' and '.join(changed)} than the run's "
                               f"({', '.join(f'{k}={config.agent_kwargs.get(k)!r}' for k in changed)}): its finished "
@@ -531,7 +529,7 @@ def resume_bench(
         key = job_key(rec["env_id"], rec["agent"], rec.get("requested_task"), rec["seed"], rec.get("trial", 0),
                       rec.get("options") or {})
         job = by_key.pop(key, None)
-        if job is not None and (rec.get("status", STATUS_OK) == STATUS_OK or rec.get("steps_taken", 0) > 0):
+        if job is not None and (not failed(rec) or rec.get("steps_taken", 0) > 0):
             done.append({**rec, "index": job.index})  # finished, or failed mid-episode: final (jobs.py)
         elif job is not None:
             by_key[key] = job  # failed before its first step: run it again

@@ -117,7 +117,7 @@ class _JobAgent:
             self.raised = True
             raise
 
-    def __getattr__(self, attr: str) -> Any:  # every other hook (end_episode, ...) is the agent's own
+    def __getattr__(self, attr: str) -> Any:  # every other attribute is the agent's own
         return getattr(self.inner, attr)
 
 
@@ -136,24 +136,24 @@ def _tag(out: dict[str, Any], job: Job) -> dict[str, Any]:
     return out
 
 
-class _Failed(Exception):
-    """An endpoint failure and how many actions the agent had taken in the episode by then."""
-
-    def __init__(self, error: EndpointError, steps_taken: int) -> None:
-        super().__init__(str(error))
-        self.error, self.steps_taken = error, steps_taken
-
-
-class Crashed(Exception):
-    """Any other exception of the agent's own code after its first action (a bug, or an agent stopping the run where
-    it was losing):
-    the run stops as before, but the episode is first recorded as a final failure, so that ``--resume`` does not
-    hand the agent a second try at it (a red team of 4 Dec re-rolled its losing ticket episodes that way: 0.476 ->
-    0.580). A real Ctrl-C (``interrupted``) is not the agent's doing and leaves the episode to be rerun."""
+class _Stopped(Exception):
+    """An episode that ended in ``error``, with how many actions the agent had taken by then."""
 
     def __init__(self, error: BaseException, steps_taken: int) -> None:
         super().__init__(f"{type(error).__name__}: {error}")
         self.error, self.steps_taken = error, steps_taken
+
+
+class _Failed(_Stopped):
+    """An endpoint failure (``EndpointError``): retried before the first action, an infrastructure error after."""
+
+
+class Crashed(_Stopped):
+    """Any other exception of the agent's own code after its first action (a bug, or an agent stopping the run where
+    it was losing): the run stops as before, but the episode is first recorded as a final failure, so that
+    ``--resume`` does not hand the agent a second try at it (a red team of 4 Dec re-rolled its losing ticket episodes
+    that way: 0.476 -> 0.580). A real Ctrl-C (``interrupted``) is not the agent's doing and leaves the episode to be
+    rerun."""
 
 
 #: set by bench's SIGINT handler: a KeyboardInterrupt then came from the keyboard, not from an agent's code
@@ -174,8 +174,8 @@ def execute(job: Job, max_steps: int) -> dict[str, Any]:
         # the agent's own exception after its first action: the environment's or the grader's (a bug, an
         # out-of-memory model) is not the agent's failure, and a real Ctrl-C leaves the episode to --resume
         # (an action of the wrong type is raised by env.step, but it is the agent's: invalid actions are scored)
-        agents = agent.raised or isinstance(err, ActionTypeError)
-        if agent.acted and agents and not (isinstance(err, KeyboardInterrupt) and interrupted.is_set()):
+        its_own = agent.raised or isinstance(err, ActionTypeError)
+        if agent.acted and its_own and not (isinstance(err, KeyboardInterrupt) and interrupted.is_set()):
             raise Crashed(err, agent.acted) from err
         raise
     return _tag({**rec.model_dump(mode="json"), "status": STATUS_OK}, job)

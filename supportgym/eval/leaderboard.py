@@ -125,10 +125,11 @@ def _failed(group: Mapping[str, Any], run: Mapping[str, Any] | None) -> int:
 def row(group: Mapping[str, Any], run: Mapping[str, Any] | None = None) -> dict[str, Any]:
     s = group["summary"]
     pk = _max_pass(s)
+    agents = ((run or {}).get("agents") or {}).get(group["env"]) or {}  # entry points and oracle flags (bench.py)
     out = {
         "env": group["env"], "agent": group["agent"], "task": group["task"], "episodes": s["episodes"],
         "failed": _failed(group, run),
-        "oracle": bool((((run or {}).get("agents") or {}).get(group["env"]) or {}).get(group["agent"], {}).get("oracle")),
+        "oracle": bool(agents.get(group["agent"], {}).get("oracle")),
         "reward_mean": s["reward_mean"], "reward_ci95": [s["reward_ci95_low"], s["reward_ci95_high"]],
         "score": s.get("score"), "success_rate": s.get("success_rate"),
         "pass_k": {"k": pk[0], "value": pk[1]} if pk else None, "steps_mean": s["steps_mean"],

@@ -74,7 +74,8 @@ def instance_key(record: Mapping[str, Any]) -> tuple[str, int, str]:
 
 
 def failed(record: Mapping[str, Any]) -> bool:
-    """A planned episode that did not finish (``status: "error"``: its agent's endpoint failed)."""
+    """A planned episode that did not finish (``status: "error"``: its agent's endpoint failed, or its agent stopped
+    the run after acting; eval/jobs.py)."""
     return record.get("status", "ok") != "ok"
 
 

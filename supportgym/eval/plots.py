@@ -10,7 +10,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .metrics_common import DEFAULT_SPLITS, component_totals, episode_score, episode_success
+from .metrics_common import DEFAULT_SPLITS, component_totals, episode_score, episode_success, failed
 
 #: where an episode report names its category (tooldesk: ``category``; ticket: the required ticket type)
 CATEGORY_PATHS: tuple[tuple[str, ...], ...] = (
@@ -171,16 +171,16 @@ def reward_vs_steps(records: Sequence[Mapping[str, Any]]) -> Figure | None:
 GAP_SPLITS: tuple[str, ...] = tuple(f"split:{s}" for s in DEFAULT_SPLITS)
 
 
-def gap_values(records: Sequence[Mapping[str, Any]], threshold: float, failed: Sequence[Mapping[str, Any]] = ()
+def gap_values(records: Sequence[Mapping[str, Any]], threshold: float, failures: Sequence[Mapping[str, Any]] = ()
                ) -> tuple[list[str], dict[str, dict[str, float]], bool]:
     """(splits present, agent -> split -> mean score or success rate, whether scores) for :func:`split_gap`.
-    ``failed`` episodes (``status: "error"``) count 0, as in the tables (metrics_common.common_summary)."""
+    ``failures`` (``status: "error"``) count 0, as in the tables (metrics_common.common_summary)."""
     present = [t for t in GAP_SPLITS if any(r.get("task") == t for r in records)]
     scores = all(episode_score(r) is not None for r in records if r.get("task") in present)
     values: dict[str, dict[str, float]] = defaultdict(dict)
-    for a, rs in _by_agent([*records, *failed]).items():
+    for a, rs in _by_agent([*records, *failures]).items():
         for t in present:
-            got = [0.0 if r.get("status", "ok") != "ok" else episode_score(r) if scores else episode_success(r, threshold)
+            got = [0.0 if failed(r) else episode_score(r) if scores else episode_success(r, threshold)
                    for r in rs if r.get("task") == t]
             got = [float(x) for x in got if x is not None]
             if got:
@@ -189,10 +189,10 @@ def gap_values(records: Sequence[Mapping[str, Any]], threshold: float, failed: S
 
 
 def split_gap(records: Sequence[Mapping[str, Any]], threshold: float,
-              failed: Sequence[Mapping[str, Any]] = ()) -> Figure | None:
+              failures: Sequence[Mapping[str, Any]] = ()) -> Figure | None:
     """Per agent, the mean score (success rate where the env has no score) on each of
     :data:`GAP_SPLITS` side by side: the sim-to-real gap and the headroom on hard data."""
-    present, values, scores = gap_values(records, threshold, failed)
+    present, values, scores = gap_values(records, threshold, failures)
     if len(present) < 2 or not values:
         return None
     plt = _plt()
@@ -210,9 +210,9 @@ def split_gap(records: Sequence[Mapping[str, Any]], threshold: float,
 
 
 def env_figures(records: Sequence[Mapping[str, Any]], threshold: float,
-                failed: Sequence[Mapping[str, Any]] = ()) -> list[Figure]:
-    """The report's figures of one env's finished ``records``; ``failed`` episodes count in the split gap only."""
-    figs: list[Figure | None] = [split_gap(records, threshold, failed), score_distribution(records),
+                failures: Sequence[Mapping[str, Any]] = ()) -> list[Figure]:
+    """The report's figures of one env's finished ``records``; ``failures`` count in the split gap only."""
+    figs: list[Figure | None] = [split_gap(records, threshold, failures), score_distribution(records),
                                  reward_components(records)]
     figs += confusion_matrices(records)
     figs += [resolution_by_category(records, threshold), reward_vs_steps(records)]

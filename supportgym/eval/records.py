@@ -18,7 +18,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from .metrics_common import episode_score, episode_success
+from .metrics_common import episode_score, episode_success, failed
 
 #: the keys of every stored episode row, in order (types in docs/bench.md)
 EPISODE_FIELDS: tuple[str, ...] = (
@@ -38,7 +38,7 @@ def _json(value: Any) -> str:
 def encode_episode(record: Mapping[str, Any], success_threshold: float) -> dict[str, Any]:
     """The stored row of an in-memory record: every key of :data:`EPISODE_FIELDS`, fixed types."""
     score = episode_score(record)
-    success = episode_success(record, success_threshold) if record.get("status", "ok") == "ok" else None
+    success = None if failed(record) else episode_success(record, success_threshold)
     steps = [{"action": _json(s.get("action")), "reward": float(s.get("reward") or 0.0),
               "breakdown": _json(s.get("breakdown") or {}), "feedback": str(s.get("feedback") or "")}
              for s in record.get("steps", [])]
@@ -55,7 +55,7 @@ def encode_episode(record: Mapping[str, Any], success_threshold: float) -> dict[
         "error": str(record.get("error") or ""),
         "total_reward": float(record.get("total_reward", 0.0)),
         # a failed episode keeps no steps; its n_steps is how far it got (>0: the failure is final, see jobs.py)
-        "n_steps": len(steps) if record.get("status", "ok") == "ok" else int(record.get("steps_taken") or 0),
+        "n_steps": int(record.get("steps_taken") or 0) if failed(record) else len(steps),
         "score": score,
         "success": success,
         "steps": steps,

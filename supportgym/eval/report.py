@@ -15,6 +15,7 @@ from typing import Any
 from ..core.io import write_text_atomic
 from .formatting import encodable, format_value
 from .leaderboard import COLUMNS, cells, headline_groups, markdown_rows, row
+from .metrics_common import failed
 from .plots import GAP_SPLITS, env_figures
 from .records import decoded_episodes
 
@@ -115,8 +116,8 @@ def _html_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 def to_html(results: Mapping[str, Any], with_figures: bool = True) -> str:
     decoded = decoded_episodes(results)
-    episodes = [r for r in decoded if r.get("status", "ok") == "ok"]
-    failed = [r for r in decoded if r.get("status", "ok") != "ok"]
+    episodes = [r for r in decoded if not failed(r)]
+    failures = [r for r in decoded if failed(r)]
     threshold = float(results.get("config", {}).get("success_threshold", 0.8))
     figure_note = ""
     if with_figures:
@@ -150,7 +151,7 @@ def to_html(results: Mapping[str, Any], with_figures: bool = True) -> str:
             parts.append("<h3>Environment metrics</h3>" + _html_table(head, rows))
         if with_figures:
             recs = [r for r in episodes if r.get("env_id") == env]
-            figs = env_figures(recs, threshold, [r for r in failed if r.get("env_id") == env])
+            figs = env_figures(recs, threshold, [r for r in failures if r.get("env_id") == env])
             parts.append("<div class='figs'>" + "".join(
                 f"<figure><figcaption>{html.escape(t)}</figcaption><img alt='{html.escape(t)}' "
                 f"src='data:image/png;base64,{b64}'></figure>" for t, b64 in figs) + "</div>")

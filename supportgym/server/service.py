@@ -134,7 +134,8 @@ class Service:
 
     async def reset(self, served: Served, req: ResetBody, options: dict[str, Any],
                     session: Session | None, transport: str) -> tuple[Session, Observation]:
-        await self.ensure_warm(served)
+        if served.id not in self.warm:  # once per env; not a coroutine on every reset
+            await self.ensure_warm(served)
         env, kwargs, extra = self._prepare_reset(served, req, options)
         if session is None:
             self.store.check_capacity()  # fail before doing any work
