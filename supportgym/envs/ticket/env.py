@@ -35,17 +35,6 @@ from .scenarios import angrier, generate, order_db, seed_scenarios, template_fil
 MAX_STEPS = 20
 PATIENT_STEPS = 10  # after this many steps every further step costs frustration
 CHURN_AT = 100.0
-
-
-def start_frustration(options: Mapping[str, Any], default: float) -> float:
-    """The meter at reset: the ``frustration`` option (a number from 0 to 100, e.g. a previous episode's
-    ``frustration_end``; the meter starts at 99 at most) or ``default``."""
-    value = options.get("frustration")
-    if value is None:
-        return default
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= CHURN_AT:
-        raise ConfigError(expected("frustration", value, f"a number from 0 to {CHURN_AT:g}"))
-    return float(value)
 ABANDON_REWARD = -0.5
 OPTIONS = {"split", "adversarial", "customer_id", "frustration", "max_steps"}
 FRUSTRATION = {"out_of_order_draft": 10.0, "out_of_order_submit": 15.0, "out_of_order": 5.0, "invalid": 5.0,
@@ -53,6 +42,17 @@ FRUSTRATION = {"out_of_order_draft": 10.0, "out_of_order_submit": 15.0, "out_of_
                "adversarial_visit": 15.0}
 WORKFLOW_PENALTY = {"DRAFT": -0.05, "ESCALATE": -0.05, "QA": -0.05, "SUBMIT": -0.10}
 INVALID_PENALTY = -0.05
+
+
+def start_frustration(options: Mapping[str, Any], default: float) -> float:
+    """The meter at reset, below churn (99 at most): the ``frustration`` option (a number from 0 to 100, e.g. a
+    previous episode's ``frustration_end``) or ``default``."""
+    value = options.get("frustration")
+    if value is None:
+        return min(default, CHURN_AT - 1)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= CHURN_AT:
+        raise ConfigError(expected("frustration", value, f"a number from 0 to {CHURN_AT:g}"))
+    return min(float(value), CHURN_AT - 1)
 
 
 def observed_difficulty(task: str) -> str:
@@ -105,9 +105,8 @@ class TicketEnv(Environment[TicketAction, TicketObservation, TicketState]):
         start = 10.0 + 20.0 * sc.anger
         if self._adversarial and visits:
             start = max(start, carried + FRUSTRATION["adversarial_visit"])
-        start = start_frustration(options, start)
         self.sc: Scenario = sc
-        self._frustration = self._frustration_start = min(start, CHURN_AT - 1)
+        self._frustration = self._frustration_start = start_frustration(options, start)
         self._steps = 0
         self._researched = False
         self._tags: Tag | None = None

@@ -84,8 +84,8 @@ class TicketEnvV1(TicketEnv):
             # the meter starts from what the subject already says (how many problems), not from the scenario's
             # anger: that counts a threat, which is part of the answer key (a threat sends the case to legal), and
             # the starting meter told it on 400 of 400 hard tickets (red team of 4 Dec)
-            start = start_frustration(options, 10.0 + 20.0 * min(3, 1 + len(sv.issues) // 2))
-            self._frustration = self._frustration_start = min(start, CHURN_AT - 1)
+            self._frustration = self._frustration_start = start_frustration(
+                options, 10.0 + 20.0 * min(3, 1 + len(sv.issues) // 2))
             self._history = [Turn(role="customer", text=self.sc_v1.email.body)]
             self._task = task
         else:

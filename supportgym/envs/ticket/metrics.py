@@ -30,11 +30,12 @@ def _score(r: dict[str, Any]) -> float:
 
 def _common(records: list[Any]) -> dict[str, float]:
     reports = [r.report for r in records]
+    score = _mean([_score(r) for r in reports])
     return {
         "episodes": float(len(records)),
         "mean_reward": _mean([r.total_reward for r in records]),
-        "mean_score": _mean([_score(r) for r in reports]),
-        "normalized_score": _mean([_score(r) for r in reports]),
+        "mean_score": score,
+        "normalized_score": score,
         "submitted_mean_score": _mean([float(r["score"]) for r in reports if r.get("score") is not None]),
         "resolution_rate": _mean([float(r["resolution"]["resolved"]) for r in reports]),
         "policy_violation_rate": _mean([float(bool(r["policy_violations"])) for r in reports]),

@@ -54,7 +54,6 @@ _LOOKALIKE = {
 _LATIN_NAME = re.compile(r"^LATIN (?:(SMALL|CAPITAL) )?LETTER (?:SMALL CAPITAL |DOTLESS |SCRIPT )?([A-Z])(?: WITH .*)?$")
 #: format characters, marks, private-use and unassigned code points (Cc is dropped unless it is whitespace)
 _DROP = frozenset(("Cf", "Mn", "Me", "Co", "Cn"))
-_BLANK = BLANK
 _WORD = re.compile(r"\w+")
 #: a word with more unreadable letters than this is not respelled (26**3 spellings): it may say anything
 MAX_RESPELL = 2
@@ -91,7 +90,7 @@ def _map_word(m: re.Match[str]) -> str:
 def _invisible(ch: str) -> bool:
     cat = unicodedata.category(ch)
     # whitespace controls (\t \n \r, vertical tab, form feed, NEL ...) separate words: they stay
-    return cat in _DROP or ch in _BLANK or (cat == "Cc" and not ch.isspace())
+    return cat in _DROP or ch in BLANK or (cat == "Cc" and not ch.isspace())
 
 
 _SYMBOL_LETTER = re.compile(r"\bLATIN CAPITAL LETTER ([A-Z])$")
