@@ -90,7 +90,9 @@ def test_bench_records_a_dead_endpoint_as_infrastructure_error_and_keeps_going(t
     failed = [e for e in res["episodes"] if e["status"] == "error"]
     assert res["partial"] is False and res["jobs_done"] == res["jobs_total"] == 10
     assert res["jobs_failed"] == len(failed) == len(res["infra_errors"]) == 5
-    assert all(e["agent"] == "endpoint" and DEAD_URL in e["error"] and "after 2 tries" in e["error"] for e in failed)
+    assert all(e["agent"] == "endpoint" and DEAD_URL in e["error"] for e in failed)
+    # the first job took its tries; the endpoint's later jobs were recorded at once, left to --resume
+    assert "after 2 tries" in failed[0]["error"] and all("not tried: --resume runs it" in e["error"] for e in failed[1:])
     assert {g["agent"] for g in res["groups"]} == {"rules"}  # a group with nothing finished has no figures
     # the rules jobs finished before and after the failing ones are all kept
     assert sum(e["agent"] == "rules" and e["status"] == "ok" for e in res["episodes"]) == 5
@@ -471,3 +473,70 @@ def test_bench_leaves_an_ignored_sigint_ignored(tmp_path):
     finally:
         signal.signal(signal.SIGINT, previous)
     assert seen == [signal.SIG_IGN] and not interrupted.is_set()
+
+
+def test_a_dead_endpoint_costs_one_jobs_tries_not_every_jobs(tmp_path, monkeypatch):
+    # a hung endpoint took the client's tries times bench's for every later job of its agent (about 9 minutes a
+    # job at the 60 s timeout) before the rest of the matrix went on
+    tries = []
+    real_post = __import__("httpx").Client.post
+    monkeypatch.setattr("httpx.Client.post", lambda self, *a, **k: (tries.append(1), real_post(self, *a, **k))[1])
+    res = run_bench(toy(agents=["endpoint", "rules"], episodes=4, retries=2), out_dir=tmp_path)
+    assert len(tries) == 3 * 3  # one job: the client's 3 tries, 3 times
+    ours = [e for e in res["episodes"] if e["agent"] == "endpoint"]
+    assert len(ours) == res["jobs_failed"] == res["jobs_total"] // 2 > 2
+    assert all(e["status"] == "ok" for e in res["episodes"] if e["agent"] == "rules")
+    assert sum("not tried" in e["error"] for e in res["infra_errors"]) == len(ours) - 1
+
+
+def test_the_ray_backend_stops_sending_jobs_to_a_dead_endpoint(monkeypatch):
+    from test_bench_ray import FakeRay
+
+    from supportgym.eval.ray_backend import run_ray
+
+    fake = FakeRay()
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    calls = []
+    monkeypatch.setattr(EndpointAgent, "act", lambda self, obs: (calls.append(1), self.client.chat([]))[1])
+    cfg = toy(agents=["endpoint"], episodes=5, retries=0)
+    p = bench.plan(cfg)
+    got: list = []
+    run_ray(p.jobs, p.env_specs, 100, got.append, max_concurrency=1, retry=cfg.retry_policy())
+    assert len(calls) == 1 and [r["status"] for r in got] == ["error"] * len(p.jobs)
+    assert sum("not tried" in r["error"] for r in got) == len(p.jobs) - 1 and all(r["steps_taken"] == 0 for r in got)
+
+
+def test_the_client_waits_as_long_as_retry_after_asks_within_a_bound(monkeypatch):
+    import httpx
+
+    from supportgym.agents import llm_client
+
+    assert [llm_client.retry_after_s(v) for v in ("3", "0.5", "-1", "nan", "soon", None, "1e9")] == [3, 0.5, 0, 0, 0, 0,
+                                                                                                       60]
+    waits: list[float] = []
+    monkeypatch.setattr(llm_client.time, "sleep", waits.append)
+    answers = iter([httpx.Response(429, headers={"Retry-After": "7"}, json={}), httpx.Response(503, json={}),
+                    httpx.Response(200, json={"choices": [{"message": {"content": "ok"}}]})])
+    client = ChatClient(base_url="http://llm.test/v1", model="m", backoff_s=1.0)
+    client._http = httpx.Client(transport=httpx.MockTransport(lambda request: next(answers)))
+    assert client.chat([{"role": "user", "content": "hi"}]) == "ok"
+    assert waits == [7, 2]  # the server's 7 s, then the client's own backoff
+
+
+def test_a_model_named_by_the_environment_is_recorded_and_kept_by_resume(tmp_path, monkeypatch):
+    # the 26th session left it open: --resume checked --model, not a model named by SUPPORTGYM_LLM_MODEL, so a resume
+    # under another value mixed two models in one row
+    monkeypatch.setenv("SUPPORTGYM_LLM_MODEL", "m1")
+    EndpointAgent.ALIVE = True
+    try:
+        res = run_bench(toy(agents=["endpoint"], agent_kwargs={"base_url": "http://127.0.0.1:9/v3"}), out_dir=tmp_path)
+    finally:
+        EndpointAgent.ALIVE = False
+    assert res["config"]["agent_kwargs"]["model"] == "m1"
+    monkeypatch.setenv("SUPPORTGYM_LLM_MODEL", "m2")
+    assert bench.BenchConfig.model_validate(bench.load_results_file(tmp_path)["config"]).agent_kwargs["model"] == "m1"
+    with pytest.raises(__import__("supportgym").core.errors.ConfigError, match="another model"):
+        resume_bench(tmp_path, agent_kwargs={"model": "m2"})
+    monkeypatch.delenv("SUPPORTGYM_LLM_BASE_URL", raising=False)
+    plain = run_bench(toy(agents=["rules"]), out_dir=tmp_path / "plain")  # no endpoint agent: nothing recorded
+    assert "model" not in plain["config"]["agent_kwargs"]

@@ -44,6 +44,19 @@ def _status_hint(status: int, model: str) -> str:
     return "unexpected answer"
 
 
+#: the longest ``Retry-After`` the client waits for before asking again (a longer one is cut to this)
+MAX_RETRY_AFTER_S = 60.0
+
+
+def retry_after_s(value: str | None) -> float:
+    """Seconds a ``Retry-After`` header asks for (delta-seconds; an HTTP date or nonsense counts as none), capped."""
+    try:
+        seconds = float(value) if value is not None else 0.0
+    except ValueError:
+        return 0.0
+    return min(seconds, MAX_RETRY_AFTER_S) if seconds > 0 else 0.0  # false for nan
+
+
 @dataclass
 class ChatClient:
     base_url: str
@@ -102,6 +115,10 @@ class ChatClient:
             else:
                 if last or not (r.status_code == 429 or r.status_code >= 500):
                     break
+                # a server that says when to come back (429, 503) is taken at its word, within MAX_RETRY_AFTER_S
+                wait = max(self.backoff_s * 2**attempt, retry_after_s(r.headers.get("retry-after")))
+                time.sleep(wait)
+                continue
             time.sleep(self.backoff_s * 2**attempt)
         if r.status_code >= 400:
             detail = " ".join(r.text.split())[:200]

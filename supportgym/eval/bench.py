@@ -487,6 +487,7 @@ def run_bench(
     if backend not in BACKENDS:
         raise ConfigError(expected("backend", backend, list(BACKENDS)))
     the_plan = the_plan or plan(config)
+    config = pin_model(config, the_plan)
     run = BenchRun(config, the_plan, Path(out_dir) if out_dir else default_out_dir(),
                    {"name": backend, **(ray_options or {})}, flush_every_s)
     return _execute_plan(run, the_plan.jobs, config, backend, on_record, ray_options)
@@ -494,6 +495,17 @@ def run_bench(
 
 #: agent options that name *what* answers (a model, a checkpoint): --resume may not change them mid-run
 MODEL_KWARGS = ("model", "checkpoint")
+
+
+def pin_model(config: BenchConfig, the_plan: Plan) -> BenchConfig:
+    """Write the model an endpoint agent takes from ``$SUPPORTGYM_LLM_MODEL`` (no ``--model``) into the run's
+    agent options: results.json then names it, and ``--resume``, which plays the run's own options, keeps answering
+    with it where the variable has changed since (before, a resume could mix two models in one row unnoticed)."""
+    model = os.environ.get("SUPPORTGYM_LLM_MODEL")
+    remote = config.agent_kwargs.get("base_url") or os.environ.get("SUPPORTGYM_LLM_BASE_URL")
+    if not model or not remote or "model" in config.agent_kwargs or not any(j.endpoint for j in the_plan.jobs):
+        return config  # a local model (no base_url) is named by --model alone
+    return config.model_copy(update={"agent_kwargs": {**config.agent_kwargs, "model": model}})
 
 
 def resume_bench(

@@ -183,7 +183,8 @@ def execute(job: Job, max_steps: int) -> dict[str, Any]:
 
 def error_record(job: Job, error: BaseException, attempts: int, steps_taken: int = 0) -> dict[str, Any]:
     """The record of a job whose infrastructure failed: no steps; a failure in every summary (metrics_common)."""
-    when = f"after {attempts} tries" if not steps_taken else f"after {steps_taken} steps: final, not retried"
+    when = (f"after {steps_taken} steps: final, not retried" if steps_taken
+            else f"after {attempts} tries" if attempts else "not tried: --resume runs it")
     return _tag({"env_id": job.env_id, "agent": job.agent, "task": job.spec.task or "", "seed": job.spec.seed,
                  "episode_id": "", "steps": [], "total_reward": 0.0, "report": {}, "agent_counters": {},
                  "status": STATUS_ERROR, "steps_taken": steps_taken,
@@ -202,12 +203,40 @@ def execute_with_retries(job: Job, max_steps: int, retry: RetryPolicy = RetryPol
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+class DeadEndpoints:
+    """Endpoints that failed a job before its first action, after all its retries: their later jobs are recorded as
+    not tried, at once.
+
+    Without it a hung endpoint cost every later job of its agent the client's retries times bench's (about 9 minutes
+    a job at the 60 s timeout) before the rest of the matrix went on; a job not tried failed before its first step,
+    so ``--resume`` runs it once the endpoint is back."""
+
+    def __init__(self) -> None:
+        self.why: dict[str, str] = {}
+
+    def note(self, job: Job, record: dict[str, Any]) -> None:
+        # only a job that failed before its first action: one that failed mid-episode may be the agent's own
+        # doing (it can raise EndpointError), and the next job's first call will tell whether the endpoint is down
+        if job.endpoint is not None and record.get("status") == STATUS_ERROR and not record.get("steps_taken"):
+            self.why.setdefault(job.endpoint, str(record.get("error", "")))
+
+    def skipped(self, job: Job) -> dict[str, Any] | None:
+        """The record of ``job`` if its endpoint is down, else None (run it)."""
+        if job.endpoint is None or job.endpoint not in self.why:
+            return None
+        return error_record(job, EndpointError(job.endpoint, f"failed an earlier episode ({self.why[job.endpoint]})"), 0)
+
+
 def run_local(jobs: Sequence[Job], max_steps: int, on_record: Callable[[dict[str, Any]], None],
               retry: RetryPolicy = RetryPolicy()) -> None:
+    dead = DeadEndpoints()
     for job in jobs:
-        try:
-            record = execute_with_retries(job, max_steps, retry)
-        except Crashed as crash:
-            on_record(error_record(job, crash.error, 1, crash.steps_taken))
-            raise crash.error from None
+        record = dead.skipped(job)
+        if record is None:
+            try:
+                record = execute_with_retries(job, max_steps, retry)
+            except Crashed as crash:
+                on_record(error_record(job, crash.error, 1, crash.steps_taken))
+                raise crash.error from None
+            dead.note(job, record)
         on_record(record)

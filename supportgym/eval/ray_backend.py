@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.errors import ConfigError
-from .jobs import Crashed, Job, RetryPolicy, ensure_registered, error_record, execute_with_retries
+from .jobs import Crashed, DeadEndpoints, Job, RetryPolicy, ensure_registered, error_record, execute_with_retries
 
 #: key of the record a chunk returns for an episode its agent crashed in (jobs.Crashed); the driver stops there
 CRASHED = "_crashed"
@@ -135,6 +135,7 @@ def run_ray(
     pending = deque(_chunks(jobs, size))
     in_flight: dict[Any, tuple[str | None, list[Job]]] = {}
     per_endpoint: Counter[str] = Counter()
+    dead = DeadEndpoints()  # an endpoint job is a chunk of its own (_chunks)
     try:
         while pending or in_flight:
             # Submit everything the endpoint limits allow, keeping order otherwise.
@@ -142,6 +143,10 @@ def run_ray(
             while pending:
                 chunk = pending.popleft()
                 ep = chunk[0].endpoint
+                skipped = dead.skipped(chunk[0])
+                if skipped is not None:
+                    on_record(skipped)
+                    continue
                 if ep is not None and per_endpoint[ep] >= max_concurrency:
                     held.append(chunk)
                     continue
@@ -149,6 +154,8 @@ def run_ray(
                 if ep is not None:
                     per_endpoint[ep] += 1
             pending = held
+            if not in_flight:  # every chunk left was recorded as not tried
+                continue
             ready, _ = ray.wait(list(in_flight), num_returns=1)
             for ref in ready:
                 ep, chunk = in_flight.pop(ref)
@@ -171,6 +178,8 @@ def run_ray(
                         on_record(record)
                         raise RuntimeError(f"an agent crashed in {record['agent']} · {record['task']} · seed "
                                            f"{record['seed']}: {record['error']}")
+                    if ep is not None:
+                        dead.note(chunk[0], record)
                     on_record(record)
     except BaseException:
         for ref in in_flight:
