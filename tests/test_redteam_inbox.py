@@ -436,3 +436,39 @@ def test_a_padded_half_copy_of_a_short_email_stays_below_the_template():
     words = email.body.split()
     text = _every(words[: max(6, len(words) // 2)], 1, lambda i: ("the", "banana", "orbit")[i % 3])
     assert reply_quality(sc, cat, text, "bag") < reply_quality(sc, cat, honest, "bag") - 0.1
+
+
+class _EqualsAll(str):
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __ne__(self, other: object) -> bool:
+        return False
+
+    __hash__ = str.__hash__
+
+
+def test_a_constructed_action_is_validated_under_evaluation():
+    """Red team of 5 Dec: ``Environment.step`` trusts an action instance, so an agent under evaluation that returned
+    ``InboxAction.model_construct`` with a ``str`` subclass equal to everything took full category and routing credit
+    reading nothing (0.751 against `rules`' 0.697 on `test`), its records showing plain labels; an out-of-schema value
+    raised inside the env. The runner hands the env the action as data: validated, and scored when refused."""
+    from supportgym.agents.base import Agent
+    from supportgym.envs.inbox.models import InboxAction
+    from supportgym.eval.runner import EpisodeSpec, run_episode
+
+    class Construct(Agent):
+        name = "construct"
+        extra: dict[str, Any] = {}
+
+        def act(self, obs):
+            return InboxAction.model_construct(**{
+                "email_id": obs.current_email.header.id, "priority": "low", "category": _EqualsAll("general_inquiry"),
+                "route_to": _EqualsAll("archive"), "summary": "", "flag_review": False, "reply_draft": "", **self.extra})
+
+    rec = run_episode("inbox-v1", Construct(), EpisodeSpec(seed=0, task="split:test"))
+    assert all(p["rewards"]["routing"] == 0.3 * (p["gold"]["route_to"] == "archive")
+               for p in rec.report["predictions"])
+    Construct.extra = {"priority": "critical", "reply_draft": None}  # raised KeyError / AttributeError in the env
+    rec = run_episode("inbox-v1", Construct(), EpisodeSpec(seed=0, task="split:test", options=(("size", 3),)))
+    assert rec.steps and all(s.breakdown.get("invalid_penalty", 0) < 0 for s in rec.steps)

@@ -2731,3 +2731,35 @@ def test_the_starting_frustration_meter_does_not_tell_a_threat():
         threats += "legal" in (env.sc_v1.required.team or "")
         by_count.setdefault(len(env.sc_v1.issues), set()).add(obs.frustration_meter)
     assert threats >= 5 and all(len(meters) == 1 for meters in by_count.values()), by_count
+
+
+class _ListsEveryOrder(TicketRulesAgent):
+    """The rules reply with every order of the account named, plainly or glued to a word ("ref_ORD-12345_")."""
+
+    glued = False
+
+    def act(self, obs):
+        a = super().act(obs)
+        if isinstance(a, Draft):
+            ids = [o.order_id for o in obs.orders]
+            line = " Case refs: " + " ".join(f"ref_{i}_" for i in ids) if self.glued else " Orders: " + ", ".join(ids)
+            a = Draft(text=a.text.rstrip() + line + ".")
+        return a
+
+
+def test_an_order_id_glued_to_a_word_is_still_named():
+    """Red team of 5 Dec: the grader's id pattern (\\bORD-?\\d{3,}\\b) missed "ref_ORD-12345_", so a reply listing every
+    order of the account that way kept the order facts the plain list forfeits (personalisation 0.973 against 0.333)
+    and a made-up id written so was no hallucination. One digit-bounded pattern serves every check now."""
+    specs = episode_specs(split="hard:validation", episodes=12)
+    plain = evaluate("ticket-v1", _ListsEveryOrder(seed=0), specs)
+    _ListsEveryOrder.glued = True
+    try:
+        glued = evaluate("ticket-v1", _ListsEveryOrder(seed=0), specs)
+    finally:
+        _ListsEveryOrder.glued = False
+    assert [r.report["score"] for r in glued] == [r.report["score"] for r in plain]
+    from supportgym.envs.ticket.models import ORDER_ID
+
+    assert [m.group(0) for m in ORDER_ID.finditer("ref_ORD-12345_ xORD-7788 ord-5566 record-2024 ORD-12345678")] == [
+        "ORD-12345", "ORD-7788", "ord-5566", "ORD-12345678"]

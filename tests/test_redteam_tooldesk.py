@@ -384,3 +384,68 @@ def test_query_id_gives_a_policy_nothing(split):
     # first line and Gymnasium's reset info, which carry the same id). Hard splits only: on the
     # first-release splits rules already equals the oracle, so the probe could not show a gain.
     assert run(_id_lookup, split) == run(honest, split)
+
+
+def test_a_timeout_says_nothing_of_the_answer():
+    """Red team of 5 Dec: timeouts hit only services the gold needs (0 of 2,000 on others), so an `unavailable`
+    answer named part of the answer key, and a refund call made first came back unavailable only on refund requests
+    (a refused call used up the timeout at the price of a step). Services the answer does not need now time out as
+    often, and only a call that reaches the service uses up a timeout."""
+    from supportgym.envs.tooldesk.hard import hard_query
+
+    needed = unneeded = 0
+    for seed in range(300):
+        q = hard_query("hard:validation", seed)
+        tools = set(q.gold.acceptable[0].required_tools)
+        needed += sum(t in tools for t in q.flaky)
+        unneeded += sum(t not in tools for t in q.flaky)
+    assert unneeded > 0.5 * needed > 0
+    answers: dict[bool, set[str]] = {True: set(), False: set()}
+    for seed in range(200):
+        env = make("tooldesk-v1")
+        obs = env.reset(seed=seed, split="hard:validation")
+        obs = env.step({"action_id": REFUND})  # no order verified yet: the console refuses it, timeout or not
+        answers["refund" in env.query.gold.requested_effects].add(obs.tool_results[-1].status)
+    assert answers[True] <= {"blocked", "needs_info"} and answers[False] <= {"blocked", "needs_info"}
+
+
+def test_a_refused_call_leaves_the_timeout_for_the_call_that_reaches_the_service():
+    from supportgym.envs.tooldesk.backend import Backend
+    from supportgym.envs.tooldesk.hard import hard_query
+    from supportgym.envs.tooldesk.world import generate_world
+
+    q = next(q for q in map(lambda s: hard_query("hard:validation", s), range(300))
+             if q.context.order_id is not None and q.flaky.get(REFUND) == 1 and q.category == "refund")
+    backend = Backend(generate_world(q.world_seed), {REFUND: 1})
+    assert backend.invoke(REFUND, q.text, q.context)[1].status == "blocked"  # not verified: refused, as always
+    assert backend.invoke(ORDER, q.text, q.context)[1].status == "ok"
+    assert backend.invoke(REFUND, q.text, q.context)[1].status == "unavailable"  # the first call to reach it
+    assert backend.side_effects() == []  # a timed-out call changed nothing
+    assert backend.invoke(REFUND, q.text, q.context)[1].status == "ok"
+
+
+def test_a_second_identical_account_change_changes_nothing():
+    from supportgym.envs.tooldesk.services import CustomerService, Session
+    from supportgym.envs.tooldesk.world import generate_world
+
+    world = generate_world(3)
+    cid = next(c.id for c in world.customers.values() if not c.locked)
+    svc = CustomerService(world, Session(authenticated={cid}))
+    first, again = svc.update_account(cid, "password"), svc.update_account(cid, "password")
+    assert (first.outcome, again.outcome) == ("updated", "updated") and "already" in again.message
+    assert svc.session.account_edits == [(cid, "password")]
+
+
+@pytest.mark.parametrize("bad", [True, 7.9, "7", 1.0, None])
+def test_the_gym_face_takes_integers_only(bad):
+    import numpy as np
+
+    from supportgym.core.errors import ConfigError
+    from supportgym.envs.tooldesk.gym_env import ToolDeskGymEnv
+
+    env = ToolDeskGymEnv()
+    env.reset(seed=0)
+    with pytest.raises(ConfigError, match="an int in"):
+        env.step(bad)
+    env.step(np.array(KB))  # as SB3 passes it
+    env.step(np.int64(KB))

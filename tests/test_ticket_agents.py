@@ -63,17 +63,33 @@ def test_memory_deduplicates_and_caps(tmp_path):
     assert len(LessonStore(tmp_path / "m.sqlite", cap=3)) == 3  # persisted
 
 
+class ShownGrades(PipelineAgent):
+    """As a training loop runs it: the critic is handed each episode's graded final observation."""
+
+    def end_episode(self, observation):
+        super().end_episode(self.env.last_observation)
+
+
 def test_pipeline_critic_writes_one_lesson_per_episode_and_reuses_it(tmp_path):
     mem = LessonStore(tmp_path / "m.sqlite")
-    agent = PipelineAgent(seed=0, memory=mem)
+    agent = ShownGrades(seed=0, memory=mem)
     specs = episode_specs(task="easy_refund") * 2  # the rules misread this email as a tracking query
     recs = evaluate("ticket-v0", agent, specs)
-    agent.finish()
     assert len(agent.lessons_written) == 2 and len(mem) == 1
     assert "policy requires refund" in mem.all()[0].text
     assert recs[0].report["resolution"]["resolved"] is False
     assert recs[1].agent_counters.get("lesson_applied") == 1 and recs[1].report["resolution"]["resolved"] is True
     assert recs[1].total_reward > recs[0].total_reward
+
+
+def test_under_evaluation_the_pipeline_learns_nothing_from_the_test_grades(tmp_path):
+    # red team of 5 Dec: the critic read the SUBMIT observation from the env (its feedback names the required outcome),
+    # so a second `supportgym eval` of the same test seeds scored 0.964 against the first run's 0.858
+    mem = LessonStore(tmp_path / "m.sqlite")
+    first = evaluate("ticket-v0", PipelineAgent(seed=0, memory=mem), episode_specs(task="easy_refund") * 2)
+    again = evaluate("ticket-v0", PipelineAgent(seed=0, memory=mem), episode_specs(task="easy_refund"))
+    assert len(mem) == 0 and first[0].total_reward == first[1].total_reward == again[0].total_reward
+    assert first[0].report["resolution"]["resolved"] is False
 
 
 def test_pipeline_without_memory_does_not_learn(tmp_path):

@@ -18,7 +18,7 @@ from ..agents import AGENTS, make_agent
 from ..core.registry import env_ids, load, make, spec
 from ..eval.bench import AGENT_DEFAULTS, accepted_kwargs
 from ..eval.metrics_common import episode_score, episode_success
-from ..eval.runner import EpisodeRecord, StepRecord, agent_view, final_view, summarize
+from ..eval.runner import EpisodeRecord, StepRecord, agent_view, as_submitted, final_view, summarize
 
 #: attributes an agent may expose to explain its last decision (e.g. the ticket pipeline's roles)
 TRACE_ATTRS = ("last_trace", "trace")
@@ -100,7 +100,7 @@ def iter_episode(env_id: str, agent_name: str, task: str | None, seed: int, max_
         seen = agent_view(obs)
         action = agent.act(seen)  # as the bench plays it: no reward signal to the agent
         trace = _agent_trace(agent)
-        obs = env.step(action)
+        obs = env.step(as_submitted(action))
         reward = obs.reward or 0.0
         total += reward
         breakdown = obs.reward_breakdown.components() if obs.reward_breakdown is not None else {}

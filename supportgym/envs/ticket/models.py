@@ -8,11 +8,20 @@ environment can keep one ``action_type`` class as the core API expects.
 
 from __future__ import annotations
 
+import re
+
 from typing import Annotated, Any, ClassVar, Literal, Union, get_args
 
 from pydantic import Field, TypeAdapter, field_validator
 
 from ...core.types import Action, Model, Observation, RewardBreakdown, State
+
+
+#: an order id as written in an email or a reply: "ORD-1234", "ord1234"; upper case also glued to letters or "_"
+#: ("ref_ORD-12345_"), bounded by digits, so that the grader's checks see every id the customer reads (a red team of
+#: 5 Dec listed every order of the account glued that way: the "names other orders" check and the hallucination check
+#: missed them, while the facts check, a substring test, still credited the issue's own ids). One pattern everywhere.
+ORDER_ID = re.compile(r"(?<![0-9])ORD-?\d{3,}(?![0-9])|\b(?i:ord)-?\d{3,}\b")
 
 ActionType = Literal["RESEARCH", "TAG", "DRAFT", "QA", "ESCALATE", "SUBMIT"]
 TicketType = Literal["delivery", "billing", "fraud", "product", "returns"]

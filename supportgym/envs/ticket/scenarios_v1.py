@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import re
 from functools import lru_cache
 from typing import Literal
 
@@ -26,7 +25,7 @@ from pydantic import ValidationError
 
 from ...core.errors import DataFormatError, UnknownTaskError, expected
 from ...core.types import Model
-from .models import Scenario
+from .models import ORDER_ID, Scenario
 from .models_v1 import CLAIMS_V1, CustomerV1, Issue, OrderV1, ScenarioV1
 from .policy import DATA
 from .policy_v1 import PolicyV1, derive_v1, load_policy_v1
@@ -35,7 +34,6 @@ from .scenarios import _DAYS, _STATUS, _money, order_db, template_file
 HARD_PATH = DATA / "hard_templates.yaml"
 HARD_PARTS = ("train", "validation", "test")
 BASE_DATE = dt.date(2026, 6, 15)
-_ORDER_ID = re.compile(r"\bORD-?\d{3,}\b", re.IGNORECASE)
 REQUESTS = {
     "delayed": ["refund", "update"], "missing_tracking": ["update"], "lost": ["refund", "replacement"],
     "unauthorized_charge": ["reversal"], "wrong_item": ["refund", "replacement"],
@@ -78,7 +76,7 @@ def hard_templates() -> HardFile:
 
 
 def _stated_id(email_text: str, order_id: str) -> str | None:
-    ids = [m.group(0).upper() for m in _ORDER_ID.finditer(email_text)]
+    ids = [m.group(0).upper() for m in ORDER_ID.finditer(email_text)]
     if order_id.upper() in ids:
         return order_id
     return ids[0] if ids else None

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping
+from copy import deepcopy
+from dataclasses import fields
 
 from .models import AUTH, CUSTOMER, INVENTORY, KB, LOGISTICS, ORDER, REFUND, Query, QueryContext
 from .services import (
@@ -56,11 +58,22 @@ class Backend:
     def invoke(self, action_id: int, text: str, ctx: QueryContext) -> tuple[str, ToolOutput]:
         """Call the tool for ``action_id``; returns (call signature, output)."""
         call, run = self._bind(action_id, text, ctx)
-        self.calls[action_id] = n = self.calls.get(action_id, 0) + 1
-        if n <= self.flaky.get(action_id, 0):
-            return call, ToolOutput("unavailable", "unknown", f"{call.split('(')[0]} timed out: the service did not answer, "
-                                    "nothing was changed; the same call may work again")
-        return call, run()
+        n = self.calls.get(action_id, 0) + 1
+        if n > self.flaky.get(action_id, 0):
+            self.calls[action_id] = n
+            return call, run()
+        # A timeout is used up only by a call that reaches the service: one the console refuses (missing input, an
+        # order not yet verified) is refused as always, at its cost, instead of timing out for the price of a step
+        # (red team of 5 Dec). The call is made and, when it reached the service, undone.
+        saved = deepcopy(self.session)
+        out = run()
+        if out.status in ("blocked", "needs_info"):
+            return call, out
+        self.calls[action_id] = n
+        for f in fields(Session):  # in place: every service holds this session
+            setattr(self.session, f.name, getattr(saved, f.name))
+        return call, ToolOutput("unavailable", "unknown", f"{call.split('(')[0]} timed out: the service did not answer, "
+                                "nothing was changed; the same call may work again")
 
     def _bind(self, action_id: int, text: str, ctx: QueryContext) -> tuple[str, Callable[[], ToolOutput]]:
         if action_id == ORDER:

@@ -82,7 +82,11 @@ class ToolDeskGymEnv(gym.Env[np.ndarray, np.int64]):
         return self.featurize(self._obs), {"query_id": self._obs.query.id if self._obs.query else None}
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        a = int(action)
+        # an integer only (a Python int, a numpy integer, or a 0-d integer array as SB3 passes it): int(True) ran the
+        # refund service and int(7.9) closed the query, where the typed face refuses both (red team of 5 Dec)
+        whole = isinstance(action, (int, np.integer)) or (isinstance(action, np.ndarray) and action.shape == ()
+                                                          and np.issubdtype(action.dtype, np.integer))
+        a = int(action) if whole and not isinstance(action, (bool, np.bool_)) else -1
         if not self.action_space.contains(a):
             raise ConfigError(expected("ToolDeskGymEnv.step action", action, f"an int in [0, {N_ACTIONS - 1}]"))
         obs = self.env.step(self.env.action_type(action_id=a))

@@ -12,7 +12,8 @@ own templates) and adds complications drawn from ``data/hard.yaml``, at least tw
   evidence is required as well (the closing action stays the first request's);
 * **distractor** - a sentence that mentions another topic without asking for it; the
   console may pre-fill an account change from its words, so acting on it is harm;
-* **timeouts** - a service does not answer the first one or two calls (retry it).
+* **timeouts** - a service does not answer the first one or two calls that reach it (retry it); services the
+  answer does not need time out as often, so a timeout says nothing of the answer.
 
 Drafts whose gold plan is shorter than ``MIN_PLAN`` actions are drawn again.
 
@@ -176,6 +177,15 @@ def _draft(split: str, world_seed: int, rng: random.Random, category: str | None
         if t in tools:
             plan += [t] * (flaky.get(t, 0) + 1)
     plan.append(terminal)
+    if flaky_on:
+        # decoys: the services the gold does not need time out as often, so that a timeout tells nothing of the
+        # answer (a red team of 5 Dec: 0 of 2,000 timeouts hit an unneeded service, and a first refund call came back
+        # unavailable only on refund requests). Their own stream: the query's other draws and its plan are unchanged.
+        decoy = random.Random(f"tooldesk/decoy/{split}/{world_seed}/{text}")
+        for t in TOOL_ORDER:
+            r = decoy.random()
+            if t not in tools and r < P_FLAKY:
+                flaky[t] = 2 if r < P_FLAKY_TWICE else 1
     if len(plan) < MIN_PLAN:
         return None
     acceptable = [Resolution(terminal=r.terminal, required_tools=sorted(tools), credit=r.credit) for r in base.acceptable]

@@ -127,6 +127,10 @@ class CustomerService(Service):
             return ToolOutput("blocked", "locked", f"account {c.id} is locked: changes need a human agent")
         if customer_id not in self.session.authenticated:
             return ToolOutput("blocked", "unknown", "identity not verified: call the auth service first")
+        if (customer_id, field_name) in self.session.account_edits:  # as a second refund of an order is not made
+            # outcome "updated" as before (the vector face one-hot encodes a fixed list of outcomes)
+            return ToolOutput("ok", "updated", f"{field_name} of account {c.id} was already updated: nothing changed",
+                              {"customer_id": c.id, "field": field_name})
         self.session.account_edits.append((customer_id, field_name))
         return ToolOutput("ok", "updated", f"{field_name} updated for account {c.id}", {"customer_id": c.id, "field": field_name})
 

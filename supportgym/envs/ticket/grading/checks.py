@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..models import Scenario
+from ..models import ORDER_ID, Scenario
 from ..policy import Policy, claim_amount, is_abuser, is_vip
 from ..scenarios import order_db, seed_scenarios
 from .commitments import Commitments, normalise
@@ -21,7 +21,6 @@ from .lexicon import Lexicon, rx
 _MONEY = re.compile(r"\$\s?(\d[\d,]*(?:\.\d{1,2})?)|(\d[\d,]*(?:\.\d{1,2})?)\s?(?:usd|dollars)\b", re.IGNORECASE)
 _SPAN = re.compile(r"\b(\d+)\s*(?:-|–|to)\s*(\d+)\s*(?:business |working )?(days?|hours?|weeks?)\b", re.IGNORECASE)
 _DUR = re.compile(r"\b(\d+)\s*-?\s*(?:business |working )?(days?|hours?|weeks?)\b", re.IGNORECASE)
-_ORDER_ID = re.compile(r"\bORD-?\d{3,}\b", re.IGNORECASE)
 _DELIVERED = re.compile(r"\b(?:has been|was|got) delivered\b|\bshows? (?:as )?delivered\b", re.IGNORECASE)
 MAX_WORDS = 180
 
@@ -73,7 +72,7 @@ def hallucinations(text: str, s: Scenario, p: Policy, lex: Lexicon, com: Commitm
             continue
         if int(m.group(1)) not in allowed_num:
             out.append(f"timeline '{m.group(0)}' is not in the policy or the order")
-    for m in _ORDER_ID.finditer(text):
+    for m in ORDER_ID.finditer(text):
         if m.group(0).upper().replace("ORD", "ORD-").replace("--", "-") != o.order_id.upper():
             out.append(f"order id {m.group(0)} is not the customer's order ({o.order_id})")
     real = {o.item.lower(), (o.received_item or "").lower()}

@@ -28,7 +28,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..models import Tag
+from ..models import ORDER_ID, Tag
 from ..models_v1 import Change, ScenarioV1, TicketRewardV1
 from ..orders import state_match
 from ..policy_v1 import PolicyV1, fee_of, pro_rata
@@ -46,7 +46,6 @@ QUALITY = {"tagging": 0.4, "empathy": 0.3, "personalisation": 0.3}
 EACH = {"inconsistency": 0.3, "unclassified": 0.15, "harm": 0.3, "policy": 0.3, "hallucination": 0.2}
 CAP = {"inconsistency": 3, "unclassified": 3, "harm": 3, "policy": 2, "hallucination": 3}
 QA_RETRY_EACH = 0.05
-_ORDER_ID = re.compile(r"\bORD-?\d{3,}\b", re.IGNORECASE)
 
 
 @dataclass
@@ -127,7 +126,7 @@ def personalisation(text: str, s: ScenarioV1) -> float:
 def _order_ids(text: str) -> list[tuple[str, str]]:
     """(as written, normalised "ORD-123") for each order id in ``text``."""
     return [(m.group(0), m.group(0).upper() if "-" in m.group(0) else m.group(0).upper().replace("ORD", "ORD-"))
-            for m in _ORDER_ID.finditer(text)]
+            for m in ORDER_ID.finditer(text)]
 
 
 def hallucinations(text: str, s: ScenarioV1, p: PolicyV1, lex: Lexicon, actual: set[Change],
