@@ -27,9 +27,9 @@ class EndpointAgent(Agent):
     uses_endpoint = True
     ALIVE = False
 
-    def __init__(self, seed: int | None = None, base_url: str = DEAD_URL) -> None:
+    def __init__(self, seed: int | None = None, base_url: str = DEAD_URL, model: str = "m") -> None:
         super().__init__(seed)
-        self.client = ChatClient(base_url=base_url, model="m", timeout_s=2.0, backoff_s=0.0)
+        self.client = ChatClient(base_url=base_url, model=model, timeout_s=2.0, backoff_s=0.0)
 
     def act(self, observation):
         if not EndpointAgent.ALIVE:
@@ -532,11 +532,114 @@ def test_a_model_named_by_the_environment_is_recorded_and_kept_by_resume(tmp_pat
         res = run_bench(toy(agents=["endpoint"], agent_kwargs={"base_url": "http://127.0.0.1:9/v3"}), out_dir=tmp_path)
     finally:
         EndpointAgent.ALIVE = False
-    assert res["config"]["agent_kwargs"]["model"] == "m1"
+    assert res["config"]["endpoint_model"] == "m1" and "model" not in res["config"]["agent_kwargs"]
     monkeypatch.setenv("SUPPORTGYM_LLM_MODEL", "m2")
-    assert bench.BenchConfig.model_validate(bench.load_results_file(tmp_path)["config"]).agent_kwargs["model"] == "m1"
-    with pytest.raises(__import__("supportgym").core.errors.ConfigError, match="another model"):
+    cfg = bench.BenchConfig.model_validate(bench.load_results_file(tmp_path)["config"])
+    assert {dict(j.agent_kwargs).get("model") for j in bench.plan(cfg).jobs} == {"m1"}  # what --resume hands the agent
+    with pytest.raises(__import__("supportgym").core.errors.ConfigError, match="another model.*'m1'"):
         resume_bench(tmp_path, agent_kwargs={"model": "m2"})
     monkeypatch.delenv("SUPPORTGYM_LLM_BASE_URL", raising=False)
     plain = run_bench(toy(agents=["rules"]), out_dir=tmp_path / "plain")  # no endpoint agent: nothing recorded
-    assert "model" not in plain["config"]["agent_kwargs"]
+    assert plain["config"]["endpoint_model"] is None
+
+
+class Picky(Agent):
+    """A trained agent's constructor: it refuses an option it does not know (as sac, dqn, ppo and learned do)."""
+
+    name = "picky"
+
+    def __init__(self, seed=None, **options):
+        if options:
+            raise TypeError(f"unexpected options {sorted(options)}")
+        super().__init__(seed)
+
+    def act(self, observation):
+        return {"label": "a"}
+
+
+AGENTS["benchtoy"]["picky"] = f"{__name__}:Picky"
+
+
+def test_a_pinned_model_reaches_endpoint_agents_only(tmp_path, monkeypatch):
+    # review of 5 Dec: the model pinned as an agent option reached every agent on --resume; a trained agent refused
+    # it, was skipped, and its finished episodes were dropped from the results
+    monkeypatch.setenv("SUPPORTGYM_LLM_MODEL", "m1")
+    monkeypatch.setenv("SUPPORTGYM_LLM_BASE_URL", DEAD_URL)
+    res = run_bench(toy(agents=["picky", "endpoint"], retries=0), out_dir=tmp_path)
+    kept = [e for e in res["episodes"] if e["agent"] == "picky" and e["status"] == "ok"]
+    assert kept and res["config"]["endpoint_model"] == "m1"
+    resumed = resume_bench(tmp_path)
+    assert [e for e in resumed["episodes"] if e["agent"] == "picky"] == kept
+
+
+class Refused(Agent):
+    """An endpoint that refuses one request (HTTP 400: a prompt over the context length), not the others."""
+
+    name = "refused"
+    uses_endpoint = True
+
+    def act(self, observation):
+        import httpx
+
+        from supportgym.agents.llm_client import EndpointStatusError
+
+        if self.env.seed == 1:  # type: ignore[union-attr]
+            request = httpx.Request("POST", "http://llm.test/v1/chat/completions")
+            raise EndpointStatusError("http://llm.test/v1", "HTTP 400: the server refused the request",
+                                      request=request, response=httpx.Response(400, request=request))
+        return {"label": "a"}
+
+
+AGENTS["benchtoy"]["refused"] = f"{__name__}:Refused"
+
+
+def test_a_request_the_endpoint_refuses_does_not_stop_its_later_jobs(tmp_path):
+    # review of 5 Dec: a 400 on one episode took the endpoint for down, and --resume stopped at that episode for ever
+    res = run_bench(toy(agents=["refused"], tasks=[], episodes=4, retries=0), out_dir=tmp_path)
+    assert [e["status"] for e in res["episodes"]] == ["ok", "error", "ok", "ok"]
+
+
+class _Glitch:
+    """What a red team of 5 Dec raised outside the agent's act and end_episode, where the losing episode went unrecorded
+    and --resume dealt it again (0.594 against the honest 0.375)."""
+
+
+class GlitchAgent(Agent):
+    name = "glitch"
+    MODE = "dump"
+
+    def act(self, observation):
+        from test_bench_toyenv import ToyAction
+
+        class Bomb(ToyAction):  # the env's own action type: the runner dumps it to data
+            def model_dump(self, *a, **k):
+                raise RuntimeError("serialisation glitch")
+
+        class BadCounters(dict):
+            def __iter__(self):
+                raise RuntimeError("counter glitch")
+
+            keys = __iter__
+
+        if observation.item >= 1:
+            if GlitchAgent.MODE == "dump":
+                return Bomb(label="a")
+            self.counters = BadCounters()
+        return {"label": "a"}
+
+
+AGENTS["benchtoy"]["glitch"] = f"{__name__}:GlitchAgent"
+
+
+@pytest.mark.parametrize("mode", ["dump", "counters"])
+def test_an_agent_cannot_re_roll_by_raising_outside_act(tmp_path, mode):
+    GlitchAgent.MODE = mode
+    cfg = toy(agents=["glitch"], tasks=[], episodes=3)
+    with pytest.raises(RuntimeError, match="glitch"):
+        run_bench(cfg, out_dir=tmp_path)
+    first = json.loads((tmp_path / "results.json").read_text())
+    assert first["jobs_failed"] == 1 and first["episodes"][0]["n_steps"] >= 1  # recorded, final
+    with pytest.raises(RuntimeError, match="glitch"):
+        resume_bench(tmp_path)  # the next episode stops the run the same way; the first is not dealt again
+    again = json.loads((tmp_path / "results.json").read_text())
+    assert again["episodes"][0] == first["episodes"][0] and again["jobs_failed"] == 2

@@ -472,3 +472,21 @@ def test_a_constructed_action_is_validated_under_evaluation():
     Construct.extra = {"priority": "critical", "reply_draft": None}  # raised KeyError / AttributeError in the env
     rec = run_episode("inbox-v1", Construct(), EpisodeSpec(seed=0, task="split:test", options=(("size", 3),)))
     assert rec.steps and all(s.breakdown.get("invalid_penalty", 0) < 0 for s in rec.steps)
+
+
+def test_an_action_of_another_env_still_stops_the_episode_under_evaluation():
+    # review of 5 Dec: dumped to data first, a tool desk action sent to the inbox was scored as an invalid inbox action
+    # and the episode went on; an agent wired to the wrong env must fail loudly
+    from supportgym.agents.base import Agent
+    from supportgym.core.errors import ActionTypeError
+    from supportgym.envs.tooldesk.models import ToolDeskAction
+    from supportgym.eval.runner import EpisodeSpec, run_episode
+
+    class Wrong(Agent):
+        name = "wrong"
+
+        def act(self, obs):
+            return ToolDeskAction(action_id=0)
+
+    with pytest.raises(ActionTypeError):
+        run_episode("inbox-v1", Wrong(), EpisodeSpec(seed=0, task="split:test"))

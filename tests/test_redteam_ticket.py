@@ -2736,13 +2736,15 @@ def test_the_starting_frustration_meter_does_not_tell_a_threat():
 class _ListsEveryOrder(TicketRulesAgent):
     """The rules reply with every order of the account named, plainly or glued to a word ("ref_ORD-12345_")."""
 
-    glued = False
+    glued = "plain"
 
     def act(self, obs):
         a = super().act(obs)
         if isinstance(a, Draft):
             ids = [o.order_id for o in obs.orders]
-            line = " Case refs: " + " ".join(f"ref_{i}_" for i in ids) if self.glued else " Orders: " + ", ".join(ids)
+            glue = {"plain": "{}", "upper": "ref_{}_", "lower": "ref_{}_", "word": "ref{}"}[self.glued]
+            ids = [i.lower() if self.glued == "lower" else i for i in ids]
+            line = " Orders: " + ", ".join(glue.format(i) for i in ids)
             a = Draft(text=a.text.rstrip() + line + ".")
         return a
 
@@ -2752,14 +2754,16 @@ def test_an_order_id_glued_to_a_word_is_still_named():
     order of the account that way kept the order facts the plain list forfeits (personalisation 0.973 against 0.333)
     and a made-up id written so was no hallucination. One digit-bounded pattern serves every check now."""
     specs = episode_specs(split="hard:validation", episodes=12)
-    plain = evaluate("ticket-v1", _ListsEveryOrder(seed=0), specs)
-    _ListsEveryOrder.glued = True
+    plain = [r.report["score"] for r in evaluate("ticket-v1", _ListsEveryOrder(seed=0), specs)]
     try:
-        glued = evaluate("ticket-v1", _ListsEveryOrder(seed=0), specs)
+        for style in ("upper", "lower", "word"):  # the review of 5 Dec: "ref_ord-..." still paid
+            _ListsEveryOrder.glued = style
+            glued = [r.report["score"] for r in evaluate("ticket-v1", _ListsEveryOrder(seed=0), specs)]
+            assert all(g <= p for g, p in zip(glued, plain, strict=True)), style
     finally:
-        _ListsEveryOrder.glued = False
-    assert [r.report["score"] for r in glued] == [r.report["score"] for r in plain]
+        _ListsEveryOrder.glued = "plain"
     from supportgym.envs.ticket.models import ORDER_ID
 
-    assert [m.group(0) for m in ORDER_ID.finditer("ref_ORD-12345_ xORD-7788 ord-5566 record-2024 ORD-12345678")] == [
-        "ORD-12345", "ORD-7788", "ord-5566", "ORD-12345678"]
+    text = "ref_ORD-12345_ ref_ord-4455_ xORD-7788 ord-5566 record-2024 RECORD-2024 ACCORD-100 (ORD123) ORD-12345678"
+    assert [m.group(0) for m in ORDER_ID.finditer(text)] == ["ORD-12345", "ord-4455", "ord-5566", "ORD123",
+                                                            "ORD-12345678"]

@@ -50,7 +50,8 @@ def honest(obs: ToolDeskObservation) -> int:
 
 
 def _called(obs: ToolDeskObservation, tool: int) -> bool:
-    return any(r.action_id == tool for r in obs.tool_results)
+    """Called and answered: a call that timed out is made again (any service may time out on the hard splits)."""
+    return any(r.action_id == tool and r.status != "unavailable" for r in obs.tool_results)
 
 
 def _verified(obs: ToolDeskObservation) -> bool:
@@ -393,13 +394,17 @@ def test_a_timeout_says_nothing_of_the_answer():
     often, and only a call that reaches the service uses up a timeout."""
     from supportgym.envs.tooldesk.hard import hard_query
 
-    needed = unneeded = 0
-    for seed in range(300):
+    hits = {True: [0, 0], False: [0, 0]}  # needed or not -> [services that time out, services]
+    for seed in range(400):
         q = hard_query("hard:validation", seed)
+        if not q.flaky:
+            continue
         tools = set(q.gold.acceptable[0].required_tools)
-        needed += sum(t in tools for t in q.flaky)
-        unneeded += sum(t not in tools for t in q.flaky)
-    assert unneeded > 0.5 * needed > 0
+        for t in TOOL_IDS:
+            hits[t in tools][0] += t in q.flaky
+            hits[t in tools][1] += 1
+    rate = {k: a / b for k, (a, b) in hits.items()}
+    assert 0.9 < rate[False] / rate[True] < 1.1, rate  # before: 0.0; with decoys at P_FLAKY alone 0.77
     answers: dict[bool, set[str]] = {True: set(), False: set()}
     for seed in range(200):
         env = make("tooldesk-v1")

@@ -375,3 +375,20 @@ def test_a_warm_up_that_failed_is_not_remembered():
     with TestClient(_app_serving("failsonce-v0", "FailsOnce")) as c:
         assert c.post("/reset", json={"seed": 1}).status_code == 200
         assert c.post("/reset", json={"seed": 2}).status_code == 200
+
+
+def test_one_client_cannot_take_every_session():
+    # red team of 5 Dec: one client opened all 1,024 sessions of a default server in 25 s and kept them alive with a
+    # GET /state on each every 10 minutes; every other client got 503
+    app = toy_app(max_sessions=10, max_sessions_per_client=3)
+    with TestClient(app) as c, TestClient(app, client=("10.0.0.2", 50000)) as other:
+        sids = [open_session(c)[0] for _ in range(3)]
+        r = c.post("/reset", json={})
+        assert r.status_code == 503 and r.json()["error"]["code"] == "client_capacity_reached"
+        assert "--max-sessions-per-client" in r.json()["error"]["message"]
+        assert open_session(other)[0]  # another address still gets one
+        assert c.post("/reset", json={}, headers={"X-Session-Id": sids[0]}).status_code == 200  # reusing is fine
+        c.post("/close", headers={"X-Session-Id": sids[0]})
+        assert c.post("/reset", json={}).status_code == 200
+    with TestClient(toy_app(max_sessions=10, max_sessions_per_client=0)) as c:
+        assert all(open_session(c)[0] for _ in range(10))  # 0: no limit

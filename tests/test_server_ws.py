@@ -106,3 +106,17 @@ def test_a_connection_that_never_resets_is_closed_after_the_session_ttl():
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_text()
         assert closed.value.code == 1000
+
+
+def test_ws_sessions_count_against_the_clients_share():
+    with TestClient(toy_app(max_sessions=10, max_sessions_per_client=1)) as c:
+        with c.websocket_connect("/ws") as ws:
+            assert call(ws, {"type": "reset", "data": {}})["type"] == "observation"
+            assert c.post("/reset", json={}).json()["error"]["code"] == "client_capacity_reached"
+            with c.websocket_connect("/ws") as ws2:
+                err = call(ws2, {"type": "reset", "data": {}})["data"]
+                assert err["code"] == "CAPACITY_REACHED" and err["reason"] == "client_capacity_reached"
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    ws2.receive_text()
+                assert closed.value.code == 1013
+        assert c.post("/reset", json={}).status_code == 200  # the first socket's session was freed

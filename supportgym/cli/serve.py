@@ -41,6 +41,7 @@ def serve(
                                                           "(default inbox-v0, or the first of --serve-env)"),
     envs: Optional[list[str]] = typer.Option(None, "--serve-env", help="serve only these env ids (repeatable)"),
     max_sessions: int = typer.Option(1024, min=1, help="concurrent sessions (HTTP + WebSocket); more get 503"),
+    max_sessions_per_client: int = typer.Option(256, min=0, help="sessions one client address may hold (more get 503 client_capacity_reached); 0: no limit (behind a reverse proxy every client has its address)"),
     session_ttl: float = typer.Option(600.0, min=0.001, help="seconds an idle session lives"),
     max_body: int = typer.Option(64 * 1024, min=1024, help="largest request body / WebSocket message, bytes"),
     max_reset_size: int = typer.Option(200, min=1, help="largest reset option `size` (and list option length)"),
@@ -82,6 +83,7 @@ def serve(
     port = sock.getsockname()[1]
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else (f"[{host}]" if ":" in host else host)
     config = ServerConfig(default_env=env or "inbox-v0", envs=envs or None, max_sessions=max_sessions, session_ttl_s=session_ttl,
+                          max_sessions_per_client=max_sessions_per_client,
                           max_body_bytes=max_body, body_timeout_s=body_timeout, offload_steps=offload_steps, warm_up=warm_up, allow_llm=allow_llm,
                           allow_real_mail=allow_real_mail, dashboard=dashboard,
                           reset_limits=ResetLimits(size=max_reset_size, items=max_reset_size))

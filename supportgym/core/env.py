@@ -8,12 +8,13 @@ environment must follow identically, so subclasses cannot drift:
 * an action arrives as a model instance or a mapping; a mapping that fails the
   action schema is an *agent* mistake: the subclass scores it in
   :meth:`_invalid_action` and the episode goes on. An instance is trusted as
-  validated: in-process code is on the environment's side of the trust boundary
-  (an agent holding the object could read ``current_gold()`` as well, and a
-  ``model_construct``-ed action with a string subclass that equals everything would
-  pass), so re-validating every instance would cost each step for no protection.
-  The boundary is the wire: the server and the clients only hand ``step`` mappings
-  parsed from JSON, or instances the server validated itself;
+  validated, as pydantic trusts ``model_construct``: re-validating every instance
+  would cost each step of a training loop. Whoever steps an agent it does not trust
+  hands ``step`` data instead: the server and the clients hand it mappings parsed
+  from JSON (or instances the server validated itself), and the evaluation runner
+  dumps an agent's action to data first (``eval.runner.as_submitted``: a
+  ``model_construct``-ed action with a string subclass equal to everything took full
+  inbox credit before it did);
 * task and split names are checked against the class's tables.
 """
 

@@ -100,7 +100,7 @@ def iter_episode(env_id: str, agent_name: str, task: str | None, seed: int, max_
         seen = agent_view(obs)
         action = agent.act(seen)  # as the bench plays it: no reward signal to the agent
         trace = _agent_trace(agent)
-        obs = env.step(as_submitted(action))
+        obs = env.step(as_submitted(action, env.action_type))
         reward = obs.reward or 0.0
         total += reward
         breakdown = obs.reward_breakdown.components() if obs.reward_breakdown is not None else {}

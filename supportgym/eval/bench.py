@@ -115,6 +115,9 @@ class BenchConfig(Model):
     # NaN would be written to results.json as a bare NaN, which is not JSON
     success_threshold: float = Field(DEFAULT_SUCCESS_THRESHOLD, ge=0, le=1, allow_inf_nan=False)
     agent_kwargs: dict[str, Any] = Field(default_factory=dict, description="passed to agents that accept them")
+    endpoint_model: str | None = Field(None, description="the model endpoint agents answer with where agent_kwargs "
+                                       "names none: $SUPPORTGYM_LLM_MODEL at the run's start, recorded so that "
+                                       "--resume keeps it (pin_model); passed to endpoint agents only")
     retries: int = Field(2, ge=0, description="retries of a job whose model endpoint failed")
     retry_backoff_s: float = Field(2.0, ge=0, le=MAX_RETRY_BACKOFF_S, allow_inf_nan=False,
                                    description="wait before the first retry; doubled each time")
@@ -219,9 +222,12 @@ def plan(config: BenchConfig) -> Plan:
             endpoint = None
             try:
                 agent_cls = load(table[name])
+                uses_endpoint = name in ENDPOINT_AGENTS or getattr(agent_cls, "uses_endpoint", False)
                 wanted = {"seed": config.seed, **AGENT_DEFAULTS.get(name, {}), **config.agent_kwargs}
+                if uses_endpoint and config.endpoint_model and "model" not in wanted:
+                    wanted["model"] = config.endpoint_model
                 kwargs = accepted_kwargs(agent_cls, wanted)
-                if name in ENDPOINT_AGENTS or getattr(agent_cls, "uses_endpoint", False):
+                if uses_endpoint:
                     endpoint = str(kwargs.get("base_url") or f"{name}:local")
                 # Build one now, so that an agent that cannot load fails here, not in a worker.
                 build_agent(table[name], tuple(sorted(kwargs.items())), reuse=endpoint is not None)
@@ -498,14 +504,17 @@ MODEL_KWARGS = ("model", "checkpoint")
 
 
 def pin_model(config: BenchConfig, the_plan: Plan) -> BenchConfig:
-    """Write the model an endpoint agent takes from ``$SUPPORTGYM_LLM_MODEL`` (no ``--model``) into the run's
-    agent options: results.json then names it, and ``--resume``, which plays the run's own options, keeps answering
-    with it where the variable has changed since (before, a resume could mix two models in one row unnoticed)."""
+    """Record the model endpoint agents take from ``$SUPPORTGYM_LLM_MODEL`` (no ``--model``) as the run's
+    ``endpoint_model``: results.json then names it, and ``--resume``, which plans with the run's own config, hands it to
+    the endpoint agents where the variable has changed since (before, a resume could mix two models in one row
+    unnoticed). Not an agent option: those go to every agent that takes options, and a trained agent refuses one it
+    does not know (a review of 5 Dec: ``sac`` was then skipped on --resume and its finished episodes dropped)."""
     model = os.environ.get("SUPPORTGYM_LLM_MODEL")
     remote = config.agent_kwargs.get("base_url") or os.environ.get("SUPPORTGYM_LLM_BASE_URL")
-    if not model or not remote or "model" in config.agent_kwargs or not any(j.endpoint for j in the_plan.jobs):
+    if (not model or not remote or "model" in config.agent_kwargs or config.endpoint_model
+            or not any(j.endpoint for j in the_plan.jobs)):
         return config  # a local model (no base_url) is named by --model alone
-    return config.model_copy(update={"agent_kwargs": {**config.agent_kwargs, "model": model}})
+    return config.model_copy(update={"endpoint_model": model})
 
 
 def resume_bench(
@@ -526,11 +535,12 @@ def resume_bench(
     old = load_results_file(out_dir)
     config = BenchConfig.model_validate(old["config"])
     if agent_kwargs:
-        changed = sorted(k for k in MODEL_KWARGS if k in agent_kwargs and agent_kwargs[k] != config.agent_kwargs.get(k))
+        before = {**({"model": config.endpoint_model} if config.endpoint_model else {}), **config.agent_kwargs}
+        changed = sorted(k for k in MODEL_KWARGS if k in agent_kwargs and agent_kwargs[k] != before.get(k))
         if changed and not all(failed(r) for r in old.get("episodes", [])):
             # the rows would average two models under one name, and results.json would name only the second
             raise ConfigError(f"--resume with another {' and '.join(changed)} than the run's "
-                              f"({', '.join(f'{k}={config.agent_kwargs.get(k)!r}' for k in changed)}): its finished "
+                              f"({', '.join(f'{k}={before.get(k)!r}' for k in changed)}): its finished "
                               "episodes ran the first one; start a new run (an endpoint's --base-url may change)")
         config = config.model_copy(update={"agent_kwargs": {**config.agent_kwargs, **agent_kwargs}})
     the_plan = plan(config)

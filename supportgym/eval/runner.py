@@ -67,14 +67,17 @@ def _dump_action(action: Any) -> Any:
     return action.model_dump(mode="json") if isinstance(action, BaseModel) else action
 
 
-def as_submitted(action: Any) -> Any:
+def as_submitted(action: Any, action_type: type | tuple[type, ...]) -> Any:
     """The agent's action as plain data, which ``env.step`` then validates as it validates a dict (and scores what it
     refuses). A typed action skips that check (``Environment.step`` trusts an instance, as pydantic trusts
     ``model_construct``): an agent under evaluation that built one with ``model_construct`` and a ``str`` subclass
     equal to everything took full category and routing credit while its records showed plain labels (a red team of
     5 Dec: 0.751 against `rules`' 0.697 on inbox `test`, reading nothing), and an out-of-schema value raised inside the
-    env instead of being scored as an invalid action."""
-    return action.model_dump(warnings=False) if isinstance(action, BaseModel) else action
+    env instead of being scored as an invalid action. Anything but the env's own action type goes as it is, for
+    ``env.step`` to refuse (``ActionTypeError``: an agent wired to another env)."""
+    if isinstance(action, BaseModel) and isinstance(action, action_type):
+        return action.model_dump(mode="json", warnings=False)
+    return action
 
 
 def agent_view(obs: Any) -> Any:
@@ -105,7 +108,7 @@ def run_episode(env_id: str, agent: Agent, ep: EpisodeSpec, max_steps: int = 10_
     while not obs.done and len(steps) < max_steps:
         seen = agent_view(obs)
         action = agent.act(seen)
-        obs = env.step(as_submitted(action))
+        obs = env.step(as_submitted(action, env.action_type))
         r = obs.reward or 0.0
         total += r
         bd = obs.reward_breakdown.components() if obs.reward_breakdown is not None else {}

@@ -23,6 +23,10 @@ class ServerConfig(Model):
     envs: list[str] | None = None
     max_sessions: int = Field(1024, ge=1, description="concurrent sessions (HTTP and WebSocket together)")
     session_ttl_s: float = Field(600.0, gt=0, description="idle seconds before a session is dropped")
+    #: a red team of 5 Dec opened all 1,024 sessions from one client in 25 s and kept them alive with a `GET /state`
+    #: on each every 10 minutes: every other client got 503. Counted by the peer's address (behind a reverse proxy
+    #: every client has the proxy's: raise it, or 0 for none)
+    max_sessions_per_client: int = Field(256, ge=0, description="sessions one client address may hold; 0: no limit")
     max_body_bytes: int = Field(64 * 1024, ge=1024, description="largest request body or WebSocket message")
     #: seconds a client may take to send a whole request body (then 408)
     body_timeout_s: float = Field(30.0, gt=0)

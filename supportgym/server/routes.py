@@ -23,6 +23,7 @@ from .wire import (
     Receive,
     ResetBody,
     parse_reset,
+    peer,
     read_json,
     require_sid,
     session_id_of,
@@ -92,7 +93,7 @@ def _handlers(svc: Service) -> dict[str, Any]:
             served = session.served  # resetting a session keeps its env unless told otherwise
         else:
             served = svc.pick(env, req.env)
-        session, obs = await svc.reset(served, req, options, session, "http")
+        session, obs = await svc.reset(served, req, options, session, "http", peer(scope))
         return Reply(session.renderer.render(obs, session.id, session.env_id), session.id)
 
     async def step(scope: Scope, receive: Receive, env: str | None) -> Reply:

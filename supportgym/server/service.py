@@ -30,7 +30,8 @@ class Service:
     def __init__(self, config: ServerConfig, store: SessionStore | None = None) -> None:
         self.config = config
         self.catalog = Catalog(config.envs, config.default_env)
-        self.store = store if store is not None else SessionStore(config.max_sessions, config.session_ttl_s)
+        self.store = store if store is not None else SessionStore(config.max_sessions, config.session_ttl_s,
+                                                                        max_per_client=config.max_sessions_per_client)
         #: env ids whose steps run in worker threads: a step of theirs took over slow_step_ms on the loop
         self.slow: set[str] = set()
         #: env ids warmed up (models and data loaded), by ``warm_up`` or in a worker thread before their first reset
@@ -133,14 +134,14 @@ class Service:
         return self._timed_reset(served, env, kwargs, extra)
 
     async def reset(self, served: Served, req: ResetBody, options: dict[str, Any],
-                    session: Session | None, transport: str) -> tuple[Session, Observation]:
+                    session: Session | None, transport: str, client: str | None = None) -> tuple[Session, Observation]:
         if served.id not in self.warm:  # once per env; not a coroutine on every reset
             await self.ensure_warm(served)
         env, kwargs, extra = self._prepare_reset(served, req, options)
         if session is None:
-            self.store.check_capacity()  # fail before doing any work
+            self.store.check_capacity(client)  # fail before doing any work
             obs = await self._run_reset(served, req, env, kwargs, extra)
-            session = self.store.add(served, env, transport)
+            session = self.store.add(served, env, transport, client)
             session.started = True
             session.drawn_seed = req.seed is None
             return session, obs

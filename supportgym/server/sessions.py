@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -44,6 +44,8 @@ class Session:
     drawn_seed: bool = False
     #: reuses the JSON of unchanged list fields between this session's observations
     renderer: Renderer = field(default_factory=Renderer)
+    #: the peer address that opened it (``SessionStore.max_per_client``)
+    client: str | None = None
 
     @property
     def env_id(self) -> str:
@@ -51,10 +53,14 @@ class Session:
 
 
 class SessionStore:
-    def __init__(self, max_sessions: int, ttl_s: float, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, max_sessions: int, ttl_s: float, clock: Callable[[], float] = time.monotonic,
+                 max_per_client: int = 0) -> None:
         self.max_sessions = max_sessions
         self.ttl_s = ttl_s
         self.clock = clock
+        #: sessions one peer address may hold (0: no limit), so that one client cannot take every slot
+        self.max_per_client = max_per_client
+        self._per_client: Counter[str] = Counter()
         self._sessions: dict[str, Session] = {}
         self._expired_ids: OrderedDict[str, None] = OrderedDict()
 
@@ -95,19 +101,29 @@ class SessionStore:
             headers={"Retry-After": "1"}, active_sessions=len(self), max_sessions=self.max_sessions,
         )
 
-    def check_capacity(self) -> None:
+    def check_capacity(self, client: str | None = None) -> None:
         if len(self._sessions) >= self.max_sessions and (self.reap() == 0 or len(self._sessions) >= self.max_sessions):
             raise self.capacity_error()
+        if client is not None and self.max_per_client and self._per_client[client] >= self.max_per_client:
+            if self.reap() == 0 or self._per_client[client] >= self.max_per_client:
+                raise ApiError(
+                    503, "client_capacity_reached",
+                    f"this client holds {self._per_client[client]} sessions, the most one client address may hold "
+                    f"({self.max_per_client}); close one (POST /close or WebSocket 'close'), or start the server with "
+                    "a larger --max-sessions-per-client (0: no limit)",
+                    headers={"Retry-After": "1"}, max_sessions_per_client=self.max_per_client)
 
-    def add(self, served: Served, env: Environment, transport: str) -> Session:
-        self.check_capacity()
+    def add(self, served: Served, env: Environment, transport: str, client: str | None = None) -> Session:
+        self.check_capacity(client)
         now = self.clock()
         sid = secrets.token_urlsafe(SESSION_ID_BYTES)
         # WebSocket replies travel as text frames, which the server encodes to UTF-8 again: ASCII JSON
         # makes that a copy (render.py, ascii_json); HTTP bodies are bytes and stay pydantic's own
         s = Session(id=sid, served=served, env=env, transport=transport, last_used=now, created=now,
-                    renderer=Renderer(ascii=transport == "ws"))
+                    renderer=Renderer(ascii=transport == "ws"), client=client)
         self._sessions[sid] = s
+        if client is not None:
+            self._per_client[client] += 1
         return s
 
     def get(self, sid: str) -> Session:
@@ -128,6 +144,10 @@ class SessionStore:
         s = self._sessions.pop(sid, None)
         if s is not None:
             s.closed = True
+            if s.client is not None:
+                self._per_client[s.client] -= 1
+                if not self._per_client[s.client]:
+                    del self._per_client[s.client]
             s.env.close()
 
     def clear(self) -> None:

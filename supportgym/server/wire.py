@@ -255,6 +255,12 @@ def parse_action(served: Served, raw: Mapping[str, Any]) -> Any:
         raise invalid("invalid_action", validation_errors(err), f"{served.id}: invalid action") from None
 
 
+def peer(scope: Mapping[str, Any]) -> str | None:
+    """The client's address as the server saw it (``--max-sessions-per-client`` counts by it); None when unknown."""
+    client = scope.get("client")
+    return str(client[0]) if client else None
+
+
 def session_id_of(scope: Mapping[str, Any], body_sid: str | None = None) -> str | None:
     sent = header(scope, SESSION_HEADER)
     if sent is not None and body_sid is not None and sent != body_sid:

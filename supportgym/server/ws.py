@@ -27,7 +27,7 @@ from ..core.errors import SupportGymError
 from .errors import ApiError, from_programmer_error
 from .service import Service
 from .sessions import Session
-from .wire import parse_json, parse_reset
+from .wire import parse_json, parse_reset, peer
 
 log = logging.getLogger("supportgym.server")
 
@@ -36,7 +36,8 @@ log = logging.getLogger("supportgym.server")
 _WS_CODES = {
     "invalid_json": "INVALID_JSON", "invalid_action": "VALIDATION_ERROR", "invalid_reset": "VALIDATION_ERROR",
     "invalid_request": "VALIDATION_ERROR", "unknown_env": "VALIDATION_ERROR", "env_conflict": "VALIDATION_ERROR",
-    "unknown_type": "UNKNOWN_TYPE", "capacity_reached": "CAPACITY_REACHED", "unknown_session": "SESSION_ERROR", "session_expired": "SESSION_ERROR",
+    "unknown_type": "UNKNOWN_TYPE", "capacity_reached": "CAPACITY_REACHED",
+    "client_capacity_reached": "CAPACITY_REACHED", "unknown_session": "SESSION_ERROR", "session_expired": "SESSION_ERROR",
 }
 CLOSE_TRY_AGAIN_LATER = 1013
 
@@ -67,10 +68,11 @@ def _message(msg: Any) -> tuple[Any, Mapping[str, Any]]:
 class Conn:
     """One WebSocket connection: its session exists from the first reset on."""
 
-    __slots__ = ("path_env", "session")
+    __slots__ = ("client", "path_env", "session")
 
-    def __init__(self, path_env: str | None) -> None:
+    def __init__(self, path_env: str | None, client: str | None = None) -> None:
         self.path_env = path_env
+        self.client = client
         self.session: Session | None = None
 
     def live(self, svc: Service) -> Session:
@@ -95,7 +97,7 @@ async def _reset(svc: Service, conn: Conn, data: Mapping[str, Any]) -> bytes:
         served = svc.pick(conn.path_env, req.env)
     else:
         served = session.served
-    session, obs = await svc.reset(served, req, options, session, "ws")
+    session, obs = await svc.reset(served, req, options, session, "ws", conn.client)
     conn.session = session
     return _observation(session, obs)
 
@@ -124,7 +126,8 @@ def _check_size(svc: Service, raw: bytes | str) -> None:
 
 
 #: errors after which the connection closes: its session is gone, or the server is full (1013)
-_ENDS = {"unknown_session": 1000, "session_expired": 1000, "capacity_reached": CLOSE_TRY_AGAIN_LATER}
+_ENDS = {"unknown_session": 1000, "session_expired": 1000, "capacity_reached": CLOSE_TRY_AGAIN_LATER,
+         "client_capacity_reached": CLOSE_TRY_AGAIN_LATER}
 
 
 def _error(err: Exception) -> tuple[bytes, int]:
@@ -153,7 +156,7 @@ Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 
-async def serve(svc: Service, path_env: str | None, receive: Receive, send: Send) -> None:
+async def serve(svc: Service, path_env: str | None, receive: Receive, send: Send, client: str | None = None) -> None:
     """One WebSocket connection (ASGI ``websocket`` scope) = one session."""
     if (await receive())["type"] != "websocket.connect":
         return  # the client left before the handshake completed
@@ -175,7 +178,7 @@ async def serve(svc: Service, path_env: str | None, receive: Receive, send: Send
         await send_text(error_message(err))
         await close(1008)
         return
-    conn = Conn(path_env)
+    conn = Conn(path_env, client)
     disconnected = False
     try:
         while True:
@@ -220,7 +223,7 @@ class WSEndpoint:
 
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         env = self.env if self.env is not None else scope.get("path_params", {}).get("env")
-        await serve(self.svc, env, receive, send)
+        await serve(self.svc, env, receive, send, peer(scope))
 
 
 def install(app: FastAPI, svc: Service) -> None:

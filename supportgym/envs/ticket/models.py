@@ -9,7 +9,6 @@ environment can keep one ``action_type`` class as the core API expects.
 from __future__ import annotations
 
 import re
-
 from typing import Annotated, Any, ClassVar, Literal, Union, get_args
 
 from pydantic import Field, TypeAdapter, field_validator
@@ -17,11 +16,11 @@ from pydantic import Field, TypeAdapter, field_validator
 from ...core.types import Action, Model, Observation, RewardBreakdown, State
 
 
-#: an order id as written in an email or a reply: "ORD-1234", "ord1234"; upper case also glued to letters or "_"
-#: ("ref_ORD-12345_"), bounded by digits, so that the grader's checks see every id the customer reads (a red team of
-#: 5 Dec listed every order of the account glued that way: the "names other orders" check and the hallucination check
-#: missed them, while the facts check, a substring test, still credited the issue's own ids). One pattern everywhere.
-ORDER_ID = re.compile(r"(?<![0-9])ORD-?\d{3,}(?![0-9])|\b(?i:ord)-?\d{3,}\b")
+#: an order id as written in an email or a reply: "ORD-1234", "ord1234", also after "_" or a sign ("ref_ORD-12345_"),
+#: not inside a word ("RECORD-2024", "ORD-123abc"). One pattern for every check of the grader: a red team of 5 Dec
+#: listed every order of the account glued to "_" ("ref_ORD-12345_"), which the "names other orders" and hallucination
+#: checks (then ``\bORD-?\d{3,}\b``) missed, while the facts check, a substring test, still credited the issue's ids.
+ORDER_ID = re.compile(r"(?<![0-9a-z])ord-?\d{3,}(?![0-9a-z])", re.IGNORECASE)
 
 ActionType = Literal["RESEARCH", "TAG", "DRAFT", "QA", "ESCALATE", "SUBMIT"]
 TicketType = Literal["delivery", "billing", "fraud", "product", "returns"]

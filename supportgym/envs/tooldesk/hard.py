@@ -58,6 +58,11 @@ HARD_MAX_STEPS = 16
 MIN_PLAN = 4
 P_TIMEOUTS = 0.6
 P_VAGUE, P_SECOND, P_DISTRACTOR, P_FLAKY, P_FLAKY_TWICE = 0.5, 0.35, 0.45, 0.45, 0.15
+#: the share of the needed services that time out in a query with timeouts: P_FLAKY, plus the one timeout forced on a
+#: needed service when none was drawn (0.600 over 638 such queries of hard:validation + hard:test, seeds 0-399). A
+#: per-query rate (P_FLAKY + (1 - P_FLAKY)^k / k for k needed services) would be 1.0 at k = 1: every service down,
+#: and over all queries unneeded services would time out more often (0.70 vs 0.60), a tell of its own.
+P_DECOY = 0.6
 ORDER_BOUND = ("order_status", "refund", "delivery", "billing")
 #: dependency order of the services: identity before account changes, order before refund/tracking
 TOOL_ORDER: tuple[int, ...] = (AUTH, ORDER, CUSTOMER, REFUND, LOGISTICS, INVENTORY, KB)
@@ -178,13 +183,14 @@ def _draft(split: str, world_seed: int, rng: random.Random, category: str | None
             plan += [t] * (flaky.get(t, 0) + 1)
     plan.append(terminal)
     if flaky_on:
-        # decoys: the services the gold does not need time out as often, so that a timeout tells nothing of the
-        # answer (a red team of 5 Dec: 0 of 2,000 timeouts hit an unneeded service, and a first refund call came back
-        # unavailable only on refund requests). Their own stream: the query's other draws and its plan are unchanged.
+        # decoys: the services the gold does not need time out as often as the needed ones do, so that a timeout tells
+        # nothing of the answer (a red team of 5 Dec: 0 of 2,000 timeouts hit an unneeded service, and a first refund
+        # call came back unavailable only on refund requests). Their own stream: the query's other draws and its plan
+        # are unchanged.
         decoy = random.Random(f"tooldesk/decoy/{split}/{world_seed}/{text}")
         for t in TOOL_ORDER:
             r = decoy.random()
-            if t not in tools and r < P_FLAKY:
+            if t not in tools and r < P_DECOY:
                 flaky[t] = 2 if r < P_FLAKY_TWICE else 1
     if len(plan) < MIN_PLAN:
         return None

@@ -112,15 +112,25 @@ def personalisation(text: str, s: ScenarioV1) -> float:
     # a reply that also names the account's other orders, by id or by item, listed them without reading which one
     # the ticket is about (red team and review of 4 Dec: every order id or item appended to a draft): its order
     # facts earn nothing. An honest "your other order is fine" by id or item costs the same, at most ~0.05
-    named = {norm for _, norm in _order_ids(text)}
     own_items = {fold(o.item) for o in own}
     others = [o for o in s.orders if o.order_id not in touched]
-    if not any(o.order_id.upper() in named or (fold(o.item) not in own_items and fold(o.item) in lower)
+    ids_named = 0
+    if not any(_names_order(text, o.order_id) or (fold(o.item) not in own_items and fold(o.item) in lower)
                for o in others):
-        facts += [o.order_id for o in own] + [o.item for o in own]
+        facts += [o.item for o in own]
+        ids_named = sum(_names_order(text, o.order_id) for o in own)
     # each fact folded like the text ("Дмитрий" loses its breve, Hangul decomposes): a name in another script counts
-    hits = sum(fold(f) in lower for f in facts if f)
+    hits = ids_named + sum(fold(f) in lower for f in facts if f)
     return min(1.0, hits / 3)
+
+
+def _names_order(text: str, order_id: str) -> bool:
+    """Whether ``text`` names the order, by its digits however they are written ("ORD-12345", "ref_ord12345_",
+    "#12345"): the same test for the other orders a reply lists and for the issue's own, so no spelling names one and
+    not the other (a red team and a review of 5 Dec glued ids to words: the other orders went unseen while the own ids
+    still counted as cited)."""
+    digits = re.sub(r"\D", "", order_id)
+    return bool(digits) and re.search(rf"(?<![0-9]){digits}(?![0-9])", text) is not None
 
 
 def _order_ids(text: str) -> list[tuple[str, str]]:
