@@ -1,0 +1,90 @@
+"""Honest replies against the rules template and reading-free replies under inbox-v1's reply score; prints JSON.
+
+`benchmarks/data/honest_replies.jsonl` holds 100 replies written on 5 Dec by a helper playing a capable support
+agent, who saw each email's sender, subject and body and nothing of the grader: 25 generated `validation`, 25
+`real:validation`, 30 `handwritten:validation` and 20 `hard:validation` emails that want a reply (validation parts
+only: tune the grader on these, never on the test parts). Each line names its split and email id; the emails are
+rebuilt from the splits (the generated ones as ``emails_for_split(split, 400, 3)``), so no corpus text is stored here.
+
+    uv run --all-extras python benchmarks/inbox_reply_honest.py
+
+Rows: ``honest``; ``rules`` (the rules agent's reply to the email alone); ``mechanical`` (greeting, the subject
+quoted, the latest message's first eight capitalised words and first four numbers, one apology-and-hand-over
+sentence: it reads nothing); ``names_list`` (every id, amount and capitalised word of the email in one sentence);
+``catalogue`` (a fixed sentence naming every plan and product of the hard split's catalogue); ``generic``. Each with
+its mean quality, the share below 0.5, and per split. An honest reply should outscore every reading-free row.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+from typing import Any
+
+from supportgym import make
+from supportgym.agents import make_agent
+from supportgym.envs.inbox.models import LabelledEmail
+from supportgym.envs.inbox.reply import EmailScorer, reply_quality
+from supportgym.envs.inbox.sources import emails_for_split, whole_split
+from supportgym.envs.inbox.text import extract_facts, named_things
+
+DATA = Path(__file__).parent / "data" / "honest_replies.jsonl"
+CATALOGUE = "your Team, Business or Enterprise plan and the Brightdesk Inbox, Chat, Voice, Analytics and API services"
+CLOSING = "We are sorry for the trouble and happy to help. Our team will look into it and get back to you shortly. Kind regards"
+
+
+def emails_by_id(splits: set[str]) -> dict[tuple[str, str], LabelledEmail]:
+    out = {}
+    for split in splits:
+        pool = whole_split(split) if split.startswith(("real:", "handwritten:")) else emails_for_split(split, 400, 3)
+        out.update({(split, e.email.header.id): e for e in pool})
+    return out
+
+
+def first_name(sender: str) -> str:
+    name = sender.split("<")[0].strip().strip('"')
+    return name.split()[0] if name and "@" not in name else "there"
+
+
+def probes(le: LabelledEmail) -> dict[str, str]:
+    e = le.email
+    hello = f"Hello {first_name(e.header.sender)}, thank you for your message"
+    caps, nums = named_things(e.body, limit=8), extract_facts(e.header.subject, e.body, limit=4)
+    every = extract_facts(e.header.subject, e.body, limit=12) + named_things(e.body, limit=12)
+    return {
+        "mechanical": f'{hello} "{e.header.subject}" about {", ".join(caps + nums)}. We are sorry for the trouble and '
+                      "happy to help. Our engineers will investigate it and get back to you shortly. Kind regards",
+        "names_list": f"{hello} about {', '.join(every)}. {CLOSING}",
+        "catalogue": f"{hello} about {CATALOGUE}. {CLOSING}",
+        "generic": f"{hello}. {CLOSING}",
+    }
+
+
+def main() -> None:
+    rows = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+    emails = emails_by_id({r["split"] for r in rows})
+    env, rules = make("inbox-v1"), make_agent("inbox", "rules")
+    scores: dict[str, list[tuple[str, float]]] = {}
+    for r in rows:
+        le = emails[(r["split"], r["email_id"])]
+        obs = env.reset(seed=0, emails=[le.model_dump(mode="json")])
+        rules.bind(env, seed=0)
+        action = rules.act(obs)
+        replies = {"honest": r["reply"], "rules": action["reply_draft"] if isinstance(action, dict) else action.reply_draft,
+                   **probes(le)}
+        scorer = EmailScorer.build(le)
+        for kind, text in replies.items():
+            q = reply_quality(scorer, le.gold.category, text, "bag", True)  # type: ignore[union-attr]
+            scores.setdefault(kind, []).append((r["split"], q))
+    out: dict[str, Any] = {"emails": len(rows)}
+    for kind, vals in scores.items():
+        qs = [q for _, q in vals]
+        out[kind] = {"mean": round(statistics.fmean(qs), 3), "below_0.5": sum(q < 0.5 for q in qs),
+                     "by_split": {s: round(statistics.fmean(q for sp, q in vals if sp == s), 3)
+                                  for s in dict.fromkeys(sp for sp, _ in vals)}}
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
