@@ -365,6 +365,7 @@ def main() -> None:
             name = f"supportgym {flags}".strip()
             servers[name] = (start([sys.executable, "-c", "from supportgym.cli import main; main()", "serve",
                                     "--port", str(port), "--serve-env", "inbox-v0", "--max-sessions", "4096",
+                                    "--max-sessions-per-client", "0",
                                     "--log-level", "error", *flags.split()], port),
                              phases(args, port, LUA_SESSIONS, "sessions"))
         p_ref = free_port()

@@ -643,3 +643,30 @@ def test_an_agent_cannot_re_roll_by_raising_outside_act(tmp_path, mode):
         resume_bench(tmp_path)  # the next episode stops the run the same way; the first is not dealt again
     again = json.loads((tmp_path / "results.json").read_text())
     assert again["episodes"][0] == first["episodes"][0] and again["jobs_failed"] == 2
+
+
+def test_a_bad_key_or_model_stops_the_endpoints_later_jobs():
+    # second review of 5 Dec: 401 / 404 refuse every request, so the breaker must trip on them (not only on no answer)
+    import httpx
+
+    from supportgym.agents.llm_client import EndpointStatusError
+    from supportgym.eval.jobs import endpoint_down
+
+    def status(code):
+        request = httpx.Request("POST", "http://llm.test/v1/chat/completions")
+        return EndpointStatusError("http://llm.test/v1", f"HTTP {code}", request=request,
+                                   response=httpx.Response(code, request=request))
+    assert [endpoint_down(status(c)) for c in (400, 401, 403, 404, 405, 413, 422, 429, 500, 503)] == [
+        False, True, True, True, True, False, False, True, True, True]
+    assert endpoint_down(EndpointError("http://llm.test/v1", "cannot reach")) and not endpoint_down(RuntimeError("x"))
+
+
+def test_the_pipelines_model_is_pinned_too(tmp_path, monkeypatch):
+    # second review of 5 Dec: the ticket pipeline's LLM roles read SUPPORTGYM_LLM_MODEL as well
+    monkeypatch.setenv("SUPPORTGYM_LLM_MODEL", "m1")
+    monkeypatch.setenv("SUPPORTGYM_LLM_BASE_URL", DEAD_URL)
+    cfg = BenchConfig(envs=["ticket-v1"], agents=["pipeline", "rules"], tasks=[], splits=["test"], episodes=1)
+    pinned = bench.pin_model(cfg, bench.plan(cfg))
+    assert pinned.endpoint_model == "m1"
+    kwargs = {j.agent: dict(j.agent_kwargs) for j in bench.plan(pinned).jobs}
+    assert kwargs["pipeline"]["model"] == "m1" and "model" not in kwargs["rules"]

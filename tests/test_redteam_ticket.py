@@ -2767,3 +2767,7 @@ def test_an_order_id_glued_to_a_word_is_still_named():
     text = "ref_ORD-12345_ ref_ord-4455_ xORD-7788 ord-5566 record-2024 RECORD-2024 ACCORD-100 (ORD123) ORD-12345678"
     assert [m.group(0) for m in ORDER_ID.finditer(text)] == ["ORD-12345", "ord-4455", "ord-5566", "ORD123",
                                                             "ORD-12345678"]
+    from supportgym.envs.ticket.grading import targets  # the remedy's target order reads ids the same way
+
+    assert [m.group(1) for m in targets._ORDER_ID.finditer(text.lower())] == [m.group(0).lower().lstrip("ord-")
+                                                                               for m in ORDER_ID.finditer(text)]

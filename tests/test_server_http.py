@@ -392,3 +392,27 @@ def test_one_client_cannot_take_every_session():
         assert c.post("/reset", json={}).status_code == 200
     with TestClient(toy_app(max_sessions=10, max_sessions_per_client=0)) as c:
         assert all(open_session(c)[0] for _ in range(10))  # 0: no limit
+
+
+def test_a_clients_share_is_released_by_every_way_a_session_ends():
+    # second review of 5 Dec: expiry (reaper or a late request), close and clear each give the client its slot back
+    from supportgym.core.registry import make as make_env
+
+    now = [0.0]
+    store = SessionStore(max_sessions=10, ttl_s=5, clock=lambda: now[0], max_per_client=2)
+    served = Catalog([TOY_ID], TOY_ID).resolve(TOY_ID)
+    a = store.add(served, make_env(TOY_ID), "http", "1.2.3.4")
+    store.add(served, make_env(TOY_ID), "http", "1.2.3.4")
+    with pytest.raises(ApiError) as full:
+        store.add(served, make_env(TOY_ID), "http", "1.2.3.4")
+    assert full.value.code == "client_capacity_reached"
+    store.drop(a.id)
+    c = store.add(served, make_env(TOY_ID), "http", "1.2.3.4")
+    now[0] = 10.0
+    with pytest.raises(ApiError):
+        store.get(c.id)  # expired on its own request
+    assert store.reap() == 1  # the other one, by the reaper
+    store.add(served, make_env(TOY_ID), "http", "1.2.3.4")
+    store.add(served, make_env(TOY_ID), "ws", "1.2.3.4")
+    store.clear()
+    assert store._per_client == {} and len(store) == 0

@@ -55,6 +55,9 @@ def signature(r: Reading, info: OrderInfo) -> str:
 
 class PipelineAgent(Agent):
     name = "pipeline"
+    #: its LLM roles answer with $SUPPORTGYM_LLM_MODEL when $SUPPORTGYM_LLM_BASE_URL is set: bench records that model
+    #: and hands it back on --resume (eval.bench.reads_model)
+    reads_llm_model = True
 
     def __init__(
         self,

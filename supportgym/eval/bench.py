@@ -224,7 +224,7 @@ def plan(config: BenchConfig) -> Plan:
                 agent_cls = load(table[name])
                 uses_endpoint = name in ENDPOINT_AGENTS or getattr(agent_cls, "uses_endpoint", False)
                 wanted = {"seed": config.seed, **AGENT_DEFAULTS.get(name, {}), **config.agent_kwargs}
-                if uses_endpoint and config.endpoint_model and "model" not in wanted:
+                if reads_model(name, agent_cls) and config.endpoint_model and "model" not in wanted:
                     wanted["model"] = config.endpoint_model
                 kwargs = accepted_kwargs(agent_cls, wanted)
                 if uses_endpoint:
@@ -503,6 +503,13 @@ def run_bench(
 MODEL_KWARGS = ("model", "checkpoint")
 
 
+def reads_model(name: str, agent_cls: type) -> bool:
+    """Whether the agent answers with the model ``$SUPPORTGYM_LLM_MODEL`` names when no ``model`` is given: the
+    endpoint agents, and those whose roles call one when ``$SUPPORTGYM_LLM_BASE_URL`` is set (``reads_llm_model``:
+    the ticket pipeline)."""
+    return name in ENDPOINT_AGENTS or any(getattr(agent_cls, flag, False) for flag in ("uses_endpoint", "reads_llm_model"))
+
+
 def pin_model(config: BenchConfig, the_plan: Plan) -> BenchConfig:
     """Record the model endpoint agents take from ``$SUPPORTGYM_LLM_MODEL`` (no ``--model``) as the run's
     ``endpoint_model``: results.json then names it, and ``--resume``, which plans with the run's own config, hands it to
@@ -511,8 +518,9 @@ def pin_model(config: BenchConfig, the_plan: Plan) -> BenchConfig:
     does not know (a review of 5 Dec: ``sac`` was then skipped on --resume and its finished episodes dropped)."""
     model = os.environ.get("SUPPORTGYM_LLM_MODEL")
     remote = config.agent_kwargs.get("base_url") or os.environ.get("SUPPORTGYM_LLM_BASE_URL")
+    readers = {(j.agent, j.agent_entry) for j in the_plan.jobs}
     if (not model or not remote or "model" in config.agent_kwargs or config.endpoint_model
-            or not any(j.endpoint for j in the_plan.jobs)):
+            or not any(reads_model(name, load(entry)) for name, entry in readers)):
         return config  # a local model (no base_url) is named by --model alone
     return config.model_copy(update={"endpoint_model": model})
 

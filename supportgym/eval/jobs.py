@@ -195,12 +195,18 @@ def execute(job: Job, max_steps: int) -> dict[str, Any]:
     return _tag({**rec.model_dump(mode="json"), "status": STATUS_OK}, job)
 
 
+#: answers that refuse one request, not the endpoint's every request: a body it cannot take (400, 413, 422: a prompt
+#: over the model's context length); a bad key (401, 403) or model or path (404, 405) refuses them all
+REFUSED_REQUEST = frozenset({400, 413, 422})
+
+
 def endpoint_down(error: BaseException) -> bool:
-    """Whether a failure says the endpoint is down (no answer, 429, 5xx, an answer that is no chat completion) rather
-    than that it refused this one request (another 4xx, e.g. a prompt over the model's context length): only the first
-    stops the endpoint's later jobs (``DeadEndpoints``); a refused request would stop them on every ``--resume``."""
+    """Whether a failure says the endpoint cannot answer this run (no answer, a bad key, model or path, 429, 5xx, an
+    answer that is no chat completion) rather than that it refused this one request: only the first stops the
+    endpoint's later jobs (``DeadEndpoints``); a refused request would stop them on every ``--resume`` (review of
+    5 Dec), and a bad key not stopping them cost every job its retries (a second review)."""
     status = getattr(getattr(error, "response", None), "status_code", None)
-    return isinstance(error, EndpointError) and (status is None or status == 429 or status >= 500)
+    return isinstance(error, EndpointError) and status not in REFUSED_REQUEST
 
 
 def error_record(job: Job, error: BaseException, attempts: int, steps_taken: int = 0) -> dict[str, Any]:

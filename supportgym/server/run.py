@@ -90,6 +90,9 @@ def run_uvicorn(app: Any, sock: socket.socket, opts: RunOptions) -> None:
         app, log_level=opts.log_level, access_log=False, ws="websockets-sansio", ws_max_size=opts.ws_max_bytes,
         http="httptools" if installed("httptools") else "h11", loop="uvloop" if installed("uvloop") else "asyncio",
         timeout_keep_alive=opts.keep_alive_s, limit_concurrency=opts.max_connections,
+        # the socket's peer, as granian reports it: uvicorn would take X-Forwarded-For from a loopback client, which
+        # let any local client dodge --max-sessions-per-client (review of 5 Dec)
+        proxy_headers=False,
     )
     uvicorn.Server(config).run(sockets=[sock])
 

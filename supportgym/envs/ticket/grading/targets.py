@@ -24,7 +24,8 @@ from .lexicon import Rx, lexicon_file
 from .textnorm import fold
 
 TARGETS_PATH = DATA / "targets_i18n.yaml"
-_ORDER_ID = re.compile(r"\bord-?(\d{3,})\b")
+#: as ``models.ORDER_ID`` (on folded text, with the digits as a group): "ref_ord-34567_" names the order too
+_ORDER_ID = re.compile(r"(?<![0-9a-z])ord-?(\d{3,})(?![0-9a-z])")
 #: where a relative clause or an apposition of its own starts: an order named after it plays another role ("the refund
 #: for ORD-1, which replaces the earlier charge on ORD-2", "le remboursement de ORD-1, qui annule le prelevement de ORD-2")
 _OTHER_ROLE = re.compile(
