@@ -1,0 +1,49 @@
+"""The honest side of the reply score: replies a capable agent wrote to the validation parts must keep their credit.
+
+The red-team tests pin what reading-free replies may earn; this pins what honest ones earn, so that a grader change
+that marks honest replies down shows here (benchmarks/inbox_reply_honest.py prints the full table). The figures of 5 Dec:
+honest 0.674 over 100 replies (25 below 0.5), the rules template 0.708, a generic reply 0.141. Real-mail replies need the
+corpora; without them the other 75 are scored (0.649, 24 below 0.5).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from inbox_reply_honest import DATA, emails_by_id, probes  # noqa: E402
+
+from supportgym.envs.inbox.env import InboxEnv  # noqa: E402
+from supportgym.envs.inbox.reply import EmailScorer, reply_quality  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def scored() -> dict[str, list[float]]:
+    rows = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+    rows = [r for r in rows if InboxEnv.missing_data(r["split"]) is None]  # real mail only beside the corpora
+    emails = emails_by_id({r["split"] for r in rows})
+    out: dict[str, list[float]] = {}
+    for r in rows:
+        le = emails[(r["split"], r["email_id"])]
+        sc = EmailScorer.build(le)
+        for kind, text in {"honest": r["reply"], **probes(le)}.items():
+            out.setdefault(kind, []).append(reply_quality(sc, le.gold.category, text, "bag", True))
+    return out
+
+
+def test_honest_replies_keep_their_credit(scored):
+    honest = scored["honest"]
+    assert statistics.fmean(honest) >= 0.62 and sum(q < 0.5 for q in honest) <= 0.35 * len(honest)
+
+
+def test_honest_replies_are_far_above_replies_that_say_nothing(scored):
+    honest = statistics.fmean(scored["honest"])
+    assert honest > statistics.fmean(scored["generic"]) + 0.4
+    assert honest > statistics.fmean(scored["catalogue"]) + 0.4
+    assert honest > statistics.fmean(scored["names_list"]) + 0.08
