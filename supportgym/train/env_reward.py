@@ -10,8 +10,12 @@ component. Nothing here reads gold labels.
 Multi-step environments (tooldesk, ticket) use the states an expert agent (``rules``)
 visits: a row records the expert's actions so far, the reward replays them and then
 steps the model's action, scoring that one decision (the seed's SFT -> GRPO recipe on
-expert states). Whole episodes played by the model through tool calls are the other
-mode: :mod:`supportgym.train.env_tools` (``episode_mode="episode"``).
+expert states). Where the environment grades only at the end (ticket: every step before
+SUBMIT earns 0 or a small workflow penalty), that step's own reward says nothing of the
+decision, so the row also records the expert's actions after it and the reward plays them
+after the model's action: the decision is scored by the episode's outcome when the expert
+finishes it (``SCORED_TO_THE_END``). Whole episodes played by the model through tool calls
+are the other mode: :mod:`supportgym.train.env_tools` (``episode_mode="episode"``).
 """
 
 from __future__ import annotations
@@ -36,6 +40,15 @@ class PromptRow:
     env_task: str
     env_options: str  # JSON, so the dataset column stays a plain string
     env_prefix: str = "[]"  # JSON list of the actions that lead to this decision
+    env_suffix: str = "[]"  # JSON list of the expert's actions after it (played after the model's, SCORED_TO_THE_END)
+
+
+#: environments whose grade arrives at the end of the episode: a decision is scored by the episode's outcome when the
+#: expert finishes it. A red team of 5 Dec scored ticket decisions by their own step: every DRAFT, TAG or ESCALATE
+#: earned 0 whatever it was (the grade came at SUBMIT, on the expert's replayed draft), and SUBMIT in place of QA
+#: earned the expert's whole grade, so a policy that drafted "ok" and submitted at once got twice `rules`' training
+#: reward (0.332 against 0.166 per state) and scored 0 on the test split. The tool desk's rewards are per step.
+SCORED_TO_THE_END = frozenset({"ticket"})
 
 
 def single_step_options(env_name: str) -> dict[str, Any]:
@@ -64,17 +77,24 @@ def build_prompts(env: str, render: Callable[[list[dict[str, str]], str], str], 
     i = 0
     while len(rows) < n:
         obs = e.reset(seed=seed + i, task=task, **opts)
-        prefix: list[Any] = []
+        actions: list[Any] = []
+        first = len(rows)
         if agent is not None:
             agent.bind(e, seed=seed + i)
-        while not obs.done and len(rows) < n:
-            rows.append(PromptRow(render(fmt.messages(obs), fmt.json_prefix()), seed + i, task, json.dumps(opts),
-                                  json.dumps(prefix)))
+        while not obs.done:
+            if len(rows) < n:
+                rows.append(PromptRow(render(fmt.messages(obs), fmt.json_prefix()), seed + i, task, json.dumps(opts),
+                                      json.dumps(actions)))
+            elif s.name not in SCORED_TO_THE_END:
+                break
             if agent is None:
                 break
             action = _dump_action(agent.act(obs))
-            prefix.append(action)
+            actions.append(action)
             obs = e.step(action)
+        if s.name in SCORED_TO_THE_END:  # the expert's actions after each decision of this episode
+            for k, row in enumerate(rows[first:]):
+                row.env_suffix = json.dumps(actions[k + 1:])
         i += 1
     return rows
 
@@ -96,7 +116,8 @@ class EnvReward:
         self._env = make(self.env_id)
 
     def score(self, completion: str, seed: int, task: str, options: dict[str, Any],
-              prefix: list[Any] | None = None) -> tuple[float, dict[str, float], dict[str, Any]]:
+              prefix: list[Any] | None = None, suffix: list[Any] | None = None
+              ) -> tuple[float, dict[str, float], dict[str, Any]]:
         obs = self._env.reset(seed=seed, task=task, **options)
         for past in prefix or []:
             obs = self._env.step(past)
@@ -104,20 +125,32 @@ class EnvReward:
         # the same completion of the action as the llm agent at evaluation time
         action, _, _ = finish_action(self.fmt.env_name, self.fmt, parsed.data or {}, obs)
         after = self._env.step(action)
+        reward = float(after.reward or 0.0)
         bd = after.reward_breakdown.components() if after.reward_breakdown is not None else {}
+        if self.fmt.env_name in SCORED_TO_THE_END:
+            # the expert finishes the episode after the model's decision: its outcome is the decision's reward
+            for later in suffix or []:
+                if after.done:
+                    break
+                after = self._env.step(later)
+                reward += float(after.reward or 0.0)
+                for k, v in (after.reward_breakdown.components() if after.reward_breakdown is not None else {}).items():
+                    bd[k] = bd.get(k, 0.0) + v
         info = {"valid_json": float(parsed.ok and "no_json" not in parsed.repairs),
                 "action": action}
-        return float(after.reward or 0.0), bd, info
+        return reward, bd, info
 
     def __call__(self, prompts: list[Any], completions: list[Any], env_seed: list[int], env_task: list[str],
-                 env_options: list[str], env_prefix: list[str] | None = None,
+                 env_options: list[str], env_prefix: list[str] | None = None, env_suffix: list[str] | None = None,
                  log_metric: Callable[[str, float], None] | None = None, **_: Any) -> list[float]:
         rewards: list[float] = []
         sums: dict[str, float] = defaultdict(float)
         prefixes = env_prefix or ["[]"] * len(completions)
-        for comp, seed, task, opts, pre in zip(completions, env_seed, env_task, env_options, prefixes, strict=True):
+        suffixes = env_suffix or ["[]"] * len(completions)
+        for comp, seed, task, opts, pre, post in zip(completions, env_seed, env_task, env_options, prefixes, suffixes,
+                                                      strict=True):
             text = comp if isinstance(comp, str) else comp[-1]["content"]
-            r, bd, info = self.score(text, int(seed), task, json.loads(opts), json.loads(pre))
+            r, bd, info = self.score(text, int(seed), task, json.loads(opts), json.loads(pre), json.loads(post))
             rewards.append(r)
             for k, v in bd.items():
                 sums[f"env/{k}"] += v
