@@ -60,3 +60,17 @@ def test_ticket_rows_carry_the_experts_actions_after_each_decision():
         assert json.loads(row.env_prefix) == actions[:k] and json.loads(row.env_suffix) == actions[k + 1:]
     assert actions[-1]["type"] == "SUBMIT"
     assert all(r.env_suffix == "[]" for r in build_prompts("tooldesk", lambda m, p: p, n=4, seed=0))
+
+
+def test_a_mended_completion_is_logged_as_mended_not_valid():
+    # red team of 5 Dec: no closing brace, prose after the object: the same reward (the evaluation parser mends it
+    # too) but `env/valid_json` read 1.00, so format drift never showed in the training logs
+    reward = EnvReward("inbox")
+    row = build_prompts("inbox", lambda messages, prefix: prefix, n=1, seed=0)[0]
+    whole = ('spam", "category": "spam_phishing", "route_to": "trash", "flag_review": false, '
+             '"summary": "", "reply_draft": ""}')
+    scored = {text: reward.score(text, row.env_seed, row.env_task, json.loads(row.env_options))
+              for text in (whole, whole[:-1], whole + " That is my answer.")}
+    (r0, _, ok), (r1, _, cut), (r2, _, prose) = scored.values()
+    assert r0 == r1 == r2 and ok["valid_json"] == 1.0 and ok["mended_json"] == 0.0
+    assert cut["valid_json"] == prose["valid_json"] == 0.0 and cut["mended_json"] == prose["mended_json"] == 1.0

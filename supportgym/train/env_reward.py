@@ -136,7 +136,11 @@ class EnvReward:
                 reward += float(after.reward or 0.0)
                 for k, v in (after.reward_breakdown.components() if after.reward_breakdown is not None else {}).items():
                     bd[k] = bd.get(k, 0.0) + v
-        info = {"valid_json": float(parsed.ok and "no_json" not in parsed.repairs),
+        # valid: parsed as written. A completion the lenient parser had to mend (no closing brace, prose after it,
+        # a key twice) earns what the agent would earn at evaluation, but counts as mended, not valid: logged as
+        # valid it hid format drift from the training logs (red team of 5 Dec)
+        info = {"valid_json": float(parsed.ok and not parsed.repairs),
+                "mended_json": float(parsed.ok and bool(parsed.repairs) and "no_json" not in parsed.repairs),
                 "action": action}
         return reward, bd, info
 
@@ -155,6 +159,7 @@ class EnvReward:
             for k, v in bd.items():
                 sums[f"env/{k}"] += v
             sums["env/valid_json"] += info["valid_json"]
+            sums["env/mended_json"] += info["mended_json"]
             sums["env/total"] += r
         self.last = log_means(sums, len(rewards), log_metric)
         return rewards
