@@ -144,3 +144,27 @@ def test_missing_source_module_is_a_clear_config_error(monkeypatch: pytest.Monke
         emails_for_split("hard:test", 3, 0)
     with pytest.raises(ConfigError, match="endless"):
         whole_split("train")
+
+
+def test_the_export_carries_all_the_gold_the_reward_reads(tmp_path: Path) -> None:
+    """Red team of 5 Dec: the export kept only the four labels, so an exported part was graded differently (rules
+    0.624 on an exported real:test against 0.684 on the split: ham's reply graded, no partial routing credit; 0.691
+    against 0.659 on handwritten:test: no facts to cite), where the docs offered it as the same measurement."""
+    out = export(tmp_path, "hw.jsonl", "--split", "handwritten:test", "--n", "60", "--seed", "0")
+    expected = {e.id: e.gold for e in whole_split("handwritten:test")}
+    back = load_jsonl(out)
+    assert [b.gold for b in back] == [expected[b.id] for b in back]
+    assert any(b.gold.key_facts for b in back) and any(b.gold.acceptable_routes for b in back)
+    assert any(b.gold.reply_expected is False for b in back)
+    assert load_jsonl(out) == back and export(tmp_path, "again.jsonl", "--split", "handwritten:test", "--n", "60",
+                                              "--seed", "0").read_bytes() == out.read_bytes()
+
+
+def test_an_hf_export_replaces_only_an_earlier_dataset(tmp_path: Path) -> None:
+    pytest.importorskip("datasets")
+    out = export(tmp_path, "ds", "--split", "test", "--n", "3", "--format", "hf")
+    (out / "notes.txt").write_text("mine")  # a folder with the dataset's files and someone's own: it stays
+    r = RUN.invoke(app, ["export", "--out", str(out), "--split", "test", "--n", "3", "--format", "hf"])
+    assert isinstance(r.exception, ConfigError) and (out / "notes.txt").read_text() == "mine"
+    (out / "notes.txt").unlink()
+    assert export(tmp_path, "ds", "--split", "test", "--n", "4", "--format", "hf").is_dir()

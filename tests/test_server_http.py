@@ -416,3 +416,18 @@ def test_a_clients_share_is_released_by_every_way_a_session_ends():
     store.add(served, make_env(TOY_ID), "ws", "1.2.3.4")
     store.clear()
     assert store._per_client == {} and len(store) == 0
+
+
+def test_real_mail_is_served_only_when_the_server_allows_it():
+    # red team of 5 Dec: /reset with split real:test and each step's reward breakdown gave away all 238 labels in 16
+    # resets; the --allow-real-mail gate covered only the dashboard
+    from supportgym.server import ServerConfig, create_app
+
+    with TestClient(create_app(ServerConfig(default_env="inbox-v1", envs=["inbox-v1"], dashboard=False))) as c:
+        for body in ({"split": "real:test"}, {"task": "split:real:validation"}, {"split": "real:train", "seed": 1}):
+            r = c.post("/reset", json=body)
+            assert r.status_code == 403 and r.json()["error"]["code"] == "real_mail_not_served", body
+        with c.websocket_connect("/ws") as ws:
+            ws.send_text(json.dumps({"type": "reset", "data": {"split": "real:test"}}))
+            assert json.loads(ws.receive_text())["data"]["reason"] == "real_mail_not_served"
+        assert c.post("/reset", json={"split": "test", "seed": 0}).status_code == 200  # generated mail is public

@@ -52,6 +52,15 @@ def jsonl_text(emails: list) -> str:
     return "".join(json.dumps(to_record(e), ensure_ascii=False) + "\n" for e in emails)
 
 
+def _dataset_file(p: Path) -> bool:
+    """A file ``Dataset.save_to_disk`` writes: its two JSON files and its Arrow shards."""
+    return p.is_file() and (p.name in DATASET_FILES or (p.name.startswith("data-") and p.suffix == ".arrow"))
+
+
+#: the optional gold keys, in every row of a dataset (a column has one type: absent is empty or None)
+_GOLD_DEFAULTS = {"acceptable_routes": [], "key_facts": [], "reply_expected": None}
+
+
 def write_hf(emails: list, out: Path) -> Path:
     """A Hugging Face ``datasets`` dataset (``save_to_disk``), swapped into place in one rename."""
     try:
@@ -65,8 +74,9 @@ def write_hf(emails: list, out: Path) -> Path:
     for e in emails:
         r = to_record(e)
         r.setdefault("attachments", [])
-        r["gold"] = r.get("gold")
+        r["gold"] = {**_GOLD_DEFAULTS, **r["gold"]} if r.get("gold") else None  # type: ignore[dict-item]
         rows.append(r)
+    out = out.resolve()  # "." has no name to put a temporary folder beside (a traceback before)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
@@ -110,8 +120,10 @@ def export_command(
     if format == "hf":
         if out.exists() and not out.is_dir():
             raise ConfigError(f"--out {out}: is a file; with --format hf, allowed: a folder (the dataset)")
-        if out.is_dir() and any(out.iterdir()) and not all((out / f).is_file() for f in DATASET_FILES):
-            # the folder is replaced as a whole: only an earlier dataset may go, never someone's other files
+        if out.is_dir() and any(out.iterdir()) and not (all((out / f).is_file() for f in DATASET_FILES)
+                                                         and all(_dataset_file(p) for p in out.iterdir())):
+            # the folder is replaced as a whole: only an earlier dataset may go, never someone's other files (it used
+            # to be enough that the two dataset files were there: a red team of 5 Dec lost notes.txt and src/ so)
             raise ConfigError(f"--out {out}: a folder that holds other files than a dataset; allowed: a new or empty "
                               f"folder, or one an earlier --format hf export wrote ({', '.join(DATASET_FILES)})")
         check_output_file(out / "dataset_info.json")  # the folder is replaced as a whole; can it be written there?

@@ -49,8 +49,8 @@ def serve(
     server: str = typer.Option("auto", help="ASGI server: granian (the server extra), uvicorn, or auto "
                                "(granian when installed, else uvicorn)"),
     allow_llm: bool = typer.Option(False, "--allow-llm", help="let the dashboard run agents that load a language model"),
-    allow_real_mail: bool = typer.Option(False, "--allow-real-mail", help="let the dashboard run episodes of the real:* "
-                                         "splits (their reports show the labels of the server's mail)"),
+    allow_real_mail: bool = typer.Option(False, "--allow-real-mail", help="serve the real:* splits, over the API and on "
+                                         "the dashboard (each step's reward and each report tell the labels of the server's mail)"),
     dashboard: bool = typer.Option(True, help="mount the dashboard at /dashboard (--no-dashboard: the env routes only)"),
     warm_up: bool = typer.Option(True, help="load models (ticket-v0's MiniLM) before taking requests"),
     keep_alive: int = typer.Option(5, min=1, help="seconds an idle keep-alive connection stays open"),

@@ -46,8 +46,9 @@ class ServerConfig(Model):
     dashboard: bool = True
     #: let the dashboard run agents that load a language model inside the server (`serve --allow-llm`)
     allow_llm: bool = False
-    #: let the dashboard run episodes of the ``real:*`` splits (`serve --allow-real-mail`): their reports show the
-    #: labels of mail that lies only on the server (the corpora folder, perhaps a team's own mail)
+    #: serve the ``real:*`` splits, over the API and on the dashboard (`serve --allow-real-mail`): each step's reward
+    #: breakdown, like a dashboard report, tells the labels of mail that lies only on the server (the corpora folder,
+    #: perhaps a team's own mail)
     allow_real_mail: bool = False
     #: dashboard episodes run at the same time; more get 429
     max_dashboard_runs: int = Field(2, ge=1)

@@ -153,6 +153,14 @@ class Service:
     def _prepare_reset(self, served: Served, req: ResetBody, options: dict[str, Any]) -> tuple[Any, dict[str, Any], bool]:
         extra = bool(options)
         options = check_options(served, req, options, self.config.reset_limits)
+        if not self.config.allow_real_mail and any(
+                (v or "").removeprefix("split:").startswith("real:") for v in (req.task, req.split)):
+            # a red team of 5 Dec read every label of real:test through /reset and each step's reward breakdown (238
+            # emails in 16 resets): the gate the dashboard had, for the API too. The real mail lies only on the server
+            # (the corpora, perhaps a team's own mail); the generated and hand-written splits are public anyway
+            raise ApiError(403, "real_mail_not_served",
+                           "the real:* splits are served only by `supportgym serve --allow-real-mail`: each step's "
+                           "reward tells the labels of mail that lies only on this server")
         # Always reset a fresh instance and swap it in on success: a reset that fails half-way
         # (bad option) must leave the session's current episode exactly as it was.
         return served.make(), {"seed": req.seed, "episode_id": req.episode_id, "task": req.task, **options}, extra
