@@ -347,3 +347,27 @@ def test_a_note_whose_first_line_names_a_body_alias_is_not_a_table(tmp_path, fir
     note = tmp_path / "note.txt"
     note.write_text(f"{first_line}\nFrom: a@x.org\n\nHello\n", encoding="utf-8")
     assert detect_format(note) == "eml"
+
+
+def test_a_renamed_repeat_never_takes_an_id_the_file_already_has(tmp_path):
+    # red team of 5 Dec: rows "A1#2, A1, A1" gave the third row "A1#2" again; with episodes of one email the eval's
+    # id map then gave the second email the third one's labels
+    path = tmp_path / "t.csv"
+    path.write_text("id,subject,body\nA1#2,third,x\nA1,first,y\nA1,second,z\n", encoding="utf-8")
+    emails = load_csv(path, mapping={"id": "id", "subject": "subject", "body": "body"})
+    assert [(e.id, e.email.header.subject) for e in emails] == [("A1#2", "third"), ("A1", "first"), ("A1#3", "second")]
+
+
+def test_jsonl_text_is_cleaned_as_the_other_formats_clean_it(tmp_path):
+    # red team of 5 Dec: a lone surrogate (an emoji cut in half) made every string the agent quoted invalid, and the
+    # episode stalled on that email until max_steps, exit 0 with nothing scored
+    from supportgym.envs.inbox.importers import load_jsonl
+
+    path = tmp_path / "m.jsonl"
+    path.write_text('{"id": "a1", "sender": "x@y.z", "subject": "half \\ud83d", "body": "b \\ud800 c\\u0000"}\n',
+                    encoding="utf-8")
+    e = load_jsonl(path)[0]
+    assert "\ud800" not in e.email.body and "\x00" not in e.email.body and "\ud83d" not in e.email.header.subject
+    path.write_text('{"id": "a\\n1", "sender": "x@y.z", "subject": "s", "body": "b"}\n', encoding="utf-8")
+    with pytest.raises(DataFormatError, match=r"m.jsonl:1: id: .*printable"):
+        load_jsonl(path)

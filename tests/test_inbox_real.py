@@ -223,3 +223,16 @@ def test_without_corpora_checker_and_bench_skip_real_splits(monkeypatch, tmp_pat
     assert "split:test" in tasks and not any(t.startswith("split:real:") for t in tasks)
     assert any("real:test" in s["reason"] for s in p.skipped)
     check_env("inbox-v1", max_steps=50, seeds=(0,))  # passes without reading real mail
+
+
+@pytest.mark.parametrize("content, needle", [(b"s\xff\xfeo\x00", "not UTF-8"), (b"- a\n- b\n", "expected a mapping"),
+                                             (b"sources: 3\n", "invalid real-mail sources: sources:")])
+def test_a_bad_sources_file_is_one_clear_error(tmp_path, content, needle):
+    # red team of 5 Dec: a UTF-16 file gave a UnicodeDecodeError traceback, a list a multi-line pydantic dump
+    from supportgym.core.errors import DataFormatError
+
+    path = tmp_path / "sources.yaml"
+    path.write_bytes(content)
+    with pytest.raises(DataFormatError, match=needle) as err:
+        real.load_labels(path)
+    assert "\n" not in str(err.value)

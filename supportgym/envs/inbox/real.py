@@ -138,16 +138,23 @@ def load_labels(path: str | Path | None = None) -> RealLabels:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as err:
         raise ConfigError(f"real-mail sources file {path}: {err.strerror}; set ${SOURCES_ENV} to a readable YAML file")
+    except UnicodeDecodeError as err:  # a UTF-16 file from a Windows editor: a traceback before (red team of 5 Dec)
+        raise DataFormatError(path, f"not UTF-8 (byte {err.object[err.start]:#04x} at offset {err.start}); allowed: a "
+                                    "YAML file saved as UTF-8") from None
     except yaml.YAMLError as err:
         raise DataFormatError(path, f"not valid YAML: {err}") from None
     if isinstance(raw, dict) and path != LABELS_FILE:
         # a user's file may give only its sources (and families): the split rule and stand-ins are ours
         base = yaml.safe_load(LABELS_FILE.read_text(encoding="utf-8"))
         raw = {k: base[k] for k in ("version", "split", "route_families", "stand_ins") if k not in raw} | raw
+    if not isinstance(raw, dict):
+        raise DataFormatError(path, f"expected a mapping with a `sources` list (docs/inbox_real.md), got "
+                                    f"{type(raw).__name__}")
     try:
         return RealLabels.model_validate(raw)
     except ValidationError as err:
-        raise DataFormatError(path, f"invalid real-mail sources: {err}") from None
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'file'}: {e['msg']}" for e in err.errors(include_url=False))
+        raise DataFormatError(path, f"invalid real-mail sources: {problems}") from None
 
 
 def _candidates() -> list[Path]:

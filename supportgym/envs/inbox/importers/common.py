@@ -121,20 +121,26 @@ def unique_ids(emails: list[LabelledEmail], source: str) -> list[LabelledEmail]:
     one id per email, and the suffix depends only on the id and the message's position.
     """
     seen: dict[str, int] = {}
+    # every id of the file is taken before any is renamed: rows "A1#2, A1, A1" made the third "A1#2" again, and one of
+    # two emails with the same id lost its labels (a red team of 5 Dec)
+    taken = {item.id for item in emails}
     out: list[LabelledEmail] = []
     renamed: list[tuple[str, str]] = []
     for item in emails:
         count = seen.get(item.id, 0)
         seen[item.id] = count + 1
         if count:
-            new_id = f"{item.id}#{count + 1}"
+            n = count + 1
+            while f"{item.id}#{n}" in taken:
+                n += 1
+            new_id = f"{item.id}#{n}"
+            taken.add(new_id)
             renamed.append((item.id, new_id))
             header = item.email.header.model_copy(update={"id": new_id})
             item = item.model_copy(update={
                 "email": item.email.model_copy(update={"header": header}),
                 "meta": {**item.meta, "duplicate_of": item.id, "source": item.meta.get("source", source)},
             })
-            seen[new_id] = 1
         out.append(item)
     if renamed:  # the ids a user wrote are what they look results up by: never rename them silently
         old, new = renamed[0]

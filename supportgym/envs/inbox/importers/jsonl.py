@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 from ....core.errors import DataFormatError
 from ....core.io import write_text_atomic
 from ..models import Category, Gold, LabelledEmail, Priority, Route
-from .common import FALLBACK_TIMESTAMP, make_email, normalize_timestamp
+from .common import FALLBACK_TIMESTAMP, clean_text, make_email, normalize_timestamp
 from .gold import canonical_label
 
 #: How many bad lines one error message lists before it says "and N more".
@@ -71,6 +71,14 @@ class JsonlEmail(_Strict):
     @classmethod
     def _iso(cls, value: str | None) -> str | None:
         return None if value is None else normalize_timestamp(value)
+
+    @field_validator("id")
+    @classmethod
+    def _printable(cls, value: str) -> str:
+        if clean_text(value) != value or any(c in value for c in "\n\r\t"):  # refused, not repaired as text is:
+            # results are looked up by id
+            raise ValueError("holds a lone UTF-16 surrogate, a control character or a line break; allowed: printable text")
+        return value
 
 
 ALLOWED_KEYS = tuple(JsonlEmail.model_fields)
@@ -128,9 +136,12 @@ def _validate(obj: object) -> JsonlEmail:
 
 def to_labelled(record: JsonlEmail, source: str) -> LabelledEmail:
     gold = Gold(**record.gold.model_dump()) if record.gold else None
+    # text as the other importers clean it: a lone surrogate ("\ud800", an emoji cut in half by a JavaScript tool)
+    # is replaced, control characters dropped; kept, it made every string the agent quoted from the email invalid and
+    # the episode stalled on it until max_steps (a red team of 5 Dec)
     return make_email(
-        id=record.id, sender=record.sender, subject=record.subject, body=record.body,
-        timestamp=record.timestamp or FALLBACK_TIMESTAMP, attachments=list(record.attachments),
+        id=record.id, sender=clean_text(record.sender), subject=clean_text(record.subject), body=clean_text(record.body),
+        timestamp=record.timestamp or FALLBACK_TIMESTAMP, attachments=[clean_text(a) for a in record.attachments],
         gold=gold, meta={"source": source, "format": "jsonl"},
     )
 
