@@ -371,3 +371,17 @@ def test_jsonl_text_is_cleaned_as_the_other_formats_clean_it(tmp_path):
     path.write_text('{"id": "a\\n1", "sender": "x@y.z", "subject": "s", "body": "b"}\n', encoding="utf-8")
     with pytest.raises(DataFormatError, match=r"m.jsonl:1: id: .*printable"):
         load_jsonl(path)
+
+
+def test_attachment_names_are_bounded_and_the_cut_noted(tmp_path):
+    from supportgym.envs.inbox.importers import load_jsonl
+    from supportgym.envs.inbox.importers.limits import MAX_ATTACHMENT_NAME_CHARS, MAX_ATTACHMENTS
+
+    path = tmp_path / "m.jsonl"
+    names = [f"f{i}.pdf" for i in range(5000)] + ["x" * 10_000]
+    path.write_text('{"id": "a1", "sender": "x@y.z", "subject": "s", "body": "b", "attachments": '
+                    + __import__("json").dumps(names[::-1]) + '}\n', encoding="utf-8")
+    e = load_jsonl(path)[0]
+    assert len(e.email.header.attachments) == MAX_ATTACHMENTS
+    assert max(map(len, e.email.header.attachments)) == MAX_ATTACHMENT_NAME_CHARS
+    assert "attachments 5001->100 names" in e.meta["truncated"]

@@ -9,7 +9,7 @@ import warnings
 from datetime import UTC, datetime
 
 from ..models import Email, EmailHeader, Gold, LabelledEmail
-from .limits import MAX_BODY_CHARS, MAX_HEADER_CHARS, cut
+from .limits import MAX_ATTACHMENT_NAME_CHARS, MAX_ATTACHMENTS, MAX_BODY_CHARS, MAX_HEADER_CHARS, cut
 
 #: Used when a message has no usable date, so that the same file always imports the same way.
 FALLBACK_TIMESTAMP = "1970-01-01T00:00:00Z"
@@ -162,7 +162,14 @@ def make_email(
     body, body_cut = cut(body, MAX_BODY_CHARS)
     notes += [f"{name} {note}" for name, note in (("sender", sender_cut), ("subject", subject_cut), ("body", body_cut))
               if note]
+    attachments = list(attachments or [])
+    if len(attachments) > MAX_ATTACHMENTS:
+        notes.append(f"attachments {len(attachments)}->{MAX_ATTACHMENTS} names")
+        attachments = attachments[:MAX_ATTACHMENTS]
+    if any(len(a) > MAX_ATTACHMENT_NAME_CHARS for a in attachments):
+        notes.append(f"attachment names cut to {MAX_ATTACHMENT_NAME_CHARS} chars")
+        attachments = [cut(a, MAX_ATTACHMENT_NAME_CHARS)[0] for a in attachments]
     if notes:
         meta["truncated"] = "; ".join(notes)
-    header = EmailHeader(id=id, sender=sender, subject=subject, timestamp=timestamp, attachments=attachments or [])
+    header = EmailHeader(id=id, sender=sender, subject=subject, timestamp=timestamp, attachments=attachments)
     return LabelledEmail(email=Email(header=header, body=body), gold=gold, meta=meta)
