@@ -168,3 +168,21 @@ def test_an_hf_export_replaces_only_an_earlier_dataset(tmp_path: Path) -> None:
     assert isinstance(r.exception, ConfigError) and (out / "notes.txt").read_text() == "mine"
     (out / "notes.txt").unlink()
     assert export(tmp_path, "ds", "--split", "test", "--n", "4", "--format", "hf").is_dir()
+
+
+def test_an_hf_export_never_replaces_the_folder_you_are_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # review of 5 Dec: `--out .` swapped the working folder out and deleted it under the shell
+    pytest.importorskip("datasets")
+    out = export(tmp_path, "ds", "--split", "test", "--n", "3", "--format", "hf")
+    monkeypatch.chdir(out)
+    for target in (".", str(tmp_path)):
+        r = RUN.invoke(app, ["export", "--out", target, "--split", "test", "--n", "3", "--format", "hf"])
+        assert isinstance(r.exception, ConfigError) and "the folder you are in" in str(r.exception)
+    assert (out / "dataset_info.json").is_file()
+
+
+def test_an_hf_export_states_its_column_types(tmp_path: Path) -> None:
+    datasets = pytest.importorskip("datasets")
+    out = export(tmp_path, "hf", "--split", "test", "--n", "3", "--seed", "3", "--format", "hf")
+    gold = datasets.load_from_disk(str(out)).features["gold"]
+    assert gold["reply_expected"].dtype == "bool" and list(gold)[:3] == ["priority", "category", "route_to"]

@@ -74,3 +74,17 @@ def test_a_mended_completion_is_logged_as_mended_not_valid():
     (r0, _, ok), (r1, _, cut), (r2, _, prose) = scored.values()
     assert r0 == r1 == r2 and ok["valid_json"] == 1.0 and ok["mended_json"] == 0.0
     assert cut["valid_json"] == prose["valid_json"] == 0.0 and cut["mended_json"] == prose["mended_json"] == 1.0
+
+
+def test_a_ticket_completion_that_parses_to_nothing_earns_only_its_own_penalty():
+    # review of 5 Dec: the expert's remaining actions did the work for it (0.85 at a tagging state, above valid but
+    # wrong actions); now it is a step that did nothing, far below the expert's decision at every state
+    reward = EnvReward("ticket")
+    rows = build_prompts("ticket", lambda messages, prefix: prefix, n=12, seed=0)
+    for row, following in zip(rows, rows[1:]):
+        args = (row.env_seed, row.env_task, {}, json.loads(row.env_prefix), json.loads(row.env_suffix))
+        garbage, breakdown, _ = reward.score("zzz", *args)
+        assert garbage == breakdown["invalid_penalty"] < 0
+        if following.env_seed == row.env_seed:  # the expert's own decision here: the next row's last prefix action
+            expert = json.dumps(json.loads(following.env_prefix)[-1])[len(reward.prefix):]
+            assert reward.score(expert, *args)[0] > garbage + 0.5

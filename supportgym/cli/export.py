@@ -12,7 +12,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 from rich.console import Console
@@ -57,8 +57,21 @@ def _dataset_file(p: Path) -> bool:
     return p.is_file() and (p.name in DATASET_FILES or (p.name.startswith("data-") and p.suffix == ".arrow"))
 
 
-#: the optional gold keys, in every row of a dataset (a column has one type: absent is empty or None)
+#: the optional gold keys, in every row of a dataset (absent: empty or None)
 _GOLD_DEFAULTS = {"acceptable_routes": [], "key_facts": [], "reply_expected": None}
+
+
+def _features() -> Any:
+    """The dataset's column types, stated: inferred, they depended on the rows (a null column where no row of an
+    export said whether a reply is wanted; review of 5 Dec)."""
+    from datasets import Features, Sequence, Value
+
+    text = Value("string")
+    return Features({"id": text, "sender": text, "subject": text, "body": text, "timestamp": text,
+                     "attachments": Sequence(text),
+                     "gold": {"priority": text, "category": text, "route_to": text, "flag_review": Value("bool"),
+                              "acceptable_routes": Sequence(text), "key_facts": Sequence(text),
+                              "reply_expected": Value("bool")}})
 
 
 def write_hf(emails: list, out: Path) -> Path:
@@ -74,13 +87,14 @@ def write_hf(emails: list, out: Path) -> Path:
     for e in emails:
         r = to_record(e)
         r.setdefault("attachments", [])
-        r["gold"] = {**_GOLD_DEFAULTS, **r["gold"]} if r.get("gold") else None  # type: ignore[dict-item]
+        r["gold"] = {**r["gold"], **{k: v for k, v in _GOLD_DEFAULTS.items() if k not in r["gold"]}} \
+            if r.get("gold") else None  # type: ignore[union-attr]
         rows.append(r)
-    out = out.resolve()  # "." has no name to put a temporary folder beside (a traceback before)
+    out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
-        Dataset.from_list(rows).save_to_disk(str(tmp / "data"))
+        Dataset.from_list(rows, features=_features()).save_to_disk(str(tmp / "data"))
         old = None
         if out.exists():
             old = out.with_name(f".{out.name}.old")
@@ -118,6 +132,11 @@ def export_command(
         raise ConfigError(f"--out {out}: export writes JSONL, which `--emails` would read as {read_as} by its "
                           f"extension; allowed: a .jsonl or .ndjson file (or --format hf for a dataset folder)")
     if format == "hf":
+        here = Path.cwd().resolve()
+        if out.resolve() == here or out.resolve() in here.parents:
+            # the folder is swapped out as a whole: the one you stand in would be deleted under you (review of 5 Dec)
+            raise ConfigError(f"--out {out}: is the folder you are in (or holds it); allowed: a dataset folder "
+                              "elsewhere, e.g. --out ./my_dataset")
         if out.exists() and not out.is_dir():
             raise ConfigError(f"--out {out}: is a file; with --format hf, allowed: a folder (the dataset)")
         if out.is_dir() and any(out.iterdir()) and not (all((out / f).is_file() for f in DATASET_FILES)

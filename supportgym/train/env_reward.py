@@ -127,8 +127,12 @@ class EnvReward:
         after = self._env.step(action)
         reward = float(after.reward or 0.0)
         bd = after.reward_breakdown.components() if after.reward_breakdown is not None else {}
-        if self.fmt.env_name in SCORED_TO_THE_END:
-            # the expert finishes the episode after the model's decision: its outcome is the decision's reward
+        if self.fmt.env_name in SCORED_TO_THE_END and not bd.get("invalid_penalty"):
+            # the expert finishes the episode after the model's decision: its outcome is the decision's reward. Not
+            # after an invalid action: the expert would do the work for it, and text that parses to nothing scored
+            # 0.85 at a tagging state, above valid but wrong actions (review of 5 Dec); it keeps its own step's penalty.
+            # Where the expert's remaining actions do not finish the episode (the model's action made one of them
+            # moot), the reward is what the episode earned so far: an unsubmitted ticket scores 0 at evaluation too
             for later in suffix or []:
                 if after.done:
                     break

@@ -118,7 +118,7 @@ def unique_ids(emails: list[LabelledEmail], source: str) -> list[LabelledEmail]:
     """Make ids unique within one load: the second and later copies of an id get a stable suffix.
 
     Raw mail repeats Message-IDs (a message delivered twice, a resend); the environment needs
-    one id per email, and the suffix depends only on the id and the message's position.
+    one id per email, and the suffix depends only on the file's ids and the message's position.
     """
     seen: dict[str, int] = {}
     # every id of the file is taken before any is renamed: rows "A1#2, A1, A1" made the third "A1#2" again, and one of
