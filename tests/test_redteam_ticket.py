@@ -2769,5 +2769,6 @@ def test_an_order_id_glued_to_a_word_is_still_named():
                                                             "ORD-12345678"]
     from supportgym.envs.ticket.grading import targets  # the remedy's target order reads ids the same way
 
-    assert [m.group(1) for m in targets._ORDER_ID.finditer(text.lower())] == [m.group(0).lower().lstrip("ord-")
-                                                                               for m in ORDER_ID.finditer(text)]
+    assert targets.ORDER_ID is ORDER_ID
+    assert [m.group(1) for m in ORDER_ID.finditer(text.lower())] == [m.group(0).lower().lstrip("ord-")
+                                                                     for m in ORDER_ID.finditer(text)]

@@ -102,6 +102,7 @@ class ChatClient:
         url = self.base_url.rstrip("/") + "/chat/completions"
         for attempt in range(self.retries + 1):
             last = attempt == self.retries
+            asked = 0.0  # a server that says when to come back (429, 503) is taken at its word, within MAX_RETRY_AFTER_S
             try:
                 r = self._http.post(url, json=body, headers=headers)
             except httpx.TimeoutException as err:
@@ -115,11 +116,8 @@ class ChatClient:
             else:
                 if last or not (r.status_code == 429 or r.status_code >= 500):
                     break
-                # a server that says when to come back (429, 503) is taken at its word, within MAX_RETRY_AFTER_S
-                wait = max(self.backoff_s * 2**attempt, retry_after_s(r.headers.get("retry-after")))
-                time.sleep(wait)
-                continue
-            time.sleep(self.backoff_s * 2**attempt)
+                asked = retry_after_s(r.headers.get("retry-after"))
+            time.sleep(max(self.backoff_s * 2**attempt, asked))
         if r.status_code >= 400:
             detail = " ".join(r.text.split())[:200]
             raise EndpointStatusError(url, f"HTTP {r.status_code}: {_status_hint(r.status_code, self.model)}"

@@ -87,8 +87,7 @@ def write_hf(emails: list, out: Path) -> Path:
     for e in emails:
         r = to_record(e)
         r.setdefault("attachments", [])
-        r["gold"] = {**r["gold"], **{k: v for k, v in _GOLD_DEFAULTS.items() if k not in r["gold"]}} \
-            if r.get("gold") else None  # type: ignore[union-attr]
+        r["gold"] = {**_GOLD_DEFAULTS, **r["gold"]} if r.get("gold") else None  # type: ignore[dict-item]
         rows.append(r)
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -34,6 +34,7 @@ from fastapi.staticfiles import StaticFiles
 
 from ..core.errors import SupportGymError
 from ..eval.leaderboard import leaderboard_rows, load_results
+from ..server.config import reads_real_mail
 from .episode import catalog, iter_episode, trace_episode
 from .files import inside, list_jsonl, read_metrics
 
@@ -62,7 +63,7 @@ class RunGate:
             raise HTTPException(status_code=403, detail=(
                 f"agent {agent!r} loads a model inside the server and is off here; start the server with "
                 f"`supportgym serve --allow-llm` to enable it (allowed now: agents other than {sorted(MODEL_AGENTS)})"))
-        if (task or "").removeprefix("split:").startswith("real:") and not self.allow_real_mail:
+        if reads_real_mail(task) and not self.allow_real_mail:
             raise HTTPException(status_code=403, detail=(
                 f"task {task!r}: the real-mail splits are off here (an episode's report shows the labels of the "
                 "server's mail); start the server with `supportgym serve --allow-real-mail` to enable them "

@@ -222,12 +222,11 @@ def plan(config: BenchConfig) -> Plan:
             endpoint = None
             try:
                 agent_cls = load(table[name])
-                uses_endpoint = name in ENDPOINT_AGENTS or getattr(agent_cls, "uses_endpoint", False)
                 wanted = {"seed": config.seed, **AGENT_DEFAULTS.get(name, {}), **config.agent_kwargs}
                 if reads_model(name, agent_cls) and config.endpoint_model and "model" not in wanted:
                     wanted["model"] = config.endpoint_model
                 kwargs = accepted_kwargs(agent_cls, wanted)
-                if uses_endpoint:
+                if uses_endpoint(name, agent_cls):
                     endpoint = str(kwargs.get("base_url") or f"{name}:local")
                 # Build one now, so that an agent that cannot load fails here, not in a worker.
                 build_agent(table[name], tuple(sorted(kwargs.items())), reuse=endpoint is not None)
@@ -503,11 +502,17 @@ def run_bench(
 MODEL_KWARGS = ("model", "checkpoint")
 
 
+def uses_endpoint(name: str, agent_cls: type) -> bool:
+    """Whether the agent calls a model endpoint: its jobs are throttled per endpoint (and its endpoint's failures
+    stop its later jobs, jobs.DeadEndpoints)."""
+    return name in ENDPOINT_AGENTS or getattr(agent_cls, "uses_endpoint", False)
+
+
 def reads_model(name: str, agent_cls: type) -> bool:
     """Whether the agent answers with the model ``$SUPPORTGYM_LLM_MODEL`` names when no ``model`` is given: the
     endpoint agents, and those whose roles call one when ``$SUPPORTGYM_LLM_BASE_URL`` is set (``reads_llm_model``:
     the ticket pipeline)."""
-    return name in ENDPOINT_AGENTS or any(getattr(agent_cls, flag, False) for flag in ("uses_endpoint", "reads_llm_model"))
+    return uses_endpoint(name, agent_cls) or getattr(agent_cls, "reads_llm_model", False)
 
 
 def pin_model(config: BenchConfig, the_plan: Plan) -> BenchConfig:

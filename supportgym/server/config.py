@@ -7,6 +7,12 @@ from pydantic import Field
 from ..core.types import Model
 
 
+def reads_real_mail(name: str | None) -> bool:
+    """Whether a split or task (``real:test``, ``split:real:test``) is one of the ``real:*`` splits, which read mail
+    that lies only on the server and are served only with ``allow_real_mail`` (the API and the dashboard gate alike)."""
+    return (name or "").removeprefix("split:").startswith("real:")
+
+
 class ResetLimits(Model):
     """Bounds on client-chosen reset options, checked before the environment sees them: a
     generated inbox of 20,000 emails took 4-5 s to build and made every step re-send ~10 MB."""

@@ -13,7 +13,7 @@ import anyio.to_thread
 from ..core.errors import SupportGymError
 from ..core.types import Observation, State
 from .catalog import Catalog, Served
-from .config import ServerConfig
+from .config import ServerConfig, reads_real_mail
 from .errors import ApiError
 from .sessions import Session, SessionStore
 from .wire import ResetBody, check_options, parse_action
@@ -153,8 +153,7 @@ class Service:
     def _prepare_reset(self, served: Served, req: ResetBody, options: dict[str, Any]) -> tuple[Any, dict[str, Any], bool]:
         extra = bool(options)
         options = check_options(served, req, options, self.config.reset_limits)
-        if not self.config.allow_real_mail and any(
-                (v or "").removeprefix("split:").startswith("real:") for v in (req.task, req.split)):
+        if not self.config.allow_real_mail and (reads_real_mail(req.task) or reads_real_mail(req.split)):
             # a red team of 5 Dec read every label of real:test through /reset and each step's reward breakdown (238
             # emails in 16 resets): the gate the dashboard had, for the API too. The real mail lies only on the server
             # (the corpora, perhaps a team's own mail); the generated and hand-written splits are public anyway

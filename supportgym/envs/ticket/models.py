@@ -20,7 +20,8 @@ from ...core.types import Action, Model, Observation, RewardBreakdown, State
 #: not inside a word ("RECORD-2024", "ORD-123abc"). One pattern for every check of the grader: a red team of 5 Dec
 #: listed every order of the account glued to "_" ("ref_ORD-12345_"), which the "names other orders" and hallucination
 #: checks (then ``\bORD-?\d{3,}\b``) missed, while the facts check, a substring test, still credited the issue's ids.
-ORDER_ID = re.compile(r"(?<![0-9a-z])ord-?\d{3,}(?![0-9a-z])", re.IGNORECASE)
+#: Group 1 is the digits (``grading.targets`` matches the account's orders by them).
+ORDER_ID = re.compile(r"(?<![0-9a-z])ord-?(\d{3,})(?![0-9a-z])", re.IGNORECASE)
 
 ActionType = Literal["RESEARCH", "TAG", "DRAFT", "QA", "ESCALATE", "SUBMIT"]
 TicketType = Literal["delivery", "billing", "fraud", "product", "returns"]

@@ -182,6 +182,8 @@ def _draft(split: str, world_seed: int, rng: random.Random, category: str | None
         if t in tools:
             plan += [t] * (flaky.get(t, 0) + 1)
     plan.append(terminal)
+    if len(plan) < MIN_PLAN:
+        return None
     if flaky_on:
         # decoys: the services the gold does not need time out as often as the needed ones do, so that a timeout tells
         # nothing of the answer (a red team of 5 Dec: 0 of 2,000 timeouts hit an unneeded service, and a first refund
@@ -192,8 +194,6 @@ def _draft(split: str, world_seed: int, rng: random.Random, category: str | None
             r = decoy.random()
             if t not in tools and r < P_DECOY:
                 flaky[t] = 2 if r < P_FLAKY_TWICE else 1
-    if len(plan) < MIN_PLAN:
-        return None
     acceptable = [Resolution(terminal=r.terminal, required_tools=sorted(tools), credit=r.credit) for r in base.acceptable]
     assert (KB in tools) == (kb is not None), "every query that needs the knowledge base records what it must find"
     gold = Gold(branch=base.branch, plan=plan, acceptable=acceptable, needs_info=missing or vague,

@@ -18,14 +18,13 @@ from typing import Any
 from pydantic import ConfigDict, Field, model_validator
 
 from ....core.types import Model
+from ..models import ORDER_ID
 from ..models_v1 import OrderV1
 from ..policy import DATA
 from .lexicon import Rx, lexicon_file
 from .textnorm import fold
 
 TARGETS_PATH = DATA / "targets_i18n.yaml"
-#: as ``models.ORDER_ID`` (on folded text, with the digits as a group): "ref_ord-34567_" names the order too
-_ORDER_ID = re.compile(r"(?<![0-9a-z])ord-?(\d{3,})(?![0-9a-z])")
 #: where a relative clause or an apposition of its own starts: an order named after it plays another role ("the refund
 #: for ORD-1, which replaces the earlier charge on ORD-2", "le remboursement de ORD-1, qui annule le prelevement de ORD-2")
 _OTHER_ROLE = re.compile(
@@ -75,7 +74,7 @@ def _id(order_id: str) -> str:
 def _ids_in_role(clause: str, known: dict[str, str], remedy: re.Pattern[str]) -> set[str]:
     """The account's orders named by id in the remedy's own role: where the clause names several, those before a
     relative clause or apposition that follows the remedy word (one before it is the remedy's own aside)."""
-    found = [(m.start(), known[m.group(1)]) for m in _ORDER_ID.finditer(clause) if m.group(1) in known]
+    found = [(m.start(), known[m.group(1)]) for m in ORDER_ID.finditer(clause) if m.group(1) in known]
     ids = {o for _, o in found}
     word = remedy.search(clause)
     if len(ids) > 1 and word:
