@@ -9,11 +9,14 @@ so an agent process needs just httpx and websockets::
             result = env.step(my_agent(result.observation))
 
 A server error arrives as :class:`RemoteError` with the HTTP status and the server's
-error code (``invalid_action``, ``episode_done``, ``capacity_reached``, ...).
+error code (``invalid_action``, ``episode_done``, ``capacity_reached``, ...); a reply that is not
+the protocol (not JSON, the wrong shape, a proxy's HTML page) as one with code ``bad_reply``, and a
+WebSocket server silent for ``timeout`` seconds as one with code ``timeout``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -56,6 +59,25 @@ class StepResult:
         return observation_type.model_validate({**self.observation, "reward": self.reward, "done": self.done})  # type: ignore[attr-defined]
 
 
+def _bad_reply(status: int, what: str, got: Any) -> RemoteError:
+    """A reply that is not the protocol. A red team of 5 Dec drove the clients against fake servers and got
+    KeyError, TypeError, AttributeError, JSONDecodeError, or a frame of another type read as an empty observation."""
+    text = got if isinstance(got, str) else repr(got)
+    return RemoteError(status, "bad_reply", f"{what}; got {text[:200]!r}")
+
+
+def _observation_reply(data: Any, status: int = 0) -> dict[str, Any]:
+    """``data`` of a reset or step reply, checked: ``done: "false"`` was read as True."""
+    if not isinstance(data, dict):
+        raise _bad_reply(status, "reset/step reply: allowed: a JSON object", data)
+    for key, ok, allowed in (("observation", dict, "an object"), ("done", bool, "true or false"),
+                             ("reward", (int, float), "a number or null"), ("session_id", str, "text")):
+        value = data.get(key)
+        if value is not None and (not isinstance(value, ok) or (key == "reward" and isinstance(value, bool))):
+            raise _bad_reply(status, f"reset/step reply: {key}: allowed: {allowed}", value)
+    return data
+
+
 def _payload(action: Any) -> dict[str, Any]:
     if isinstance(action, Mapping):
         return dict(action)
@@ -73,12 +95,22 @@ def _reset_body(seed: int | None, task: str | None, split: str | None, env: str 
 def _check(resp: httpx.Response) -> dict[str, Any]:
     try:
         data = resp.json()
-    except ValueError:
-        data = {}
+    except (ValueError, RecursionError):  # not JSON (a proxy's HTML page), or nested thousands deep
+        data = None
     if resp.is_success:
+        if not isinstance(data, dict):
+            raise _bad_reply(resp.status_code, f"{resp.request.url.path}: allowed: a JSON object", resp.text)
         return data
-    err = data.get("error", {}) if isinstance(data, dict) else {}
-    raise RemoteError(resp.status_code, err.get("code", "http_error"), err.get("message", resp.text[:200]), err)
+    err = data.get("error") if isinstance(data, dict) else None
+    err = err if isinstance(err, dict) else {}  # {"error": "boom"} was an AttributeError
+    raise RemoteError(resp.status_code, str(err.get("code", "http_error")), str(err.get("message", resp.text[:200])), err)
+
+
+def _reset_reply(resp: httpx.Response) -> dict[str, Any]:
+    data = _observation_reply(_check(resp), resp.status_code)
+    if not isinstance(data.get("session_id"), str):  # was a KeyError
+        raise _bad_reply(resp.status_code, "reset reply: session_id: allowed: text", data.get("session_id"))
+    return data
 
 
 def _base(base_url: str, env: str | None) -> str:
@@ -116,13 +148,13 @@ class SupportGymClient(_HttpMixin):
         if resp.status_code == 404 and self.session_id:  # our session expired: open a new one
             self.session_id = None
             resp = self._http.post(f"{self._prefix}/reset", json=body)
-        data = _check(resp)
+        data = _reset_reply(resp)
         self.session_id = data["session_id"]
         return StepResult.from_payload(data)
 
     def step(self, action: Any) -> StepResult:
-        data = _check(self._http.post(f"{self._prefix}/step", json={"action": _payload(action)}, headers=self._headers()))
-        return StepResult.from_payload(data, self.session_id)
+        resp = self._http.post(f"{self._prefix}/step", json={"action": _payload(action)}, headers=self._headers())
+        return StepResult.from_payload(_observation_reply(_check(resp), resp.status_code), self.session_id)
 
     def state(self) -> dict[str, Any]:
         return _check(self._http.get(f"{self._prefix}/state", headers=self._headers()))
@@ -168,13 +200,13 @@ class AsyncSupportGymClient(_HttpMixin):
         if resp.status_code == 404 and self.session_id:  # our session expired: open a new one
             self.session_id = None
             resp = await self._http.post(f"{self._prefix}/reset", json=body)
-        data = _check(resp)
+        data = _reset_reply(resp)
         self.session_id = data["session_id"]
         return StepResult.from_payload(data)
 
     async def step(self, action: Any) -> StepResult:
         resp = await self._http.post(f"{self._prefix}/step", json={"action": _payload(action)}, headers=self._headers())
-        return StepResult.from_payload(_check(resp), self.session_id)
+        return StepResult.from_payload(_observation_reply(_check(resp), resp.status_code), self.session_id)
 
     async def state(self) -> dict[str, Any]:
         return _check(await self._http.get(f"{self._prefix}/state", headers=self._headers()))
@@ -202,19 +234,43 @@ def _ws_url(base_url: str, env: str | None) -> str:
     return f"{url}/ws"
 
 
-def _ws_reply(raw: str | bytes) -> dict[str, Any]:
-    msg = json.loads(raw)
+#: the reply type each request expects (besides "error")
+_WS_REPLY = {"reset": "observation", "step": "observation", "state": "state"}
+
+
+def _ws_reply(raw: str | bytes, kind: str) -> dict[str, Any]:
+    """``data`` of the reply to a ``kind`` request; an error frame, or anything that is not the protocol, raises."""
+    if not isinstance(raw, str):
+        raise _bad_reply(0, f"{kind} reply: a binary frame; allowed: a JSON text frame", raw)
+    try:
+        msg = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise _bad_reply(0, f"{kind} reply: not JSON", raw) from None
+    if not isinstance(msg, dict) or not isinstance(msg.get("data"), dict):
+        raise _bad_reply(0, f"{kind} reply: allowed: an object {{type, data: {{...}}}}", raw)
+    d = msg["data"]
     if msg.get("type") == "error":
-        d = msg.get("data", {})
-        raise RemoteError(int(d.get("status", 0)), str(d.get("reason", d.get("code", "error"))), str(d.get("message", "")), d)
-    return msg.get("data", {})
+        status = d.get("status")  # "abc" was a ValueError
+        status = status if isinstance(status, int) and not isinstance(status, bool) else 0
+        raise RemoteError(status, str(d.get("reason", d.get("code", "error"))), str(d.get("message", "")), d)
+    if msg.get("type") != _WS_REPLY[kind]:  # a "state" frame was read as an empty observation
+        raise _bad_reply(0, f"{kind} reply: type: allowed: {_WS_REPLY[kind]!r} or 'error'", msg.get("type"))
+    return _observation_reply(d) if _WS_REPLY[kind] == "observation" else d
+
+
+def _timed_out(timeout: float | None) -> RemoteError:
+    # the reply may still come and would be read as the next request's: the connection is closed instead
+    return RemoteError(0, "timeout", f"no reply within {timeout} s (the timeout); the connection was closed, "
+                                     "connect again and reset")
 
 
 class AsyncWSClient:
-    """Asynchronous WebSocket client (OpenEnv's protocol); one connection is one session."""
+    """Asynchronous WebSocket client (OpenEnv's protocol); one connection is one session. ``timeout``: seconds to
+    wait for each reply (None: forever; a silent server hung a receive forever)."""
 
-    def __init__(self, base_url: str = "http://127.0.0.1:7860", env: str | None = None, max_size: int = 2**22) -> None:
-        self.url, self.max_size = _ws_url(base_url, env), max_size
+    def __init__(self, base_url: str = "http://127.0.0.1:7860", env: str | None = None, max_size: int = 2**22,
+                 timeout: float | None = 60.0) -> None:
+        self.url, self.max_size, self.timeout = _ws_url(base_url, env), max_size, timeout
         self._ws: Any = None
 
     async def connect(self) -> AsyncWSClient:
@@ -227,7 +283,13 @@ class AsyncWSClient:
     async def _call(self, kind: str, data: dict[str, Any] | None = None) -> dict[str, Any]:
         await self.connect()
         await self._ws.send(json.dumps({"type": kind, "data": data or {}}))
-        return _ws_reply(await self._ws.recv())
+        try:
+            raw = await asyncio.wait_for(self._ws.recv(), self.timeout)
+        except asyncio.TimeoutError:
+            ws, self._ws = self._ws, None
+            await ws.close()
+            raise _timed_out(self.timeout) from None
+        return _ws_reply(raw, kind)
 
     async def reset(self, seed: int | None = None, task: str | None = None, split: str | None = None,
                     env: str | None = None, episode_id: str | None = None, **options: Any) -> StepResult:
@@ -255,10 +317,11 @@ class AsyncWSClient:
 
 
 class WSClient:
-    """Synchronous WebSocket client (websockets' threaded client)."""
+    """Synchronous WebSocket client (websockets' threaded client); ``timeout`` as in :class:`AsyncWSClient`."""
 
-    def __init__(self, base_url: str = "http://127.0.0.1:7860", env: str | None = None, max_size: int = 2**22) -> None:
-        self.url, self.max_size = _ws_url(base_url, env), max_size
+    def __init__(self, base_url: str = "http://127.0.0.1:7860", env: str | None = None, max_size: int = 2**22,
+                 timeout: float | None = 60.0) -> None:
+        self.url, self.max_size, self.timeout = _ws_url(base_url, env), max_size, timeout
         self._ws: Any = None
 
     def connect(self) -> WSClient:
@@ -273,7 +336,13 @@ class WSClient:
     def _call(self, kind: str, data: dict[str, Any] | None = None) -> dict[str, Any]:
         self.connect()
         self._ws.send(json.dumps({"type": kind, "data": data or {}}))
-        return _ws_reply(self._ws.recv())
+        try:
+            raw = self._ws.recv(timeout=self.timeout)
+        except TimeoutError:
+            self._ws = None
+            self._cm.__exit__(None, None, None)
+            raise _timed_out(self.timeout) from None
+        return _ws_reply(raw, kind)
 
     def reset(self, seed: int | None = None, task: str | None = None, split: str | None = None,
               env: str | None = None, episode_id: str | None = None, **options: Any) -> StepResult:

@@ -10,7 +10,7 @@ from supportgym.envs.inbox.handwritten import PARTS, handwritten_episode, handwr
 from supportgym.envs.inbox.sources import split_names, whole_split
 
 
-@pytest.mark.parametrize("part,n", [("train", 9120), ("validation", 60), ("test", 540)])
+@pytest.mark.parametrize("part,n", [("train", 9200), ("validation", 60), ("test", 540)])
 def test_each_part_is_labelled_emails_with_facts_from_their_text(part, n):
     pool = handwritten_pool(part)
     assert len(pool) == n and len({e.id for e in pool}) == n

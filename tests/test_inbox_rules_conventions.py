@@ -163,3 +163,36 @@ def test_a_thank_you_for_a_delivery_that_arrived_is_filed():
 def test_a_contract_renewal_is_sales(subject, body):
     """The guide: renewals -> sales (a subscription's renewal charge is still billing's)."""
     assert _read(subject, body, "Client <client@practice.example>")[2] == "sales"
+
+
+@pytest.mark.parametrize("subject,body", [
+    # data-subject requests written for this test, five languages; several mention the newsletter they also leave,
+    # which had filed them as list mail (archive)
+    ("quick one", "hey, can you send me a copy of everything you've got on me? orders, notes, the lot. cheers, Sam"),
+    ("your app keeps pinging me", "Your app keeps sending me deals. I don't want help. Close my account and delete "
+     "everything you hold about me, and confirm by email. Also take me off the newsletter. Kim"),
+    ("Antrag auf Löschung", "Sehr geehrte Damen und Herren,\n\nhiermit fordere ich Sie gemäß Art. 17 DSGVO auf, alle "
+     "Daten, die Sie über mich gespeichert haben, zu löschen. Gleichzeitig widerrufe ich meine Einwilligung zu Ihrem "
+     "Newsletter.\n\nMit freundlichen Grüßen\nJ. Keller"),
+    ("désinscription", "Bonjour,\n\nmerci de me retirer de vos listes, et je voudrais que vous supprimiez toutes les "
+     "données que vous avez sur moi. Merci de me le confirmer.\n\nClaire"),
+    ("Mis datos", "Hola:\n\nsolicito que borren mis datos personales de su sistema y que dejen de enviarme el boletín. "
+     "Un saludo,\nLucía"),
+    ("Meus dados", "Olá,\n\npeço que apaguem os meus dados pessoais da vossa base e me confirmem por escrito.\n\nRui"),
+])
+def test_a_data_subject_request_is_legals_even_when_it_leaves_the_newsletter(subject, body):
+    """The guide: GDPR / data-subject requests -> legal_compliance / legal (5 Dec; 27 of hand-written training mail's
+    such requests had gone to archive, billing or tier 1, none lost)."""
+    assert _read(subject, body, "Customer <customer@example.net>")[::2] == ("legal_compliance", "legal")
+
+
+@pytest.mark.parametrize("subject,body,sender", [
+    # a privacy newsletter names the rights and asks nothing; a customer wiping their own phone before a repair
+    ("PrivacyBrief #212: DSAR deadlines and Art. 17 GDPR in practice", "In this issue:\n1. Regulators on overdue access "
+     "requests under Art. 15 GDPR.\n2. The right to erasure after account closure.\n\nUnsubscribe | View in browser",
+     "PrivacyBrief Weekly <newsletter@privacybrief.example>"),
+    ("before I send my phone back", "Hi, the repair form says to remove all personal data first. Do I just do a "
+     "factory reset, or is there something else? Thanks, Beth", "Beth Carraway <bethcarraway@icloud.com>"),
+])
+def test_talk_about_data_rights_is_not_a_request(subject, body, sender):
+    assert _read(subject, body, sender)[2] != "legal"

@@ -200,3 +200,75 @@ def test_rules_trash_extortion_for_cryptocurrency(subject, body, sender):
 ])
 def test_extortion_needs_its_three_parts_and_a_report_clears_it(subject, body, sender):
     assert _route(subject, body, sender) != "trash"
+
+
+def _route_with(subject: str, body: str, sender: str, attachments: list[str]) -> str:
+    email = LabelledEmail.model_validate({"email": {"header": {
+        "id": "s1", "sender": sender, "subject": subject, "timestamp": "2026-03-01T09:00:00Z",
+        "attachments": attachments}, "body": body}}).email
+    return InboxRulesAgent().read(email)[3]
+
+
+@pytest.mark.parametrize("subject,body,sender,attachments", [
+    # malware's containers, written for this test: a web page behind a document's extension (alone enough), and an
+    # archive or page named as an invoice beside a request for payment details pressed by a deadline (German, Spanish)
+    ("Payment reminder", "Hello,\n\nplease find the overdue invoice attached and settle it this week.\n\nAccounts",
+     "Accounts <accounts@northline-trade.com>", ["Invoice_20931.pdf.html"]),
+    ("Scanned document", "Your scan is ready, see attachment.", "Scanner <scan@officeprint-hub.net>",
+     ["Scan_0412.pdf.htm"]),
+    ("Ihre Rechnung März", "Sehr geehrte Kundin, sehr geehrter Kunde,\n\nder Betrag konnte nicht abgebucht werden. "
+     "Bitte öffnen Sie die beigefügte Rechnung und bestätigen Sie Ihre Zahlungsdaten, sonst wird Ihr Anschluss "
+     "innerhalb von 24 Stunden gesperrt.\n\nIhr Kundenservice", "Kundenservice <service@netzwerk-abrechnung.de>",
+     ["Rechnung_Maerz_2026.zip"]),
+    ("Factura pendiente", "Estimado cliente:\n\nno hemos podido cobrar la factura adjunta. Confirme sus datos de pago "
+     "en las próximas 24 horas o su cuenta quedará bloqueada.\n\nAtentamente", "Cobros <cobros@pagos-clientes.es>",
+     ["Factura_2026-118.html"]),
+])
+def test_rules_trash_malware_attachments(subject, body, sender, attachments):
+    assert _route_with(subject, body, sender, attachments) == "trash"
+
+
+@pytest.mark.parametrize("subject,body,sender,attachments", [
+    # honest mail with the same file types: a DMARC report, a backup robot's HTML report, a solicitor's photos, a
+    # colleague's zipped receipts, customers' zipped logs, an accountant's zipped invoices, an applicant's zipped CV,
+    # a forward with Outlook's own ATT00001.htm asking to confirm details, a newsletter with its HTML catalogue, and a
+    # customer asking whether a lure is genuine (review of 5 Dec: the first weights trashed several of these)
+    ("Report domain: brightdesk.io Submitter: google.com", "This is an aggregate report from google.com.",
+     "noreply-dmarc-support@google.com", ["google.com!brightdesk.io!1774396800!1774483199.zip"]),
+    ("[Success] Job 'Nightly' completed", "Backup job Nightly completed successfully. Report attached.",
+     "NightVault Backup <noreply@nightvault-backup.com>", ["job_report_Nightly.html"]),
+    ("Letter of claim - our client Ms Rosa Delgado", "Dear Sirs,\n\nwe act for Ms Delgado. Our letter of claim "
+     "and photographs of the damage are attached.\n\nSolicitors", "Claims <claims@ashworth-kellerman.co.uk>",
+     ["Letter_of_Claim.pdf", "Photographs.zip"]),
+    ("Expenses March", "Hi, my March expenses with the invoices zipped. Thanks, Craig",
+     "Craig Munro <craig.munro@brightdesk.io>", ["expenses_march.xlsx", "invoices_march.zip"]),
+    ("Sync keeps failing", "Hi, the sync fails every night since the update. Logs attached. Dana",
+     "Dana Reyes <dana@reyes-bakery.com>", ["sync_logs.zip"]),
+    ("Checkout fails", "Hi, our checkout fails at the payment step since this morning. The payment service logs are "
+     "attached. Tom", "Tom Baker <tom@acme-widgets.com>", ["payment-service-logs.zip"]),
+    ("Year-end documents", "Hello, as agreed I attach all invoices of the financial year for your records. Please "
+     "confirm your account details for the transfer by Friday. Regards, Ines", "Ines Roth <ines@roth-steuer.de>",
+     ["Invoices_FY2024.zip"]),
+    ("Application: office manager", "Hello, my application and CV are attached. Kind regards, Maria",
+     "Maria Lopez <maria.lopez.jobs@gmail.com>", ["CV_Maria_Lopez.zip"]),
+    ("FW: delivery", "Please confirm your account details by Friday, otherwise the delivery will be cancelled.\n\n"
+     "-----Original Message-----\nFrom: Logistics", "Sam Ortiz <sam@ortiz-freight.com>", ["ATT00001.htm"]),
+    ("Is this invoice from you?", "Hi, I got this email with an attached invoice page. Is this really from you? "
+     "I haven't clicked anything.\n\nDana", "Dana Reyes <dana@reyes-bakery.com>", ["Invoice_88213.html"]),
+])
+def test_rules_keep_honest_mail_with_the_same_attachment_types(subject, body, sender, attachments):
+    assert _route_with(subject, body, sender, attachments) != "trash"
+
+
+def test_attachment_forms_read_file_names_only():
+    from supportgym.agents.inbox_heuristics import rules
+
+    scam = rules().scam
+    assert scam.attachments(["Invoice_88231.pdf.html"])[::2] == (3.0, True)  # disguised: enough alone
+    assert scam.attachments(["Invoice.pdf.html."])[0] == scam.attachments(["Invoice.pdf.html\u200b"])[0] == 3.0
+    assert scam.attachments(["INV-88213.html"])[::2] == (2.5, True)  # a page named as an invoice
+    assert scam.attachments(["Rechnung_Nr_88231.zip"])[::2] == (2.0, True)  # evidence beside another cue
+    assert scam.attachments(["job_report.html"])[::2] == (1.5, False)  # a page alone: weak, and no frame
+    assert scam.attachments(["ATT00001.htm", "logo.svg"]) == (0.0, [], False)  # Outlook's own part; an image
+    assert scam.attachments(["Photos_damage.zip", "report.pdf", "screenshot.png", "invoice.pdf"]) == (0.0, [], False)
+    assert scam.attachments(["inventory.zip", "payment-logs.zip"]) == (0.0, [], False)  # "inv" is a word of the name

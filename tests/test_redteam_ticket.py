@@ -2772,3 +2772,124 @@ def test_an_order_id_glued_to_a_word_is_still_named():
     assert targets.ORDER_ID is ORDER_ID
     assert [m.group(1) for m in ORDER_ID.finditer(text.lower())] == [m.group(0).lower().lstrip("ord-")
                                                                      for m in ORDER_ID.finditer(text)]
+
+
+def _hard_with(kind: str):
+    from supportgym.envs.ticket.scenarios_v1 import generate_hard
+
+    return next(s for s in (generate_hard("train", i) for i in range(300)) if any(c.kind == kind for c in s.required.changes))
+
+
+@pytest.mark.parametrize("kind,habit,denial", [
+    ("replace", "Replacements usually ship within 2 business days", "we are unable to send a replacement for this order"),
+    ("cancel", "Cancellations usually take 1 business day", "we are unable to cancel this order"),
+])
+def test_a_habit_beside_its_own_denial_tells_nothing(kind, habit, denial):
+    """Red team of 5 Dec (28th session): "Replacements usually ship within 2 business days, but we are unable to send a
+    replacement" was skipped as policy by the inconsistency check, yet counted as the required replacement statement:
+    appended where no replacement was made it told the customer of one (hard:test 0.233 -> 0.259 on `rules`)."""
+    from supportgym.envs.ticket.grading.consistency import check
+    from supportgym.envs.ticket.grading.extract import extract
+    from supportgym.envs.ticket.models_v1 import Statement
+
+    s = _hard_with(kind)
+    order = next(c.order_id for c in s.required.changes if c.kind == kind)
+    wanted = [Statement(kind="replacement" if kind == "replace" else "cancel", order_id=order)]
+    con = check(extract(f"{habit}, but {denial}."), set(), s.orders, wanted)
+    # told nothing; or, where the denial is not read as one of that remedy (cancel), the habit is a false promise
+    assert (con.informed == 0.0 and not con.inconsistencies) or (con.inconsistencies and kind == "cancel"), con
+    # the same habit alone, where the remedy was made, still tells it
+    made = {c for c in s.required.changes if c.kind == kind}
+    assert check(extract(f"{habit}."), made, s.orders, wanted).informed == 1.0
+
+
+@pytest.mark.parametrize("lie", [
+    "We have refunded you an extra nine hundred dollars.",
+    "We have refunded you twice the amount you paid.",
+    "We have refunded you £900.",
+    "We have refunded you 900 bucks.",
+    "We have refunded you 900 reais.",
+    "We have refunded you ₹900.",
+])
+def test_a_refund_amount_the_grader_cannot_match_is_an_inconsistency(lie):
+    """Red team of 5 Dec: amounts in words, in other currencies or as a multiple of the price cost nothing beside a refund
+    that was made (the $900.00 control cost 0.15): they are now read, or fail closed."""
+    from supportgym.envs.ticket.grading.consistency import check
+    from supportgym.envs.ticket.grading.extract import extract
+
+    s = _hard_with("refund")
+    made = {c for c in s.required.changes if c.kind == "refund"}
+    assert check(extract(lie), made, s.orders, []).inconsistencies, lie
+
+
+@pytest.mark.parametrize("claim", [
+    "We have issued a 100% refund of your order.",
+    "We have refunded every cent you paid.",
+    "We have refunded all of your money.",
+    "Wir haben Ihnen den vollen Betrag erstattet.",
+])
+def test_full_in_other_words_on_a_partial_refund_is_an_inconsistency(claim):
+    """Red team of 5 Dec: "100%" never matched (the pattern's closing \\b after "%"), nor did "every cent", "all of your
+    money" or German "voll", beside a refund of the price less the restocking fee."""
+    from supportgym.envs.ticket.grading.consistency import check
+    from supportgym.envs.ticket.grading.extract import extract
+    from supportgym.envs.ticket.models_v1 import Change
+    from supportgym.envs.ticket.scenarios_v1 import generate_hard
+
+    s = next(s for s in (generate_hard("train", i) for i in range(300)) if s.orders)
+    o = s.orders[0]
+    partial = {Change(kind="refund", order_id=o.order_id, amount=round(o.amount * 0.85, 2))}
+    assert any("'full'" in x for x in check(extract(claim), partial, [o], []).inconsistencies), claim
+
+
+def test_the_customers_own_order_id_in_fullwidth_digits_is_no_hallucination():
+    """Red team of 5 Dec: "ORD-\uff18\uff19\uff11\uff13\uff14" for the account's ORD-89134 was "not on the customer's
+    account" (ORDER_ID's \\d matches any script's digits; the account's ids are ASCII): the rules reply 1.0 -> 0.575."""
+    from supportgym.envs.ticket.grading.reward_v1 import _order_ids
+
+    fullwidth = "ORD-" + "".join(chr(0xFF10 + int(d)) for d in "89134")
+    assert _order_ids(f"your order {fullwidth} and ORD-77") == [(fullwidth, "ORD-89134")]
+    env = make("ticket-v1")
+    for seed in range(3):
+        env.reset(seed=seed, split="test")
+        env.step({"type": "RESEARCH"})
+        sv = env.scenario_v1
+        for a in gold_actions(sv):
+            env.step(a)
+        text = compose_v1(sv.required, views_of(sv.required, sv.issues, sv.orders), sv.customer, load_policy_v1())
+        wide = text
+        for o in sv.orders:
+            wide = wide.replace(o.order_id, "ORD-" + "".join(chr(0xFF10 + int(d)) for d in o.order_id[4:]))
+        env.step({"type": "DRAFT", "text": wide})
+        obs = env.step({"type": "SUBMIT"})
+        assert obs.reward == 1.0 and not env.episode_report()["hallucinations"], env.episode_report()["hallucinations"]
+
+
+def test_honest_replies_near_the_new_money_readings_stay_clean():
+    """Review of 5 Dec: the first patterns read "I am 100% sure", "mit voller Unterstützung", a refunded double charge
+    ("die doppelte Abbuchung des Betrags") and "the RS 232 port" as money claims; and a habit beside a denial about
+    *another* order stopped telling this order's replacement."""
+    from supportgym.envs.ticket.grading.consistency import check
+    from supportgym.envs.ticket.grading.extract import amounts, extract
+    from supportgym.envs.ticket.models_v1 import Change, Statement
+    from supportgym.envs.ticket.scenarios_v1 import generate_hard
+
+    s = next(s for s in (generate_hard("train", i) for i in range(300)) if s.orders)
+    o = s.orders[0]
+    part = round(o.amount * 0.85, 2)
+    partial = {Change(kind="refund", order_id=o.order_id, amount=part)}
+    for text in (f"I am 100% sure we have refunded ${part:.2f} for order {o.order_id}.",
+                 f"Wir haben ${part:.2f} erstattet, mit voller Unterstützung unseres Teams."):
+        assert not check(extract(text), partial, [o], []).inconsistencies, text
+    whole = {Change(kind="refund", order_id=o.order_id, amount=o.amount)}
+    for text in (f"Wir haben die doppelte Abbuchung des Betrags von ${o.amount:.2f} erstattet.",
+                 f"We have refunded ${o.amount:.2f}, including the five-dollar shipping fee."):
+        assert not check(extract(text), whole, [o], []).inconsistencies, text
+    assert amounts("connect it to the RS 232 port") == [] and amounts("Rs. 900") == [900.0]
+    two = next(s for s in (generate_hard("train", i) for i in range(400))
+               if len(s.orders) > 1 and any(c.kind == "replace" for c in s.required.changes))
+    made = next(c for c in two.required.changes if c.kind == "replace")
+    other = next(x.order_id for x in two.orders if x.order_id != made.order_id)
+    text = f"Replacements usually ship within 2 business days. We are unable to send a replacement for order {other}."
+    wanted = [Statement(kind="replacement", order_id=made.order_id)]
+    assert check(extract(text), {made}, two.orders, wanted).informed == 1.0

@@ -454,3 +454,23 @@ def test_the_gym_face_takes_integers_only(bad):
         env.step(bad)
     env.step(np.array(KB))  # as SB3 passes it
     env.step(np.int64(KB))
+
+
+def test_an_agent_cannot_edit_the_query_it_is_shown():
+    """Red team of 5 Dec (28th session): the observation's context was the env's own, and on the benchmark the cached
+    query's: an agent that blanked identifiers in its observation in place (as a redacting logger might) changed the
+    service calls of its episode and of every later episode on that query, in any env of the process (`rules` 15.16 ->
+    -0.54 after one such agent)."""
+    from pydantic import ValidationError
+
+    env = make("tooldesk-v1")
+    obs = env.reset(seed=0, task="benchmark", index=0)
+    before = env.query.context.model_dump()
+    for what in ("customer_id", "order_id", "product", "customer_email"):
+        with pytest.raises(ValidationError, match="frozen"):
+            setattr(obs.query.context, what, None)
+    if obs.query.context.account_change is not None:
+        with pytest.raises(ValidationError, match="frozen"):
+            obs.query.context.account_change.field = "x"
+    fresh = make("tooldesk-v1").reset(seed=0, task="benchmark", index=0)
+    assert env.query.context.model_dump() == before == fresh.query.context.model_dump()

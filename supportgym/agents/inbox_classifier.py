@@ -24,6 +24,7 @@ that cite the email's own facts. No gold labels are read.
 from __future__ import annotations
 
 import dataclasses
+import math
 import warnings
 from functools import lru_cache
 from pathlib import Path
@@ -94,6 +95,15 @@ class TriageModel:
                           f"(agents/data/inbox_rules.json); retrain with `{hint}`", stacklevel=2)
         vec = Vectorizer(vocab_of(z), z["idf"], float(z["meta_scale"][0]) if "meta_scale" in z else 0.0)
         heads = {f: Head(list(classes), z[f"{f}.weights"], z[f"{f}.bias"]) for f, classes in card["heads"].items()}
+        # a NaN route offset (`train classifier --bias trash=nan`, red team of 5 Dec) routed every email to archive
+        bias = card.get("route_bias") or {}
+        bad = [f"route_bias.{k}" for k, v in (bias.items() if isinstance(bias, dict) else [("", bias)])
+               if not isinstance(v, (int, float)) or not math.isfinite(v)]
+        bad += [f"{f}.{part}" for f, h in heads.items() for part, a in (("weights", h.weights), ("bias", h.bias))
+                if not np.isfinite(a).all()]
+        if bad:
+            raise ConfigError(f"classifier checkpoint {Path(path).with_suffix('.npz')}: {', '.join(bad)} not finite "
+                              f"(NaN or infinity); allowed: finite numbers; retrain with `{hint}`")
         return cls(vec, heads, card)
 
 

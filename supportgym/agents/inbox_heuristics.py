@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from ..core.types import Model
 from ..envs.inbox.models import CATEGORIES, Email
@@ -190,6 +190,27 @@ class RulesData(Model):
     #: ... unless it asks everyone for something ("please reply by Thursday", "RSVP", "merci de confirmer"): then a
     #: department runs an errand (a team lunch's head count is HR's)
     broadcast_asks: list[str] = Field(default_factory=list)
+    #: regular expressions of a data-subject request in the writer's own words (five languages): a legal basis
+    #: ("Art. 17 DSGVO", "right to erasure") or the company's data about the writer asked for or to be deleted
+    #: ("everything you hold on me", "supprimiez ... toutes les données que vous avez sur moi"). The label guide
+    #: sends such requests to legal; the word "newsletter" or "unsubscribe" in them ("I withdraw my consent to your
+    #: newsletter") had filed them as list mail (archive)
+    data_rights: list[str] = Field(default_factory=list)
+    #: ... or a legal basis ("Art. 17 DSGVO", "right to erasure") beside a first-person request ("hiermit fordere
+    #: ich", "je vous demande"): a privacy newsletter names the articles and asks nothing
+    data_rights_basis: list[str] = Field(default_factory=list)
+    data_rights_asks: list[str] = Field(default_factory=list)
+    data_rights_weight: float = 3.0
+
+    @field_validator("data_rights", "data_rights_basis", "data_rights_asks")
+    @classmethod
+    def _compiles(cls, patterns: list[str]) -> list[str]:
+        for rx in patterns:
+            try:
+                re.compile(rx)
+            except re.error as err:
+                raise ValueError(f"{rx!r} is not a regular expression ({err})") from None
+        return patterns
 
 
 def _kw_regex(kw: str) -> re.Pattern[str]:
@@ -247,6 +268,9 @@ class Rules:
     business: Table
     broadcast: Table
     broadcast_asks: Table
+    data_rights: re.Pattern[str]
+    data_rights_basis: re.Pattern[str]
+    data_rights_asks: re.Pattern[str]
 
 
 def _no_repeated_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
@@ -299,7 +323,12 @@ def rules() -> Rules:
                                         d.no_action, d.spam_genres.words(), d.spam_talk)),
         Table({w: d.spam[w] for w in d.colleague_spam_words}), Table.of(d.fault),
         Table.of(d.business_systems + d.business_setting), Table.of(d.broadcast), Table.of(d.broadcast_asks),
+        *(_any_regex(d.data_rights), _any_regex(d.data_rights_basis), _any_regex(d.data_rights_asks)),
     )
+
+
+def _any_regex(patterns: list[str]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{rx})" for rx in patterns) if patterns else r"(?!)")
 
 
 def registrable(domain: str) -> tuple[str, str]:
@@ -453,6 +482,8 @@ class Analysis:
     #: a customer's thank-you closing of a solved matter, or thanks beside something still wrong or asked
     #: (``closing_state``: "closed", "open" or "")
     closing_state: Literal["closed", "open", ""] = ""
+    #: the writer makes a data-subject request (``RulesData.data_rights``)
+    data_request: bool = False
 
     @property
     def closing(self) -> bool:
@@ -460,8 +491,9 @@ class Analysis:
 
     @property
     def informs(self) -> bool:
-        """List mail, newsletters, talk among others, thank-you closings and no-action notices: nobody has to act."""
-        return self.newsletter or self.conversation or self.closing or self.notice
+        """List mail, newsletters, talk among others, thank-you closings and no-action notices: nobody has to act
+        (a data-subject request always asks: "... und widerrufe meine Einwilligung zum Newsletter")."""
+        return not self.data_request and (self.newsletter or self.conversation or self.closing or self.notice)
 
 
 def analyse(email: Email) -> Analysis:
@@ -523,6 +555,14 @@ def analyse(email: Email) -> Analysis:
     # a brand's own domain is trusted, but not its webmail: anyone can write from outlook.com or gmail.com; our own
     # domain only with every link on it (a forged colleague points outside)
     brand_sender = not internal and bool(dom) and not free_mail and sender_label in d.brands and sender_why is None
+    if not (colleague or brand_sender):
+        # before the scam forms: an attachment posing as a document lets a request for the reader's payment details
+        # count as it does beside a look-alike domain ("confirm your payment data via the link inside"); a risky type
+        # alone only adds to the score (no reason: list mail keeps its own bar)
+        risky, why_risky, named = r.scam.attachments(h.attachments)
+        spam += risky
+        if named:
+            reasons += why_risky
     scam, why_scam = r.scam.read(
         own_text, sender_label, [registrable(x)[0] for x in links], free_mail=free_mail,
         trusted=colleague or brand_sender,
@@ -582,6 +622,11 @@ def analyse(email: Email) -> Analysis:
     # a reported lure's billing or account words are the lure's (its forwarded subject too): the writer's own words
     # say what they need
     scores = {c: t.score(own if reported else text) for c, t in r.categories.items()}
+    # a data-subject request in the writer's own words is legal's, whatever else it mentions (RulesData.data_rights)
+    data_request = not reported and bool(r.data_rights.search(own_text) or (
+        r.data_rights_basis.search(own_text) and r.data_rights_asks.search(own_text)))
+    if data_request:
+        scores["legal_compliance"] = scores.get("legal_compliance", 0.0) + d.data_rights_weight
     fault = r.fault.score(text) > 0
     # a fault in a system only a business runs, or reported from its premises and people, is a managed-service
     # incident (tier 2); a home router's is not
@@ -615,7 +660,7 @@ def analyse(email: Email) -> Analysis:
         internal=internal, facts=facts, topic=subject, name=sender_name(h.sender),
         big_customer=_big_customer(full, d), management=r.management.score(text),
         alert=is_alert(h.sender, h.subject), closing_state=closing,
-        impact=impact, notice=notice, fault=fault,
+        impact=impact, notice=notice, fault=fault, data_request=data_request,
     )
 
 

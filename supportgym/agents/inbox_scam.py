@@ -16,6 +16,7 @@ first (docs/inbox_real.md, sixth pass). Nothing here sees gold labels.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from pydantic import Field, field_validator
@@ -88,6 +89,16 @@ class ScamTables(Model):
     #: is "non-refundable": honest renewal notices link to the account; a bank's fraud alert names no deadline
     callback_dispute: list[str] = Field(default_factory=list)
     non_refundable: list[str] = Field(default_factory=list)
+    #: attachment types that run code or open as a web page (``.html``, ``.iso``, ``.js``, macro-enabled Office):
+    #: the containers malware and credential forms are sent in, which ordinary correspondents have no reason to send
+    risky_attachment_types: list[str] = Field(default_factory=list)
+    #: ... and the document types a risky one hides behind ("Invoice_88231.pdf.html"): disguised, never honest
+    document_types: list[str] = Field(default_factory=list)
+    #: archive types, and the words of a money or legal document in an archive's name ("Rechnung_2026-03817.zip",
+    #: "Court_Notice.zip"): an invoice or a summons is sent as a PDF; zipped, it is the malware's wrapper (photos
+    #: of damage, tender packs and report archives name no such document)
+    archive_types: list[str] = Field(default_factory=list)
+    archive_document_words: list[str] = Field(default_factory=list)
     weights: dict[str, float] = Field(default_factory=dict)
 
     @field_validator("received", "reports")
@@ -130,6 +141,38 @@ class ScamReader:
     callback_charge: re.Pattern[str]
     callback_dispute: re.Pattern[str]
     non_refundable: re.Pattern[str]
+    document_word: re.Pattern[str]
+
+    def attachments(self, names: list[str]) -> tuple[float, list[str], bool]:
+        """(score, reasons, named) of the attachments' forms (file names as sent), the strongest of: a risky type
+        behind a document's extension ("Invoice.pdf.html"), a risky type named as a money or legal document
+        ("INV-88213.html"), an archive so named ("Rechnung_88231.zip"), a risky type alone ("VM_Playback.htm").
+        ``named``: the attachment poses as a document, the frame that lets a request for payment details count as
+        it does beside a look-alike domain; a risky type alone is weaker evidence (an Outlook ``ATT00001.htm``, a
+        robot's HTML report) and does not (review of 5 Dec)."""
+        t, w = self.tables, self.tables.weights
+        best: tuple[float, str, bool] = (0.0, "", False)
+        for name in names:
+            # what a mail client shows: invisible characters and trailing dots or spaces dropped ("Invoice.pdf.html.")
+            low = "".join(ch for ch in name if unicodedata.category(ch) != "Cf").lower().strip().rstrip(". ")
+            parts = low.rsplit(".", 2)
+            ext = parts[-1] if len(parts) > 1 else ""
+            inner = parts[-2] if len(parts) > 2 else ""
+            stem = low.rsplit(".", 1)[0]
+            risky = ext in t.risky_attachment_types and not _OUTLOOK_PART.fullmatch(low)
+            if risky and inner in t.document_types:
+                cue = (w.get("disguised_attachment", 0.0), f"{name}: a .{ext} file named as a .{inner} document", True)
+            elif risky and self.document_word.search(stem):
+                cue = (w.get("named_attachment", 0.0), f"{name}: a .{ext} file named as a money or legal document", True)
+            elif ext in t.archive_types and self.document_word.search(stem):
+                cue = (w.get("document_archive", 0.0), f"{name}: a money or legal document sent as an archive", True)
+            elif risky:
+                cue = (w.get("risky_attachment", 0.0), f"{name}: a .{ext} attachment runs code or opens as a web page",
+                       False)
+            else:
+                continue
+            best = max(best, cue)
+        return (best[0], [best[1]], best[2]) if best[0] else (0.0, [], False)
 
     def reported(self, text: str, forwarded: bool = False) -> bool:
         """Does the writer say they received a mail *and* ask whether it is genuine or say they did not click it
@@ -198,6 +241,9 @@ class ScamReader:
 #: a phone number: eight or more digits with the usual separators ("+1 (808) 555-0147", "+34 911 555 207")
 _PHONE_RE = re.compile(r"\+?\(?\d[\d\s().-]{6,}\d")
 
+#: the parts Outlook itself names when it forwards mail ("ATT00001.htm"): no sender chose them
+_OUTLOOK_PART = re.compile(r"att\d{3,}\.html?")
+
 #: a pattern that never matches: an empty word list or regex list reads nothing
 _NOTHING = r"(?!)"
 
@@ -240,4 +286,7 @@ def scam_reader(t: ScamTables) -> ScamReader:
             rf"\b(?:to|via|by|through|with|an|über|per|a|al|por|para|à|au|par)\s+(?:\w+\s+){{0,2}}?"
             rf"(?:{_alt(t.overpayment_routes)})\b" if t.overpayment_routes else _NOTHING),
         _words(t.callback_charge), _words(t.callback_dispute), _words(t.non_refundable),
+        # a word of the name, split at digits and separators ("INV-88213", "Rechnung_Nr_88231", "Statement_Dec2025")
+        re.compile(rf"(?<![a-z])(?:{_alt(t.archive_document_words)})(?![a-z])" if t.archive_document_words
+                   else _NOTHING),
     )

@@ -114,7 +114,8 @@ def export_command(
     split: str = typer.Option("train", help="train|validation|test (generated), real:train|validation|test, "
                                             "hard:train|validation|test"),
     n: Optional[int] = typer.Option(None, "--n", help="number of emails; real:*/hard:* without --n: the whole part"),
-    seed: int = typer.Option(0, help="seed of the generated stream or of the sample from a real/hard part"),
+    # not negative, as in eval and bench (red team of 5 Dec)
+    seed: int = typer.Option(0, min=0, help="seed of the generated stream or of the sample from a real/hard part"),
     format: str = typer.Option("jsonl", "--format", help="jsonl (the --emails import schema) or hf (datasets)"),
 ) -> None:
     """Write emails of SPLIT with gold labels; `supportgym eval --emails OUT` reads the JSONL back."""

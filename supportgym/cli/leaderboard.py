@@ -30,7 +30,14 @@ def leaderboard_command(
         raise ConfigError(f"leaderboard folder: got {str(folder)!r}; allowed: an existing folder with results.json files")
     if md is not None:
         check_output_file(md, "--md", "leaderboard.md")  # before the table: a bad path would fail after it
+        # red team of 5 Dec: `--md DIR/run1/results.json` overwrote a run with Markdown (exit 0)
+        if md.suffix.lower() in (".json", ".jsonl"):
+            raise ConfigError(expected("--md", str(md), "a Markdown file path, e.g. leaderboard.md",
+                                       "(a .json/.jsonl name would be taken for a results file)"))
     runs, notes = load_results(folder)
+    if md is not None and md.resolve() in {Path(run["_path"]).resolve() for run in runs}:  # e.g. a link to one
+        raise ConfigError(expected("--md", str(md), "a path that is not one of the results files read",
+                                   "(it would overwrite that run)"))
     for note in notes:
         console.print(f"[yellow]skipped[/] {shown(note)}")
     groups = [g for run in runs for g in run.get("groups", [])]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Optional
 
 import typer
@@ -72,6 +73,9 @@ def serve(
         if envs and not any(spec(e).id == chosen.id or spec(e).name == env for e in envs):
             raise typer.BadParameter(f"got {env!r}, which --serve-env does not serve; allowed: {', '.join(envs)}",
                                      param_hint="--env")
+    for flag, seconds in (("--session-ttl", session_ttl), ("--body-timeout", body_timeout)):
+        if not math.isfinite(seconds):  # ServerConfig refuses it too, but as a traceback after binding the port
+            raise typer.BadParameter(f"got {seconds}; allowed: a finite number of seconds", param_hint=flag)
     if server not in ("auto", "uvicorn", "granian"):
         raise typer.BadParameter(f"got {server!r}; allowed: auto, granian, uvicorn", param_hint="--server")
     if server == "auto":

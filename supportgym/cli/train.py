@@ -225,9 +225,13 @@ def plots_command(run_dir: Path = typer.Argument(..., help="a run directory of `
     from ..core.errors import ConfigError
     from ..train.plots import plot_run
 
-    if not run_dir.is_dir():
-        raise ConfigError(f"train plots {run_dir}: no such folder; allowed: a run folder of `train grpo` or `train sft`")
-    written = plot_run(run_dir)
+    if not run_dir.is_dir():  # a file was called "no such folder" (red team of 5 Dec)
+        what = "a file, not a folder" if run_dir.exists() else "no such folder"
+        raise ConfigError(f"train plots {run_dir}: {what}; allowed: a run folder of `train grpo` or `train sft`")
+    notes: list[str] = []
+    written = plot_run(run_dir, notes)
+    for note in notes:
+        console.print(f"[yellow]note:[/] {shown(note)}")
     if not written:
         raise ConfigError(f"train plots {run_dir}: nothing to plot; allowed: a run folder holding metrics.jsonl "
                           "(or eval_before.json and eval_after.json)")

@@ -43,7 +43,8 @@ def classifier_command(
     bias: Optional[list[str]] = typer.Option(None, "--bias", help="route logit offset ROUTE=X (repeat); default: the "
                                                                  "offsets chosen by cross-validation"),
     meta_scale: Optional[float] = typer.Option(None, help="value of each cue feature beside the normalised text"),
-    seed: int = typer.Option(0),
+    # numpy's seed range: -1 started training (red team of 5 Dec)
+    seed: int = typer.Option(0, min=0, max=2**32 - 1, help="random seed, 0 to 2**32-1"),
     cv: bool = typer.Option(False, "--cv", help="only cross-validate the route head inside the real parts (5 folds) "
                                                  "and print the out-of-fold figures; writes no checkpoint"),
     sweep_trash: Optional[list[float]] = typer.Option(None, "--sweep-trash", help="with --cv: also report these trash "

@@ -30,6 +30,9 @@ def _report(result: dict) -> None:
     typer.echo(json.dumps(_plain({k: v for k, v in result.items() if k != "history"}), default=str, allow_nan=False))
 
 
+#: numpy's seed range: -1 or 2**32 was a numpy traceback after the start-up (red team of 5 Dec)
+SEED_MAX = 2**32 - 1
+_SEED_HELP = "random seed, 0 to 2**32-1"
 _HARD = typer.Option(False, "--hard", help="train on tooldesk-v1 hard:train (SupportGym/ToolDeskHard-v1), select on hard:validation")
 _MAX_SECONDS = typer.Option(0.0, min=0.0, help="stop after this much wall-clock training (0: no limit)")
 _PATIENCE = typer.Option(0, min=0, help="stop after this many validation checks without improvement (0: never)")
@@ -49,7 +52,7 @@ def _out(out: Optional[Path], algo: str, hard: bool) -> str:
 @train_app.command("sac")
 def sac_command(
     total_timesteps: int = typer.Option(24_000, min=1, help="environment steps"),
-    seed: int = typer.Option(1),
+    seed: int = typer.Option(1, min=0, max=SEED_MAX, help=_SEED_HELP),
     threads: int = typer.Option(1, min=1, help="torch CPU threads"),
     out: Optional[Path] = typer.Option(None, help="checkpoint to write, best on validation (default runs/tooldesk[_hard]_sac.pt)"),
     hard: bool = _HARD,
@@ -74,7 +77,7 @@ def grpo_episodes_command(
                                                              "episodes first (0: from the uniform policy)"),
     eval_every: int = typer.Option(20, min=1, help="updates between greedy validation checks"),
     eval_episodes: int = typer.Option(200, min=1, help="validation queries per check (model selection)"),
-    seed: int = typer.Option(1),
+    seed: int = typer.Option(1, min=0, max=SEED_MAX, help=_SEED_HELP),
     threads: int = typer.Option(1, min=1, help="torch CPU threads"),
     out: Optional[Path] = typer.Option(None, help="checkpoint to write, best on validation (default runs/tooldesk[_hard]_grpo.pt)"),
     hard: bool = _HARD,
@@ -103,7 +106,7 @@ def _sb3(algo: str, total_timesteps: int, seed: int, threads: int, out: Optional
 @train_app.command("ppo")
 def ppo_command(
     total_timesteps: int = typer.Option(100_000, min=1),
-    seed: int = typer.Option(1),
+    seed: int = typer.Option(1, min=0, max=SEED_MAX, help=_SEED_HELP),
     threads: int = typer.Option(1, min=1),
     out: Optional[Path] = typer.Option(None, help="model zip (default runs/tooldesk[_hard]_ppo.zip)"),
     hard: bool = _HARD,
@@ -117,7 +120,7 @@ def ppo_command(
 @train_app.command("dqn")
 def dqn_command(
     total_timesteps: int = typer.Option(60_000, min=1),
-    seed: int = typer.Option(1),
+    seed: int = typer.Option(1, min=0, max=SEED_MAX, help=_SEED_HELP),
     threads: int = typer.Option(1, min=1),
     out: Optional[Path] = typer.Option(None, help="model zip (default runs/tooldesk[_hard]_dqn.zip)"),
     hard: bool = _HARD,
@@ -136,7 +139,7 @@ def export_sft_command(
     checkpoint: Optional[str] = typer.Option(None, help="checkpoint for a trained expert"),
     split: str = typer.Option("train", help="train|validation|test, or hard:train|hard:validation|hard:test (tooldesk-v1)"),
     episodes: int = typer.Option(500, min=1),
-    seed: int = typer.Option(0),
+    seed: int = typer.Option(0, min=0, max=SEED_MAX, help=_SEED_HELP),
     min_reward: float = typer.Option(5.0, help="keep episodes whose total reward is at least this"),
 ) -> None:
     """Export expert trajectories as chat-format JSONL for supervised fine-tuning (TRL SFTTrainer)."""

@@ -123,6 +123,9 @@ def view_command(
     episodes = decoded_episodes(data)
     if episode is not None:
         match = [r for r in episodes if r["index"] == episode]
+        if not episodes:  # "between 0 and -1" (red team of 5 Dec)
+            raise ConfigError(f"--episode {episode}: the run {results} has no episodes; allowed: none (resume it with "
+                              f"supportgym bench --resume {results})")
         if not match:
             raise ConfigError(expected("--episode", episode, f"an episode # between 0 and {len(episodes) - 1}",
                                        "list them with: supportgym view " + str(results)))

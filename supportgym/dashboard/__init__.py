@@ -35,7 +35,7 @@ from fastapi.staticfiles import StaticFiles
 from ..core.errors import SupportGymError
 from ..eval.leaderboard import leaderboard_rows, load_results
 from ..server.config import reads_real_mail
-from .episode import catalog, iter_episode, trace_episode
+from .episode import catalog, check_episode, iter_episode, trace_episode
 from .files import inside, list_jsonl, read_metrics
 
 STATIC = Path(__file__).parent / "static"
@@ -130,6 +130,10 @@ def router(results_dir: Path, metrics_dir: Path, allow_llm: bool = False, max_ru
     ) -> StreamingResponse:
         """``/run`` as NDJSON events (start, one per step, done; or error), for live progress."""
         gate.check(agent, task)
+        try:  # a bad name is a 400 as from /run, not a 200 stream holding an error event
+            check_episode(env, agent, task or None)
+        except (SupportGymError, ImportError) as err:
+            raise _bad(err) from err
 
         # The slot is taken inside the stream: a client that leaves before the stream starts never runs a
         # generator's `finally`, and two such clients held both slots until a restart (audit of 4 Dec).

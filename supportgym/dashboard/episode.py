@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..agents import AGENTS, make_agent
+from ..core.errors import UnknownAgentError, expected
 from ..core.registry import env_ids, load, make, spec
 from ..eval.bench import AGENT_DEFAULTS, accepted_kwargs
 from ..eval.metrics_common import episode_score, episode_success
@@ -63,6 +64,17 @@ def catalog() -> list[dict[str, Any]]:
             "agents": [a for a in sorted(table) if _module_exists(table[a])],
         })
     return out
+
+
+def check_episode(env_id: str, agent_name: str, task: str | None) -> None:
+    """Raise what :func:`iter_episode` would raise for an unknown env, agent or task, without running anything:
+    ``run/stream`` answered such a request 200 with an error event where ``/run`` says 400 (red team of 5 Dec)."""
+    s = spec(env_id)
+    table = AGENTS.get(s.name, {})
+    available = [a for a in sorted(table) if _module_exists(table[a])]  # as catalog() lists them
+    if agent_name not in available:
+        raise UnknownAgentError(expected(f"agent for env {env_id!r}", agent_name, available))
+    s.env_class().resolve_task(task)
 
 
 def trace_episode(env_id: str, agent_name: str, task: str | None, seed: int, max_steps: int = 500,

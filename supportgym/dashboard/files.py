@@ -60,7 +60,7 @@ def list_jsonl(root: Path, limit: int = 200, scan: int = 5000) -> list[str]:
     for folder, dirs, files in os.walk(base):
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
         for f in sorted(files):
-            if not f.endswith(".jsonl"):
+            if not f.endswith(".jsonl") or not (Path(folder) / f).is_file():  # a FIFO named *.jsonl hung open()
                 continue
             seen += 1
             if seen > scan:
@@ -76,8 +76,15 @@ def _flat(prefix: str, obj: Any, out: dict[str, float]) -> None:
     if isinstance(obj, dict):
         for k, v in obj.items():
             _flat(f"{prefix}{k}.", v, out) if isinstance(v, dict) else _flat(f"{prefix}{k}", v, out)
-    elif isinstance(obj, (int, float)) and not isinstance(obj, bool) and math.isfinite(obj):
+    elif isinstance(obj, (int, float)) and not isinstance(obj, bool) and _finite(obj):
         out[prefix.rstrip(".")] = float(obj)
+
+
+def _finite(value: int | float) -> bool:
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an integer past the float range (10**400) is skipped, not a 500 (red team of 5 Dec)
+        return False
 
 
 def read_metrics(path: Path) -> dict[str, Any]:

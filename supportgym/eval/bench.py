@@ -333,7 +333,12 @@ def is_eval_results(data: Any) -> bool:
 
 def _is_number(value: Any) -> bool:
     # finite: json.loads reads "Infinity", and a hand-edited score of Infinity ranked first on the leaderboard
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an integer past the float range (10**400): a traceback in view/leaderboard (red team of 5 Dec)
+        return False
 
 
 def results_problem(data: dict[str, Any], episodes: bool = True) -> tuple[str, str] | None:
@@ -342,17 +347,22 @@ def results_problem(data: dict[str, Any], episodes: bool = True) -> tuple[str, s
     leaderboard reads only the groups)."""
     def kind(value: Any) -> str:
         return type(value).__name__
+
+    def short(value: Any) -> str:  # a hand-edited number may have 400 digits: the message stays one short line
+        text = repr(value)
+        return text if len(text) <= 60 else text[:57] + "..."
+
     if "config" not in data:
         return "config", "missing"
     try:
         BenchConfig.model_validate(data["config"])
     except ValidationError as err:
         e = validation_errors(err)[0]
-        got = f" (got {e['input']!r})" if "input" in e else ""
+        got = f" (got {short(e['input'])})" if "input" in e else ""
         return "config" + (f".{e['field']}" if e["field"] else ""), e["message"] + got
     for key in ("jobs_total", "jobs_done", "jobs_failed", "wall_time_s"):
         if key in data and not _is_number(data[key]):
-            return key, f"got {data[key]!r}; allowed: a number"
+            return key, f"got {short(data[key])}; allowed: a number"
     for key in ("skipped", "infra_errors", "groups", "episodes"):
         if not isinstance(data.get(key, []), list):
             return key, f"got {kind(data[key])}; allowed: a list"
@@ -373,14 +383,14 @@ def results_problem(data: dict[str, Any], episodes: bool = True) -> tuple[str, s
             return f"groups[{i}].summary", "allowed: an object of numbers"
         for k in ("episodes", "reward_mean", "reward_ci95_low", "reward_ci95_high", "steps_mean"):
             if not _is_number(summary.get(k)):
-                return f"groups[{i}].summary.{k}", f"got {summary.get(k)!r}; allowed: a number"
+                return f"groups[{i}].summary.{k}", f"got {short(summary.get(k))}; allowed: a number"
         for k, v in summary.items():
             if k.startswith("pass^") and not (k[5:].isdigit() and _is_number(v)):
-                return f"groups[{i}].summary.{k}", f"got {v!r}; allowed: pass^<k> with a number"
+                return f"groups[{i}].summary.{k}", f"got {short(v)}; allowed: pass^<k> with a number"
             if k in ("score", "success_rate") and v is not None and not _is_number(v):
-                return f"groups[{i}].summary.{k}", f"got {v!r}; allowed: a number or null"
+                return f"groups[{i}].summary.{k}", f"got {short(v)}; allowed: a number or null"
             if k == "failed" and not (isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= summary["episodes"]):
-                return f"groups[{i}].summary.{k}", f"got {v!r}; allowed: a whole number from 0 to the episodes"
+                return f"groups[{i}].summary.{k}", f"got {short(v)}; allowed: a whole number from 0 to the episodes"
     for i, row in enumerate(data.get("episodes", []) if episodes else []):
         where = f"episodes[{i}]"
         if not isinstance(row, dict):
@@ -391,11 +401,14 @@ def results_problem(data: dict[str, Any], episodes: bool = True) -> tuple[str, s
             return where, f"undecodable ({type(err).__name__}: {err})"
         for k, ok in (("index", int), ("env_id", str), ("agent", str), ("seed", int), ("steps", list)):
             if not isinstance(rec.get(k), ok) or isinstance(rec.get(k), bool):
-                return f"{where}.{k}", f"got {rec.get(k)!r}; allowed: {'a list' if ok is list else ok.__name__}"
+                return f"{where}.{k}", f"got {short(rec.get(k))}; allowed: {'a list' if ok is list else ok.__name__}"
         for k, ok in (("task", str), ("requested_task", str), ("trial", int), ("status", str), ("error", str),
-                      ("episode_id", str), ("total_reward", (int, float)), ("report", dict)):
+                      ("episode_id", str), ("total_reward", (int, float)), ("report", dict), ("options", dict)):
             if k in rec and rec[k] is not None and (not isinstance(rec[k], ok) or isinstance(rec[k], bool)):
-                return f"{where}.{k}", f"got {rec[k]!r}; allowed: {'a number' if k == 'total_reward' else ok.__name__}"
+                return f"{where}.{k}", f"got {short(rec[k])}; allowed: {'a number' if k == 'total_reward' else ok.__name__}"
+        # an integer past the float range: `view` converts it with float() (OverflowError; red team of 5 Dec)
+        if isinstance(rec.get("total_reward"), int) and not _is_number(rec["total_reward"]):
+            return f"{where}.total_reward", f"got {short(rec['total_reward'])}; allowed: a number"
         for j, step in enumerate(rec["steps"]):
             if (not isinstance(step, dict) or not (step.get("reward") is None or _is_number(step["reward"]))
                     or not isinstance(step.get("breakdown") or {}, dict)):
@@ -450,29 +463,40 @@ def _execute_plan(run: BenchRun, jobs: list[Job], config: BenchConfig, backend: 
     return run.write(partial=False)
 
 
+#: signals that stop a run the way Ctrl-C does; SIGHUP is not on Windows
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
 @contextmanager
 def _keyboard_interrupts() -> Iterator[None]:
     """Mark a KeyboardInterrupt that came from the keyboard (SIGINT), so that an episode an agent stopped by raising
-    one itself is recorded as its failure, and one a person stopped is rerun by --resume (jobs.Crashed)."""
-    interrupted.clear()
-    previous = signal.getsignal(signal.SIGINT)
-    # not in a worker thread (signals go to the main one), and never where SIGINT is ignored (a job started with
-    # `&` from a script must not die on the script's Ctrl-C)
-    install = threading.current_thread() is threading.main_thread() and previous is not signal.SIG_IGN
+    one itself is recorded as its failure, and one a person stopped is rerun by --resume (jobs.Crashed).
 
-    def on_sigint(signum: int, frame: Any) -> None:
+    SIGTERM and SIGHUP (a `kill`, a batch system's time limit, a closed terminal) take the same path: they lost every
+    finished episode (red team of 5 Dec), now they leave a partial results.json too, and `supportgym bench` exits 130
+    on all three, the code of an interrupted run that `--resume` continues. The previous handlers come back after."""
+    interrupted.clear()
+    previous = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+    # not in a worker thread (signals go to the main one), and never where a signal is ignored (a job started with
+    # `&` from a script must not die on the script's Ctrl-C; one under nohup must not die on SIGHUP)
+    main = threading.current_thread() is threading.main_thread()
+    installed = [sig for sig, handler in previous.items() if main and handler is not signal.SIG_IGN]
+
+    def on_signal(signum: int, frame: Any) -> None:
         interrupted.set()
-        if callable(previous):
-            previous(signum, frame)  # the caller's own handler (default: Python's, which raises KeyboardInterrupt)
+        if signum == signal.SIGINT and callable(previous[signum]):
+            previous[signum](signum, frame)  # the caller's own handler (SIGINT's default raises KeyboardInterrupt)
+        # not another library's SIGTERM handler (one imported in the same process exited with its own code, before
+        # the partial results were written): the run is stopped the one way every caller expects
         raise KeyboardInterrupt
 
-    if install:
-        signal.signal(signal.SIGINT, on_sigint)
+    for sig in installed:
+        signal.signal(sig, on_signal)
     try:
         yield
     finally:
-        if install:
-            signal.signal(signal.SIGINT, previous)
+        for sig in installed:
+            signal.signal(sig, previous[sig])
         interrupted.clear()
 
 

@@ -40,6 +40,15 @@ def _limit_threads() -> None:
         sys.modules["torch"].set_num_threads(1)
 
 
+def _outside_project(err: Exception) -> ConfigError | None:
+    """Ray's `uv run` hook refuses to start when the working directory does not hold the project (it ships that
+    folder to the workers): a traceback and exit 1 from `bench --backend ray` run elsewhere (red team of 5 Dec)."""
+    if isinstance(err, RuntimeError) and "not in the working_dir" in str(err):
+        return ConfigError(f"--backend ray: Ray's uv hook needs the project as the working directory (got {os.getcwd()}); "
+                           "allowed: run bench from the folder holding pyproject.toml (cd there, or uv run --directory it)")
+    return None
+
+
 def _init_local(ray: Any, num_cpus: int | None, runtime_env: dict[str, Any]) -> None:
     # Ray's raylet gives its agents a fixed 15 s to start (ray-project/ray#65983), which a
     # loaded 2-core machine can miss; a second try usually finds the imports cached.
@@ -48,8 +57,11 @@ def _init_local(ray: Any, num_cpus: int | None, runtime_env: dict[str, Any]) -> 
             ray.init(num_cpus=num_cpus, include_dashboard=False, runtime_env=runtime_env,
                      log_to_driver=False, configure_logging=False)
             return
-        except Exception:
+        except Exception as err:
             ray.shutdown()
+            config_error = _outside_project(err)
+            if config_error is not None:  # a second try fails the same way
+                raise config_error from None
             if attempt == 2:
                 raise
 
@@ -124,7 +136,13 @@ def run_ray(
             os.environ.setdefault("RAY_AUTH_MODE", "disabled")
             _init_local(ray, num_cpus, runtime_env)
         else:
-            ray.init(address=address, runtime_env=runtime_env, log_to_driver=False, configure_logging=False)
+            try:
+                ray.init(address=address, runtime_env=runtime_env, log_to_driver=False, configure_logging=False)
+            except RuntimeError as err:
+                config_error = _outside_project(err)
+                if config_error is None:
+                    raise
+                raise config_error from None
         started_here = True
 
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))

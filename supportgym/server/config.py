@@ -28,14 +28,16 @@ class ServerConfig(Model):
     #: environment ids to serve; None serves every registered id that imports
     envs: list[str] | None = None
     max_sessions: int = Field(1024, ge=1, description="concurrent sessions (HTTP and WebSocket together)")
-    session_ttl_s: float = Field(600.0, gt=0, description="idle seconds before a session is dropped")
+    #: finite (allow_inf_nan=False) here and below: a red team of 5 Dec started `serve --body-timeout inf`, then every
+    #: POST with a body was a 500 (the body timer's bucket, inf / tick, overflowed an int)
+    session_ttl_s: float = Field(600.0, gt=0, allow_inf_nan=False, description="idle seconds before a session is dropped")
     #: a red team of 5 Dec opened all 1,024 sessions from one client in 25 s and kept them alive with a `GET /state`
     #: on each every 10 minutes: every other client got 503. Counted by the peer's address (behind a reverse proxy
     #: every client has the proxy's: raise it, or 0 for none)
     max_sessions_per_client: int = Field(256, ge=0, description="sessions one client address may hold; 0: no limit")
     max_body_bytes: int = Field(64 * 1024, ge=1024, description="largest request body or WebSocket message")
     #: seconds a client may take to send a whole request body (then 408)
-    body_timeout_s: float = Field(30.0, gt=0)
+    body_timeout_s: float = Field(30.0, gt=0, allow_inf_nan=False)
     #: deepest JSON nesting accepted in a body or message (then 400 json_too_deep)
     max_json_depth: int = Field(32, ge=4, le=512)
     reset_limits: ResetLimits = Field(default_factory=ResetLimits)
@@ -44,7 +46,7 @@ class ServerConfig(Model):
     #: run in a worker thread, and so do the steps of an env once one of its steps took longer
     #: than ``slow_step_ms`` on the loop (see docs/server.md, *Design*).
     offload_steps: bool = False
-    slow_step_ms: float = Field(20.0, gt=0)
+    slow_step_ms: float = Field(20.0, gt=0, allow_inf_nan=False)
     #: load the models an environment needs (ticket-v0's MiniLM) before serving, not on a first
     #: request (`supportgym serve` turns it on; off here so that in-process apps start at once)
     warm_up: bool = False

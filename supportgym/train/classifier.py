@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from pydantic import Field, PositiveFloat, field_validator
+from pydantic import ConfigDict, Field, PositiveFloat, field_validator
 
 from ..agents.inbox_classifier import FIELDS, Head, TriageModel
 from ..agents.inbox_features import Vectorizer, features, weigh
@@ -45,6 +45,10 @@ HANDWRITTEN_WEIGHT = 10.0
 
 
 class ClassifierConfig(Model):
+    #: every float finite (red team of 5 Dec: `--bias trash=nan` trained a model that routed every email to archive;
+    #: `--c inf` and `--handwritten-weight inf` started training too)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
     generated: int = Field(12_000, ge=0, description="generated train emails")
     generated_validation: int = Field(2_000, ge=0, description="generated validation emails for model selection")
     real_weight: float = Field(4.0, gt=0, description="total weight of real mail relative to its size (generated: 1)")
@@ -74,7 +78,7 @@ class ClassifierConfig(Model):
                                 description="inverse regularisation strengths tried; the best on validation is kept "
                                             "(C = 1 was chosen by cross-validation)")
     max_iter: int = Field(400, ge=10)
-    seed: int = 0
+    seed: int = Field(0, ge=0, le=2**32 - 1)  # numpy's seed range
     #: not the committed checkpoint: a retraining must not silently replace what `--agent classifier` loads (pass its
     #: path, supportgym/agents/checkpoints/inbox_classifier.npz, to do that on purpose)
     out: str = "runs/inbox_classifier.npz"

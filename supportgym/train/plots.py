@@ -3,14 +3,41 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import DataFormatError
 
-def read_jsonl(path: Path) -> list[dict[str, Any]]:
+
+def read_jsonl(path: Path, bad: list[int] | None = None) -> list[dict[str, Any]]:
+    """The JSON-object lines of ``path``; other lines (a run killed mid-write leaves a truncated last line) are
+    skipped, their numbers appended to ``bad`` (red team of 5 Dec: JSONDecodeError, AttributeError)."""
     if not path.exists():
         return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = []
+    for n, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except (ValueError, RecursionError):
+            row = None
+        if isinstance(row, dict):
+            rows.append(row)
+        elif bad is not None:
+            bad.append(n)
+    return rows
+
+
+def _number(value: Any) -> bool:
+    """A finite number a plot can draw (not text, a list, NaN, or an integer past the float range)."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def _rolling(values: list[float], window: int) -> list[float]:
@@ -34,7 +61,7 @@ def _plt():
 
 def plot_reward_curve(rows: list[dict[str, Any]], out: Path, key: str = "reward", window: int = 10,
                       title: str = "GRPO training reward", ylabel: str = "environment reward") -> Path | None:
-    pts = [(r["step"], r[key]) for r in rows if r.get(key) is not None and "step" in r]
+    pts = [(r["step"], r[key]) for r in rows if _number(r.get(key)) and _number(r.get("step"))]
     if not pts:
         return None
     plt = _plt()
@@ -60,7 +87,7 @@ def plot_components(rows: list[dict[str, Any]], out: Path, window: int = 10) -> 
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7, 4))
     for k in keys:
-        pts = [(r["step"], r[k]) for r in rows if r.get(k) is not None]
+        pts = [(r["step"], r[k]) for r in rows if _number(r.get(k)) and _number(r.get("step"))]
         if not pts or all(abs(v) < 1e-12 for _, v in pts):
             continue
         steps, vals = zip(*pts)
@@ -100,16 +127,30 @@ def plot_before_after(before: dict[str, float], after: dict[str, float], out: Pa
     return out
 
 
-def plot_run(run_dir: Path) -> list[Path]:
-    """Draw every plot the run's files allow; returns the PNGs written."""
-    rows = read_jsonl(run_dir / "metrics.jsonl")
+def _eval_metrics(path: Path) -> dict[str, float]:
+    """The numeric ``metrics`` of an eval_before/after.json; a malformed file is a DataFormatError (was a KeyError)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError) as err:
+        raise DataFormatError(path, f"unreadable eval file: {type(err).__name__}: {err}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("metrics"), dict):
+        raise DataFormatError(path, "allowed: a JSON object with a `metrics` object (as `train grpo`/`sft` write)")
+    return {k: v for k, v in data["metrics"].items() if _number(v)}
+
+
+def plot_run(run_dir: Path, notes: list[str] | None = None) -> list[Path]:
+    """Draw every plot the run's files allow; returns the PNGs written. ``notes`` gets a line on skipped lines."""
+    bad: list[int] = []
+    rows = read_jsonl(run_dir / "metrics.jsonl", bad)
+    if bad and notes is not None:
+        notes.append(f"{run_dir / 'metrics.jsonl'}: skipped {len(bad)} line(s) that are not JSON objects "
+                     f"(first: line {bad[0]})")
     made = [plot_reward_curve(rows, run_dir / "reward_curve.png"), plot_components(rows, run_dir / "reward_components.png")]
     if not any(made):
         made.append(plot_reward_curve(rows, run_dir / "loss_curve.png", key="loss", title="SFT training loss",
                                       ylabel="cross-entropy on the answer"))
     before, after = run_dir / "eval_before.json", run_dir / "eval_after.json"
     if before.exists() and after.exists():
-        b = json.loads(before.read_text())["metrics"]
-        a = json.loads(after.read_text())["metrics"]
+        b, a = _eval_metrics(before), _eval_metrics(after)
         made.append(plot_before_after(b, a, run_dir / "before_after.png"))
     return [p for p in made if p is not None]

@@ -4,8 +4,9 @@ Company-inbox mail written by authors who saw neither the agents' keyword tables
 templates nor each other's mail, labelled by the conventions of docs/inbox.md
 (``data/handwritten/<part>*.jsonl``, one ``LabelledEmail`` per line, acceptable routes and key facts
 included; 60 emails per file, one author per file). How each part was used, so that figures on it
-can be read honestly (docs/inbox_real.md): ``train`` (a hundred and fifty-two authors) was read, partly, while revising
-the rules and is trained on by the ``classifier`` (Y, Z, AA to AZ, BA to BZ, CA to CZ, DA to DZ, EA to EZ, FA to FF of 3-4 Dec: measured held out, then trained on;
+can be read honestly (docs/inbox_real.md): ``train`` (a hundred and fifty-four authors) was read, partly, while revising
+the rules and is trained on by the ``classifier`` (Y, Z, AA to AZ, BA to BZ, CA to CZ, DA to DZ, EA to EZ, FA to FF of 3-4 Dec and FI, FJ of 5 Dec
+(40 emails each): measured held out, then trained on;
 the rules' misreadings of them were read only after that: AO's three emails, requests for approval, listing and award
 scams, easy-money pitches, BK's French mail, CC-CN's monitoring tags and "this month's", CO-DD's
 faults at a business's premises and automated confirmations, DE-DL's suppliers' price notices and replies

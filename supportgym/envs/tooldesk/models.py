@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, get_args
 
-from pydantic import Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
 
 from ...core.types import Action, Model, Observation, RewardBreakdown, State
 
@@ -63,12 +63,20 @@ OUTCOMES: tuple[str, ...] = (
 
 # ---- queries and gold ----------------------------------------------------------------
 class AccountChange(Model):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
     field: str
     phrase: str
 
 
 class QueryContext(Model):
-    """What the ticket system knows about the query; grows as the customer answers."""
+    """What the ticket system knows about the query; grows as the customer answers (each answer a new context).
+
+    Frozen: every observation hands the agent the env's own context, which on the benchmark is the cached query's; an
+    agent that edited it in place (a redacting logger) changed the episode's service calls and every later episode on
+    that query, in any env of the process (red team of 5 Dec: `rules` 15.16 -> -0.54 after one such agent)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     customer_id: str | None = None
     customer_email: str | None = None

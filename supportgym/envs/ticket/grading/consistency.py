@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from ..models_v1 import Change, OrderV1, Statement
 from .commit_lexicon import REMEDIES, load_i18n
-from .extract import APPROVAL, ELIGIBILITY, GENERIC, Commit
+from .extract import APPROVAL, ELIGIBILITY, GENERIC, SPELLED_MONEY, Commit
 from .targets import carries_order, order_named, teams_named
 
 _FEE_NOT = re.compile(r"\b(?:not|no|never|nicht|kein\w*|pas|nao|ningun\w*|aucun\w*|waiv\w*)\b|n't")
@@ -195,6 +195,9 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
                     out.inconsistencies.append(f"{quote} promises a {c.kind} that no action made")
                 elif not _money_ok(c, amounts.get(_CHANGE_OF[c.kind], set())):
                     out.inconsistencies.append(f"{quote} states an amount no {c.kind} action used")
+                elif SPELLED_MONEY.search(c.clause):
+                    # fail closed: "an extra nine hundred dollars", "twice the amount you paid" (red team of 5 Dec)
+                    out.inconsistencies.append(f"{quote} states an amount in words, which no action can be checked against")
                 elif c.kind == "refund" and c.full and all(ch.amount is not None and ch.order_id in price
                                                              and ch.amount < price[ch.order_id] for ch in done):
                     out.inconsistencies.append(f"{quote} says 'full' but the refund was partial")
@@ -227,9 +230,16 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
         elif c.kind == "investigation" and c.firm_promise and (
                 why := _investigated_elsewhere(c, named_by[id(c)], orders, statements, investigated, concerned)):
             out.inconsistencies.append(f"{quote} {why}")
-    firm = [c for c in commits if c.mode == "firm"]
+    # a habitual sentence beside the reply's own denial of that remedy is policy, no promise (the skip above): it
+    # tells the customer nothing of theirs either ("Replacements usually ship within 2 business days, but we are unable
+    # to send a replacement" counted as the required replacement statement; red team of 5 Dec, 28th session). Only a
+    # denial about the statement's order, or naming none, does that: one about another order leaves the habit
+    # telling this one (review of 5 Dec)
+    denials = [(c.kind, _named(c, orders)) for c in commits if c.firm_denial]
     hits = 0
     for st in statements:
+        firm = [c for c in commits if c.mode == "firm" and not (c.why == GENERIC and any(
+            k == c.kind and (not named or st.order_id is None or st.order_id in named) for k, named in denials))]
         if st.kind in ("refund", "credit"):
             # only a refund (credit) that an action made can be told: a reply that lists amounts beside "I have
             # processed your refund" ("Order totals: $210, $64, $35. ...", "your refund of $54.40, $210.00") claimed

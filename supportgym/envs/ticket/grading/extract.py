@@ -46,10 +46,26 @@ MAX_NEGATIONS = 2
 
 #: (an amount before its symbol is no order id's digits: "fur Bestellung ORD-54446 $95.00 erstattet" read $54,446, round 13)
 # (thousands grouped by a space before the sign, as French writes them: "1 150 $" is $1,150, not $150; round 22)
+# (other currencies too: "£900", "Rs. 900", "900 reais", "900 bucks" were no amount, so a remedy promising them passed the
+# amount check; red team of 5 Dec. "Rs." with its dot: "the RS 232 port" is no amount)
 _MONEY = re.compile(
-    r"(?:\$|usd\s?|€|eur\s?)\s?(\d[\d,.]*\d|\d)"
+    r"(?:\$|usd\s?|€|eur\s?|£|gbp\s?|₹|inr\s?|(?<![a-z])rs\.\s?)\s?(\d[\d,.]*\d|\d)"
     r"|(?<![\w-])(\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:,\d{1,2})?|\d[\d,.]*\d|\d)\s?(?:\$|usd\b|dollars?\b|€|eur\b|euros?\b"
-    r"|dolares\b|dolar\b)", re.IGNORECASE)
+    r"|dolares\b|dolar\b|£|gbp\b|₹|inr\b|rupees?\b|reais\b|brl\b|bucks\b)", re.IGNORECASE)
+#: an amount in words, or a multiple of what was paid ("an extra nine hundred dollars", "twice the amount you paid"):
+#: nothing the amount check can read, so a remedy promise stating one fails closed (consistency)
+SPELLED_MONEY = re.compile(
+    r"\b(?:(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|"
+    r"seventy|eighty|ninety|hundred|thousand|ein|zwei|drei|funf|zehn|hundert|tausend|uno|dos|tres|cinco|diez|"
+    r"cien|ciento|mil|deux|trois|cinq|dix|cent|mille|cem|dez)[\s-]+(?:(?:and|y|e|et|und)[\s-]+)?)+"
+    r"(?:dollars|bucks|euros|pounds|reais|rupees|dolares)\b"
+    # a multiple of what was paid in its comparative frame only: "die doppelte Abbuchung des Betrags" is the double
+    # charge that is refunded, and "the five-dollar shipping fee" a fee (review of 5 Dec)
+    r"|\b(?:twice|double|triple|two times|three times) (?:the|what|your) (?:amount|price|sum|total|you paid)\b"
+    r"|\b(?:das doppelte|den doppelten) (?:des|vom) (?:betrag|preis|kaufpreis)|\bden doppelten (?:betrag|preis)\b"
+    r"|\b(?:el doble|o dobro) (?:del|de lo|do) (?:importe|monto|precio|que|valor|preco)\b"
+    r"|\ble double (?:du|de ce) (?:montant|prix|que)\b",
+    re.IGNORECASE)
 _NOUN_KIND = (("refund", "refund"), ("money", "refund"), ("reembolso", "refund"), ("ruckerstattung", "refund"),
               ("remboursement", "refund"), ("replacement", "replacement"), ("new one", "replacement"),
               ("reemplazo", "replacement"), ("ersatz", "replacement"), ("cancel", "cancel"), ("credit", "credit"))

@@ -25,6 +25,7 @@ tags, empathy and names cannot earn anything on their own.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -115,10 +116,11 @@ def personalisation(text: str, s: ScenarioV1) -> float:
     own_items = {fold(o.item) for o in own}
     others = [o for o in s.orders if o.order_id not in touched]
     ids_named = 0
-    if not any(_names_order(text, o.order_id) or (fold(o.item) not in own_items and fold(o.item) in lower)
+    # (ids looked up in the folded text: fullwidth digits read as ASCII, as in hallucinations)
+    if not any(_names_order(lower, o.order_id) or (fold(o.item) not in own_items and fold(o.item) in lower)
                for o in others):
         facts += [o.item for o in own]
-        ids_named = sum(_names_order(text, o.order_id) for o in own)
+        ids_named = sum(_names_order(lower, o.order_id) for o in own)
     # each fact folded like the text ("Дмитрий" loses its breve, Hangul decomposes): a name in another script counts
     hits = ids_named + sum(fold(f) in lower for f in facts if f)
     return min(1.0, hits / 3)
@@ -134,8 +136,9 @@ def _names_order(text: str, order_id: str) -> bool:
 
 
 def _order_ids(text: str) -> list[tuple[str, str]]:
-    """(as written, normalised "ORD-123") for each order id in ``text``."""
-    return [(m.group(0), m.group(0).upper() if "-" in m.group(0) else m.group(0).upper().replace("ORD", "ORD-"))
+    """(as written, normalised "ORD-123") for each order id in ``text``, its digits read in any script: the customer's
+    own id in fullwidth digits was "not on the customer's account" (red team of 5 Dec)."""
+    return [(m.group(0), "ORD-" + "".join(str(unicodedata.digit(d)) for d in m.group(1)))
             for m in ORDER_ID.finditer(text)]
 
 
@@ -169,7 +172,7 @@ def hallucinations(text: str, s: ScenarioV1, p: PolicyV1, lex: Lexicon, actual: 
         ids |= {oid for _, oid in _order_ids(theirs)} - {oid for cl in promised for _, oid in _order_ids(cl)}
     out = [f"amount ${x:,.2f} is not in the orders, the actions or the policy"
            for x in sorted(set(amounts(fold(text)))) if x not in allowed]
-    out += [f"order id {raw} is not on the customer's account" for raw, oid in _order_ids(text) if oid not in ids]
+    out += [f"order id {oid} is not on the customer's account" for _, oid in _order_ids(fold(text)) if oid not in ids]
     norm = checks.normalise(text)
     made = {ch.kind for ch in actual} & {"refund", "credit"}
     counted = []
