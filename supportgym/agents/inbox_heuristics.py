@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
 from ..core.types import Model
 from ..envs.inbox.models import CATEGORIES, Email
@@ -27,7 +27,7 @@ from ..envs.inbox.text import (
     sender_domain,
     sender_parts,
 )
-from .inbox_scam import ScamReader, ScamTables, scam_reader
+from .inbox_scam import Regexes, ScamReader, ScamTables, scam_reader
 
 #: a link's host: after any "user@" part (http://paypal.com@evil.example goes to evil.example), before a port,
 #: path or closing bracket
@@ -195,22 +195,12 @@ class RulesData(Model):
     #: ("everything you hold on me", "supprimiez ... toutes les données que vous avez sur moi"). The label guide
     #: sends such requests to legal; the word "newsletter" or "unsubscribe" in them ("I withdraw my consent to your
     #: newsletter") had filed them as list mail (archive)
-    data_rights: list[str] = Field(default_factory=list)
+    data_rights: Regexes = Field(default_factory=list)
     #: ... or a legal basis ("Art. 17 DSGVO", "right to erasure") beside a first-person request ("hiermit fordere
     #: ich", "je vous demande"): a privacy newsletter names the articles and asks nothing
-    data_rights_basis: list[str] = Field(default_factory=list)
-    data_rights_asks: list[str] = Field(default_factory=list)
+    data_rights_basis: Regexes = Field(default_factory=list)
+    data_rights_asks: Regexes = Field(default_factory=list)
     data_rights_weight: float = 3.0
-
-    @field_validator("data_rights", "data_rights_basis", "data_rights_asks")
-    @classmethod
-    def _compiles(cls, patterns: list[str]) -> list[str]:
-        for rx in patterns:
-            try:
-                re.compile(rx)
-            except re.error as err:
-                raise ValueError(f"{rx!r} is not a regular expression ({err})") from None
-        return patterns
 
 
 def _kw_regex(kw: str) -> re.Pattern[str]:

@@ -19,12 +19,27 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from pydantic import Field, field_validator
+from typing import Annotated
+
+from pydantic import AfterValidator, Field
 
 from ..core.types import Model
 
 #: a possessive that addresses the reader ("your password", "Ihre Daten", "sua senha", "votre compte")
 _YOUR = r"(?:your|ihre?[nrs]?|deine?[nrs]?|su|sus|tu|tus|sua|seu|suas|seus|votre|vos|ton|ta|tes)"
+
+
+def _compiled(patterns: list[str]) -> list[str]:
+    for rx in patterns:
+        try:
+            re.compile(rx)
+        except re.error as err:
+            raise ValueError(f"{rx!r} is not a regular expression ({err})") from None
+    return patterns
+
+
+#: a list of regular expressions, each checked when the tables load (a bad one names itself)
+Regexes = Annotated[list[str], AfterValidator(_compiled)]
 
 
 class ScamTables(Model):
@@ -66,8 +81,8 @@ class ScamTables(Model):
     #: regular expressions of someone *reporting* a suspicious mail: that they received it ("I got this email",
     #: "ich habe eine E-Mail bekommen") and ``reports``, a question about it or a click they did not make ("is
     #: this really from you?", "I haven't clicked it"); the lure they quote is evidence about the mail reported
-    received: list[str] = Field(default_factory=list)
-    reports: list[str] = Field(default_factory=list)
+    received: Regexes = Field(default_factory=list)
+    reports: Regexes = Field(default_factory=list)
     #: extortion ("sextortion"): the writer claims control of the reader's device or a recording of them ("I have
     #: access to your device", "I recorded you") ...
     control_claims: list[str] = Field(default_factory=list)
@@ -100,16 +115,6 @@ class ScamTables(Model):
     archive_types: list[str] = Field(default_factory=list)
     archive_document_words: list[str] = Field(default_factory=list)
     weights: dict[str, float] = Field(default_factory=dict)
-
-    @field_validator("received", "reports")
-    @classmethod
-    def _compiles(cls, patterns: list[str]) -> list[str]:
-        for rx in patterns:
-            try:
-                re.compile(rx)
-            except re.error as err:
-                raise ValueError(f"{rx!r} is not a regular expression ({err})") from None
-        return patterns
 
 
 def _alt(words: list[str]) -> str:
