@@ -1,5 +1,5 @@
 """Red team of 5 Dec (CLI, bench files, dashboard, server config, training options): each test fails without its fix.
-The Python clients' tests are in test_s28_robustness_client.py."""
+The Python clients' tests are in test_client_bad_replies.py."""
 
 from __future__ import annotations
 
@@ -70,7 +70,10 @@ def test_leaderboard_refuses_an_md_path_that_is_a_results_file_it_reads(run_dir,
 
 # ---- 2: integers past the float range --------------------------------------------------------------------
 def test_is_number_takes_a_huge_integer_as_not_a_number():
-    assert not bench._is_number(10**400) and bench._is_number(10**300) and not bench._is_number(math.inf)
+    from supportgym.core.numbers import finite_number
+
+    assert not finite_number(10**400) and finite_number(10**300) and not finite_number(math.inf)
+    assert not finite_number(True) and not finite_number("1") and not finite_number(math.nan)
 
 
 def test_view_and_leaderboard_on_a_huge_integer(run_dir, tmp_path):
@@ -159,7 +162,7 @@ def test_ray_uv_hook_outside_the_project_is_a_config_error(monkeypatch):
 def test_training_seeds_are_bounded(command, seed, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     if command[0] == "export" and seed != "-1":
-        return  # export takes any seed from 0 (as eval and bench)
+        pytest.skip("export takes any seed from 0, as eval and bench")
     r = runner.invoke(app, [*command, "--seed", seed])
     assert r.exit_code == 2 and "--seed" in r.output, r.output
     assert not list(tmp_path.iterdir())
@@ -262,12 +265,48 @@ def test_sigterm_and_sighup_leave_a_partial_resumable_run(tmp_path, monkeypatch,
 
 def test_an_ignored_sighup_stays_ignored():
     previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    term = signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         with bench._keyboard_interrupts():
             assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
-            assert signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+            assert callable(signal.getsignal(signal.SIGTERM))  # taken over
     finally:
         signal.signal(signal.SIGHUP, previous)
+        signal.signal(signal.SIGTERM, term)
+
+
+def test_bench_takes_its_signals_back_after_ray_starts(monkeypatch):
+    """Review of 5 Dec: ray.init installs a SIGTERM handler that exits 15, so under --backend ray a SIGTERM skipped the
+    interrupt path (exit 15, no --resume hint). run_ray hands bench the signals back once Ray has started."""
+    from supportgym.eval.ray_backend import run_ray
+
+    def ray_exit(signum, frame):
+        raise SystemExit(signum)
+
+    class StartedRay:
+        def is_initialized(self):
+            return False
+
+        def init(self, **_):
+            signal.signal(signal.SIGTERM, ray_exit)  # as ray.init does
+
+        def cluster_resources(self):
+            raise RuntimeError("stop here: the test needs nothing after the start")
+
+        def shutdown(self):
+            pass
+
+    monkeypatch.setitem(sys.modules, "ray", StartedRay())
+    p = bench.plan(BenchConfig(envs=[TOY], agents=["rules"], tasks=[], episodes=1, trials=1))
+    term = signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        with bench._keyboard_interrupts() as reclaim:
+            ours = signal.getsignal(signal.SIGTERM)
+            with pytest.raises(RuntimeError, match="stop here"):
+                run_ray(p.jobs, p.env_specs, 10, lambda rec: None, after_init=reclaim)
+            assert signal.getsignal(signal.SIGTERM) is ours  # not ray_exit
+    finally:
+        signal.signal(signal.SIGTERM, term)
 
 
 # ---- 10: resume on options that are not an object; run/stream validates first ---------------------------------

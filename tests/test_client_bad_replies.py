@@ -144,3 +144,24 @@ def test_async_ws_client_turns_unexpected_frames_into_remote_errors(fake_ws, cas
 def test_ws_state_reply_must_be_a_state_frame(fake_ws):
     with WSClient(f"{fake_ws}/good", timeout=0.5) as ws, pytest.raises(RemoteError, match="type: allowed: 'state'"):
         ws.state()
+
+
+@pytest.mark.parametrize("bad", [0, -1, float("inf"), float("nan"), True, "60"])
+def test_ws_client_timeout_is_seconds_or_none(bad):
+    """Review of 5 Dec: inf was an OverflowError, nan a ValueError, 0 timed every call out at once."""
+    from supportgym.core.errors import ConfigError
+
+    for cls in (WSClient, AsyncWSClient):
+        with pytest.raises(ConfigError, match="allowed: seconds > 0, or None"):
+            cls("http://127.0.0.1:1", timeout=bad)
+    assert WSClient("http://127.0.0.1:1", timeout=None).timeout is None
+
+
+def test_a_reply_without_observation_or_done_is_no_episode():
+    """Review of 5 Dec: a proxy's 200 "{}" became StepResult(observation={}, done=False), and a loop ran on."""
+    from supportgym.client import _observation_reply
+
+    for data in ({}, {"observation": {}}, {"done": False}):
+        with pytest.raises(RemoteError, match="missing"):
+            _observation_reply(data)
+    assert _observation_reply({"observation": {}, "done": False, "reward": None})["done"] is False

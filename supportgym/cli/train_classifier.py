@@ -12,6 +12,7 @@ from rich.console import Console
 
 from ..core.errors import ConfigError
 from ..core.io import check_output_file
+from ..core.numbers import SEED_MAX
 from ..eval.formatting import shown
 from .app import train_app
 
@@ -44,7 +45,7 @@ def classifier_command(
                                                                  "offsets chosen by cross-validation"),
     meta_scale: Optional[float] = typer.Option(None, help="value of each cue feature beside the normalised text"),
     # numpy's seed range: -1 started training (red team of 5 Dec)
-    seed: int = typer.Option(0, min=0, max=2**32 - 1, help="random seed, 0 to 2**32-1"),
+    seed: int = typer.Option(0, min=0, max=SEED_MAX, help="random seed, 0 to 2**32-1"),
     cv: bool = typer.Option(False, "--cv", help="only cross-validate the route head inside the real parts (5 folds) "
                                                  "and print the out-of-fold figures; writes no checkpoint"),
     sweep_trash: Optional[list[float]] = typer.Option(None, "--sweep-trash", help="with --cv: also report these trash "

@@ -11,6 +11,7 @@ import typer
 
 from ..core.errors import ConfigError, expected
 from ..core.io import check_output_file
+from ..core.numbers import SEED_MAX
 from ..eval.formatting import counts_as_ints
 from .app import train_app
 
@@ -30,8 +31,6 @@ def _report(result: dict) -> None:
     typer.echo(json.dumps(_plain({k: v for k, v in result.items() if k != "history"}), default=str, allow_nan=False))
 
 
-#: numpy's seed range: -1 or 2**32 was a numpy traceback after the start-up (red team of 5 Dec)
-SEED_MAX = 2**32 - 1
 _SEED_HELP = "random seed, 0 to 2**32-1"
 _HARD = typer.Option(False, "--hard", help="train on tooldesk-v1 hard:train (SupportGym/ToolDeskHard-v1), select on hard:validation")
 _MAX_SECONDS = typer.Option(0.0, min=0.0, help="stop after this much wall-clock training (0: no limit)")

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError
+from ..core.numbers import finite_number
 
 #: keys that give a training log line its x coordinate, in order of preference
 STEP_KEYS = ("step", "global_step", "iteration", "episode", "epoch")
@@ -76,15 +77,8 @@ def _flat(prefix: str, obj: Any, out: dict[str, float]) -> None:
     if isinstance(obj, dict):
         for k, v in obj.items():
             _flat(f"{prefix}{k}.", v, out) if isinstance(v, dict) else _flat(f"{prefix}{k}", v, out)
-    elif isinstance(obj, (int, float)) and not isinstance(obj, bool) and _finite(obj):
+    elif finite_number(obj):
         out[prefix.rstrip(".")] = float(obj)
-
-
-def _finite(value: int | float) -> bool:
-    try:
-        return math.isfinite(value)
-    except OverflowError:  # an integer past the float range (10**400) is skipped, not a 500 (red team of 5 Dec)
-        return False
 
 
 def read_metrics(path: Path) -> dict[str, Any]:

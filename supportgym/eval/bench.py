@@ -11,7 +11,6 @@ agent's entry points), so a Ray worker, or any process, replays it exactly.
 from __future__ import annotations
 
 import json
-import math
 import os
 import platform
 import signal
@@ -31,6 +30,7 @@ from ..agents import AGENTS
 from ..core.env import validation_errors
 from ..core.errors import ConfigError, DataFormatError, SupportGymError, UnknownAgentError, expected
 from ..core.io import write_json_atomic
+from ..core.numbers import finite_number
 from ..core.registry import env_names, load, make, spec
 from ..core.types import Model
 from .jobs import (
@@ -331,16 +331,6 @@ def is_eval_results(data: Any) -> bool:
     return isinstance(data, dict) and "schema" not in data and {"env", "agent", "metrics"} <= data.keys()
 
 
-def _is_number(value: Any) -> bool:
-    # finite: json.loads reads "Infinity", and a hand-edited score of Infinity ranked first on the leaderboard
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
-        return False
-    try:
-        return math.isfinite(value)
-    except OverflowError:  # an integer past the float range (10**400): a traceback in view/leaderboard (red team of 5 Dec)
-        return False
-
-
 def results_problem(data: dict[str, Any], episodes: bool = True) -> tuple[str, str] | None:
     """(field, problem) of the first thing in a results file that view, resume, the reports or the leaderboard
     would trip on (a hand-edited or truncated file), or None. ``episodes=False`` leaves the episode rows unread (the
@@ -361,7 +351,7 @@ def results_problem(data: dict[str, Any], episodes: bool = True) -> tuple[str, s
         got = f" (got {short(e['input'])})" if "input" in e else ""
         return "config" + (f".{e['field']}" if e["field"] else ""), e["message"] + got
     for key in ("jobs_total", "jobs_done", "jobs_failed", "wall_time_s"):
-        if key in data and not _is_number(data[key]):
+        if key in data and not finite_number(data[key]):
             return key, f"got {short(data[key])}; allowed: a number"
     for key in ("skipped", "infra_errors", "groups", "episodes"):
         if not isinstance(data.get(key, []), list):
@@ -382,12 +372,12 @@ def results_problem(data: dict[str, Any], episodes: bool = True) -> tuple[str, s
         if not isinstance(summary, dict) or not isinstance(g.get("metrics", {}), dict):
             return f"groups[{i}].summary", "allowed: an object of numbers"
         for k in ("episodes", "reward_mean", "reward_ci95_low", "reward_ci95_high", "steps_mean"):
-            if not _is_number(summary.get(k)):
+            if not finite_number(summary.get(k)):
                 return f"groups[{i}].summary.{k}", f"got {short(summary.get(k))}; allowed: a number"
         for k, v in summary.items():
-            if k.startswith("pass^") and not (k[5:].isdigit() and _is_number(v)):
+            if k.startswith("pass^") and not (k[5:].isdigit() and finite_number(v)):
                 return f"groups[{i}].summary.{k}", f"got {short(v)}; allowed: pass^<k> with a number"
-            if k in ("score", "success_rate") and v is not None and not _is_number(v):
+            if k in ("score", "success_rate") and v is not None and not finite_number(v):
                 return f"groups[{i}].summary.{k}", f"got {short(v)}; allowed: a number or null"
             if k == "failed" and not (isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= summary["episodes"]):
                 return f"groups[{i}].summary.{k}", f"got {short(v)}; allowed: a whole number from 0 to the episodes"
@@ -407,10 +397,10 @@ def results_problem(data: dict[str, Any], episodes: bool = True) -> tuple[str, s
             if k in rec and rec[k] is not None and (not isinstance(rec[k], ok) or isinstance(rec[k], bool)):
                 return f"{where}.{k}", f"got {short(rec[k])}; allowed: {'a number' if k == 'total_reward' else ok.__name__}"
         # an integer past the float range: `view` converts it with float() (OverflowError; red team of 5 Dec)
-        if isinstance(rec.get("total_reward"), int) and not _is_number(rec["total_reward"]):
+        if isinstance(rec.get("total_reward"), int) and not finite_number(rec["total_reward"]):
             return f"{where}.total_reward", f"got {short(rec['total_reward'])}; allowed: a number"
         for j, step in enumerate(rec["steps"]):
-            if (not isinstance(step, dict) or not (step.get("reward") is None or _is_number(step["reward"]))
+            if (not isinstance(step, dict) or not (step.get("reward") is None or finite_number(step["reward"]))
                     or not isinstance(step.get("breakdown") or {}, dict)):
                 return f"{where}.steps[{j}]", "allowed: a step object with a numeric reward and a breakdown object"
     return None
@@ -451,10 +441,10 @@ def _execute_plan(run: BenchRun, jobs: list[Job], config: BenchConfig, backend: 
 
     run.write(partial=True)  # from the first moment the folder is a valid, resumable run
     try:
-        with _keyboard_interrupts():
+        with _keyboard_interrupts() as reclaim:
             if backend == "ray":
                 run_ray(jobs, run.plan.env_specs, config.max_steps, collect, retry=config.retry_policy(),
-                        **(ray_options or {}))
+                        after_init=reclaim, **(ray_options or {}))
             else:
                 run_local(jobs, config.max_steps, collect, retry=config.retry_policy())
     except BaseException:
@@ -468,7 +458,7 @@ STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SI
 
 
 @contextmanager
-def _keyboard_interrupts() -> Iterator[None]:
+def _keyboard_interrupts() -> Iterator[Callable[[], None]]:
     """Mark a KeyboardInterrupt that came from the keyboard (SIGINT), so that an episode an agent stopped by raising
     one itself is recorded as its failure, and one a person stopped is rerun by --resume (jobs.Crashed).
 
@@ -490,10 +480,13 @@ def _keyboard_interrupts() -> Iterator[None]:
         # the partial results were written): the run is stopped the one way every caller expects
         raise KeyboardInterrupt
 
-    for sig in installed:
-        signal.signal(sig, on_signal)
+    def install() -> None:
+        for sig in installed:
+            signal.signal(sig, on_signal)
+
+    install()
     try:
-        yield
+        yield install  # again after a library that installs its own handlers started (ray.init's SIGTERM exits 15)
     finally:
         for sig in installed:
             signal.signal(sig, previous[sig])

@@ -116,6 +116,7 @@ def run_ray(
     chunk_size: int | None = None,
     ship_code: bool = False,
     retry: RetryPolicy = RetryPolicy(),
+    after_init: Callable[[], None] | None = None,
 ) -> None:
     try:
         import ray
@@ -144,6 +145,8 @@ def run_ray(
                     raise
                 raise config_error from None
         started_here = True
+        if after_init is not None:
+            after_init()  # ray.init installs a SIGTERM handler that exits 15: bench takes its signals back (review)
 
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
     size = chunk_size or max(1, min(16, math.ceil(len(jobs) / (4 * cpus))))

@@ -29,6 +29,7 @@ from pydantic import ConfigDict, Field, PositiveFloat, field_validator
 from ..agents.inbox_classifier import FIELDS, Head, TriageModel
 from ..agents.inbox_features import Vectorizer, features, weigh
 from ..core.errors import ConfigError
+from ..core.numbers import SEED_MAX
 from ..core.types import Model
 from ..envs.inbox.models import ROUTES, LabelledEmail
 from ..envs.inbox.real import real_metrics, real_pool
@@ -78,7 +79,7 @@ class ClassifierConfig(Model):
                                 description="inverse regularisation strengths tried; the best on validation is kept "
                                             "(C = 1 was chosen by cross-validation)")
     max_iter: int = Field(400, ge=10)
-    seed: int = Field(0, ge=0, le=2**32 - 1)  # numpy's seed range
+    seed: int = Field(0, ge=0, le=SEED_MAX)
     #: not the committed checkpoint: a retraining must not silently replace what `--agent classifier` loads (pass its
     #: path, supportgym/agents/checkpoints/inbox_classifier.npz, to do that on purpose)
     out: str = "runs/inbox_classifier.npz"

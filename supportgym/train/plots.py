@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import DataFormatError
+from ..core.numbers import finite_number
 
 
 def read_jsonl(path: Path, bad: list[int] | None = None) -> list[dict[str, Any]]:
@@ -28,16 +28,6 @@ def read_jsonl(path: Path, bad: list[int] | None = None) -> list[dict[str, Any]]
         elif bad is not None:
             bad.append(n)
     return rows
-
-
-def _number(value: Any) -> bool:
-    """A finite number a plot can draw (not text, a list, NaN, or an integer past the float range)."""
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
-        return False
-    try:
-        return math.isfinite(value)
-    except OverflowError:
-        return False
 
 
 def _rolling(values: list[float], window: int) -> list[float]:
@@ -61,7 +51,7 @@ def _plt():
 
 def plot_reward_curve(rows: list[dict[str, Any]], out: Path, key: str = "reward", window: int = 10,
                       title: str = "GRPO training reward", ylabel: str = "environment reward") -> Path | None:
-    pts = [(r["step"], r[key]) for r in rows if _number(r.get(key)) and _number(r.get("step"))]
+    pts = [(r["step"], r[key]) for r in rows if finite_number(r.get(key)) and finite_number(r.get("step"))]
     if not pts:
         return None
     plt = _plt()
@@ -87,7 +77,7 @@ def plot_components(rows: list[dict[str, Any]], out: Path, window: int = 10) -> 
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7, 4))
     for k in keys:
-        pts = [(r["step"], r[k]) for r in rows if _number(r.get(k)) and _number(r.get("step"))]
+        pts = [(r["step"], r[k]) for r in rows if finite_number(r.get(k)) and finite_number(r.get("step"))]
         if not pts or all(abs(v) < 1e-12 for _, v in pts):
             continue
         steps, vals = zip(*pts)
@@ -135,7 +125,7 @@ def _eval_metrics(path: Path) -> dict[str, float]:
         raise DataFormatError(path, f"unreadable eval file: {type(err).__name__}: {err}") from None
     if not isinstance(data, dict) or not isinstance(data.get("metrics"), dict):
         raise DataFormatError(path, "allowed: a JSON object with a `metrics` object (as `train grpo`/`sft` write)")
-    return {k: v for k, v in data["metrics"].items() if _number(v)}
+    return {k: v for k, v in data["metrics"].items() if finite_number(v)}
 
 
 def plot_run(run_dir: Path, notes: list[str] | None = None) -> list[Path]:
