@@ -307,7 +307,9 @@ _SUBORDINATE = re.compile(
     r"[,;]?\s+(?:that|which|who|whom|whose|where|because|since|que|qui|weil|porque)\b"
     # a new clause about something else: "and nothing more is needed", "- no return needed", ", no strings attached"
     r"|\s+(?:and|but|so)\s+(?=(?:you|nothing|no|there|it)\b)|\s+with\s+no\b"
-    r"|(?:,|\s+[-–—])\s+(?=(?:no\s+(?:strings|return|need|charge|fee|payment|cost|questions)|nobody|not\s+(?:a|an|the))\b)"
+    # (", no deductions", ", nothing deducted": the refund's own terms, not its denial; red team of 5 Dec)
+    r"|(?:,|\s+[-–—])\s+(?=(?:no\s+(?:strings|return|need|charge|fee|fees|payment|cost|questions|deductions?)|nobody"
+    r"|nothing\s+(?:deducted|withheld|taken\s+off)|not\s+(?:a|an|the))\b)"
     # a reduced relative clause with the customer as its subject: "the item you never received"
     r"|\s+(?=you\s+(?:never|didn'?t|did\s+not|don'?t|do\s+not|won'?t|will\s+not|needn'?t|haven'?t|have\s+not)\b)",
     re.IGNORECASE)
