@@ -2925,3 +2925,7 @@ def test_a_second_red_team_of_5_dec_other_languages():
     assert not check(extract("Hemos escalado su caso a nuestros abogados."), legal, s.orders, []).inconsistencies
     assert any("team the case was not" in x for x in check(
         extract("Hemos escalado su caso a nuestros especialistas en fraude."), legal, s.orders, []).inconsistencies)
+    # "Our legal team will take it from here": an escalation, told where it was made, a lie where it was not
+    handed = "Our legal team will take it from here."
+    assert check(extract(handed), legal, s.orders, [Statement(kind="escalation")]).informed == 1.0
+    assert any("escalation" in x for x in check(extract(handed), set(), s.orders, []).inconsistencies)
