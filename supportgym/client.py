@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -26,6 +25,7 @@ from typing import Any, TypeVar
 import httpx
 
 from .core.errors import ConfigError, SupportGymError
+from .core.numbers import finite_number
 
 SESSION_HEADER = "X-Session-Id"
 ObsT = TypeVar("ObsT")
@@ -268,8 +268,7 @@ WS_TIMEOUT = 120.0
 
 
 def _ws_timeout(timeout: float | None) -> float | None:
-    if timeout is None or (isinstance(timeout, (int, float)) and not isinstance(timeout, bool)
-                           and math.isfinite(timeout) and timeout > 0):
+    if timeout is None or (finite_number(timeout) and timeout > 0):
         return timeout
     raise ConfigError(f"WebSocket client timeout: got {timeout!r}; allowed: seconds > 0, or None to wait forever")
 

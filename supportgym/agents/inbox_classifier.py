@@ -24,7 +24,6 @@ that cite the email's own facts. No gold labels are read.
 from __future__ import annotations
 
 import dataclasses
-import math
 import warnings
 from functools import lru_cache
 from pathlib import Path
@@ -33,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import ConfigError
+from ..core.numbers import finite_number
 from ..envs.inbox.models import Email
 from .inbox_features import FEATURES_VERSION, Vectorizer, rules_fingerprint
 from .inbox_heuristics import Analysis, analyse, rules
@@ -98,7 +98,7 @@ class TriageModel:
         # a NaN route offset (`train classifier --bias trash=nan`, red team of 5 Dec) routed every email to archive
         bias = card.get("route_bias") or {}
         bad = [f"route_bias.{k}" for k, v in (bias.items() if isinstance(bias, dict) else [("", bias)])
-               if not isinstance(v, (int, float)) or not math.isfinite(v)]
+               if not finite_number(v)]
         bad += [f"{f}.{part}" for f, h in heads.items() for part, a in (("weights", h.weights), ("bias", h.bias))
                 if not np.isfinite(a).all()]
         if bad:

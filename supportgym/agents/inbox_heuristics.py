@@ -27,7 +27,7 @@ from ..envs.inbox.text import (
     sender_domain,
     sender_parts,
 )
-from .inbox_scam import Regexes, ScamReader, ScamTables, scam_reader
+from .inbox_scam import Regexes, ScamReader, ScamTables, any_of, scam_reader
 
 #: a link's host: after any "user@" part (http://paypal.com@evil.example goes to evil.example), before a port,
 #: path or closing bracket
@@ -313,12 +313,8 @@ def rules() -> Rules:
                                         d.no_action, d.spam_genres.words(), d.spam_talk)),
         Table({w: d.spam[w] for w in d.colleague_spam_words}), Table.of(d.fault),
         Table.of(d.business_systems + d.business_setting), Table.of(d.broadcast), Table.of(d.broadcast_asks),
-        *(_any_regex(d.data_rights), _any_regex(d.data_rights_basis), _any_regex(d.data_rights_asks)),
+        any_of(d.data_rights), any_of(d.data_rights_basis), any_of(d.data_rights_asks),
     )
-
-
-def _any_regex(patterns: list[str]) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{rx})" for rx in patterns) if patterns else r"(?!)")
 
 
 def registrable(domain: str) -> tuple[str, str]:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-
 from typing import Annotated
 
 from pydantic import AfterValidator, Field
@@ -258,7 +257,8 @@ def _words(words: list[str]) -> re.Pattern[str]:
     return re.compile(rf"\b(?:{_alt(words)})\b" if words else _NOTHING)
 
 
-def _any_of(patterns: list[str]) -> re.Pattern[str]:
+def any_of(patterns: list[str]) -> re.Pattern[str]:
+    """One pattern matching any of the regular expressions ``patterns`` (none: matching nothing)."""
     return re.compile("|".join(f"(?:{rx})" for rx in patterns) if patterns else _NOTHING)
 
 
@@ -283,7 +283,7 @@ def scam_reader(t: ScamTables) -> ScamReader:
         t, ask, _words(t.threats), _words(t.secrecy), _words(t.money_moves), money_ask, _words(t.unreachable),
         _words(t.bank_change), _words(t.no_callback), locked_attachment,
         frozenset(t.domain_words), _words(t.cold_frames),
-        _words(t.cold_pitch), _any_of(t.received), _any_of(t.reports),
+        _words(t.cold_pitch), any_of(t.received), any_of(t.reports),
         _words(t.control_claims), _words(t.exposure), _words(t.crypto),
         # the refund goes *to* them or *by* that channel ("to our shipping agent", "by Western Union"): an honest
         # customer who overpaid may mention their shipping agent elsewhere

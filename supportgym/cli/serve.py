@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import math
 from typing import Optional
 
 import typer
+from pydantic import ValidationError
 
 from .app import app
 
@@ -32,6 +32,10 @@ def tune_threads() -> None:
     import sys
 
     sys.setswitchinterval(0.0005)
+
+
+#: the option that sets each ServerConfig field the options' own bounds leave open (a float may be inf or nan)
+_FLAGS = {"session_ttl_s": "--session-ttl", "body_timeout_s": "--body-timeout"}
 
 
 @app.command()
@@ -73,9 +77,6 @@ def serve(
         if envs and not any(spec(e).id == chosen.id or spec(e).name == env for e in envs):
             raise typer.BadParameter(f"got {env!r}, which --serve-env does not serve; allowed: {', '.join(envs)}",
                                      param_hint="--env")
-    for flag, seconds in (("--session-ttl", session_ttl), ("--body-timeout", body_timeout)):
-        if not math.isfinite(seconds):  # ServerConfig refuses it too, but as a traceback after binding the port
-            raise typer.BadParameter(f"got {seconds}; allowed: a finite number of seconds", param_hint=flag)
     if server not in ("auto", "uvicorn", "granian"):
         raise typer.BadParameter(f"got {server!r}; allowed: auto, granian, uvicorn", param_hint="--server")
     if server == "auto":
@@ -83,14 +84,20 @@ def serve(
     level = logging.getLevelName(log_level.upper())
     logging.basicConfig(level=level if isinstance(level, int) else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
+    try:  # before the port is bound: `--body-timeout inf` was a traceback after it (red team of 5 Dec)
+        config = ServerConfig(default_env=env or "inbox-v0", envs=envs or None, max_sessions=max_sessions,
+                              session_ttl_s=session_ttl, max_sessions_per_client=max_sessions_per_client,
+                              max_body_bytes=max_body, body_timeout_s=body_timeout, offload_steps=offload_steps,
+                              warm_up=warm_up, allow_llm=allow_llm, allow_real_mail=allow_real_mail, dashboard=dashboard,
+                              reset_limits=ResetLimits(size=max_reset_size, items=max_reset_size))
+    except ValidationError as err:
+        first = err.errors()[0]
+        field = str(first["loc"][0])
+        raise typer.BadParameter(f"{first['msg']} (got {first.get('input')!r})",
+                                 param_hint=_FLAGS.get(field, field)) from None
     sock = bind(host, port)  # fails early on a taken port; port 0 becomes a free one
     port = sock.getsockname()[1]
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else (f"[{host}]" if ":" in host else host)
-    config = ServerConfig(default_env=env or "inbox-v0", envs=envs or None, max_sessions=max_sessions, session_ttl_s=session_ttl,
-                          max_sessions_per_client=max_sessions_per_client,
-                          max_body_bytes=max_body, body_timeout_s=body_timeout, offload_steps=offload_steps, warm_up=warm_up, allow_llm=allow_llm,
-                          allow_real_mail=allow_real_mail, dashboard=dashboard,
-                          reset_limits=ResetLimits(size=max_reset_size, items=max_reset_size))
     # WebSocket frames up to 16x the body limit still get an "error" reply (message_too_large);
     # only larger ones make the server drop the connection, which bounds memory per client.
     opts = RunOptions(host=host, port=port, backend=server, log_level=log_level,  # type: ignore[arg-type]

@@ -59,10 +59,7 @@ def _init_local(ray: Any, num_cpus: int | None, runtime_env: dict[str, Any]) -> 
             return
         except Exception as err:
             ray.shutdown()
-            config_error = _outside_project(err)
-            if config_error is not None:  # a second try fails the same way
-                raise config_error from None
-            if attempt == 2:
+            if attempt == 2 or _outside_project(err) is not None:  # the uv hook's refusal: a second try fails alike
                 raise
 
 
@@ -132,18 +129,18 @@ def run_ray(
         runtime_env: dict[str, Any] = {"env_vars": {**forwarded, **THREAD_ENV}}
         if ship_code:  # a cluster without supportgym installed gets this checkout's package
             runtime_env["py_modules"] = [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
-        if address is None:
-            # A throwaway local cluster: no token to manage, no dashboard to serve.
-            os.environ.setdefault("RAY_AUTH_MODE", "disabled")
-            _init_local(ray, num_cpus, runtime_env)
-        else:
-            try:
+        try:
+            if address is None:
+                # A throwaway local cluster: no token to manage, no dashboard to serve.
+                os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+                _init_local(ray, num_cpus, runtime_env)
+            else:
                 ray.init(address=address, runtime_env=runtime_env, log_to_driver=False, configure_logging=False)
-            except RuntimeError as err:
-                config_error = _outside_project(err)
-                if config_error is None:
-                    raise
-                raise config_error from None
+        except RuntimeError as err:
+            config_error = _outside_project(err)
+            if config_error is None:
+                raise
+            raise config_error from None
         started_here = True
         if after_init is not None:
             after_init()  # ray.init installs a SIGTERM handler that exits 15: bench takes its signals back (review)
