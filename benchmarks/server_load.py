@@ -20,7 +20,9 @@ a fresh environment, which is what OpenEnv HTTP clients get. Its WebSocket keeps
 It runs uvicorn with httptools, uvloop and the sans-I/O WebSocket protocol, as OpenEnv
 deploys. ``--variant`` adds ``supportgym serve`` flag sets measured in the same run (each
 its own server, e.g. ``--variant="--server uvicorn"``); the plain ``supportgym serve`` (granian
-when the ``server`` extra is installed) is always measured.
+when the ``server`` extra is installed) is always measured, started with ``--ws-port``: "ws" is
+its main port's ``/ws`` (granian's ASGI WebSocket), "ws_port" that port's listener (picows when
+installed), each against the reference's WebSocket.
 
 Prints ONE JSON line: steps/s, p50/p99 latency (ms, over every request incl. resets),
 errors, the server process's CPU ms per step (from /proc; robust when other jobs share
@@ -323,10 +325,17 @@ def parse_cpus(spec: str) -> set[int]:
 PIN: dict[str, str | None] = {"server": None, "generator": None}
 
 
-def phases(args: argparse.Namespace, port: int, http_script: str, http_mode: str) -> dict:
-    if args.loadgen:
-        return {"http": (run_c, args.loadgen, http_mode, port), "ws": (run_c, args.loadgen, "ws", port)}
-    return {"http": (run_wrk, http_script, f"http://127.0.0.1:{port}"), "ws": (run_ws, port, "/ws")}
+def phases(args: argparse.Namespace, port: int, http_script: str, http_mode: str, ws_port: int | None = None) -> dict:
+    """transport -> (generator, its arguments): "http", "ws" (the main port's ``/ws``) and, with ``ws_port``,
+    "ws_port" (``serve --ws-port``'s listener)."""
+    def ws(p: int) -> tuple:
+        return (run_c, args.loadgen, "ws", p) if args.loadgen else (run_ws, p, "/ws")
+
+    out = {"http": (run_c, args.loadgen, http_mode, port) if args.loadgen else
+           (run_wrk, http_script, f"http://127.0.0.1:{port}"), "ws": ws(port)}
+    if ws_port is not None:
+        out["ws_port"] = ws(ws_port)
+    return out
 
 
 def median_run(runs: list[dict]) -> dict:
@@ -363,20 +372,24 @@ def main() -> None:
         for flags in ["", *args.variant]:
             port = free_port()
             name = f"supportgym {flags}".strip()
+            # the plain server also serves the WebSocket protocol on a port of its own (--ws-port): "ws_port"
+            ws_port = None if flags else free_port()
             servers[name] = (start([sys.executable, "-c", "from supportgym.cli import main; main()", "serve",
                                     "--port", str(port), "--serve-env", "inbox-v0", "--max-sessions", "4096",
-                                    "--max-sessions-per-client", "0",
-                                    "--log-level", "error", *flags.split()], port),
-                             phases(args, port, LUA_SESSIONS, "sessions"))
+                                    "--max-sessions-per-client", "0", "--log-level", "error",
+                                    *(["--ws-port", str(ws_port)] if ws_port else []), *flags.split()], port),
+                             phases(args, port, LUA_SESSIONS, "sessions", ws_port))
         p_ref = free_port()
         servers["openenv_reference"] = (start([sys.executable, str(HERE / "server_openenv_ref.py"), str(p_ref)], p_ref),
                                         phases(args, p_ref, LUA_STATELESS, "stateless"))
-        runs: dict[str, dict[str, list[dict]]] = {name: {"http": [], "ws": []} for name in servers}
+        runs: dict[str, dict[str, list[dict]]] = {name: {t: [] for t in ph} for name, (_, ph) in servers.items()}
         ours_names = [n for n in servers if n != "openenv_reference"]
         for rnd in range(args.rounds):
-            for transport in ("http", "ws"):
+            for transport in ("http", "ws", "ws_port"):
                 for name in (list(servers) if rnd % 2 == 0 else list(servers)[::-1]):
                     proc, ph = servers[name]
+                    if transport not in ph:
+                        continue
                     fn, *head = ph[transport]
                     fn(*head, args.clients, args.warmup)
                     runs[name][transport].append(with_cpu(proc.pid, fn, *head, args.clients, args.seconds))
@@ -389,9 +402,10 @@ def main() -> None:
     def ratios(name: str, key: str) -> dict[str, float | None]:
         """Median over rounds of the per-round ratio (ours/ref for steps/s, ref/ours for CPU)."""
         out: dict[str, float | None] = {}
-        for t in ("http", "ws"):
+        for t in runs[name]:
+            ref = runs["openenv_reference"]["ws" if t == "ws_port" else t]
             vals = sorted((a[key] / b[key]) if key == "steps_per_s" else (b[key] / a[key])
-                          for a, b in zip(runs[name][t], runs["openenv_reference"][t]) if a[key] and b[key])
+                          for a, b in zip(runs[name][t], ref) if a[key] and b[key])
             out[t] = round(vals[len(vals) // 2], 2) if vals else None
         return out
 

@@ -280,9 +280,10 @@ def _timed_out(timeout: float | None) -> RemoteError:
 
 
 class AsyncWSClient:
-    """Asynchronous WebSocket client (OpenEnv's protocol); one connection is one session. ``timeout``: seconds to
-    wait for each reply from the server, not between the agent's steps (None: forever; a silent server hung a
-    receive forever)."""
+    """Asynchronous WebSocket client (OpenEnv's protocol); one connection is one session. ``base_url``: the server's
+    (``http://host:7860``), or ``ws://host:PORT`` for the port of ``serve --ws-port PORT`` (cheaper per step).
+    ``timeout``: seconds to wait for each reply from the server, not between the agent's steps (None: forever; a
+    silent server hung a receive forever)."""
 
     def __init__(self, base_url: str = "http://127.0.0.1:7860", env: str | None = None, max_size: int = 2**22,
                  timeout: float | None = WS_TIMEOUT) -> None:

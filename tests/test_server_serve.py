@@ -5,6 +5,7 @@ the dashboard's expensive actions behind an opt-in."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -17,6 +18,8 @@ from pathlib import Path
 
 import pytest
 import requests
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 ROOT = Path(__file__).resolve().parents[1]
 READY = re.compile(r"SupportGym ready at (http://\S+) .*dashboard: (http://\S+)")
@@ -193,26 +196,74 @@ def test_a_taken_port_is_a_one_line_error(server, tmp_path):
 
 
 
+def episode_on_both_ports(url: str, ws_url: str) -> None:
+    """The same protocol and sessions on ``serve --ws-port``'s port as on the main port's /ws."""
+    from supportgym.client import WSClient
+
+    assert ws_url.rsplit(":", 1)[1] != url.rsplit(":", 1)[1]
+    with WSClient(ws_url, timeout=30) as ws, WSClient(url, timeout=30) as main_port:
+        a, b = ws.reset(seed=3, task="easy"), main_port.reset(seed=3, task="easy")
+        assert a.observation == b.observation
+        assert requests.get(f"{url}/health", timeout=5).json()["active_sessions"] == 2
+        email = a.observation["current_email"]["header"]["id"]
+        action = {"email_id": email, "priority": "high", "category": "technical_support", "route_to": "support_tier1"}
+        assert ws.step(action).observation == main_port.step(action).observation
+
+
+@pytest.mark.parametrize("ws_port", [False, True], ids=["main-port", "ws-port"])
 @pytest.mark.parametrize("backend", ["granian", "uvicorn"])
-def test_ctrl_c_stops_serve_with_130_and_no_traceback(tmp_path, backend):
-    # audit of 4 Dec: under granian, SIGINT cancelled the embedded server mid-wait (about 40 lines of tracebacks)
+def test_ctrl_c_stops_serve_with_130_and_no_traceback(tmp_path, backend, ws_port):
+    # audit of 4 Dec: under granian, SIGINT cancelled the embedded server mid-wait (about 40 lines of tracebacks);
+    # with --ws-port the app's shutdown also closes that listener and its connections
     import signal
 
     log = tmp_path / "serve.log"
     env = {**os.environ, "SUPPORTGYM_EMPATHY": "lexical", "HF_HUB_OFFLINE": "1", "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen([sys.executable, "-c", "from supportgym.cli import main; main()", "serve", "--port", "0",
-                             "--serve-env", "inbox-v0", "--server", backend],
+                             "--serve-env", "inbox-v0", "--server", backend, *(["--ws-port", "0"] if ws_port else [])],
                             stdout=subprocess.PIPE, stderr=log.open("w"), text=True, cwd=ROOT, env=env,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not READY.search(proc.stdout.readline()):  # type: ignore[union-attr]
+        deadline, ready = time.monotonic() + 60, None
+        while time.monotonic() < deadline and not ready:
+            ready = re.search(r"ready at (http://\S+) .*?(?:WebSocket port: (ws://\S+)/ws)?$", proc.stdout.readline())  # type: ignore[union-attr]
             assert proc.poll() is None, log.read_text()
-        time.sleep(0.5)
-        proc.send_signal(signal.SIGINT)
-        out, _ = proc.communicate(timeout=30)
+        assert ready, log.read_text()
+        if ws_port:
+            assert ready.group(2), ready.group(0)
+            episode_on_both_ports(*ready.groups())
+        # clients still connected: granian waited for them, so Ctrl-C never stopped it (red team of 5 Dec)
+        urls = [ready.group(1).replace("http://", "ws://") + "/ws", *([ready.group(2) + "/ws"] if ws_port else [])]
+        with contextlib.ExitStack() as stack:
+            clients = [stack.enter_context(connect(u, open_timeout=10)) for u in urls]
+            for c in clients:
+                c.send(json.dumps({"type": "reset", "data": {}}))
+                assert json.loads(c.recv(timeout=10))["type"] == "observation"
+            time.sleep(0.5)
+            proc.send_signal(signal.SIGINT)
+            out, _ = proc.communicate(timeout=30)
+            for c in clients:
+                with pytest.raises(ConnectionClosed) as ended:
+                    c.recv(timeout=10)
+                assert ended.value.rcvd is not None and ended.value.rcvd.code == 1012  # service restart
     finally:
         if proc.poll() is None:
             proc.kill()
     text = out + log.read_text()
     assert proc.returncode == 130 and "Traceback" not in text, text[-2000:]
+
+
+def test_ws_port_refusals_are_one_line(tmp_path):
+    base = [sys.executable, "-c", "from supportgym.cli import main; main()", "serve", "--serve-env", "inbox-v0"]
+    run = lambda *flags: subprocess.run([*base, *flags], capture_output=True, text=True, timeout=60, cwd=ROOT,  # noqa: E731
+                                        env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        for flags, said in [(("--port", "0", "--ws-port", str(port)), "pick another --ws-port"),
+                            (("--port", str(port + 1 if port < 65535 else port - 1), "--ws-port",
+                              str(port + 1 if port < 65535 else port - 1)), "the main port")]:
+            done = run(*flags)
+            assert done.returncode == 2 and said in done.stderr + done.stdout, (flags, done.stderr[-500:])
+            assert "Traceback" not in done.stderr

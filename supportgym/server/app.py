@@ -7,13 +7,14 @@ import contextlib
 import importlib
 import inspect
 import logging
+import socket
 from collections.abc import AsyncIterator
 
 import anyio.to_thread
 from fastapi import FastAPI
 
 from .. import __version__
-from . import errors, mcp, routes, ws
+from . import errors, mcp, routes, ws, ws_listener
 from .config import ServerConfig
 from .fastpath import FastPath
 from .service import Service
@@ -61,18 +62,30 @@ def mount_dashboard(app: FastAPI, config: ServerConfig | None = None) -> bool:
     return True
 
 
-def create_app(config: ServerConfig | None = None, *, store: SessionStore | None = None) -> FastAPI:
+def create_app(config: ServerConfig | None = None, *, store: SessionStore | None = None,
+               ws_sock: socket.socket | None = None) -> FastAPI:
+    """The app; ``ws_sock``: a bound socket for ``config.ws_port``'s listener (``serve`` binds it before
+    anything starts, so a taken port is a one-line error, not a failed start-up)."""
     config = config or ServerConfig()
     svc = Service(config, store)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        listener = None
+        if config.ws_port is not None or ws_sock is not None:  # before the warm-up: nothing to wait for
+            listener = await ws_listener.start(svc, config.ws_host, config.ws_port, config.ws_max_bytes,
+                                               config.ws_max_connections, sock=ws_sock)
+            app.state.ws_port = listener.sockets[0].getsockname()[1]
         if config.warm_up:  # in a thread: the loop stays free (granian and uvicorn wait for it anyway)
             await anyio.to_thread.run_sync(svc.warm_up)
         task = asyncio.create_task(_reaper(svc.store))
         try:
             yield
         finally:
+            await svc.end_connections()  # the listener's too, with 1012 as the main port's (uvicorn's own, or run.py's)
+            if listener is not None:
+                listener.close()
+                await listener.wait_closed()
             task.cancel()
             svc.store.clear()
 

@@ -36,6 +36,12 @@ class ServerConfig(Model):
     #: every client has the proxy's: raise it, or 0 for none)
     max_sessions_per_client: int = Field(256, ge=0, description="sessions one client address may hold; 0: no limit")
     max_body_bytes: int = Field(64 * 1024, ge=1024, description="largest request body or WebSocket message")
+    #: a port of its own for the WebSocket protocol (`serve --ws-port`; 0: any free one; see ws_listener.py), beside
+    #: `/ws` on the main port; None: none
+    ws_port: int | None = Field(None, ge=0, le=65535)
+    ws_host: str = "127.0.0.1"
+    #: open connections on `ws_port` (`serve --max-connections`, as on the main port); more get 503 at the handshake
+    ws_max_connections: int = Field(4096, ge=1)
     #: seconds a client may take to send a whole request body (then 408)
     body_timeout_s: float = Field(30.0, gt=0, allow_inf_nan=False)
     #: deepest JSON nesting accepted in a body or message (then 400 json_too_deep)
@@ -60,3 +66,9 @@ class ServerConfig(Model):
     allow_real_mail: bool = False
     #: dashboard episodes run at the same time; more get 429
     max_dashboard_runs: int = Field(2, ge=1)
+
+    @property
+    def ws_max_bytes(self) -> int:
+        """Largest WebSocket message read before the connection is dropped: frames up to 16x the body
+        limit still get an ``error`` reply (message_too_large), which bounds memory per client."""
+        return max(16 * self.max_body_bytes, 2**20)

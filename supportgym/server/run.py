@@ -45,8 +45,9 @@ def installed(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
-def bind(host: str, port: int) -> socket.socket:
-    """A listening socket (port 0: a free one), so the address is known before serving."""
+def bind(host: str, port: int, flag: str = "--port") -> socket.socket:
+    """A listening socket (port 0: a free one), so the address is known before serving; ``flag``: the option
+    that chose the port, named in the error."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -54,17 +55,18 @@ def bind(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
     except OSError as err:
         sock.close()
-        raise ConfigError(f"cannot listen on {host}:{port}: {err.strerror}; pick another --port or --host") from None
+        raise ConfigError(f"cannot listen on {host}:{port}: {err.strerror}; pick another {flag} or --host") from None
     sock.listen(2048)
     sock.set_inheritable(True)
     return sock
 
 
-def announce_when_ready(url: str, app: Any, timeout_s: float = 600.0) -> threading.Thread:
-    """Print the server's address (and the dashboard's) once ``/health`` answers: then models
-    are loaded (the app's start-up warms them) and the socket takes connections."""
+def announce_when_ready(url: str, app: Any, ws_url: str | None = None, timeout_s: float = 600.0) -> threading.Thread:
+    """Print the server's address (and the dashboard's, and ``--ws-port``'s) once ``/health`` answers:
+    then models are loaded and the listeners are up (the app's start-up does both)."""
     names = ", ".join(app.state.service.catalog.envs)
     board = f"; dashboard: {url}/dashboard/" if getattr(app.state, "dashboard", False) else ""
+    board += f"; WebSocket port: {ws_url}" if ws_url else ""
 
     def wait() -> None:
         deadline = time.monotonic() + timeout_s
@@ -118,8 +120,22 @@ def run_granian(app: Any, opts: RunOptions) -> None:
         # Ctrl-C and SIGTERM stop granian through its public stop(): left to asyncio.run, SIGINT cancelled the
         # embedded server's task mid-wait and printed about 40 lines of tracebacks (audit of 4 Dec)
         loop = asyncio.get_running_loop()
-        loop.add_signal_handler(signal.SIGINT, lambda: (interrupted.append(True), server.stop()))
-        loop.add_signal_handler(signal.SIGTERM, server.stop)
+        service = getattr(app.state, "service", None)
+        stopping: list[asyncio.Task[None]] = []
+
+        async def stop() -> None:
+            if service is not None:  # first: granian waits for open WebSockets, which kept it up for good
+                await service.end_connections()
+            server.stop()
+
+        def on_signal(interrupt: bool) -> None:
+            if interrupt:
+                interrupted.append(True)
+            if not stopping:
+                stopping.append(loop.create_task(stop()))
+
+        loop.add_signal_handler(signal.SIGINT, on_signal, True)
+        loop.add_signal_handler(signal.SIGTERM, on_signal, False)
         await server.serve()
 
     if installed("uvloop"):

@@ -154,24 +154,17 @@ async def _reply(svc: Service, conn: Conn, raw: bytes | str) -> tuple[bytes | No
 
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+#: the transport as the session loop sees it: the next message (None once the client has gone),
+#: send one text frame, close with a code. ASGI (:func:`serve`) and ``serve --ws-port`` (ws_listener.py)
+#: each adapt theirs; a send to a client that has gone raises an OSError
+Recv = Callable[[], Awaitable["bytes | str | None"]]
+SendText = Callable[[bytes], Awaitable[None]]
+Close = Callable[[int], Awaitable[None]]
 
 
-async def serve(svc: Service, path_env: str | None, receive: Receive, send: Send, client: str | None = None) -> None:
-    """One WebSocket connection (ASGI ``websocket`` scope) = one session."""
-    if (await receive())["type"] != "websocket.connect":
-        return  # the client left before the handshake completed
-    await send({"type": "websocket.accept"})
-
-    async def send_text(text: bytes) -> None:
-        # Observations come ASCII-only (the session's Renderer escapes non-ASCII characters): a
-        # text frame must be a str, and the server encodes it to UTF-8 again, which for ASCII is a
-        # copy (about 0.5 us) but took about 10 us (microbenchmark) per 10 KB observation with a few
-        # accented names in it
-        await send({"type": "websocket.send", "text": text.decode()})
-
-    async def close(code: int = 1000) -> None:
-        await send({"type": "websocket.close", "code": code, "reason": ""})
-
+async def run_session(svc: Service, path_env: str | None, client: str | None, recv: Recv, send_text: SendText,
+                      close: Close) -> None:
+    """One connection = one session, opened by its first reset and dropped when the connection ends."""
     try:
         svc.pick(path_env, None)  # 404-style refusal of an unknown /envs/{env}/ws before any message
     except ApiError as err:
@@ -179,22 +172,24 @@ async def serve(svc: Service, path_env: str | None, receive: Receive, send: Send
         await close(1008)
         return
     conn = Conn(path_env, client)
-    disconnected = False
+    disconnected, code = False, 1000
+    task = asyncio.current_task()
+    if task is not None:
+        svc.connections.add(task)
     try:
         while True:
             if conn.session is None:  # no slot held yet, but an idle connection must not linger either
                 try:
-                    frame = await asyncio.wait_for(receive(), svc.config.session_ttl_s)
+                    raw = await asyncio.wait_for(recv(), svc.config.session_ttl_s)
                 except TimeoutError:
                     await send_text(error_message(ApiError(408, "idle_timeout", (
                         f"no reset within {svc.config.session_ttl_s:g} s of connecting; reconnect and send a reset"))))
                     break
             else:
-                frame = await receive()
-            if frame["type"] == "websocket.disconnect":
+                raw = await recv()
+            if raw is None:
                 disconnected = True
                 break
-            raw = frame.get("text") if frame.get("text") is not None else frame.get("bytes") or b""
             reply, end = await _reply(svc, conn, raw)
             if reply is not None:
                 await send_text(reply)
@@ -205,14 +200,47 @@ async def serve(svc: Service, path_env: str | None, receive: Receive, send: Send
                 break
     except OSError:
         disconnected = True  # the client went away while we were replying (uvicorn raises an OSError then)
+    except Exception:  # noqa: BLE001 - a transport's own failure: the client learns it was ours (1011), not a normal end
+        log.error("WebSocket connection failed", exc_info=True)
+        code = 1011
+    except asyncio.CancelledError:
+        if not svc.stopping:
+            raise
+        code = 1012  # Service.end_connections: the server is stopping; the connection ends as a normal return
     finally:
+        svc.connections.discard(task)  # type: ignore[arg-type]
         if conn.session is not None:
             svc.store.drop(conn.session.id)
         if not disconnected:
             try:
-                await close()
+                await close(code)
             except (OSError, RuntimeError):
                 pass  # the client closed at the same moment
+
+
+async def serve(svc: Service, path_env: str | None, receive: Receive, send: Send, client: str | None = None) -> None:
+    """One WebSocket connection (ASGI ``websocket`` scope) = one session."""
+    if (await receive())["type"] != "websocket.connect":
+        return  # the client left before the handshake completed
+    await send({"type": "websocket.accept"})
+
+    async def recv() -> bytes | str | None:
+        frame = await receive()
+        if frame["type"] == "websocket.disconnect":
+            return None
+        return frame.get("text") if frame.get("text") is not None else frame.get("bytes") or b""
+
+    async def send_text(text: bytes) -> None:
+        # Observations come ASCII-only (the session's Renderer escapes non-ASCII characters): a
+        # text frame must be a str, and the server encodes it to UTF-8 again, which for ASCII is a
+        # copy (about 0.5 us) but took about 10 us (microbenchmark) per 10 KB observation with a few
+        # accented names in it
+        await send({"type": "websocket.send", "text": text.decode()})
+
+    async def close(code: int) -> None:
+        await send({"type": "websocket.close", "code": code, "reason": ""})
+
+    await run_session(svc, path_env, client, recv, send_text, close)
 
 
 class WSEndpoint:

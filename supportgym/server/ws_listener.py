@@ -1,0 +1,134 @@
+"""``serve --ws-port``: the WebSocket protocol of ws.py on a port of its own.
+
+The same sessions, limits and messages as ``/ws`` on the main port, served by a WebSocket-only
+server in the app's event loop: picows (the ``server`` extra; a Cython implementation of
+`websockets`' asyncio API) when installed, else the `websockets` library itself. Why a second
+port: granian's ASGI WebSocket costs about 37 us of server CPU per message whatever the app does,
+picows about 13 us and websockets about 26 us (a canned 10 KB reply, one pinned core;
+docs/server.md), and the inbox's own step is about 25 us.
+
+Both implementations are used through the public API they share (``serve``, ``recv``, ``send``,
+``close``, ``process_request``, a logger); tests run the protocol through each.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import socket
+from collections import Counter
+from typing import Any
+from urllib.parse import unquote
+
+from .service import Service
+from .ws import run_session
+
+log = logging.getLogger("supportgym.server.ws_port")
+
+_PATH = re.compile(r"/ws|/envs/(?P<env>[^/?#]+)/ws")
+
+#: explicit, so that picows and websockets behave alike: a peer that vanished is dropped after a ping
+#: unanswered for 20 s, a handshake must arrive within 10 s, and a close waits 2 s for the client
+#: (websockets' default 10 s, behind a client that sends without reading, held up shutdown 17 s)
+TIMING = {"ping_interval": 20.0, "ping_timeout": 20.0, "open_timeout": 10.0, "close_timeout": 2.0}
+
+
+def implementation(prefer: str = "picows") -> tuple[Any, type[Exception], str]:
+    """``serve``, its ``ConnectionClosed`` and the implementation's name: picows when preferred and
+    installed, else websockets."""
+    if prefer == "picows":
+        try:
+            from picows.websockets import ConnectionClosed, serve
+
+            return serve, ConnectionClosed, "picows"
+        except ImportError:
+            pass
+    from websockets.asyncio.server import serve
+    from websockets.exceptions import ConnectionClosed
+
+    return serve, ConnectionClosed, "websockets"
+
+
+def route(path: str) -> tuple[bool, str | None]:
+    """A request path -> (served, the environment it pins), the env percent-decoded as Starlette does."""
+    m = _PATH.fullmatch(path.split("?", 1)[0])
+    return (m is not None, m and unquote(m.group("env")) if m and m.group("env") else None)
+
+
+class _Log(logging.LoggerAdapter):
+    """The listener's log. picows logs a client's malformed frame or oversized message at ERROR; it is the
+    client's mistake, answered with a close code (1002, 1007, 1009), and at ERROR any client could fill the
+    server's log: filed at debug."""
+
+    CLIENT_MISTAKES = ("WS parser error", "on_ws_frame raised WSProtocolError")
+
+    def log(self, level: int, msg: Any, *args: Any, **kwargs: Any) -> None:
+        if level > logging.DEBUG and isinstance(msg, str) and msg.startswith(self.CLIENT_MISTAKES):
+            level = logging.DEBUG
+        super().log(level, msg, *args, **kwargs)
+
+
+async def start(svc: Service, host: str | None = None, port: int | None = None, max_bytes: int = 2**20,
+                max_connections: int = 4096, sock: socket.socket | None = None, prefer: str = "picows") -> Any:
+    """Serve on ``sock`` (a bound socket), else on ``host:port`` (0: a free port), until the returned server is
+    closed. Past ``max_connections`` open connections, or twice ``svc.config.max_sessions_per_client`` from one
+    address (its sessions and as many connections on their way to a reset: past its share of sessions a client
+    still hears why, CAPACITY_REACHED, as on the main port), a handshake gets 503; one that slips in with a burst is
+    closed at once with 1013."""
+    serve, closed, _ = implementation(prefer)
+    per_client = 2 * svc.config.max_sessions_per_client
+    open_now: Counter[str | None] = Counter()
+
+    def full(client: str | None) -> str | None:
+        if open_now.total() >= max_connections:
+            return f"{max_connections} connections are open"
+        if per_client and open_now[client] >= per_client:
+            return f"{per_client} connections from {client} are open"
+        return None
+
+    def peer(ws: Any) -> str | None:
+        # picows' handshake object has no address (websockets' has): there the share is checked in the handler only
+        remote = getattr(ws, "remote_address", None)
+        return remote[0] if remote else None
+
+    def check(connection: Any, request: Any) -> Any:
+        if not route(request.path)[0]:
+            return connection.respond(404, f"no WebSocket at {request.path.split('?', 1)[0]}; use /ws or /envs/ENV/ws\n")
+        why = full(peer(connection))
+        return connection.respond(503, f"{why}; try again later\n") if why else None
+
+    async def handler(ws: Any) -> None:
+        client = peer(ws)
+        # picows starts handlers a loop pass after their handshakes: a burst passes check() together
+        if full(client):
+            await ws.close(1013)
+            return
+        open_now[client] += 1
+
+        async def recv() -> bytes | str | None:
+            try:
+                return await ws.recv()
+            except closed:
+                return None
+
+        async def send_text(text: bytes) -> None:
+            try:
+                await ws.send(text, text=True)  # ASCII JSON (ws.py): sent as it is, no decode
+            except closed as err:
+                raise ConnectionResetError("the client went away") from err
+
+        async def close(code: int) -> None:
+            await ws.close(code)
+
+        try:
+            await run_session(svc, route(ws.request.path)[1], client, recv, send_text, close)
+        finally:
+            open_now[client] -= 1
+            if not open_now[client]:
+                del open_now[client]
+
+    # compression off as on the main port (granian has none): deflating a 10 KB observation costs more than the
+    # loopback and LAN transfer it saves
+    where: dict[str, Any] = {"sock": sock} if sock is not None else {"host": host, "port": port}
+    return await serve(handler, compression=None, max_size=max_bytes, process_request=check, logger=_Log(log, {}),
+                       **TIMING, **where)
