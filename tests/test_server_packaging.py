@@ -92,10 +92,11 @@ def test_every_import_of_the_package_is_declared_somewhere():
 
 
 def test_create_app_imports_no_optional_server():
-    """create_app must not need httptools, uvloop, granian or uvicorn's protocol internals."""
+    """create_app must not need httptools, uvloop, granian, picows (only `--ws-port` loads it) or uvicorn's
+    protocol internals."""
     code = ("import sys; from supportgym.server import create_app, ServerConfig; "
             "create_app(ServerConfig(envs=['inbox-v0'])); "
-            "print(sorted(m for m in ('httptools', 'uvloop', 'granian', 'uvicorn.protocols.websockets.websockets_sansio_impl') if m in sys.modules))")
+            "print(sorted(m for m in ('httptools', 'uvloop', 'granian', 'picows', 'uvicorn.protocols.websockets.websockets_sansio_impl') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT,
                          env={**os.environ, "HF_HUB_OFFLINE": "1"})
     assert out.returncode == 0, out.stderr[-2000:]
