@@ -257,13 +257,15 @@ def test_ws_port_refusals_are_one_line(tmp_path):
     base = [sys.executable, "-c", "from supportgym.cli import main; main()", "serve", "--serve-env", "inbox-v0"]
     run = lambda *flags: subprocess.run([*base, *flags], capture_output=True, text=True, timeout=60, cwd=ROOT,  # noqa: E731
                                         env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        free_port = free.getsockname()[1]  # free again once closed
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
         for flags, said in [(("--port", "0", "--ws-port", str(port)), "pick another --ws-port"),
-                            (("--port", str(port + 1 if port < 65535 else port - 1), "--ws-port",
-                              str(port + 1 if port < 65535 else port - 1)), "the main port")]:
+                            (("--port", str(free_port), "--ws-port", str(free_port)), "the main port")]:
             done = run(*flags)
             assert done.returncode == 2 and said in done.stderr + done.stdout, (flags, done.stderr[-500:])
             assert "Traceback" not in done.stderr

@@ -71,13 +71,15 @@ def create_app(config: ServerConfig | None = None, *, store: SessionStore | None
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        svc.stopping = False  # an app may be started again after a shutdown (tests reuse one)
+        if config.warm_up:  # in a thread: the loop stays free (granian and uvicorn wait for it anyway)
+            await anyio.to_thread.run_sync(svc.warm_up)
         listener = None
-        if config.ws_port is not None or ws_sock is not None:  # before the warm-up: nothing to wait for
+        if config.ws_port is not None or ws_sock is not None:  # after the warm-up, as the main port: its socket is
+            # bound already (`serve`), so early clients wait in its backlog
             listener = await ws_listener.start(svc, config.ws_host, config.ws_port, config.ws_max_bytes,
                                                config.ws_max_connections, sock=ws_sock)
             app.state.ws_port = listener.sockets[0].getsockname()[1]
-        if config.warm_up:  # in a thread: the loop stays free (granian and uvicorn wait for it anyway)
-            await anyio.to_thread.run_sync(svc.warm_up)
         task = asyncio.create_task(_reaper(svc.store))
         try:
             yield

@@ -48,18 +48,27 @@ class Service:
 
     @staticmethod
     async def _thread(fn: Callable[..., T], *args: Any) -> T:
-        return await anyio.to_thread.run_sync(fn, *args)
+        # a task cancelled meanwhile (end_connections) still waits for its thread: the session then closes an env no
+        # thread is stepping (a review of 5 Dec saw env.close() run while the step went on in its thread)
+        work = asyncio.ensure_future(anyio.to_thread.run_sync(fn, *args))
+        try:
+            return await asyncio.shield(work)
+        except asyncio.CancelledError:
+            await asyncio.wait([work])
+            raise
 
     async def end_connections(self, timeout_s: float = 2.0) -> None:
         """The server is stopping: end every open WebSocket connection, each with a close frame (1012, service
-        restart), waiting for them up to ``timeout_s``. granian waits for open WebSockets when it stops: a client
-        that stayed connected kept Ctrl-C from stopping ``serve`` at all."""
+        restart), and any that opens meanwhile (``run_session`` turns it away with the same code), waiting for them
+        up to ``timeout_s``. granian waits for open WebSockets when it stops: a client that stayed connected kept
+        Ctrl-C from stopping ``serve`` at all."""
         self.stopping = True
-        tasks = list(self.connections)
-        for task in tasks:
-            task.cancel()
-        if tasks:
-            await asyncio.wait(tasks, timeout=timeout_s)
+        deadline = time.monotonic() + timeout_s
+        while self.connections and time.monotonic() < deadline:
+            tasks = list(self.connections)
+            for task in tasks:
+                task.cancel()
+            await asyncio.wait(tasks, timeout=max(0.0, deadline - time.monotonic()))
 
     def offloads(self, served: Served) -> bool:
         return self.config.offload_steps or served.id in self.slow

@@ -165,6 +165,9 @@ Close = Callable[[int], Awaitable[None]]
 async def run_session(svc: Service, path_env: str | None, client: str | None, recv: Recv, send_text: SendText,
                       close: Close) -> None:
     """One connection = one session, opened by its first reset and dropped when the connection ends."""
+    if svc.stopping:  # opened while the server stops (Service.end_connections)
+        await close(1012)
+        return
     try:
         svc.pick(path_env, None)  # 404-style refusal of an unknown /envs/{env}/ws before any message
     except ApiError as err:
