@@ -4,7 +4,9 @@ rendering together. They run the very same handlers as the documented FastAPI ro
 only exact paths of served environments are taken here, everything else falls through.
 
 :class:`FastPath` is a plain ASGI middleware, installed with Starlette's public
-``app.add_middleware``: only Starlette's outermost error middleware runs before it.
+``app.add_middleware``: only the outermost layers run before it (Starlette's error middleware,
+FastAPI's exception-telemetry and body-limit ones; together within noise of calling it directly,
+about 70 us a step either way in-process, 5 Dec).
 """
 
 from __future__ import annotations
