@@ -46,6 +46,12 @@ def _module_exists(entry: str) -> bool:
         return False
 
 
+def _available_agents(env_name: str) -> list[str]:
+    """The agents of an environment whose modules exist."""
+    table = AGENTS.get(env_name, {})
+    return [a for a in sorted(table) if _module_exists(table[a])]
+
+
 def catalog() -> list[dict[str, Any]]:
     """Environments with their tasks, splits and the agents whose modules exist."""
     out = []
@@ -57,11 +63,9 @@ def catalog() -> list[dict[str, Any]]:
             out.append({"id": env_id, "name": s.name, "description": s.description, "available": False,
                         "reason": str(err), "tasks": {}, "splits": [], "agents": []})
             continue
-        table = AGENTS.get(s.name, {})
         out.append({
             "id": env_id, "name": s.name, "description": s.description, "available": True,
-            "tasks": dict(cls.tasks), "splits": list(cls.splits),
-            "agents": [a for a in sorted(table) if _module_exists(table[a])],
+            "tasks": dict(cls.tasks), "splits": list(cls.splits), "agents": _available_agents(s.name),
         })
     return out
 
@@ -70,8 +74,7 @@ def check_episode(env_id: str, agent_name: str, task: str | None) -> None:
     """Raise what :func:`iter_episode` would raise for an unknown env, agent or task, without running anything:
     ``run/stream`` answered such a request 200 with an error event where ``/run`` says 400 (red team of 5 Dec)."""
     s = spec(env_id)
-    table = AGENTS.get(s.name, {})
-    available = [a for a in sorted(table) if _module_exists(table[a])]  # as catalog() lists them
+    available = _available_agents(s.name)
     if agent_name not in available:
         raise UnknownAgentError(expected(f"agent for env {env_id!r}", agent_name, available))
     s.env_class().resolve_task(task)

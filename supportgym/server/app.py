@@ -77,8 +77,7 @@ def create_app(config: ServerConfig | None = None, *, store: SessionStore | None
         listener = None
         if config.ws_port is not None or ws_sock is not None:  # after the warm-up, as the main port: its socket is
             # bound already (`serve`), so early clients wait in its backlog
-            listener = await ws_listener.start(svc, config.ws_host, config.ws_port, config.ws_max_bytes,
-                                               config.ws_max_connections, sock=ws_sock)
+            listener = await ws_listener.start(svc, ws_sock)
             app.state.ws_port = listener.sockets[0].getsockname()[1]
         task = asyncio.create_task(_reaper(svc.store))
         try:

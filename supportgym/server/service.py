@@ -22,10 +22,10 @@ T = TypeVar("T")
 log = logging.getLogger("supportgym.server")
 
 
-#: said once the models are loaded; an environment that needs a model for its rewards loads it here
 #: late steps further apart than this are each the machine's noise, not an env's habit (see Service._noticed)
 STRIKE_WINDOW_S = 60.0
 
+#: said once the models are loaded; an environment that needs a model for its rewards loads it here
 WARM_UP_TEXT = "We are sorry for the trouble; we have fixed it and will follow up."
 
 
@@ -77,8 +77,8 @@ class Service:
         """A step (reset) took over slow_step_ms on the loop: its env's steps (resets) move to worker threads if it
         blocked over 3x the limit, or at the third late one within STRIKE_WINDOW_S. A lone late step of a fast env
         is the loop being preempted on a busy machine: moving inbox-v0's 25 us steps to threads for good, after one
-        such, cost every later step a thread hand-off. (Not the step's own CPU time: reading the thread's clock on
-        every step cost about 8% of the server's samples under load.)"""
+        such, cost every later step a thread hand-off. (Not by the step's own CPU time: a garbage collection during
+        the step would count as the env's.)"""
         now = time.perf_counter()
         ms = 1000 * (now - t0)
         recent = self._strikes[key] = [t for t in self._strikes.get(key, ()) if now - t < STRIKE_WINDOW_S] + [now]
@@ -87,13 +87,13 @@ class Service:
             log.warning("%s: a %s took %.0f ms on the event loop; its %ss run in worker threads from now on",
                         key.removeprefix("reset:"), what, ms, what)
 
-    def _timed_step(self, session: Session, action: Any) -> Observation:
-        """A step on the event loop; an env whose step blocks the loop too long is moved to threads."""
+    def _timed(self, key: str, what: str, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on the event loop (a step, or a reset); one that blocks the loop too long is noticed."""
         t0 = time.perf_counter()
-        obs = session.env.step(action)
-        if 1000 * (time.perf_counter() - t0) > self.config.slow_step_ms and session.env_id not in self.slow:
-            self._noticed(session.env_id, "step", t0)
-        return obs
+        out = fn(*args)
+        if 1000 * (time.perf_counter() - t0) > self.config.slow_step_ms and key not in self.slow:
+            self._noticed(key, what, t0)
+        return out
 
     def warm_up(self) -> None:
         """Load what the served environments load lazily (task data, ticket-v0's MiniLM scorer),
@@ -157,17 +157,10 @@ class Service:
         return (self.config.offload_steps or f"reset:{served.id}" in self.slow or req.split is not None
                 or (req.task or "").startswith("split:") or any(k not in plain for k in kwargs))
 
-    def _timed_reset(self, served: Served, env: Any, kwargs: dict[str, Any], extra: bool) -> Observation:
-        t0 = time.perf_counter()
-        obs = self._reset_env(served, env, kwargs, extra)
-        if 1000 * (time.perf_counter() - t0) > self.config.slow_step_ms and f"reset:{served.id}" not in self.slow:
-            self._noticed(f"reset:{served.id}", "reset", t0)
-        return obs
-
     async def _run_reset(self, served: Served, req: ResetBody, env: Any, kwargs: dict[str, Any], extra: bool) -> Observation:
         if self._reset_in_thread(served, req, kwargs):
             return await self._thread(self._reset_env, served, env, kwargs, extra)
-        return self._timed_reset(served, env, kwargs, extra)
+        return self._timed(f"reset:{served.id}", "reset", self._reset_env, served, env, kwargs, extra)
 
     async def reset(self, served: Served, req: ResetBody, options: dict[str, Any],
                     session: Session | None, transport: str, client: str | None = None) -> tuple[Session, Observation]:
@@ -229,7 +222,7 @@ class Service:
             if self.offloads(session.served):
                 obs = await self._thread(session.env.step, action)
             else:
-                obs = self._timed_step(session, action)
+                obs = self._timed(session.env_id, "step", session.env.step, action)
             session.steps += 1
             return obs
 

@@ -8,7 +8,7 @@ picows about 13 us and websockets about 26 us (a canned 10 KB reply, one pinned 
 docs/server.md), and the inbox's own step is about 25 us.
 
 Both implementations are used through the public API they share (``serve`` and its server's ``sockets``,
-``close`` and ``wait_closed``; a connection's ``recv``, ``send``, ``close``, ``state``, ``request.path`` and
+``close`` and ``wait_closed``; a connection's ``recv``, ``send``, ``close``, ``request.path`` and
 ``remote_address``; ``process_request`` and its ``respond``; a logger); tests run the protocol through each.
 """
 
@@ -53,7 +53,10 @@ def implementation(prefer: str = "picows") -> tuple[Any, type[Exception], str]:
 def route(path: str) -> tuple[bool, str | None]:
     """A request path -> (served, the environment it pins), the env percent-decoded as Starlette does."""
     m = _PATH.fullmatch(path.split("?", 1)[0])
-    return (m is not None, m and unquote(m.group("env")) if m and m.group("env") else None)
+    if m is None:
+        return False, None
+    env = m.group("env")
+    return True, unquote(env) if env else None
 
 
 class _WritesAfterReset(logging.Filter):
@@ -81,17 +84,17 @@ class _Log(logging.LoggerAdapter):
         super().log(level, msg, *args, **kwargs)
 
 
-async def start(svc: Service, host: str | None = None, port: int | None = None, max_bytes: int = 2**20,
-                max_connections: int = 4096, sock: socket.socket | None = None, prefer: str = "picows") -> Any:
-    """Serve on ``sock`` (a bound socket), else on ``host:port`` (0: a free port), until the returned server is
-    closed. Past ``max_connections`` open connections, or twice ``svc.config.max_sessions_per_client`` from one
+async def start(svc: Service, sock: socket.socket | None = None, prefer: str = "picows") -> Any:
+    """Serve on ``sock`` (a bound socket), else on ``svc.config``'s ``ws_host:ws_port`` (0: a free port), until the
+    returned server is closed. Past ``ws_max_connections`` open connections, or twice ``max_sessions_per_client`` from one
     address (its sessions and as many connections on their way to a reset: past its share of sessions a client
     still hears why, CAPACITY_REACHED, as on the main port), a handshake gets 503; one that slips in with a burst is
     closed at once with 1013."""
     serve, closed, name = implementation(prefer)
     if name == "picows":
         logging.getLogger("aiofastnet").addFilter(_WRITES_AFTER_RESET)  # once: addFilter keeps one of each
-    per_client = 2 * svc.config.max_sessions_per_client
+    config = svc.config
+    max_connections, per_client = config.ws_max_connections, 2 * config.max_sessions_per_client
     open_now: Counter[str | None] = Counter()
 
     def full(client: str | None) -> str | None:
@@ -132,11 +135,8 @@ async def start(svc: Service, host: str | None = None, port: int | None = None, 
             except closed as err:
                 raise ConnectionResetError("the client went away") from err
 
-        async def close(code: int) -> None:
-            await ws.close(code)
-
         try:
-            await run_session(svc, route(ws.request.path)[1], client, recv, send_text, close)
+            await run_session(svc, route(ws.request.path)[1], client, recv, send_text, ws.close)
         finally:
             open_now[client] -= 1
             if not open_now[client]:
@@ -144,6 +144,6 @@ async def start(svc: Service, host: str | None = None, port: int | None = None, 
 
     # compression off as on the main port (granian has none): deflating a 10 KB observation costs more than the
     # loopback and LAN transfer it saves
-    where: dict[str, Any] = {"sock": sock} if sock is not None else {"host": host, "port": port}
-    return await serve(handler, compression=None, max_size=max_bytes, process_request=check, logger=_Log(log, {}),
+    where: dict[str, Any] = {"sock": sock} if sock is not None else {"host": config.ws_host, "port": config.ws_port}
+    return await serve(handler, compression=None, max_size=config.ws_max_bytes, process_request=check, logger=_Log(log, {}),
                        **TIMING, **where)
