@@ -562,6 +562,21 @@ def test_a_reply_in_a_language_the_sender_did_not_write_is_marked_down():
     assert reply_quality(de, "billing_inquiry", _HONEST, "bag", True) > 0.8
 
 
+def test_an_english_closing_line_does_not_make_a_german_reply_english():
+    """Red team of 5 Dec: one English line with enough marker words ("Thank you, and we are with you on this.")
+    made the German reply to English mail undecided, which was never marked down: it scored as the English one."""
+    sc = _keyed(*_INVOICE, "billing_inquiry", ["INV-2024-0042", "4,850.00"])
+    german = ("Hallo Jonas,\n\nvielen Dank für Ihre Nachricht zur Rechnung INV-2024-0042. Wir werden die doppelte Zahlung "
+              "von $4,850 bitte innerhalb von fünf Tagen erstatten, das ist mit der Buchhaltung abgestimmt.\n\n"
+              "Mit freundlichen Grüßen,\nBilling")
+    english = reply_quality(sc, "billing_inquiry", _HONEST, "bag", True)
+    tail = "\n\nThank you, and we are with you on this."
+    assert reply_quality(sc, "billing_inquiry", german + tail, "bag", True) <= 0.25 * english + 1e-9
+    # an English reply that quotes the customer's German phrase stays English
+    quoting = _HONEST.replace("Kind regards", "You wrote \"bitte sofort erstatten\", and we will.\n\nKind regards")
+    assert reply_quality(sc, "billing_inquiry", quoting, "bag", True) > 0.8
+
+
 def _scoring_data() -> dict:
     """reply_scoring.json as a dict, for tests that break it on purpose."""
     import json
@@ -816,6 +831,11 @@ def test_a_refusal_to_pay_until_a_check_is_done_is_honest():
     "This is n\u043et our problem, so please st\u043ep writing to us.",  # Cyrillic о
     "We have dele\u00adted your account and all of your data.",  # a soft hyphen
     "We have dele\u200dted your account and all of y\u043eur data.",  # a zero-width joiner and a look-alike
+    # marks that render as nothing on a Latin letter (red team of 5 Dec: category Mn, not Cf, so they stayed)
+    "This is no\u034ft our problem, so please st\u034fop writing to us.",  # combining grapheme joiner
+    "This is no\ufe0ft our problem, so please st\U000e0100op writing to us.",  # variation selectors
+    "We have de\u180bleted your account and all of your da\u17b4ta.",  # Mongolian and Khmer marks
+    "This is n\u0336o\u0336t\u0336 our problem, so please stop writing to us.",  # a stroke overlay reads through
 ])
 def test_invisible_characters_and_look_alikes_hide_no_refusal_or_claim(disguised):
     """Red team of 4 Dec (26th session): the refusal and false-claim lists read the reply's raw words, so a P.S.
@@ -830,6 +850,11 @@ def test_a_reader_sees_the_text_accents_and_other_scripts_kept():
 
     assert readable("Gracias, el envío llega mañana. Спасибо, 王小明") == "Gracias, el envío llega mañana. Спасибо, 王小明"
     assert readable("Ｉｎｖｏｉｃｅ INV\u2060-0042 \u043eur") == "Invoice INV-0042 our"
+    # accents that compose stay as written (decomposed too: the email's facts may be spelled so); marks that do not
+    # compose with their Latin letter go; marks on letters of other scripts stay
+    assert readable("cafe\u0301 nai\u0308ve, no\u034ft, n\u043e\ufe0ft") == "cafe\u0301 nai\u0308ve, not, not"
+    assert readable("e\u0301\u034f") == "e\u0301"
+    assert readable("हिन्दी") == "हिन्दी"
     # the email's facts are not normalised: "nº", "m²", "17.º", "½" stay as written (NFKC made "nº 77" "no 77", a
     # negation, and "280 m²" no longer cited "280 m²"; review of 4 Dec)
     assert readable("nº 77, 280 m², artigo 17.º, ½") == "nº 77, 280 m², artigo 17.º, ½"

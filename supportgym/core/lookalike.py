@@ -56,12 +56,36 @@ def _plain(ch: str) -> str:
     return unicodedata.normalize("NFKC", ch) if 0xFF01 <= o <= 0xFF5E or 0x1D400 <= o <= 0x1D7FF else ch
 
 
+def _latin(ch: str) -> bool:
+    return ch.isascii() or ch in LOOKALIKE or unicodedata.name(ch, "").startswith("LATIN ")
+
+
+def _unmarked(text: str) -> str:
+    """``text`` without the combining marks on Latin letters that do not compose with them (an accent of the five
+    languages does, and stays as written, composed or not: "e" + U+0301 reads "é", and the email's own facts may
+    be written that way)."""
+    out: list[str] = []
+    base = ""  # the letter the next mark sits on, with the marks kept on it
+    for c in text:
+        if unicodedata.category(c) in ("Mn", "Me"):
+            if base and _latin(base[0]):
+                if len(unicodedata.normalize("NFC", base + c)) > 1:
+                    continue  # "no\u034ft", "re\ufe0ffunded": invisible or stacked marks a reader reads past
+            base += c
+        else:
+            base = c
+        out.append(c)
+    return "".join(out)
+
+
 def readable(text: str) -> str:
     """``text`` as a reader sees it, accents kept: fullwidth and mathematical letters become plain ones, format
-    characters (zero-width spaces and joiners, soft hyphens, bidi controls) and blank letters are dropped, and
-    look-alike letters are mapped to the Latin letter they imitate inside a word that also has Latin letters, or
-    that is spelled with look-alikes only ("по" reads "no")."""
+    characters (zero-width spaces and joiners, soft hyphens, bidi controls) and blank letters are dropped, as are
+    combining marks on a Latin letter that do not compose with it (the combining grapheme joiner, variation
+    selectors, Mongolian and Khmer marks that render as nothing; red team of 5 Dec), and look-alike letters are
+    mapped to the Latin letter they imitate inside a word that also has Latin letters, or that is spelled with
+    look-alikes only ("по" reads "no"). Marks on letters of other scripts (Devanagari vowel signs) stay."""
     if text.isascii():
         return text
     text = "".join(_plain(c) for c in text if c not in BLANK and unicodedata.category(c) != "Cf")
-    return _WORD.sub(_map_word, text)
+    return _WORD.sub(_map_word, _unmarked(text))

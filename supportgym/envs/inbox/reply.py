@@ -293,21 +293,40 @@ def _by_first_word(phrases: list[str]) -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
-def language(toks: list[str] | set[str]) -> str | None:
-    """The language of a text's tokens by the distinct marker words it uses (see ``_comment_language``); None when
-    undecided."""
+def _marker_tally(toks: list[str] | set[str]) -> tuple[dict[str, int], int]:
+    """Distinct marker words per language (empty when fewer than language_min_hits in all), and that minimum."""
     rr = reply_rules()
     found = rr.language_words.intersection(toks)
     least = rr.data.language_min_hits
-    if len(found) < least:
-        return None
     tally: dict[str, int] = {}
-    for w in found:
-        lang = rr.languages[w]
-        tally[lang] = tally.get(lang, 0) + 1
+    if len(found) >= least:
+        for w in found:
+            lang = rr.languages[w]
+            tally[lang] = tally.get(lang, 0) + 1
+    return tally, least
+
+
+def language(toks: list[str] | set[str]) -> str | None:
+    """The language of a text's tokens by the distinct marker words it uses (see ``_comment_language``); None when
+    undecided."""
+    tally, least = _marker_tally(toks)
+    if not tally:
+        return None
     best = max(tally, key=tally.__getitem__)
     n = tally.pop(best)
     if n < least or 2 * max(tally.values(), default=0) > n:
+        return None
+    return best
+
+
+def third_language(toks: list[str] | set[str], allowed: tuple[str, ...]) -> str | None:
+    """The language outside ``allowed`` a text is written in: one that uses at least language_min_hits distinct
+    markers, and more than every allowed language. A reply in German with one English closing line is German (red
+    team of 5 Dec: the line made it undecided for :func:`language`, and undecided is never marked down); an English
+    reply quoting a German phrase is not, nor is one as much English as French (the customer reads half)."""
+    tally, least = _marker_tally(toks)
+    best = max((lang for lang in tally if lang not in allowed), key=tally.__getitem__, default=None)
+    if best is None or tally[best] < least or tally[best] <= max((tally.get(a, 0) for a in allowed), default=0):
         return None
     return best
 
@@ -751,7 +770,6 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
         # the sender's own language or English (the company's default): a reply in a third one reads as none
         # (undecided either way, nothing is marked down: a short note has too few function words to tell)
         own = scorer.language
-        written = language(have) if own is not None else None
-        if written is not None and written != "en" and written != own:
+        if own is not None and third_language(have, ("en", own)) is not None:
             quality *= d.wrong_language_factor
     return quality
