@@ -219,6 +219,47 @@ def test_invisible_and_lookalike_characters_do_not_hide_a_refund(word):
     assert ("refund", "promise", "firm") in got, got
 
 
+@pytest.mark.parametrize("word", ["ref**und**", "ref<!---->und", "r&#101;fund", "ref<b></b>und", "ref<x>und",
+                                  "`refund`", "[refund](https://example.com)"])
+def test_markup_a_client_renders_does_not_hide_a_refund(word):
+    """Red team of 5 Dec (30th session): a markdown or HTML client shows each of these as "refund"; the grader read
+    other words, so a reply could promise every customer a refund and lose nothing (0.557, rules' own score)."""
+    got = {(c.kind, c.polarity, c.mode) for c in extract(f"Hi, your full {word} has been approved.")}
+    assert ("refund", "promise", "firm") in got, got
+
+
+@pytest.mark.parametrize("hidden", ["<!-- not -->", "[](not)", '<span style="display:none">not</span>',
+                                    "<span hidden>not</span>", "<!-- not"])
+def test_a_negation_the_customer_cannot_see_does_not_make_a_denial(hidden):
+    """The same red team: "your full refund has <!-- not --> been approved" shows a refund and read as a denial,
+    which then met the policy's required denial (0.567 against rules' 0.557)."""
+    got = {(c.kind, c.polarity) for c in extract(f"Hi, your full refund has {hidden} been approved.")}
+    assert ("refund", "promise") in got and ("refund", "deny") not in got, got
+    # a negation the customer sees stays one, in markup or not
+    for shown in ("**not**", "<b>not</b>", "_not_"):
+        got = {(c.kind, c.polarity) for c in extract(f"Hi, your full refund has {shown} been approved.")}
+        assert ("refund", "deny") in got, (shown, got)
+
+
+def test_many_unreadable_words_are_graded_in_bounded_time():
+    """The same red team: each word with two letters the grader cannot read was tried as 676 spellings of its whole
+    clause, so a 400-character draft of "rɛfʊnd" took 46 s to grade and a 6,000-character one about three hours.
+    The spellings are now read in a window around the word within a budget per reply; past it a word may say
+    anything (fail closed)."""
+    from supportgym.envs.ticket.grading.textnorm import RESPELL_WINDOW, Respeller
+
+    odd = "r\u025bf\u028and"
+    clause = "x " * 1000 + odd + " y" * 1000
+    spell = Respeller(budget=26 ** 2 * (2 * RESPELL_WINDOW + len(odd)))
+    trials = spell(clause, odd)
+    assert trials is not None and len(trials) == 26 ** 2 and "refund" in trials[26 * 4 + 20]  # e, u
+    assert max(map(len, trials)) <= 2 * RESPELL_WINDOW + len(odd)  # a window, not the 4,000-character clause
+    assert spell(clause, odd) is None  # the budget is spent: the word may say anything
+    # a whole 6,000-character draft of such words ends (it ran for hours) and fails closed
+    got = {(c.kind, c.polarity, c.mode) for c in extract((odd + " ") * 857)}
+    assert ("any", "promise", "uncertain") in got or ("refund", "promise", "uncertain") in got, got
+
+
 def test_an_unmapped_lookalike_fails_closed():
     """A letter no table maps (Cyrillic ц for u) leaves a mixed-script word: every remedy it could spell is an
     uncertain promise, so the grader counts it against the reply instead of reading nothing."""

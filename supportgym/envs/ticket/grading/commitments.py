@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from .lexicon import Lexicon, load_lexicon
-from .textnorm import deconfuse, likely_reading, respellings, unreadable_words
+from .textnorm import Respeller, deconfuse, likely_reading, unreadable_words
 
 _CLAUSE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+|\s*\bbut\b\s*|\s*\bhowever\b,?\s*|\s*,\s*(?=(?:and|so)\s+(?:we|i)\b)", re.IGNORECASE)
 _WORD = re.compile(r"[\w'$]+")
@@ -85,6 +85,7 @@ def parse(text: str, lex: Lexicon | None = None, *, customer: str = "") -> Commi
     c = lex or load_lexicon()
     own = frozenset(_WORD.findall(normalise(customer).lower())) if customer else frozenset()
     out = Commitments()
+    spell = Respeller()  # one budget for the whole reply
     for clause in clauses(text):
         body = c.non_commitment.sub(lambda m: "_" * len(m.group()), clause)
         question = clause.endswith("?")
@@ -98,7 +99,7 @@ def parse(text: str, lex: Lexicon | None = None, *, customer: str = "") -> Commi
             out.unreadable |= together
             out.evidence.append(("/".join(sorted(together)) + "? (unreadable)", clause))
         for word in odd:
-            trials = respellings(body, word)
+            trials = spell(body, word)
             # a word with too many unreadable letters to try may say anything; otherwise it says what one of its
             # spellings says (one that spells no commitment hides none)
             could = set(UNREADABLE_ANY) if trials is None else {

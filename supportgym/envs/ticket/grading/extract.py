@@ -37,7 +37,7 @@ from . import conjuncts
 from .approvals import awaits_approval, name_requests
 from .clauses import clauses
 from .commit_lexicon import JOIN_WINDOW, REMEDIES, CommitLexicon, load_i18n, trigger_count
-from .textnorm import fold, likely_reading, name_words, respellings, unreadable_words
+from .textnorm import Respeller, fold, likely_reading, name_words, unreadable_words
 
 Kind = Literal["refund", "replacement", "credit", "cancel", "investigation", "escalation", "any"]
 Mode = Literal["firm", "conditional", "question", "uncertain"]
@@ -286,13 +286,14 @@ def _refuses_a_request(c: CommitLexicon, text: str) -> bool:
     return False
 
 
-def _lookalike_kinds(c: CommitLexicon, body: str, words: list[str]) -> list[str]:
+def _lookalike_kinds(c: CommitLexicon, body: str, words: list[str], spell: Respeller) -> list[str]:
     """The commitments words with unreadable letters could spell, each such letter tried as a-z (textnorm);
-    ``any`` for a word with too many of them to try. A word none of whose spellings is a trigger hides none."""
+    ``any`` for a word with too many of them to try, or once the reply's budget is spent. A word none of whose
+    spellings is a trigger hides none."""
     whole = likely_reading(body, words)  # several odd words read together ("m\u0275ney is b\u0250ck")
     kinds: set[str] = {k for k, pat in c.triggers.items() if pat.search(whole) and not pat.search(body)}
     for w in words:
-        trials = respellings(body, w)
+        trials = spell(body, w)
         if trials is None:
             kinds.add("any")
             continue
@@ -556,6 +557,7 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
     out: list[Commit] = []
     names = [fold(m) for m in mask if m.strip()]
     own = name_words(customer)
+    spell = Respeller()  # one budget for the whole reply
     prev_remedy: str | None = None  # the remedy the last clauses talked about, for "consider it done"
     refunded: set[float] | None = None  # the amounts of the refunds stated so far (_remedy_kinds)
     bare_refund: str | None = None  # the sentence of a refund stated with no amount before a colon
@@ -602,7 +604,7 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
             # a letter no table maps ("rɛfund" with an open e, "ꓣꓰꓝꓴꓠꓓ" in Lisu): what a customer
             # reads cannot be known, so each remedy the word could spell is an uncertain promise, and a word
             # that could spell anything is an uncertain promise of any remedy (fail closed: consistency.py)
-            for k in _lookalike_kinds(c, body, odd):
+            for k in _lookalike_kinds(c, body, odd, spell):
                 out.append(Commit(k, "promise", "uncertain", clause, amounts(clause), False,  # type: ignore[arg-type]
                                   f"letters the grader cannot read in {odd[0]!r}", amounts(sent), sent))
         money = amounts(clause)
