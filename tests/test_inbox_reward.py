@@ -836,6 +836,9 @@ def test_a_refusal_to_pay_until_a_check_is_done_is_honest():
     "This is no\ufe0ft our problem, so please st\U000e0100op writing to us.",  # variation selectors
     "We have de\u180bleted your account and all of your da\u17b4ta.",  # Mongolian and Khmer marks
     "This is n\u0336o\u0336t\u0336 our problem, so please stop writing to us.",  # a stroke overlay reads through
+    # markup a client renders (the ticket graders' red team of the same day)
+    "This is no<b></b>t our problem, so please st<!---->op writing to us.",
+    "We have de&#108;eted your account and all of your **da**ta.",
 ])
 def test_invisible_characters_and_look_alikes_hide_no_refusal_or_claim(disguised):
     """Red team of 4 Dec (26th session): the refusal and false-claim lists read the reply's raw words, so a P.S.

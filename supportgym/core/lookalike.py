@@ -1,13 +1,15 @@
 """Letters of other scripts that render like Latin letters, and text as a reader sees it.
 
 Graders match words; a reader sees glyphs. "no\u200bt" (a zero-width space) and "nоt" (Cyrillic о) read as
-"not" to a person and as something else to a pattern. Both graders clean a reply before reading it: the
+"not" to a person and as something else to a pattern, and so do "no<b></b>t" and "no**t**" in a client that
+renders HTML or markdown (:func:`rendered`). Both graders clean a reply before reading it: the
 ticket graders with the full clean-up of ``envs/ticket/grading/textnorm.py`` (which also folds accents), the
 inbox reply score with :func:`readable`, which keeps accents (its markers and language lists hold them).
 """
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 
@@ -36,6 +38,35 @@ LOOKALIKE: dict[str, str] = {
 #: the braille blank and the musical null notehead
 BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\U0001d159")
 _WORD = re.compile(r"\w+")
+
+
+#: HTML a client hides: comments (an unclosed one hides the rest), and elements styled or marked hidden
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+_HTML_HIDDEN = re.compile(r"<([a-zA-Z][\w-]*)\b[^<>]*?(?:\bhidden\b|display\s*:\s*none|visibility\s*:\s*hidden"
+                          r"|font-size\s*:\s*0|opacity\s*:\s*0(?![.\d]*[1-9]))[^<>]*>.*?(?:</\1\s*>|\Z)",
+                          re.DOTALL | re.IGNORECASE)
+#: any other tag: the client shows what is between tags, not the tags ("ref<b></b>und", "<x>" included)
+_HTML_TAG = re.compile(r"</?[a-zA-Z][\w:-]*(?:\s[^<>]*)?/?>")
+#: a markdown link or image shows its text only: "[](not)" shows nothing
+_MD_LINK = re.compile(r"!?\[([^\[\]]*)\]\([^()]*\)")
+#: markdown emphasis and code marks ("ref**und**", "`refund`", "_not_"); an underscore inside a word is the word's
+_MD_MARKS = re.compile(r"\*+|`+|~~|(?<!\w)_+(?=\w)|(?<=\w)_+(?!\w)")
+_MARKUP = re.compile(r"[<&*`_\[~]")
+#: a line in bold alone is a title: kept as a markdown heading, which the extractor reads as one (round 13)
+_BOLD_LINE = re.compile(r"^(\s*)\*\*([^*\n]+)\*\*(\W*)$", re.MULTILINE)
+
+
+def rendered(text: str) -> str:
+    """``text`` as an HTML or markdown client shows it: comments and hidden elements dropped, tags removed, entities
+    decoded ("r&#101;fund"), links shown as their text and emphasis marks dropped. A reply read by the graders is
+    what the customer sees (red team of 5 Dec, 30th session: "ref**und**", "ref<!---->und" and "r&#101;fund"
+    promised a refund the grader did not read, and "has <!-- not --> been approved" read as a denial)."""
+    if not _MARKUP.search(text):
+        return text
+    text = _HTML_HIDDEN.sub("", _HTML_COMMENT.sub("", text))
+    text = _BOLD_LINE.sub(r"\1## \2\3", _HTML_TAG.sub("", text))
+    text = _MD_MARKS.sub("", _MD_LINK.sub(r"\1", text))
+    return html.unescape(text)
 
 
 def _map_word(m: re.Match[str]) -> str:
@@ -84,7 +115,9 @@ def readable(text: str) -> str:
     combining marks on a Latin letter that do not compose with it (the combining grapheme joiner, variation
     selectors, Mongolian and Khmer marks that render as nothing; red team of 5 Dec), and look-alike letters are
     mapped to the Latin letter they imitate inside a word that also has Latin letters, or that is spelled with
-    look-alikes only ("по" reads "no"). Marks on letters of other scripts (Devanagari vowel signs) stay."""
+    look-alikes only ("по" reads "no"). Marks on letters of other scripts (Devanagari vowel signs) stay. Markup is
+    rendered first (:func:`rendered`: "no<b></b>t", "de&#108;eted", "<!-- -->")."""
+    text = rendered(text)
     if text.isascii():
         return text
     text = "".join(_plain(c) for c in text if c not in BLANK and unicodedata.category(c) != "Cf")

@@ -33,13 +33,12 @@ what it misses is unreadable, not invisible.
 
 from __future__ import annotations
 
-import html
 import re
 import unicodedata
 from functools import lru_cache
 from itertools import product
 
-from ....core.lookalike import BLANK, LOOKALIKE
+from ....core.lookalike import BLANK, LOOKALIKE, rendered
 
 # Letters of other scripts that render like a Latin letter (core/lookalike.py: Unicode TR39 confusables), plus the
 # Latin letters and ligatures the ticket graders fold. Keys are single code points.
@@ -152,35 +151,6 @@ def _respell_moods(text: str) -> str:
     text = _PRETERITE_3.sub(lambda m: "ou" if m.group(0)[0] == "o" else "OU", text)
     text = _PRETERITE_1.sub(lambda m: "ei" if m.group(0)[0] == "e" else "EI", text)
     return text
-
-
-#: HTML a client hides: comments (an unclosed one hides the rest), and elements styled or marked hidden
-_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
-_HTML_HIDDEN = re.compile(r"<([a-zA-Z][\w-]*)\b[^<>]*?(?:\bhidden\b|display\s*:\s*none|visibility\s*:\s*hidden"
-                          r"|font-size\s*:\s*0|opacity\s*:\s*0(?![.\d]*[1-9]))[^<>]*>.*?(?:</\1\s*>|\Z)",
-                          re.DOTALL | re.IGNORECASE)
-#: any other tag: the client shows what is between tags, not the tags ("ref<b></b>und", "<x>" included)
-_HTML_TAG = re.compile(r"</?[a-zA-Z][\w:-]*(?:\s[^<>]*)?/?>")
-#: a markdown link or image shows its text only: "[](not)" shows nothing
-_MD_LINK = re.compile(r"!?\[([^\[\]]*)\]\([^()]*\)")
-#: markdown emphasis and code marks ("ref**und**", "`refund`", "_not_"); an underscore inside a word is the word's
-_MD_MARKS = re.compile(r"\*+|`+|~~|(?<!\w)_+(?=\w)|(?<=\w)_+(?!\w)")
-_MARKUP = re.compile(r"[<&*`_\[~]")
-#: a line in bold alone is a title: kept as a markdown heading, which the extractor reads as one (round 13)
-_BOLD_LINE = re.compile(r"^(\s*)\*\*([^*\n]+)\*\*(\W*)$", re.MULTILINE)
-
-
-def rendered(text: str) -> str:
-    """``text`` as an HTML or markdown client shows it: comments and hidden elements dropped, tags removed, entities
-    decoded ("r&#101;fund"), links shown as their text and emphasis marks dropped. A reply read by the graders is
-    what the customer sees (red team of 5 Dec, 30th session: "ref**und**", "ref<!---->und" and "r&#101;fund"
-    promised a refund the grader did not read, and "has <!-- not --> been approved" read as a denial)."""
-    if not _MARKUP.search(text):
-        return text
-    text = _HTML_HIDDEN.sub("", _HTML_COMMENT.sub("", text))
-    text = _BOLD_LINE.sub(r"\1## \2\3", _HTML_TAG.sub("", text))
-    text = _MD_MARKS.sub("", _MD_LINK.sub(r"\1", text))
-    return html.unescape(text)
 
 
 def deconfuse(text: str, moods: bool = False) -> str:
