@@ -572,6 +572,9 @@ def test_an_english_closing_line_does_not_make_a_german_reply_english():
     english = reply_quality(sc, "billing_inquiry", _HONEST, "bag", True)
     tail = "\n\nThank you, and we are with you on this."
     assert reply_quality(sc, "billing_inquiry", german + tail, "bag", True) <= 0.25 * english + 1e-9
+    # one dense line with many distinct English markers is still one line (second red team of the same day)
+    dense = "\n\nThank you for this, and please be sure that we have it with our team, which would be the one to help you."
+    assert reply_quality(sc, "billing_inquiry", german + dense, "bag", True) <= 0.25 * english + 1e-9
     # an English reply that quotes the customer's German phrase stays English
     quoting = _HONEST.replace("Kind regards", "You wrote \"bitte sofort erstatten\", and we will.\n\nKind regards")
     assert reply_quality(sc, "billing_inquiry", quoting, "bag", True) > 0.8
@@ -839,6 +842,14 @@ def test_a_refusal_to_pay_until_a_check_is_done_is_honest():
     # markup a client renders (the ticket graders' red team of the same day)
     "This is no<b></b>t our problem, so please st<!---->op writing to us.",
     "We have de&#108;eted your account and all of your **da**ta.",
+    # the second inbox red team of 5 Dec: text shown in another order or other letters, and plain disguises
+    "This is \u202eton\u202c our problem, so please stop writing to us.",  # a right-to-left override
+    "This is \u0274\u1d0f\u1d1b our problem, so please stop writing to us.",  # small capitals
+    "This is n\u2134t our problem, so please st\u2c9fp writing to us.",  # script o, Coptic o
+    "We have \u217eeleted your account and all of your data.",  # a Roman numeral
+    "Wir haben Ihr Konto gelo\u0308scht und alle Daten entfernt.",  # decomposed accents
+    "This is n o t our problem, so please st0p writing to us.",  # spaced out, a digit for a letter
+    "This is no-\nt our problem, so please st\u200aop writing to us.",  # broken at a line end, a hair space
 ])
 def test_invisible_characters_and_look_alikes_hide_no_refusal_or_claim(disguised):
     """Red team of 4 Dec (26th session): the refusal and false-claim lists read the reply's raw words, so a P.S.
@@ -846,6 +857,20 @@ def test_invisible_characters_and_look_alikes_hide_no_refusal_or_claim(disguised
     sc = _keyed(*_INVOICE, "billing_inquiry", ["INV-2024-0042", "4,850.00"])
     assert reply_quality(sc, "billing_inquiry", _HONEST.replace("Kind regards", disguised + "\n\nKind regards"),
                          "bag", True) == 0.0
+
+
+@pytest.mark.parametrize("wrap", ["<style>{}</style>", "<title>{}</title>", "<template>{}</template>",
+                                  '<span style="display&#58;none">{}</span>', "<!-- {} -->", "[x]: http://x.y '{}'"])
+def test_a_reply_the_customer_cannot_see_earns_nothing(wrap):
+    """Second inbox red team of 5 Dec: the whole reply inside <style>, <title>, <template> or a span styled hidden with
+    an entity showed the customer an empty mail and kept all of rules' reply credit. Text that markup hides cannot be
+    read (a plain-text client shows it, an HTML one does not), so such a reply earns nothing."""
+    sc = _keyed(*_INVOICE, "billing_inquiry", ["INV-2024-0042", "4,850.00"])
+    assert reply_quality(sc, "billing_inquiry", wrap.format(_HONEST.replace("\n", " ")), "bag", True) == 0.0
+    # markup that hides nothing is read as rendered: bold, a link, simple HTML
+    for shown in ("**" + _HONEST + "**", _HONEST.replace("INV-2024-0042", "<b>INV-2024-0042</b>"),
+                  _HONEST.replace("invoice", "[invoice](https://brightdesk.io/i)"), "<p>" + _HONEST + "</p>"):
+        assert reply_quality(sc, "billing_inquiry", shown, "bag", True) > 0.8, shown
 
 
 def test_a_reader_sees_the_text_accents_and_other_scripts_kept():

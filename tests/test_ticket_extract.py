@@ -235,6 +235,10 @@ def test_a_negation_the_customer_cannot_see_does_not_make_a_denial(hidden):
     which then met the policy's required denial (0.567 against rules' 0.557)."""
     got = {(c.kind, c.polarity) for c in extract(f"Hi, your full refund has {hidden} been approved.")}
     assert ("refund", "promise") in got and ("refund", "deny") not in got, got
+    # and text hidden by markup may say anything to a plain-text reader: an uncertain promise of any remedy (fail
+    # closed, as an unreadable word); an empty comment or link hides nothing
+    assert ("any", "promise", "uncertain") in {(c.kind, c.polarity, c.mode) for c in extract(f"ok {hidden} ok")}
+    assert all(c.kind != "any" for c in extract("Your order <!----> is [here](https://x.y), **noted**."))
     # a negation the customer sees stays one, in markup or not
     for shown in ("**not**", "<b>not</b>", "_not_"):
         got = {(c.kind, c.polarity) for c in extract(f"Hi, your full refund has {shown} been approved.")}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from dataclasses import dataclass
 from itertools import accumulate
 from operator import itemgetter
@@ -17,6 +18,7 @@ from typing import Any
 from pydantic import Field, field_validator, model_validator
 
 from ...core.lookalike import readable
+from ...core.markup import render
 from ...core.types import Model
 from .config import DATA
 from .models import LabelledEmail
@@ -319,14 +321,34 @@ def language(toks: list[str] | set[str]) -> str | None:
     return best
 
 
-def third_language(toks: list[str] | set[str], allowed: tuple[str, ...]) -> str | None:
-    """The language outside ``allowed`` a text is written in: one that uses at least language_min_hits distinct
-    markers, and more than every allowed language. A reply in German with one English closing line is German (red
-    team of 5 Dec: the line made it undecided for :func:`language`, and undecided is never marked down); an English
-    reply quoting a German phrase is not, nor is one as much English as French (the customer reads half)."""
-    tally, least = _marker_tally(toks)
-    best = max((lang for lang in tally if lang not in allowed), key=tally.__getitem__, default=None)
-    if best is None or tally[best] < least or tally[best] <= max((tally.get(a, 0) for a in allowed), default=0):
+_SENTENCE_END = re.compile(r"[.!?;:\n]+")
+
+
+def third_language(reply: str, allowed: tuple[str, ...]) -> str | None:
+    """The language outside ``allowed`` a reply is written in: one with at least language_min_hits distinct markers in
+    the reply, whose sentences hold more words than those of each allowed language (a sentence is in the language
+    most of its markers are). Red team of 5 Dec: one English closing line under a German reply made the reply
+    undecided for :func:`language`, which is never marked down; by distinct markers alone, one dense English line
+    still outweighed it. An English reply quoting a German phrase is English, and one half English and half French is
+    not marked down (the customer reads half)."""
+    tally, least = _marker_tally(tokens(reply))
+    if not any(lang not in allowed and n >= least for lang, n in tally.items()):
+        return None
+    rr = reply_rules()
+    words: dict[str, int] = {}
+    for sentence in _SENTENCE_END.split(reply):
+        toks = tokens(sentence)
+        votes: dict[str, int] = {}
+        for w in rr.language_words.intersection(toks):
+            votes[rr.languages[w]] = votes.get(rr.languages[w], 0) + 1
+        if votes:
+            top = max(votes.values())
+            leaders = [lang for lang, v in votes.items() if v == top]
+            if len(leaders) == 1:
+                words[leaders[0]] = words.get(leaders[0], 0) + len(toks)
+    best = max((lang for lang in words if lang not in allowed and tally.get(lang, 0) >= least),
+               key=words.__getitem__, default=None)
+    if best is None or words[best] <= max((words.get(a, 0) for a in allowed), default=0):
         return None
     return best
 
@@ -690,6 +712,33 @@ def copy_bag(scorer: EmailScorer, toks: list[str], compact: str | None = None) -
     return copy
 
 
+def _says_no(reply: str, joined: str, have: set[str]) -> bool:
+    return refuses(reply.lower(), joined, have) or claims_a_remedy(reply, have)
+
+
+#: a word spelled out letter by letter ("n o t"), broken at a line end ("no-\nt") or split by a thin space
+_SPACED = re.compile(r"\b(?:[^\W\d_] ){2,}[^\W\d_]\b")
+_BROKEN = re.compile(r"(?<=[^\W\d_])(?:-[ \t]*\n[ \t]*|[\u2006\u2008\u2009\u200a\u202f\u205f])(?=[^\W\d_])")
+#: digits standing in for letters inside a word of letters ("n0t", "st0p", "de1eted")
+_LEET = re.compile(r"(?<=[^\W\d_])[013457]+(?=[^\W\d_])|(?<=[^\W\d_])[013457](?!\w)")
+_LEET_LETTERS = str.maketrans("013457", "oleast")
+
+
+def _undisguised(reply: str) -> str:
+    """The reply with the disguises a reader reads through undone: composed accents ("gelo\u0308scht"), letters spaced
+    out, words broken at a line end or by a thin space, digits for letters (red team of 5 Dec, 30th session). Only
+    the refusal and false-claim checks read it: an honest reply's facts and words are read as written."""
+    text = unicodedata.normalize("NFC", reply)
+    text = _BROKEN.sub("", _SPACED.sub(lambda m: m.group(0).replace(" ", ""), text))
+    return _LEET.sub(lambda m: m.group(0).translate(_LEET_LETTERS), text)
+
+
+def _refuses_or_claims(reply: str) -> bool:
+    toks = tokens(reply)
+    words = [t for t in toks if len(t) <= 16 or t.isalpha() or t.isdigit()]
+    return _says_no(reply, " " + " ".join(words) + " ", set(toks))
+
+
 def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: str = "shingles",
                   intent: bool = False) -> float:
     """quality(reply) in [0, 1]; see the module docstring. ``copy_check``: "shingles" (v0) or "bag" (v1); ``intent``
@@ -699,8 +748,17 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
     d = rr.data
     if intent:
         # read as the customer reads it: "no\u200bt our problem" and "nоt" (Cyrillic о) hid a refusal and "dele\u00adted
-        # your account" a false claim from the word lists, and kept the honest reply's full credit (red team of 4 Dec)
-        reply = readable(reply)
+        # your account" a false claim from the word lists, and kept the honest reply's full credit (red team of 4 Dec);
+        # markup as a client renders it, and a reply whose markup hides text earns nothing: a plain-text client shows
+        # what an HTML one does not, so it cannot be read (red team of 5 Dec: a reply inside <style> kept all its credit)
+        view = render(reply)
+        if view.hidden:
+            return 0.0
+        reply = readable(view.text)
+        # a refusal or claim in disguise a reader still reads (decomposed accents, "n o t", "no-\nt", "n0t")
+        plain = _undisguised(reply)
+        if plain != reply and _refuses_or_claims(plain):
+            return 0.0
     toks = tokens(reply)
     n = len(toks)
     if n == 0:
@@ -712,7 +770,7 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
     have = set(toks)
     # map(str.__contains__) rather than generator expressions: this runs on every step a server answers
     contains = joined.__contains__
-    if intent and (refuses(reply.lower(), joined, have) or claims_a_remedy(reply, have)):
+    if intent and _says_no(reply, joined, have):
         return 0.0  # a refusal or an insult answers nothing, and a remedy nobody performed is false, whatever it cites
     reply_compact = "".join(toks)
     if scorer.need:
@@ -770,6 +828,6 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
         # the sender's own language or English (the company's default): a reply in a third one reads as none
         # (undecided either way, nothing is marked down: a short note has too few function words to tell)
         own = scorer.language
-        if own is not None and third_language(have, ("en", own)) is not None:
+        if own is not None and third_language(reply, ("en", own)) is not None:
             quality *= d.wrong_language_factor
     return quality

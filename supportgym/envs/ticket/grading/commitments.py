@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ....core.markup import render
 from .lexicon import Lexicon, load_lexicon
 from .textnorm import Respeller, deconfuse, likely_reading, unreadable_words
 
@@ -126,4 +127,7 @@ def parse(text: str, lex: Lexicon | None = None, *, customer: str = "") -> Commi
                     (out.firm if firm else out.conditional).add(label)
                     out.evidence.append((label if firm else f"{label}?", clause))
     out.conditional -= out.firm
+    if render(text).hidden:  # markup hides text from an HTML client: it may say anything (fail closed; extract.py)
+        out.unreadable |= set(UNREADABLE_ANY)
+        out.evidence.append(("/".join(UNREADABLE_ANY) + "? (hidden by markup)", text[:200]))
     return out

@@ -33,6 +33,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from ....core.markup import render
 from . import conjuncts
 from .approvals import awaits_approval, name_requests
 from .clauses import clauses
@@ -706,6 +707,10 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
         # reference (round 21: read as awaiting approval, the lie twin would pass)
         prev_remedy = next((x.kind for x in stated.values() if x.why == APPROVAL), prev_remedy)
         out.extend(stated[k] for k in kinds if k in stated)
+    if render(text).hidden:
+        # markup hides text: a plain-text client shows it, an HTML one does not, so it may say anything to this customer
+        # (fail closed, as an unreadable word; red team of 5 Dec, 30th session: "has <!-- not --> been approved")
+        out.append(Commit("any", "promise", "uncertain", text[:200], [], False, "text hidden by markup"))
     return out
 
 

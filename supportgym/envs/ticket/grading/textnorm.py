@@ -38,7 +38,8 @@ import unicodedata
 from functools import lru_cache
 from itertools import product
 
-from ....core.lookalike import BLANK, LOOKALIKE, rendered
+from ....core.lookalike import BLANK, LOOKALIKE
+from ....core.markup import rendered
 
 # Letters of other scripts that render like a Latin letter (core/lookalike.py: Unicode TR39 confusables), plus the
 # Latin letters and ligatures the ticket graders fold. Keys are single code points.
