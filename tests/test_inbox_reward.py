@@ -860,7 +860,8 @@ def test_invisible_characters_and_look_alikes_hide_no_refusal_or_claim(disguised
 
 
 @pytest.mark.parametrize("wrap", ["<style>{}</style>", "<title>{}</title>", "<template>{}</template>",
-                                  '<span style="display&#58;none">{}</span>', "<!-- {} -->", "[x]: http://x.y '{}'"])
+                                  '<span style="display&#58;none">{}</span>', "<!-- {} -->", "[x]: http://x.y '{}'",
+                                  '<span style="color:#ffffff">{}</span>', "<details><summary>Hi</summary>{}</details>"])
 def test_a_reply_the_customer_cannot_see_earns_nothing(wrap):
     """Second inbox red team of 5 Dec: the whole reply inside <style>, <title>, <template> or a span styled hidden with
     an entity showed the customer an empty mail and kept all of rules' reply credit. Text that markup hides cannot be
@@ -869,7 +870,8 @@ def test_a_reply_the_customer_cannot_see_earns_nothing(wrap):
     assert reply_quality(sc, "billing_inquiry", wrap.format(_HONEST.replace("\n", " ")), "bag", True) == 0.0
     # markup that hides nothing is read as rendered: bold, a link, simple HTML
     for shown in ("**" + _HONEST + "**", _HONEST.replace("INV-2024-0042", "<b>INV-2024-0042</b>"),
-                  _HONEST.replace("invoice", "[invoice](https://brightdesk.io/i)"), "<p>" + _HONEST + "</p>"):
+                  _HONEST.replace("invoice", "[invoice](https://brightdesk.io/i)"), "<p>" + _HONEST + "</p>",
+                  '<div style="max-width:600px;font-size:0.9em;overflow:hidden">' + _HONEST + "</div>"):
         assert reply_quality(sc, "billing_inquiry", shown, "bag", True) > 0.8, shown
 
 

@@ -229,7 +229,13 @@ def test_markup_a_client_renders_does_not_hide_a_refund(word):
 
 
 @pytest.mark.parametrize("hidden", ["<!-- not -->", "[](not)", '<span style="display:none">not</span>',
-                                    "<span hidden>not</span>", "<!-- not"])
+                                    "<span hidden>not</span>", "<!-- not",
+                                    # second red team of the same day
+                                    "<span hidden><span></span>not</span>", "<style>not</style>", "<!not>", "<?not?>",
+                                    '<b title=">not">', '<span style="display&#58;none">not</span>',
+                                    '<span style="display:/**/none">not</span>', '<span style="color:#fff">not</span>',
+                                    '<span style="font-size:.1px">not</span>', '<span style="opacity:.0">not</span>',
+                                    "![not](x.png)", "~~not~~", "<del>not</del>"])
 def test_a_negation_the_customer_cannot_see_does_not_make_a_denial(hidden):
     """The same red team: "your full refund has <!-- not --> been approved" shows a refund and read as a denial,
     which then met the policy's required denial (0.567 against rules' 0.557)."""
@@ -243,6 +249,26 @@ def test_a_negation_the_customer_cannot_see_does_not_make_a_denial(hidden):
     for shown in ("**not**", "<b>not</b>", "_not_"):
         got = {(c.kind, c.polarity) for c in extract(f"Hi, your full refund has {shown} been approved.")}
         assert ("refund", "deny") in got, (shown, got)
+
+
+@pytest.mark.parametrize("wrap", ['<div style="max-width:600px;margin:0 auto;overflow:hidden">{}</div>',
+                                  '<div style="font-size:0.9em;color:#333">{}</div>', "<p>{}</p>", "<b>{}</b>",
+                                  '<span hidden style="display:inline">{}</span>'])
+def test_markup_that_hides_nothing_is_read_as_shown(wrap):
+    """The second red team of 5 Dec: an e-mail container styled with "overflow:hidden" or "font-size:0.9em" showed the
+    whole reply, and the grader dropped it as hidden text (rules' reply 0.520 -> -0.513)."""
+    got = {(c.kind, c.polarity, c.mode) for c in extract(wrap.format("Your full refund has been approved."))}
+    assert got == {("refund", "promise", "firm")}, got
+
+
+def test_runs_of_blanks_and_line_end_hyphens_read_as_a_reader_reads_them():
+    """The second red team of 5 Dec: the clause splitters rescanned a run of spaces from each of its starts, so a
+    6,000-character draft of "a" and 300 spaces took 90 s to grade at QA and again at SUBMIT (a single 6,000-space
+    run about half an hour). Runs of blanks now read as one space; a word broken at a line end reads whole."""
+    assert fold("your   refund\t\t has") == "your refund has"
+    assert [c.kind for c in extract(("a" + " " * 300) * 20)] == []
+    got = {(c.kind, c.polarity, c.mode) for c in extract("Your full ref-\nund has been approved.")}
+    assert ("refund", "promise", "firm") in got, got
 
 
 def test_many_unreadable_words_are_graded_in_bounded_time():

@@ -5,8 +5,8 @@ show "refund"; "has <!-- not --> been approved" shows no "not"; a reply wrapped 
 shows nothing at all (red teams of 5 Dec, 30th session). :func:`render` parses HTML with the standard library's
 ``html.parser`` (comments, processing instructions, declarations, quoted attributes and character references as
 a browser reads them) and removes the markdown marks a client does not show. Text that the HTML reading hides
-(comments, elements a client never shows, elements marked hidden or styled in any way, markdown link titles,
-image alt text and reference definitions) is not guessed at: :attr:`Rendering.hidden` says it is there, and the
+(comments, elements a client never shows, elements marked hidden or styled out of sight, struck-through text,
+titles, image alt text and markdown reference definitions) is not guessed at: :attr:`Rendering.hidden` says it is there, and the
 graders fail closed on it, since a plain-text client would show it and an HTML client would not. An honest
 reply written as plain text, markdown or simple HTML hides nothing.
 """
@@ -17,14 +17,72 @@ import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
-#: elements whose content a mail client never shows (scripts do not run in mail: fallbacks are unknowable too)
+#: elements whose content a mail client never shows (scripts do not run in mail: fallbacks are unknowable too), and
+#: text shown struck through or folded away (a reader takes "<del>not</del>" as deleted)
 NOT_SHOWN = frozenset(("head", "style", "script", "title", "template", "noscript", "iframe", "object", "svg",
-                       "math", "select", "datalist", "canvas", "audio", "video", "map"))
+                       "math", "select", "datalist", "canvas", "audio", "video", "map", "dialog", "del", "s",
+                       "strike"))
 #: elements without an end tag
 VOID = frozenset(("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
                   "track", "wbr"))
-#: attributes that can hide an element's text, or style it beyond knowing (a class styled by a <style> block)
-HIDING_ATTRS = frozenset(("hidden", "style", "class", "aria-hidden"))
+_BLOCK = frozenset(("p", "div", "li", "tr", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre",
+                    "table", "ul", "ol", "summary", "details", "section", "article", "header", "footer"))
+_CSS_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
+_NUMBER = re.compile(r"-?\d*\.?\d+")
+#: colours a white mail background shows as nothing: white and near-white, transparent
+_PALE = re.compile(r"^(?:white|transparent|snow|ivory|#f[0-9a-f]f[0-9a-f]f[0-9a-f]|#f[0-9a-f][0-9a-f]?f[0-9a-f]?f"
+                   r"[0-9a-f]?|#fff|#ffff|rgba?\(\s*2[3-5]\d\D+2[3-5]\d\D+2[3-5]\d.*|rgba\(.*,\s*0?\.?0*\s*\))$")
+
+
+def _length_small(value: str) -> bool:
+    """A font size or box size too small to read: zero, under 6px / 4pt, under 0.5em / 50%, or a tiny keyword."""
+    m = _NUMBER.match(value.strip())
+    if value.strip() in ("xx-small", "0"):
+        return value.strip() == "0"
+    if m is None:
+        return False
+    n, unit = float(m.group(0)), value.strip()[m.end():].strip().lower()
+    limit = {"px": 6, "pt": 4, "em": 0.5, "rem": 0.5, "%": 50, "": 0.01, "ex": 1, "ch": 1, "vw": 0.5, "vh": 0.5}
+    return n < limit.get(unit, 0.01)
+
+
+def style_hides(style: str) -> bool:
+    """Does an inline style make its element's text unreadable? Display, visibility, opacity, a tiny font or box,
+    white or transparent text, text moved or clipped out of view (inline CSS is all a reply can carry; a class
+    needs a <style> block, whose text is itself hidden)."""
+    decls = {}
+    for part in _CSS_COMMENT.sub("", style).split(";"):
+        name, _, value = part.partition(":")
+        decls[name.strip().lower()] = value.strip().lower().replace("!important", "").strip()
+    get = decls.get
+    if get("display") == "none" or get("visibility") in ("hidden", "collapse") or get("content-visibility") == "hidden":
+        return True
+    op = _NUMBER.match(get("opacity", "1"))
+    if op is not None and float(op.group(0)) < 0.5:
+        return True
+    if any(_length_small(get(k, "")) for k in ("font-size", "height", "max-height", "width", "max-width",
+                                                 "line-height")
+           if k in decls and (k.startswith("font") or k == "line-height" or "hidden" in get("overflow", ""))):
+        return True
+    colour = get("color", "")
+    if colour and (_PALE.match(colour) or colour == get("background-color", get("background", None))):
+        return True
+    if any(k in decls for k in ("clip", "clip-path", "transform", "text-indent", "filter", "mask")) or (
+            get("position") in ("absolute", "fixed") and any(k in decls for k in ("left", "top", "right", "bottom"))):
+        return True  # moved, clipped, scaled or blurred: what is left to see cannot be known
+    return False
+
+
+def _hides(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
+    a = {name: (value or "") for name, value in attrs}
+    style = a.get("style", "")
+    if "hidden" in a and not re.search(r"display\s*:\s*(?!none)", style):
+        return True
+    if tag == "details" and "open" not in a:
+        return True  # folded away until the reader opens it
+    return tag in NOT_SHOWN or bool(style and style_hides(style))
+
+
 #: "<https://...>" and "<name@host>" are markdown autolinks and address brackets, shown as written
 _AUTOLINK = re.compile(r"<((?:[a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*)|(?:[^\s<>@]+@[^\s<>@]+))>")
 #: a markdown link or image: [text](url "title"); the title, an image's alt text and the target of a link without
@@ -34,6 +92,8 @@ _MD_LINK = re.compile(r"(!?)\[([^\[\]]*)\]\(\s*([^()\s]*)(?:\s+(\"[^\"]*\"|'[^']
 _MD_REFDEF = re.compile(r"^ {0,3}\[[^\]\n]+\]:[ \t]*\S+(.*)$", re.MULTILINE)
 #: markdown emphasis and code marks ("ref**und**", "`refund`", "_not_"); an underscore inside a word is the word's
 _MD_MARKS = re.compile(r"\*+|`+|~~|(?<!\w)_+(?=\w)|(?<=\w)_+(?!\w)")
+#: struck-through text: a reader takes "~~not~~" as deleted
+_MD_STRIKE = re.compile(r"~~(?=\S)(.+?)~~", re.DOTALL)
 #: a line in bold alone is a title: kept as a markdown heading (the ticket extractor reads one as a title)
 _BOLD_LINE = re.compile(r"^(\s*)\*\*([^*\n]+)\*\*(\W*)$", re.MULTILINE)
 _MARKUP = re.compile(r"[<&*`_\[~]")
@@ -52,31 +112,32 @@ class _Shown(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self.hidden = False
-        self._open: list[str] = []  # the hiding elements open, innermost last
+        self._open: list[tuple[str, bool]] = []  # the elements open, innermost last, and whether each hides its text
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if any(name in ("alt", "title") and (value or "").strip() for name, value in attrs):
+            self.hidden = True  # an image's alt text shows only when the image does not, a title only on hover
         if tag in VOID:
             if tag == "br":
                 self.parts.append("\n")
-            if any(name == "alt" and (value or "").strip() for name, value in attrs):
-                self.hidden = True  # an image's alt text shows only when the image does not
             return
-        if tag in NOT_SHOWN or any(name in HIDING_ATTRS for name, _ in attrs):
-            self._open.append(tag)
-        elif tag in ("p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre"):
+        self._open.append((tag, _hides(tag, attrs)))
+        if tag in _BLOCK:
             self.parts.append("\n")
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "br":
-            self.parts.append("\n")
+        if tag in VOID:
+            self.handle_starttag(tag, attrs)
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in self._open:  # an end tag closes the innermost open element of its name, and what it holds
-            while self._open.pop() != tag:
-                pass
+        names = [t for t, _ in self._open]
+        if tag in names:  # an end tag closes the innermost open element of its name, and those opened inside it
+            del self._open[len(names) - 1 - names[::-1].index(tag):]
+        if tag in _BLOCK:
+            self.parts.append("\n")
 
     def handle_data(self, data: str) -> None:
-        if self._open:
+        if any(h for _, h in self._open):
             self.hidden = self.hidden or bool(data.strip())
         else:
             self.parts.append(data)
@@ -121,7 +182,7 @@ def _markdown(text: str) -> tuple[str, bool]:
         hidden = hidden or bool(m.group(1).strip())
         return ""
 
-    text = _MD_REFDEF.sub(refdef, text)
+    text = _MD_STRIKE.sub(refdef, _MD_REFDEF.sub(refdef, text))
     text = _MD_LINK.sub(link, _BOLD_LINE.sub(r"\1## \2\3", text))
     return _MD_MARKS.sub("", text), hidden
 
