@@ -23,6 +23,7 @@ from supportgym.envs.tooldesk.models import (
     RESOLVE,
     ROUTE_BILLING,
     ROUTE_TECH,
+    ToolDeskAction,
 )
 from supportgym.envs.tooldesk.benchmark_set import benchmark
 from supportgym.eval.runner import episode_specs, evaluate, summarize
@@ -263,3 +264,15 @@ def test_random_agent_is_far_from_expert():
 
 def test_registered():
     assert "tooldesk-v0" in supportgym.env_ids()
+
+
+@pytest.mark.parametrize("bad", [13, -1, 7.5, "7", True])
+def test_an_unvalidated_action_instance_is_a_malformed_action(bad):
+    """Red team of 5 Dec (30th session): ToolDeskAction.model_construct(action_id=13) raised a bare AssertionError
+    in-process and action_id=True ran the refund service; such an instance is now scored like malformed raw input."""
+    env = supportgym.make("tooldesk-v1")
+    env.reset(seed=0)
+    obs = env.step(ToolDeskAction.model_construct(action_id=bad, reasoning="x"))
+    assert not obs.done and obs.reward_breakdown.malformed_action == -1.0
+    assert "action_id: must be an int in [0, 12]" in obs.feedback
+    assert env.episode_report()["harm"] == 0

@@ -130,7 +130,13 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
 
     # ---- stepping ------------------------------------------------------------------
     def _step(self, action: ToolDeskAction) -> ToolDeskObservation:
-        return self.apply(action.action_id)
+        a = action.action_id
+        if type(a) is not int or not 0 <= a < N_ACTIONS:
+            # an instance built without validation (model_construct) is checked like raw input (red team of 5 Dec:
+            # action_id 13 raised a bare AssertionError, True ran the refund service)
+            return self._invalid_action({"action_id": a}, [{"field": "action_id",
+                                                            "message": f"must be an int in [0, {N_ACTIONS - 1}]"}])
+        return self.apply(a)
 
     def _invalid_action(self, raw: Mapping[str, Any], errors: list[dict[str, Any]]) -> ToolDeskObservation:
         self.t += 1
