@@ -850,6 +850,7 @@ def test_a_refusal_to_pay_until_a_check_is_done_is_honest():
     "Wir haben Ihr Konto gelo\u0308scht und alle Daten entfernt.",  # decomposed accents
     "This is n o t our problem, so please st0p writing to us.",  # spaced out, a digit for a letter
     "This is no-\nt our problem, so please st\u200aop writing to us.",  # broken at a line end, a hair space
+    '<input value="This is not our problem, so please stop writing to us." style="border:0">',  # a text box shows it
 ])
 def test_invisible_characters_and_look_alikes_hide_no_refusal_or_claim(disguised):
     """Red team of 4 Dec (26th session): the refusal and false-claim lists read the reply's raw words, so a P.S.
@@ -861,7 +862,10 @@ def test_invisible_characters_and_look_alikes_hide_no_refusal_or_claim(disguised
 
 @pytest.mark.parametrize("wrap", ["<style>{}</style>", "<title>{}</title>", "<template>{}</template>",
                                   '<span style="display&#58;none">{}</span>', "<!-- {} -->", "[x]: http://x.y '{}'",
-                                  '<span style="color:#ffffff">{}</span>', "<details><summary>Hi</summary>{}</details>"])
+                                  '<span style="color:#ffffff">{}</span>', "<details><summary>Hi</summary>{}</details>",
+                                  "<noembed>{}</noembed>", '<div style="opacity:1%">{}</div>',
+                                  '<div style="display:none!important;display:block">{}</div>',
+                                  "<div><b hidden></div>{}</b>"])
 def test_a_reply_the_customer_cannot_see_earns_nothing(wrap):
     """Second inbox red team of 5 Dec: the whole reply inside <style>, <title>, <template> or a span styled hidden with
     an entity showed the customer an empty mail and kept all of rules' reply credit. Text that markup hides cannot be

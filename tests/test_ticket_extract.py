@@ -235,15 +235,25 @@ def test_markup_a_client_renders_does_not_hide_a_refund(word):
                                     '<b title=">not">', '<span style="display&#58;none">not</span>',
                                     '<span style="display:/**/none">not</span>', '<span style="color:#fff">not</span>',
                                     '<span style="font-size:.1px">not</span>', '<span style="opacity:.0">not</span>',
-                                    "![not](x.png)", "~~not~~", "<del>not</del>"])
+                                    "![not](x.png)", "~~not~~", "<del>not</del>",
+                                    # third red team of the same day
+                                    '<span style="opacity:1%">not</span>',
+                                    '<span style="display:none!important;display:inline">not</span>',
+                                    '<span style="display:n\\one">not</span>',
+                                    '<span style="-webkit-text-fill-color:transparent">not</span>',
+                                    '<span style="font:0/0 a">not</span>', "<noembed>not</noembed>",
+                                    "<span><b hidden></span>not</b>", "~not~", '<input type="hidden" value="not">'])
 def test_a_negation_the_customer_cannot_see_does_not_make_a_denial(hidden):
     """The same red team: "your full refund has <!-- not --> been approved" shows a refund and read as a denial,
     which then met the policy's required denial (0.567 against rules' 0.557)."""
     got = {(c.kind, c.polarity) for c in extract(f"Hi, your full refund has {hidden} been approved.")}
     assert ("refund", "promise") in got and ("refund", "deny") not in got, got
-    # and text hidden by markup may say anything to a plain-text reader: an uncertain promise of any remedy (fail
-    # closed, as an unreadable word); an empty comment or link hides nothing
-    assert ("any", "promise", "uncertain") in {(c.kind, c.polarity, c.mode) for c in extract(f"ok {hidden} ok")}
+    # and text hidden by markup in the body may say anything to a plain-text reader: an uncertain promise of any
+    # remedy (fail closed, as an unreadable word); a document's styles and an attribute's title are metadata, not
+    # read and not held against an honest HTML mail; an empty comment or link hides nothing
+    metadata = hidden in ("<style>not</style>", '<b title=">not">')
+    got = {(c.kind, c.polarity, c.mode) for c in extract(f"ok {hidden} ok")}
+    assert (("any", "promise", "uncertain") in got) != metadata, got
     assert all(c.kind != "any" for c in extract("Your order <!----> is [here](https://x.y), **noted**."))
     # a negation the customer sees stays one, in markup or not
     for shown in ("**not**", "<b>not</b>", "_not_"):
@@ -252,6 +262,12 @@ def test_a_negation_the_customer_cannot_see_does_not_make_a_denial(hidden):
 
 
 @pytest.mark.parametrize("wrap", ['<div style="max-width:600px;margin:0 auto;overflow:hidden">{}</div>',
+                                  "<!DOCTYPE html><html><head><title>Re: order</title><style>p{{margin:0}}</style>"
+                                  "</head><body><p>{}</p></body></html>",
+                                  '<a style="color:#fff;background-color:#0b5cff">{}</a>',
+                                  '<div style="background:#222;color:#eee">{}</div>',
+                                  '<div style="font-size:0"><div style="display:inline-block;width:100%;'
+                                  'font-size:16px">{}</div></div>',
                                   '<div style="font-size:0.9em;color:#333">{}</div>', "<p>{}</p>", "<b>{}</b>",
                                   '<span hidden style="display:inline">{}</span>'])
 def test_markup_that_hides_nothing_is_read_as_shown(wrap):
@@ -266,6 +282,8 @@ def test_runs_of_blanks_and_line_end_hyphens_read_as_a_reader_reads_them():
     6,000-character draft of "a" and 300 spaces took 90 s to grade at QA and again at SUBMIT (a single 6,000-space
     run about half an hour). Runs of blanks now read as one space; a word broken at a line end reads whole."""
     assert fold("your   refund\t\t has") == "your refund has"
+    assert fold("a\r\nb\r\r\r\rc\u2028d \u2116 1") == "a\nb\n\nc\nd # 1"  # "№" is a number sign, not "No"
+    assert [c.kind for c in extract(("a" + "\r" * 800) * 7)] == []  # 75 s before
     assert [c.kind for c in extract(("a" + " " * 300) * 20)] == []
     got = {(c.kind, c.polarity, c.mode) for c in extract("Your full ref-\nund has been approved.")}
     assert ("refund", "promise", "firm") in got, got

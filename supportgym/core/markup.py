@@ -13,87 +13,201 @@ reply written as plain text, markdown or simple HTML hides nothing.
 
 from __future__ import annotations
 
+import colorsys
 import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
-#: elements whose content a mail client never shows (scripts do not run in mail: fallbacks are unknowable too), and
-#: text shown struck through or folded away (a reader takes "<del>not</del>" as deleted)
-NOT_SHOWN = frozenset(("head", "style", "script", "title", "template", "noscript", "iframe", "object", "svg",
-                       "math", "select", "datalist", "canvas", "audio", "video", "map", "dialog", "del", "s",
-                       "strike"))
+#: elements whose content a mail client never shows, in the body (scripts do not run in mail: fallbacks are unknowable
+#: too), and text shown struck through or folded away (a reader takes "<del>not</del>" as deleted)
+NOT_SHOWN = frozenset(("template", "noscript", "noembed", "noframes", "iframe", "object", "svg", "math", "select",
+                       "datalist", "canvas", "audio", "video", "map", "dialog", "rp", "del", "s", "strike"))
+#: a document's metadata: not shown, and not hidden either (an honest HTML mail has a head, a title and styles)
+METADATA = frozenset(("head", "title", "style", "script", "xmp"))
 #: elements without an end tag
 VOID = frozenset(("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
                   "track", "wbr"))
+#: inline formatting elements a browser re-opens after a misnested end tag ("<span><b hidden></span>not</b>")
+FORMATTING = frozenset(("a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u"))
+#: elements that change the font size of what they hold ("<small>" eight deep is unreadable)
+_SMALLER = {"small": 0.83, "sub": 0.83, "sup": 0.83, "big": 1.2}
 _BLOCK = frozenset(("p", "div", "li", "tr", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre",
                     "table", "ul", "ol", "summary", "details", "section", "article", "header", "footer"))
 _CSS_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
-_NUMBER = re.compile(r"-?\d*\.?\d+")
-#: colours a white mail background shows as nothing: white and near-white, transparent
-_PALE = re.compile(r"^(?:white|transparent|snow|ivory|#f[0-9a-f]f[0-9a-f]f[0-9a-f]|#f[0-9a-f][0-9a-f]?f[0-9a-f]?f"
-                   r"[0-9a-f]?|#fff|#ffff|rgba?\(\s*2[3-5]\d\D+2[3-5]\d\D+2[3-5]\d.*|rgba\(.*,\s*0?\.?0*\s*\))$")
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)")
+_NAMED = {"white": (255, 255, 255), "black": (0, 0, 0), "red": (255, 0, 0), "green": (0, 128, 0),
+          "blue": (0, 0, 255), "gray": (128, 128, 128), "grey": (128, 128, 128), "silver": (192, 192, 192),
+          "navy": (0, 0, 128), "whitesmoke": (245, 245, 245), "snow": (255, 250, 250), "ivory": (255, 255, 240),
+          "canvas": (255, 255, 255), "canvastext": (0, 0, 0), "yellow": (255, 255, 0), "orange": (255, 165, 0),
+          "purple": (128, 0, 128), "teal": (0, 128, 128), "maroon": (128, 0, 0), "darkgray": (169, 169, 169),
+          "darkgrey": (169, 169, 169), "lightgray": (211, 211, 211), "lightgrey": (211, 211, 211),
+          "dimgray": (105, 105, 105), "dimgrey": (105, 105, 105), "darkblue": (0, 0, 139), "inherit": None,
+          "currentcolor": None, "initial": (0, 0, 0)}
+RGB = tuple[float, float, float]
+#: default text colour and background of a mail client, and its font size (px)
+INK, PAPER, FONT_PX = (0.0, 0.0, 0.0), (255.0, 255.0, 255.0), 16.0
+#: what a reader cannot read: text under this size (px), under this opacity, under this contrast with its background
+MIN_FONT_PX, MIN_OPACITY, MIN_CONTRAST = 6.0, 0.3, 1.5
 
 
-def _length_small(value: str) -> bool:
-    """A font size or box size too small to read: zero, under 6px / 4pt, under 0.5em / 50%, or a tiny keyword."""
-    m = _NUMBER.match(value.strip())
-    if value.strip() in ("xx-small", "0"):
-        return value.strip() == "0"
+class _Unknowable(Exception):
+    """A style the reader cannot work out (an escape, an unknown colour form): its text counts as hidden."""
+
+
+def _colour(value: str) -> RGB | None | str:
+    """An RGB colour, None for one that inherits, or "transparent" (alpha under MIN_OPACITY)."""
+    v = value.strip().lower()
+    if v in _NAMED:
+        return _NAMED[v]
+    if v == "transparent":
+        return "transparent"
+    if v.startswith("#") and len(v) in (4, 5, 7, 9) and all(c in "0123456789abcdef" for c in v[1:]):
+        h = v[1:]
+        digits = [h[i] * 2 for i in range(len(h))] if len(h) in (3, 4) else [h[i:i + 2] for i in range(0, len(h), 2)]
+        if len(digits) == 4 and int(digits[3], 16) / 255 < MIN_OPACITY:
+            return "transparent"
+        return (float(int(digits[0], 16)), float(int(digits[1], 16)), float(int(digits[2], 16)))
+    m = re.fullmatch(r"(rgba?|hsla?)\((.*)\)", v)
     if m is None:
-        return False
-    n, unit = float(m.group(0)), value.strip()[m.end():].strip().lower()
-    limit = {"px": 6, "pt": 4, "em": 0.5, "rem": 0.5, "%": 50, "": 0.01, "ex": 1, "ch": 1, "vw": 0.5, "vh": 0.5}
-    return n < limit.get(unit, 0.01)
+        raise _Unknowable(value)
+    parts = [x for x in re.split(r"[\s,/]+", m.group(2).strip()) if x]
+    if len(parts) not in (3, 4):
+        raise _Unknowable(value)
+
+    def num(x: str, scale: float) -> float:
+        return float(x[:-1]) * scale / 100 if x.endswith("%") else float(x.rstrip("deg"))
+    try:
+        if len(parts) == 4 and num(parts[3], 1.0) < MIN_OPACITY:
+            return "transparent"
+        if m.group(1).startswith("rgb"):
+            return (num(parts[0], 255), num(parts[1], 255), num(parts[2], 255))
+        h, sat, light = num(parts[0], 1) % 360 / 360, num(parts[1], 1), num(parts[2], 1)
+    except ValueError as err:
+        raise _Unknowable(value) from err
+    r, g, b = colorsys.hls_to_rgb(h, light, sat)
+    return (r * 255, g * 255, b * 255)
 
 
-def style_hides(style: str) -> bool:
-    """Does an inline style make its element's text unreadable? Display, visibility, opacity, a tiny font or box,
-    white or transparent text, text moved or clipped out of view (inline CSS is all a reply can carry; a class
-    needs a <style> block, whose text is itself hidden)."""
-    decls = {}
+def _luminance(c: RGB) -> float:
+    def lin(x: float) -> float:
+        x = min(max(x / 255, 0.0), 1.0)
+        return x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4
+    return 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2])
+
+
+def contrast(a: RGB, b: RGB) -> float:
+    """WCAG contrast ratio of two colours (1: the same, 21: black on white)."""
+    la, lb = sorted((_luminance(a), _luminance(b)))
+    return (lb + 0.05) / (la + 0.05)
+
+
+def _px(value: str, parent_px: float) -> float:
+    """A CSS length as px, relative to the parent's font size; raises _Unknowable for a form not worked out."""
+    v = value.strip().lower()
+    keywords = {"xx-small": 9, "x-small": 10, "small": 13, "medium": 16, "large": 18, "x-large": 24, "xx-large": 32,
+                "smaller": parent_px * 0.8, "larger": parent_px * 1.2, "inherit": parent_px, "initial": 16}
+    if v in keywords:
+        return float(keywords[v])
+    m = _NUMBER.match(v)
+    if m is None:
+        raise _Unknowable(value)
+    n, unit = float(m.group(0)), v[m.end():].strip()
+    scale = {"px": 1, "": 1, "pt": 4 / 3, "pc": 16, "em": parent_px, "rem": 16, "%": parent_px / 100,
+             "ex": parent_px / 2, "ch": parent_px / 2, "in": 96, "cm": 37.8, "mm": 3.78, "q": 0.945,
+             "vw": 6.4, "vh": 4.8, "vmin": 4.8, "vmax": 6.4}
+    if unit not in scale:
+        raise _Unknowable(value)
+    return n * scale[unit]
+
+
+def _declarations(style: str) -> list[tuple[str, str]]:
+    if "\\" in style or "expression(" in style.lower() or "url(" in style.lower():
+        raise _Unknowable(style)  # CSS escapes ("display:n\one") and computed values are not worked out here
+    out = []
     for part in _CSS_COMMENT.sub("", style).split(";"):
         name, _, value = part.partition(":")
-        decls[name.strip().lower()] = value.strip().lower().replace("!important", "").strip()
-    get = decls.get
-    if get("display") == "none" or get("visibility") in ("hidden", "collapse") or get("content-visibility") == "hidden":
-        return True
-    op = _NUMBER.match(get("opacity", "1"))
-    if op is not None and float(op.group(0)) < 0.5:
-        return True
-    if any(_length_small(get(k, "")) for k in ("font-size", "height", "max-height", "width", "max-width",
-                                                 "line-height")
-           if k in decls and (k.startswith("font") or k == "line-height" or "hidden" in get("overflow", ""))):
-        return True
-    colour = get("color", "")
-    if colour and (_PALE.match(colour) or colour == get("background-color", get("background", None))):
-        return True
-    if any(k in decls for k in ("clip", "clip-path", "transform", "text-indent", "filter", "mask")) or (
-            get("position") in ("absolute", "fixed") and any(k in decls for k in ("left", "top", "right", "bottom"))):
-        return True  # moved, clipped, scaled or blurred: what is left to see cannot be known
-    return False
+        if name.strip():
+            out.append((name.strip().lower(), value.lower().replace("!important", "").strip()))
+    return out
 
 
-def _hides(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
-    a = {name: (value or "") for name, value in attrs}
-    style = a.get("style", "")
-    if "hidden" in a and not re.search(r"display\s*:\s*(?!none)", style):
+@dataclass(frozen=True)
+class _Look:
+    """What an element's text looks like: its colour, the background under it, its font size and its opacity."""
+
+    ink: RGB = INK
+    paper: RGB = PAPER
+    px: float = FONT_PX
+    opacity: float = 1.0
+
+    def readable(self) -> bool:
+        return self.px >= MIN_FONT_PX and self.opacity >= MIN_OPACITY and contrast(self.ink, self.paper) >= MIN_CONTRAST
+
+
+def _styled(style: str, parent: _Look) -> tuple[_Look, bool]:
+    """The element's look under its inline style, and whether the style hides its text outright (any hiding
+    declaration counts, whatever comes after it: "display:none!important;display:inline" shows nothing)."""
+    ink, paper, px, opacity = parent.ink, parent.paper, parent.px, parent.opacity
+    try:
+        decls = _declarations(style)
+        names = {n for n, _ in decls}
+        for name, value in decls:
+            if ((name == "display" and value == "none") or (name == "visibility" and value in ("hidden", "collapse"))
+                    or (name == "content-visibility" and value == "hidden")
+                    or (name == "text-decoration" or name == "text-decoration-line") and "line-through" in value
+                    or name in ("clip", "clip-path", "mask", "filter", "transform", "scale", "translate", "rotate",
+                                "text-indent", "zoom", "perspective", "-webkit-mask", "-webkit-transform")
+                    or name in ("left", "right", "top", "bottom") and "position" in names
+                    or name.startswith("margin") and value.strip().startswith("-")
+                    or name == "letter-spacing" and value.strip().startswith("-")
+                    or name in ("height", "max-height", "width", "max-width", "line-height")
+                    and not any(w in value for w in ("%", "auto", "none", "normal"))
+                    and _px(value, max(px, FONT_PX)) < MIN_FONT_PX):
+                return parent, True
+            if name == "opacity":
+                opacity *= float(value[:-1]) / 100 if value.endswith("%") else float(value)
+            elif name in ("color", "-webkit-text-fill-color"):
+                c = _colour(value)
+                if c == "transparent":
+                    return parent, True
+                if c is not None:
+                    ink = c  # type: ignore[assignment]
+            elif name in ("background-color", "background"):
+                c = _colour(value.split()[0]) if value else None
+                if c not in (None, "transparent"):
+                    paper = c  # type: ignore[assignment]
+            elif name == "font-size":
+                px = _px(value, parent.px)
+            elif name == "font":
+                sizes = [t.split("/")[0] for t in value.split() if _NUMBER.match(t.split("/")[0] or "x")]
+                if sizes:
+                    px = _px(sizes[0], parent.px)
+    except (_Unknowable, ValueError):
+        return parent, True
+    return _Look(ink, paper, px, opacity), False
+
+
+def _attributes_hide(tag: str, a: dict[str, str]) -> bool:
+    if "hidden" in a and not re.search(r"display\s*:\s*(?!none)", a.get("style", "")):
         return True
     if tag == "details" and "open" not in a:
         return True  # folded away until the reader opens it
-    return tag in NOT_SHOWN or bool(style and style_hides(style))
+    if tag == "font" and a.get("size", "").strip() in ("0", "-3", "-4", "-5", "-6", "-7"):
+        return True
+    return tag in NOT_SHOWN
 
 
 #: "<https://...>" and "<name@host>" are markdown autolinks and address brackets, shown as written
 _AUTOLINK = re.compile(r"<((?:[a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*)|(?:[^\s<>@]+@[^\s<>@]+))>")
 #: a markdown link or image: [text](url "title"); the title, an image's alt text and the target of a link without
 #: text are not shown in the text
-_MD_LINK = re.compile(r"(!?)\[([^\[\]]*)\]\(\s*([^()\s]*)(?:\s+(\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*\)")
+_MD_LINK = re.compile(r"(!?)\[([^\[\]]*)\]\(\s*+([^()\s]*+)(?:\s++(\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*+\)")
 #: a markdown reference definition ("[1]: https://... "title""), shown as nothing
-_MD_REFDEF = re.compile(r"^ {0,3}\[[^\]\n]+\]:[ \t]*\S+(.*)$", re.MULTILINE)
+_MD_REFDEF = re.compile(r"^ {0,3}(\[[^\]\n]+\]:[ \t]*\S+.*)$", re.MULTILINE)
 #: markdown emphasis and code marks ("ref**und**", "`refund`", "_not_"); an underscore inside a word is the word's
 _MD_MARKS = re.compile(r"\*+|`+|~~|(?<!\w)_+(?=\w)|(?<=\w)_+(?!\w)")
 #: struck-through text: a reader takes "~~not~~" as deleted
-_MD_STRIKE = re.compile(r"~~(?=\S)(.+?)~~", re.DOTALL)
+_MD_STRIKE = re.compile(r"(~~?)(?=[^\s~])([^~]*?[^\s~])\1(?!~)")
 #: a line in bold alone is a title: kept as a markdown heading (the ticket extractor reads one as a title)
 _BOLD_LINE = re.compile(r"^(\s*)\*\*([^*\n]+)\*\*(\W*)$", re.MULTILINE)
 _MARKUP = re.compile(r"[<&*`_\[~]")
@@ -112,16 +226,32 @@ class _Shown(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self.hidden = False
-        self._open: list[tuple[str, bool]] = []  # the elements open, innermost last, and whether each hides its text
+        #: the elements open, innermost last: (tag, hidden outright, look, metadata)
+        self._open: list[tuple[str, bool, _Look, bool]] = []
+
+    def _state(self) -> tuple[bool, _Look, bool]:
+        if not self._open:
+            return False, _Look(), False
+        _, hides, look, meta = self._open[-1]
+        return hides, look, meta
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if any(name in ("alt", "title") and (value or "").strip() for name, value in attrs):
-            self.hidden = True  # an image's alt text shows only when the image does not, a title only on hover
+        a = {name: (value or "") for name, value in attrs}
+        hides, look, meta = self._state()
         if tag in VOID:
             if tag == "br":
                 self.parts.append("\n")
+            elif tag == "input" and not meta:  # a text box or a button shows its value, or its placeholder
+                shown = " " + (a.get("value") or a.get("placeholder") or "") + " "
+                if a.get("type", "").strip().lower() == "hidden":
+                    self.hidden = self.hidden or bool(shown.strip())
+                else:
+                    self.handle_data(shown)
             return
-        self._open.append((tag, _hides(tag, attrs)))
+        own, hidden_here = (_styled(a["style"], look) if a.get("style") else (look, False))
+        if tag in _SMALLER:
+            own = _Look(own.ink, own.paper, own.px * _SMALLER[tag], own.opacity)
+        self._open.append((tag, hides or hidden_here or _attributes_hide(tag, a), own, meta or tag in METADATA))
         if tag in _BLOCK:
             self.parts.append("\n")
 
@@ -130,14 +260,24 @@ class _Shown(HTMLParser):
             self.handle_starttag(tag, attrs)
 
     def handle_endtag(self, tag: str) -> None:
-        names = [t for t, _ in self._open]
-        if tag in names:  # an end tag closes the innermost open element of its name, and those opened inside it
-            del self._open[len(names) - 1 - names[::-1].index(tag):]
+        names = [t for t, *_ in self._open]
+        if tag in names:  # an end tag closes the innermost open element of its name, and those opened inside it ...
+            at = len(names) - 1 - names[::-1].index(tag)
+            inside = self._open[at + 1:]
+            del self._open[at:]
+            # ... but a browser opens the formatting elements among those again after it
+            for entry in inside:
+                if entry[0] in FORMATTING:
+                    hides, look, meta = self._state()
+                    self._open.append((entry[0], hides or entry[1], entry[2], meta or entry[3]))
         if tag in _BLOCK:
             self.parts.append("\n")
 
     def handle_data(self, data: str) -> None:
-        if any(h for _, h in self._open):
+        hides, look, meta = self._state()
+        if meta:
+            return  # a document's head, title and styles: not shown, and nothing an honest mail hides
+        if hides or not look.readable():
             self.hidden = self.hidden or bool(data.strip())
         else:
             self.parts.append(data)
@@ -146,7 +286,7 @@ class _Shown(HTMLParser):
         self.hidden = self.hidden or bool(data.strip())
 
     def handle_decl(self, decl: str) -> None:
-        self.hidden = True
+        self.hidden = self.hidden or not decl.lower().startswith("doctype")
 
     def handle_pi(self, data: str) -> None:
         self.hidden = self.hidden or bool(data.strip(" ?"))

@@ -154,7 +154,13 @@ def _respell_moods(text: str) -> str:
     return text
 
 
-_BLANKS = re.compile(r"[ \t\u00a0]{2,}")
+_BLANKS = re.compile(r"\s{2,}")
+_LINE_BREAKS = re.compile(r"\r\n?|[\u2028\u2029\x0b\x0c\x1c-\x1e\x85]")
+
+
+def _one_blank(m: re.Match[str]) -> str:
+    breaks = m.group(0).count("\n")
+    return "\n\n" if breaks > 1 else "\n" if breaks else " "
 _LINE_BREAK_HYPHEN = re.compile(r"(?<=[^\W\d_])-[ \t]*\n[ \t]*(?=[^\W\d_])")
 
 
@@ -164,10 +170,13 @@ def deconfuse(text: str, moods: bool = False) -> str:
 
     Case and punctuation are kept (ticket-v0's checks read the original case). ``moods``: respell the few words
     whose accent carries their mood or meaning (``_MOOD_WORDS`` ...) instead of folding them."""
-    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", rendered(text)))
+    # "№" is a number sign to a reader, not the word "No" NFKC makes of it (red team of 5 Dec: "№ full refund")
+    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", rendered(text).replace("\u2116", "#")))
     # runs of blanks read as one (the clause splitters rescan a run from each of its starts: a draft of 300-space
-    # runs took 90 s to grade; red team of 5 Dec), and a word broken at a line end with a hyphen reads whole
-    text = _LINE_BREAK_HYPHEN.sub("", _BLANKS.sub(" ", text))
+    # runs took 90 s to grade, of 800 carriage returns 75 s; red teams of 5 Dec), every line break is a newline, and
+    # a word broken at a line end with a hyphen reads whole
+    text = _BLANKS.sub(_one_blank, _LINE_BREAKS.sub("\n", text))
+    text = _LINE_BREAK_HYPHEN.sub("", text)
     # dropped first, so that "ref\u2063und" is one word again before look-alikes are mapped word by word
     text = "".join(_symbol_letter(ch) for ch in text
                    if " " <= ch < "\x7f" or not _invisible(ch) or (moods and ch in _KEPT_MARKS))
