@@ -242,7 +242,12 @@ def test_markup_a_client_renders_does_not_hide_a_refund(word):
                                     '<span style="display:n\\one">not</span>',
                                     '<span style="-webkit-text-fill-color:transparent">not</span>',
                                     '<span style="font:0/0 a">not</span>', "<noembed>not</noembed>",
-                                    "<span><b hidden></span>not</b>", "~not~", '<input type="hidden" value="not">'])
+                                    "<span><b hidden></span>not</b>", "~not~", '<input type="hidden" value="not">',
+                                    # fourth red team of the same day
+                                    '<font color="white">not</font>',
+                                    '<style>.n{display:none}</style><span class="n">not</span>',
+                                    '<span style="position:absolute;inset:-999px">not</span>',
+                                    '<span style="mso-hide:all">not</span>'])
 def test_a_negation_the_customer_cannot_see_does_not_make_a_denial(hidden):
     """The same red team: "your full refund has <!-- not --> been approved" shows a refund and read as a denial,
     which then met the policy's required denial (0.567 against rules' 0.557)."""
@@ -268,6 +273,10 @@ def test_a_negation_the_customer_cannot_see_does_not_make_a_denial(hidden):
                                   '<div style="background:#222;color:#eee">{}</div>',
                                   '<div style="font-size:0"><div style="display:inline-block;width:100%;'
                                   'font-size:16px">{}</div></div>',
+                                  '<div style="font-family:Arial;font-size:14px;line-height:1.5;color:darkslategray">'
+                                  '{}</div>', '<a style="color:#fff;background:linear-gradient(#0b5cff,#0040c0)">{}</a>',
+                                  '<table><tr><td bgcolor="#0b5cff"><font color="#ffffff">{}</font></td></tr></table>',
+                                  '<style>p{{margin:0}}</style><p class="body">{}</p>',
                                   '<div style="font-size:0.9em;color:#333">{}</div>', "<p>{}</p>", "<b>{}</b>",
                                   '<span hidden style="display:inline">{}</span>'])
 def test_markup_that_hides_nothing_is_read_as_shown(wrap):
@@ -284,6 +293,10 @@ def test_runs_of_blanks_and_line_end_hyphens_read_as_a_reader_reads_them():
     assert fold("your   refund\t\t has") == "your refund has"
     assert fold("a\r\nb\r\r\r\rc\u2028d \u2116 1") == "a\nb\n\nc\nd # 1"  # "№" is a number sign, not "No"
     assert [c.kind for c in extract(("a" + "\r" * 800) * 7)] == []  # 75 s before
+    # a sentence of 141 remedy clauses beside a run of "1." took 40 s a QA step (the amount pattern rescanned the run
+    # from each digit, once per clause): amounts are bounded to 32 characters and read once per sentence
+    assert amounts("1." * 3000) == [] and amounts("refund of $1,234.56 and 1 150 $ and 89,00 €") == [1234.56, 1150.0, 89.0]
+    assert {c.kind for c in extract(("we refund and " * 141 + "1." * 2013)[:6000])} >= {"refund"}
     assert [c.kind for c in extract(("a" + " " * 300) * 20)] == []
     got = {(c.kind, c.polarity, c.mode) for c in extract("Your full ref-\nund has been approved.")}
     assert ("refund", "promise", "firm") in got, got

@@ -21,7 +21,8 @@ from html.parser import HTMLParser
 #: elements whose content a mail client never shows, in the body (scripts do not run in mail: fallbacks are unknowable
 #: too), and text shown struck through or folded away (a reader takes "<del>not</del>" as deleted)
 NOT_SHOWN = frozenset(("template", "noscript", "noembed", "noframes", "iframe", "object", "svg", "math", "select",
-                       "datalist", "canvas", "audio", "video", "map", "dialog", "rp", "del", "s", "strike"))
+                       "datalist", "canvas", "audio", "video", "map", "dialog", "rp", "del", "s", "strike", "optgroup",
+                       "frameset", "frame"))
 #: a document's metadata: not shown, and not hidden either (an honest HTML mail has a head, a title and styles)
 METADATA = frozenset(("head", "title", "style", "script", "xmp"))
 #: elements without an end tag
@@ -42,7 +43,11 @@ _NAMED = {"white": (255, 255, 255), "black": (0, 0, 0), "red": (255, 0, 0), "gre
           "purple": (128, 0, 128), "teal": (0, 128, 128), "maroon": (128, 0, 0), "darkgray": (169, 169, 169),
           "darkgrey": (169, 169, 169), "lightgray": (211, 211, 211), "lightgrey": (211, 211, 211),
           "dimgray": (105, 105, 105), "dimgrey": (105, 105, 105), "darkblue": (0, 0, 139), "inherit": None,
-          "currentcolor": None, "initial": (0, 0, 0)}
+          "currentcolor": None, "initial": (0, 0, 0), "darkslategray": (47, 79, 79), "darkslategrey": (47, 79, 79),
+          **dict.fromkeys(("aliceblue", "antiquewhite", "azure", "beige", "blanchedalmond", "cornsilk", "floralwhite",
+                           "gainsboro", "ghostwhite", "honeydew", "lavender", "lavenderblush", "lemonchiffon",
+                           "lightcyan", "lightgoldenrodyellow", "lightyellow", "linen", "mintcream", "mistyrose",
+                           "oldlace", "papayawhip", "seashell"), (248, 248, 248))}
 RGB = tuple[float, float, float]
 #: default text colour and background of a mail client, and its font size (px)
 INK, PAPER, FONT_PX = (0.0, 0.0, 0.0), (255.0, 255.0, 255.0), 16.0
@@ -61,12 +66,17 @@ def _colour(value: str) -> RGB | None | str:
         return _NAMED[v]
     if v == "transparent":
         return "transparent"
+    if v.isalpha():
+        return None  # another named colour: none of the pale ones (above), so read as the text's own
     if v.startswith("#") and len(v) in (4, 5, 7, 9) and all(c in "0123456789abcdef" for c in v[1:]):
         h = v[1:]
         digits = [h[i] * 2 for i in range(len(h))] if len(h) in (3, 4) else [h[i:i + 2] for i in range(0, len(h), 2)]
         if len(digits) == 4 and int(digits[3], 16) / 255 < MIN_OPACITY:
             return "transparent"
         return (float(int(digits[0], 16)), float(int(digits[1], 16)), float(int(digits[2], 16)))
+    gradient = re.fullmatch(r"(?:repeating-)?(?:linear|radial|conic)-gradient\((.*)\)", v)
+    if gradient:  # a gradient background: its last colour stop
+        return _colour(re.split(r",(?![^(]*\))", gradient.group(1))[-1].split()[0])
     m = re.fullmatch(r"(rgba?|hsla?)\((.*)\)", v)
     if m is None:
         raise _Unknowable(value)
@@ -157,11 +167,14 @@ def _styled(style: str, parent: _Look) -> tuple[_Look, bool]:
                     or (name == "text-decoration" or name == "text-decoration-line") and "line-through" in value
                     or name in ("clip", "clip-path", "mask", "filter", "transform", "scale", "translate", "rotate",
                                 "text-indent", "zoom", "perspective", "-webkit-mask", "-webkit-transform")
-                    or name in ("left", "right", "top", "bottom") and "position" in names
+                    and value not in ("none", "initial", "unset", "auto", "0", "normal", "1")
+                    or name == "mso-hide" and value == "all"
+                    or name in ("left", "right", "top", "bottom", "inset") and "position" in names
                     or name.startswith("margin") and value.strip().startswith("-")
                     or name == "letter-spacing" and value.strip().startswith("-")
                     or name in ("height", "max-height", "width", "max-width", "line-height")
                     and not any(w in value for w in ("%", "auto", "none", "normal"))
+                    and not (name == "line-height" and re.fullmatch(r"[\d.]+", value))  # a multiple of the font
                     and _px(value, max(px, FONT_PX)) < MIN_FONT_PX):
                 return parent, True
             if name == "opacity":
@@ -173,7 +186,7 @@ def _styled(style: str, parent: _Look) -> tuple[_Look, bool]:
                 if c is not None:
                     ink = c  # type: ignore[assignment]
             elif name in ("background-color", "background"):
-                c = _colour(value.split()[0]) if value else None
+                c = _colour(re.split(r"\s+(?![^(]*\))", value)[0]) if value else None
                 if c not in (None, "transparent"):
                     paper = c  # type: ignore[assignment]
             elif name == "font-size":
@@ -185,6 +198,13 @@ def _styled(style: str, parent: _Look) -> tuple[_Look, bool]:
     except (_Unknowable, ValueError):
         return parent, True
     return _Look(ink, paper, px, opacity), False
+
+
+def _attribute_look(a: dict[str, str], look: _Look) -> tuple[_Look, bool]:
+    """An old-style <font color> or a table's bgcolor, read as the style they are."""
+    css = ";".join(f"{prop}:{a[attr]}" for attr, prop in (("color", "color"), ("bgcolor", "background-color"))
+                   if a.get(attr))
+    return _styled(css, look) if css else (look, False)
 
 
 def _attributes_hide(tag: str, a: dict[str, str]) -> bool:
@@ -228,6 +248,8 @@ class _Shown(HTMLParser):
         self.hidden = False
         #: the elements open, innermost last: (tag, hidden outright, look, metadata)
         self._open: list[tuple[str, bool, _Look, bool]] = []
+        #: a <style> block holds a rule that hides: then any element with a class or an id may be hidden by it
+        self.css_hides = False
 
     def _state(self) -> tuple[bool, _Look, bool]:
         if not self._open:
@@ -248,7 +270,9 @@ class _Shown(HTMLParser):
                 else:
                     self.handle_data(shown)
             return
-        own, hidden_here = (_styled(a["style"], look) if a.get("style") else (look, False))
+        own, hidden_attr = _attribute_look(a, look)
+        own, hidden_here = (_styled(a["style"], own) if a.get("style") else (own, False))
+        hidden_here = hidden_here or hidden_attr or (self.css_hides and ("class" in a or "id" in a))
         if tag in _SMALLER:
             own = _Look(own.ink, own.paper, own.px * _SMALLER[tag], own.opacity)
         self._open.append((tag, hides or hidden_here or _attributes_hide(tag, a), own, meta or tag in METADATA))
@@ -295,8 +319,23 @@ class _Shown(HTMLParser):
         self.hidden = True
 
 
+_STYLE_BLOCK = re.compile(r"<style\b[^>]*>(.*?)(?:</style\s*>|\Z)", re.DOTALL | re.IGNORECASE)
+_CSS_RULE = re.compile(r"\{([^{}]*)\}")
+
+
+def _css_hides(text: str) -> bool:
+    """Does any rule of the document's <style> blocks hide what it applies to (as an inline style would)?"""
+    for block in _STYLE_BLOCK.finditer(text):
+        for rule in _CSS_RULE.finditer(block.group(1)):
+            look, hides = _styled(rule.group(1), _Look())
+            if hides or not look.readable():
+                return True
+    return False
+
+
 def _html(text: str) -> Rendering:
     parser = _Shown()
+    parser.css_hides = "<style" in text.lower() and _css_hides(text)
     parser.feed(_AUTOLINK.sub(lambda m: m.group(1).replace("&", "&amp;"), text))
     parser.close()
     out = "".join(parser.parts)

@@ -141,7 +141,7 @@ def clauses(text: str, c: CommitLexicon | None = None, said: str | None = None) 
                 else:
                     lead = ""  # a contrast or a reason ends what the condition governs
             if cl and ((_LABEL.match(cl) and trigger_count(c, cl)) or _TIME_LABEL.match(cl) and c.timeline.search(cl)
-                       or (cl.endswith(":") and start >= 0 and _DONE_VALUE.match(sent[start + len(cl):])
+                       or (cl.endswith(":") and start >= 0 and _DONE_VALUE.match(sent[start + len(cl):start + len(cl) + 200])
                            and _NAMES_WHAT.search(cl) and trigger_count(c, cl))):
                 pending = (pending + " " + cl).strip()
                 pending_triggers = True
