@@ -295,17 +295,21 @@ def _by_first_word(phrases: list[str]) -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
+def _votes(toks: list[str] | set[str]) -> dict[str, int]:
+    """Distinct marker words per language."""
+    rr = reply_rules()
+    tally: dict[str, int] = {}
+    for w in rr.language_words.intersection(toks):
+        lang = rr.languages[w]
+        tally[lang] = tally.get(lang, 0) + 1
+    return tally
+
+
 def _marker_tally(toks: list[str] | set[str]) -> tuple[dict[str, int], int]:
     """Distinct marker words per language (empty when fewer than language_min_hits in all), and that minimum."""
-    rr = reply_rules()
-    found = rr.language_words.intersection(toks)
-    least = rr.data.language_min_hits
-    tally: dict[str, int] = {}
-    if len(found) >= least:
-        for w in found:
-            lang = rr.languages[w]
-            tally[lang] = tally.get(lang, 0) + 1
-    return tally, least
+    least = reply_rules().data.language_min_hits
+    tally = _votes(toks)
+    return (tally if sum(tally.values()) >= least else {}), least
 
 
 def language(toks: list[str] | set[str]) -> str | None:
@@ -334,13 +338,10 @@ def third_language(reply: str, allowed: tuple[str, ...]) -> str | None:
     tally, least = _marker_tally(tokens(reply))
     if not any(lang not in allowed and n >= least for lang, n in tally.items()):
         return None
-    rr = reply_rules()
     words: dict[str, int] = {}
     for sentence in _SENTENCE_END.split(reply):
         toks = tokens(sentence)
-        votes: dict[str, int] = {}
-        for w in rr.language_words.intersection(toks):
-            votes[rr.languages[w]] = votes.get(rr.languages[w], 0) + 1
+        votes = _votes(toks)
         if votes:
             top = max(votes.values())
             leaders = [lang for lang, v in votes.items() if v == top]
@@ -733,10 +734,18 @@ def _undisguised(reply: str) -> str:
     return _LEET.sub(lambda m: m.group(0).translate(_LEET_LETTERS), text)
 
 
-def _refuses_or_claims(reply: str) -> bool:
+def _read_words(reply: str) -> tuple[list[str], list[str], str]:
+    """The reply's tokens, its words (a long token mixing letters and digits, "thursday17december2026claims", is glued
+    text, not a word: its start must not cite a word fact or carry a tone marker, nor may it dilute the copy check),
+    and the words joined with a space on each side (for phrase lookups)."""
     toks = tokens(reply)
     words = [t for t in toks if len(t) <= 16 or t.isalpha() or t.isdigit()]
-    return _says_no(reply, " " + " ".join(words) + " ", set(toks))
+    return toks, words, " " + " ".join(words) + " "
+
+
+def _refuses_or_claims(reply: str) -> bool:
+    toks, _, joined = _read_words(reply)
+    return _says_no(reply, joined, set(toks))
 
 
 def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: str = "shingles",
@@ -759,14 +768,10 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
         plain = _undisguised(reply)
         if plain != reply and _refuses_or_claims(plain):
             return 0.0
-    toks = tokens(reply)
+    toks, words, joined = _read_words(reply)
     n = len(toks)
     if n == 0:
         return 0.0
-    # a long token mixing letters and digits ("thursday17december2026claims") is glued text, not a word: its
-    # start must not cite a word fact or carry a tone marker, nor may it dilute the copy check
-    words = [t for t in toks if len(t) <= 16 or t.isalpha() or t.isdigit()]
-    joined = " " + " ".join(words) + " "
     have = set(toks)
     # map(str.__contains__) rather than generator expressions: this runs on every step a server answers
     contains = joined.__contains__

@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from functools import lru_cache
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Literal
 
 from ....core.markup import render

@@ -158,10 +158,12 @@ _BLANKS = re.compile(r"\s{2,}")
 _LINE_BREAKS = re.compile(r"\r\n?|[\u2028\u2029\x0b\x0c\x1c-\x1e\x85]")
 
 
+_LINE_BREAK_HYPHEN = re.compile(r"(?<=[^\W\d_])-[ \t]*\n[ \t]*(?=[^\W\d_])")
+
+
 def _one_blank(m: re.Match[str]) -> str:
     breaks = m.group(0).count("\n")
     return "\n\n" if breaks > 1 else "\n" if breaks else " "
-_LINE_BREAK_HYPHEN = re.compile(r"(?<=[^\W\d_])-[ \t]*\n[ \t]*(?=[^\W\d_])")
 
 
 def deconfuse(text: str, moods: bool = False) -> str:
