@@ -17,6 +17,7 @@ import colorsys
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from html import unescape
 from html.parser import HTMLParser
 
 #: elements whose content a mail client never shows, in the body (scripts do not run in mail: fallbacks are unknowable
@@ -24,17 +25,35 @@ from html.parser import HTMLParser
 NOT_SHOWN = frozenset(("template", "noscript", "noembed", "noframes", "iframe", "object", "svg", "math", "select",
                        "datalist", "canvas", "audio", "video", "map", "dialog", "rp", "del", "s", "strike", "optgroup",
                        "frameset", "frame"))
-#: a document's metadata: not shown, and not hidden either (an honest HTML mail has a head, a title and styles)
-METADATA = frozenset(("head", "title", "style", "script", "xmp"))
+#: a document's metadata: not shown, and not hidden either (an honest HTML mail has a title and styles). Not <head>: a
+#: browser shows text put in it ("Sorry. <head>We have refunded you.</head>": a <head> in the body is ignored, and text
+#: in the document's head ends it), and its title and styles are metadata on their own
+METADATA = frozenset(("title", "style", "script"))
+#: elements whose content a browser shows as it is written, tags and all ("<xmp><we have refunded you></xmp>"): read as
+#: text, not parsed (the parser read that as a tag, and the grader nothing); True where entities are decoded in it
+SHOWN_RAW = {"xmp": False, "plaintext": False, "textarea": True}
+#: nothing ends a <plaintext>: the rest of the input is its text
+_NEVER = re.compile(r"(?!)")
 #: elements without an end tag
 VOID = frozenset(("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
                   "track", "wbr"))
+#: SVG and MathML: inside them "/>" closes an element, as in XML ...
+FOREIGN = frozenset(("svg", "math"))
+#: ... but not inside these, whose content is HTML again ...
+INTEGRATION = frozenset(("foreignobject", "desc", "title", "mi", "mo", "mn", "ms", "mtext", "annotation-xml"))
+#: ... and these HTML elements take a browser out of SVG and MathML: it closes them and reads the element as HTML
+#: ("<svg><span hidden></svg>not": the span is open after the svg, and the "not" is hidden)
+BREAKOUT = frozenset(("b", "big", "blockquote", "body", "br", "center", "code", "dd", "div", "dl", "dt", "em", "embed",
+                      "font", "h1", "h2", "h3", "h4", "h5", "h6", "head", "hr", "i", "img", "li", "listing", "menu",
+                      "meta", "nobr", "ol", "p", "pre", "ruby", "s", "small", "span", "strike", "strong", "sub", "sup",
+                      "table", "tt", "u", "ul", "var"))
 #: inline formatting elements a browser re-opens after a misnested end tag ("<span><b hidden></span>not</b>")
 FORMATTING = frozenset(("a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u"))
 #: elements that change the font size of what they hold ("<small>" eight deep is unreadable)
 _SMALLER = {"small": 0.83, "sub": 0.83, "sup": 0.83, "big": 1.2}
 _BLOCK = frozenset(("p", "div", "li", "tr", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre",
-                    "table", "ul", "ol", "summary", "details", "section", "article", "header", "footer"))
+                    "table", "ul", "ol", "summary", "details", "section", "article", "header", "footer", "xmp",
+                    "plaintext", "textarea"))
 _CSS_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)")
 _NAMED = {"white": (255, 255, 255), "black": (0, 0, 0), "red": (255, 0, 0), "green": (0, 128, 0),
@@ -247,19 +266,30 @@ class _Shown(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self.hidden = False
-        #: the elements open, innermost last: (tag, hidden outright, look, metadata)
-        self._open: list[tuple[str, bool, _Look, bool]] = []
+        #: the elements open, innermost last: (tag, hidden outright, look, metadata, foreign: of SVG or MathML and not
+        #: an integration point, where "/>" closes an element)
+        self._open: list[tuple[str, bool, _Look, bool, bool]] = []
         #: a <style> block holds a rule that hides: then any element with a class or an id may be hidden by it
         self.css_hides = False
 
     def _state(self) -> tuple[bool, _Look, bool]:
         if not self._open:
             return False, _Look(), False
-        _, hides, look, meta = self._open[-1]
+        _, hides, look, meta, _ = self._open[-1]
         return hides, look, meta
+
+    def _foreign(self) -> bool:
+        """Is the current element one of SVG or MathML (not an integration point)?"""
+        return bool(self._open) and self._open[-1][4]
+
+    def _breaks_out(self, tag: str, a: dict[str, str]) -> bool:
+        return self._foreign() and tag in BREAKOUT and (tag != "font" or any(k in a for k in ("color", "face", "size")))
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {name: (value or "") for name, value in attrs}
+        if self._breaks_out(tag, a):
+            while self._foreign():
+                self._open.pop()
         hides, look, meta = self._state()
         if tag in VOID:
             if tag == "br":
@@ -276,13 +306,27 @@ class _Shown(HTMLParser):
         hidden_here = hidden_here or hidden_attr or (self.css_hides and ("class" in a or "id" in a))
         if tag in _SMALLER:
             own = _Look(own.ink, own.paper, own.px * _SMALLER[tag], own.opacity)
-        self._open.append((tag, hides or hidden_here or _attributes_hide(tag, a), own, meta or tag in METADATA))
+        foreign = tag in FOREIGN or (self._foreign() and tag not in INTEGRATION)
+        self._open.append((tag, hides or hidden_here or _attributes_hide(tag, a), own, meta or tag in METADATA, foreign))
         if tag in _BLOCK:
             self.parts.append("\n")
+        if tag in SHOWN_RAW and not foreign:  # in SVG or MathML an <xmp> is an element like any other
+            self.set_cdata_mode(tag)
+            if tag == "plaintext":
+                self.interesting = _NEVER
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in VOID:
+        # a browser reads the "/" of "<span style='display:none'/>" as nothing: the span opens, and the text after it
+        # is inside it (and hidden)
+        a = {name: (value or "") for name, value in attrs}
+        if tag in VOID or not self._self_closes(tag, a):
             self.handle_starttag(tag, attrs)
+            if tag in self.CDATA_CONTENT_ELEMENTS:  # "<style/>" opens a style sheet as "<style>" does
+                self.set_cdata_mode(tag)
+
+    def _self_closes(self, tag: str, a: dict[str, str]) -> bool:
+        """Does "/>" close this element? Only in SVG and MathML, where an icon's "<path d='...'/>" holds nothing."""
+        return tag in FOREIGN or (self._foreign() and not self._breaks_out(tag, a))
 
     def handle_endtag(self, tag: str) -> None:
         names = [t for t, *_ in self._open]
@@ -294,14 +338,16 @@ class _Shown(HTMLParser):
             for entry in inside:
                 if entry[0] in FORMATTING:
                     hides, look, meta = self._state()
-                    self._open.append((entry[0], hides or entry[1], entry[2], meta or entry[3]))
+                    self._open.append((entry[0], hides or entry[1], entry[2], meta or entry[3], self._foreign()))
         if tag in _BLOCK:
             self.parts.append("\n")
 
     def handle_data(self, data: str) -> None:
+        if SHOWN_RAW.get(self.cdata_elem or ""):
+            data = unescape(data)  # a <textarea> shows "&lt;" as "<", and "<b>" as it is
         hides, look, meta = self._state()
         if meta:
-            return  # a document's head, title and styles: not shown, and nothing an honest mail hides
+            return  # a document's title, styles and scripts: not shown, and nothing an honest mail hides
         if hides or not look.readable():
             self.hidden = self.hidden or bool(data.strip())
         else:
@@ -319,7 +365,18 @@ class _Shown(HTMLParser):
     def unknown_decl(self, data: str) -> None:
         self.hidden = True
 
+    def parse_marked_section(self, i: int, report: int = 1) -> int:
+        # "<![...": a comment to the next ">" in a browser (CDATA is only SVG's and MathML's); the standard library's
+        # reading raised AssertionError on a keyword it did not know ("<![x["), and the grader with it
+        end = self.rawdata.find(">", i + 3)
+        if end < 0:
+            return -1
+        self.unknown_decl(self.rawdata[i + 3:end])
+        return end + 1
 
+
+#: the start of a tag (group 1), or of a comment or declaration ("<" alone, and "</" that ends the input, are text)
+_CONSTRUCT = re.compile(r"<(?:(/?[a-zA-Z])|[!?]|/.)", re.DOTALL)
 _STYLE_BLOCK = re.compile(r"<style\b[^>]*>(.*?)(?:</style\s*>|\Z)", re.DOTALL | re.IGNORECASE)
 _CSS_RULE = re.compile(r"\{([^{}]*)\}")
 
@@ -338,11 +395,20 @@ def _html(text: str) -> Rendering:
     parser = _Shown()
     parser.css_hides = "<style" in text.lower() and _css_hides(text)
     parser.feed(_AUTOLINK.sub(lambda m: m.group(1).replace("&", "&amp;"), text))
-    parser.close()
-    out = "".join(parser.parts)
-    # an unclosed comment hides the rest in a browser; the parser hands it back as text
-    cut = out.find("<!--")
-    return Rendering(out if cut < 0 else out[:cut], parser.hidden or cut >= 0)
+    # the parser stops at a tag, comment or declaration the input never closes: a browser reads it to the end of the
+    # input and shows none of it (a comment's or declaration's text is hidden, a tag's is attributes), where close would
+    # hand it back as text. Read where the parser stopped in the input, not "<!--" in the shown text: there it may be
+    # "&lt;!--", text a reader sees (an entity is decoded once, never read again as markup)
+    unfinished = None if parser.cdata_elem else _CONSTRUCT.match(parser.rawdata)
+    if unfinished is None:
+        parser.close()  # what is left is text: a "<" or an "&" that ends the input
+    if parser.cdata_elem and parser.rawdata:
+        # a raw text element the input never closes runs to its end, and the parser keeps what is left of it: a style
+        # sheet's or a script's is metadata, an <xmp>'s or a <plaintext>'s text a reader sees ("<xmp>we have refunded you")
+        parser.handle_data(parser.rawdata)
+        parser.rawdata = ""
+    hidden = parser.hidden or (unfinished is not None and unfinished.group(1) is None)
+    return Rendering("".join(parser.parts), hidden)
 
 
 def _markdown(text: str) -> tuple[str, bool]:

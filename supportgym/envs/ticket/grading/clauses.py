@@ -74,25 +74,30 @@ _QUOTED = re.compile(r"^[ \t]*>[ \t>]*(.*)$", re.MULTILINE)
 _WORD = re.compile(r"\w+")
 
 
-def _run(text: str) -> str:
-    """The folded words of ``text``, space-separated and space-bounded, so that ``in`` finds a run of whole words."""
-    return f" {' '.join(_WORD.findall(fold(text)))} "
+def _run(text: str, folded: bool = False) -> str:
+    """The folded words of ``text``, space-separated and space-bounded, so that ``in`` finds a run of whole words.
+    ``folded``: ``text`` is folded already, and is not folded again (see ``unquote``)."""
+    return f" {' '.join(_WORD.findall(text if folded else fold(text)))} "
 
 
-def unquote(text: str, said: str | None) -> str:
+def unquote(text: str, said: str | None, folded: bool = False) -> str:
     """``text`` without the quoted lines that repeat the customer (``said``; None: every quoted line is taken for
     theirs, as when nothing of the conversation is known), and the others as plain lines; folded or not.
 
     A line is the customer's only when its words are a contiguous run of theirs, in their order: a share of words
     found anywhere in the email let "> I have refunded the order." pass unread, built of the customer's "refunded"
     and "the order" (a red-team review). A quote trimmed at either end is still theirs; one with a word changed is
-    ours, and read."""
+    ours, and read.
+
+    ``folded``: ``text`` is folded already (``clauses``), so its lines are compared as they are. Folding them again
+    renders them twice: "&lt;x we have refunded you in full&gt;", which the customer reads as text, was read the
+    second time as a tag and vanished, and the rest of the line, the customer's words, was dropped as theirs."""
     if said is None:
         return _QUOTED.sub("", text)
-    theirs = _run(said)
+    theirs = _run(said)  # the customer's raw words: folded once, as the text was
 
     def one(m: re.Match[str]) -> str:
-        run = _run(m.group(1))
+        run = _run(m.group(1), folded)
         return "" if run.strip() and run in theirs else m.group(1)
     return _QUOTED.sub(one, text)
 
@@ -122,7 +127,7 @@ def clauses(text: str, c: CommitLexicon | None = None, said: str | None = None) 
     refund after "and we'll" read as a firm promise, the label and its value as two uncertain fragments)."""
     c = c or load_i18n()
     out = []
-    for sent in _SENT.split(unquote(fold(text), said)):
+    for sent in _SENT.split(unquote(fold(text), said, folded=True)):
         sent = sent.strip()
         if not sent:
             continue

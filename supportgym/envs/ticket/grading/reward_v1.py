@@ -165,14 +165,17 @@ def hallucinations(text: str, s: ScenarioV1, p: PolicyV1, lex: Lexicon, actual: 
     # the limit I can approve"; round 22)
     allowed |= {amount for missing, amount in map(pro_rata, s.orders) if missing > 0}
     ids = {o.order_id.upper() for o in s.orders}
-    promised = [fold(c.clause) for c in commits or ()]
+    # a commitment's clause is folded already (``clauses``): folding it again rendered it twice, so "we have refunded
+    # &lt;x $500&gt;", which the customer reads with its $500, lost the amount, and the customer's $500 was grounded
+    promised = [c.clause for c in commits or ()]
     if said is not None:
         theirs = fold(said)
         allowed |= set(amounts(theirs)) - {x for cl in promised for x in amounts(cl)}
         ids |= {oid for _, oid in _order_ids(theirs)} - {oid for cl in promised for _, oid in _order_ids(cl)}
+    lower = fold(text)
     out = [f"amount ${x:,.2f} is not in the orders, the actions or the policy"
-           for x in sorted(set(amounts(fold(text)))) if x not in allowed]
-    out += [f"order id {oid} is not on the customer's account" for _, oid in _order_ids(fold(text)) if oid not in ids]
+           for x in sorted(set(amounts(lower))) if x not in allowed]
+    out += [f"order id {oid} is not on the customer's account" for _, oid in _order_ids(lower) if oid not in ids]
     norm = checks.normalise(text)
     made = {ch.kind for ch in actual} & {"refund", "credit"}
     counted = []
@@ -180,13 +183,22 @@ def hallucinations(text: str, s: ScenarioV1, p: PolicyV1, lex: Lexicon, actual: 
         m = pat.search(norm)
         if m and not (made and _made_today(lex, norm, m)):
             out.append(f"overpromise: '{m.group(0)}'")
-            counted.append(fold(m.group(0)))
+            counted.append(_as_folded(pat, lower, m))
     # money back sooner than the policy's timeline, a delivery date stated with certainty (round 21; not counted twice
     # beside a guarantee the patterns above found in the same clause)
     for clause, why in too_soon(text, p.refund_processing_days[0], any(o.status == "lost" for o in s.orders)):
         if not any(x in clause for x in counted):
             out.append(f"overpromise: '{clause[:80]}' ({why})")
     return out
+
+
+def _as_folded(pat: re.Pattern[str], lower: str, m: re.Match[str]) -> str:
+    """The overpromise ``m`` (found in ``checks.normalise``'s reading) as it reads in the folded text (``lower``),
+    where ``too_soon`` finds its clauses, so that it is not counted again for its clause. Not the match folded: that
+    renders it a second time, and the fold respells words the normalised text has lost the accents of ("refund más
+    today" folds to "refund maas today", its match to "refund mas today"), so one overpromise counted twice."""
+    again = pat.search(lower)
+    return again.group(0) if again else m.group(0).lower()
 
 
 def _made_today(lex: Lexicon, norm: str, m: re.Match[str]) -> bool:
