@@ -5,7 +5,7 @@
 
 Prints one JSON line: {agent: {"benchmark": metrics, "test": metrics}} (tooldesk-v0, the
 first release's figures), or with ``--hard`` {agent: {"hard:test": metrics}} on
-tooldesk-v1 (seeds 0..N-1). Trained agents use the committed checkpoints unless
+tooldesk-v2 (seeds 0..N-1). Trained agents use the committed checkpoints unless
 --checkpoint-dir points elsewhere.
 """
 
@@ -44,11 +44,11 @@ def evaluate_agent(name: str, test_episodes: int, checkpoint: str | None = None,
 
 def evaluate_hard(name: str, episodes: int, checkpoint: str | None = None, split: str = "hard:test", seed: int = 0,
                   full: bool = False) -> dict[str, float]:
-    """``name`` on ``episodes`` queries of a hard split of tooldesk-v1 (seeds seed..seed+episodes-1)."""
+    """``name`` on ``episodes`` queries of a hard split of tooldesk-v2 (seeds seed..seed+episodes-1)."""
     kwargs = {"checkpoint": checkpoint} if checkpoint else {}
-    agent = make_agent("tooldesk-v1", name, seed=seed, **kwargs)
+    agent = make_agent("tooldesk-v2", name, seed=seed, **kwargs)
     specs = episode_specs(split=split, episodes=episodes, seed=seed)
-    return table_metrics(summarize("tooldesk-v1", evaluate("tooldesk-v1", agent, specs)), full)
+    return table_metrics(summarize("tooldesk-v2", evaluate("tooldesk-v2", agent, specs)), full)
 
 
 def main() -> None:
@@ -57,7 +57,7 @@ def main() -> None:
     p.add_argument("--test-episodes", type=int, default=200)
     p.add_argument("--checkpoint-dir", default=None, help="read tooldesk_<algo>.pt/.zip from here")
     p.add_argument("--full", action="store_true", help="all metrics, not only the table's")
-    p.add_argument("--hard", action="store_true", help="tooldesk-v1 hard:test instead of the v0 benchmark and test split")
+    p.add_argument("--hard", action="store_true", help="tooldesk-v2 hard:test instead of the v0 benchmark and test split")
     args = p.parse_args()
     torch.set_num_threads(1)
     start = time.perf_counter()

@@ -11,7 +11,7 @@ Prints one JSON line: wall and CPU seconds of training, the trained policy's and
 oracle's metrics on the 100-query benchmark and the test split, and the targets
 (resolution >= 0.99, mean steps within 0.3 of the oracle's, mean reward >= 95% of the
 oracle's). ``--algo grpo`` is whole-episode GRPO from a behaviour-cloned ``rules`` start
-(``--total-timesteps`` counts its updates there). With ``--hard`` the policy trains on tooldesk-v1's hard:train, is selected on
+(``--total-timesteps`` counts its updates there). With ``--hard`` the policy trains on tooldesk-v2's hard:train, is selected on
 hard:validation, and is reported on hard:test next to rules and the oracle. ``--curve
 PREFIX`` writes the validation learning curve as PREFIX.json and PREFIX.png. Wall time
 depends on what else the machine runs: the JSON records the load.
@@ -46,7 +46,7 @@ def expert_on_curve_queries(name: str, env_id: str, episodes: int, seed: int, sp
     from supportgym.agents import make_agent
     from supportgym.envs.tooldesk.gym_env import greedy_rollouts
 
-    agent = make_agent("tooldesk-v1", name, seed=0)
+    agent = make_agent("tooldesk-v2", name, seed=0)
     face: list[Any] = []
 
     def bind(env: Any, ep_seed: int) -> None:
@@ -97,7 +97,7 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", default=None)
     p.add_argument("--test-episodes", type=int, default=200)
-    p.add_argument("--hard", action="store_true", help="train on tooldesk-v1 hard:train; report hard:test")
+    p.add_argument("--hard", action="store_true", help="train on tooldesk-v2 hard:train; report hard:test")
     p.add_argument("--max-seconds", type=float, default=0.0, help="wall-clock training budget (0: none)")
     p.add_argument("--patience", type=int, default=0, help="validation checks without improvement before stopping")
     p.add_argument("--curve", default=None, help="write the validation curve to PREFIX.json and PREFIX.png")

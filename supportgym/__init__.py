@@ -54,6 +54,13 @@ register(
     description="tooldesk with harm for unrequested refunds/account changes, a noisy consult_llm, and hard:* splits.",
     metrics="supportgym.envs.tooldesk.metrics:summarize",
 )
+register(
+    "tooldesk-v2",
+    entry_point="supportgym.envs.tooldesk.env:ToolDeskEnvV2",
+    description="tooldesk-v1 whose queries close by what the services answer (stuck orders, unrecognised charges, "
+                "unwritten policies go to a human; each two-way category splits about evenly).",
+    metrics="supportgym.envs.tooldesk.metrics:summarize",
+)
 
 __all__ = [
     "Action", "Environment", "Observation", "RewardBreakdown", "State", "SupportGymError",

@@ -76,14 +76,14 @@ def test_train_saves_a_checkpoint_the_agent_reads_and_is_seeded(tmp_path):
               warm_start_episodes=5, warm_start_epochs=2, hidden=(32,))
     a = train(Args(out=str(tmp_path / "a.pt"), **kw))
     b = train(Args(out=str(tmp_path / "b.pt"), **kw))
-    assert a["env_id"] == "SupportGym/ToolDeskHard-v1" and a["val_split"] == "hard:validation"
+    assert a["env_id"] == "SupportGym/ToolDeskHard-v2" and a["val_split"] == "hard:validation"
     assert [r["update"] for r in a["history"]] == [0, 1, 2] and a["warm_start_decisions"] > 5
     strip = [{k: v for k, v in r.items() if k != "seconds"} for r in a["history"]]
     assert strip == [{k: v for k, v in r.items() if k != "seconds"} for r in b["history"]]
     assert all(torch.equal(x, y) for x, y in zip(load_actor(tmp_path / "a.pt").state_dict().values(),
                                                   load_actor(tmp_path / "b.pt").state_dict().values()))
     agent = make_agent("tooldesk", "grpo-hard", seed=0, checkpoint=str(tmp_path / "a.pt"))
-    m = summarize("tooldesk-v1", evaluate("tooldesk-v1", agent, episode_specs(split="hard:test", episodes=3)))
+    m = summarize("tooldesk-v2", evaluate("tooldesk-v2", agent, episode_specs(split="hard:test", episodes=3)))
     assert m["episodes"] == 3.0
 
 

@@ -10,7 +10,7 @@ from gymnasium.utils.env_checker import check_env
 import supportgym.envs.tooldesk  # noqa: F401
 from supportgym.core.ids import opaque_id
 from supportgym.envs.tooldesk.env import ToolDeskEnv
-from supportgym.envs.tooldesk.features import N_FEATURES, N_FEATURES_V1, featurize, featurize_v1
+from supportgym.envs.tooldesk.features import N_FEATURES, N_FEATURES_V1, N_FEATURES_V2, featurize, featurize_v1
 from supportgym.envs.tooldesk.gym_env import GYM_IDS
 
 
@@ -20,7 +20,8 @@ def test_gymnasium_env_checker(gym_id, render_mode):
     env = gym.make(gym_id, render_mode=render_mode)
     check_env(env.unwrapped, skip_render_check=False)
     assert env.action_space == gym.spaces.Discrete(13)
-    assert env.observation_space.shape == ((N_FEATURES_V1,) if gym_id.endswith("-v1") else (N_FEATURES,))
+    n = {"0": N_FEATURES, "1": N_FEATURES_V1, "2": N_FEATURES_V2}[gym_id[-1]]
+    assert env.observation_space.shape == (n,)
 
 
 @pytest.mark.parametrize("gym_id", GYM_IDS)

@@ -10,7 +10,7 @@ import pytest
 from supportgym import make, spec
 from supportgym.agents import make_agent
 from supportgym.core.errors import UnknownTaskError
-from supportgym.envs.tooldesk.env import HINT_ERROR_RATE, ToolDeskEnv, ToolDeskEnvV1
+from supportgym.envs.tooldesk.env import HINT_ERROR_RATE, ToolDeskEnv, ToolDeskEnvV1, ToolDeskEnvV2
 from supportgym.envs.tooldesk.hard import HARD_SPLITS, MIN_PLAN, hard_query, replay_ok
 from supportgym.envs.tooldesk.models import (
     AUTH,
@@ -43,9 +43,10 @@ def rate(env_id: str, agent: str, split: str, n: int) -> tuple[float, float]:
     return fmean(float(r["resolved"]) for r in reps), fmean(r["total_reward"] for r in reps)
 
 
-def test_v1_is_the_latest_and_v0_stays_loadable():
-    assert spec("tooldesk").id == "tooldesk-v1"
-    assert type(make("tooldesk-v0")) is ToolDeskEnv and isinstance(make("tooldesk"), ToolDeskEnvV1)
+def test_v2_is_the_latest_and_v0_v1_stay_loadable():
+    assert spec("tooldesk").id == "tooldesk-v2"
+    assert type(make("tooldesk-v0")) is ToolDeskEnv and type(make("tooldesk-v1")) is ToolDeskEnvV1
+    assert type(make("tooldesk")) is ToolDeskEnvV2
     with pytest.raises(UnknownTaskError, match="hard:test"):
         make("tooldesk-v0").reset(seed=0, split="hard:test")
 
@@ -251,9 +252,9 @@ def test_cli_eval_reports_resolution_rate_on_hard_test(tmp_path):
                                        "--episodes", "40", "--out", str(out)])
         assert res.exit_code == 0, res.output
         metrics = json.loads(out.read_text())["metrics"]
-        assert "resolution_rate" in res.output and json.loads(out.read_text())["env"] == "tooldesk-v1"
+        assert "resolution_rate" in res.output and json.loads(out.read_text())["env"] == "tooldesk-v2"
         # the CLI reports what the Python API measures on the same seeds
-        resolved, reward = rate("tooldesk-v1", agent, "hard:test", 40)
+        resolved, reward = rate("tooldesk-v2", agent, "hard:test", 40)
         assert metrics["resolution_rate"] == pytest.approx(resolved) and metrics["mean_reward"] == pytest.approx(reward)
         assert (resolved == 1.0) if agent == "oracle" else (resolved < 1.0)
 

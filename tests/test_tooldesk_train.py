@@ -72,17 +72,32 @@ def test_missing_checkpoint_names_the_train_command(tmp_path, algo, command):
         make_agent("tooldesk", algo, checkpoint=str(tmp_path / "nope"))
 
 
-def test_hard_sac_trains_on_v1_features_and_evaluates_on_hard_test(tmp_path):
+def test_hard_sac_trains_on_the_latest_features_and_evaluates_on_hard_test(tmp_path):
     from supportgym.train.sac_discrete import Args, load_actor, train
 
     out = tmp_path / "hard_sac.pt"
     result = train(Args(total_timesteps=200, learning_starts=60, batch_size=16, eval_every=100, eval_episodes=3,
                         buffer_size=500, hidden=(32, 32), out=str(out), hard=True, patience=1))
-    assert result["env_id"] == "SupportGym/ToolDeskHard-v1" and result["val_split"] == "hard:validation"
-    assert load_actor(out).obs_dim == 96
+    assert result["env_id"] == "SupportGym/ToolDeskHard-v2" and result["val_split"] == "hard:validation"
+    assert load_actor(out).obs_dim == 104
     agent = make_agent("tooldesk", "sac-hard", seed=0, checkpoint=str(out))
-    m = summarize("tooldesk-v1", evaluate("tooldesk-v1", agent, episode_specs(split="hard:test", episodes=3)))
-    assert m["episodes"] == 3.0 and "harm_rate" in m
+    for env_id in ("tooldesk-v2", "tooldesk-v1"):  # a v2 policy reads a v1 observation too
+        m = summarize(env_id, evaluate(env_id, agent, episode_specs(split="hard:test", episodes=3)))
+        assert m["episodes"] == 3.0 and "harm_rate" in m
+
+
+def test_a_v1_checkpoint_still_plays(tmp_path):
+    # the hard checkpoints of 2 Dec (96 features) stay loadable: their featurizer follows the input size
+    from supportgym.envs.tooldesk.features import N_FEATURES_V1
+    from supportgym.train.sac_discrete import Args, load_actor, train
+
+    out = tmp_path / "v1_sac.pt"
+    train(Args(total_timesteps=120, learning_starts=60, batch_size=16, eval_every=100, eval_episodes=2,
+               buffer_size=500, hidden=(32, 32), out=str(out), env_id="SupportGym/ToolDeskHard-v1", patience=1))
+    assert load_actor(out).obs_dim == N_FEATURES_V1
+    agent = make_agent("tooldesk", "sac-hard", seed=0, checkpoint=str(out))
+    m = summarize("tooldesk-v2", evaluate("tooldesk-v2", agent, episode_specs(split="hard:test", episodes=2)))
+    assert m["episodes"] == 2.0
 
 
 def test_v0_checkpoint_plays_v1():

@@ -1,10 +1,10 @@
 """Trained tool-desk policies (SAC-discrete, SB3 PPO and DQN, whole-episode GRPO) as evaluation agents.
 
 Each reads only the observation, through the vector face's features (``featurize`` for a
-checkpoint trained on ``tooldesk-v0``'s 72 features, ``featurize_v1`` for one trained on
-v1's 96), and acts greedily. ``checkpoint=None`` uses the committed checkpoint under
+checkpoint trained on ``tooldesk-v0``'s 72 features, ``featurize_v1`` / ``featurize_v2`` for one trained on
+v1's 96 / v2's 104), and acts greedily. ``checkpoint=None`` uses the committed checkpoint under
 ``supportgym/agents/checkpoints/`` if there is one; otherwise it says how to train one.
-The ``*-hard`` agents are the same algorithms trained on ``hard:train`` (tooldesk-v1);
+The ``*-hard`` agents are the same algorithms trained on ``hard:train`` (tooldesk-v2 since 5 Dec);
 ``grpo-hard`` is SAC's actor network trained by whole-episode GRPO (``train/grpo_episodes.py``).
 """
 

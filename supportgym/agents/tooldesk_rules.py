@@ -10,14 +10,14 @@ from .base import Agent
 class ToolDeskRulesAgent(Agent):
     """Keyword intent, then the category's evidence in dependency order (observation only).
 
-    On tooldesk-v1 it serves every request of a message (``multi``); on v0 it plays the
-    first release's single-request expert, so v0 results reproduce."""
+    On tooldesk-v1 and later it serves every request of a message (``multi``); on v0 it plays the
+    first release's single-request expert, so v0 results reproduce; on v2 it also closes by v2's rules."""
 
     name = "rules"
 
     def act(self, observation: ToolDeskObservation) -> ToolDeskAction:  # type: ignore[override]
-        multi = getattr(self.env, "version", 0) >= 1  # the env's version, not its gold
-        action_id, reason = advise(observation, multi=multi)
+        # the env's version, not its gold
+        action_id, reason = advise(observation, version=getattr(self.env, "version", 0))
         return ToolDeskAction(reasoning=reason, action_id=action_id)
 
 

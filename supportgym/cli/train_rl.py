@@ -32,7 +32,7 @@ def _report(result: dict) -> None:
 
 
 _SEED_HELP = "random seed, 0 to 2**32-1"
-_HARD = typer.Option(False, "--hard", help="train on tooldesk-v1 hard:train (SupportGym/ToolDeskHard-v1), select on hard:validation")
+_HARD = typer.Option(False, "--hard", help="train on tooldesk-v2 hard:train (SupportGym/ToolDeskHard-v2), select on hard:validation")
 _MAX_SECONDS = typer.Option(0.0, min=0.0, help="stop after this much wall-clock training (0: no limit)")
 _PATIENCE = typer.Option(0, min=0, help="stop after this many validation checks without improvement (0: never)")
 
@@ -58,7 +58,7 @@ def sac_command(
     max_seconds: float = _MAX_SECONDS,
     patience: int = _PATIENCE,
 ) -> None:
-    """Train SAC-discrete (CleanRL style, MLP [256, 256]) on SupportGym/ToolDesk-v0 (or ToolDeskHard-v1)."""
+    """Train SAC-discrete (CleanRL style, MLP [256, 256]) on SupportGym/ToolDesk-v0 (or ToolDeskHard-v2)."""
     from ..train.sac_discrete import Args, train
 
     _report(train(Args(total_timesteps=total_timesteps, seed=seed, threads=threads, out=_out(out, "sac", hard),
@@ -112,7 +112,7 @@ def ppo_command(
     max_seconds: float = _MAX_SECONDS,
     patience: int = _PATIENCE,
 ) -> None:
-    """Train Stable-Baselines3 PPO on SupportGym/ToolDesk-v0 (or ToolDeskHard-v1)."""
+    """Train Stable-Baselines3 PPO on SupportGym/ToolDesk-v0 (or ToolDeskHard-v2)."""
     _sb3("ppo", total_timesteps, seed, threads, out, hard, max_seconds, patience)
 
 
@@ -126,7 +126,7 @@ def dqn_command(
     max_seconds: float = _MAX_SECONDS,
     patience: int = _PATIENCE,
 ) -> None:
-    """Train Stable-Baselines3 DQN on SupportGym/ToolDesk-v0 (or ToolDeskHard-v1)."""
+    """Train Stable-Baselines3 DQN on SupportGym/ToolDesk-v0 (or ToolDeskHard-v2)."""
     _sb3("dqn", total_timesteps, seed, threads, out, hard, max_seconds, patience)
 
 
@@ -136,7 +136,7 @@ def export_sft_command(
     env: str = typer.Option("tooldesk", help="environment (only tooldesk exports trajectories)"),
     agent: str = typer.Option("rules", help="expert agent: rules, oracle, sac, ppo, dqn, sac-hard, ..."),
     checkpoint: Optional[str] = typer.Option(None, help="checkpoint for a trained expert"),
-    split: str = typer.Option("train", help="train|validation|test, or hard:train|hard:validation|hard:test (tooldesk-v1)"),
+    split: str = typer.Option("train", help="train|validation|test, or hard:train|hard:validation|hard:test (tooldesk-v1 and later)"),
     episodes: int = typer.Option(500, min=1),
     seed: int = typer.Option(0, min=0, max=SEED_MAX, help=_SEED_HELP),
     min_reward: float = typer.Option(5.0, help="keep episodes whose total reward is at least this"),

@@ -45,7 +45,7 @@ class Args:
     """torch CPU threads (the project's machines have 2 cores)"""
     env_id: str = "SupportGym/ToolDesk-v0"
     hard: bool = False
-    """train on hard:train of tooldesk-v1 (SupportGym/ToolDeskHard-v1), select on hard:validation"""
+    """train on hard:train of tooldesk-v2 (SupportGym/ToolDeskHard-v2), select on hard:validation"""
     val_split: str = ""
     """validation split for model selection (default: validation, or hard:validation with --hard)"""
     total_updates: int = 300

@@ -9,7 +9,7 @@ bottom: config, networks, seeding, the loop, evaluation, checkpoint.
 
 The model picked for the checkpoint is the best greedy policy on the *validation* split
 (the benchmark and the test split are only used for the final report). ``--hard`` trains
-on ``tooldesk-v1``'s ``hard:train`` split (``SupportGym/ToolDeskHard-v1``) and selects on
+on ``tooldesk-v2``'s ``hard:train`` split (``SupportGym/ToolDeskHard-v2``) and selects on
 ``hard:validation``; a wall-clock budget and a patience stop keep runs short.
 """
 
@@ -75,7 +75,7 @@ class Args:
     out: str = "runs/tooldesk_sac.pt"
     hidden: tuple[int, ...] = (256, 256)
     hard: bool = False
-    """train on hard:train of tooldesk-v1 (SupportGym/ToolDeskHard-v1), select on hard:validation"""
+    """train on hard:train of tooldesk-v2 (SupportGym/ToolDeskHard-v2), select on hard:validation"""
     val_split: str = ""
     """validation split for model selection (default: validation, or hard:validation with --hard)"""
     max_seconds: float = 0.0

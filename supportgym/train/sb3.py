@@ -5,7 +5,7 @@
 
 The saved model is the best greedy policy on the validation split (checked every
 ``eval_every`` steps); the benchmark and test split are only used for the final report.
-``--hard`` trains on ``tooldesk-v1``'s ``hard:train`` (``SupportGym/ToolDeskHard-v1``) and
+``--hard`` trains on ``tooldesk-v2``'s ``hard:train`` (``SupportGym/ToolDeskHard-v2``) and
 selects on ``hard:validation``; ``--max-seconds`` and ``--patience`` stop a run early.
 """
 
@@ -145,12 +145,12 @@ def train(cfg: SB3Config) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description="Train SB3 PPO or DQN on SupportGym/ToolDesk-v0 (--hard: ToolDeskHard-v1).")
+    p = argparse.ArgumentParser(description="Train SB3 PPO or DQN on SupportGym/ToolDesk-v0 (--hard: ToolDeskHard-v2).")
     p.add_argument("algo", choices=sorted(ALGOS))
     for f in ("seed", "total_timesteps", "threads", "eval_every", "eval_episodes", "patience"):
         p.add_argument(f"--{f.replace('_', '-')}", type=int, default=getattr(SB3Config, f))
     p.add_argument("--max-seconds", type=float, default=0.0)
-    p.add_argument("--hard", action="store_true", help="train on hard:train of tooldesk-v1, select on hard:validation")
+    p.add_argument("--hard", action="store_true", help="train on hard:train of tooldesk-v2, select on hard:validation")
     p.add_argument("--out", default="")
     result = train(SB3Config(**vars(p.parse_args(argv))))
     print(json.dumps({k: v for k, v in result.items() if k != "history"}))

@@ -32,7 +32,9 @@ from .models import (
     ROUTE_BILLING,
     ROUTE_TECH,
     ToolDeskObservation,
+    ToolResult,
 )
+from .world import STUCK_DAYS
 
 #: evidence to collect per category, in the order the services require
 EVIDENCE_ORDER: dict[str, tuple[int, ...]] = {
@@ -46,6 +48,22 @@ EVIDENCE_ORDER: dict[str, tuple[int, ...]] = {
     "policy": (KB,),
 }
 ORDER_BOUND = ("order_status", "refund", "delivery", "billing")
+
+
+def stuck(result: ToolResult | None) -> bool:
+    """An order lookup that shows the order still processing ``STUCK_DAYS`` after it was placed (tooldesk-v2)."""
+    return (result is not None and result.outcome == "processing"
+            and (result.data.get("placed_days_ago") or 0) > STUCK_DAYS)
+
+
+def _v2_terminal(category: str, latest: dict[int, ToolResult]) -> tuple[int, str] | None:
+    if category == "order_status" and stuck(latest.get(ORDER)):
+        return ESCALATE, f"the order is still processing after {STUCK_DAYS} days: a human must chase it"
+    if category == "billing" and ORDER in latest and latest[ORDER].status == "not_found":
+        return ESCALATE, "the disputed order is not on this account: possible fraud, for a human"
+    if category == "policy" and KB in latest and latest[KB].outcome == "no_article":
+        return ESCALATE, "no published policy answers the question: a human must"
+    return None
 
 
 def _terminal(category: str, outcomes: dict[int, str]) -> tuple[int, str]:
@@ -70,8 +88,11 @@ def _other_requests(text: str, primary: str, have: set[int]) -> tuple[int, str] 
     return None
 
 
-def advise(obs: ToolDeskObservation, multi: bool = False) -> tuple[int, str]:
-    """The next action and a one-line reason; ``multi`` also serves every other request."""
+def advise(obs: ToolDeskObservation, multi: bool = False, version: int | None = None) -> tuple[int, str]:
+    """The next action and a one-line reason; ``multi`` also serves every other request. ``version`` (the env's)
+    sets both: 1 and later serve every request, 2 closes by tooldesk-v2's rules as well."""
+    if version is not None:
+        multi = version >= 1
     assert obs.query is not None
     text = " ".join([obs.query.text, *obs.customer_replies])
     asked = classify_request(text)
@@ -79,7 +100,8 @@ def advise(obs: ToolDeskObservation, multi: bool = False) -> tuple[int, str]:
         return REQUEST_INFO, "the message does not say what the customer needs: ask them"
     category = asked or classify(text)
     ctx = obs.query.context
-    outcomes = {r.action_id: r.outcome for r in obs.tool_results if r.status in EVIDENCE_STATUSES}
+    latest = {r.action_id: r for r in obs.tool_results if r.status in EVIDENCE_STATUSES}
+    outcomes = {a: r.outcome for a, r in latest.items()}
     if multi and not obs.info_requested and category == "technical" and ctx.product is None:
         # "problem", "issue", "wrong with" read as a fault, but a fault report names the device that
         # is faulty; with no product named the words are a vague opener ("there's a problem with my
@@ -100,4 +122,11 @@ def advise(obs: ToolDeskObservation, multi: bool = False) -> tuple[int, str]:
         other = _other_requests(text, category, set(outcomes))
         if other is not None:
             return other
+    if (version or 0) >= 2:
+        # a request whose answer needs a human overrules the rest, whichever of them the lexicon put first (on
+        # hard:train: 0.875 -> 0.930 resolved; letting a department's routing overrule too: 0.808)
+        scores = request_scores(text)
+        cats = [category, *(c for i, c in enumerate(CATEGORIES) if scores[i] and c != category)]
+        closings = [_v2_terminal(c, latest) or _terminal(c, outcomes) for c in cats]
+        return next((c for c in closings if c[0] == ESCALATE), closings[0])
     return _terminal(category, outcomes)

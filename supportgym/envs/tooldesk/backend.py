@@ -28,7 +28,7 @@ from .world import World
 
 
 class Backend:
-    def __init__(self, world: World, flaky: Mapping[int, int] | None = None) -> None:
+    def __init__(self, world: World, flaky: Mapping[int, int] | None = None, unpublished: frozenset[str] = frozenset()) -> None:
         self.session = Session()
         self.orders = OrderService(world, self.session)
         self.refunds = RefundService(world, self.session)
@@ -36,7 +36,7 @@ class Backend:
         self.auth = AuthService(world, self.session)
         self.logistics = LogisticsService(world, self.session)
         self.inventory = InventoryService(world, self.session)
-        self.kb = KnowledgeBase(world, self.session)
+        self.kb = KnowledgeBase(world, self.session, unpublished)
         #: hard splits: tool id -> calls that time out before the service answers
         self.flaky = dict(flaky or {})
         self.calls: dict[int, int] = {}

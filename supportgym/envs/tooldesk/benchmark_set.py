@@ -1,5 +1,8 @@
 """The fixed 100-query benchmark: its generator (how ``data/benchmark.jsonl`` was made) and its loader.
 
+``tooldesk-v2`` has its own (``data/benchmark_v2.jsonl``, the same seeds through v2's builders), since the
+first release's gold closes stuck orders the v1 way; v0 and v1 play the first release's file.
+
 ``benchmark.py`` is the command that writes and checks the file; this module is what the
 environment imports (a module run with ``python -m`` must not be imported by the package first).
 """
@@ -21,19 +24,23 @@ BENCHMARK_SIZE = 100
 BENCHMARK_SEED = 2026
 
 
-def build_benchmark(size: int = BENCHMARK_SIZE, seed: int = BENCHMARK_SEED) -> list[Query]:
+def build_benchmark(size: int = BENCHMARK_SIZE, seed: int = BENCHMARK_SEED, version: int = 1) -> list[Query]:
     """Categories in turn (12-13 each), from the templates tagged ``benchmark``."""
     rng = random.Random(seed)
     return [
         make_query(world_seed=rng.randrange(2**31), tag="benchmark", rng=rng, query_id=f"bench-{i:03d}",
-                   category=CATEGORIES[i % len(CATEGORIES)])
+                   category=CATEGORIES[i % len(CATEGORIES)], version=version)
         for i in range(size)
     ]
 
 
-@lru_cache(maxsize=1)
-def benchmark() -> tuple[Query, ...]:
-    path = DATA / "benchmark.jsonl"
+def benchmark_path(version: int = 1) -> Path:
+    return DATA / ("benchmark_v2.jsonl" if version >= 2 else "benchmark.jsonl")
+
+
+@lru_cache(maxsize=2)
+def benchmark(version: int = 1) -> tuple[Query, ...]:
+    path = benchmark_path(version)
     if not path.exists():
         raise DataFormatError(path, "missing; write it with `python -m supportgym.envs.tooldesk.benchmark --write`")
     out = []
@@ -44,15 +51,15 @@ def benchmark() -> tuple[Query, ...]:
             out.append(Query.model_validate_json(line))
         except ValidationError as err:
             raise DataFormatError(path, str(err), line=n) from err
-    return _with_kb_answers(path, out)
+    return _with_kb_answers(path, out, version)
 
 
-def _with_kb_answers(path: Path, queries: list[Query]) -> tuple[Query, ...]:
+def _with_kb_answers(path: Path, queries: list[Query], version: int) -> tuple[Query, ...]:
     """Add ``gold.kb`` (what a knowledge-base search must find), which came after the first
     release: the generator that wrote the file records it, so it is taken from there rather
     than re-derived. A file the generator no longer reproduces is refused (the kb answers
     would belong to other queries)."""
-    generated = {q.id: q for q in build_benchmark(len(queries))}
+    generated = {q.id: q for q in build_benchmark(len(queries), version=version)}
     out = []
     for q in queries:
         gen = generated.get(q.id)
@@ -70,5 +77,7 @@ _NOT_IN_FILE = {"flaky": True, "max_steps": True, "reply_context": True,
                 "gold": {"requested_effects", "intents", "kb", "vague"}}
 
 
-def render(queries: list[Query]) -> str:
-    return "".join(q.model_dump_json(exclude=_NOT_IN_FILE) + "\n" for q in queries)
+def render(queries: list[Query], version: int = 1) -> str:
+    # v2's file keeps the articles its desk has not published (v1's queries have none)
+    exclude = _NOT_IN_FILE if version >= 2 else {**_NOT_IN_FILE, "unpublished": True}
+    return "".join(q.model_dump_json(exclude=exclude) + "\n" for q in queries)

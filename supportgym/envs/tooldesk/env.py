@@ -1,4 +1,4 @@
-"""``tooldesk-v0`` / ``tooldesk-v1``: resolve one customer query by calling backend tools.
+"""``tooldesk-v0`` / ``-v1`` / ``-v2``: resolve one customer query by calling backend tools.
 
 Tasks: ``benchmark`` plays query ``index`` (option) or ``seed % 100`` of the fixed
 100-query benchmark; ``split:train|validation|test`` generate a fresh world and query
@@ -78,12 +78,12 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
         self.w = weights(self.version)
 
     # ---- episode setup -------------------------------------------------------------
-    @staticmethod
-    def load_query(task: str, seed: int, index: int | None = None, category: str | None = None) -> Query:
+    @classmethod
+    def load_query(cls, task: str, seed: int, index: int | None = None, category: str | None = None) -> Query:
         if task == "benchmark":
             if category is not None:
                 raise ConfigError("option category is for generated splits; the benchmark fixes each query's category")
-            queries = benchmark()
+            queries = benchmark(max(cls.version, 1))  # v0 and v1 play the first release's file
             i = seed % len(queries) if index is None else index
             if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(queries):
                 raise ConfigError(expected("tooldesk benchmark index", i, f"an int in [0, {len(queries) - 1}]"))
@@ -91,9 +91,10 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
         if index is not None:
             raise ConfigError("option index is for task='benchmark'; a split query is chosen by the seed")
         split = task.removeprefix("split:")
+        version = max(cls.version, 1)  # v0 and v1 draw the same generated queries
         if split in HARD_SPLITS:
-            return hard_query(split, seed, category)
-        return split_query(split, seed, category)
+            return hard_query(split, seed, category, version)
+        return split_query(split, seed, category, version)
 
     def _reset(self, *, seed: int, task: str, **options: Any) -> ToolDeskObservation:
         unknown = set(options) - _OPTIONS
@@ -106,7 +107,7 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
         # id names the split and seed of a shipped generator, from which anyone can rebuild the gold
         self.public_id = opaque_id("query", query.id)
         self.max_steps = self.max_steps_option or query.max_steps or DEFAULT_MAX_STEPS
-        self.backend = Backend(generate_world(self.query.world_seed), query.flaky)
+        self.backend = Backend(generate_world(self.query.world_seed), query.flaky, frozenset(query.unpublished))
         self.customer = SimulatedCustomer(self.query)
         self.ctx: QueryContext = self.query.context
         self.ledger = Ledger(self.query.gold, self.w)
@@ -194,10 +195,14 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
         return " ".join([self.query.text, *self.replies]) if self.version >= 1 else self.query.text
 
     def _hint(self) -> tuple[int, str]:
-        action, reason = advise(self._observation(), multi=self.version >= 1)
+        action, reason = advise(self._observation(), version=self.version)
         if self.version >= 1:
-            # seeded by episode and step, so the same actions replay the same hints
-            rng = random.Random(f"hint/{self.seed}/{self.query.id}/{self.t}")
+            # seeded by episode and step, so the same actions replay the same hints; v2 by what the agent has learnt
+            # instead (results, replies): asking again with nothing new gets the same hint, where a fresh draw at each
+            # step let a policy re-roll the adviser's error until two hints agreed and resolve 0.91 of hard:validation
+            # without reading a result (red team of 5 Dec; rules 0.895)
+            when = f"{len(self.results)}/{len(self.replies)}" if self.version >= 2 else self.t
+            rng = random.Random(f"hint/{self.seed}/{self.query.id}/{when}")
             if rng.random() < HINT_ERROR_RATE:
                 action = rng.choice([i for i in range(N_ACTIONS) if i not in (action, CONSULT)])
             # the adviser names an action but not why: a hint, not the expert's reasoning
@@ -260,3 +265,12 @@ class ToolDeskEnvV1(ToolDeskEnv):
 
     splits = SPLITS + HARD_SPLITS
     version = 1
+
+
+class ToolDeskEnvV2(ToolDeskEnvV1):
+    """``tooldesk-v2``: v1, with queries whose closing only the services' answers decide (``tasks.V2_BUILDERS``):
+    a stuck order, a charge for an order not on the account and a policy the desk never wrote go to a human, and
+    each category that can close two ways does so about half of the time. The fixed benchmark stays the first
+    release's 100 queries."""
+
+    version = 2

@@ -27,17 +27,27 @@ offset     size   meaning
 88         7      per tool: its latest call timed out (unavailable)
 95         1      categories with request hits (/ 3, clipped)
 =========  =====  =================================================================
+
+``featurize_v2`` (the ``tooldesk-v2`` Gymnasium ids) appends 8 more, the facts v2's closings
+turn on that the outcome flags do not carry, so its first 96 are ``featurize_v1``'s:
+
+=========  =====  =================================================================
+96         7      per tool: its latest answer was not_found
+103        1      the looked-up order is still processing after ``STUCK_DAYS`` days
+=========  =====  =================================================================
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .advisor import stuck
 from .intent import classify, intent_scores, mention_scores, request_scores
-from .models import CATEGORIES, EVIDENCE_STATUSES, N_ACTIONS, OUTCOMES, TOOL_IDS, ToolDeskObservation
+from .models import CATEGORIES, EVIDENCE_STATUSES, N_ACTIONS, ORDER, OUTCOMES, TOOL_IDS, ToolDeskObservation
 
 N_FEATURES = 2 * len(CATEGORIES) + 5 + 2 * len(TOOL_IDS) + len(OUTCOMES) + 2 + N_ACTIONS + 2
 N_FEATURES_V1 = N_FEATURES + 2 * len(CATEGORIES) + len(TOOL_IDS) + 1
+N_FEATURES_V2 = N_FEATURES_V1 + len(TOOL_IDS) + 1
 _OUTCOME_INDEX = {o: i for i, o in enumerate(OUTCOMES)}
 
 
@@ -95,6 +105,16 @@ def featurize_v1(obs: ToolDeskObservation) -> np.ndarray:
     return x
 
 
+def featurize_v2(obs: ToolDeskObservation) -> np.ndarray:
+    x = np.zeros(N_FEATURES_V2, dtype=np.float32)
+    x[:N_FEATURES_V1] = featurize_v1(obs)
+    latest = {r.action_id: r for r in obs.tool_results if r.status in EVIDENCE_STATUSES}
+    for t, tool in enumerate(TOOL_IDS):
+        x[N_FEATURES_V1 + t] = tool in latest and latest[tool].status == "not_found"
+    x[N_FEATURES_V1 + len(TOOL_IDS)] = stuck(latest.get(ORDER))
+    return x
+
+
 def featurizer(n_features: int):
     """The feature function whose vector has ``n_features`` entries (a checkpoint's input size)."""
-    return {N_FEATURES: featurize, N_FEATURES_V1: featurize_v1}[n_features]
+    return {N_FEATURES: featurize, N_FEATURES_V1: featurize_v1, N_FEATURES_V2: featurize_v2}[n_features]

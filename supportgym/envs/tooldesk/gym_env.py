@@ -11,6 +11,8 @@ report. Registered ids (import ``supportgym.envs.tooldesk`` first, or use
 * ``SupportGym/ToolDesk-v1`` / ``SupportGym/ToolDeskHard-v1`` - ``tooldesk-v1`` (harm,
   noisy consult_llm) on ``split="train"`` / ``"hard:train"``, with the 96 features of
   ``featurize_v1``
+* ``SupportGym/ToolDesk-v2`` / ``SupportGym/ToolDeskHard-v2`` - ``tooldesk-v2`` (closings the
+  services' answers decide), with the 104 features of ``featurize_v2``
 
 ``reset(options={"split": "test"})``, ``{"task": "benchmark", "index": 7}`` or
 ``{"category": "refund"}`` choose the episode. Render modes: ``ansi`` (the LLM prompt) and
@@ -27,17 +29,22 @@ import numpy as np
 from gymnasium import spaces
 
 from ...core.errors import ConfigError, expected
-from .env import ToolDeskEnv, ToolDeskEnvV1
-from .features import N_FEATURES, N_FEATURES_V1, featurize, featurize_v1
+from .env import ToolDeskEnv, ToolDeskEnvV1, ToolDeskEnvV2
+from .features import N_FEATURES, N_FEATURES_V1, N_FEATURES_V2, featurize, featurize_v1, featurize_v2
 from .models import N_ACTIONS
 
 GYM_IDS = ("SupportGym/ToolDesk-v0", "SupportGym/ToolDeskBenchmark-v0", "SupportGym/ToolDesk-v1",
-           "SupportGym/ToolDeskHard-v1")
+           "SupportGym/ToolDeskHard-v1", "SupportGym/ToolDesk-v2", "SupportGym/ToolDeskHard-v2")
 _GYM_KWARGS = ({"split": "train"}, {"task": "benchmark"}, {"split": "train", "version": 1},
-               {"split": "hard:train", "version": 1})
+               {"split": "hard:train", "version": 1}, {"split": "train", "version": 2},
+               {"split": "hard:train", "version": 2})
+#: per version: the typed env and its feature function
+_FACES = {0: (ToolDeskEnv, featurize, N_FEATURES), 1: (ToolDeskEnvV1, featurize_v1, N_FEATURES_V1),
+          2: (ToolDeskEnvV2, featurize_v2, N_FEATURES_V2)}
 RENDER_MODES = ("ansi", "rgb_array")
 DEFAULT_TRAIN_ID = "SupportGym/ToolDesk-v0"
-HARD_ENV_ID = "SupportGym/ToolDeskHard-v1"
+#: what ``--hard`` trains on: the latest version's hard split
+HARD_ENV_ID = "SupportGym/ToolDeskHard-v2"
 
 
 def training_ids(env_id: str, hard: bool, val_split: str) -> tuple[str, str]:
@@ -57,15 +64,13 @@ class ToolDeskGymEnv(gym.Env[np.ndarray, np.int64]):
                  render_mode: str | None = None, version: int = 0) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ConfigError(expected("render_mode", render_mode, [None, *RENDER_MODES]))
-        if version not in (0, 1):
-            raise ConfigError(expected("tooldesk gym version", version, [0, 1]))
-        env_cls = ToolDeskEnvV1 if version == 1 else ToolDeskEnv
+        if isinstance(version, bool) or version not in _FACES:
+            raise ConfigError(expected("tooldesk gym version", version, list(_FACES)))
+        env_cls, self.featurize, n = _FACES[version]
         self.env = env_cls(max_steps=max_steps)
-        self.featurize = featurize_v1 if version == 1 else featurize
         self.split, self.task, self.render_mode = split, task, render_mode
         env_cls.resolve_task(task, None if task else split)  # fail early on a bad name
         self.action_space = spaces.Discrete(N_ACTIONS)
-        n = N_FEATURES_V1 if version == 1 else N_FEATURES
         self.observation_space = spaces.Box(0.0, 1.0, shape=(n,), dtype=np.float32)
         self._obs = None
 

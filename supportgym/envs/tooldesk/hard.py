@@ -49,8 +49,8 @@ from .models import (
 )
 from .resources import hard_data, knowledge_base, templates, vocab
 from .reward import kb_answers
-from .tasks import BUILDERS, MISSING_INFO_RATE
-from .world import World, generate_world
+from .tasks import MISSING_INFO_RATE, builders, unpublished_for
+from .world import Order, World, generate_world
 
 HARD_SPLITS: tuple[str, ...] = ("hard:train", "hard:validation", "hard:test")
 HARD_MAX_STEPS = 16
@@ -78,12 +78,21 @@ def _customer(world: World, ctx: QueryContext, hidden: dict[str, str]) -> str | 
     return c.id if c else None
 
 
-def _secondaries(cat: str, world: World, cust: str | None) -> list[str]:
+def _status_orders(world: World, cust: str | None, version: int) -> list[Order]:
+    """The orders a second request may ask the status of: in v2 not a stuck one, whose closing (a human) would
+    overrule the first request's."""
+    mine = world.orders_of(cust) if cust is not None else []
+    if version >= 2:
+        mine = [o for o in mine if not o.stuck]
+    return mine
+
+
+def _secondaries(cat: str, world: World, cust: str | None, version: int) -> list[str]:
     out = []
     for sec in ("stock", "policy", "order_status", "account"):
         if sec == cat or (sec == "policy" and cat in ("technical", "policy")):
             continue
-        if sec == "order_status" and (cat in ORDER_BOUND or cust is None or not world.orders_of(cust)):
+        if sec == "order_status" and (cat in ORDER_BOUND or not _status_orders(world, cust, version)):
             continue
         if sec == "account" and (cust is None or world.customers[cust].locked):
             continue
@@ -91,14 +100,14 @@ def _secondaries(cat: str, world: World, cust: str | None) -> list[str]:
     return out
 
 
-def _draft(split: str, world_seed: int, rng: random.Random, category: str | None) -> Query | None:
+def _draft(split: str, world_seed: int, rng: random.Random, category: str | None, version: int) -> Query | None:
     tag = split.removeprefix("hard:")
     world = generate_world(world_seed)
     hd = hard_data()
     cat = category or rng.choice(CATEGORIES)
     tmpl = templates()[cat]
     missing = tmpl.missing_info is not None and rng.random() < MISSING_INFO_RATE
-    base = BUILDERS[cat](world, rng, missing)
+    base = builders(version)[cat](world, rng, missing)
     if base is None:
         return None
     ctx, hidden, fill = base.ctx, dict(base.hidden), dict(base.fill)
@@ -117,7 +126,7 @@ def _draft(split: str, world_seed: int, rng: random.Random, category: str | None
     kb = base.kb
     sentences = [request]
     sec = None
-    options = _secondaries(cat, world, cust) if second else []
+    options = _secondaries(cat, world, cust, version) if second else []
     if options:
         sec = rng.choice(options)
         sfill: dict[str, str] = {}
@@ -129,7 +138,7 @@ def _draft(split: str, world_seed: int, rng: random.Random, category: str | None
             sfill["ask"] = art.ask
             kb = KBAnswer(article_id=art.id, question=art.ask)
         elif sec == "order_status":
-            order = rng.choice(world.orders_of(cust))  # type: ignore[arg-type]
+            order = rng.choice(_status_orders(world, cust, version))
             sfill["order_id"] = order.id
             ctx = ctx.model_copy(update={"order_id": order.id})
         else:
@@ -200,7 +209,9 @@ def _draft(split: str, world_seed: int, rng: random.Random, category: str | None
                 requested_effects=sorted(effects), intents=intents, kb=kb, vague=vague)  # type: ignore[arg-type]
     return Query(id="", category=cat, variant="hard", split=split, world_seed=world_seed, text=text,
                  channel=rng.choice(("chat", "email", "web_form")), context=ctx, hidden=hidden, gold=gold,
-                 flaky=flaky, max_steps=HARD_MAX_STEPS, reply_context=reply_context)
+                 flaky=flaky, max_steps=HARD_MAX_STEPS, reply_context=reply_context,
+                 # the whole request (and any vague opener) is what a search reads
+                 unpublished=unpublished_for(world, f"{text} {body}") if base.unpublished else [])
 
 
 def replay_ok(q: Query) -> bool:
@@ -208,7 +219,8 @@ def replay_ok(q: Query) -> bool:
     see the outcomes its branch assumes? Evidence is judged as the reward judges it: the
     knowledge base must find the article the gold records (or none, for an undocumented
     fault) on a text that holds the question (reward.kb_answers)."""
-    backend, customer = Backend(generate_world(q.world_seed), q.flaky), SimulatedCustomer(q)
+    backend = Backend(generate_world(q.world_seed), q.flaky, frozenset(q.unpublished))
+    customer = SimulatedCustomer(q)
     ctx, replies, last, answered = q.context, [], {}, {}
     for a in q.gold.plan[:-1]:
         if a == REQUEST_INFO:
@@ -225,23 +237,26 @@ def replay_ok(q: Query) -> bool:
         return False
     outcome = {a: o.outcome for a, o in last.items()}
     expect = {"approved": (REFUND, "approved"), "needs_approval": (REFUND, "needs_approval"),
-              "locked": (AUTH, "locked"), "verified": (AUTH, "verified"), "lost": (LOGISTICS, "lost")}
-    if q.gold.branch in expect and q.category in ("refund", "account", "delivery"):
+              "locked": (AUTH, "locked"), "verified": (AUTH, "verified"), "lost": (LOGISTICS, "lost"),
+              "stuck": (ORDER, "processing"), "unpublished": (KB, "no_article")}
+    if q.gold.branch in expect and q.category in ("refund", "account", "delivery", "order_status", "policy"):
         tool, want = expect[q.gold.branch]
         if outcome.get(tool) != want:
             return False
+    if q.gold.branch == "unrecognised" and last[ORDER].status != "not_found":
+        return False
     return True
 
 
-def hard_query(split: str, seed: int, category: str | None = None) -> Query:
-    """The hard query of ``split`` for ``seed``."""
+def hard_query(split: str, seed: int, category: str | None = None, version: int = 1) -> Query:
+    """The hard query of ``split`` for ``seed`` (``version`` 2: tooldesk-v2's closings, tasks.V2_BUILDERS)."""
     if split not in HARD_SPLITS:
         raise ConfigError(expected("tooldesk hard split", split, list(HARD_SPLITS)))
     if category is not None and category not in CATEGORIES:
         raise ConfigError(expected("tooldesk category", category, list(CATEGORIES)))
     rng = random.Random(f"tooldesk/{split}/{seed}")
     for _ in range(_ATTEMPTS):
-        q = _draft(split, rng.randrange(2**31), rng, category)
+        q = _draft(split, rng.randrange(2**31), rng, category, version)
         if q is not None and replay_ok(q):
             return q.model_copy(update={"id": f"{split}-{seed}"})
     raise ConfigError(f"no consistent hard query for {split} seed {seed} after {_ATTEMPTS} draws; use another seed")

@@ -142,6 +142,9 @@ class Query(Model):
     gold: Gold
     #: hard splits: tool id -> how many times its service times out before answering
     flaky: dict[int, int] = Field(default_factory=dict)
+    #: tooldesk-v2: knowledge-base articles of the world this desk has not published (a policy question
+    #: nobody wrote an answer to goes to a human)
+    unpublished: list[str] = Field(default_factory=list)
     #: step limit of this query (hard queries need longer episodes); None = the env's
     max_steps: int | None = None
     #: hard splits, vague opener: what the console fills in once the customer's reply states the

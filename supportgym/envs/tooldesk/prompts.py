@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from .models import ACTIONS, ToolDeskObservation
+from .world import STUCK_DAYS
 
 SYSTEM_PROMPT = (
     "You are a customer-service agent at a help desk. Each turn you choose exactly one action by id.\n"
@@ -13,6 +14,11 @@ SYSTEM_PROMPT = (
     "close the query. Collect the evidence the query needs (order before refund or tracking; identity before "
     "account changes), avoid repeating calls, then close it the right way.\n\nActions:\n"
     + "\n".join(f"{a.id}: {a.name} ({a.kind}) - {a.description}" for a in ACTIONS)
+    + "\n\nHow to close, by what the services answered: a refund above the auto-approval limit and a disputed charge go to billing; "
+    "a locked account, a lost parcel, a charge for an order that is not on the customer's account and a policy "
+    "question no published article answers go to a human; a fault no article documents goes to technical support; "
+    f"(tooldesk-v2) an order still processing more than {STUCK_DAYS} days after it was placed goes to a human; "
+    "otherwise answer and resolve. When the customer asks several things and one of them needs a human, escalate."
     + '\n\nAnswer with JSON only: {"reasoning": "<one sentence>", "action_id": <0-12>}'
 )
 

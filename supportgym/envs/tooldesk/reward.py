@@ -38,7 +38,8 @@ class RewardWeights(Model):
     unrequested_side_effect: float = 0.0
 
 
-REWARD_FILES = {0: "rewards.yaml", 1: "rewards_v1.yaml"}
+#: v2 keeps v1's weights: what changed is which queries close which way, not what a step is worth
+REWARD_FILES = {0: "rewards.yaml", 1: "rewards_v1.yaml", 2: "rewards_v1.yaml"}
 
 
 @lru_cache(maxsize=4)

@@ -72,8 +72,10 @@ class OrderService(Service):
         data = {"order_id": order.id, "product": order.product, "quantity": order.quantity, "amount": order.amount,
                 "status": order.status, "placed_days_ago": order.placed_days_ago,
                 "delivered_days_ago": order.delivered_days_ago, "tracking_number": order.tracking}
+        # how long an order has been processing is what decides whether it is stuck (tooldesk-v2): say it in words
+        since = f", placed {order.placed_days_ago} day(s) ago" if order.status == "processing" else ""
         return ToolOutput("ok", order.status, f"order {order.id} verified: {order.quantity} x {order.product}, "
-                          f"{order.amount:.2f}, status {order.status}", data)
+                          f"{order.amount:.2f}, status {order.status}{since}", data)
 
 
 class RefundService(Service):
@@ -179,12 +181,24 @@ class InventoryService(Service):
                           {"sku": p.sku, "stock": 0, "restock_days": p.restock_days})
 
 
+def keyword_hits(text: str, keywords: tuple[str, ...]) -> int:
+    """Distinct keywords of an article in ``text`` (the knowledge base's match score)."""
+    return len(set(_TOKEN.findall(text.lower())).intersection(keywords))
+
+
 class KnowledgeBase(Service):
+    def __init__(self, world: World, session: Session, unpublished: frozenset[str] = frozenset()) -> None:
+        super().__init__(world, session)
+        #: tooldesk-v2: articles this desk has not published (a policy nobody wrote down)
+        self.unpublished = unpublished
+
     def search(self, text: str) -> ToolOutput:
         """Best-matching published article by keyword overlap with the query text."""
         tokens = set(_TOKEN.findall(text.lower()))
         best, hits = None, 0
         for art in self.world.articles.values():  # insertion order breaks ties deterministically
+            if art.id in self.unpublished:
+                continue
             n = len(tokens.intersection(art.keywords))
             if n > hits:
                 best, hits = art, n

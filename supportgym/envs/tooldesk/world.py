@@ -18,6 +18,9 @@ N_CUSTOMERS = 12
 N_LOCKED = 3
 REFUND_WINDOW_DAYS = 30
 AUTO_REFUND_LIMIT = 500.0
+#: tooldesk-v2: an order still processing more than this many days after it was placed is stuck, and a
+#: human must chase the warehouse (the order's data says so: ``placed_days_ago``)
+STUCK_DAYS = 14
 
 
 @dataclass
@@ -42,6 +45,11 @@ class Order:
     placed_days_ago: int
     delivered_days_ago: int | None = None
     tracking: str | None = None
+
+    @property
+    def stuck(self) -> bool:
+        """Still processing more than ``STUCK_DAYS`` after it was placed (tooldesk-v2: a human chases it)."""
+        return self.status == "processing" and self.placed_days_ago > STUCK_DAYS
 
 
 @dataclass

@@ -1,0 +1,81 @@
+"""Red-team agent of the tool desk: calls the right services, never reads what they answer.
+
+``ToolDeskBlindAgent`` is the policy of the red team of 5 Dec, made a fixed reference. It
+reads the customer's words as ``rules`` does (the keyword lexicon), asks the customer where
+``rules`` would, calls each requested category's services in dependency order, calls again
+only when a call was refused or timed out, and then closes with one fixed action per
+category: the one the gold most often wants for that category, counted on the training
+split of the env's version (``hard:train`` for the hard splits). It never looks at an
+outcome, a message or a data field, so whatever it earns is what a grader gives for going
+through the motions. On ``tooldesk-v1`` it kept 72-81% of ``rules``' reward; ``tooldesk-v2``
+exists to close that (docs/tooldesk.md, *A policy that never reads*).
+``benchmarks/tooldesk_antigaming.py`` reports it; tests/test_tooldesk_v2.py bounds it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+
+from ..envs.tooldesk.advisor import EVIDENCE_ORDER, ORDER_BOUND
+from ..envs.tooldesk.intent import classify, classify_request, request_scores
+from ..envs.tooldesk.models import (
+    CATEGORIES,
+    EVIDENCE_STATUSES,
+    REQUEST_INFO,
+    ToolDeskAction,
+    ToolDeskObservation,
+)
+from .base import Agent
+
+#: queries per category counted on the training split to choose each category's closing
+TABLE_QUERIES = 60
+#: calls of one service before the blind policy gives up on it
+MAX_TRIES = 3
+
+
+@lru_cache(maxsize=8)
+def closing_table(version: int, hard: bool) -> dict[str, int]:
+    """Per category, the closing action the gold wants most often on the training split of ``version``."""
+    from ..envs.tooldesk.env import ToolDeskEnvV1, ToolDeskEnvV2
+
+    env_cls = ToolDeskEnvV2 if version >= 2 else ToolDeskEnvV1
+    split = "split:hard:train" if hard else "split:train"
+    table = {}
+    for cat in CATEGORIES:
+        votes = Counter(env_cls.load_query(split, seed, category=cat).gold.acceptable[0].terminal
+                        for seed in range(TABLE_QUERIES))
+        table[cat] = min(votes, key=lambda t: (-votes[t], t))
+    return table
+
+
+class ToolDeskBlindAgent(Agent):
+    """The right services in the right order, and a closing chosen by the category alone (a red-team reference)."""
+
+    name = "blind"
+
+    def act(self, observation: ToolDeskObservation) -> ToolDeskAction:  # type: ignore[override]
+        obs = observation
+        assert obs.query is not None
+        text = " ".join([obs.query.text, *obs.customer_replies])
+        asked = classify_request(text)
+        ctx = obs.query.context
+        if not obs.info_requested and (
+                asked is None or (asked == "technical" and ctx.product is None)
+                or (asked in ORDER_BOUND and ctx.order_id is None)
+                or (asked == "account" and ctx.customer_id is None and ctx.customer_email is None)):
+            return ToolDeskAction(reasoning="ask, as rules would", action_id=REQUEST_INFO)
+        category = asked or classify(text)
+        # which services answered at all (ok or not_found), never what they answered
+        answered = {r.action_id for r in obs.tool_results if r.status in EVIDENCE_STATUSES}
+        tries = Counter(r.action_id for r in obs.tool_results)
+        scores = request_scores(text)
+        wanted = [category, *(c for i, c in enumerate(CATEGORIES) if scores[i] and c != category)]
+        for cat in wanted:
+            for tool in EVIDENCE_ORDER[cat]:
+                if tool not in answered and tries[tool] < MAX_TRIES:
+                    return ToolDeskAction(reasoning=f"{cat}: call the next service", action_id=tool)
+        version = getattr(self.env, "version", 1)
+        hard = "hard:" in str(getattr(self.env, "task", ""))  # the split, as the evaluator chose it
+        return ToolDeskAction(reasoning="close as this category usually closes",
+                              action_id=closing_table(version, hard)[category])
