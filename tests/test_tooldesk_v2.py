@@ -217,3 +217,22 @@ def test_a_world_without_the_entity_is_drawn_again(seed):
     # these validation seeds raised ConfigError (no refundable order in their world), stopping any longer evaluation
     for version in (1, 2):
         assert split_query("validation", seed, version=version).id == f"validation-{seed}"
+
+
+def test_rules_verifies_identity_before_an_account_change_on_a_billing_query():
+    # v1's rules asked the customer service for the change again and again, refused for want of an identity check,
+    # until the step limit (6 of its 15 failures on hard:test); v2's verifies first, v1's keeps the loop
+    from supportgym.envs.tooldesk.models import AUTH, CUSTOMER
+
+    looped = {}
+    for env_id in ("tooldesk-v1", "tooldesk-v2"):
+        env, rules = make(env_id), make_agent(env_id, "rules")
+        n = 0
+        for s in range(400):
+            rep = play(env, rules, s, "hard:test")
+            refused = [r for r in env.results if r.action_id == CUSTOMER and r.status == "blocked"]
+            if rep["category"] == "billing" and len(refused) > 2:
+                n += 1
+                assert not rep["resolved"] and AUTH not in {r.action_id for r in env.results}
+        looped[env_id] = n
+    assert looped == {"tooldesk-v1": 6, "tooldesk-v2": 0}

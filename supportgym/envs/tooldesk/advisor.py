@@ -117,6 +117,11 @@ def advise(obs: ToolDeskObservation, multi: bool = False, version: int | None = 
         return ESCALATE, "the account is locked: only a human can unlock it"
     for tool in EVIDENCE_ORDER[category]:
         if tool not in outcomes:
+            if (version or 0) >= 2 and tool == CUSTOMER and ctx.account_change is not None and AUTH not in outcomes:
+                # the console applies the change the customer asked for, which needs a verified identity: a billing
+                # query with an account change asked the customer service again and again, refused each time, until
+                # the step limit (8 of rules' 15 failures on v1's hard:test; v1 keeps it, so its figures reproduce)
+                return AUTH, "the account change needs a verified identity: verify it first"
             return tool, f"{category} query: {ACTION_NAMES[tool]} is the next evidence to collect"
     if multi:
         other = _other_requests(text, category, set(outcomes))
