@@ -236,3 +236,35 @@ def test_rules_verifies_identity_before_an_account_change_on_a_billing_query():
                 assert not rep["resolved"] and AUTH not in {r.action_id for r in env.results}
         looped[env_id] = n
     assert looped == {"tooldesk-v1": 6, "tooldesk-v2": 0}
+
+
+def test_the_llm_agent_and_the_sft_export_state_the_closing_rules_of_the_version_played():
+    import json as _json
+
+    import httpx
+
+    from supportgym.agents.llm_client import ChatClient
+    from supportgym.agents.tooldesk_sft import expert_examples
+    from supportgym.envs.tooldesk.prompts import system_prompt
+
+    seen = []
+
+    def handler(request):
+        seen.append(_json.loads(request.content)["messages"][0]["content"])
+        return httpx.Response(200, json={"choices": [{"message": {"content": '{"reasoning": "x", "action_id": 0}'}}]})
+
+    client = ChatClient(base_url="http://fake.local/v1", model="fake")
+    client._http = httpx.Client(transport=httpx.MockTransport(handler))
+    agent = make_agent("tooldesk", "llm", client=client)
+    for env_id in ("tooldesk-v1", "tooldesk-v2", "tooldesk-v1"):
+        env = make(env_id)
+        obs = env.reset(seed=0, split="test")
+        agent.bind(env, seed=0)
+        agent.act(obs)
+    stuck_rule = f"more than {STUCK_DAYS} days"
+    assert [stuck_rule in s for s in seen] == [False, True, False]
+    # the remote prompt adds the answer's fields after the face's system prompt
+    assert seen[0].startswith(system_prompt(1)) and seen[1].startswith(SYSTEM_PROMPT) and SYSTEM_PROMPT == system_prompt(2)
+    for env_id, version in (("tooldesk-v1", 1), ("tooldesk-v2", 2)):
+        examples, _ = expert_examples(env_id=env_id, episodes=1)
+        assert examples[0]["messages"][0]["content"] == system_prompt(version)

@@ -18,6 +18,7 @@ Chat templates are always used. Repairs are counted in ``self.counters["repairs"
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import json
 import os
@@ -186,6 +187,16 @@ class LLMAgent(Agent):
         values, written = decode_fields(self.lm, prompt, self.fmt.written_fields(), then=then, calibrate=calibrate,
                                         mean=self.choice_scoring == "mean")
         return values, prefix + written
+
+    def bind(self, env: Any, seed: int | None = None) -> None:
+        super().bind(env, seed)
+        # a text face that words its system prompt per version (tooldesk: v2's closing rules) gives the one of the
+        # version played, where the prompt is the face's own and not the prompt file's
+        face = self.fmt.env_prompts
+        if face is not None and hasattr(face, "system_prompt") and hasattr(env, "version") \
+                and self.fmt.text.system in {face.SYSTEM_PROMPT, *map(face.system_prompt, range(env.version + 2))}:
+            self.fmt = dataclasses.replace(self.fmt, text=self.fmt.text.model_copy(
+                update={"system": face.system_prompt(env.version)}))
 
     def act(self, observation: Observation) -> dict[str, Any]:
         raw, _ = self.propose(observation)

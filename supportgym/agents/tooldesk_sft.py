@@ -16,7 +16,7 @@ from typing import Any
 
 from ..core.io import write_text_atomic
 from ..core.registry import make
-from ..envs.tooldesk.prompts import SYSTEM_PROMPT, render_prompt
+from ..envs.tooldesk.prompts import render_prompt, system_prompt
 from . import make_agent
 
 
@@ -41,7 +41,8 @@ def expert_examples(agent: str = "rules", split: str = "train", episodes: int = 
             total += obs.reward or 0.0
         if total >= min_reward:
             kept += 1
-            examples += [{"messages": [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": p},
+            system = system_prompt(env.version)  # the closing rules of the version played
+            examples += [{"messages": [{"role": "system", "content": system}, {"role": "user", "content": p},
                                        {"role": "assistant", "content": a}]} for p, a in turns]
     return examples, {"episodes": episodes, "kept_episodes": kept, "examples": len(examples)}
 

@@ -7,20 +7,34 @@ import json
 from .models import ACTIONS, ToolDeskObservation
 from .world import STUCK_DAYS
 
-SYSTEM_PROMPT = (
+_INTRO = (
     "You are a customer-service agent at a help desk. Each turn you choose exactly one action by id.\n"
     "Tools (0-6) query the backend and their results appear in the next turn; request_customer_information (8) "
     "asks the customer for a missing detail; consult_llm (12) gives a hint at a small cost; actions 7, 9, 10, 11 "
     "close the query. Collect the evidence the query needs (order before refund or tracking; identity before "
     "account changes), avoid repeating calls, then close it the right way.\n\nActions:\n"
     + "\n".join(f"{a.id}: {a.name} ({a.kind}) - {a.description}" for a in ACTIONS)
-    + "\n\nHow to close, by what the services answered: a refund above the auto-approval limit and a disputed charge go to billing; "
-    "a locked account, a lost parcel, a charge for an order that is not on the customer's account and a policy "
-    "question no published article answers go to a human; a fault no article documents goes to technical support; "
-    f"(tooldesk-v2) an order still processing more than {STUCK_DAYS} days after it was placed goes to a human; "
-    "otherwise answer and resolve. When the customer asks several things and one of them needs a human, escalate."
-    + '\n\nAnswer with JSON only: {"reasoning": "<one sentence>", "action_id": <0-12>}'
 )
+_CLOSING = (
+    "How to close, by what the services answered: a refund above the auto-approval limit and a disputed charge go "
+    "to billing; a locked account, a lost parcel, a charge for an order that is not on the customer's account and "
+    "a policy question no published article answers go to a human; a fault no article documents goes to technical "
+    "support; {stuck}otherwise answer and resolve. When the customer asks several things and one of them needs a "
+    "human, escalate."
+)
+_ANSWER = 'Answer with JSON only: {"reasoning": "<one sentence>", "action_id": <0-12>}'
+
+
+def system_prompt(version: int = 2) -> str:
+    """The system prompt for ``tooldesk-v{version}``: v2's stuck-order rule is stated to a v2 agent only (on v0 and
+    v1 such an order is answered and resolved)."""
+    stuck = (f"an order still processing more than {STUCK_DAYS} days after it was placed goes to a human; "
+             if version >= 2 else "")
+    return f"{_INTRO}\n\n{_CLOSING.format(stuck=stuck)}\n\n{_ANSWER}"
+
+
+#: the latest version's (what ``make("tooldesk")`` plays); ``system_prompt(version)`` for another
+SYSTEM_PROMPT = system_prompt()
 
 
 def render_prompt(obs: ToolDeskObservation) -> str:
