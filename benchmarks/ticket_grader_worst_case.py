@@ -27,6 +27,8 @@ FRAGMENTS = (
     "we will refund you if ", "we have not - please - ", ", and ", ":", "refund $", "ORD-", "http://x.y/",
     "reembolsamos ", "nous avons remboursé ", "wir haben erstattet ", "reembolsámos ", "to prevent ", "um zu ",
     "faster than expected, not ", "Hi Ana, ", "aaaa:", "1:", "-1", "ab", "xyz" * 7 + " ",
+    # markup the HTML5 tree construction works hardest on (misnested formatting elements re-opened, deep nesting)
+    "<u><b>", "<b></x>", "<font i><div></font>", "<svg><g>", "<div>", "<b><i></b>",
 )
 ORDINARY = ("Hi Ana, I'm sorry your Blender arrived damaged. I have refunded $49.99 for order ORD-12345 to your "
             "original payment method; it will reach you in 5-7 business days. ")
