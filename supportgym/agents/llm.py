@@ -116,6 +116,11 @@ class LLMAgent(Agent):
             label_descriptions = run_prompt(checkpoint).get("label_descriptions")
         if label_descriptions:
             self.fmt = self.fmt.with_label_descriptions(label_descriptions)
+        face = self.fmt.env_prompts
+        #: the text face words its system prompt per version (tooldesk: v2's closing rules), and the prompt is the
+        #: face's own, not the prompt file's: bind gives the one of the version played
+        self._versioned_system = (face is not None and hasattr(face, "system_prompt")
+                                  and self.fmt.text.system == face.SYSTEM_PROMPT)
         base_url = base_url or os.environ.get("SUPPORTGYM_LLM_BASE_URL")
         self.client = client
         self.lm = lm
@@ -190,13 +195,10 @@ class LLMAgent(Agent):
 
     def bind(self, env: Any, seed: int | None = None) -> None:
         super().bind(env, seed)
-        # a text face that words its system prompt per version (tooldesk: v2's closing rules) gives the one of the
-        # version played, where the prompt is the face's own and not the prompt file's
-        face = self.fmt.env_prompts
-        if face is not None and hasattr(face, "system_prompt") and hasattr(env, "version") \
-                and self.fmt.text.system in {face.SYSTEM_PROMPT, *map(face.system_prompt, range(env.version + 2))}:
-            self.fmt = dataclasses.replace(self.fmt, text=self.fmt.text.model_copy(
-                update={"system": face.system_prompt(env.version)}))
+        if self._versioned_system and hasattr(env, "version"):
+            system = self.fmt.env_prompts.system_prompt(env.version)
+            if system != self.fmt.text.system:
+                self.fmt = dataclasses.replace(self.fmt, text=self.fmt.text.model_copy(update={"system": system}))
 
     def act(self, observation: Observation) -> dict[str, Any]:
         raw, _ = self.propose(observation)

@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
-from ..envs.tooldesk.advisor import EVIDENCE_ORDER, ORDER_BOUND
-from ..envs.tooldesk.intent import classify, classify_request, request_scores
+from ..envs.tooldesk.advisor import EVIDENCE_ORDER, ask_why, requested
+from ..envs.tooldesk.env import ToolDeskEnvV1, ToolDeskEnvV2
+from ..envs.tooldesk.intent import classify, classify_request
 from ..envs.tooldesk.models import (
     CATEGORIES,
     EVIDENCE_STATUSES,
@@ -37,8 +38,6 @@ MAX_TRIES = 3
 @lru_cache(maxsize=8)
 def closing_table(version: int, hard: bool) -> dict[str, int]:
     """Per category, the closing action the gold wants most often on the training split of ``version``."""
-    from ..envs.tooldesk.env import ToolDeskEnvV1, ToolDeskEnvV2
-
     env_cls = ToolDeskEnvV2 if version >= 2 else ToolDeskEnvV1
     split = "split:hard:train" if hard else "split:train"
     table = {}
@@ -59,19 +58,13 @@ class ToolDeskBlindAgent(Agent):
         assert obs.query is not None
         text = " ".join([obs.query.text, *obs.customer_replies])
         asked = classify_request(text)
-        ctx = obs.query.context
-        if not obs.info_requested and (
-                asked is None or (asked == "technical" and ctx.product is None)
-                or (asked in ORDER_BOUND and ctx.order_id is None)
-                or (asked == "account" and ctx.customer_id is None and ctx.customer_email is None)):
-            return ToolDeskAction(reasoning="ask, as rules would", action_id=REQUEST_INFO)
         category = asked or classify(text)
+        if ask_why(obs, asked, category, multi=True) is not None:
+            return ToolDeskAction(reasoning="ask, as rules would", action_id=REQUEST_INFO)
         # which services answered at all (ok or not_found), never what they answered
         answered = {r.action_id for r in obs.tool_results if r.status in EVIDENCE_STATUSES}
         tries = Counter(r.action_id for r in obs.tool_results)
-        scores = request_scores(text)
-        wanted = [category, *(c for i, c in enumerate(CATEGORIES) if scores[i] and c != category)]
-        for cat in wanted:
+        for cat in requested(text, category):
             for tool in EVIDENCE_ORDER[cat]:
                 if tool not in answered and tries[tool] < MAX_TRIES:
                     return ToolDeskAction(reasoning=f"{cat}: call the next service", action_id=tool)

@@ -27,6 +27,7 @@ def expert_examples(agent: str = "rules", split: str = "train", episodes: int = 
     tooldesk, whose splits include hard:*); returns (examples, stats)."""
     expert = make_agent(env_id, agent, seed=seed, **agent_kwargs)
     env = make(env_id)
+    system = system_prompt(env.version)  # the closing rules of the version played
     examples: list[dict[str, Any]] = []
     kept = 0
     for i in range(episodes):
@@ -41,7 +42,6 @@ def expert_examples(agent: str = "rules", split: str = "train", episodes: int = 
             total += obs.reward or 0.0
         if total >= min_reward:
             kept += 1
-            system = system_prompt(env.version)  # the closing rules of the version played
             examples += [{"messages": [{"role": "system", "content": system}, {"role": "user", "content": p},
                                        {"role": "assistant", "content": a}]} for p, a in turns]
     return examples, {"episodes": episodes, "kept_episodes": kept, "examples": len(examples)}

@@ -34,7 +34,7 @@ from .models import (
     ToolDeskObservation,
     ToolResult,
 )
-from .world import STUCK_DAYS
+from .world import STUCK_DAYS, is_stuck
 
 #: evidence to collect per category, in the order the services require
 EVIDENCE_ORDER: dict[str, tuple[int, ...]] = {
@@ -51,9 +51,8 @@ ORDER_BOUND = ("order_status", "refund", "delivery", "billing")
 
 
 def stuck(result: ToolResult | None) -> bool:
-    """An order lookup that shows the order still processing ``STUCK_DAYS`` after it was placed (tooldesk-v2)."""
-    return (result is not None and result.outcome == "processing"
-            and (result.data.get("placed_days_ago") or 0) > STUCK_DAYS)
+    """An order lookup that shows the order stuck (tooldesk-v2: ``world.is_stuck`` of what it answered)."""
+    return result is not None and is_stuck(result.outcome, result.data.get("placed_days_ago") or 0)
 
 
 def _v2_terminal(category: str, latest: dict[int, ToolResult]) -> tuple[int, str] | None:
@@ -78,13 +77,38 @@ def _terminal(category: str, outcomes: dict[int, str]) -> tuple[int, str]:
     return RESOLVE, "the evidence answers the customer"
 
 
-def _other_requests(text: str, primary: str, have: set[int]) -> tuple[int, str] | None:
+def requested(text: str, primary: str) -> list[str]:
+    """``primary``, then every other category the customer asks about in ``text``."""
     scores = request_scores(text)
-    for i, cat in enumerate(CATEGORIES):
-        if scores[i] and cat != primary:
-            for tool in EVIDENCE_ORDER[cat]:
-                if tool not in have:
-                    return tool, f"the customer also asks about {cat}: {ACTION_NAMES[tool]}"
+    return [primary, *(cat for i, cat in enumerate(CATEGORIES) if scores[i] and cat != primary)]
+
+
+def ask_why(obs: ToolDeskObservation, asked: str | None, category: str, multi: bool) -> str | None:
+    """Why the customer must be asked before anything else (None: no need), until they have been asked once."""
+    if obs.info_requested:
+        return None
+    assert obs.query is not None
+    ctx = obs.query.context
+    if asked is None:
+        return "the message does not say what the customer needs: ask them"
+    if multi and category == "technical" and ctx.product is None:
+        # "problem", "issue", "wrong with" read as a fault, but a fault report names the device that
+        # is faulty; with no product named the words are a vague opener ("there's a problem with my
+        # order"): ask what is wrong before searching or routing. (v1 only: on v0 every technical
+        # query names its product, and v0's expert stays the first release's.)
+        return "the message names no faulty product: ask the customer what they need"
+    if category in ORDER_BOUND and ctx.order_id is None:
+        return f"{category} query without an order number: ask the customer for it"
+    if category == "account" and ctx.customer_id is None and ctx.customer_email is None:
+        return "the customer is not signed in: ask for the account email"
+    return None
+
+
+def _other_requests(cats: list[str], have: set[int]) -> tuple[int, str] | None:
+    for cat in cats[1:]:
+        for tool in EVIDENCE_ORDER[cat]:
+            if tool not in have:
+                return tool, f"the customer also asks about {cat}: {ACTION_NAMES[tool]}"
     return None
 
 
@@ -96,23 +120,13 @@ def advise(obs: ToolDeskObservation, multi: bool = False, version: int | None = 
     assert obs.query is not None
     text = " ".join([obs.query.text, *obs.customer_replies])
     asked = classify_request(text)
-    if asked is None and not obs.info_requested:
-        return REQUEST_INFO, "the message does not say what the customer needs: ask them"
     category = asked or classify(text)
+    why = ask_why(obs, asked, category, multi)
+    if why is not None:
+        return REQUEST_INFO, why
     ctx = obs.query.context
     latest = {r.action_id: r for r in obs.tool_results if r.status in EVIDENCE_STATUSES}
     outcomes = {a: r.outcome for a, r in latest.items()}
-    if multi and not obs.info_requested and category == "technical" and ctx.product is None:
-        # "problem", "issue", "wrong with" read as a fault, but a fault report names the device that
-        # is faulty; with no product named the words are a vague opener ("there's a problem with my
-        # order"): ask what is wrong before searching or routing. (v1 only: on v0 every technical
-        # query names its product, and v0's expert stays the first release's.)
-        return REQUEST_INFO, "the message names no faulty product: ask the customer what they need"
-    if not obs.info_requested:
-        if category in ORDER_BOUND and ctx.order_id is None:
-            return REQUEST_INFO, f"{category} query without an order number: ask the customer for it"
-        if category == "account" and ctx.customer_id is None and ctx.customer_email is None:
-            return REQUEST_INFO, "the customer is not signed in: ask for the account email"
     if category == "account" and outcomes.get(AUTH) == "locked":
         return ESCALATE, "the account is locked: only a human can unlock it"
     for tool in EVIDENCE_ORDER[category]:
@@ -123,15 +137,13 @@ def advise(obs: ToolDeskObservation, multi: bool = False, version: int | None = 
                 # the step limit (8 of rules' 15 failures on v1's hard:test; v1 keeps it, so its figures reproduce)
                 return AUTH, "the account change needs a verified identity: verify it first"
             return tool, f"{category} query: {ACTION_NAMES[tool]} is the next evidence to collect"
-    if multi:
-        other = _other_requests(text, category, set(outcomes))
-        if other is not None:
-            return other
+    cats = requested(text, category) if multi else [category]
+    other = _other_requests(cats, set(outcomes))
+    if other is not None:
+        return other
     if (version or 0) >= 2:
         # a request whose answer needs a human overrules the rest, whichever of them the lexicon put first (on
         # hard:train: 0.875 -> 0.930 resolved; letting a department's routing overrule too: 0.808)
-        scores = request_scores(text)
-        cats = [category, *(c for i, c in enumerate(CATEGORIES) if scores[i] and c != category)]
         closings = [_v2_terminal(c, latest) or _terminal(c, outcomes) for c in cats]
         return next((c for c in closings if c[0] == ESCALATE), closings[0])
     return _terminal(category, outcomes)

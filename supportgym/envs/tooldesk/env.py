@@ -196,17 +196,17 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
 
     def _hint(self) -> tuple[int, str]:
         action, reason = advise(self._observation(), version=self.version)
+        if self.version == 0:
+            return action, reason
         if self.version >= 2:
             action = self._v2_hint(action)
-            reason = f"try {ACTION_NAMES[action]}"
-        elif self.version >= 1:
+        else:
             # seeded by episode and step, so the same actions replay the same hints
             rng = random.Random(f"hint/{self.seed}/{self.query.id}/{self.t}")
             if rng.random() < HINT_ERROR_RATE:
                 action = rng.choice([i for i in range(N_ACTIONS) if i not in (action, CONSULT)])
-            # the adviser names an action but not why: a hint, not the expert's reasoning
-            reason = f"try {ACTION_NAMES[action]}"
-        return action, reason
+        # the adviser names an action but not why: a hint, not the expert's reasoning
+        return action, f"try {ACTION_NAMES[action]}"
 
     def _v2_hint(self, advised: int) -> int:
         """v2's adviser: wrong ``HINT_ERROR_RATE`` of the time, as in v1, but the same hint for the same advice all
@@ -281,7 +281,7 @@ class ToolDeskEnvV1(ToolDeskEnv):
 class ToolDeskEnvV2(ToolDeskEnvV1):
     """``tooldesk-v2``: v1, with queries whose closing only the services' answers decide (``tasks.V2_BUILDERS``):
     a stuck order, a charge for an order not on the account and a policy the desk never wrote go to a human, and
-    each category that can close two ways does so about half of the time. The fixed benchmark stays the first
-    release's 100 queries."""
+    each category that can close two ways does so about half of the time. Its fixed benchmark is its own
+    (``data/benchmark_v2.jsonl``)."""
 
     version = 2

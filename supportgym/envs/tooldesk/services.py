@@ -181,9 +181,9 @@ class InventoryService(Service):
                           {"sku": p.sku, "stock": 0, "restock_days": p.restock_days})
 
 
-def keyword_hits(text: str, keywords: tuple[str, ...]) -> int:
-    """Distinct keywords of an article in ``text`` (the knowledge base's match score)."""
-    return len(set(_TOKEN.findall(text.lower())).intersection(keywords))
+def search_tokens(text: str) -> set[str]:
+    """The words a knowledge-base search matches against an article's keywords."""
+    return set(_TOKEN.findall(text.lower()))
 
 
 class KnowledgeBase(Service):
@@ -194,7 +194,7 @@ class KnowledgeBase(Service):
 
     def search(self, text: str) -> ToolOutput:
         """Best-matching published article by keyword overlap with the query text."""
-        tokens = set(_TOKEN.findall(text.lower()))
+        tokens = search_tokens(text)
         best, hits = None, 0
         for art in self.world.articles.values():  # insertion order breaks ties deterministically
             if art.id in self.unpublished:

@@ -41,7 +41,7 @@ from .models import (
     Resolution,
 )
 from .resources import knowledge_base, templates, vocab
-from .services import KB_MIN_HITS, keyword_hits
+from .services import KB_MIN_HITS, search_tokens
 from .world import AUTO_REFUND_LIMIT, REFUND_WINDOW_DAYS, Order, World, generate_world
 
 #: the resolution credit of an acceptable but not preferred terminal action
@@ -247,7 +247,8 @@ def builders(version: int) -> dict[str, Callable[[World, random.Random, bool], _
 
 def unpublished_for(world: World, text: str) -> list[str]:
     """Every article a search of ``text`` could find: a desk that wrote none of them finds nothing."""
-    return [a.id for a in world.articles.values() if keyword_hits(text, a.keywords) >= KB_MIN_HITS]
+    tokens = search_tokens(text)
+    return [a.id for a in world.articles.values() if len(tokens.intersection(a.keywords)) >= KB_MIN_HITS]
 
 
 def make_query(*, world_seed: int, tag: str, rng: random.Random, query_id: str,

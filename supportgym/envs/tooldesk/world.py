@@ -23,6 +23,11 @@ AUTO_REFUND_LIMIT = 500.0
 STUCK_DAYS = 14
 
 
+def is_stuck(status: str, placed_days_ago: int) -> bool:
+    """Still processing more than ``STUCK_DAYS`` after it was placed (tooldesk-v2: a human chases it)."""
+    return status == "processing" and placed_days_ago > STUCK_DAYS
+
+
 @dataclass
 class Customer:
     id: str
@@ -48,8 +53,7 @@ class Order:
 
     @property
     def stuck(self) -> bool:
-        """Still processing more than ``STUCK_DAYS`` after it was placed (tooldesk-v2: a human chases it)."""
-        return self.status == "processing" and self.placed_days_ago > STUCK_DAYS
+        return is_stuck(self.status, self.placed_days_ago)
 
 
 @dataclass
