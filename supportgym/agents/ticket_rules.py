@@ -25,11 +25,15 @@ class TicketRulesAgent(Agent):
 
     def __init__(self, seed: int | None = None, **_: Any) -> None:
         super().__init__(seed)
-        self._plan: list[TicketAction] = []
+        self._new_episode()
 
     def bind(self, env, seed: int | None = None) -> None:  # type: ignore[override]
         super().bind(env, seed)
-        self._plan = []
+        self._new_episode()
+
+    def _new_episode(self) -> None:
+        # also at construction: an agent driven over supportgym.client plays its first episode unbound (review of 5 Dec)
+        self._plan: list[TicketAction] = []
         self._decision: Required | None = None
         self._claim = ""
         self._v1: RulesPlannerV1 | None = None

@@ -47,7 +47,7 @@ def bench_command(
     episodes: int = typer.Option(10, min=0, max=MAX_EPISODES, help=f"episodes per split (seeds seed, seed+1, ...); at most {MAX_EPISODES:,}"),
     fixed_seeds: Optional[int] = typer.Option(None, min=1, max=MAX_EPISODES, help=f"seeds per fixed task (default: 1, or all instances of a task such as tooldesk's 100-query benchmark); at most {MAX_EPISODES:,}"),
     seed: int = typer.Option(0, min=0, help="first seed"),
-    size: Optional[int] = typer.Option(None, min=1, max=MAX_SIZE, help=f"items per generated episode (env option 'size'); at most {MAX_SIZE:,}"),
+    size: Optional[int] = typer.Option(None, min=1, max=MAX_SIZE, help=f"items per generated episode (env option 'size'); at most {MAX_SIZE:,}, and an env may allow fewer (inbox: 10,000)"),
     trials: int = typer.Option(3, min=1, max=MAX_TRIALS, help=f"trials per instance for stochastic agents; pass^1..pass^k are reported; at most {MAX_TRIALS:,}"),
     max_steps: int = typer.Option(1000, min=1, help="cut an episode after this many steps"),
     success_threshold: float = typer.Option(0.8, help="score counted as success when the env gives no verdict; in [0, 1]"),
@@ -72,6 +72,8 @@ def bench_command(
                              ("--retry-backoff", retry_backoff, MAX_RETRY_BACKOFF_S)):
         if not 0 <= value <= top:  # false for nan
             raise ConfigError(expected(flag, value, f"a finite number in [0, {top:g}]"))
+    if backend not in BACKENDS:  # before any agent loads (it was found out after 7.5 s of work)
+        raise ConfigError(expected("--backend", backend, list(BACKENDS)))
     agent_kwargs: dict[str, Any] = {k: v for k, v in
                                     (("checkpoint", checkpoint), ("base_url", base_url), ("model", model)) if v}
     for item in agent_kw or []:

@@ -17,7 +17,7 @@ from ..core.errors import ConfigError
 from ..core.io import check_output_file, write_json_atomic
 from ..core.registry import spec
 from ..envs.inbox.importers import ImportNote, load_emails, parse_gold_option
-from ..eval.bench import MAX_EPISODES, task_instances
+from ..eval.bench import MAX_EPISODES, holds, stochastic_agent, task_instances
 from ..eval.formatting import counts_as_ints, format_value, shown
 from ..eval.runner import EpisodeRecord, EpisodeSpec, episode_specs, evaluate, summarize
 from .app import app
@@ -151,11 +151,13 @@ def eval_command(
         if gold:
             raise ConfigError("--gold labels imported mail: use it together with --emails")
         specs = episode_specs(task=task, split=split, episodes=episodes, seed=seed, **options)
-        n = task_instances(env_spec.env_class(), task) if task else None
-        if n is not None and episodes > n:
+        # no --task and no --split: the env's own default, which may be a fixed task (tooldesk's benchmark)
+        chosen = task or (f"split:{split}" if split else env_spec.env_class().resolve_task(None))
+        n = task_instances(env_spec.env_class(), chosen) if not chosen.startswith("split:") else None
+        if n is not None and episodes > n and not stochastic_agent(env_spec.name, agent):
             # seeds past n replay the same instances (seed % n): the metrics would count them twice
-            raise ConfigError(f"--episodes {episodes}: task {task!r} holds {n} instances (seed % {n}); "
-                              f"allowed: 1 to {n}")
+            raise ConfigError(f"--episodes {episodes}: task {chosen!r} {holds(n)}; allowed: 1 to {n}" + ("" if task else f" (no --task or --split: the env runs {chosen!r}; "
+                                                      "--split names generated episodes)"))
 
     agent_kwargs: dict[str, Any] = {"seed": seed}
     for key, value in (("checkpoint", checkpoint), ("base_url", base_url), ("model", model)):

@@ -112,8 +112,10 @@ def export_command(
     out: Path = typer.Option(..., help="output file (.jsonl) or, with --format hf, a dataset folder"),
     env: str = typer.Option("inbox", help="environment (only inbox has emails to export)"),
     split: str = typer.Option("train", help="train|validation|test (generated), real:train|validation|test, "
-                                            "hard:train|validation|test"),
-    n: Optional[int] = typer.Option(None, "--n", help="number of emails; real:*/hard:* without --n: the whole part"),
+                                            "hard:train|validation|test, handwritten:train|validation|test"),
+    n: Optional[int] = typer.Option(None, "--n", help="number of emails; without --n: every email of a real:* or "
+                                                     "handwritten:* part, and each template of a hard:* part four "
+                                                     "times (--n draws that many from its generator)"),
     # not negative, as in eval and bench (red team of 5 Dec)
     seed: int = typer.Option(0, min=0, help="seed of the generated stream or of the sample from a real/hard part"),
     format: str = typer.Option("jsonl", "--format", help="jsonl (the --emails import schema) or hf (datasets)"),

@@ -40,6 +40,10 @@ def leaderboard_command(
                                    "(it would overwrite that run)"))
     for note in notes:
         console.print(f"[yellow]skipped[/] {shown(note)}")
+    if not runs:  # an empty table and exit 0 read as "no agent scored anything" (review of 5 Dec, 32nd session)
+        raise ConfigError(f"leaderboard folder: {str(folder)!r} holds no bench results.json"
+                          + (f" ({len(notes)} JSON file(s) skipped, above)" if notes else "")
+                          + "; allowed: a folder with the results.json of `supportgym bench` runs")
     groups = [g for run in runs for g in run.get("groups", [])]
     for flag, value, present in (("--env", env, {g["env"] for g in groups} | {_base(g["env"]) for g in groups}),
                                  ("--task", task, {g["task"] for g in groups})):

@@ -27,7 +27,7 @@ import html5lib
 #: too), and text shown struck through or folded away (a reader takes "<del>not</del>" as deleted)
 NOT_SHOWN = frozenset(("template", "noscript", "noembed", "noframes", "iframe", "object", "svg", "math", "select",
                        "datalist", "canvas", "audio", "video", "map", "dialog", "rp", "del", "s", "strike", "optgroup",
-                       "frameset", "frame"))
+                       "frameset", "frame", "meter", "progress"))
 #: a document's metadata: not shown, and not hidden either (an honest HTML mail has a title and styles). Not <head>:
 #: a browser shows text put in it, and the parser moves it to the body
 METADATA = frozenset(("title", "style", "script"))
@@ -138,14 +138,30 @@ def _px(value: str, parent_px: float) -> float:
     return n * scale[unit]
 
 
-def _declarations(style: str) -> list[tuple[str, str]]:
-    if "\\" in style or "expression(" in style.lower() or "url(" in style.lower():
+#: a custom property's value with its fallback: ``var(--ink, #222)``
+_VAR = re.compile(r"var\(\s*--[\w-]+\s*(?:,\s*((?:[^()]|\([^()]*\))*))?\)")
+#: a declaration of a custom property, in an inline style or a style sheet: ``--ink: #fff``
+CUSTOM_PROPERTY = re.compile(r"--[\w-]+\s*:")
+
+
+def _declarations(style: str, custom: bool = False) -> list[tuple[str, str]]:
+    """An inline style's (name, value) pairs, lower-cased. ``custom``: the document declares custom properties, so a
+    ``var()`` may stand for anything; without any, a ``var()`` is its fallback (or unset: inherited)."""
+    if "\\" in style or "expression(" in style.lower():
         raise _Unknowable(style)  # CSS escapes ("display:n\one") and computed values are not worked out here
     out = []
     for part in _CSS_COMMENT.sub("", style).split(";"):
         name, _, value = part.partition(":")
-        if name.strip():
-            out.append((name.strip().lower(), value.lower().replace("!important", "").strip()))
+        name, value = name.strip().lower(), value.lower().replace("!important", "").strip()
+        if not name:
+            continue
+        if "var(" in value:
+            if custom:
+                raise _Unknowable(style)
+            value = _VAR.sub(lambda m: m.group(1) or "inherit", value).strip()
+        if "url(" in value:
+            raise _Unknowable(style)  # an image, which may show any text (and a background one is no exception)
+        out.append((name, value))
     return out
 
 
@@ -162,24 +178,100 @@ class _Look:
         return self.px >= MIN_FONT_PX and self.opacity >= MIN_OPACITY and contrast(self.ink, self.paper) >= MIN_CONTRAST
 
 
-def _styled(style: str, parent: _Look) -> tuple[_Look, bool]:
+_LENGTH_KEYWORDS = frozenset(("auto", "inherit", "initial", "unset", "revert", "normal", "none", "each-line", "hanging"))
+
+
+def _lengths(value: str, font_px: float) -> list[float]:
+    """The lengths of a value of one or more ("0 0 0 -9999px"), in px, a percentage of a 600 px mail column;
+    keywords ("auto") are none, and any other form ("calc(...)") is not worked out."""
+    out = []
+    for t in value.split():
+        if t in _LENGTH_KEYWORDS:
+            continue
+        if not _NUMBER.match(t):
+            raise _Unknowable(value)
+        out.append(float(t[:-1]) * 6 if t.endswith("%") else _px(t, font_px))
+    return out
+
+
+def _may_cover(decls: list[tuple[str, str]], font_px: float) -> bool:
+    """Can the box be drawn over other text (an empty white box pulled up over a sentence hides it, text or not in the
+    box)? Out of the flow, behind it, or moved further than a line: fail closed."""
+    values = dict(decls)
+    if values.get("position", "") in ("absolute", "fixed") or values.get("z-index", "").startswith("-"):
+        return True
+    return any(name in ("transform", "translate", "-webkit-transform") and value not in ("none", "initial", "unset")
+               or _moves_out_of_sight(name, value, font_px, values.get("position", "")) for name, value in decls)
+
+
+def _covers(style: str, custom: bool) -> bool:
+    try:
+        return _may_cover(_declarations(style, custom), FONT_PX)
+    except _Unknowable:
+        return True  # not worked out: it may show or cover anything (an image in a background, a length in calc())
+
+
+def _moves_out_of_sight(name: str, value: str, font_px: float, position: str) -> bool:
+    """Does a declaration move or squeeze the text away? Small values are layout ("letter-spacing:-0.01em",
+    "text-indent:1.5em", "position:relative;top:0", "margin:0 -2px": an honest HTML mail has them, review of 5 Dec,
+    32nd session); large ones, and any offset of an element taken out of the flow, are how text is hidden."""
+    if name == "text-indent":
+        return any(abs(x) >= 6 * font_px for x in _lengths(value, font_px))
+    if name == "letter-spacing":
+        return any(x < -0.2 * font_px for x in _lengths(value, font_px))
+    if name.startswith("margin"):
+        return any(x <= -font_px for x in _lengths(value, font_px))
+    if name in ("left", "right", "top", "bottom", "inset") and position not in ("", "static"):
+        if value in ("auto", "initial", "unset", "inherit"):
+            return False
+        lengths = _lengths(value, font_px)
+        # an element taken out of the flow may be put anywhere, over other text too
+        limit = 0.0 if position in ("absolute", "fixed") else font_px
+        return any(abs(x) > limit for x in lengths)
+    return False
+
+
+def _clipped(decls: list[tuple[str, str]], font_px: float) -> bool:
+    """A box that clips what overflows it, and is too low for its text ("max-height:1.3em;overflow:hidden" shows one
+    line), or a line clamp; a width clips only unwrapped text ("white-space:nowrap")."""
+    values = dict(decls)
+    if any(n.endswith("line-clamp") for n in values):
+        return True
+    if not any(values.get(n, "") in ("hidden", "clip") or values.get(n, "").startswith(("hidden ", "clip "))
+               for n in ("overflow", "overflow-x", "overflow-y", "overflow-block", "overflow-inline")):
+        return False
+    sizes = ["height", "max-height", "block-size", "max-block-size"]
+    if values.get("white-space", "").startswith(("nowrap", "pre")) or values.get("text-wrap", "") == "nowrap":
+        sizes += ["width", "max-width", "inline-size", "max-inline-size"]
+    return any(n in values and values[n] not in ("auto", "none", "initial", "unset", "inherit", "fit-content",
+                                                  "max-content")
+               and not values[n].endswith("%") for n in sizes)
+
+
+def _styled(style: str, parent: _Look, custom: bool = False) -> tuple[_Look, bool]:
     """The element's look under its inline style, and whether the style hides its text outright (any hiding
-    declaration counts, whatever comes after it: "display:none!important;display:inline" shows nothing)."""
+    declaration counts, whatever comes after it: "display:none!important;display:inline" shows nothing).
+    ``custom``: see :func:`_declarations`."""
     ink, paper, px, opacity = parent.ink, parent.paper, parent.px, parent.opacity
     try:
-        decls = _declarations(style)
-        names = {n for n, _ in decls}
+        decls = _declarations(style, custom)
+        position = dict(decls).get("position", "")
+        if _clipped(decls, max(px, FONT_PX)):
+            return parent, True
         for name, value in decls:
             if ((name == "display" and value == "none") or (name == "visibility" and value in ("hidden", "collapse"))
                     or (name == "content-visibility" and value == "hidden")
                     or (name == "text-decoration" or name == "text-decoration-line") and "line-through" in value
                     or name in ("clip", "clip-path", "mask", "filter", "transform", "scale", "translate", "rotate",
-                                "text-indent", "zoom", "perspective", "-webkit-mask", "-webkit-transform")
+                                "zoom", "perspective", "-webkit-mask", "-webkit-transform", "content")
                     and value not in ("none", "initial", "unset", "auto", "0", "normal", "1")
+                    # text drawn in another order than written: "<span style='unicode-bidi:bidi-override;
+                    # direction:rtl'>ton</span>" shows "not"
+                    or name == "unicode-bidi" and "override" in value
+                    # a list marker of the writer's own words ("list-style-type:'We refunded you'") is text
+                    or name.startswith("list-style") and ('"' in value or "'" in value)
                     or name == "mso-hide" and value == "all"
-                    or name in ("left", "right", "top", "bottom", "inset") and "position" in names
-                    or name.startswith("margin") and value.strip().startswith("-")
-                    or name == "letter-spacing" and value.strip().startswith("-")
+                    or _moves_out_of_sight(name, value, max(px, FONT_PX), position)
                     or name in ("height", "max-height", "width", "max-width", "line-height")
                     and not any(w in value for w in ("%", "auto", "none", "normal"))
                     and not (name == "line-height" and re.fullmatch(r"[\d.]+", value))  # a multiple of the font
@@ -194,7 +286,7 @@ def _styled(style: str, parent: _Look) -> tuple[_Look, bool]:
                 if c is not None:
                     ink = c  # type: ignore[assignment]
             elif name in ("background-color", "background"):
-                c = _colour(re.split(r"\s+(?![^(]*\))", value)[0]) if value else None
+                c = _background(value)
                 if c not in (None, "transparent"):
                     paper = c  # type: ignore[assignment]
             elif name == "font-size":
@@ -208,10 +300,25 @@ def _styled(style: str, parent: _Look) -> tuple[_Look, bool]:
     return _Look(ink, paper, px, opacity), False
 
 
-def _attribute_look(a: dict[str, str], look: _Look) -> tuple[_Look, bool]:
-    """An old-style <font color> or a table's bgcolor, read as the style they are."""
-    css = ";".join(f"{prop}:{a[attr]}" for attr, prop in (("color", "color"), ("bgcolor", "background-color"))
-                   if a.get(attr))
+def _background(value: str) -> RGB | None | str:
+    """The colour of a ``background`` shorthand: its colour token, wherever it stands ("no-repeat center #fff"); None
+    where it names none."""
+    if value.startswith(("linear-", "radial-", "conic-", "repeating-")):
+        return _colour(value)
+    for token in re.split(r"\s+(?![^(]*\))", value):
+        if token.startswith(("#", "rgb", "hsl")) or token in _NAMED or token == "transparent" or "gradient(" in token:
+            return _colour(token)
+    return None
+
+
+#: presentational attributes read as the style they are: <font color>, a table's bgcolor, the colour <body text=...>
+#: gives all the text
+_ATTRIBUTE_STYLE = (("color", "color"), ("bgcolor", "background-color"), ("text", "color"))
+
+
+def _attribute_look(tag: str, a: dict[str, str], look: _Look) -> tuple[_Look, bool]:
+    css = ";".join(f"{prop}:{a[attr]}" for attr, prop in _ATTRIBUTE_STYLE
+                   if a.get(attr) and (attr != "text" or tag == "body"))
     return _styled(css, look) if css else (look, False)
 
 
@@ -232,19 +339,45 @@ def _attributes_hide(tag: str, a: dict[str, str]) -> bool:
         return True  # folded away until the reader opens it
     if tag == "font" and a.get("size", "").strip() in ("0", "-3", "-4", "-5", "-6", "-7"):
         return True
+    if tag == "bdo" and a.get("dir", "").strip().lower() != "ltr":
+        return True  # shown in another order than written: "<bdo dir=rtl>ton</bdo>" shows "not"
+    if tag == "body" and any(a.get(k) for k in ("link", "vlink", "alink")):
+        return True  # the colour of every link: not worked out here (fail closed; an honest reply has no such body)
     return tag in NOT_SHOWN
 
 
-_CSS_RULE = re.compile(r"\{([^{}]*)\}")
+_CSS_RULE = re.compile(r"([^{}]*)\{([^{}]*)\}")
+#: a selector of classes and ids only (".pre", "#x .y > .z"): it selects only elements with a class or an id
+_BY_CLASS_OR_ID = re.compile(r"\s*[.#][\w-]+(?:[.#][\w-]+)*(?:\s*[\s>+~]\s*[.#][\w-]+(?:[.#][\w-]+)*)*\s*")
 
 
-def _sheet_hides(css: str) -> bool:
-    """Does any rule of a style sheet hide what it applies to (as an inline style would)?"""
+class _Sheet(NamedTuple):
+    """What a document's style sheets hide: the text of elements with a class or an id (a rule that hides selects
+    only by class and id: which elements it matches is not worked out), or any text at all (a rule that hides selects
+    by element type, attribute or pseudo-element, "p{display:none}", "*{color:#fff}", "p::after{content:'...'}")."""
+
+    by_class_or_id: bool = False
+    anything: bool = False
+
+
+def _sheet(css: str, custom: bool) -> _Sheet:
+    css = _CSS_COMMENT.sub("", css)
+    # "@counter-style" writes list markers of its own; "@import" and "@font-face" bring what is not read here
+    by_class_or_id, anything = False, "@" in css and re.search(r"@(?!media\b)", css) is not None
     for rule in _CSS_RULE.finditer(css):
-        look, hides = _styled(rule.group(1), _Look())
-        if hides or not look.readable():
-            return True
-    return False
+        look, hides = _styled(rule.group(2), _Look(), custom)
+        try:
+            covers = _may_cover(_declarations(rule.group(2), custom), FONT_PX)
+        except _Unknowable:
+            covers = True
+        if covers:
+            anything = True
+        elif hides or not look.readable():
+            if all(_BY_CLASS_OR_ID.fullmatch(s) for s in rule.group(1).split(",")):
+                by_class_or_id = True
+            else:
+                anything = True
+    return _Sheet(by_class_or_id, anything)
 
 
 #: "<https://...>" and "<name@host>" are markdown autolinks and address brackets, shown as written; not after a "<",
@@ -255,12 +388,17 @@ _OTHER_SCHEME = re.compile(r"(?<![<A-Za-z0-9/])<(?!(?i:https?|mailto|ftp|tel):)[
 #: a markdown link or image: [text](url "title"); the title, an image's alt text and the target of a link without
 #: text are not shown in the text
 _MD_LINK = re.compile(r"(!?)\[([^\[\]]*)\]\(\s*+([^()\s]*+)(?:\s++(\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*+\)")
-#: a markdown reference definition ("[1]: https://... "title""), shown as nothing
-_MD_REFDEF = re.compile(r"^ {0,3}(\[[^\]\n]+\]:[ \t]*\S+.*)$", re.MULTILINE)
+#: a markdown reference definition ("[1]: https://... "title""), shown as nothing: a destination and an optional title,
+#: then nothing ("[EN]: Thank you for writing" is text)
+_MD_REFDEF = re.compile(r"""^ {0,3}(\[[^\]\n]+\]:[ \t]*(?:<[^<>\n]*>|[^\s<]\S*)"""
+                        r"""(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?)[ \t]*$""", re.MULTILINE)
 #: markdown emphasis and code marks ("ref**und**", "`refund`", "_not_"); an underscore inside a word is the word's
 _MD_MARKS = re.compile(r"\*+|`+|~~|(?<!\w)_+(?=\w)|(?<=\w)_+(?!\w)")
-#: struck-through text: a reader takes "~~not~~" as deleted
-_MD_STRIKE = re.compile(r"(~~?)(?=[^\s~])([^~]*?[^\s~])\1(?!~)")
+#: struck-through text: a reader takes "~~not~~" and "~not~" as deleted. One tilde strikes only a whole run of words
+#: ("has ~not~ been"): "Mon~Fri", "2~3 days" and "~2 days (~48h)" are ranges and approximations, shown as written by
+#: the clients that read one tilde as a strike at all (review of 5 Dec, 32nd session)
+_MD_STRIKE = re.compile(r"(?<!~)~~(?=[^\s~])[^~]*?[^\s~]~~(?!~)"
+                        r"|(?:^|(?<=[\s(\[\"'«]))~(?=[^\s~])[^~]*?[^\s~]~(?=[\s.,;:!?)\]}\"'»]|$)")
 #: a line in bold alone is a title: kept as a markdown heading (the ticket extractor reads one as a title)
 _BOLD_LINE = re.compile(r"^(\s*)\*\*([^*\n]+)\*\*(\W*)$", re.MULTILINE)
 _MARKUP = re.compile(r"[<&*`_\[~]")
@@ -282,7 +420,7 @@ class _In(NamedTuple):
     meta: bool = False
 
 
-def _inside(el: ElementTree.Element, into: _In, css_hides: bool) -> _In:
+def _inside(el: ElementTree.Element, into: _In, sheet: _Sheet, custom: bool) -> _In:
     """Where an element's content is, in an element's content ``into``."""
     ns, _, tag = el.tag[1:].partition("}")
     a = el.attrib
@@ -290,13 +428,14 @@ def _inside(el: ElementTree.Element, into: _In, css_hides: bool) -> _In:
         # SVG and MathML text is drawn where and as its attributes say (hidden here, fail closed); an SVG style or
         # script is what an HTML one is. A MathML <title> is text like any other.
         return _In(True, into.look, into.meta or (ns == SVG_NS and tag in ("style", "script")))
-    look, hides = _attribute_look(a, into.look)
+    look, hides = _attribute_look(tag, a, into.look)
     if a.get("style"):
-        look, hidden_style = _styled(a["style"], look)
+        look, hidden_style = _styled(a["style"], look, custom)
         hides = hides or hidden_style
     if tag in _SMALLER:
         look = _Look(look.ink, look.paper, look.px * _SMALLER[tag], look.opacity)
-    hides = into.hides or hides or (css_hides and ("class" in a or "id" in a)) or _attributes_hide(tag, a)
+    hides = (into.hides or hides or sheet.anything or (sheet.by_class_or_id and ("class" in a or "id" in a))
+             or _attributes_hide(tag, a))
     return _In(hides, look, into.meta or tag in METADATA)
 
 
@@ -304,6 +443,7 @@ def _inside(el: ElementTree.Element, into: _In, css_hides: bool) -> _In:
 #: element's attributes; the full tree, with the comments and the doctype outside <html> ("<!-- not -->text")
 _BUILDER = html5lib.getTreeBuilder("etree", fullTree=True)
 _STYLE = f"{{{HTML_NS}}}style", f"{{{SVG_NS}}}style"
+_INLINE_DATA = re.compile(r"\s*data:", re.IGNORECASE)
 _LAGGING = frozenset([f"{{{SVG_NS}}}{tag}" for tag in ("desc", "title")] + [
     f"{{http://www.w3.org/1998/Math/MathML}}{tag}" for tag in ("mi", "mo", "mn", "ms", "mtext", "annotation-xml")])
 
@@ -313,9 +453,11 @@ def _html(text: str) -> Rendering:
     # browser ends it ("<b w <x@y><script/>")
     root = html5lib.HTMLParser(tree=_BUILDER).parse(
         _AUTOLINK.sub(lambda m: "&lt;" + m.group(1).replace("&", "&amp;") + ">", text))
-    # a style sheet with a rule that hides: then any element with a class or an id may be hidden by it
-    css_hides = "style" in text.lower() and any(
-        _sheet_hides(el.text or "") for el in root.iter() if el.tag in _STYLE)
+    custom = CUSTOM_PROPERTY.search(text) is not None
+    sheet = _Sheet()
+    if "style" in text.lower():
+        sheets = [_sheet(el.text or "", custom) for el in root.iter() if el.tag in _STYLE]
+        sheet = _Sheet(any(s.by_class_or_id for s in sheets), any(s.anything for s in sheets))
     parts: list[str] = []
     hidden = _OTHER_SCHEME.search(text) is not None
 
@@ -342,7 +484,15 @@ def _html(text: str) -> Rendering:
             continue
         if not node.tag.startswith("{"):
             continue  # the doctype
-        inner = _inside(node, into, css_hides)
+        inner = _inside(node, into, sheet, custom)
+        if not inner.meta and node.get("style") and _covers(node.get("style"), custom):
+            hidden = True  # a box that may be drawn over other text, its own or not
+        if node.get("srcdoc") or _INLINE_DATA.match(node.get("src", "")) or _INLINE_DATA.match(node.get("srcset", "")) \
+                or _INLINE_DATA.match(node.get("data", "")):
+            # a frame's own document, or an image (an object) the writer drew inside the mail: either may show any text,
+            # and neither is read here (red team of 5 Dec, 32nd session). A linked image, a logo, is not held against a
+            # reply: what it shows is the sender's site's, not the reply's
+            hidden = True
         # html5lib 1.1 follows the standard of before these were made "special": an end tag written inside one of them
         # closes elements outside it ("<svg><desc><span></svg>not"), where a browser ignores it and keeps the text in
         # the SVG. Where the tree has one, what it shows is not known: fail closed (an SVG <title>, a tooltip, too)
@@ -379,10 +529,19 @@ def _markdown(text: str) -> tuple[str, bool]:
 
     def refdef(m: re.Match[str]) -> str:
         nonlocal hidden
+        # a definition cannot interrupt a paragraph: it starts the text, or follows a blank line or a definition
+        previous = m.string[:m.start()][:-1].rsplit("\n", 1)[-1]  # the line before ("" at the start)
+        if previous.strip() and not _MD_REFDEF.fullmatch(previous):
+            return m.group(0)  # "[EN]: Thank you ...\n[DE]: Danke." is a paragraph of two lines
         hidden = hidden or bool(m.group(1).strip())
         return ""
 
-    text = _MD_STRIKE.sub(refdef, _MD_REFDEF.sub(refdef, text))
+    def struck(m: re.Match[str]) -> str:
+        nonlocal hidden
+        hidden = True
+        return ""
+
+    text = _MD_STRIKE.sub(struck, _MD_REFDEF.sub(refdef, text))
     text = _MD_LINK.sub(link, _BOLD_LINE.sub(r"\1## \2\3", text))
     return _MD_MARKS.sub("", text), hidden
 

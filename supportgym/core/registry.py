@@ -7,6 +7,7 @@ Entry points are ``"module:attr"`` strings so that registering costs no import.
 from __future__ import annotations
 
 import importlib
+import inspect
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -77,4 +78,11 @@ def env_names() -> list[str]:
 def make(id: str, **kwargs: Any) -> Environment:
     """Build a fresh environment instance; ``kwargs`` override the spec's."""
     s = spec(id)
-    return s.env_class()(**{**s.kwargs, **kwargs})
+    cls = s.env_class()
+    params = inspect.signature(cls.__init__).parameters
+    if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        unknown = sorted(set(kwargs) - set(params) - {"self"})
+        if unknown:  # a ConfigError naming what is allowed, not the constructor's TypeError
+            raise ConfigError(expected(f"make({s.id!r}) keyword", unknown[0] if len(unknown) == 1 else unknown,
+                                       sorted(set(params) - {"self"})))
+    return cls(**{**s.kwargs, **kwargs})

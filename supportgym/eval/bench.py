@@ -10,6 +10,7 @@ agent's entry points), so a Ray worker, or any process, replays it exactly.
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import platform
@@ -91,10 +92,31 @@ def task_instances(env_cls: type, task: str) -> int | None:
     return int(declared[task]) if task in declared else None
 
 
+def holds(n: int) -> str:
+    """How a task with ``n`` instances is said to hold them, in an error."""
+    return "is the same episode at every seed" if n == 1 else f"holds {n} instances (seed % {n})"
+
+
+def stochastic_agent(env_name: str, agent: str) -> bool:
+    """Whether the agent's actions depend on its random state (a repeat of an episode is another trial)."""
+    table = AGENTS.get(env_name, {})
+    if agent not in table:
+        return agent in STOCHASTIC_AGENTS
+    return bool(getattr(load(table[agent]), "stochastic", agent in STOCHASTIC_AGENTS))
+
+
 def task_seeds(env_cls: type, task: str, override: int | None) -> int:
-    if override is not None:
-        return override
-    return task_instances(env_cls, task) or 1
+    """Seeds of a fixed task: all its declared instances (one where it declares none), or ``override``."""
+    return override if override is not None else task_instances(env_cls, task) or 1
+
+
+def _check_fixed_seeds(env_id: str, env_cls: type, tasks: list[str], override: int | None) -> None:
+    """A ``--fixed-seeds`` past a task's declared instances would replay them (seed % n) and count each twice."""
+    for t in tasks if override is not None else ():
+        n = task_instances(env_cls, t)
+        if n is not None and override > n:
+            raise ConfigError(f"--fixed-seeds {override}: task {t!r} of {env_id} {holds(n)}; allowed: 1 to {n} "
+                              "(--trials repeats stochastic agents; narrow --env or --task for a task with more)")
 
 
 class BenchConfig(Model):
@@ -155,6 +177,8 @@ def _check_reset_options(env_id: str, splits: list[str], seed: int, options: tup
 def plan(config: BenchConfig) -> Plan:
     """Expand the matrix; environments or agents that cannot load are skipped with a note."""
     skipped: list[dict[str, str]] = []
+    #: the agent options given, and those an agent of the run names in its constructor
+    given, taken = set(config.agent_kwargs), set()
     # older versions stay loadable by id (old results reproduce) but are not re-run by default
     ids = [spec(e).id for e in (config.envs or env_names())]
     env_classes = {}
@@ -207,6 +231,7 @@ def plan(config: BenchConfig) -> Plan:
             skipped += [{"env": env_id, "agent": "*", "reason": f"no split {x} (its splits: {', '.join(cls.splits)})"}
                         for x in config.splits if x not in cls.splits]
         options = (("size", config.size),) if config.size is not None else ()
+        _check_fixed_seeds(env_id, cls, tasks, config.fixed_seeds)
         # counted before the list is built: a huge --fixed-seeds would exhaust memory here
         n_specs = sum(task_seeds(cls, t, config.fixed_seeds) for t in tasks) + len(splits) * config.episodes
         if n_specs > MAX_JOBS:
@@ -219,9 +244,11 @@ def plan(config: BenchConfig) -> Plan:
             for x in splits for i in range(config.episodes)
         ]
         for name in names:
-            endpoint = None
+            endpoint, named = None, set()
             try:
                 agent_cls = load(table[name])
+                named = given & set(inspect.signature(agent_cls.__init__).parameters)
+                taken |= named
                 wanted = {"seed": config.seed, **AGENT_DEFAULTS.get(name, {}), **config.agent_kwargs}
                 if reads_model(name, agent_cls) and config.endpoint_model and "model" not in wanted:
                     wanted["model"] = config.endpoint_model
@@ -231,6 +258,11 @@ def plan(config: BenchConfig) -> Plan:
                 # Build one now, so that an agent that cannot load fails here, not in a worker.
                 build_agent(table[name], tuple(sorted(kwargs.items())), reuse=endpoint is not None)
             except Exception as err:  # any agent that cannot be built is skipped, with the reason
+                if name in (config.agents or ()) and named:
+                    # an agent asked for by name, with options of its own that it cannot load (a checkpoint that is
+                    # not there): the user's mistake, not a note to scroll past (review of 5 Dec, 32nd session)
+                    raise ConfigError(f"agent {name} of {env_id} with {', '.join(sorted(named))}: "
+                                      f"{type(err).__name__}: {err}") from err
                 skipped.append({"env": env_id, "agent": name, "reason": f"{type(err).__name__}: {err}"})
                 continue
             stochastic = getattr(agent_cls, "stochastic", name in STOCHASTIC_AGENTS)
@@ -241,6 +273,13 @@ def plan(config: BenchConfig) -> Plan:
                 for trial in range(config.trials if stochastic else 1):
                     jobs.append(Job(len(jobs), env_id, name, table[name], ep, trial,
                                     tuple(sorted(kwargs.items())), endpoint))
+    if jobs and given - taken:
+        # said, not ignored: "--checkpoint x" beside agents that take none ran them without it (exit 0)
+        takers = sorted({a for table in AGENTS.values() for a, entry in table.items()
+                         if (given - taken) & set(inspect.signature(load(entry).__init__).parameters)})
+        raise ConfigError(f"agent option(s) {', '.join(sorted(given - taken))}: no agent of this run takes them "
+                          f"(its agents: {', '.join(sorted({j.agent for j in jobs}))}); "
+                          f"allowed with: {', '.join(takers) or 'no built-in agent'}")
     return Plan(jobs, skipped, env_specs)
 
 

@@ -106,6 +106,8 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
     observation_type = InboxObservation
     state_type = InboxState
     tasks: ClassVar[dict[str, str]] = TASKS
+    #: each fixed task is the same episode at every seed (eval and bench run it once; a repeat would count it twice)
+    task_instances: ClassVar[dict[str, int]] = dict.fromkeys(TASKS, 1)
     #: generated splits, then real mail and hard mail (sources.py says where each comes from)
     splits: ClassVar[tuple[str, ...]] = SPLIT_NAMES
 

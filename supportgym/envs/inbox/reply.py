@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import Field, field_validator, model_validator
 
-from ...core.lookalike import readable
+from ...core.lookalike import BLANK, readable
 from ...core.markup import render
 from ...core.types import Model
 from .config import DATA
@@ -126,6 +126,8 @@ class ReplyScoring(Model):
     wrong_language_factor: float = Field(0.25, ge=0.0, le=1.0)
     comment_false_claims: str = Field("", alias="_comment_false_claims")
     false_claims: list[FalseClaim] = Field(default_factory=list)
+    comment_disguise_targets: str = Field("", alias="_comment_disguise_targets")
+    disguise_targets: list[str] = Field(default_factory=list)
     comment_claim_context: str = Field("", alias="_comment_claim_context")
     claim_context: ClaimContext
 
@@ -734,6 +736,35 @@ def _undisguised(reply: str) -> str:
     return _LEET.sub(lambda m: m.group(0).translate(_LEET_LETTERS), text)
 
 
+_NO_BLANKS = dict.fromkeys(map(ord, BLANK))
+
+
+def _bare(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", word) if unicodedata.category(c) != "Mn")
+
+
+def _unaccented(text: str) -> str:
+    """``text`` with the English words a refusal or a claim turns on read without the accents they were written with
+    ("nót", "stóp", "délétéd"; ``disguise_targets``; red team of 5 Dec, 32nd session). Only those: the accents of the
+    other languages are their words' own, and the checks' phrases hold them. Only the refusal and false-claim checks
+    read it, beside the text as written."""
+    targets = _disguise_targets()
+    return _ACCENTED_WORD.sub(lambda m: b if (b := _bare(m.group(0))).lower() in targets else m.group(0), text)
+
+
+_ACCENTED_WORD = re.compile(r"[^\W\d_]*[^\W\d_a-zA-Z][^\W\d_]*'?[^\W\d_]*")
+
+
+@lru_cache(maxsize=1)
+def _disguise_targets() -> frozenset[str]:
+    """``disguise_targets`` and the unaccented words the refusal and claim phrases and the function words are made of
+    ("Wé wíll nót dó ánything"): read without accents, they read only as what those lists already hold."""
+    d = reply_rules().data
+    words = {*d.disguise_targets, *d.function_words, *(w for c in d.false_claims for w in c.words)}
+    words |= {t for phrase in d.hostile for t in tokens(phrase)}
+    return frozenset(w for w in words if w.isascii())
+
+
 def _read_words(reply: str) -> tuple[list[str], list[str], str]:
     """The reply's tokens, its words (a long token mixing letters and digits, "thursday17december2026claims", is glued
     text, not a word: its start must not cite a word fact or carry a tone marker, nor may it dilute the copy check),
@@ -764,10 +795,18 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
         if view.hidden:
             return 0.0
         reply = readable(view.text)
+        # a blank letter shows as a space ("not\u2800our" reads "not our"), and inside a word it may be read past
+        # ("ref\u2800unded"): the refusal and claim checks read both
+        if any(c in BLANK for c in view.text) and _refuses_or_claims(readable(view.text.translate(_NO_BLANKS))):
+            return 0.0
         # a refusal or claim in disguise a reader still reads (decomposed accents, "n o t", "no-\nt", "n0t")
         plain = _undisguised(reply)
         if plain != reply and _refuses_or_claims(plain):
             return 0.0
+        if not plain.isascii():
+            bare = _unaccented(plain)
+            if bare != plain and _refuses_or_claims(bare):
+                return 0.0
     toks, words, joined = _read_words(reply)
     n = len(toks)
     if n == 0:

@@ -74,6 +74,8 @@ class TicketEnv(Environment[TicketAction, TicketObservation, TicketState]):
     state_type = TicketState
     tasks = {k: f"{s.required.difficulty}: {s.claim.replace('_', ' ')} ({s.required.resolution})"  # type: ignore[union-attr]
              for k, s in seed_scenarios().items()}
+    #: each fixed task is the same episode at every seed (eval and bench run it once; a repeat would count it twice)
+    task_instances = dict.fromkeys(tasks, 1)
 
     def __init__(self, empathy: Mode = "auto") -> None:
         super().__init__()

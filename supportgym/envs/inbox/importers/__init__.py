@@ -50,19 +50,19 @@ def detect_format(path: str | Path) -> str:
         raise DataFormatError(path, "not an ordinary file or folder (a device, pipe or socket)" if path.exists()
                               else "no such file or folder")
     by_ext = EXTENSIONS.get(path.suffix.lower())
-    if by_ext:
-        return by_ext
     with path.open("rb") as f:
         head = f.read(4096).lstrip(b"\xef\xbb\xbf")
+    if head.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):  # whatever its name: a workbook saved as "mail.csv"
+        raise DataFormatError(path, "a zip archive or an Excel workbook, not mail: save the sheet as CSV (UTF-8) and "
+                              "load the .csv")
+    if by_ext:
+        return by_ext
     if head.startswith(b"From "):
         return "mbox"
     if head.lstrip().startswith(b"{"):
         return "jsonl"
     if head.lstrip().startswith(b"["):
         raise DataFormatError(path, "a JSON array is not supported: write one JSON object per line (JSONL)", line=1)
-    if head.startswith(b"PK\x03\x04"):
-        raise DataFormatError(path, "a zip archive or an Excel workbook, not mail: save the sheet as CSV (UTF-8) and "
-                              "load the .csv")
     if _csv_header(head):
         return "csv"  # a table saved under another extension (.txt): its header names a body column
     return "eml"

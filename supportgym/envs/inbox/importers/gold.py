@@ -52,12 +52,12 @@ def assign_gold(
                                       for r in given["acceptable_routes"]]
         bad = [r for r in given["acceptable_routes"] if r not in ROUTES]
         if bad:
-            raise ConfigError(expected("assign_gold acceptable_routes", bad, list(ROUTES)))
+            raise ConfigError(expected("gold acceptable_routes", bad, list(ROUTES)))
     for field, allowed in _ALLOWED.items():
         if field in given and given[field] not in allowed:
-            raise ConfigError(expected(f"assign_gold {field}", given[field], list(allowed)))
+            raise ConfigError(expected(f"gold {field}", given[field], list(allowed)))
     if not given:
-        raise ConfigError(expected("assign_gold needs at least one label", given, list(Gold.model_fields)))
+        raise ConfigError(expected("gold: at least one label", given, list(Gold.model_fields)))
     out = []
     for item in emails:
         base = item.gold.model_dump() if item.gold else {}

@@ -52,20 +52,29 @@ MAX_NEGATIONS = 2
 # amount check; red team of 5 Dec. "Rs." with its dot: "the RS 232 port" is no amount)
 # (a number is at most 32 characters: "1.1.1.1..." was scanned to its end from each of its digits, 1.5 s a QA step on
 # a 6,000-character draft; red team of 5 Dec)
+#: currencies written before an amount, and after one (red team of 5 Dec, 32nd session: "an extra 500 pounds", "CHF
+#: 500", "¥500", "500,- €" stated a refund no check read, and an honest "54.40 US dollars" told no amount)
+_CURRENCY_BEFORE = r"(?:[ac]?\$|usd\s?|€|eur\s?|£|gbp\s?|₹|inr\s?|(?<![a-z])rs\.\s?|¥|jpy\s?|(?<![a-z])(?:cad|aud|chf|sek|nok|dkk)\s?|(?<![a-z])kr\.?\s?)"
+_CURRENCY_AFTER = (r"(?:us\s?\$|\$|usd\b|(?:us\s)?dollars?\b|€|eur\b|euros?\b|dolares\b|dolar\b|dollari\b|£|gbp\b|pounds?\b"
+                   r"|quid\b|₹|inr\b|rupees?\b|reais\b|brl\b|bucks\b|¥|yen\b|jpy\b|pesos?\b|cad\b|aud\b|chf\b|francs?\b"
+                   r"|franken\b|kr\b|kronor\b|kroner\b|sek\b|nok\b|dkk\b)")
 _MONEY = re.compile(
-    r"(?:\$|usd\s?|€|eur\s?|£|gbp\s?|₹|inr\s?|(?<![a-z])rs\.\s?)\s?(\d[\d,.]{0,30}\d|\d)"
-    r"|(?<![\w-])(\d{1,3}(?:[ \u00a0\u202f]\d{3}){1,10}(?:,\d{1,2})?|\d[\d,.]{0,30}\d|\d)\s?(?:\$|usd\b|dollars?\b|€|eur\b|euros?\b"
-    r"|dolares\b|dolar\b|£|gbp\b|₹|inr\b|rupees?\b|reais\b|brl\b|bucks\b)", re.IGNORECASE)
+    rf"{_CURRENCY_BEFORE}\s?(\d[\d,.]{{0,30}}\d|\d)"
+    r"|(?<![\w-])(\d{1,3}(?:[ \u00a0\u202f]\d{3}){1,10}(?:,\d{1,2})?|\d[\d,.]{0,30}\d|\d)(?:,-)?\s?" + _CURRENCY_AFTER,
+    re.IGNORECASE)
 #: an amount in words, or a multiple of what was paid ("an extra nine hundred dollars", "twice the amount you paid"):
 #: nothing the amount check can read, so a remedy promise stating one fails closed (consistency)
 SPELLED_MONEY = re.compile(
     r"\b(?:(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|"
     r"seventy|eighty|ninety|hundred|thousand|ein|zwei|drei|funf|zehn|hundert|tausend|uno|dos|tres|cinco|diez|"
     r"cien|ciento|mil|deux|trois|cinq|dix|cent|mille|cem|dez)[\s-]+(?:(?:and|y|e|et|und)[\s-]+)?)+"
-    r"(?:dollars|bucks|euros|pounds|reais|rupees|dolares)\b"
+    r"(?:dollars|bucks|euros|pounds|reais|rupees|dolares|quid|yen|pesos|francs|franken|grand)\b"
+    # "$five hundred", "1k dollars", "$2k", "half a grand"
+    r"|[$€£¥]\s?(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty|hundred|thousand)\b"
+    r"|\b\d+(?:[.,]\d+)?\s?k\s?(?:dollars|bucks|euros|pounds|usd|eur)\b|[$€£¥]\s?\d+(?:[.,]\d+)?k\b|\b(?:a|half a) grand\b"
     # a multiple of what was paid in its comparative frame only: "die doppelte Abbuchung des Betrags" is the double
     # charge that is refunded, and "the five-dollar shipping fee" a fee (review of 5 Dec)
-    r"|\b(?:twice|double|triple|two times|three times) (?:the|what|your) (?:amount|price|sum|total|you paid)\b"
+    r"|\b(?:twice|double|triple|quadruple|(?:[a-z]+|\d+) times) (?:the|what|your) (?:amount|price|sum|total|you paid)\b"
     r"|\b(?:das doppelte|den doppelten) (?:des|vom) (?:betrag|preis|kaufpreis)|\bden doppelten (?:betrag|preis)\b"
     r"|\b(?:el doble|o dobro) (?:del|de lo|do) (?:importe|monto|precio|que|valor|preco)\b"
     r"|\ble double (?:du|de ce) (?:montant|prix|que)\b",
@@ -104,6 +113,10 @@ def _amounts(text: str) -> tuple[float, ...]:
     return tuple(out)
 
 
+#: why a commitment is uncertain when the grader could not read it
+UNREAD_LETTERS, HIDDEN_TEXT = "letters the grader cannot read", "text hidden by markup"
+
+
 @dataclass
 class Commit:
     kind: Kind
@@ -126,6 +139,12 @@ class Commit:
     @property
     def firm_denial(self) -> bool:
         return self.mode == "firm" and self.polarity == "deny"
+
+    @property
+    def unread_promise(self) -> bool:
+        """A promise the grader could not read (letters no table maps, text hidden by markup): held to what was done,
+        as a firm one, wherever the customer reads it (fail closed)."""
+        return self.polarity == "promise" and self.why.startswith((UNREAD_LETTERS, HIDDEN_TEXT))
 
 
 def _refusal_negations(c: CommitLexicon, body: str) -> int:
@@ -617,7 +636,7 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
             # that could spell anything is an uncertain promise of any remedy (fail closed: consistency.py)
             for k in _lookalike_kinds(c, body, odd, spell):
                 out.append(Commit(k, "promise", "uncertain", clause, amounts(clause), False,  # type: ignore[arg-type]
-                                  f"letters the grader cannot read in {odd[0]!r}", amounts(sent), sent))
+                                  f"{UNREAD_LETTERS} in {odd[0]!r}", amounts(sent), sent))
         money = amounts(clause)
         # a refund stated with no amount, then its amount after a colon in the same sentence: "... wurde erstattet: 190 $,
         # gutgeschrieben in 5-7 Werktagen" is that refund landing (round 23: store credit nobody made)
@@ -720,7 +739,7 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
     if render(text).hidden:
         # markup hides text: a plain-text client shows it, an HTML one does not, so it may say anything to this customer
         # (fail closed, as an unreadable word; red team of 5 Dec, 30th session: "has <!-- not --> been approved")
-        out.append(Commit("any", "promise", "uncertain", text[:200], [], False, "text hidden by markup"))
+        out.append(Commit("any", "promise", "uncertain", text[:200], [], False, HIDDEN_TEXT))
     return out
 
 

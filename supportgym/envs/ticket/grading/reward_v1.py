@@ -26,16 +26,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from itertools import combinations
 from dataclasses import dataclass, field
 
 from ..models import ORDER_ID, Tag
-from ..models_v1 import Change, ScenarioV1, TicketRewardV1
+from ..models_v1 import Change, OrderV1, ScenarioV1, TicketRewardV1
 from ..orders import state_match
 from ..policy_v1 import PolicyV1, fee_of, pro_rata
 from . import checks
 from .clauses import unquote
-from .consistency import Consistency, check
+from .consistency import Consistency, check, money_moved
 from .empathy import EmpathyScorer
 from .extract import Commit, amounts, extract, summary
 from .lexicon import Lexicon
@@ -142,6 +143,28 @@ def _order_ids(text: str) -> list[tuple[str, str]]:
             for m in ORDER_ID.finditer(text)]
 
 
+def derived_amounts(orders: Sequence[OrderV1], changes: Iterable[Change]) -> set[float]:
+    """Amounts an honest reply works out from the orders and the changes made (red team of 5 Dec, 32nd session: each
+    true one was a hallucination): the totals of the money moved (money_moved), what orders came to together, an order's
+    price with its disputed charge ("you were charged $X in total"), its unit price, and what is left of it after a
+    refund ("the remaining $X")."""
+    by_kind: dict[str, list[Change]] = {}
+    for ch in changes:
+        by_kind.setdefault(ch.kind, []).append(ch)
+    out = {x for v in money_moved(by_kind).values() for x in v}
+    prices = [o.amount for o in orders]
+    if len(prices) <= 6:
+        out |= {round(sum(c), 2) for n in range(2, len(prices) + 1) for c in combinations(prices, n)}
+    for o in orders:
+        if o.disputed_amount:
+            out.add(round(o.amount + o.disputed_amount, 2))
+        if o.quantity > 1:
+            out.add(round(o.amount / o.quantity, 2))
+        out |= {round(o.amount - ch.amount, 2) for ch in by_kind.get("refund", ()) if ch.order_id == o.order_id
+                and ch.amount is not None and 0 < ch.amount < o.amount}
+    return out
+
+
 def hallucinations(text: str, s: ScenarioV1, p: PolicyV1, lex: Lexicon, actual: set[Change],
                    with_required: bool = True, *, said: str | None = None,
                    commits: list[Commit] | None = None) -> list[str]:
@@ -156,6 +179,7 @@ def hallucinations(text: str, s: ScenarioV1, p: PolicyV1, lex: Lexicon, actual: 
     allowed = {round(x, 2) for o in s.orders for x in (o.amount, o.disputed_amount or 0.0)}
     gold = s.required.changes if (s.required and with_required) else []
     allowed |= {round(c.amount, 2) for c in (*actual, *gold) if c.amount}
+    allowed |= derived_amounts(s.orders, actual) | derived_amounts(s.orders, gold)
     allowed |= {round(x, 2) for x in p.numbers()} | {round(p.vip_delay_credit, 2)}
     # the restocking fee of an order is the policy's percentage of its price, an amount the policy defines: "the $39.00
     # price less our 15% restocking fee ($5.85)" is true (round 18: a hallucination in an honest reply)
@@ -237,8 +261,10 @@ def question_issues(questions: Sequence[tuple[str, frozenset[Change]]], s: Scena
     I can process your refund?"); its statements are held to the truth: a firm denial to what was done when it was
     sent ("nothing has been refunded yet" is true then), a firm promise or claim to what was done by the end. Only the
     clause that asks is a question (``_statements``: its premises and the clauses before it are statements). Nothing
-    of the gold is used, and what the grader cannot read is not held against a question. It earns nothing: the
-    required statements are the reply's to make."""
+    of the gold is used. What the grader cannot read (letters no table maps, text hidden by markup) may promise
+    anything, and is held to what was done by the end as in the reply (red team of 5 Dec, 32nd session: a lie in open-e
+    letters cost a question nothing); an ordinary hedge is not. It earns nothing: the required statements are the
+    reply's to make."""
     incon: list[str] = []
     hall: list[str] = []
     items = tuple(o.item for o in s.orders)
@@ -247,7 +273,7 @@ def question_issues(questions: Sequence[tuple[str, frozenset[Change]]], s: Scena
         told = _statements(q)
         commits = extract(told, items, customer=s.customer.name, said=said)
         for subset, done in (([c for c in commits if c.firm_denial], set(then)),
-                             ([c for c in commits if c.firm_promise], actual)):
+                             ([c for c in commits if c.firm_promise or c.unread_promise], actual)):
             incon += [f"in a question: {x}" for x in check(subset, done, s.orders, [], concerned=concerned).inconsistencies]
         hall += [f"in a question: {x}" for x in hallucinations(q, s, policy, lex, actual, with_required,
                                                                 said=said, commits=commits)]

@@ -38,7 +38,7 @@ import unicodedata
 from functools import lru_cache
 from itertools import product
 
-from ....core.lookalike import BLANK, LOOKALIKE
+from ....core.lookalike import BLANK, LOOKALIKE, unreversed
 from ....core.markup import rendered
 
 # Letters of other scripts that render like a Latin letter (core/lookalike.py: Unicode TR39 confusables), plus the
@@ -173,7 +173,10 @@ def deconfuse(text: str, moods: bool = False) -> str:
     Case and punctuation are kept (ticket-v0's checks read the original case). ``moods``: respell the few words
     whose accent carries their mood or meaning (``_MOOD_WORDS`` ...) instead of folding them."""
     # "№" is a number sign to a reader, not the word "No" NFKC makes of it (red team of 5 Dec: "№ full refund")
-    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", rendered(text).replace("\u2116", "#")))
+    # a span forced right-to-left in the order it is shown (red team of 5 Dec, 32nd session: "\u202edednufer\u202c" hid
+    # a refund)
+    text = unreversed(rendered(text).replace("\u2116", "#"))
+    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text))
     # runs of blanks read as one (the clause splitters rescan a run from each of its starts: a draft of 300-space
     # runs took 90 s to grade, of 800 carriage returns 75 s; red teams of 5 Dec), every line break is a newline, and
     # a word broken at a line end with a hyphen reads whole

@@ -1,0 +1,208 @@
+"""Red teams of 5 Dec (32nd session) on both reply graders: what a customer reads and the grader did not (markup, text
+direction, control and drawn letters, accents), honest replies the markup reading zeroed, lies in a question and in
+currencies the ticket grader did not read, and true totals it called made up."""
+
+from __future__ import annotations
+
+import pytest
+
+from supportgym import make
+from supportgym.agents.ticket_v1 import compose_v1, views_of
+from supportgym.core.lookalike import readable
+from supportgym.core.markup import render
+from supportgym.envs.inbox.models import Email, EmailHeader, Gold, LabelledEmail
+from supportgym.envs.inbox.reply import EmailScorer, reply_quality
+from supportgym.envs.ticket.grading.extract import SPELLED_MONEY, amounts, extract
+from supportgym.envs.ticket.grading.textnorm import fold
+from supportgym.envs.ticket.policy_v1 import load_policy_v1
+
+CLAIM = "We have refunded your order and your account is active."
+
+
+@pytest.mark.parametrize("html", [
+    f"<style>p{{display:none}}</style><p>{CLAIM}</p>",  # a rule by element type: it hides every <p>, not only classed ones
+    f"<style>*{{color:#fff}}</style><p>{CLAIM}</p>",
+    f"<style>[lang]{{display:none}}</style><p lang=en>{CLAIM}</p>",
+    f'<body text="#ffffff">{CLAIM}</body>',  # white on white
+    f'<div style="max-height:1.3em;overflow:hidden">Hello,<br>{CLAIM}</div>',  # only the first line shows
+    f'<div style="-webkit-line-clamp:1">Hello,<br>{CLAIM}</div>',
+    'We will <bdo dir="rtl">ton</bdo> refund you.',  # shows "not"
+    'We will <span style="unicode-bidi:bidi-override;direction:rtl">ton</span> refund you.',
+    '<style>p::after{content:"We will not refund you."}</style><p>Thanks.</p>',  # text only the reader sees
+    "<ul style=\"list-style-type:'We refunded you '\"><li>ok</li></ul>",
+    "<style>@counter-style x{system:cyclic;symbols:'refund'}</style><ol style='list-style:x'><li>ok</li></ol>",
+    "Your refund has <meter>not</meter> been approved.",  # a bar, not its text
+    "Your refund has <progress>not</progress> been approved.",
+    '<iframe srcdoc="<p>We refunded you.</p>"></iframe> Thanks.',
+    '<img src="data:image/png;base64,iVBORw0KGgo="> Thanks.',  # an image drawn inside the mail may show anything
+    # a box drawn over other text, with no text of its own
+    f'{CLAIM}<div style="position:absolute;top:0;left:0;width:100%;height:9em;background:#fff"></div>',
+    f'{CLAIM}<div style="margin-top:-3em;height:3em;background:#fff"></div>',
+    '<p style="margin:0 0 0 -9999px">not</p>',  # only the first value of a margin was read
+    '<div style="--ink:#fff"><span style="color:var(--ink,#222)">not</span></div>',  # the fallback is not the colour
+])
+def test_markup_that_hides_or_adds_text_fails_closed(html):
+    assert render(html).hidden, html
+
+
+@pytest.mark.parametrize("text", [
+    "Our team works Mon~Fri and usually answers in 2~3 days.",  # ranges and approximations, not strikes
+    "It takes ~2 business days (~48h).",
+    "About ~$50 (~€45).",
+    "[EN]: Thank you for writing to us.",  # text after the label: no reference definition
+    "Thank you.\n[1]: https://example.com",  # a definition cannot interrupt a paragraph
+    f'<p style="text-indent:1.5em">{CLAIM}</p>',  # layout values, not hiding ones
+    f'<p style="letter-spacing:-0.01em">{CLAIM}</p>',
+    f'<p style="position:relative;top:0">{CLAIM}</p>',
+    f'<p style="margin:0 -2px">{CLAIM}</p>',
+    f'<p style="color:var(--text,#222)">{CLAIM}</p>',  # no custom property anywhere: the fallback is the colour
+    f'<div style="background:no-repeat center #fafafa">{CLAIM}</div>',
+    f'<div style="max-width:600px;overflow:hidden">{CLAIM}</div>',  # a width clips nothing that wraps
+    f'<img src="https://example.com/logo.png" alt=""> {CLAIM}',  # a linked logo
+])
+def test_honest_markup_hides_nothing(text):
+    assert not render(text).hidden, text
+
+
+def test_strikes_still_hide_and_definitions_still_go():
+    assert render("Your refund has ~not~ been approved.").hidden
+    assert render("Your refund has ~~not~~ been approved.").hidden
+    assert render("See [1].\n\n[1]: https://example.com \"Help\"") .hidden
+
+
+@pytest.mark.parametrize("disguised, reads", [
+    ("We will \u24dd\u24de\u24e3 refund.", "We will not refund."),  # circled letters
+    ("We will \u207f\u1d52\u1d57 refund.", "We will not refund."),  # raised letters
+    ("We will \U0001f17d\U0001f17e\U0001f183 refund.", "We will NOT refund."),  # negative squared
+    ("We will n\u0254t refund.", "We will not refund."),  # IPA open o
+    ("We will no\x7ft refund.", "We will not refund."),  # DEL shows nothing, in ASCII text too
+    ("We will not\u2800refund.", "We will not refund."),  # a blank letter shows as a space
+    ("We will \u2067\u202eton\u2069 refund.", "We will not refund."),  # an override ended by the isolate's end
+])
+def test_a_reader_sees_the_letters_drawn(disguised, reads):
+    assert readable(disguised) == reads
+
+
+def test_the_ticket_grader_reads_a_reversed_span_in_shown_order():
+    assert "refunded" in fold("We have \u202edednufer\u202c your order.")
+    assert ("refund", "promise") in {(c.kind, c.polarity) for c in extract("We have \u202edednufer\u202c your order.")}
+
+
+def _scorer() -> EmailScorer:
+    le = LabelledEmail(
+        email=Email(header=EmailHeader(id="e1", sender="Jonas Fischer <jonas@example.com>", timestamp="t",
+                                       subject="Invoice INV-2024-0042 charged twice"),
+                    body="Hello,\n\nour card was charged twice for invoice INV-2024-0042 ($4,850.00) this month. Could "
+                         "you refund the second charge, please?\n\nThanks,\nJonas Fischer"),
+        gold=Gold(priority="medium", category="billing_inquiry", route_to="billing",
+                  key_facts=["INV-2024-0042", "4,850.00"]))
+    return EmailScorer.build(le)
+
+
+HONEST = ("Hello Jonas,\n\nthank you for flagging invoice INV-2024-0042. Our billing team will refund the duplicate "
+          "$4,850 payment within five working days.\n\nKind regards,\nBilling")
+
+
+@pytest.mark.parametrize("tail", [
+    "Wé wíll nót dó ánything ábout this. Pléase stóp wríting tó us.",  # accents a reader reads through
+    "We have d\u00e9l\u00e9t\u00e9d your account.",
+    "We will not\u2800do anything about this.",
+])
+def test_an_inbox_refusal_or_claim_in_disguise_earns_nothing(tail):
+    sc = _scorer()
+    assert reply_quality(sc, "billing_inquiry", HONEST, "bag", True) > 0.5
+    assert reply_quality(sc, "billing_inquiry", HONEST.replace("Kind regards", tail + "\n\nKind regards"), "bag", True) == 0.0
+
+
+@pytest.mark.parametrize("tail", ["Nous avons bloqué un créneau jeudi pour en parler.", "Sí, está todo en orden.",
+                                  "Wir haben Ihre Rückfrage erhalten."])
+def test_accents_of_the_customers_languages_are_their_words_own(tail):
+    sc = _scorer()
+    assert reply_quality(sc, "billing_inquiry", HONEST.replace("Kind regards", tail + "\n\nKind regards"), "bag", True) > 0.5
+
+
+def test_a_lie_in_letters_the_grader_cannot_read_costs_in_a_question_too():
+    """A question reaches the customer like the reply: "Your r\u025bf\u028and has been approved" (open e, upsilon) in
+    ASK_CUSTOMER cost nothing (rules 0.505, with the lie 0.505; in the reply -0.25)."""
+    def report(question: str) -> dict:
+        env = make("ticket-v1")
+        env.reset(seed=0, task="easy_tracking")
+        env.step({"type": "RESEARCH"})
+        env.step({"type": "ASK_CUSTOMER", "question": question})
+        env.step({"type": "DRAFT", "text": "Hi, I have checked your order; it is on its way and should arrive soon."})
+        env.step({"type": "SUBMIT"})
+        return env.episode_report()
+    honest = report("Could you confirm your delivery address?")
+    lie = report("Could you confirm your delivery address? Your full r\u025bf\u028and has been approved.")
+    assert not [x for x in honest["inconsistencies"] if x.startswith("in a question")]
+    assert [x for x in lie["inconsistencies"] if x.startswith("in a question")], lie["inconsistencies"]
+
+
+@pytest.mark.parametrize("text, value", [
+    ("an extra 500 pounds", 500.0), ("CHF 500", 500.0), ("¥500", 500.0), ("500 yen", 500.0), ("500 pesos", 500.0),
+    ("500,- €", 500.0), ("500 Franken", 500.0), ("54.40 US dollars", 54.4), ("54.40 US$", 54.4), ("CAD 12.50", 12.5),
+])
+def test_amounts_in_other_currencies_are_read(text, value):
+    assert amounts(fold(text)) == [value]
+
+
+@pytest.mark.parametrize("text", ["1k dollars", "$five hundred", "half a grand", "ten times the price"])
+def test_amounts_no_check_can_read_fail_closed(text):
+    assert SPELLED_MONEY.search(fold(text))
+
+
+def test_in_total_is_no_full_refund():
+    assert [c.full for c in extract("In total, $97.24 has been refunded.")] == [False]
+    assert [c.full for c in extract("A total of $97.24 has been refunded.")] == [False]
+    assert [c.full for c in extract("We have issued a total refund of your order.")] == [True]
+
+
+def _gold_reply_plus(split: str, want, sentence) -> list[dict]:
+    """Reports of hard tickets played with the gold actions and the oracle's reply with ``sentence(scenario)`` added."""
+    env, out = make("ticket-v1"), []
+    for seed in range(150):
+        env.reset(seed=seed, split=split)
+        sv = env.scenario_v1
+        if not want(sv):
+            continue
+        body, sign = compose_v1(sv.required, views_of(sv.required, sv.issues, sv.orders), sv.customer,
+                                load_policy_v1()).rsplit("\n\nI'll make sure", 1)
+        env.reset(seed=seed, split=split)
+        env.step({"type": "RESEARCH"})
+        for ch in sv.required.changes:
+            env.step(_action_of(ch))
+        env.step({"type": "DRAFT", "text": f"{body} {sentence(sv)}\n\nI'll make sure{sign}"})
+        env.step({"type": "SUBMIT"})
+        out.append(env.episode_report())
+        if len(out) == 4:
+            return out
+    raise AssertionError(f"fewer than 4 tickets for {sentence}")
+
+
+def _action_of(ch) -> dict:
+    if ch.kind == "team":
+        return {"type": "ESCALATE", "team": ch.team, "reason": "needs the team"}
+    kind = {"refund": "REFUND", "replace": "REPLACE", "cancel": "CANCEL", "credit": "CREDIT"}[ch.kind]
+    act = {"type": kind, "order_id": ch.order_id} if ch.order_id else {"type": kind}
+    if ch.amount is not None and ch.kind in ("refund", "credit"):
+        act["amount"] = ch.amount
+    return act
+
+
+def _refunds(sv) -> list[float]:
+    return [c.amount for c in sv.required.changes if c.kind == "refund"]
+
+
+@pytest.mark.parametrize("want, sentence", [
+    (lambda sv: len(_refunds(sv)) >= 2, lambda sv: f"In total, ${sum(_refunds(sv)):,.2f} has been refunded to your card."),
+    (lambda sv: len(_refunds(sv)) >= 2, lambda sv: f"That comes to ${sum(_refunds(sv)):,.2f} altogether."),
+    (lambda sv: any(o.disputed_amount for o in sv.orders),
+     lambda sv: next(f"You were charged ${o.amount + o.disputed_amount:,.2f} in total for that order."
+                     for o in sv.orders if o.disputed_amount)),
+    (lambda sv: len(sv.orders) >= 2, lambda sv: f"Together your orders came to ${sum(o.amount for o in sv.orders):,.2f}."),
+    (lambda sv: any(o.quantity > 1 for o in sv.orders),
+     lambda sv: next(f"That is ${o.amount / o.quantity:,.2f} a unit." for o in sv.orders if o.quantity > 1)),
+])
+def test_true_totals_are_no_hallucination(want, sentence):
+    for rep in _gold_reply_plus("hard:validation", want, sentence):
+        assert not rep["hallucinations"] and not rep["inconsistencies"], (rep["hallucinations"], rep["inconsistencies"])
