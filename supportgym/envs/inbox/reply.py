@@ -737,6 +737,7 @@ def _undisguised(reply: str) -> str:
 
 
 _NO_BLANKS = dict.fromkeys(map(ord, BLANK))
+_BLANK_RE = re.compile(f"[{''.join(sorted(BLANK))}]")
 
 
 def _bare(word: str) -> str:
@@ -797,7 +798,8 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
         reply = readable(view.text)
         # a blank letter shows as a space ("not\u2800our" reads "not our"), and inside a word it may be read past
         # ("ref\u2800unded"): the refusal and claim checks read both
-        if any(c in BLANK for c in view.text) and _refuses_or_claims(readable(view.text.translate(_NO_BLANKS))):
+        if not view.text.isascii() and _BLANK_RE.search(view.text) \
+                and _refuses_or_claims(readable(view.text.translate(_NO_BLANKS))):
             return 0.0
         # a refusal or claim in disguise a reader still reads (decomposed accents, "n o t", "no-\nt", "n0t")
         plain = _undisguised(reply)
