@@ -49,6 +49,15 @@ def test_eval_refuses_to_count_an_instance_twice(args, needle):
     assert r.exit_code == 2 and needle in _said(r), r.output
 
 
+@pytest.mark.parametrize("args, needle", [
+    (["--env", "tooldesk", "--split", "test", "--size", "5"], "--size 5: tooldesk-v2 refuses it"),
+    (["--env", "inbox", "--split", "test", "--size", "20000"], "--size 20000: inbox-v1 refuses it"),
+])
+def test_eval_names_its_own_option_when_the_env_refuses_it(args, needle):
+    r = run("eval", *args)
+    assert r.exit_code == 2 and needle in _said(r), r.output
+
+
 def test_eval_repeats_a_fixed_task_for_a_stochastic_agent():
     # each seed of the random agent is another trial of the same task: no error
     assert run("eval", "--env", "inbox", "--agent", "random", "--episodes", "2").exit_code == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import warnings
 from pathlib import Path
@@ -15,7 +16,7 @@ from rich.table import Table
 from ..agents import agent_names, agent_takes
 from ..core.errors import ConfigError
 from ..core.io import check_output_file, write_json_atomic
-from ..core.registry import spec
+from ..core.registry import make, spec
 from ..envs.inbox.importers import ImportNote, load_emails, parse_gold_option
 from ..eval.bench import MAX_EPISODES, holds, stochastic_agent, task_instances
 from ..eval.formatting import counts_as_ints, format_value, shown
@@ -125,7 +126,7 @@ def eval_command(
     base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible endpoint for the llm agent"),
     model: Optional[str] = typer.Option(None, help="model name or local path for the llm agent"),
     out: Optional[Path] = typer.Option(None, help="write results JSON here (atomically)"),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar (it is off anyway when stderr is not a terminal)"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar (it is off anyway when stderr is not a terminal), nor the model libraries' bars and notes"),
 ) -> None:
     """Evaluate AGENT on ENV and print mean reward, score and per-field metrics."""
     env_spec = spec(env)
@@ -151,6 +152,14 @@ def eval_command(
         if gold:
             raise ConfigError("--gold labels imported mail: use it together with --emails")
         specs = episode_specs(task=task, split=split, episodes=episodes, seed=seed, **options)
+        if options:  # said in the command's terms ("--size"), not the reset's option names (review of 5 Dec)
+            probe = make(env_id)
+            try:
+                probe.reset(seed=seed, task=specs[0].task if specs else task, **options)
+            except ConfigError as err:
+                raise ConfigError(f"--size {size}: {env_id} refuses it ({err})") from None
+            finally:
+                probe.close()
         # no --task and no --split: the env's own default, which may be a fixed task (tooldesk's benchmark)
         chosen = task or (f"split:{split}" if split else env_spec.env_class().resolve_task(None))
         n = task_instances(env_spec.env_class(), chosen) if not chosen.startswith("split:") else None
@@ -167,6 +176,9 @@ def eval_command(
                 raise ConfigError(f"--{key.replace('_', '-')}: agent {agent!r} of {env_spec.name} takes none; "
                                   f"allowed with: {', '.join(takers) or 'no agent of this env'}")
             agent_kwargs[key] = value
+    if quiet:  # the model-backed agents' libraries draw bars and notes of their own (review of 5 Dec)
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+        os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TimeRemainingColumn())
     with Progress(*columns, console=err_console, transient=True,

@@ -175,7 +175,8 @@ class Environment(ABC, Generic[ActT, ObsT, StateT]):
             return task
         if task not in cls.tasks:
             raise UnknownTaskError(expected(f"{cls.name}: task", task, list(cls.tasks),
-                                            f"Splits go in split=<name> (--split in the CLI): {', '.join(cls.splits)}"))
+                                            f"Splits go in split=<name> (--split in the CLI; task=split:<name> where only a task is "
+                                            f"taken, as the dashboard's /run): {', '.join(cls.splits)}"))
         return task
 
     @classmethod
