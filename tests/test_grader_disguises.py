@@ -34,7 +34,7 @@ CLAIM = "We have refunded your order and your account is active."
     "Your refund has <meter>not</meter> been approved.",  # a bar, not its text
     "Your refund has <progress>not</progress> been approved.",
     '<iframe srcdoc="<p>We refunded you.</p>"></iframe> Thanks.',
-    '<img src="data:image/png;base64,iVBORw0KGgo="> Thanks.',  # an image drawn inside the mail may show anything
+'<img src="x.png" alt="We refunded you."> Thanks.',  # alt text: shown where images are blocked
     # a box drawn over other text, with no text of its own
     f'{CLAIM}<div style="position:absolute;top:0;left:0;width:100%;height:9em;background:#fff"></div>',
     f'{CLAIM}<div style="margin-top:-3em;height:3em;background:#fff"></div>',
@@ -59,9 +59,53 @@ def test_markup_that_hides_or_adds_text_fails_closed(html):
     f'<div style="background:no-repeat center #fafafa">{CLAIM}</div>',
     f'<div style="max-width:600px;overflow:hidden">{CLAIM}</div>',  # a width clips nothing that wraps
     f'<img src="https://example.com/logo.png" alt=""> {CLAIM}',  # a linked logo
+    f'<img src="data:image/png;base64,iVBORw0KGgo=" alt=""> {CLAIM}',  # an inline signature logo: an image all the same
 ])
 def test_honest_markup_hides_nothing(text):
     assert not render(text).hidden, text
+
+
+ROUND2_HIDDEN = [
+    # the second red team of the same day, against the first fixes
+    "We have \u202e\u202drefunded\u202c\u202c your order.",  # an LRO inside an RLO shows "refunded" as written
+    "\u2067We\u200fhave\u200frefunded\u2069 your order.",  # RLMs between words in a right-to-left isolate
+    "We have n\u0336o\u0336t\u0336 refunded you.",  # struck through by combining overlays
+    '<q style="quotes:\'We refunded you. \' \'\'"></q>Thanks.',
+    '<div style="display:flex;flex-direction:row-reverse"><span>refunded</span><span>have not</span></div>',
+    '<span style="order:2">not</span><span style="order:1">refunded</span>',
+    '<span style="float:right">not</span> refunded',
+    '<div style="display:grid"><span style="grid-column:2">not</span><span style="grid-column:1">x</span></div>',
+    '<p dir="rtl">We have refunded your order</p>', '<table dir="rtl"><tr><td>not</td><td>refunded</td></tr></table>',
+    '<style>body{color:#fff;background:#000}</style><p>We have <span style="background:#fff">not</span> deleted it.</p>',
+    '<style>span{font-size:45%}</style><p style="font-size:10px">We have <span>not</span> deleted it.</p>',
+    '<span style="position:relative;inset-inline-start:-999px">not</span>',
+    '<span style="background-image:linear-gradient(#000,#000)">not</span>',
+    '<span style="color:Field">not</span>', '<span style="color:cyan;background:aqua">not</span>',
+    '<span style="display:inline-block;inline-size:0;overflow:hidden">not</span>',
+    '<span style="font-family:Webdings">not</span>', '<span style="font-size-adjust:0.01">not</span>',
+    '<span style="offset-path:path(\'M 0 0 L 900 900\')">not</span>',
+    '<div style="white-space:nowrap;overflow:hidden;width:80px">We have refunded your order. Unfortunately we cannot '
+    'refund this order.</div>',  # the end of a line longer than its box is cut off
+]
+
+
+@pytest.mark.parametrize("html", ROUND2_HIDDEN)
+def test_text_reordered_restyled_or_cut_fails_closed(html):
+    assert render(html).hidden, html
+
+
+@pytest.mark.parametrize("html", [
+    '<style>.clearfix::after{content:"";display:table}</style><div class="clearfix">Thanks, we refunded you.</div>',
+    "<style>@import url('https://fonts.googleapis.com/css?family=Roboto');</style><p>Thanks, we refunded you.</p>",
+    '<img src="data:image/png;base64,iVBORw0KGgo=" alt=""><p>Thanks, we refunded you.</p>',
+    "<ul style=\"list-style-type:'\u2713 '\"><li>Thanks, we refunded you.</li></ul>",
+    '<div style="white-space:nowrap;overflow:hidden;text-overflow:ellipsis;width:300px">Re: your refund</div>',
+    '<style>.hide-mobile{display:none}</style><p class="hide-mobile"></p><p class="body">Thanks, we refunded you.</p>',
+    "<style>hr{height:1px;border:0}</style><p>Thanks, we refunded you.</p><hr>",
+    "<!--[if mso]><table><tr><td><![endif]--><p>Thanks, we refunded you.</p><!--[if mso]></td></tr></table><![endif]-->",
+])
+def test_honest_templates_of_the_second_red_team_hide_nothing(html):
+    assert not render(html).hidden, html
 
 
 def test_strikes_still_hide_and_definitions_still_go():
@@ -78,6 +122,11 @@ def test_strikes_still_hide_and_definitions_still_go():
     ("We will no\x7ft refund.", "We will not refund."),  # DEL shows nothing, in ASCII text too
     ("We will not\u2800refund.", "We will not refund."),  # a blank letter shows as a space
     ("We will \u2067\u202eton\u2069 refund.", "We will not refund."),  # an override ended by the isolate's end
+    # the second red team: letters drawn with a stroke, bar or hook, parenthesized, Osage and barred Cyrillic o
+    ("We will n\u00f8t refund.", "We will not refund."), ("We will no\u0167 refund.", "We will not refund."),
+    ("We will \u24a9\u24aa\u24af refund.", "We will not refund."), ("We will n\u04e9t refund.", "We will not refund."),
+    ("We will \u019eo\u01ad refund.", "We will not refund."), ("We will n\U000104eat refund.", "We will not refund."),
+    ("Спасибо, Grüße", "Спасибо, Grüße"),  # a word of another script, and accents, as written
 ])
 def test_a_reader_sees_the_letters_drawn(disguised, reads):
     assert readable(disguised) == reads
@@ -105,6 +154,8 @@ HONEST = ("Hello Jonas,\n\nthank you for flagging invoice INV-2024-0042. Our bil
 
 @pytest.mark.parametrize("tail", [
     "Wé wíll nót dó ánything ábout this. Pléase stóp wríting tó us.",  # accents a reader reads through
+    "We will n\u03cct do anything about this.",  # a Greek omicron under its accent
+    "We will n\u00f8t do anything about this.",
     "We have d\u00e9l\u00e9t\u00e9d your account.",
     "We will not\u2800do anything about this.",
 ])
@@ -139,7 +190,7 @@ def test_a_lie_in_letters_the_grader_cannot_read_costs_in_a_question_too():
 
 
 @pytest.mark.parametrize("text, value", [
-    ("an extra 500 pounds", 500.0), ("CHF 500", 500.0), ("¥500", 500.0), ("500 yen", 500.0), ("500 pesos", 500.0),
+    ("an extra 500 pounds sterling", 500.0), ("CHF 500", 500.0), ("¥500", 500.0), ("500 yen", 500.0), ("500 pesos", 500.0),
     ("500,- €", 500.0), ("500 Franken", 500.0), ("54.40 US dollars", 54.4), ("54.40 US$", 54.4), ("CAD 12.50", 12.5),
 ])
 def test_amounts_in_other_currencies_are_read(text, value):
@@ -154,7 +205,15 @@ def test_amounts_no_check_can_read_fail_closed(text):
 def test_in_total_is_no_full_refund():
     assert [c.full for c in extract("In total, $97.24 has been refunded.")] == [False]
     assert [c.full for c in extract("A total of $97.24 has been refunded.")] == [False]
-    assert [c.full for c in extract("We have issued a total refund of your order.")] == [True]
+    assert [c.full for c in extract("Your total refund is $54.40.")] == [False]
+    for full in ("We have issued a total refund of your order.", "The total of your order has been refunded.",
+                 "Your order has been refunded in total.", "Your order has been fully refunded."):
+        assert [c.full for c in extract(full)] == [True], full
+
+
+def test_weights_and_grand_totals_are_no_amounts_in_words():
+    assert amounts(fold("Your parcel weighed 12 pounds.")) == []
+    assert not SPELLED_MONEY.search(fold("That makes a grand total of $64.00 refunded."))
 
 
 def _gold_reply_plus(split: str, want, sentence) -> list[dict]:
@@ -206,3 +265,35 @@ def _refunds(sv) -> list[float]:
 def test_true_totals_are_no_hallucination(want, sentence):
     for rep in _gold_reply_plus("hard:validation", want, sentence):
         assert not rep["hallucinations"] and not rep["inconsistencies"], (rep["hallucinations"], rep["inconsistencies"])
+
+
+def test_a_refund_and_a_credit_together_are_no_refund_of_their_sum():
+    """"In total, $X has been refunded" where X is a refund and a store credit together: false (second red team)."""
+    env = make("ticket-v1")
+    for seed in range(300):
+        env.reset(seed=seed, split="hard:validation")
+        sv = env.scenario_v1
+        kinds = {c.kind: c.amount for c in sv.required.changes if c.amount}
+        if "refund" in kinds and "credit" in kinds and len([c for c in sv.required.changes if c.amount]) == 2:
+            break
+    else:
+        raise AssertionError("no ticket with one refund and one credit")
+    both = kinds["refund"] + kinds["credit"]
+    rep = _gold_reply_plus_one(env, seed, f"In total, ${both:,.2f} has been refunded to your card.")
+    assert rep["inconsistencies"], rep
+    rep = _gold_reply_plus_one(env, seed, f"Altogether you receive ${both:,.2f}.")
+    assert not rep["hallucinations"], rep["hallucinations"]
+
+
+def _gold_reply_plus_one(env, seed: int, sentence: str) -> dict:
+    env.reset(seed=seed, split="hard:validation")
+    sv = env.scenario_v1
+    body, sign = compose_v1(sv.required, views_of(sv.required, sv.issues, sv.orders), sv.customer,
+                            load_policy_v1()).rsplit("\n\nI'll make sure", 1)
+    env.reset(seed=seed, split="hard:validation")
+    env.step({"type": "RESEARCH"})
+    for ch in sv.required.changes:
+        env.step(_action_of(ch))
+    env.step({"type": "DRAFT", "text": f"{body} {sentence}\n\nI'll make sure{sign}"})
+    env.step({"type": "SUBMIT"})
+    return env.episode_report()

@@ -750,7 +750,8 @@ def _unaccented(text: str) -> str:
     other languages are their words' own, and the checks' phrases hold them. Only the refusal and false-claim checks
     read it, beside the text as written."""
     targets = _disguise_targets()
-    return _ACCENTED_WORD.sub(lambda m: b if (b := _bare(m.group(0))).lower() in targets else m.group(0), text)
+    # read again once bare: "nόt" is a Greek omicron under its accent
+    return _ACCENTED_WORD.sub(lambda m: b if (b := readable(_bare(m.group(0)))).lower() in targets else m.group(0), text)
 
 
 _ACCENTED_WORD = re.compile(r"[^\W\d_]*[^\W\d_a-zA-Z][^\W\d_]*'?[^\W\d_]*")

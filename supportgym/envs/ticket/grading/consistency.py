@@ -48,17 +48,13 @@ class Consistency:
 
 
 def money_moved(by_kind: dict[str, list[Change]]) -> dict[str, set[float]]:
-    """The amounts a statement of each kind of change may name: each action's, and their totals ("In total, $264.40
-    has been refunded" after refunds of $200.00 and $64.40; "altogether you will receive $X back" of a refund and a
-    credit: red team of 5 Dec, 32nd session, where such true totals cost an honest reply 0.2-0.5)."""
+    """The amounts a statement of each kind of change may name: each action's, and their total ("In total, $264.40
+    has been refunded" after refunds of $200.00 and $64.40: red team of 5 Dec, 32nd session, where such true totals
+    cost an honest reply 0.5). Not a refund's and a credit's together: "$64.00 has been refunded" where part of it was
+    store credit is false (the second red team the same day); that sum is only no hallucination (reward_v1)."""
     out = {k: {round(ch.amount, 2) for ch in v if ch.amount is not None} for k, v in by_kind.items()}
-    totals = {k: round(sum(ch.amount for ch in v if ch.amount is not None), 2) for k, v in by_kind.items()}
-    for k in out:
-        out[k].add(totals[k])
-    if "refund" in out and "credit" in out:
-        both = round(totals["refund"] + totals["credit"], 2)
-        out["refund"].add(both)
-        out["credit"].add(both)
+    for k, v in by_kind.items():
+        out[k].add(round(sum(ch.amount for ch in v if ch.amount is not None), 2))
     return out
 
 

@@ -52,11 +52,13 @@ MAX_NEGATIONS = 2
 # amount check; red team of 5 Dec. "Rs." with its dot: "the RS 232 port" is no amount)
 # (a number is at most 32 characters: "1.1.1.1..." was scanned to its end from each of its digits, 1.5 s a QA step on
 # a 6,000-character draft; red team of 5 Dec)
-#: currencies written before an amount, and after one (red team of 5 Dec, 32nd session: "an extra 500 pounds", "CHF
-#: 500", "¥500", "500,- €" stated a refund no check read, and an honest "54.40 US dollars" told no amount)
+#: currencies written before an amount, and after one (red team of 5 Dec, 32nd session: "CHF 500", "¥500", "500,- €"
+#: stated a refund no check read, and an honest "54.40 US dollars" told no amount). Not "pounds" alone: "your parcel
+#: weighed 12 pounds" is no amount (the second red team the same day)
 _CURRENCY_BEFORE = r"(?:[ac]?\$|usd\s?|€|eur\s?|£|gbp\s?|₹|inr\s?|(?<![a-z])rs\.\s?|¥|jpy\s?|(?<![a-z])(?:cad|aud|chf|sek|nok|dkk)\s?|(?<![a-z])kr\.?\s?)"
-_CURRENCY_AFTER = (r"(?:us\s?\$|\$|usd\b|(?:us\s)?dollars?\b|€|eur\b|euros?\b|dolares\b|dolar\b|dollari\b|£|gbp\b|pounds?\b"
+_CURRENCY_AFTER = (r"(?:us\s?\$|\$|usd\b|(?:us\s)?dollars?\b|€|eur\b|euros?\b|dolares\b|dolar\b|dollari\b|£|gbp\b"
                    r"|quid\b|₹|inr\b|rupees?\b|reais\b|brl\b|bucks\b|¥|yen\b|jpy\b|pesos?\b|cad\b|aud\b|chf\b|francs?\b"
+    r"|pounds?\s+sterling\b"
                    r"|franken\b|kr\b|kronor\b|kroner\b|sek\b|nok\b|dkk\b)")
 _MONEY = re.compile(
     rf"{_CURRENCY_BEFORE}\s?(\d[\d,.]{{0,30}}\d|\d)"
@@ -71,7 +73,8 @@ SPELLED_MONEY = re.compile(
     r"(?:dollars|bucks|euros|pounds|reais|rupees|dolares|quid|yen|pesos|francs|franken|grand)\b"
     # "$five hundred", "1k dollars", "$2k", "half a grand"
     r"|[$€£¥]\s?(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty|hundred|thousand)\b"
-    r"|\b\d+(?:[.,]\d+)?\s?k\s?(?:dollars|bucks|euros|pounds|usd|eur)\b|[$€£¥]\s?\d+(?:[.,]\d+)?k\b|\b(?:a|half a) grand\b"
+    r"|\b\d+(?:[.,]\d+)?\s?k\s?(?:dollars|bucks|euros|pounds|usd|eur)\b|[$€£¥]\s?\d+(?:[.,]\d+)?k\b"
+    r"|\b(?:a|half a) grand\b(?!\s+total)"
     # a multiple of what was paid in its comparative frame only: "die doppelte Abbuchung des Betrags" is the double
     # charge that is refunded, and "the five-dollar shipping fee" a fee (review of 5 Dec)
     r"|\b(?:twice|double|triple|quadruple|(?:[a-z]+|\d+) times) (?:the|what|your) (?:amount|price|sum|total|you paid)\b"

@@ -152,6 +152,9 @@ def derived_amounts(orders: Sequence[OrderV1], changes: Iterable[Change]) -> set
     for ch in changes:
         by_kind.setdefault(ch.kind, []).append(ch)
     out = {x for v in money_moved(by_kind).values() for x in v}
+    refunds, credits = (sum(ch.amount for ch in by_kind.get(k, ()) if ch.amount is not None) for k in ("refund", "credit"))
+    if refunds and credits:
+        out.add(round(refunds + credits, 2))  # "altogether you receive $X back" (a refund and a credit)
     prices = [o.amount for o in orders]
     if len(prices) <= 6:
         out |= {round(sum(c), 2) for n in range(2, len(prices) + 1) for c in combinations(prices, n)}

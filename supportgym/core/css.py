@@ -1,0 +1,464 @@
+"""CSS as a mail client applies it to a reply's text: whether the text can be read (colour against its background,
+size, opacity), and whether a style hides it, moves it, clips it, reorders it or adds text of its own.
+
+A style the reading cannot work out (an escape, an unknown colour, a computed value) counts as hiding: the graders fail
+closed on it (markup.py). Inline styles, presentational attributes and a document's style sheets are read; a sheet's
+rules are applied by their subject (the last compound of the selector: a tag, classes, an id), which over-applies a
+rule with ancestors or pseudo-classes rather than miss it (red team of 5 Dec, 32nd session: only class and id rules
+were applied, to every element with a class, and "body{color:#fff}" under an inline white background was read black).
+"""
+
+from __future__ import annotations
+
+import colorsys
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+#: valid display values: one but none overrides the [hidden] attribute's display:none ("display:hidden" does not)
+_DISPLAYS = frozenset(("none", "block", "inline", "inline-block", "flex", "inline-flex", "grid", "inline-grid", "contents",
+                       "table", "list-item", "flow-root", "inherit", "initial", "unset", "revert"))
+
+_CSS_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)")
+def _hex(h: str) -> tuple[int, int, int]:
+    return int(h[1:3], 16), int(h[3:5], 16), int(h[5:7], 16)
+
+
+#: the CSS named colours; "inherit" and "currentcolor" are the text's own, and a system colour other than Canvas and
+#: CanvasText (Field, Window, ButtonFace ...) depends on the reader's system: unknowable (red team of 5 Dec, 32nd
+#: session: "cyan", "khaki" and system colours read as the text's own)
+_NAMED: dict[str, tuple[int, int, int] | None] = {
+    **{k: _hex(v) for k, v in json.loads((Path(__file__).parent / "data" / "css_colours.json").read_text(
+        encoding="utf-8"))["colours"].items()},
+    "canvas": (255, 255, 255), "canvastext": (0, 0, 0), "initial": (0, 0, 0), "inherit": None, "currentcolor": None,
+    "unset": None, "revert": None}
+RGB = tuple[float, float, float]
+#: default text colour and background of a mail client, and its font size (px)
+INK, PAPER, FONT_PX = (0.0, 0.0, 0.0), (255.0, 255.0, 255.0), 16.0
+#: what a reader cannot read: text under this size (px), under this opacity, under this contrast with its background
+MIN_FONT_PX, MIN_OPACITY, MIN_CONTRAST = 6.0, 0.3, 1.5
+
+
+class Unknowable(Exception):
+    """A style the reader cannot work out (an escape, an unknown colour form): its text counts as hidden."""
+
+
+def _colour(value: str) -> RGB | None | str:
+    """An RGB colour, None for one that inherits, or "transparent" (alpha under MIN_OPACITY)."""
+    v = value.strip().lower()
+    if v in _NAMED:
+        return _NAMED[v]
+    if v == "transparent":
+        return "transparent"
+    if v.startswith("#") and len(v) in (4, 5, 7, 9) and all(c in "0123456789abcdef" for c in v[1:]):
+        h = v[1:]
+        digits = [h[i] * 2 for i in range(len(h))] if len(h) in (3, 4) else [h[i:i + 2] for i in range(0, len(h), 2)]
+        if len(digits) == 4 and int(digits[3], 16) / 255 < MIN_OPACITY:
+            return "transparent"
+        return (float(int(digits[0], 16)), float(int(digits[1], 16)), float(int(digits[2], 16)))
+    gradient = re.fullmatch(r"(?:repeating-)?(?:linear|radial|conic)-gradient\((.*)\)", v)
+    if gradient:  # a gradient background: its last colour stop
+        return _colour(re.split(r",(?![^(]*\))", gradient.group(1))[-1].split()[0])
+    m = re.fullmatch(r"(rgba?|hsla?)\((.*)\)", v)
+    if m is None:
+        raise Unknowable(value)
+    parts = [x for x in re.split(r"[\s,/]+", m.group(2).strip()) if x]
+    if len(parts) not in (3, 4):
+        raise Unknowable(value)
+
+    def num(x: str, scale: float) -> float:
+        return float(x[:-1]) * scale / 100 if x.endswith("%") else float(x.rstrip("deg"))
+    try:
+        if len(parts) == 4 and num(parts[3], 1.0) < MIN_OPACITY:
+            return "transparent"
+        if m.group(1).startswith("rgb"):
+            return (num(parts[0], 255), num(parts[1], 255), num(parts[2], 255))
+        h, sat, light = num(parts[0], 1) % 360 / 360, num(parts[1], 1), num(parts[2], 1)
+    except ValueError as err:
+        raise Unknowable(value) from err
+    r, g, b = colorsys.hls_to_rgb(h, light, sat)
+    return (r * 255, g * 255, b * 255)
+
+
+def _luminance(c: RGB) -> float:
+    def lin(x: float) -> float:
+        x = min(max(x / 255, 0.0), 1.0)
+        return x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4
+    return 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2])
+
+
+def contrast(a: RGB, b: RGB) -> float:
+    """WCAG contrast ratio of two colours (1: the same, 21: black on white)."""
+    la, lb = sorted((_luminance(a), _luminance(b)))
+    return (lb + 0.05) / (la + 0.05)
+
+
+def _px(value: str, parent_px: float) -> float:
+    """A CSS length as px, relative to the parent's font size; raises Unknowable for a form not worked out."""
+    v = value.strip().lower()
+    keywords = {"xx-small": 9, "x-small": 10, "small": 13, "medium": 16, "large": 18, "x-large": 24, "xx-large": 32,
+                "smaller": parent_px * 0.8, "larger": parent_px * 1.2, "inherit": parent_px, "initial": 16}
+    if v in keywords:
+        return float(keywords[v])
+    m = _NUMBER.match(v)
+    if m is None:
+        raise Unknowable(value)
+    n, unit = float(m.group(0)), v[m.end():].strip()
+    scale = {"px": 1, "": 1, "pt": 4 / 3, "pc": 16, "em": parent_px, "rem": 16, "%": parent_px / 100,
+             "ex": parent_px / 2, "ch": parent_px / 2, "in": 96, "cm": 37.8, "mm": 3.78, "q": 0.945,
+             "vw": 6.4, "vh": 4.8, "vmin": 4.8, "vmax": 6.4}
+    if unit not in scale:
+        raise Unknowable(value)
+    return n * scale[unit]
+
+
+#: a custom property's value with its fallback: ``var(--ink, #222)``
+_VAR = re.compile(r"var\(\s*--[\w-]+\s*(?:,\s*((?:[^()]|\([^()]*\))*))?\)")
+#: a declaration of a custom property, in an inline style or a style sheet: ``--ink: #fff``
+CUSTOM_PROPERTY = re.compile(r"--[\w-]+\s*:")
+
+
+def _declarations(style: str, custom: bool = False) -> list[tuple[str, str]]:
+    """An inline style's (name, value) pairs, lower-cased. ``custom``: the document declares custom properties, so a
+    ``var()`` may stand for anything; without any, a ``var()`` is its fallback (or unset: inherited)."""
+    if "\\" in style or "expression(" in style.lower():
+        raise Unknowable(style)  # CSS escapes ("display:n\one") and computed values are not worked out here
+    out = []
+    for part in _CSS_COMMENT.sub("", style).split(";"):
+        name, _, value = part.partition(":")
+        name, value = name.strip().lower(), value.lower().replace("!important", "").strip()
+        if not name:
+            continue
+        if "var(" in value:
+            if custom:
+                raise Unknowable(style)
+            value = _VAR.sub(lambda m: m.group(1) or "inherit", value).strip()
+        if "url(" in value:
+            raise Unknowable(style)  # an image, which may show any text (and a background one is no exception)
+        out.append((name, value))
+    return out
+
+
+@dataclass(frozen=True)
+class Look:
+    """What an element's text looks like: its colour, the background under it, its font size and its opacity."""
+
+    ink: RGB = INK
+    paper: RGB = PAPER
+    px: float = FONT_PX
+    opacity: float = 1.0
+
+    def readable(self) -> bool:
+        return self.px >= MIN_FONT_PX and self.opacity >= MIN_OPACITY and contrast(self.ink, self.paper) >= MIN_CONTRAST
+
+
+_LENGTH_KEYWORDS = frozenset(("auto", "inherit", "initial", "unset", "revert", "normal", "none", "each-line", "hanging"))
+
+
+def _lengths(value: str, font_px: float) -> list[float]:
+    """The lengths of a value of one or more ("0 0 0 -9999px"), in px, a percentage of a 600 px mail column;
+    keywords ("auto") are none, and any other form ("calc(...)") is not worked out."""
+    out = []
+    for t in value.split():
+        if t in _LENGTH_KEYWORDS:
+            continue
+        if not _NUMBER.match(t):
+            raise Unknowable(value)
+        out.append(float(t[:-1]) * 6 if t.endswith("%") else _px(t, font_px))
+    return out
+
+
+def _may_cover(decls: list[tuple[str, str]], font_px: float) -> bool:
+    """Can the box be drawn over other text (an empty white box pulled up over a sentence hides it, text or not in the
+    box)? Out of the flow, behind it, or moved further than a line: fail closed."""
+    values = dict(decls)
+    if values.get("position", "") in ("absolute", "fixed") or values.get("z-index", "").startswith("-"):
+        return True
+    return any(name in ("transform", "translate", "-webkit-transform", "offset-path", "offset")
+               and value not in ("none", "initial", "unset")
+               or _moves_out_of_sight(name, value, font_px, values.get("position", "")) for name, value in decls)
+
+
+def covers(style: str, custom: bool) -> bool:
+    """Does an element's style reach beyond its own text: a box drawn over others', or text of the writer's own
+    ("quotes" on an empty <q>, generated content, a list marker)? Then every text of the document may read otherwise."""
+    try:
+        decls = _declarations(style, custom)
+        return _may_cover(decls, FONT_PX) or _adds_text(decls) or any(
+            name.startswith("list-style") and _marker_text(value) for name, value in decls)
+    except Unknowable:
+        return True  # not worked out: it may show or cover anything (an image in a background, a length in calc())
+
+
+def _moves_out_of_sight(name: str, value: str, font_px: float, position: str) -> bool:
+    """Does a declaration move or squeeze the text away? Small values are layout ("letter-spacing:-0.01em",
+    "text-indent:1.5em", "position:relative;top:0", "margin:0 -2px": an honest HTML mail has them, review of 5 Dec,
+    32nd session); large ones, and any offset of an element taken out of the flow, are how text is hidden."""
+    if name == "text-indent":
+        return any(abs(x) >= 6 * font_px for x in _lengths(value, font_px))
+    if name == "letter-spacing":
+        return any(x < -0.2 * font_px for x in _lengths(value, font_px))
+    if name.startswith("margin"):
+        return any(x <= -font_px for x in _lengths(value, font_px))
+    if (name in ("left", "right", "top", "bottom") or name.startswith("inset")) and position not in ("", "static"):
+        if value in ("auto", "initial", "unset", "inherit"):
+            return False
+        lengths = _lengths(value, font_px)
+        # an element taken out of the flow may be put anywhere, over other text too
+        limit = 0.0 if position in ("absolute", "fixed") else font_px
+        return any(abs(x) > limit for x in lengths)
+    return False
+
+
+def _clipped(decls: list[tuple[str, str]], font_px: float) -> bool:
+    """A box that clips what overflows it, and is too low for its text ("max-height:1.3em;overflow:hidden" shows one
+    line), or a line clamp; a width clips only unwrapped text ("white-space:nowrap")."""
+    values = dict(decls)
+    if any(n.endswith("line-clamp") for n in values):
+        return True
+    if not any(values.get(n, "") in ("hidden", "clip") or values.get(n, "").startswith(("hidden ", "clip "))
+               for n in ("overflow", "overflow-x", "overflow-y", "overflow-block", "overflow-inline")):
+        return False
+    return any(n in values and values[n] not in _FREE_SIZES and not values[n].endswith("%")
+               for n in ("height", "max-height", "block-size", "max-block-size"))
+
+
+_FREE_SIZES = ("auto", "none", "initial", "unset", "inherit", "fit-content", "max-content")
+
+
+def unwrapped_width(style: str, custom: bool) -> float | None:
+    """The width (px) of a box that clips a line it does not wrap ("white-space:nowrap;overflow:hidden;width:200px"):
+    how much of its text shows depends on the text's length (markup.py measures it); None for any other box, and
+    +inf for such a box whose width is not worked out (a percentage of a column: the line may be cut anywhere)."""
+    try:
+        values = dict(_declarations(style, custom))
+    except Unknowable:
+        return None
+    if not (values.get("white-space", "").startswith(("nowrap", "pre")) or values.get("text-wrap", "") == "nowrap"):
+        return None
+    if not any(values.get(n, "").split(" ")[0] in ("hidden", "clip")
+               for n in ("overflow", "overflow-x", "overflow-inline")):
+        return None
+    widths = [values[n] for n in ("width", "max-width", "inline-size", "max-inline-size")
+              if n in values and values[n] not in _FREE_SIZES]
+    if not widths:
+        return float("inf") if "display" in values and "inline" not in values["display"] else None
+    try:
+        return min(float(w[:-1]) * 6 if w.endswith("%") else _px(w, FONT_PX) for w in widths)
+    except Unknowable:
+        return 0.0
+
+
+#: fonts that draw pictures for letters
+_SYMBOL_FONTS = re.compile(r"\b(?:webdings|wingdings\w*|symbol|zapf\s*dingbats|dingbats|marlett)\b")
+
+
+def styled(style: str, parent: Look, custom: bool = False) -> tuple[Look, bool]:
+    """The element's look under its inline style, and whether the style hides its text outright (any hiding
+    declaration counts, whatever comes after it: "display:none!important;display:inline" shows nothing).
+    ``custom``: see :func:`_declarations`."""
+    ink, paper, px, opacity = parent.ink, parent.paper, parent.px, parent.opacity
+    try:
+        decls = _declarations(style, custom)
+        position = dict(decls).get("position", "")
+        if _clipped(decls, max(px, FONT_PX)):
+            return parent, True
+        for name, value in decls:
+            if ((name == "display" and value == "none") or (name == "visibility" and value in ("hidden", "collapse"))
+                    or (name == "content-visibility" and value == "hidden")
+                    or (name == "text-decoration" or name == "text-decoration-line") and "line-through" in value
+                    or name in ("clip", "clip-path", "mask", "filter", "transform", "scale", "translate", "rotate",
+                                "zoom", "perspective", "-webkit-mask", "-webkit-transform")
+                    and value not in ("none", "initial", "unset", "auto", "0", "normal", "1")
+                    # text of the writer's own that is no text of the element: generated content, quotation marks
+                    # ("quotes" on a <q>), a list marker ("list-style-type:'We refunded you'"; a "✓ " is none)
+                    or name in ("content", "quotes") and _shows_text(value)
+                    or name.startswith("list-style") and _marker_text(value)
+                    # text drawn in another order than written: "<span style='unicode-bidi:bidi-override;
+                    # direction:rtl'>ton</span>" shows "not", and so do reordered boxes ("order", "row-reverse",
+                    # floats, grid placement) of words
+                    or name == "unicode-bidi" and "override" in value
+                    or name == "direction" and value == "rtl"
+                    or name == "order" and value not in ("0", "initial", "unset", "inherit")
+                    or name in ("flex-direction", "flex-flow") and "reverse" in value
+                    or name == "float" and value not in ("none", "initial", "unset", "inherit")
+                    or name.startswith("grid-") and name not in ("grid-gap", "grid-column-gap", "grid-row-gap")
+                    and value not in ("auto", "initial", "unset", "inherit", "none")
+                    # fonts that draw symbols for letters, and a size adjusted out of sight
+                    or name in ("font-family", "font") and _SYMBOL_FONTS.search(value) is not None
+                    or name == "font-size-adjust" and _NUMBER.fullmatch(value) is not None and float(value) < 0.3
+                    or name == "mso-hide" and value == "all"
+                    or _moves_out_of_sight(name, value, max(px, FONT_PX), position)
+                    or name in ("height", "max-height", "width", "max-width", "line-height", "inline-size",
+                                "max-inline-size", "block-size", "max-block-size")
+                    and not any(w in value for w in ("%", "auto", "none", "normal"))
+                    and not (name == "line-height" and re.fullmatch(r"[\d.]+", value))  # a multiple of the font
+                    and _px(value, max(px, FONT_PX)) < MIN_FONT_PX):
+                return parent, True
+            if name == "opacity":
+                opacity *= float(value[:-1]) / 100 if value.endswith("%") else float(value)
+            elif name in ("color", "-webkit-text-fill-color"):
+                c = _colour(value)
+                if c == "transparent":
+                    return parent, True
+                if c is not None:
+                    ink = c  # type: ignore[assignment]
+            elif name in ("background-color", "background", "background-image"):
+                c = _background(value)
+                if c not in (None, "transparent"):
+                    paper = c  # type: ignore[assignment]
+            elif name == "font-size":
+                px = _px(value, parent.px)
+            elif name == "font":
+                sizes = [t.split("/")[0] for t in value.split() if _NUMBER.match(t.split("/")[0] or "x")]
+                if sizes:
+                    px = _px(sizes[0], parent.px)
+    except (Unknowable, ValueError):
+        return parent, True
+    return Look(ink, paper, px, opacity), False
+
+
+def _background(value: str) -> RGB | None | str:
+    """The colour of a ``background`` shorthand: its colour token, wherever it stands ("no-repeat center #fff"); None
+    where it names none."""
+    if value.startswith(("linear-", "radial-", "conic-", "repeating-")):
+        return _colour(value)
+    for token in re.split(r"\s+(?![^(]*\))", value):
+        if token.startswith(("#", "rgb", "hsl")) or token in _NAMED or token == "transparent" or "gradient(" in token:
+            return _colour(token)
+    return None
+
+
+#: presentational attributes read as the style they are: <font color>, a table's bgcolor, the colour <body text=...>
+#: gives all the text
+_ATTRIBUTE_STYLE = (("color", "color"), ("bgcolor", "background-color"), ("text", "color"))
+
+
+def attribute_look(tag: str, a: dict[str, str], look: Look) -> tuple[Look, bool]:
+    css = ";".join(f"{prop}:{a[attr]}" for attr, prop in _ATTRIBUTE_STYLE
+                   if a.get(attr) and (attr != "text" or tag == "body"))
+    return styled(css, look) if css else (look, False)
+
+
+def displayed(style: str) -> bool:
+    """Does an inline style show what the hidden attribute hides? Its last valid display value does, unless it is
+    none ("--display:block" is a custom property and "display:hidden" an invalid value: neither shows it)."""
+    try:
+        values = [v for n, v in _declarations(style) if n == "display" and v in _DISPLAYS]
+    except Unknowable:
+        return False
+    return bool(values) and values[-1] != "none"
+
+
+
+
+_CSS_RULE = re.compile(r"([^{}]*)\{([^{}]*)\}")
+#: pseudo-elements: boxes of text of their own ("::after"), or a part of the element's text ("::first-letter")
+_PSEUDO_ELEMENT = re.compile(r"::?(?:before|after|marker|first-letter|first-line|placeholder|selection|backdrop|"
+                             r"file-selector-button|cue)\b", re.IGNORECASE)
+#: what a selector's subject names: a type (or "*"), classes and an id; attribute selectors and pseudo-classes dropped
+_COMPOUND = re.compile(r"(?P<tag>\*|[a-zA-Z][\w-]*)?(?P<rest>(?:[.#][\w-]+)*)")
+
+
+class _Rule(NamedTuple):
+    tag: str | None
+    classes: frozenset[str]
+    id: str | None
+    #: (ids, classes, type): the order rules of the same subject apply in, after document order
+    specificity: tuple[int, int, int]
+    order: int
+    decls: str
+
+    def matches(self, tag: str, classes: frozenset[str], id_: str | None) -> bool:
+        return (self.tag is None or self.tag == tag) and self.classes <= classes and (self.id is None or self.id == id_)
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A document's style sheets as the reading applies them (:func:`parse_sheet`). ``anything``: a rule whose effect is
+    not worked out here hides or adds text (generated content, a pseudo-element that hides, a box that may cover
+    others, "@counter-style"): every text of the document counts as hidden."""
+
+    rules: tuple[_Rule, ...] = ()
+    anything: bool = False
+
+    def look(self, tag: str, classes: frozenset[str], id_: str | None, look: Look, custom: bool) -> tuple[Look, bool]:
+        """The look the matching rules give an element, over the look it inherits, and whether one hides it."""
+        hides = False
+        for rule in sorted((r for r in self.rules if r.matches(tag, classes, id_)), key=lambda r: (r.specificity, r.order)):
+            look, hid = styled(rule.decls, look, custom)
+            hides = hides or hid
+        return look, hides
+
+
+def _subject(selector: str) -> _Rule | None:
+    """The rule's subject (the last compound, "p" of ".content > p:hover"), or None when it cannot be read."""
+    last = re.split(r"\s*[>+~]\s*|\s+", selector.strip())[-1]
+    last = re.sub(r"\[[^\]]*\]", "", last)  # attribute selectors: over-applied to every element of the subject
+    last = re.sub(r":(?:is|where|not|has|nth-[\w-]+|lang|dir)\([^)]*\)|:[\w-]+", "", last)
+    if last.lower() in ("", ":root"):
+        last = "*" if last == "" else "html"
+    m = _COMPOUND.fullmatch(last)
+    if m is None:
+        return None
+    tag = m.group("tag")
+    names = re.findall(r"([.#])([\w-]+)", m.group("rest"))
+    classes = frozenset(n for k, n in names if k == ".")
+    ids = [n for k, n in names if k == "#"]
+    return _Rule(None if tag in (None, "*") else tag.lower(), classes, ids[0] if ids else None,
+                 (len(ids), len(classes), int(tag not in (None, "*"))), 0, "")
+
+
+def parse_sheet(css: str, custom: bool, start: int = 0) -> Sheet:
+    """A ``<style>`` element's rules (``start``: the document order of its first rule)."""
+    css = _CSS_COMMENT.sub("", css)
+    rules: list[_Rule] = []
+    # "@counter-style" writes list markers of its own; "@import", "@font-face" and "@media" are what honest mail has
+    anything = re.search(r"@(?:counter-style|property)\b", css, re.IGNORECASE) is not None
+    for i, m in enumerate(_CSS_RULE.finditer(css), start):
+        selectors, decls = m.group(1).rsplit(";", 1)[-1].strip(), m.group(2)
+        if selectors.startswith("@") or not decls.strip():
+            continue  # an at-rule's own block ("@font-face { src: url(...) }")
+        look, hides = styled(decls, Look(), custom)
+        try:
+            parsed = _declarations(decls, custom)
+            moves = _may_cover(parsed, FONT_PX)
+        except Unknowable:
+            parsed, moves = [], True
+        if moves:
+            anything = True
+            continue
+        for selector in selectors.split(","):
+            rule = _subject(_PSEUDO_ELEMENT.sub("", selector)) if not _PSEUDO_ELEMENT.search(selector) else None
+            if _PSEUDO_ELEMENT.search(selector):
+                # a box of text of its own, or a part of the element's: fail closed where it shows text or hides some
+                anything = anything or hides or not look.readable() or _adds_text(parsed)
+            elif rule is None:
+                anything = anything or hides or look != Look()
+            else:
+                rules.append(rule._replace(order=i, decls=decls))
+    return Sheet(tuple(rules), anything)
+
+
+def _adds_text(decls: list[tuple[str, str]]) -> bool:
+    """Does a pseudo-element's ``content`` (or a ``quotes`` value) show text ("" and none show nothing)?"""
+    return any(name in ("content", "quotes") and _shows_text(value) for name, value in decls)
+
+
+def _marker_text(value: str) -> bool:
+    """A list marker of the writer's own words ("list-style-type:'We refunded you '"; a "✓ " shows none)."""
+    strings = re.findall(r"\"([^\"]*)\"|'([^']*)'", value)
+    return any(_shows_text(a or b) for a, b in strings)
+
+
+def _shows_text(value: str) -> bool:
+    return value not in ("none", "normal", "initial", "unset", "inherit", "auto", "") and (
+        any(c.isalnum() for c in re.sub(r"^(?:open|close|no-open|no-close)-quote$", "", value))
+        or "attr(" in value or "counter" in value or "url(" in value)
+
+
+def merge(sheets: list[Sheet]) -> Sheet:
+    return Sheet(tuple(r for s in sheets for r in s.rules), any(s.anything for s in sheets))
