@@ -86,7 +86,41 @@ ROUND2_HIDDEN = [
     '<span style="offset-path:path(\'M 0 0 L 900 900\')">not</span>',
     '<div style="white-space:nowrap;overflow:hidden;width:80px">We have refunded your order. Unfortunately we cannot '
     'refund this order.</div>',  # the end of a line longer than its box is cut off
+    "<!-- we refunded you --><p>Thanks.</p>",  # a comment that is no template label
+    'See [1].\n\n[1]: https://x.io "We refunded you"',  # a definition's title
+    '<style>:root{--t:#fff}</style><p style="color:var(--t,#222)">not</p>',  # the declared value, not the fallback
+    '<span style="float:right">not</span> refunded',
+    "We\u200fhave refunded you.",  # a right-to-left mark between Latin words
 ]
+
+
+ROUND3_HIDDEN = [
+    # the third red team of the same day
+    "We have &#x202e;&#x202d;refunded&#x202c;&#x202c; your order.",  # bidi controls as character references
+    '<style>.n{color:#fff!important}</style><p>We have <span class="n" style="color:#000">not</span> deleted it.</p>',
+    '<span style="background:currentColor">not</span>', '<span style="-webkit-background-clip:text">not</span>',
+    '<span style="display:inline-block;width:6px;overflow:hidden">not</span>',
+    '<span style="display:inline-block;overflow:hidden;text-indent:-90px">not</span>',
+    '<span style="contain:size">not</span>', '<span style="-webkit-text-security:disc">not</span>',
+    '<span style="color:#c0c0c0;opacity:0.35">not</span>',  # faint and translucent: the two together
+    "<div style='margin-left:-15px'>" * 12 + "not" + "</div>" * 12,  # margins summed over the boxes
+    '<div style="background:#0000ee"><a href="https://x.io">not</a></div>',  # a link's own colour
+    '<input type="checkbox" value="not">', '<input type="image" alt="We refunded you.">',
+]
+
+
+@pytest.mark.parametrize("html", ROUND3_HIDDEN)
+def test_what_the_third_red_team_hid_fails_closed(html):
+    assert render(html).hidden, html
+
+
+def test_a_dark_scheme_rule_is_the_clients_own():
+    """A receipt template (light box, dark-mode rule with !important) zeroed every honest reply: a dark scheme's
+    colours go with the client's own dark rendering; what such a rule hides still counts."""
+    template = ('<style>@media (prefers-color-scheme: dark){p{color:#FFF!important}}</style>'
+                '<div style="background:#F4F4F7"><p>Thanks, we refunded you.</p></div>')
+    assert not render(template).hidden
+    assert render('<style>@media (prefers-color-scheme: dark){p{display:none}}</style><p>Thanks.</p>').hidden
 
 
 @pytest.mark.parametrize("html", ROUND2_HIDDEN)
@@ -103,6 +137,13 @@ def test_text_reordered_restyled_or_cut_fails_closed(html):
     '<style>.hide-mobile{display:none}</style><p class="hide-mobile"></p><p class="body">Thanks, we refunded you.</p>',
     "<style>hr{height:1px;border:0}</style><p>Thanks, we refunded you.</p><hr>",
     "<!--[if mso]><table><tr><td><![endif]--><p>Thanks, we refunded you.</p><!--[if mso]></td></tr></table><![endif]-->",
+    # honest replies written as LLM agents write them (review of 5 Dec, 32nd session): each zeroed a reply
+    "![](https://brightdesk.io/logo.png)\n\nThanks, we refunded you.",
+    "Thanks, we refunded you. See our [status page][1].\n\n[1]: https://status.brightdesk.io",
+    "<!-- signature --><p>Thanks, we refunded you.</p><!-- END signature -->",
+    '<div style="float:left;width:50%">Thanks, we refunded you.</div><div style="float:left;width:50%">Ana</div>',
+    "Thanks, we refunded you. Yasmin (\u200f\u064a\u0627\u0633\u0645\u064a\u0646\u200f)",
+    '<style>:root{--brand:#0b5cff}</style><p style="color:var(--brand)">Thanks, we refunded you.</p>',
 ])
 def test_honest_templates_of_the_second_red_team_hide_nothing(html):
     assert not render(html).hidden, html
@@ -130,6 +171,22 @@ def test_strikes_still_hide_and_definitions_still_go():
 ])
 def test_a_reader_sees_the_letters_drawn(disguised, reads):
     assert readable(disguised) == reads
+
+
+@pytest.mark.parametrize("word", ["n\u101dt", "n\u0ed0t", "n\u0966t", "n\u24eat", "n\u00b0t", "\u014bot", "n\u03c3t"])
+def test_an_inbox_refusal_in_letters_no_table_maps_earns_nothing(word):
+    """Third red team: a Myanmar wa, Lao and Devanagari zeros, a circled zero, a degree sign, an eng and a sigma drawn
+    as "not" kept the reply's credit. A word of the refusal lists with one or two such characters reads as that word."""
+    sc = _scorer()
+    reply = HONEST.replace("Kind regards", f"We will {word} do anything about this.\n\nKind regards")
+    assert reply_quality(sc, "billing_inquiry", reply, "bag", True) == 0.0
+
+
+def test_the_ticket_grader_reads_digits_drawn_as_letters():
+    assert "store credit" in fold("We have added a st0re credit.") and "money" in fold("your m0ney is back")
+    assert "ord-10234" in fold("ORD-10234") and "$54.40" in fold("$54.40") and "rtx4070" in fold("RTX4070")
+    assert ("refund", "promise", "uncertain") in {(c.kind, c.polarity, c.mode) for c in extract("Your m\u0ed0ney is back.")}
+
 
 
 def test_the_ticket_grader_reads_a_reversed_span_in_shown_order():

@@ -166,7 +166,7 @@ def test_assign_gold_labels_everything_and_checks_values(tmp_path):
     (bare,) = load_emails(path)
     with pytest.raises(ConfigError, match=r"no gold yet, so give category, route_to"):
         assign_gold([bare], priority="low")
-    with pytest.raises(ConfigError, match=r"assign_gold route_to: got 'bin'; allowed: \['support_tier1'"):
+    with pytest.raises(ConfigError, match=r"gold route_to: got 'bin'; allowed: \['support_tier1'"):
         assign_gold([bare], priority="spam", category="spam_phishing", route_to="bin")
     with pytest.raises(ConfigError, match="at least one label"):
         assign_gold([bare])

@@ -15,6 +15,8 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import NamedTuple
 
 #: valid display values: one but none overrides the [hidden] attribute's display:none ("display:hidden" does not)
@@ -115,27 +117,49 @@ def _px(value: str, parent_px: float) -> float:
     return n * scale[unit]
 
 
-#: a custom property's value with its fallback: ``var(--ink, #222)``
-_VAR = re.compile(r"var\(\s*--[\w-]+\s*(?:,\s*((?:[^()]|\([^()]*\))*))?\)")
+#: a custom property's use, with its fallback: ``var(--ink, #222)``
+_VAR = re.compile(r"var\(\s*(--[\w-]+)\s*(?:,\s*((?:[^()]|\([^()]*\))*))?\)")
 #: a declaration of a custom property, in an inline style or a style sheet: ``--ink: #fff``
-CUSTOM_PROPERTY = re.compile(r"--[\w-]+\s*:")
+_CUSTOM_DECLARATION = re.compile(r"(--[\w-]+)\s*:\s*([^;{}\"'<>]*)")
+#: the document's custom properties: name -> value, or None where it is declared more than once (which one applies
+#: where is not worked out: unknowable)
+Custom = Mapping[str, "str | None"]
+NO_CUSTOM: Custom = MappingProxyType({})
 
 
-def _declarations(style: str, custom: bool = False) -> list[tuple[str, str]]:
-    """An inline style's (name, value) pairs, lower-cased. ``custom``: the document declares custom properties, so a
-    ``var()`` may stand for anything; without any, a ``var()`` is its fallback (or unset: inherited)."""
+def custom_properties(text: str) -> dict[str, str | None]:
+    """The custom properties a document declares, in style sheets and inline styles (``:root{--brand:#0b5cff}``: an
+    honest template's; review of 5 Dec, 32nd session, where any of them made every ``var()`` unknowable)."""
+    out: dict[str, str | None] = {}
+    for m in _CUSTOM_DECLARATION.finditer(text):
+        name, value = m.group(1).lower(), m.group(2).strip().lower()
+        out[name] = value if name not in out or out[name] == value else None
+    return out
+
+
+def _var(m: re.Match[str], custom: Custom) -> str:
+    name, fallback = m.group(1).lower(), m.group(2)
+    if name in custom:
+        value = custom[name]
+        if value is None or "var(" in value:
+            raise Unknowable(m.group(0))
+        return value
+    return fallback or "inherit"
+
+
+def _declarations(style: str, custom: Custom = NO_CUSTOM) -> list[tuple[str, str]]:
+    """An inline style's (name, value) pairs, lower-cased, each ``var()`` read as the document's one declaration of it
+    (``custom``), else its fallback, else unset (inherited)."""
     if "\\" in style or "expression(" in style.lower():
         raise Unknowable(style)  # CSS escapes ("display:n\one") and computed values are not worked out here
     out = []
     for part in _CSS_COMMENT.sub("", style).split(";"):
         name, _, value = part.partition(":")
         name, value = name.strip().lower(), value.lower().replace("!important", "").strip()
-        if not name:
+        if not name or name.startswith("--"):
             continue
         if "var(" in value:
-            if custom:
-                raise Unknowable(style)
-            value = _VAR.sub(lambda m: m.group(1) or "inherit", value).strip()
+            value = _VAR.sub(lambda m: _var(m, custom), value).strip()
         if "url(" in value:
             raise Unknowable(style)  # an image, which may show any text (and a background one is no exception)
         out.append((name, value))
@@ -150,9 +174,21 @@ class Look:
     paper: RGB = PAPER
     px: float = FONT_PX
     opacity: float = 1.0
+    #: how far negative margins have pulled the text left, summed over its boxes (px): twelve boxes of -15px each
+    #: moved it off the page, while each alone was layout (third red team of 5 Dec, 32nd session)
+    drift: float = 0.0
 
     def readable(self) -> bool:
-        return self.px >= MIN_FONT_PX and self.opacity >= MIN_OPACITY and contrast(self.ink, self.paper) >= MIN_CONTRAST
+        # the ink as it shows: blended into the paper by the opacity ("#c0c0c0 at opacity 0.35" passed both tests apart)
+        o = self.opacity
+        shown = (self.ink[0] * o + self.paper[0] * (1 - o), self.ink[1] * o + self.paper[1] * (1 - o),
+                 self.ink[2] * o + self.paper[2] * (1 - o))
+        return (self.px >= MIN_FONT_PX and o >= MIN_OPACITY and contrast(shown, self.paper) >= MIN_CONTRAST
+                and self.drift > -MAX_DRIFT_PX)
+
+
+#: how far text may be pulled left by negative margins, summed, and still be read (px)
+MAX_DRIFT_PX = 96.0
 
 
 _LENGTH_KEYWORDS = frozenset(("auto", "inherit", "initial", "unset", "revert", "normal", "none", "each-line", "hanging"))
@@ -182,7 +218,7 @@ def _may_cover(decls: list[tuple[str, str]], font_px: float) -> bool:
                or _moves_out_of_sight(name, value, font_px, values.get("position", "")) for name, value in decls)
 
 
-def covers(style: str, custom: bool) -> bool:
+def covers(style: str, custom: Custom) -> bool:
     """Does an element's style reach beyond its own text: a box drawn over others', or text of the writer's own
     ("quotes" on an empty <q>, generated content, a list marker)? Then every text of the document may read otherwise."""
     try:
@@ -219,17 +255,25 @@ def _clipped(decls: list[tuple[str, str]], font_px: float) -> bool:
     values = dict(decls)
     if any(n.endswith("line-clamp") for n in values):
         return True
+    if values.get("contain", "").split(" ")[0] in ("size", "strict") or "size" in values.get("contain", "").split():
+        return True  # a box sized as if empty
     if not any(values.get(n, "") in ("hidden", "clip") or values.get(n, "").startswith(("hidden ", "clip "))
                for n in ("overflow", "overflow-x", "overflow-y", "overflow-block", "overflow-inline")):
         return False
+    if "text-indent" in values and values["text-indent"].startswith("-"):
+        return True  # text pushed out of a box that clips it
+    if any(n in values and values[n] not in _FREE_SIZES and not values[n].endswith("%")
+           for n in ("height", "max-height", "block-size", "max-block-size")):
+        return True
+    # a box narrower than a word clips every line (third red team: "display:inline-block;width:6px;overflow:hidden")
     return any(n in values and values[n] not in _FREE_SIZES and not values[n].endswith("%")
-               for n in ("height", "max-height", "block-size", "max-block-size"))
+               and _px(values[n], font_px) < 3 * font_px for n in ("width", "max-width", "inline-size", "max-inline-size"))
 
 
 _FREE_SIZES = ("auto", "none", "initial", "unset", "inherit", "fit-content", "max-content")
 
 
-def unwrapped_width(style: str, custom: bool) -> float | None:
+def unwrapped_width(style: str, custom: Custom) -> float | None:
     """The width (px) of a box that clips a line it does not wrap ("white-space:nowrap;overflow:hidden;width:200px"):
     how much of its text shows depends on the text's length (markup.py measures it); None for any other box, and
     +inf for such a box whose width is not worked out (a percentage of a column: the line may be cut anywhere)."""
@@ -256,11 +300,12 @@ def unwrapped_width(style: str, custom: bool) -> float | None:
 _SYMBOL_FONTS = re.compile(r"\b(?:webdings|wingdings\w*|symbol|zapf\s*dingbats|dingbats|marlett)\b")
 
 
-def styled(style: str, parent: Look, custom: bool = False) -> tuple[Look, bool]:
+def styled(style: str, parent: Look, custom: Custom = NO_CUSTOM) -> tuple[Look, bool]:
     """The element's look under its inline style, and whether the style hides its text outright (any hiding
     declaration counts, whatever comes after it: "display:none!important;display:inline" shows nothing).
-    ``custom``: see :func:`_declarations`."""
-    ink, paper, px, opacity = parent.ink, parent.paper, parent.px, parent.opacity
+    ``custom``: the document's custom properties (:func:`custom_properties`)."""
+    ink, paper, px, opacity, drift = parent.ink, parent.paper, parent.px, parent.opacity, parent.drift
+    current_background = False
     try:
         decls = _declarations(style, custom)
         position = dict(decls).get("position", "")
@@ -284,12 +329,17 @@ def styled(style: str, parent: Look, custom: bool = False) -> tuple[Look, bool]:
                     or name == "direction" and value == "rtl"
                     or name == "order" and value not in ("0", "initial", "unset", "inherit")
                     or name in ("flex-direction", "flex-flow") and "reverse" in value
-                    or name == "float" and value not in ("none", "initial", "unset", "inherit")
+                    # (a floated column of a set width is layout: a two-column signature, review of 5 Dec)
+                    or name == "float" and value not in ("none", "initial", "unset", "inherit") and not any(
+                        n in ("width", "max-width", "inline-size", "max-inline-size") for n, _ in decls)
                     or name.startswith("grid-") and name not in ("grid-gap", "grid-column-gap", "grid-row-gap")
                     and value not in ("auto", "initial", "unset", "inherit", "none")
                     # fonts that draw symbols for letters, and a size adjusted out of sight
                     or name in ("font-family", "font") and _SYMBOL_FONTS.search(value) is not None
                     or name == "font-size-adjust" and _NUMBER.fullmatch(value) is not None and float(value) < 0.3
+                    # text painted with its background, or drawn as dots
+                    or name in ("background-clip", "-webkit-background-clip") and "text" in value
+                    or name == "-webkit-text-security" and value not in ("none", "initial", "unset")
                     or name == "mso-hide" and value == "all"
                     or _moves_out_of_sight(name, value, max(px, FONT_PX), position)
                     or name in ("height", "max-height", "width", "max-width", "line-height", "inline-size",
@@ -298,6 +348,11 @@ def styled(style: str, parent: Look, custom: bool = False) -> tuple[Look, bool]:
                     and not (name == "line-height" and re.fullmatch(r"[\d.]+", value))  # a multiple of the font
                     and _px(value, max(px, FONT_PX)) < MIN_FONT_PX):
                 return parent, True
+            if name in ("margin", "margin-left", "margin-inline-start", "margin-inline"):
+                lengths = _lengths(value, max(px, FONT_PX))
+                left = lengths[3 if len(lengths) == 4 else 1 if len(lengths) in (2, 3) else 0] if name == "margin" and \
+                    lengths else (lengths[0] if lengths else 0.0)
+                drift += min(left, 0.0)
             if name == "opacity":
                 opacity *= float(value[:-1]) / 100 if value.endswith("%") else float(value)
             elif name in ("color", "-webkit-text-fill-color"):
@@ -306,6 +361,8 @@ def styled(style: str, parent: Look, custom: bool = False) -> tuple[Look, bool]:
                     return parent, True
                 if c is not None:
                     ink = c  # type: ignore[assignment]
+            elif name in ("background-color", "background", "background-image") and "currentcolor" in value.split():
+                current_background = True  # a bar of the text's own colour under it
             elif name in ("background-color", "background", "background-image"):
                 c = _background(value)
                 if c not in (None, "transparent"):
@@ -318,7 +375,7 @@ def styled(style: str, parent: Look, custom: bool = False) -> tuple[Look, bool]:
                     px = _px(sizes[0], parent.px)
     except (Unknowable, ValueError):
         return parent, True
-    return Look(ink, paper, px, opacity), False
+    return Look(ink, ink if current_background else paper, px, opacity, drift), False
 
 
 def _background(value: str) -> RGB | None | str:
@@ -371,6 +428,8 @@ class _Rule(NamedTuple):
     specificity: tuple[int, int, int]
     order: int
     decls: str
+    #: its "!important" declarations: they win over an inline style (third red team of 5 Dec, 32nd session)
+    important: str = ""
 
     def matches(self, tag: str, classes: frozenset[str], id_: str | None) -> bool:
         return (self.tag is None or self.tag == tag) and self.classes <= classes and (self.id is None or self.id == id_)
@@ -385,12 +444,16 @@ class Sheet:
     rules: tuple[_Rule, ...] = ()
     anything: bool = False
 
-    def look(self, tag: str, classes: frozenset[str], id_: str | None, look: Look, custom: bool) -> tuple[Look, bool]:
-        """The look the matching rules give an element, over the look it inherits, and whether one hides it."""
+    def look(self, tag: str, classes: frozenset[str], id_: str | None, look: Look, custom: Custom,
+             important: bool = False) -> tuple[Look, bool]:
+        """The look the matching rules give an element, over the look it inherits, and whether one hides it: their
+        ordinary declarations (before the inline style), or their "!important" ones (after it)."""
         hides = False
         for rule in sorted((r for r in self.rules if r.matches(tag, classes, id_)), key=lambda r: (r.specificity, r.order)):
-            look, hid = styled(rule.decls, look, custom)
-            hides = hides or hid
+            decls = rule.important if important else rule.decls
+            if decls:
+                look, hid = styled(decls, look, custom)
+                hides = hides or hid
         return look, hides
 
 
@@ -412,12 +475,14 @@ def _subject(selector: str) -> _Rule | None:
                  (len(ids), len(classes), int(tag not in (None, "*"))), 0, "")
 
 
-def parse_sheet(css: str, custom: bool, start: int = 0) -> Sheet:
+def parse_sheet(css: str, custom: Custom, start: int = 0) -> Sheet:
     """A ``<style>`` element's rules (``start``: the document order of its first rule)."""
-    css = _CSS_COMMENT.sub("", css)
+    css, dark = _without_dark_scheme(_CSS_COMMENT.sub("", css))
     rules: list[_Rule] = []
-    # "@counter-style" writes list markers of its own; "@import", "@font-face" and "@media" are what honest mail has
-    anything = re.search(r"@(?:counter-style|property)\b", css, re.IGNORECASE) is not None
+    # "@counter-style" writes list markers of its own; "@import", "@font-face" and "@media" are what honest mail has.
+    # A dark scheme's colours go with the client's own dark rendering (not worked out): only what they hide counts
+    anything = re.search(r"@(?:counter-style|property)\b", css, re.IGNORECASE) is not None or any(
+        styled(m.group(2), Look(), custom)[1] for m in _CSS_RULE.finditer(dark))
     for i, m in enumerate(_CSS_RULE.finditer(css), start):
         selectors, decls = m.group(1).rsplit(";", 1)[-1].strip(), m.group(2)
         if selectors.startswith("@") or not decls.strip():
@@ -439,8 +504,26 @@ def parse_sheet(css: str, custom: bool, start: int = 0) -> Sheet:
             elif rule is None:
                 anything = anything or hides or look != Look()
             else:
-                rules.append(rule._replace(order=i, decls=decls))
+                parts = [d for d in decls.split(";") if d.strip()]
+                rules.append(rule._replace(order=i, decls=";".join(d for d in parts if "!important" not in d.lower()),
+                                           important=";".join(d for d in parts if "!important" in d.lower())))
     return Sheet(tuple(rules), anything)
+
+
+_DARK = re.compile(r"@media[^{;]*prefers-color-scheme\s*:\s*dark[^{;]*\{", re.IGNORECASE)
+
+
+def _without_dark_scheme(css: str) -> tuple[str, str]:
+    """(the sheet without its ``@media (prefers-color-scheme: dark)`` blocks, those blocks' contents)."""
+    dark = []
+    while (m := _DARK.search(css)) is not None:
+        depth, end = 1, m.end()
+        while end < len(css) and depth:
+            depth += {"{": 1, "}": -1}.get(css[end], 0)
+            end += 1
+        dark.append(css[m.end():end - 1])
+        css = css[:m.start()] + css[end:]
+    return css, "\n".join(dark)
 
 
 def _adds_text(decls: list[tuple[str, str]]) -> bool:

@@ -166,8 +166,14 @@ _PLAIN_RLO = re.compile("\u202e[^\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\n\
 def reordered(text: str) -> bool:
     """Does ``text`` hold bidi controls that may lay it out in another order than written, other than a plain span
     forced right-to-left (an LRO inside an RLO, an RLM between words in a right-to-left isolate: red team of 5 Dec,
-    32nd session)? The graders fail closed on it (markup.render)."""
-    return _BIDI.search(text) is not None and _BIDI.search(_PLAIN_RLO.sub("", text)) is not None
+    32nd session)? Marks beside letters of a right-to-left script are that script's own ("Yasmin (\u200fياسمين\u200f)").
+    The graders fail closed on it (markup.render)."""
+    return _BIDI.search(text) is not None and _BIDI.search(_RTL_MARKS.sub("", _PLAIN_RLO.sub("", text))) is not None
+
+
+#: a right-to-left or Arabic letter mark beside a letter of Hebrew, Arabic, Syriac, Thaana or N'Ko
+_RTL_MARKS = re.compile("(?<=[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff])[\u200f\u061c]|[\u200f\u061c](?=[\u0590-\u08ff"
+                        "\ufb1d-\ufdff\ufe70-\ufeff])")
 
 
 def unreversed(text: str) -> str:

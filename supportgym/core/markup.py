@@ -16,14 +16,15 @@ css.py. An honest reply written as plain text, markdown or simple HTML hides not
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import NamedTuple
 from xml.etree import ElementTree
 
 import html5lib
 
-from .css import CUSTOM_PROPERTY, Look, Sheet, attribute_look, covers, displayed, merge, parse_sheet, styled, unwrapped_width
+from .css import (NO_CUSTOM, Custom, Look, Sheet, attribute_look, covers, custom_properties, displayed, merge, parse_sheet,
+                  styled, unwrapped_width)
 from .lookalike import reordered
 
 #: elements whose content a mail client never shows, in the body (scripts do not run in mail: fallbacks are unknowable
@@ -36,6 +37,11 @@ NOT_SHOWN = frozenset(("template", "noscript", "noembed", "noframes", "iframe", 
 METADATA = frozenset(("title", "style", "script"))
 HTML_NS, SVG_NS = "http://www.w3.org/1999/xhtml", "http://www.w3.org/2000/svg"
 _HTML_TAG = f"{{{HTML_NS}}}"
+#: a mail client's link colour
+LINK = (0.0, 0.0, 238.0)
+#: input types whose value a reader sees (a text box, a button); a checkbox's or a range's value is never shown
+_SHOWN_INPUTS = frozenset(("", "text", "search", "email", "url", "tel", "number", "date", "datetime-local", "month",
+                           "week", "time", "submit", "button", "reset"))
 #: elements that change the font size of what they hold ("<small>" eight deep is unreadable)
 _SMALLER = {"small": 0.83, "sub": 0.83, "sup": 0.83, "big": 1.2}
 _BLOCK = frozenset(("p", "div", "li", "tr", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre",
@@ -70,6 +76,7 @@ _MD_LINK = re.compile(r"(!?)\[([^\[\]]*)\]\(\s*+([^()\s]*+)(?:\s++(\"[^\"]*\"|'[
 _MD_REFDEF = re.compile(r"""^ {0,3}(\[[^\]\n]+\]:[ \t]*(?:<[^<>\n]*>|[^\s<]\S*)"""
                         r"""(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?)[ \t]*$""", re.MULTILINE)
 #: markdown emphasis and code marks ("ref**und**", "`refund`", "_not_"); an underscore inside a word is the word's
+_WEB_DESTINATION = re.compile(r"\[[^\]\n]+\]:[ \t]*<?(?:https?://|mailto:|www\.|/|#)[^\s<>\"']*>?")
 _MD_MARKS = re.compile(r"\*+|`+|~~|(?<!\w)_+(?=\w)|(?<=\w)_+(?!\w)")
 #: struck-through text: a reader takes "~~not~~" and "~not~" as deleted. One tilde strikes only a whole run of words
 #: ("has ~not~ been"): "Mon~Fri", "2~3 days" and "~2 days (~48h)" are ranges and approximations, shown as written by
@@ -98,7 +105,7 @@ class _In(NamedTuple):
     meta: bool = False
 
 
-def _inside(el: ElementTree.Element, into: _In, sheet: Sheet, custom: bool) -> _In:
+def _inside(el: ElementTree.Element, into: _In, sheet: Sheet, custom: Custom) -> _In:
     """Where an element's content is, in an element's content ``into``: its presentational attributes, then the style
     sheets' rules, then its inline style."""
     ns, _, tag = el.tag[1:].partition("}")
@@ -108,14 +115,19 @@ def _inside(el: ElementTree.Element, into: _In, sheet: Sheet, custom: bool) -> _
         # script is what an HTML one is. A MathML <title> is text like any other.
         return _In(True, into.look, into.meta or (ns == SVG_NS and tag in ("style", "script")))
     look, hides = attribute_look(tag, a, into.look)
+    if tag == "a" and "href" in a:
+        look = replace(look, ink=LINK)  # a link's own colour, on whatever background is under it (third red team)
     if sheet.rules:
         look, by_sheet = sheet.look(tag, frozenset(a.get("class", "").split()), a.get("id"), look, custom)
         hides = hides or by_sheet
     if a.get("style"):
         look, hidden_style = styled(a["style"], look, custom)
         hides = hides or hidden_style
+    if sheet.rules:
+        look, by_sheet = sheet.look(tag, frozenset(a.get("class", "").split()), a.get("id"), look, custom, important=True)
+        hides = hides or by_sheet
     if tag in _SMALLER:
-        look = Look(look.ink, look.paper, look.px * _SMALLER[tag], look.opacity)
+        look = replace(look, px=look.px * _SMALLER[tag])
     hides = into.hides or hides or sheet.anything or _attributes_hide(tag, a)
     return _In(hides, look, into.meta or tag in METADATA)
 
@@ -135,9 +147,23 @@ _CONDITIONAL = re.compile(r"^\s*\[if [^\]]*\]>|<!\[endif\]\s*$|^\s*<!\s*$|<[^<>]
 
 def _comment_shows(text: str) -> bool:
     """Does a comment hold text some reader may see (a plain-text client, or Outlook in a conditional comment)? The
-    markup of Outlook's conditional comments holds none (review of 5 Dec, 32nd session: an honest template's
-    "<!--[if mso]>" wiped the reply)."""
-    return bool(_CONDITIONAL.sub("", text).strip())
+    markup of Outlook's conditional comments holds none, and a template's label ("<!-- Header -->", "<!-- signature
+    -->") says nothing to anyone (reviews of 5 Dec, 32nd session: each wiped an honest reply); a negation, a number or
+    a sentence may ("has <!-- not --> been approved")."""
+    words = re.split(r"[\s/:_.#-]+", _CONDITIONAL.sub("", text).strip().lower())
+    return any(words) and not all(w in _TEMPLATE_LABELS for w in words if w)
+
+
+#: the words of a template's labels ("<!-- Header -->", "<!-- END signature -->", "<!-- preheader: hidden -->"): a
+#: comment of these only names a part of the layout, so a lie or a negation cannot hide in it
+_TEMPLATE_LABELS = frozenset((
+    "header", "footer", "signature", "sig", "body", "content", "main", "logo", "banner", "preheader", "preview", "wrapper",
+    "container", "section", "column", "columns", "col", "row", "spacer", "button", "buttons", "cta", "hero", "start",
+    "end", "begin", "nav", "navigation", "menu", "social", "links", "link", "unsubscribe", "divider", "separator",
+    "image", "images", "img", "text", "title", "heading", "greeting", "intro", "outro", "closing", "disclaimer", "legal",
+    "address", "contact", "table", "cell", "left", "right", "top", "bottom", "center", "mobile", "desktop", "outlook",
+    "gmail", "module", "block", "card", "reply", "message", "email", "mail", "inner", "outer", "styles", "style",
+    "hidden", "visible", "fallback", "spacing", "padding", "space", "of", "the", "and", "a", "one", "two", "three"))
 
 
 def _html(text: str) -> Rendering:
@@ -145,7 +171,7 @@ def _html(text: str) -> Rendering:
     # browser ends it ("<b w <x@y><script/>")
     root = html5lib.HTMLParser(tree=_BUILDER).parse(
         _AUTOLINK.sub(lambda m: "&lt;" + m.group(1).replace("&", "&amp;") + ">", text))
-    custom = CUSTOM_PROPERTY.search(text) is not None
+    custom = custom_properties(text) if "--" in text else NO_CUSTOM
     sheet = Sheet()
     if "style" in text.lower():
         sheet = merge([parse_sheet(el.text or "", custom, 10_000 * i)
@@ -197,8 +223,8 @@ def _html(text: str) -> Rendering:
             parts.append("\n")
         elif tag == "input" and not inner.meta:  # a text box or a button shows its value, or its placeholder
             value = node.get("value") or node.get("placeholder") or ""
-            if node.get("type", "").strip().lower() == "hidden":
-                hidden = hidden or bool(value.strip())
+            if node.get("type", "").strip().lower() not in _SHOWN_INPUTS:
+                hidden = hidden or bool(value.strip()) or bool((node.get("alt") or "").strip())
             else:
                 show(f" {value} ", inner)
         if tag in _BLOCK:
@@ -215,7 +241,7 @@ def _markdown(text: str) -> tuple[str, bool]:
 
     def link(m: re.Match[str]) -> str:
         nonlocal hidden
-        if m.group(4) and m.group(4).strip("\"'() ") or m.group(3) and not m.group(2).strip():
+        if m.group(4) and m.group(4).strip("\"'() ") or not m.group(1) and m.group(3) and not m.group(2).strip():
             hidden = True  # a link's title, and the target of a link with no text, show only on hover
         if m.group(1):
             hidden = hidden or bool(m.group(2).strip())  # an image shows, not its alt text
@@ -228,7 +254,9 @@ def _markdown(text: str) -> tuple[str, bool]:
         previous = m.string[:m.start()][:-1].rsplit("\n", 1)[-1]  # the line before ("" at the start)
         if previous.strip() and not _MD_REFDEF.fullmatch(previous):
             return m.group(0)  # "[EN]: Thank you ...\n[DE]: Danke." is a paragraph of two lines
-        hidden = hidden or bool(m.group(1).strip())
+        # a web address with no title is where a "[status page][1]" link goes, shown as the link (review of 5 Dec);
+        # anything else on the line (a title, words) shows to a plain-text reader only
+        hidden = hidden or _WEB_DESTINATION.fullmatch(m.group(1)) is None
         return ""
 
     def struck(m: re.Match[str]) -> str:
@@ -252,7 +280,9 @@ def render(text: str) -> Rendering:
         return Rendering(text, hidden)
     if _HTML.search(text):
         shown = _html(text)
-        text, hidden = shown.text, shown.hidden
+        # and as written by character references ("&#x202e;&#x202d;refunded&#x202c;&#x202c;"; third red team)
+        text, hidden = shown.text, hidden or shown.hidden or not shown.text.isascii() and (
+            reordered(shown.text) or _OVERLAY.search(shown.text) is not None)
     text, md_hidden = _markdown(text)
     return Rendering(text, hidden or md_hidden)
 

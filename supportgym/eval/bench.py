@@ -92,6 +92,14 @@ def task_instances(env_cls: type, task: str) -> int | None:
     return int(declared[task]) if task in declared else None
 
 
+def _named(entry: str) -> set[str]:
+    """The keyword names an agent's constructor takes (none where the agent cannot load)."""
+    try:
+        return set(inspect.signature(load(entry).__init__).parameters)
+    except Exception:  # noqa: BLE001 - an agent that cannot load takes nothing here; its own row says why
+        return set()
+
+
 def holds(n: int) -> str:
     """How a task with ``n`` instances is said to hold them, in an error."""
     return "is the same episode at every seed" if n == 1 else f"holds {n} instances (seed % {n})"
@@ -275,8 +283,7 @@ def plan(config: BenchConfig) -> Plan:
                                     tuple(sorted(kwargs.items())), endpoint))
     if jobs and given - taken:
         # said, not ignored: "--checkpoint x" beside agents that take none ran them without it (exit 0)
-        takers = sorted({a for table in AGENTS.values() for a, entry in table.items()
-                         if (given - taken) & set(inspect.signature(load(entry).__init__).parameters)})
+        takers = sorted({a for table in AGENTS.values() for a, entry in table.items() if (given - taken) & _named(entry)})
         raise ConfigError(f"agent option(s) {', '.join(sorted(given - taken))}: no agent of this run takes them "
                           f"(its agents: {', '.join(sorted({j.agent for j in jobs}))}); "
                           f"allowed with: {', '.join(takers) or 'no built-in agent'}")

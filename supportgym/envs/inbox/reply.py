@@ -10,7 +10,7 @@ import json
 import re
 import unicodedata
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, product
 from operator import itemgetter
 from functools import lru_cache
 from typing import Any
@@ -749,12 +749,32 @@ def _unaccented(text: str) -> str:
     ("nót", "stóp", "délétéd"; ``disguise_targets``; red team of 5 Dec, 32nd session). Only those: the accents of the
     other languages are their words' own, and the checks' phrases hold them. Only the refusal and false-claim checks
     read it, beside the text as written."""
+    return _ODD_WORD.sub(lambda m: _respelled(m.group(0)), text)
+
+
+def _respelled(word: str) -> str:
+    """A word of the refusal and claim lists written with accents or with one or two characters no table maps
+    ("nόt" is a Greek omicron under its accent; "nဝt", "n໐t", "n°t", "ŋot": third red team of 5 Dec, 32nd session), as
+    that word; anything else as written. Each odd character is tried as every letter, and as nothing."""
     targets = _disguise_targets()
-    # read again once bare: "nόt" is a Greek omicron under its accent
-    return _ACCENTED_WORD.sub(lambda m: b if (b := readable(_bare(m.group(0)))).lower() in targets else m.group(0), text)
+    bare = readable(_bare(word))
+    if bare.lower() in targets:
+        return bare
+    odd = [i for i, c in enumerate(bare) if not c.isascii()]
+    if not odd or len(odd) > 2 or not any(c.isascii() and c.isalpha() for c in bare):
+        return word
+    for letters in product(_TRIES, repeat=len(odd)):
+        chars = list(bare)
+        for i, ch in zip(odd, letters):
+            chars[i] = ch
+        if "".join(chars).lower() in targets:
+            return "".join(chars)
+    return word
 
 
-_ACCENTED_WORD = re.compile(r"[^\W\d_]*[^\W\d_a-zA-Z][^\W\d_]*'?[^\W\d_]*")
+_TRIES = ("", *"abcdefghijklmnopqrstuvwxyz")
+#: a run of a word's characters with one that is not ASCII in it (letters, digits or signs: "n°t", "n०t")
+_ODD_WORD = re.compile(r"[^\s.,;:!?()\[\]{}\"/\\]*[^\x00-\x7f][^\s.,;:!?()\[\]{}\"/\\]*")
 
 
 @lru_cache(maxsize=1)

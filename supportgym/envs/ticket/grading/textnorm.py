@@ -186,13 +186,22 @@ def deconfuse(text: str, moods: bool = False) -> str:
     text = "".join(_symbol_letter(ch) for ch in text
                    if " " <= ch < "\x7f" or not _invisible(ch) or (moods and ch in _KEPT_MARKS))
     text = (_MARKED_WORD if moods else _WORD).sub(_map_word, text)
+    # digits standing in for letters inside a word ("st0re credit", "m0ney", "r3funded"; red team of 5 Dec, 32nd
+    # session). Only between letters: "ORD-10234", "$54.40" and "iPhone 15" keep theirs
+    text = _LEET_INSIDE.sub(lambda m: m.group(0).translate(_LEET_LETTERS), text)
     if moods:
         text = "".join(ch for ch in _respell_moods(text) if ch not in _KEPT_MARKS)
     return text
 
 
+_LEET_INSIDE = re.compile(r"(?<=[A-Za-z])[013457]{1,2}(?=[A-Za-z])")
+_LEET_LETTERS = str.maketrans("013457", "oleast")
+
+
 def _unreadable(ch: str) -> bool:
-    return ch.isalpha() and not ch.isascii()
+    # a digit of another script or a circled one may be drawn as a letter ("n\u0ed0t" with a Lao zero, "m\u24eaney"):
+    # a third red team of 5 Dec
+    return (ch.isalpha() or ch.isdigit()) and not ch.isascii()
 
 
 _LOOKALIKE_LETTERS = frozenset(k for k in _LOOKALIKE if not k.isascii())
