@@ -114,13 +114,56 @@ def test_what_the_third_red_team_hid_fails_closed(html):
     assert render(html).hidden, html
 
 
-def test_a_dark_scheme_rule_is_the_clients_own():
-    """A receipt template (light box, dark-mode rule with !important) zeroed every honest reply: a dark scheme's
-    colours go with the client's own dark rendering; what such a rule hides still counts."""
-    template = ('<style>@media (prefers-color-scheme: dark){p{color:#FFF!important}}</style>'
-                '<div style="background:#F4F4F7"><p>Thanks, we refunded you.</p></div>')
+def test_a_dark_scheme_is_a_second_reading():
+    """A dark scheme's rules are read in a second reading with the rules that match under a condition: a template whose
+    dark rules turn its text and its boxes dark together keeps its credit; one whose dark text lands on a light box,
+    or whose dark rules hide a word, fails closed (fourth red team of 5 Dec, 32nd session)."""
+    template = ('<style>@media (prefers-color-scheme: dark){.box{background:#333!important} p{color:#FFF!important}}'
+                '</style><div class="box" style="background:#F4F4F7"><p>Thanks, we refunded you.</p></div>')
     assert not render(template).hidden
+    assert render('<style>@media (prefers-color-scheme: dark){p{color:#FFF!important}}</style>'
+                  '<div style="background:#F4F4F7"><p>Thanks, we refunded you.</p></div>').hidden
     assert render('<style>@media (prefers-color-scheme: dark){p{display:none}}</style><p>Thanks.</p>').hidden
+
+
+ROUND4_HIDDEN = [
+    # a word the customer cannot see; the grader's first sheet reading made it readable again
+    '<style>span{color:#000!important}</style><p>We have <span style="color:#fff!important">not</span> deleted it.</p>',
+    '<style>#box span{color:#fff} .n{color:#000}</style><div id="box">We have <span class="n">not</span> deleted it.'
+    '</div>',  # the more specific rule wins, not the later one
+    '<style>.n{color:#fff} .n:hover{color:#000}</style><p>We have <span class="n">not</span> deleted it.</p>',
+    '<style>.n{color:#fff} @media print{.n{color:#000}}</style><p>We have <span class="n">not</span> deleted it.</p>',
+    '<style>.n{color:#fff} @media (max-width:1px){.n{color:#000}}</style><p>We have <span class="n">not</span> x.</p>',
+    '<style>.n{color:#fff} @layer base{.n{color:#000}}</style><p>We have <span class="n">not</span> deleted it.</p>',
+    '<style>@media (prefers-color-scheme: dark){body{background:#121212!important;color:#eee!important} '
+    '.n{color:#121212!important}}</style><p>We have <span class="n">not</span> deleted it.</p>',
+    '<p>We have <span style="color:#fff"><a href="https://x.io" style="color:inherit">not</a></span> deleted it.</p>',
+    '<p>We have <span style="font-size:8px">not</span><span style="position:relative;left:-15px;display:inline-block;'
+    'width:16px;background:#fff">&nbsp;</span> deleted it.</p>',
+]
+
+
+@pytest.mark.parametrize("html", ROUND4_HIDDEN)
+def test_the_sheet_is_read_as_the_reader_sees_it(html):
+    assert render(html).hidden, html
+
+
+@pytest.mark.parametrize("html", [
+    # rules of a part of the template apply to that part only
+    '<style>.footer{background:#222} .footer p{color:#fff}</style><p>Thanks, we refunded you.</p>'
+    '<div class="footer"><p>Brightdesk, 1 Main St</p></div>',
+    '<style>.btn a{color:#fff} .btn{background:#0b5cff}</style><p>Thanks, we refunded you. <a href="https://x.io">'
+    'Details</a></p><div class="btn"><a href="https://x.io">Open</a></div>',
+    '<style>.hdr{background:#0b5cff} .hdr h1{color:#fff}</style><div class="hdr"><h1>Brightdesk</h1></div>'
+    '<h1>Your refund</h1><p>Thanks, we refunded you.</p>',
+    '<style>a:hover{color:#fff}</style><p>Thanks, we refunded you. <a href="https://x.io">Details</a></p>',
+    '<style>@media print{.no-print{display:none}}</style><p class="no-print">Thanks, we refunded you.</p>',
+    '<style>.dark-logo{display:none} @media (prefers-color-scheme: dark){.light-logo{display:none!important} '
+    '.dark-logo{display:block!important}}</style><img class="light-logo" src="a.png" alt=""><img class="dark-logo" '
+    'src="b.png" alt=""><p>Thanks, we refunded you.</p>',
+])
+def test_template_rules_apply_where_they_match(html):
+    assert not render(html).hidden, html
 
 
 @pytest.mark.parametrize("html", ROUND2_HIDDEN)

@@ -1,11 +1,17 @@
-"""CSS as a mail client applies it to a reply's text: whether the text can be read (colour against its background,
-size, opacity), and whether a style hides it, moves it, clips it, reorders it or adds text of its own.
+"""CSS as a mail client applies it to a reply's text: whether the text can be read (colour blended by opacity against
+its background, size, how far margins pull it), and whether a style hides it, moves it, clips it, reorders it or adds
+text of its own.
 
 A style the reading cannot work out (an escape, an unknown colour, a computed value) counts as hiding: the graders fail
-closed on it (markup.py). Inline styles, presentational attributes and a document's style sheets are read; a sheet's
-rules are applied by their subject (the last compound of the selector: a tag, classes, an id), which over-applies a
-rule with ancestors or pseudo-classes rather than miss it (red team of 5 Dec, 32nd session: only class and id rules
-were applied, to every element with a class, and "body{color:#fff}" under an inline white background was read black).
+closed on it (markup.py). Inline styles, presentational attributes and a document's style sheets are read. Sheets are
+parsed by tinycss2 and their selectors by cssselect (both maintained libraries) and matched here against the element
+and its ancestors, in cascade order: specificity, then document order (layered rules first), the inline style, the
+sheets' "!important" declarations, the inline style's own. Rules of a moment (":hover", ":visited") and print media
+never apply; rules under another media query, a dark scheme or "@supports", and selectors whose match is not worked out
+(siblings, positions), apply in a second reading of the document (markup.py), and text either reading hides counts as
+hidden. (Red teams of 5 Dec, 32nd session: only class and id rules had applied, to every element with a class; then
+every rule by its subject alone, which both hid honest templates' text and let a more specific rule's white text read
+black.)
 """
 
 from __future__ import annotations
@@ -17,7 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+import cssselect
+import tinycss2
 
 #: valid display values: one but none overrides the [hidden] attribute's display:none ("display:hidden" does not)
 _DISPLAYS = frozenset(("none", "block", "inline", "inline-block", "flex", "inline-flex", "grid", "inline-grid", "contents",
@@ -212,6 +221,14 @@ def _may_cover(decls: list[tuple[str, str]], font_px: float) -> bool:
     box)? Out of the flow, behind it, or moved further than a line: fail closed."""
     values = dict(decls)
     if values.get("position", "") in ("absolute", "fixed") or values.get("z-index", "").startswith("-"):
+        return True
+    # a box with a background moved at all, however little, may lie over the line beside it (fourth red team of
+    # 5 Dec, 32nd session: "position:relative;left:-15px;background:#fff" over an 8px "not")
+    painted = any(n.startswith("background") and v not in ("none", "transparent", "initial", "unset") for n, v in decls)
+    if painted and (values.get("position", "") in ("relative", "sticky") and any(
+            (n in ("left", "right", "top", "bottom") or n.startswith("inset")) and any(_lengths(v, font_px))
+            for n, v in decls) or any(n.startswith("margin") and any(x < 0 for x in _lengths(v, font_px))
+                                      for n, v in decls)):
         return True
     return any(name in ("transform", "translate", "-webkit-transform", "offset-path", "offset")
                and value not in ("none", "initial", "unset")
@@ -412,27 +429,103 @@ def displayed(style: str) -> bool:
 
 
 
-_CSS_RULE = re.compile(r"([^{}]*)\{([^{}]*)\}")
-#: pseudo-elements: boxes of text of their own ("::after"), or a part of the element's text ("::first-letter")
-_PSEUDO_ELEMENT = re.compile(r"::?(?:before|after|marker|first-letter|first-line|placeholder|selection|backdrop|"
-                             r"file-selector-button|cue)\b", re.IGNORECASE)
-#: what a selector's subject names: a type (or "*"), classes and an id; attribute selectors and pseudo-classes dropped
-_COMPOUND = re.compile(r"(?P<tag>\*|[a-zA-Z][\w-]*)?(?P<rest>(?:[.#][\w-]+)*)")
+#: pseudo-classes of a moment (a pointer over the text, a link once visited) and print media: not what a reader
+#: sees reading the mail, so never applied (a red team of 5 Dec, 32nd session hid a "not" with ".n{color:#fff}
+#: .n:hover{color:#000}"; an honest template's "a:hover{color:#fff}" wiped the reply when applied)
+_MOMENTARY = frozenset(("hover", "focus", "focus-within", "focus-visible", "active", "visited", "target", "checked",
+                        "indeterminate", "default", "placeholder-shown", "autofill"))
+
+
+class Node(NamedTuple):
+    """An element as a selector sees it."""
+
+    tag: str
+    classes: frozenset[str]
+    id: str | None
+    attrs: Mapping[str, str]
+
+
+def _attrib(op: str, have: str, want: str) -> bool:
+    return {"=": have == want, "~=": want in have.split(), "|=": have == want or have.startswith(want + "-"),
+            "^=": bool(want) and have.startswith(want), "$=": bool(want) and have.endswith(want),
+            "*=": bool(want) and want in have, "!=": have != want}.get(op, False)
+
+
+def _both(a: bool | None, b: bool | None) -> bool | None:
+    """Three-valued "and": None where it is not worked out (a sibling, a child's position)."""
+    if a is False or b is False:
+        return False
+    return None if a is None or b is None else True
+
+
+#: an element's ancestors, nearest first, as linked pairs (node, its own ancestors): a tree thousands deep shares them
+Path = tuple[Node, "Path"] | None
+
+
+def _match(tree: Any, node: Node, path: Path) -> bool | None:
+    """Does a parsed selector (cssselect's tree) match ``node`` (with its ancestors ``path``)? None where the reading
+    does not work it out: siblings and positions (":first-child", "+", "~"), ":has()"."""
+    kind = type(tree).__name__
+    if kind == "Element":
+        return tree.element in (None, "*") or tree.element.lower() == node.tag
+    if kind == "Class":
+        return _both(_match(tree.selector, node, path), tree.class_name in node.classes)
+    if kind == "Hash":
+        return _both(_match(tree.selector, node, path), tree.id == node.id)
+    if kind == "Attrib":
+        name = tree.attrib.lower()
+        have = node.attrs.get(name)
+        ok = have is not None and (tree.operator == "exists" or _attrib(tree.operator, have, tree.value.value))
+        return _both(_match(tree.selector, node, path), ok)
+    if kind == "Pseudo":
+        ident = tree.ident.lower()
+        here = _match(tree.selector, node, path)
+        if ident in _MOMENTARY:
+            return False
+        if ident == "root":
+            return _both(here, node.tag == "html")
+        if ident in ("link", "any-link"):
+            return _both(here, node.tag in ("a", "area") and "href" in node.attrs)
+        return _both(here, None)
+    if kind == "Negation":
+        inner = _match(tree.subselector, node, path)
+        return _both(_match(tree.selector, node, path), None if inner is None else not inner)
+    if kind in ("Matching", "SpecificityAdjustment"):
+        each = [_match(s, node, path) for s in tree.selector_list]
+        any_of = True if True in each else None if None in each else False
+        return _both(_match(tree.selector, node, path), any_of)
+    if kind == "CombinedSelector":
+        here = _match(tree.subselector, node, path)
+        if here is False:
+            return False
+        if tree.combinator == ">":
+            return _both(here, _match(tree.selector, path[0], path[1]) if path else False)
+        if tree.combinator == " ":
+            found: bool | None = False
+            up = path
+            while up is not None:
+                r = _match(tree.selector, up[0], up[1])
+                if r:
+                    found = True
+                    break
+                if r is None:
+                    found = None
+                up = up[1]
+            return _both(here, found)
+        return _both(here, None)  # "+" and "~": siblings are not worked out
+    return _both(_match(getattr(tree, "selector", None), node, path), None) if hasattr(tree, "selector") else None
 
 
 class _Rule(NamedTuple):
-    tag: str | None
-    classes: frozenset[str]
-    id: str | None
-    #: (ids, classes, type): the order rules of the same subject apply in, after document order
-    specificity: tuple[int, int, int]
-    order: int
+    selector: Any
+    #: (ids, classes, types), then the document order (rules in a layer come before the others)
+    rank: tuple[int, int, int, int]
     decls: str
-    #: its "!important" declarations: they win over an inline style (third red team of 5 Dec, 32nd session)
-    important: str = ""
-
-    def matches(self, tag: str, classes: frozenset[str], id_: str | None) -> bool:
-        return (self.tag is None or self.tag == tag) and self.classes <= classes and (self.id is None or self.id == id_)
+    #: its "!important" declarations: after the inline style (third red team of 5 Dec, 32nd session)
+    important: str
+    #: it applies only under a condition the reading does not know (a media query other than screen, a dark scheme,
+    #: "@supports"): weighed in the second reading of the document (markup.py), not the first
+    conditional: bool
 
 
 @dataclass(frozen=True)
@@ -444,86 +537,87 @@ class Sheet:
     rules: tuple[_Rule, ...] = ()
     anything: bool = False
 
-    def look(self, tag: str, classes: frozenset[str], id_: str | None, look: Look, custom: Custom,
-             important: bool = False) -> tuple[Look, bool]:
-        """The look the matching rules give an element, over the look it inherits, and whether one hides it: their
-        ordinary declarations (before the inline style), or their "!important" ones (after it)."""
-        hides = False
-        for rule in sorted((r for r in self.rules if r.matches(tag, classes, id_)), key=lambda r: (r.specificity, r.order)):
-            decls = rule.important if important else rule.decls
-            if decls:
-                look, hid = styled(decls, look, custom)
-                hides = hides or hid
-        return look, hides
+    @property
+    def conditional(self) -> bool:
+        """Has it rules a second reading must weigh (conditional ones, or selectors not worked out)?"""
+        return any(r.conditional for r in self.rules)
 
-
-def _subject(selector: str) -> _Rule | None:
-    """The rule's subject (the last compound, "p" of ".content > p:hover"), or None when it cannot be read."""
-    last = re.split(r"\s*[>+~]\s*|\s+", selector.strip())[-1]
-    last = re.sub(r"\[[^\]]*\]", "", last)  # attribute selectors: over-applied to every element of the subject
-    last = re.sub(r":(?:is|where|not|has|nth-[\w-]+|lang|dir)\([^)]*\)|:[\w-]+", "", last)
-    if last.lower() in ("", ":root"):
-        last = "*" if last == "" else "html"
-    m = _COMPOUND.fullmatch(last)
-    if m is None:
-        return None
-    tag = m.group("tag")
-    names = re.findall(r"([.#])([\w-]+)", m.group("rest"))
-    classes = frozenset(n for k, n in names if k == ".")
-    ids = [n for k, n in names if k == "#"]
-    return _Rule(None if tag in (None, "*") else tag.lower(), classes, ids[0] if ids else None,
-                 (len(ids), len(classes), int(tag not in (None, "*"))), 0, "")
+    def matching(self, node: Node, path: Path, conditions: bool) -> list[_Rule]:
+        """The rules that apply to an element, in cascade order: those that surely match; with ``conditions``, also
+        those that match under a condition or may match (a sibling, a position)."""
+        out = []
+        for rule in self.rules:
+            if rule.conditional and not conditions:
+                continue
+            hit = _match(rule.selector, node, path)
+            if hit or (hit is None and conditions):
+                out.append(rule)
+        return sorted(out, key=lambda r: r.rank)
 
 
 def parse_sheet(css: str, custom: Custom, start: int = 0) -> Sheet:
-    """A ``<style>`` element's rules (``start``: the document order of its first rule)."""
-    css, dark = _without_dark_scheme(_CSS_COMMENT.sub("", css))
+    """A ``<style>`` element's rules (``start``: the document order of its first rule), parsed by tinycss2 and their
+    selectors by cssselect."""
     rules: list[_Rule] = []
-    # "@counter-style" writes list markers of its own; "@import", "@font-face" and "@media" are what honest mail has.
-    # A dark scheme's colours go with the client's own dark rendering (not worked out): only what they hide counts
-    anything = re.search(r"@(?:counter-style|property)\b", css, re.IGNORECASE) is not None or any(
-        styled(m.group(2), Look(), custom)[1] for m in _CSS_RULE.finditer(dark))
-    for i, m in enumerate(_CSS_RULE.finditer(css), start):
-        selectors, decls = m.group(1).rsplit(";", 1)[-1].strip(), m.group(2)
-        if selectors.startswith("@") or not decls.strip():
-            continue  # an at-rule's own block ("@font-face { src: url(...) }")
-        look, hides = styled(decls, Look(), custom)
-        try:
-            parsed = _declarations(decls, custom)
-            moves = _may_cover(parsed, FONT_PX)
-        except Unknowable:
-            parsed, moves = [], True
-        if moves:
-            anything = True
-            continue
-        for selector in selectors.split(","):
-            rule = _subject(_PSEUDO_ELEMENT.sub("", selector)) if not _PSEUDO_ELEMENT.search(selector) else None
-            if _PSEUDO_ELEMENT.search(selector):
-                # a box of text of its own, or a part of the element's: fail closed where it shows text or hides some
-                anything = anything or hides or not look.readable() or _adds_text(parsed)
-            elif rule is None:
-                anything = anything or hides or look != Look()
-            else:
-                parts = [d for d in decls.split(";") if d.strip()]
-                rules.append(rule._replace(order=i, decls=";".join(d for d in parts if "!important" not in d.lower()),
-                                           important=";".join(d for d in parts if "!important" in d.lower())))
+    anything = False
+
+    def walk(nodes: list[Any], conditional: bool, layered: bool) -> None:
+        nonlocal anything
+        for node in nodes:
+            kind = type(node).__name__
+            if kind == "AtRule":
+                keyword, prelude = node.lower_at_keyword, tinycss2.serialize(node.prelude).strip().lower()
+                if keyword in ("counter-style", "property"):
+                    anything = True  # list markers of its own; a property's initial value
+                elif node.content is not None and keyword in ("media", "supports", "layer", "container", "scope",
+                                                               "document", "starting-style"):
+                    if keyword == "media" and _media_never(prelude):
+                        continue
+                    inner = tinycss2.parse_rule_list(node.content, skip_comments=True, skip_whitespace=True)
+                    walk(inner, conditional or not (keyword == "layer" or keyword == "media" and _media_always(prelude)),
+                         layered or keyword == "layer")
+                continue  # "@import", "@font-face", "@keyframes", "@page", "@charset": nothing of the text's
+            if kind != "QualifiedRule":
+                continue
+            decls = [d for d in tinycss2.parse_declaration_list(node.content, skip_comments=True, skip_whitespace=True)
+                     if type(d).__name__ == "Declaration"]
+            normal = ";".join(f"{d.lower_name}:{tinycss2.serialize(d.value)}" for d in decls if not d.important)
+            important = ";".join(f"{d.lower_name}:{tinycss2.serialize(d.value)}" for d in decls if d.important)
+            both = ";".join(x for x in (normal, important) if x)
+            look, hides = styled(both, Look(), custom)
+            try:
+                parsed = _declarations(both, custom)
+                moves = _may_cover(parsed, FONT_PX)
+            except Unknowable:
+                parsed, moves = [], True
+            if moves:
+                anything = True
+                continue
+            try:
+                selectors = cssselect.parse(tinycss2.serialize(node.prelude))
+            except cssselect.SelectorError:
+                anything = anything or hides or look != Look()  # a selector not read: fail closed where it matters
+                continue
+            for sel in selectors:
+                if sel.pseudo_element is not None:
+                    # a box of text of its own, or a part of the element's: fail closed where it shows text or hides some
+                    anything = anything or hides or not look.readable() or _adds_text(parsed)
+                    continue
+                order = len(rules) + start - (1_000_000 if layered else 0)
+                rules.append(_Rule(sel.parsed_tree, (*sel.specificity(), order), normal, important, conditional))
+
+    walk(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True), False, False)
     return Sheet(tuple(rules), anything)
 
 
-_DARK = re.compile(r"@media[^{;]*prefers-color-scheme\s*:\s*dark[^{;]*\{", re.IGNORECASE)
+def _media_never(query: str) -> bool:
+    """A media query no mail reader's screen matches: print only."""
+    return bool(re.fullmatch(r"(?:only\s+)?print", query.strip()))
 
 
-def _without_dark_scheme(css: str) -> tuple[str, str]:
-    """(the sheet without its ``@media (prefers-color-scheme: dark)`` blocks, those blocks' contents)."""
-    dark = []
-    while (m := _DARK.search(css)) is not None:
-        depth, end = 1, m.end()
-        while end < len(css) and depth:
-            depth += {"{": 1, "}": -1}.get(css[end], 0)
-            end += 1
-        dark.append(css[m.end():end - 1])
-        css = css[:m.start()] + css[end:]
-    return css, "\n".join(dark)
+def _media_always(query: str) -> bool:
+    """A media query every screen matches: none, "all", "screen" (with nothing after them)."""
+    return bool(re.fullmatch(r"(?:only\s+)?(?:all|screen)?", query.strip()))
 
 
 def _adds_text(decls: list[tuple[str, str]]) -> bool:

@@ -23,8 +23,8 @@ from xml.etree import ElementTree
 
 import html5lib
 
-from .css import (NO_CUSTOM, Custom, Look, Sheet, attribute_look, covers, custom_properties, displayed, merge, parse_sheet,
-                  styled, unwrapped_width)
+from .css import (NO_CUSTOM, Custom, Look, Node, Path, Sheet, attribute_look, covers, custom_properties, displayed, merge,
+                  parse_sheet, styled, unwrapped_width)
 from .lookalike import reordered
 
 #: elements whose content a mail client never shows, in the body (scripts do not run in mail: fallbacks are unknowable
@@ -98,38 +98,46 @@ class Rendering:
 
 
 class _In(NamedTuple):
-    """Where a node is: is its text hidden outright, how does it look, is it metadata (dropped, and not hidden)."""
+    """Where a node is: is its text hidden outright, how does it look, is it metadata (dropped, and not hidden), and
+    the elements it is in (for the style sheets' selectors)."""
 
     hides: bool = False
     look: Look = Look()
     meta: bool = False
+    path: Path = None
 
 
-def _inside(el: ElementTree.Element, into: _In, sheet: Sheet, custom: Custom) -> _In:
-    """Where an element's content is, in an element's content ``into``: its presentational attributes, then the style
-    sheets' rules, then its inline style."""
+_COLOUR_SET = re.compile(r"(?:^|;)\s*(?:color|-webkit-text-fill-color)\s*:", re.IGNORECASE)
+
+
+def _inside(el: ElementTree.Element, into: _In, sheet: Sheet, custom: Custom, conditions: bool) -> _In:
+    """Where an element's content is, in an element's content ``into``: its presentational attributes, the style
+    sheets' rules that match it (``conditions``: with those that match under a condition, see css.Sheet), its inline
+    style, then the rules' "!important" declarations and the inline style's own."""
     ns, _, tag = el.tag[1:].partition("}")
     a = el.attrib
     if ns != HTML_NS:
         # SVG and MathML text is drawn where and as its attributes say (hidden here, fail closed); an SVG style or
         # script is what an HTML one is. A MathML <title> is text like any other.
-        return _In(True, into.look, into.meta or (ns == SVG_NS and tag in ("style", "script")))
+        return _In(True, into.look, into.meta or (ns == SVG_NS and tag in ("style", "script")), into.path)
+    node = Node(tag, frozenset(a.get("class", "").split()), a.get("id"),
+                {k.lower(): v for k, v in a.items() if isinstance(k, str)})
     look, hides = attribute_look(tag, a, into.look)
-    if tag == "a" and "href" in a:
-        look = replace(look, ink=LINK)  # a link's own colour, on whatever background is under it (third red team)
-    if sheet.rules:
-        look, by_sheet = sheet.look(tag, frozenset(a.get("class", "").split()), a.get("id"), look, custom)
-        hides = hides or by_sheet
-    if a.get("style"):
-        look, hidden_style = styled(a["style"], look, custom)
-        hides = hides or hidden_style
-    if sheet.rules:
-        look, by_sheet = sheet.look(tag, frozenset(a.get("class", "").split()), a.get("id"), look, custom, important=True)
-        hides = hides or by_sheet
+    rules = sheet.matching(node, into.path, conditions) if sheet.rules else []
+    inline = a.get("style", "")
+    layers = [r.decls for r in rules] + [inline] + [r.important for r in rules]
+    if any(r.important for r in rules):  # an inline "!important" wins over a sheet's (fourth red team of 5 Dec)
+        layers.append(";".join(d for d in inline.split(";") if "!important" in d.lower()))
+    for decls in layers:
+        if decls:
+            look, hid = styled(decls, look, custom)
+            hides = hides or hid
+    if tag == "a" and "href" in a and not a.get("color") and not any(_COLOUR_SET.search(d) for d in layers if d):
+        look = replace(look, ink=LINK)  # a link's own colour, where nothing sets one ("inherit" does: the parent's)
     if tag in _SMALLER:
         look = replace(look, px=look.px * _SMALLER[tag])
     hides = into.hides or hides or sheet.anything or _attributes_hide(tag, a)
-    return _In(hides, look, into.meta or tag in METADATA)
+    return _In(hides, look, into.meta or tag in METADATA, (node, into.path))
 
 
 #: the tree builder: html5lib's ElementTree one, which builds in linear time where its DOM one compares every open
@@ -176,6 +184,21 @@ def _html(text: str) -> Rendering:
     if "style" in text.lower():
         sheet = merge([parse_sheet(el.text or "", custom, 10_000 * i)
                        for i, el in enumerate(e for e in root.iter() if e.tag in _STYLE)])
+        if sheet.rules and len(sheet.rules) * sum(1 for _ in root.iter()) > MAX_MATCHES:
+            sheet = Sheet((), True)  # too many rules on too many elements to match here: fail closed
+    shown = _walk(root, text, sheet, custom, False)
+    if not sheet.rules:
+        return shown
+    # a second reading with the rules that match under a condition (a media query, a dark scheme) or that may match (a
+    # sibling, a position): text either reading hides counts as hidden (fourth red team of 5 Dec, 32nd session)
+    return Rendering(shown.text, shown.hidden or _walk(root, text, sheet, custom, True).hidden)
+
+
+#: rules x elements the style sheets' selectors are matched for, at most
+MAX_MATCHES = 200_000
+
+
+def _walk(root: ElementTree.Element, text: str, sheet: Sheet, custom: Custom, conditions: bool) -> Rendering:
     parts: list[str] = []
     hidden = _OTHER_SCHEME.search(text) is not None
 
@@ -202,7 +225,7 @@ def _html(text: str) -> Rendering:
             continue
         if not node.tag.startswith("{"):
             continue  # the doctype
-        inner = _inside(node, into, sheet, custom)
+        inner = _inside(node, into, sheet, custom, conditions)
         if not inner.meta and node.get("style"):
             if covers(node.get("style"), custom):
                 hidden = True  # a box that may be drawn over other text, its own or not
