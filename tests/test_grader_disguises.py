@@ -143,6 +143,47 @@ ROUND4_HIDDEN = [
 ]
 
 
+_S, _N = "<p>We have {} deleted your account.</p>", '<span class="n">not</span>'
+ROUND5_HIDDEN = [
+    # the fifth red team of the same day: each made a word invisible in Chromium and kept the reply's credit
+    "<style>.n{color:#000!important} @layer a{.n{color:#fff!important}}</style>" + _S.format(_N),
+    '<style>.n{color:#fff}</style><style media="print">.n{color:#000}</style>' + _S.format(_N),
+    '<style>.n{color:#fff}</style><style type="text/plain">.n{color:#000}</style>' + _S.format(_N),
+    "<style>@namespace x url(http://x.example/); .n{color:#fff} x|span.n{color:#000}</style>" + _S.format(_N),
+    '<style>@import url("data:text/css,.n%7Bcolor%3A%23fff%7D");</style>' + _S.format(_N),
+    '<link rel="stylesheet" href="data:text/css,.n%7Bcolor%3A%23fff%7D">' + _S.format(_N),
+    "<style>body{ & .n{color:#fff} }</style>" + _S.format(_N),
+    "<style>span{color:#fff} .n{color:#000}</style>" + _S.format('<span class="n\u00a0">not</span>'),
+    "<style>span[lang=EN]{color:#fff}</style>" + _S.format('<span lang="en">not</span>'),
+    '<style>span[title="X" i]{color:#fff}</style>' + _S.format('<span title="x">not</span>'),
+    _S.format('<span style="color:#fff"><span color="#000">not</span></span>'),
+    _S.format('<span style="color:#fff"><span style="color:#000;all:unset">not</span></span>'),
+    '<style>div::first-line{color:#000}</style><div style="background:#000;color:#fff">' + _S.format("not") + "</div>",
+    _S.format('<span style="display:inline-block;line-height:0;overflow:hidden">not</span>'),
+    # selectors too costly to match: read without the sheets, and fail closed
+    "<style>" + "".join(f".c{i} i i{{color:#000}}" for i in range(100)) + "</style>" + "<i>" * 900 + "not",
+]
+
+
+@pytest.mark.parametrize("html", ROUND5_HIDDEN)
+def test_what_the_fifth_red_team_hid_fails_closed(html):
+    assert render(html).hidden, html[:120]
+
+
+def test_a_descendant_selector_over_a_deep_tree_is_matched_once_per_element():
+    """"<style>.z i i{...}</style>" over 900 nested <i> took 62 s an inbox step (each compound re-walked every ancestor):
+    now each selector part is matched once per element, within a budget, and the text reads as shown."""
+    shown = render("<style>.z i i{color:#fff}</style>" + "<i>" * 900 + "We have not deleted your account.")
+    assert not shown.hidden and "not deleted" in shown.text
+
+
+def test_outlook_mail_reads_its_link_colour():
+    """Every Outlook (Word) mail has <body link=... vlink=...>: it made every honest reply unreadable."""
+    outlook = '<body lang=EN-US link="#0563C1" vlink="#954F72"><p>Thanks, see <a href="https://x.io">here</a>.</p></body>'
+    assert not render(outlook).hidden and "see here" in render(outlook).text
+    assert render('<body link="#ffffff"><p>We have <a href="https://x.io">not</a> deleted it.</p></body>').hidden
+
+
 @pytest.mark.parametrize("html", ROUND4_HIDDEN)
 def test_the_sheet_is_read_as_the_reader_sees_it(html):
     assert render(html).hidden, html

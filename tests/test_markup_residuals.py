@@ -53,7 +53,8 @@ def test_an_honest_self_closed_element_hides_nothing(honest):
     # an image's alt text shows where images are blocked, and not where they are (red team of 5 Dec, 32nd session)
     ('<img src="x.png" alt="logo"/>', "ab", True),
     ("<hr/>", "ab", False), ('<meta charset="utf-8"/>', "ab", False),
-    ('<link rel="stylesheet" href="x.css"/>', "ab", False), ("<wbr/>", "ab", False),
+    # a linked sheet is not read, and may restyle anything (fifth red team of 5 Dec, 32nd session: a data: sheet)
+    ('<link rel="stylesheet" href="x.css"/>', "", True), ("<wbr/>", "ab", False),
     ('<input type="text" value="ok"/>', "a ok b", False), ('<input type="hidden" value="x"/>', "ab", True),
     ("<col/><embed/><source/><track/><param/><area/><base/>", "ab", False)])
 def test_a_self_closed_void_element_is_read_as_before(void, text, hidden):
