@@ -509,6 +509,26 @@ class Matcher:
         out = self._seen[key] = _match(tree, node, path, self)
         return out
 
+    def ancestor(self, tree: Any, path: Path) -> bool | None:
+        """Does an element of ``path`` match ``tree``: the nearest, else one of its own ancestors (worked out once per
+        element of the path, so that a descendant selector costs the tree's depth once, not at every element)."""
+        found: bool | None = False
+        pending: list[Path] = []
+        up = path
+        while up is not None:  # the nearest ancestors not yet worked out, then the answer of the first that was
+            key = (id(tree), id(up), -1)
+            if key in self._seen:
+                found = self._seen[key]
+                break
+            pending.append(up)
+            up = up[1]
+        for cell in reversed(pending):
+            assert cell is not None
+            here = self(tree, cell[0], cell[1])
+            found = True if here or found is True else None if here is None or found is None else False
+            self._seen[(id(tree), id(cell), -1)] = found
+        return found
+
 
 def _match(tree: Any, node: Node, path: Path, m: Matcher) -> bool | None:
     """Does a parsed selector (cssselect's tree) match ``node`` (with its ancestors ``path``)? None where the reading
@@ -554,17 +574,7 @@ def _match(tree: Any, node: Node, path: Path, m: Matcher) -> bool | None:
         if tree.combinator == ">":
             return _both(here, m(tree.selector, path[0], path[1]) if path else False)
         if tree.combinator == " ":
-            found: bool | None = False
-            up = path
-            while up is not None:
-                r = m(tree.selector, up[0], up[1])
-                if r:
-                    found = True
-                    break
-                if r is None:
-                    found = None
-                up = up[1]
-            return _both(here, found)
+            return _both(here, m.ancestor(tree.selector, path))
         return _both(here, None)  # "+" and "~": siblings are not worked out
     return _both(m(getattr(tree, "selector", None), node, path), None) if hasattr(tree, "selector") else None
 
