@@ -170,6 +170,37 @@ def test_what_the_fifth_red_team_hid_fails_closed(html):
     assert render(html).hidden, html[:120]
 
 
+ROUND6_HIDDEN = [
+    # the sixth red team of the same day, each invisible in Chromium
+    '<span style="--ink:#111"></span><p>We have <span style="color:var(--ink,#fff)">not</span> deleted it.</p>',
+    '<style>@font-face{font-family:Tiny;src:local(Arial);size-adjust:1%}</style><p>We have <span '
+    'style="font-family:Tiny">not</span> deleted it.</p>',
+    '<p>We have <span style="font-size-adjust:ex-height 0.01">not</span> deleted it.</p>',
+    '<p>We have <span style="-webkit-text-stroke:0.8em #fff">not</span> deleted it.</p>',
+    '<p>We have <span style="vertical-align:-3000px">not</span> deleted it.</p>',
+    '<p>We have not <span style="box-shadow:-1em 0 0 1em #fff">&nbsp;</span> deleted it.</p>',
+    "<style>" + ":is(" * 300 + "p" + ")" * 300 + "{color:#fff}</style><p>not</p>",  # a RecursionError before
+]
+
+
+@pytest.mark.parametrize("html", ROUND6_HIDDEN)
+def test_what_the_sixth_red_team_hid_fails_closed(html):
+    assert render(html).hidden, html[:120]
+
+
+@pytest.mark.parametrize("html", [
+    # templates of the sixth red team's honest half, each zeroed a reply
+    "<!--[if !mso]><!--><p>Thanks, we refunded you.</p><!--<![endif]-->",
+    "<!--[if mso]><style>.f-fallback{font-family:Arial,sans-serif}</style><![endif]--><p>Thanks, we refunded you.</p>",
+    "<!--[if gte mso 9]><xml><o:OfficeDocumentSettings><o:PixelsPerInch>96</o:PixelsPerInch>"
+    "</o:OfficeDocumentSettings></xml><![endif]--><p>Thanks, we refunded you.</p>",
+    '<p>Thanks, we refunded you.</p><span style="color:#FFFFFF" aria-hidden="true">[DN5RZ4-D1RP]</span>',
+    '<div style="box-shadow:0 1px 3px rgba(0,0,0,.1)">Thanks, we refunded you.</div>',
+])
+def test_mail_clients_own_parts_hide_nothing(html):
+    assert not render(html).hidden, html
+
+
 def test_a_descendant_selector_over_a_deep_tree_is_matched_once_per_element():
     """"<style>.z i i{...}</style>" over 900 nested <i> took 62 s an inbox step (each compound re-walked every ancestor):
     now each selector part is matched once per element, within a budget, and the text reads as shown."""

@@ -136,13 +136,36 @@ Custom = Mapping[str, "str | None"]
 NO_CUSTOM: Custom = MappingProxyType({})
 
 
-def custom_properties(text: str) -> dict[str, str | None]:
-    """The custom properties a document declares, in style sheets and inline styles (``:root{--brand:#0b5cff}``: an
-    honest template's; review of 5 Dec, 32nd session, where any of them made every ``var()`` unknowable)."""
+def custom_properties(found: list[tuple[str, str, bool]]) -> dict[str, str | None]:
+    """The custom properties a document declares, from (name, value, declared for the whole document: ``:root``,
+    ``html``, ``body``, ``*`` or their inline style) in document order (``:root{--brand:#0b5cff}``: an honest template's;
+    review of 5 Dec, 32nd session). A name declared on another element, or twice with two values, is not worked out
+    (which declaration a ``var()`` sees depends on where it is: sixth red team, "<span style='--ink:#111'></span>"
+    read a white fallback as dark)."""
     out: dict[str, str | None] = {}
-    for m in _CUSTOM_DECLARATION.finditer(text):
-        name, value = m.group(1).lower(), m.group(2).strip().lower()
-        out[name] = value if name not in out or out[name] == value else None
+    for name, value, whole in found:
+        name, value = name.lower(), value.strip().lower()
+        out[name] = value if whole and (name not in out or out[name] == value) else None
+    return out
+
+
+def declared(style: str) -> list[tuple[str, str]]:
+    """The custom properties an inline style declares."""
+    return [(m.group(1), m.group(2)) for m in _CUSTOM_DECLARATION.finditer(style)]
+
+
+_WHOLE_DOCUMENT = frozenset((":root", "html", "body", "*"))
+
+
+def sheet_custom_properties(css: str) -> list[tuple[str, str, bool]]:
+    """The custom properties a style sheet declares, each with whether its rule is for the whole document."""
+    out = []
+    for node in tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True):
+        if type(node).__name__ == "QualifiedRule":
+            whole = all(x.strip().lower() in _WHOLE_DOCUMENT for x in tinycss2.serialize(node.prelude).split(","))
+            out += [(name, value, whole) for name, value in declared(tinycss2.serialize(node.content))]
+        elif type(node).__name__ == "AtRule" and node.content is not None:
+            out += [(name, value, False) for name, value in declared(tinycss2.serialize(node.content))]
     return out
 
 
@@ -223,6 +246,13 @@ def _may_cover(decls: list[tuple[str, str]], font_px: float) -> bool:
     values = dict(decls)
     if values.get("position", "") in ("absolute", "fixed") or values.get("z-index", "").startswith("-"):
         return True
+    # shadows and outlines drawn past the box ("box-shadow:-1em 0 0 1em #fff" over the word beside it; sixth red team)
+    for name in ("box-shadow", "text-shadow", "outline", "outline-width", "outline-offset"):
+        if name in values and values[name] not in ("none", "initial", "unset", "inherit", "0"):
+            lengths = _lengths(" ".join(t for t in re.sub(r"\([^)]*\)", " ", values[name]).split()
+                                        if _NUMBER.match(t)), font_px)
+            if any(abs(x) > font_px / 2 for x in lengths):
+                return True
     # a box with a background moved at all, however little, may lie over the line beside it (fourth red team of
     # 5 Dec, 32nd session: "position:relative;left:-15px;background:#fff" over an 8px "not")
     painted = any(n.startswith("background") and v not in ("none", "transparent", "initial", "unset") for n, v in decls)
@@ -255,6 +285,8 @@ def _moves_out_of_sight(name: str, value: str, font_px: float, position: str) ->
         return any(abs(x) >= 6 * font_px for x in _lengths(value, font_px))
     if name == "letter-spacing":
         return any(x < -0.2 * font_px for x in _lengths(value, font_px))
+    if name == "vertical-align":  # "vertical-align:-3000px" moves the word off the page
+        return any(abs(x) > font_px for x in _lengths(" ".join(t for t in value.split() if _NUMBER.match(t)), font_px))
     if name.startswith("margin"):
         return any(x <= -font_px for x in _lengths(value, font_px))
     if (name in ("left", "right", "top", "bottom") or name.startswith("inset")) and position not in ("", "static"):
@@ -358,7 +390,9 @@ def styled(style: str, parent: Look, custom: Custom = NO_CUSTOM) -> tuple[Look, 
                     and value not in ("auto", "initial", "unset", "inherit", "none")
                     # fonts that draw symbols for letters, and a size adjusted out of sight
                     or name in ("font-family", "font") and _SYMBOL_FONTS.search(value) is not None
-                    or name == "font-size-adjust" and _NUMBER.fullmatch(value) is not None and float(value) < 0.3
+                    or name == "font-size-adjust" and any(float(x) < 0.3 for x in _NUMBER.findall(value))
+                    or name in ("-webkit-text-stroke", "-webkit-text-stroke-width") and any(_lengths(
+                        " ".join(t for t in value.split() if _NUMBER.match(t)), max(px, FONT_PX)))
                     # text painted with its background, or drawn as dots
                     or name in ("background-clip", "-webkit-background-clip") and "text" in value
                     or name == "-webkit-text-security" and value not in ("none", "initial", "unset")
@@ -636,6 +670,9 @@ def parse_sheet(css: str, custom: Custom, start: int = 0) -> Sheet:
                     anything = True
                 elif keyword == "import" and not _FONT_SHEET.search(prelude):
                     anything = True  # a sheet not read here ("@import url(data:...)"); a web font's sheet holds no rule
+                elif keyword == "font-face" and node.content is not None and re.search(
+                        r"size-adjust|-override", tinycss2.serialize(node.content), re.IGNORECASE):
+                    anything = True  # a font drawn at 1% ("size-adjust:1%"; sixth red team of 5 Dec, 32nd session)
                 elif node.content is not None and keyword in ("media", "supports", "layer", "container", "scope",
                                                                "document", "starting-style"):
                     if keyword == "media" and _media_never(prelude):

@@ -24,7 +24,7 @@ from xml.etree import ElementTree
 import html5lib
 
 from .css import (NO_CUSTOM, Custom, Look, Matcher, Node, Path, Sheet, TooCostly, attribute_look, covers, custom_properties,
-                  displayed, merge, parse_sheet, styled, unwrapped_width)
+                  declared, displayed, merge, parse_sheet, sheet_custom_properties, styled, unwrapped_width)
 from .lookalike import reordered
 
 #: elements whose content a mail client never shows, in the body (scripts do not run in mail: fallbacks are unknowable
@@ -108,6 +108,7 @@ class _In(NamedTuple):
     link: tuple[float, float, float] = LINK
 
 
+_THREAD_TOKEN = re.compile(r"\[[A-Z0-9]{4,}(?:-[A-Z0-9]{3,})+\]")
 _HTML_SPACE = re.compile(r"[ \t\n\f\r]+")
 _COLOUR_SET = re.compile(r"(?:^|;)\s*(?:color|-webkit-text-fill-color)\s*:", re.IGNORECASE)
 
@@ -165,8 +166,16 @@ def _comment_shows(text: str) -> bool:
     markup of Outlook's conditional comments holds none, and a template's label ("<!-- Header -->", "<!-- signature
     -->") says nothing to anyone (reviews of 5 Dec, 32nd session: each wiped an honest reply); a negation, a number or
     a sentence may ("has <!-- not --> been approved")."""
+    if _IF.match(text):
+        # Outlook's conditional comments hold its own styles, settings ("<xml><o:PixelsPerInch>96") and markup around
+        # the mail (sixth red team of 5 Dec: in every MJML, Postmark and Outlook mail), and at times text for Outlook
+        text = _OUTLOOK_PARTS.sub(" ", text)
     words = re.split(r"[\s/:_.#-]+", _CONDITIONAL.sub("", text).strip().lower())
     return any(words) and not all(w in _TEMPLATE_LABELS for w in words if w)
+
+
+_IF = re.compile(r"\s*\[if\b", re.IGNORECASE)
+_OUTLOOK_PARTS = re.compile(r"<(style|xml)\b.*?</\1\s*>|<!--|-->|<!(?!\[endif)", re.IGNORECASE | re.DOTALL)
 
 
 #: the words of a template's labels ("<!-- Header -->", "<!-- END signature -->", "<!-- preheader: hidden -->"): a
@@ -186,11 +195,14 @@ def _html(text: str) -> Rendering:
     # browser ends it ("<b w <x@y><script/>")
     root = html5lib.HTMLParser(tree=_BUILDER).parse(
         _AUTOLINK.sub(lambda m: "&lt;" + m.group(1).replace("&", "&amp;") + ">", text))
-    custom = custom_properties(text) if "--" in text else NO_CUSTOM
+    custom = _custom_properties(root) if "--" in text else NO_CUSTOM
     sheet = Sheet()
     if "style" in text.lower() or "stylesheet" in text.lower():
-        sheet = merge([_element_sheet(el, custom, 10_000 * i)
-                       for i, el in enumerate(e for e in root.iter() if e.tag in _STYLE or e.tag == _LINK)])
+        try:
+            sheet = merge([_element_sheet(el, custom, 10_000 * i)
+                           for i, el in enumerate(e for e in root.iter() if e.tag in _STYLE or e.tag == _LINK)])
+        except RecursionError:  # a sheet nested thousands deep (sixth red team of 5 Dec, 32nd session)
+            sheet = Sheet((), True)
         if sheet.rules and len(sheet.rules) * sum(1 for _ in root.iter()) > MAX_MATCHES:
             sheet = Sheet((), True)  # too many rules on too many elements to match here: fail closed
     try:
@@ -200,8 +212,28 @@ def _html(text: str) -> Rendering:
         # a second reading with the rules that match under a condition (a media query, a dark scheme) or that may match
         # (a sibling, a position): text either reading hides counts as hidden (fourth red team of 5 Dec, 32nd session)
         return Rendering(shown.text, shown.hidden or _walk(root, text, sheet, custom, True).hidden)
-    except TooCostly:  # selectors too costly to match: read without the sheets, and fail closed
+    except (TooCostly, RecursionError):  # selectors too costly or too deep to match: read without the sheets, fail closed
         return Rendering(_walk(root, text, Sheet((), True), custom, False).text, True)
+
+
+def _custom_properties(root: ElementTree.Element) -> Custom:
+    """The custom properties of the document's inline styles and applied style sheets (css.custom_properties)."""
+    found: list[tuple[str, str, bool]] = []
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        style = el.get("style") or ""
+        if "--" in style:
+            found += [(n, v, el.tag in (_HTML_TAG + "html", _HTML_TAG + "body")) for n, v in declared(style)]
+        if el.tag in _STYLE and "--" in (el.text or "") and _applies(el):
+            found += sheet_custom_properties(el.text or "")
+    return custom_properties(found)
+
+
+def _applies(el: ElementTree.Element) -> bool:
+    """Does a browser apply this <style> on screen (CSS, not print only)?"""
+    kind = (el.get("type") or "text/css").strip().lower()
+    return kind in ("text/css", "") and not re.fullmatch(r"(?:only\s+)?print", (el.get("media") or "").strip().lower())
 
 
 def _element_sheet(el: ElementTree.Element, custom: Custom, start: int) -> Sheet:
@@ -212,9 +244,8 @@ def _element_sheet(el: ElementTree.Element, custom: Custom, start: int) -> Sheet
         rel = (el.get("rel") or "").lower().split()
         linked = "stylesheet" in rel and not _FONT_LINK.search(el.get("href") or "")
         return Sheet((), linked)
-    kind = (el.get("type") or "text/css").strip().lower()
     media = (el.get("media") or "").strip().lower()
-    if kind not in ("text/css", "") or re.fullmatch(r"(?:only\s+)?print", media):
+    if not _applies(el):
         return Sheet()
     sheet = parse_sheet(el.text or "", custom, start)
     if media and not re.fullmatch(r"(?:only\s+)?(?:all|screen)", media):
@@ -240,7 +271,8 @@ def _walk(root: ElementTree.Element, text: str, sheet: Sheet, custom: Custom, co
         if not data or into.meta:
             return  # a document's title, styles and scripts: not shown, and nothing an honest mail hides
         if into.hides or not into.look.readable():
-            hidden = hidden or bool(data.strip())
+            # a help desk's hidden thread token ("[DN5RZ4-D1RP]" in white at the end of every Zendesk mail) says nothing
+            hidden = hidden or bool(data.strip()) and _THREAD_TOKEN.fullmatch(data.strip()) is None
         else:
             parts.append(data)
 

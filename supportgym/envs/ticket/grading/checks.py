@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ....core.markup import rendered
 from ..models import ORDER_ID, Scenario
 from ..policy import Policy, claim_amount, is_abuser, is_vip
 from ..scenarios import order_db, seed_scenarios
@@ -181,7 +182,9 @@ def personalisation(text: str, s: Scenario) -> float:
 
 
 def length_penalty(text: str) -> tuple[float, list[str]]:
-    """Verbosity past MAX_WORDS and repeated sentences; returned as a positive amount."""
+    """Verbosity past MAX_WORDS and repeated sentences, of the text as the customer reads it (markup's tags and styles
+    are no words: sixth red team of 5 Dec, 32nd session); returned as a positive amount."""
+    text = rendered(text)
     words = text.split()
     notes: list[str] = []
     pen = 0.0
