@@ -192,6 +192,7 @@ def test_what_the_sixth_red_team_hid_fails_closed(html):
     # templates of the sixth red team's honest half, each zeroed a reply
     "<!--[if !mso]><!--><p>Thanks, we refunded you.</p><!--<![endif]-->",
     "<!--[if mso]><style>.f-fallback{font-family:Arial,sans-serif}</style><![endif]--><p>Thanks, we refunded you.</p>",
+    '<p>Thanks, we refunded you.</p><p>Ana<br><img src="https://brightdesk.io/logo.png" alt="Brightdesk"></p>',
     "<!--[if gte mso 9]><xml><o:OfficeDocumentSettings><o:PixelsPerInch>96</o:PixelsPerInch>"
     "</o:OfficeDocumentSettings></xml><![endif]--><p>Thanks, we refunded you.</p>",
     '<p>Thanks, we refunded you.</p><span style="color:#FFFFFF" aria-hidden="true">[DN5RZ4-D1RP]</span>',

@@ -50,7 +50,8 @@ def test_an_honest_self_closed_element_hides_nothing(honest):
 
 @pytest.mark.parametrize("void,text,hidden", [
     ("<br/>", "a\nb", False), ("<br />", "a\nb", False), ('<img src="x.png" alt=""/>', "ab", False),
-    # an image's alt text shows where images are blocked, and not where they are (red team of 5 Dec, 32nd session)
+    # an image's alt text shows where images are blocked, and not where they are (red team of 5 Dec, 32nd session):
+    # inside a line it may change what the line says (a logo's name standing alone does not: test_grader_disguises)
     ('<img src="x.png" alt="logo"/>', "ab", True),
     ("<hr/>", "ab", False), ('<meta charset="utf-8"/>', "ab", False),
     # a linked sheet is not read, and may restyle anything (fifth red team of 5 Dec, 32nd session: a data: sheet)
