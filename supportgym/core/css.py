@@ -5,7 +5,7 @@ text of its own.
 A style the reading cannot work out (an escape, an unknown colour, a computed value) counts as hiding: the graders fail
 closed on it (markup.py). Inline styles, presentational attributes and a document's style sheets are read. Sheets are
 parsed by tinycss2 and their selectors by cssselect (both maintained libraries) and matched here against the element
-and its ancestors, in cascade order: specificity, then document order (layered rules first), the inline style, the
+and its ancestors, in cascade order: specificity, then document order ("@layer" fails closed), the inline style, the
 sheets' "!important" declarations, the inline style's own. Rules of a moment (":hover", ":visited") and print media
 never apply; rules under another media query, a dark scheme or "@supports", and selectors whose match is not worked out
 (siblings, positions), apply in a second reading of the document (markup.py), and text either reading hides counts as
@@ -240,6 +240,11 @@ def _lengths(value: str, font_px: float) -> list[float]:
     return out
 
 
+def _lengths_among(value: str, font_px: float) -> list[float]:
+    """The lengths among a value's tokens, keywords and colours left out ("0.8em #fff", "ex-height 0.01")."""
+    return _lengths(" ".join(t for t in re.sub(r"\([^)]*\)", " ", value).split() if _NUMBER.match(t)), font_px)
+
+
 def _may_cover(decls: list[tuple[str, str]], font_px: float) -> bool:
     """Can the box be drawn over other text (an empty white box pulled up over a sentence hides it, text or not in the
     box)? Out of the flow, behind it, or moved further than a line: fail closed."""
@@ -249,9 +254,7 @@ def _may_cover(decls: list[tuple[str, str]], font_px: float) -> bool:
     # shadows and outlines drawn past the box ("box-shadow:-1em 0 0 1em #fff" over the word beside it; sixth red team)
     for name in ("box-shadow", "text-shadow", "outline", "outline-width", "outline-offset"):
         if name in values and values[name] not in ("none", "initial", "unset", "inherit", "0"):
-            lengths = _lengths(" ".join(t for t in re.sub(r"\([^)]*\)", " ", values[name]).split()
-                                        if _NUMBER.match(t)), font_px)
-            if any(abs(x) > font_px / 2 for x in lengths):
+            if any(abs(x) > font_px / 2 for x in _lengths_among(values[name], font_px)):
                 return True
     # a box with a background moved at all, however little, may lie over the line beside it (fourth red team of
     # 5 Dec, 32nd session: "position:relative;left:-15px;background:#fff" over an 8px "not")
@@ -286,7 +289,7 @@ def _moves_out_of_sight(name: str, value: str, font_px: float, position: str) ->
     if name == "letter-spacing":
         return any(x < -0.2 * font_px for x in _lengths(value, font_px))
     if name == "vertical-align":  # "vertical-align:-3000px" moves the word off the page
-        return any(abs(x) > font_px for x in _lengths(" ".join(t for t in value.split() if _NUMBER.match(t)), font_px))
+        return any(abs(x) > font_px for x in _lengths_among(value, font_px))
     if name.startswith("margin"):
         return any(x <= -font_px for x in _lengths(value, font_px))
     if (name in ("left", "right", "top", "bottom") or name.startswith("inset")) and position not in ("", "static"):
@@ -391,8 +394,8 @@ def styled(style: str, parent: Look, custom: Custom = NO_CUSTOM) -> tuple[Look, 
                     # fonts that draw symbols for letters, and a size adjusted out of sight
                     or name in ("font-family", "font") and _SYMBOL_FONTS.search(value) is not None
                     or name == "font-size-adjust" and any(float(x) < 0.3 for x in _NUMBER.findall(value))
-                    or name in ("-webkit-text-stroke", "-webkit-text-stroke-width") and any(_lengths(
-                        " ".join(t for t in value.split() if _NUMBER.match(t)), max(px, FONT_PX)))
+                    or name in ("-webkit-text-stroke", "-webkit-text-stroke-width")
+                    and any(_lengths_among(value, max(px, FONT_PX)))
                     # text painted with its background, or drawn as dots
                     or name in ("background-clip", "-webkit-background-clip") and "text" in value
                     or name == "-webkit-text-security" and value not in ("none", "initial", "unset")
@@ -615,7 +618,7 @@ def _match(tree: Any, node: Node, path: Path, m: Matcher) -> bool | None:
 
 class _Rule(NamedTuple):
     selector: Any
-    #: (ids, classes, types), then the document order (rules in a layer come before the others)
+    #: (ids, classes, types), then the document order
     rank: tuple[int, int, int, int]
     decls: str
     #: its "!important" declarations: after the inline style (third red team of 5 Dec, 32nd session)
@@ -633,11 +636,6 @@ class Sheet:
 
     rules: tuple[_Rule, ...] = ()
     anything: bool = False
-
-    @property
-    def conditional(self) -> bool:
-        """Has it rules a second reading must weigh (conditional ones, or selectors not worked out)?"""
-        return any(r.conditional for r in self.rules)
 
     def matching(self, node: Node, path: Path, conditions: bool, matcher: Matcher) -> list[_Rule]:
         """The rules that apply to an element, in cascade order: those that surely match; with ``conditions``, also
@@ -658,7 +656,7 @@ def parse_sheet(css: str, custom: Custom, start: int = 0) -> Sheet:
     rules: list[_Rule] = []
     anything = False
 
-    def walk(nodes: list[Any], conditional: bool, layered: bool) -> None:
+    def walk(nodes: list[Any], conditional: bool) -> None:
         nonlocal anything
         for node in nodes:
             kind = type(node).__name__
@@ -668,18 +666,17 @@ def parse_sheet(css: str, custom: Custom, start: int = 0) -> Sheet:
                     # list markers of its own; a property's initial value; layers, whose order (and reversed order for
                     # "!important") is not worked out here (fifth red team of 5 Dec, 32nd session)
                     anything = True
-                elif keyword == "import" and not _FONT_SHEET.search(prelude):
+                elif keyword == "import" and not FONT_SHEET.search(prelude):
                     anything = True  # a sheet not read here ("@import url(data:...)"); a web font's sheet holds no rule
                 elif keyword == "font-face" and node.content is not None and re.search(
                         r"size-adjust|-override", tinycss2.serialize(node.content), re.IGNORECASE):
                     anything = True  # a font drawn at 1% ("size-adjust:1%"; sixth red team of 5 Dec, 32nd session)
-                elif node.content is not None and keyword in ("media", "supports", "layer", "container", "scope",
-                                                               "document", "starting-style"):
-                    if keyword == "media" and _media_never(prelude):
+                elif node.content is not None and keyword in ("media", "supports", "container", "scope", "document",
+                                                               "starting-style"):
+                    if keyword == "media" and media_never(prelude):
                         continue
                     inner = tinycss2.parse_rule_list(node.content, skip_comments=True, skip_whitespace=True)
-                    walk(inner, conditional or not (keyword == "layer" or keyword == "media" and _media_always(prelude)),
-                         layered or keyword == "layer")
+                    walk(inner, conditional or not (keyword == "media" and media_always(prelude)))
                 continue  # "@import", "@font-face", "@keyframes", "@page", "@charset": nothing of the text's
             if kind != "QualifiedRule":
                 continue
@@ -713,15 +710,15 @@ def parse_sheet(css: str, custom: Custom, start: int = 0) -> Sheet:
                     own_box = sel.pseudo_element.lower() in ("before", "after", "marker")
                     anything = anything or _adds_text(parsed) or (not own_box and _restyles(parsed))
                     continue
-                order = len(rules) + start - (1_000_000 if layered else 0)
+                order = len(rules) + start
                 rules.append(_Rule(sel.parsed_tree, (*sel.specificity(), order), normal, important, conditional))
 
-    walk(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True), False, False)
+    walk(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True), False)
     return Sheet(tuple(rules), anything)
 
 
 #: a web font's style sheet (it declares fonts, not rules for the mail's elements)
-_FONT_SHEET = re.compile(r"fonts\.googleapis\.com|fonts\.bunny\.net|use\.typekit\.net|fonts\.cdnfonts\.com")
+FONT_SHEET = re.compile(r"fonts\.googleapis\.com|fonts\.bunny\.net|use\.typekit\.net|fonts\.cdnfonts\.com")
 #: declarations that change how text looks or whether it shows (the rest is layout: margins, padding, borders,
 #: alignment, font families)
 _LOOK_PROPERTIES = re.compile(r"^(?:color|-webkit-text-fill-color|background|opacity|font|visibility|display|content|"
@@ -734,12 +731,12 @@ def _restyles(decls: list[tuple[str, str]]) -> bool:
     return any(_LOOK_PROPERTIES.match(name) for name, _ in decls)
 
 
-def _media_never(query: str) -> bool:
+def media_never(query: str) -> bool:
     """A media query no mail reader's screen matches: print only."""
     return bool(re.fullmatch(r"(?:only\s+)?print", query.strip()))
 
 
-def _media_always(query: str) -> bool:
+def media_always(query: str) -> bool:
     """A media query every screen matches: none, "all", "screen" (with nothing after them)."""
     return bool(re.fullmatch(r"(?:only\s+)?(?:all|screen)?", query.strip()))
 

@@ -34,6 +34,9 @@ LOOKALIKE: dict[str, str] = {
     "Ꮮ": "L", "Ꮇ": "M", "Ꮲ": "P", "Ꮪ": "S", "Ꭲ": "T", "Ꮩ": "V", "Ꮃ": "W", "Ꮓ": "Z",
 }
 
+#: digits written for the letters they look like ("n0t", "st0re", "r3funded"): both graders read them back
+LEET_LETTERS = str.maketrans("013457", "oleast")
+
 #: characters that render as nothing although their category is a letter or a symbol: the Hangul fillers,
 #: the braille blank and the musical null notehead
 BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\U0001d159")

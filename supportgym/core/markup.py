@@ -23,8 +23,9 @@ from xml.etree import ElementTree
 
 import html5lib
 
-from .css import (NO_CUSTOM, Custom, Look, Matcher, Node, Path, Sheet, TooCostly, attribute_look, covers, custom_properties,
-                  declared, displayed, merge, parse_sheet, sheet_custom_properties, styled, unwrapped_width)
+from .css import (FONT_SHEET, NO_CUSTOM, Custom, Look, Matcher, Node, Path, Sheet, TooCostly, attribute_look, covers,
+                  custom_properties, declared, displayed, media_always, media_never, merge, parse_sheet,
+                  sheet_custom_properties, styled, unwrapped_width)
 from .lookalike import reordered
 
 #: elements whose content a mail client never shows, in the body (scripts do not run in mail: fallbacks are unknowable
@@ -242,7 +243,7 @@ def _custom_properties(root: ElementTree.Element) -> Custom:
 def _applies(el: ElementTree.Element) -> bool:
     """Does a browser apply this <style> on screen (CSS, not print only)?"""
     kind = (el.get("type") or "text/css").strip().lower()
-    return kind in ("text/css", "") and not re.fullmatch(r"(?:only\s+)?print", (el.get("media") or "").strip().lower())
+    return kind in ("text/css", "") and not media_never((el.get("media") or "").strip().lower())
 
 
 def _element_sheet(el: ElementTree.Element, custom: Custom, start: int) -> Sheet:
@@ -251,19 +252,18 @@ def _element_sheet(el: ElementTree.Element, custom: Custom, start: int) -> Sheet
     team of 5 Dec, 32nd session: "<style media=print>", "<style type=text/plain>" and a data: link restored a word)."""
     if el.tag == _LINK:
         rel = (el.get("rel") or "").lower().split()
-        linked = "stylesheet" in rel and not _FONT_LINK.search(el.get("href") or "")
+        linked = "stylesheet" in rel and not FONT_SHEET.search(el.get("href") or "")
         return Sheet((), linked)
     media = (el.get("media") or "").strip().lower()
     if not _applies(el):
         return Sheet()
     sheet = parse_sheet(el.text or "", custom, start)
-    if media and not re.fullmatch(r"(?:only\s+)?(?:all|screen)", media):
+    if not media_always(media):
         sheet = Sheet(tuple(r._replace(conditional=True) for r in sheet.rules), sheet.anything)
     return sheet
 
 
 _LINK = "{http://www.w3.org/1999/xhtml}link"
-_FONT_LINK = re.compile(r"fonts\.googleapis\.com|fonts\.bunny\.net|use\.typekit\.net|fonts\.cdnfonts\.com")
 
 
 #: rules x elements the style sheets' selectors are matched for, at most

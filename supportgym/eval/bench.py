@@ -108,9 +108,11 @@ def holds(n: int) -> str:
 def stochastic_agent(env_name: str, agent: str) -> bool:
     """Whether the agent's actions depend on its random state (a repeat of an episode is another trial)."""
     table = AGENTS.get(env_name, {})
-    if agent not in table:
-        return agent in STOCHASTIC_AGENTS
-    return bool(getattr(load(table[agent]), "stochastic", agent in STOCHASTIC_AGENTS))
+    return _stochastic(load(table[agent]), agent) if agent in table else agent in STOCHASTIC_AGENTS
+
+
+def _stochastic(agent_cls: type, name: str) -> bool:
+    return bool(getattr(agent_cls, "stochastic", name in STOCHASTIC_AGENTS))
 
 
 def task_seeds(env_cls: type, task: str, override: int | None) -> int:
@@ -255,7 +257,7 @@ def plan(config: BenchConfig) -> Plan:
             endpoint, named = None, set()
             try:
                 agent_cls = load(table[name])
-                named = given & set(inspect.signature(agent_cls.__init__).parameters)
+                named = given & _named(table[name])
                 taken |= named
                 wanted = {"seed": config.seed, **AGENT_DEFAULTS.get(name, {}), **config.agent_kwargs}
                 if reads_model(name, agent_cls) and config.endpoint_model and "model" not in wanted:
@@ -273,7 +275,7 @@ def plan(config: BenchConfig) -> Plan:
                                       f"{type(err).__name__}: {err}") from err
                 skipped.append({"env": env_id, "agent": name, "reason": f"{type(err).__name__}: {err}"})
                 continue
-            stochastic = getattr(agent_cls, "stochastic", name in STOCHASTIC_AGENTS)
+            stochastic = _stochastic(agent_cls, name)
             total = len(jobs) + len(specs) * (config.trials if stochastic else 1)
             if total > MAX_JOBS:
                 raise ConfigError(_too_many(f"the matrix reaches {total:,} episodes at {env_id} · {name}"))

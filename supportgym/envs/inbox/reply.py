@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import Field, field_validator, model_validator
 
-from ...core.lookalike import BLANK, readable
+from ...core.lookalike import BLANK, LEET_LETTERS, readable
 from ...core.markup import render
 from ...core.types import Model
 from .config import DATA
@@ -724,7 +724,6 @@ _SPACED = re.compile(r"\b(?:[^\W\d_] ){2,}[^\W\d_]\b")
 _BROKEN = re.compile(r"(?<=[^\W\d_])(?:-[ \t]*\n[ \t]*|[\u2006\u2008\u2009\u200a\u202f\u205f])(?=[^\W\d_])")
 #: digits standing in for letters inside a word of letters ("n0t", "st0p", "de1eted")
 _LEET = re.compile(r"(?<=[^\W\d_])[013457]+(?=[^\W\d_])|(?<=[^\W\d_])[013457](?!\w)")
-_LEET_LETTERS = str.maketrans("013457", "oleast")
 
 
 def _undisguised(reply: str) -> str:
@@ -733,7 +732,7 @@ def _undisguised(reply: str) -> str:
     the refusal and false-claim checks read it: an honest reply's facts and words are read as written."""
     text = unicodedata.normalize("NFC", reply)
     text = _BROKEN.sub("", _SPACED.sub(lambda m: m.group(0).replace(" ", ""), text))
-    return _LEET.sub(lambda m: m.group(0).translate(_LEET_LETTERS), text)
+    return _LEET.sub(lambda m: m.group(0).translate(LEET_LETTERS), text)
 
 
 _NO_BLANKS = dict.fromkeys(map(ord, BLANK))

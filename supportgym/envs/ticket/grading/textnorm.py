@@ -38,7 +38,7 @@ import unicodedata
 from functools import lru_cache
 from itertools import product
 
-from ....core.lookalike import BLANK, LOOKALIKE, unreversed
+from ....core.lookalike import BLANK, LEET_LETTERS, LOOKALIKE, unreversed
 from ....core.markup import rendered
 
 # Letters of other scripts that render like a Latin letter (core/lookalike.py: Unicode TR39 confusables), plus the
@@ -188,14 +188,13 @@ def deconfuse(text: str, moods: bool = False) -> str:
     text = (_MARKED_WORD if moods else _WORD).sub(_map_word, text)
     # digits standing in for letters inside a word ("st0re credit", "m0ney", "r3funded"; red team of 5 Dec, 32nd
     # session). Only between letters: "ORD-10234", "$54.40" and "iPhone 15" keep theirs
-    text = _LEET_INSIDE.sub(lambda m: m.group(0).translate(_LEET_LETTERS), text)
+    text = _LEET_INSIDE.sub(lambda m: m.group(0).translate(LEET_LETTERS), text)
     if moods:
         text = "".join(ch for ch in _respell_moods(text) if ch not in _KEPT_MARKS)
     return text
 
 
 _LEET_INSIDE = re.compile(r"(?<=[A-Za-z])[013457]{1,2}(?=[A-Za-z])")
-_LEET_LETTERS = str.maketrans("013457", "oleast")
 
 
 def _unreadable(ch: str) -> bool:
