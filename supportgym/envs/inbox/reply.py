@@ -21,6 +21,7 @@ from ...core.lookalike import BLANK, LEET_LETTERS, readable
 from ...core.markup import render
 from ...core.types import Model
 from .config import DATA
+from .history import without_history
 from .models import LabelledEmail
 from .text import extract_facts, first_name, main_text, named_things, sender_parts, tokens
 
@@ -401,7 +402,7 @@ class EmailScorer:
     """
 
     __slots__ = ("email", "gold", "_facts", "_matchers", "_need", "_body", "_gold_json", "_bag", "_stray", "_glued", "_alt",
-                 "_runs", "_language")
+                 "_runs", "_language", "_quoted")
 
     def __init__(self, le: LabelledEmail) -> None:
         self.email, self.gold = le.email, le.gold
@@ -417,6 +418,7 @@ class EmailScorer:
         self._alt: dict[int, tuple[tuple[str, ...], ...]] = {}
         self._runs: dict[int, frozenset[str]] | None = None
         self._language: tuple[str | None] | None = None
+        self._quoted: tuple[str, frozenset[str]] | None = None
 
     @classmethod
     def build(cls, le: LabelledEmail) -> EmailScorer:
@@ -591,6 +593,18 @@ class EmailScorer:
         if self._body is None:
             self._body = " " + " ".join(tokens(self.email.body)) + " "
         return self._body
+
+    @property
+    def quoted(self) -> tuple[str, frozenset[str]]:
+        """What ``history.without_history`` compares a quoted line with: the subject and body as runs of tokens (as
+        written and as rendered), and the sender's and subject's tokens (which an attribution or header line may name)."""
+        if self._quoted is None:
+            h = self.email.header
+            text = h.subject + "\n" + self.email.body
+            # as written and as the reply's renderer shows it ("<acc_num>" in a real ticket is a tag to it)
+            said = {" " + " ".join(tokens(t)) + " " for t in (text, render(text).text)}
+            self._quoted = ("\n".join(said), frozenset(tokens(h.sender + " " + h.subject)))
+        return self._quoted
 
     @property
     def bag(self) -> tuple[frozenset[str], frozenset[str], tuple[str, ...]]:
@@ -812,14 +826,17 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
         # your account" a false claim from the word lists, and kept the honest reply's full credit (red team of 4 Dec);
         # markup as a client renders it, and a reply whose markup hides text earns nothing: a plain-text client shows
         # what an HTML one does not, so it cannot be read (red team of 5 Dec: a reply inside <style> kept all its credit)
-        view = render(reply)
+        # the email quoted back under the reply, as mail clients do, is the customer's, not the reply's (it was read
+        # as a copy of the email: 0); looked for as written (markdown renders "> " away) and as shown
+        view = render(without_history(reply, scorer))
         if view.hidden:
             return 0.0
-        reply = readable(view.text)
+        shown = without_history(view.text, scorer)
+        reply = readable(shown)
         # a blank letter shows as a space ("not\u2800our" reads "not our"), and inside a word it may be read past
         # ("ref\u2800unded"): the refusal and claim checks read both
-        if not view.text.isascii() and _BLANK_RE.search(view.text) \
-                and _refuses_or_claims(readable(view.text.translate(_NO_BLANKS))):
+        if not shown.isascii() and _BLANK_RE.search(shown) \
+                and _refuses_or_claims(readable(shown.translate(_NO_BLANKS))):
             return 0.0
         # a refusal or claim in disguise a reader still reads (decomposed accents, "n o t", "no-\nt", "n0t")
         plain = _undisguised(reply)
