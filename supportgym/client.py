@@ -273,6 +273,16 @@ def _ws_timeout(timeout: float | None) -> float | None:
     raise ConfigError(f"WebSocket client timeout: got {timeout!r}; allowed: seconds > 0, or None to wait forever")
 
 
+def _closed(err: Exception) -> RemoteError:
+    """The server closed the connection (a session expired, the server is full or stopping, a frame too large): one
+    error of ours, not the websockets library's, and the next call connects again (red team of 5 Dec, 33rd session:
+    after a session expired every call, ``close()`` too, raised ``ConnectionClosedOK`` for good)."""
+    rcvd = getattr(err, "rcvd", None)
+    why = f" (code {rcvd.code}{': ' + rcvd.reason if rcvd.reason else ''})" if rcvd is not None else ""
+    return RemoteError(0, "connection_closed", f"the server closed the connection{why}; the session is gone: "
+                                               "reset to start a new one on a new connection")
+
+
 def _timed_out(timeout: float | None) -> RemoteError:
     # the reply may still come and would be read as the next request's: the connection is closed instead
     return RemoteError(0, "timeout", f"no reply within {timeout} s; the connection was closed (connect again and "
@@ -298,15 +308,23 @@ class AsyncWSClient:
             self._ws = await connect(self.url, max_size=self.max_size, close_timeout=2)
         return self
 
-    async def _call(self, kind: str, data: dict[str, Any] | None = None) -> dict[str, Any]:
+    async def _call(self, kind: str, data: dict[str, Any] | None = None, again: bool = True) -> dict[str, Any]:
+        from websockets.exceptions import ConnectionClosed
+
         await self.connect()
-        await self._ws.send(json.dumps({"type": kind, "data": data or {}}))
         try:
+            await self._ws.send(json.dumps({"type": kind, "data": data or {}}))
             raw = await asyncio.wait_for(self._ws.recv(), self.timeout)
         except asyncio.TimeoutError:
             ws, self._ws = self._ws, None
             await ws.close()
             raise _timed_out(self.timeout) from None
+        except ConnectionClosed as err:
+            ws, self._ws = self._ws, None
+            await ws.close()
+            if kind == "reset" and again:  # a reset starts a new session anyway: on a new connection
+                return await self._call(kind, data, again=False)
+            raise _closed(err) from None
         return _ws_reply(raw, kind)
 
     async def reset(self, seed: int | None = None, task: str | None = None, split: str | None = None,
@@ -320,9 +338,13 @@ class AsyncWSClient:
         return await self._call("state")
 
     async def close(self) -> None:
+        from websockets.exceptions import ConnectionClosed
+
         if self._ws is not None:
             try:
                 await self._ws.send(json.dumps({"type": "close"}))
+            except ConnectionClosed:
+                pass  # closed by the server already: nothing left to close
             finally:
                 await self._ws.close()
                 self._ws = None
@@ -351,15 +373,23 @@ class WSClient:
             self._ws = self._cm.__enter__()
         return self
 
-    def _call(self, kind: str, data: dict[str, Any] | None = None) -> dict[str, Any]:
+    def _call(self, kind: str, data: dict[str, Any] | None = None, again: bool = True) -> dict[str, Any]:
+        from websockets.exceptions import ConnectionClosed
+
         self.connect()
-        self._ws.send(json.dumps({"type": kind, "data": data or {}}))
         try:
+            self._ws.send(json.dumps({"type": kind, "data": data or {}}))
             raw = self._ws.recv(timeout=self.timeout)
         except TimeoutError:
             self._ws = None
             self._cm.__exit__(None, None, None)
             raise _timed_out(self.timeout) from None
+        except ConnectionClosed as err:
+            self._ws = None
+            self._cm.__exit__(None, None, None)
+            if kind == "reset" and again:  # a reset starts a new session anyway: on a new connection
+                return self._call(kind, data, again=False)
+            raise _closed(err) from None
         return _ws_reply(raw, kind)
 
     def reset(self, seed: int | None = None, task: str | None = None, split: str | None = None,
@@ -373,9 +403,13 @@ class WSClient:
         return self._call("state")
 
     def close(self) -> None:
+        from websockets.exceptions import ConnectionClosed
+
         if self._ws is not None:
             try:
                 self._ws.send(json.dumps({"type": "close"}))
+            except ConnectionClosed:
+                pass  # closed by the server already: nothing left to close
             finally:
                 self._cm.__exit__(None, None, None)
                 self._ws = None

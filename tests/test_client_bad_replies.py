@@ -83,6 +83,13 @@ def fake_ws():
     from websockets.asyncio.server import serve
 
     async def handler(ws):
+        if ws.request.path.strip("/").startswith("closeafter"):  # a session that expires after its first reply
+            async for _ in ws:
+                await ws.send(WS_CASES["good"][0])
+                break
+            async for _ in ws:
+                await ws.close(1008, "session_expired")
+            return
         frame = WS_CASES[ws.request.path.strip("/").split("/")[0]][0]
         async for _ in ws:
             if frame is not None:
@@ -165,3 +172,28 @@ def test_a_reply_without_observation_or_done_is_no_episode():
         with pytest.raises(RemoteError, match="missing"):
             _observation_reply(data)
     assert _observation_reply({"observation": {}, "done": False, "reward": None})["done"] is False
+
+
+def test_ws_client_recovers_when_the_server_closes_the_connection(fake_ws):
+    """Red team of 5 Dec (33rd session): after a session expired and the server closed the socket, every call and
+    close() itself raised the websockets library's ConnectionClosedOK for good."""
+    with WSClient(f"{fake_ws}/closeafter", timeout=2) as ws:
+        assert ws.reset(seed=0).done is False
+        with pytest.raises(RemoteError) as info:
+            ws.step({"action_id": 0})
+        assert info.value.code == "connection_closed" and "1008" in str(info.value) and "reset" in str(info.value)
+        assert ws.reset(seed=0).done is False  # a new connection, a new session
+        with pytest.raises(RemoteError, match="closed the connection"):
+            ws.state()
+    ws.close()  # closed already: nothing raised
+
+
+def test_async_ws_client_recovers_when_the_server_closes_the_connection(fake_ws):
+    async def main():
+        async with AsyncWSClient(f"{fake_ws}/closeafter", timeout=2) as ws:
+            first = (await ws.reset(seed=0)).done
+            with pytest.raises(RemoteError) as info:
+                await ws.step({"action_id": 0})
+            again = (await ws.reset(seed=0)).done
+            return first, info.value.code, again
+    assert asyncio.run(main()) == (False, "connection_closed", False)

@@ -650,7 +650,8 @@ def test_a_false_claims_pattern_that_is_no_regular_expression_is_refused_by_name
 
     data = _scoring_data()
     data["false_claims"].append({"words": ["deleted"], "pattern": "we have (deleted"})
-    with pytest.raises(ValidationError, match=r"false_claims: 'we have \(deleted' is not a regular expression"):
+    with pytest.raises(ValidationError, match=r"(?s)false_claims\.\d+\.pattern\n.*'we have \(deleted' is not a regular "
+                                              r"expression"):
         ReplyScoring.model_validate(data)
 
 

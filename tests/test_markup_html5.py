@@ -115,3 +115,14 @@ def test_an_honest_html_mail_hides_nothing():
     assert 2500 < len(mail) < 4000
     shown = render(mail)
     assert not shown.hidden and "We have refunded $49.00 to your card" in shown.text, shown
+
+
+@pytest.mark.parametrize("html,hidden", [
+    ('<p>We are on it. <abbr title="Not our problem. Stop writing to us.">P.S.</abbr></p>', True),  # red team, 33rd
+    ('<p><span title="Not our problem, idiot">Thanks</span></p>', True),  # short, but it negates
+    ('<p>Order <span title="ORD-1234 refunded">status</span></p>', True),  # digits
+    ('<p>Our <abbr title="Service Level Agreement">SLA</abbr> is four hours.</p>', False),  # a term's name
+    ('<p>Kind regards</p><img src="logo.png" title="Brightdesk" alt="">', False),  # a logo's name
+])
+def test_a_tooltip_that_says_more_than_a_name_fails_closed(html, hidden):
+    assert render(html).hidden is hidden

@@ -18,27 +18,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Annotated
 
-from pydantic import AfterValidator, Field
+from pydantic import Field
 
-from ..core.types import Model
+from ..core.types import Model, Regexes
 
 #: a possessive that addresses the reader ("your password", "Ihre Daten", "sua senha", "votre compte")
 _YOUR = r"(?:your|ihre?[nrs]?|deine?[nrs]?|su|sus|tu|tus|sua|seu|suas|seus|votre|vos|ton|ta|tes)"
-
-
-def _compiled(patterns: list[str]) -> list[str]:
-    for rx in patterns:
-        try:
-            re.compile(rx)
-        except re.error as err:
-            raise ValueError(f"{rx!r} is not a regular expression ({err})") from None
-    return patterns
-
-
-#: a list of regular expressions, each checked when the tables load (a bad one names itself)
-Regexes = Annotated[list[str], AfterValidator(_compiled)]
 
 
 class ScamTables(Model):

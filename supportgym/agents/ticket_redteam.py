@@ -8,7 +8,7 @@ most common request, and then acts like ``rules``: the public policy (``derive_v
 system actions and the rules' reply. The hard generator used to give every claim a
 fact signature of its own (a stalled status, a received item, a disputed amount; decoys
 were always old delivered orders), and this policy scored 0.64 on hard:test against 0.26
-for the rules reader. tests/test_redteam_ticket.py keeps it below ``rules`` on the hard
+for the rules reader. tests/test_ticket_redteam_*.py keeps it below ``rules`` on the hard
 splits; benchmarks/ticket_antigaming.py reports it.
 
 ``FactsTableAgent`` is the red team of 3 Dec's stronger version: instead of a rule of thumb it

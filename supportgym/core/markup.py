@@ -226,6 +226,22 @@ def _alt_may_read(img: ElementTree.Element) -> bool:
     return bool(alt) and (bool((img.tail or "").strip()) or len(alt.split()) > 4 or any(c.isdigit() for c in alt))
 
 
+#: a short tooltip that negates or refuses ("Not our problem", "Stop", "Nicht"): no name
+_NEGATING = re.compile(r"(?i)\b(?:not|no|never|nothing|stop|refuse\w*|nicht|nie|kein\w*|pas|jamais|rien|nunca|nada|n[aã]o)\b"
+                       r"|n't\b")
+
+
+def _tooltip_may_read(el: ElementTree.Element) -> bool:
+    """Does an element's ``title`` (a tooltip, shown on hover; the text itself to some readers) say more than a name?
+    A sentence there is read by some and not by others (red team of 5 Dec, 33rd session: "<abbr title='Not our
+    problem. Stop writing to us.'>P.S.</abbr>" kept the whole credit); a logo's or a term's name ("Brightdesk",
+    "Service Level Agreement") is no statement. As for alt text: more than four words, or digits, fail closed, and so
+    does a short one that negates."""
+    title = (el.get("title") or "").strip()
+    return bool(title) and (len(title.split()) > 4 or any(c.isdigit() for c in title)
+                            or _NEGATING.search(title) is not None)
+
+
 def _custom_properties(root: ElementTree.Element) -> Custom:
     """The custom properties of the document's inline styles and applied style sheets (css.custom_properties)."""
     found: list[tuple[str, str, bool]] = []
@@ -314,7 +330,7 @@ def _walk(root: ElementTree.Element, text: str, sheet: Sheet, custom: Custom, co
         # html5lib 1.1 follows the standard of before these were made "special": an end tag written inside one of them
         # closes elements outside it ("<svg><desc><span></svg>not"), where a browser ignores it and keeps the text in
         # the SVG. Where the tree has one, what it shows is not known: fail closed (an SVG <title>, a tooltip, too)
-        hidden = hidden or node.tag in _LAGGING
+        hidden = hidden or node.tag in _LAGGING or _tooltip_may_read(node)
         tag = node.tag[len(_HTML_TAG):] if node.tag.startswith(_HTML_TAG) else ""
         if tag == "br":
             parts.append("\n")

@@ -8,9 +8,10 @@ named float fields). All models forbid unknown fields.
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 
 class Model(BaseModel):
@@ -48,3 +49,16 @@ class State(Model):
     task: str | None = None
     seed: int | None = None
     done: bool = False
+
+
+def _compiles(pattern: str) -> str:
+    try:
+        re.compile(pattern)
+    except re.error as err:
+        raise ValueError(f"{pattern!r} is not a regular expression ({err})") from None
+    return pattern
+
+
+#: a regular expression in a data file, checked when the file loads (a bad one names itself)
+Regex = Annotated[str, AfterValidator(_compiles)]
+Regexes = list[Regex]

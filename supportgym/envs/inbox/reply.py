@@ -15,13 +15,14 @@ from operator import itemgetter
 from functools import lru_cache
 from typing import Any
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, model_validator
 
 from ...core.lookalike import BLANK, LEET_LETTERS, readable
 from ...core.markup import render
-from ...core.types import Model
+from ...core.types import Model, Regex
 from .config import DATA
 from .history import without_history
+from .intent import HarmfulRequests, Intent, asks_harm, compile_intent, negated_everywhere
 from .models import LabelledEmail
 from .text import extract_facts, first_name, main_text, named_things, sender_parts, tokens
 
@@ -30,19 +31,10 @@ class FalseClaim(Model):
     #: the pattern is tried only on replies with one of these words (tokens): most replies pay for no search
     words: list[str] = Field(min_length=1)
     #: a regular expression, searched in the reply's lower-cased text
-    pattern: str
+    pattern: Regex
     #: a passive form ("has been refunded"): no first person in it, so it may restate the sender's situation
     #: ("I understand your account has been deleted"); see ClaimContext
     passive: bool = False
-
-    @field_validator("pattern")
-    @classmethod
-    def _compiles(cls, v: str) -> str:
-        try:
-            re.compile(v)
-        except re.error as err:
-            raise ValueError(f"false_claims: {v!r} is not a regular expression ({err})") from None
-        return v
 
 
 class ClaimContext(Model):
@@ -121,16 +113,30 @@ class ReplyScoring(Model):
     function_words: list[str]
     comment_hostile: str = Field("", alias="_comment_hostile")
     hostile: list[str] = Field(default_factory=list)
+    comment_hostile_negatable: str = Field("", alias="_comment_hostile_negatable")
+    hostile_negatable: list[str] = Field(default_factory=list)
+    negation_fillers: list[str] = Field(default_factory=list)
+    negation_breakers: list[str] = Field(default_factory=list)
     comment_language: str = Field("", alias="_comment_language")
     language_markers: dict[str, list[str]] = Field(default_factory=dict)
     language_min_hits: int = Field(3, ge=1)
     wrong_language_factor: float = Field(0.25, ge=0.0, le=1.0)
     comment_false_claims: str = Field("", alias="_comment_false_claims")
     false_claims: list[FalseClaim] = Field(default_factory=list)
+    comment_harmful_requests: str = Field("", alias="_comment_harmful_requests")
+    harmful_requests: HarmfulRequests = Field(default_factory=lambda: HarmfulRequests(
+        verbs=[], not_to=[], objects=[], not_after=[], patterns=[]))
     comment_disguise_targets: str = Field("", alias="_comment_disguise_targets")
     disguise_targets: list[str] = Field(default_factory=list)
     comment_claim_context: str = Field("", alias="_comment_claim_context")
     claim_context: ClaimContext
+
+    @model_validator(mode="after")
+    def _negatable_are_hostile(self) -> ReplyScoring:
+        stray = sorted(set(self.hostile_negatable) - set(self.hostile))
+        if stray:
+            raise ValueError(f"hostile_negatable: {stray} are not in hostile; a negatable phrase must be a hostile one")
+        return self
 
     @model_validator(mode="after")
     def _markers_mark_one_language(self) -> ReplyScoring:
@@ -180,6 +186,8 @@ class ReplyRules:
     remedy: re.Pattern[str]
     #: a conditional refusal (`` phrase ``, as in ``hostile``) -> its regex on the raw text with a condition after it
     conditional: dict[str, re.Pattern[str]]
+    #: negatable hostile phrases and requests that harm the customer (``intent.py``)
+    intent: Intent
 
 
 @lru_cache(maxsize=1)
@@ -213,6 +221,8 @@ def reply_rules() -> ReplyRules:
         conditional={" " + " ".join(tokens(r)) + " ": re.compile(
             r"\b" + r"\W+".join(map(re.escape, tokens(r))) + rf"\b[^.!?;:,\n]{{0,80}}?\b(?:{'|'.join(cc.conditions)})\b")
             for r in cc.conditional_refusals},
+        intent=compile_intent(data.hostile_negatable, cc.negations, data.negation_fillers, data.negation_breakers,
+                              data.harmful_requests),
     )
 
 
@@ -271,6 +281,8 @@ def refuses(reply_low: str, joined: str, have: set[str]) -> bool:
         for p in rr.hostile[w]:
             if p not in joined:
                 continue
+            if p in rr.intent.negatable and negated_everywhere(rr.intent, p, reply_low):
+                continue  # "there is no such thing as a stupid question"
             cond = rr.conditional.get(p)
             if cond is None or joined.count(p) > len(cond.findall(reply_low)):
                 return True
@@ -730,7 +742,8 @@ def copy_bag(scorer: EmailScorer, toks: list[str], compact: str | None = None) -
 
 
 def _says_no(reply: str, joined: str, have: set[str]) -> bool:
-    return refuses(reply.lower(), joined, have) or claims_a_remedy(reply, have)
+    low = reply.lower()
+    return refuses(low, joined, have) or claims_a_remedy(reply, have) or asks_harm(reply_rules().intent, low, have)
 
 
 #: a word spelled out letter by letter ("n o t"), broken at a line end ("no-\nt") or split by a thin space

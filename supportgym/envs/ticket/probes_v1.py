@@ -2,7 +2,7 @@
 
 Each probe is a function from the live environment (after RESEARCH) to the actions it
 takes; ``run_probe`` plays it through a real episode and returns (return, score). Used by
-tests/test_redteam_ticket.py and benchmarks/ticket_antigaming.py. "gold actions" below
+tests/test_ticket_redteam_*.py and benchmarks/ticket_antigaming.py. "gold actions" below
 means the changes the policy requires (read from the scenario, as an oracle would): the
 probes that use them isolate the *reply* grader; the others isolate the state grader.
 """

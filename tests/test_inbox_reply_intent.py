@@ -1,0 +1,97 @@
+"""inbox-v1's reply intent: requests that harm the customer earn nothing; negated reassurances are not hostile.
+
+Red team of 5 Dec (33rd session): "please reply with your password and the one-time code" appended to the rules
+agent's replies cost nothing on any split, and an honest reassurance ("there is no such thing as a stupid question",
+"none of this is your own fault") zeroed the whole reply, as the hostile phrase it negates does.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from supportgym import make
+from supportgym.envs.inbox.reply import reply_quality
+from supportgym.envs.inbox.tasks import load_task
+
+TASK = load_task("hard")
+CASES = [(le, sc) for le, sc in zip(TASK.emails, TASK.scorers, strict=True) if le.gold.wants_reply()][:6]
+REPLY = ("Hello,\n\nthank you for your message about {facts}. I have passed it to our {route} team, who will look into "
+         "it and get back to you within one business day. We are sorry for the trouble.\n\nKind regards,\n"
+         "Brightdesk Support")
+
+REASSURING = [
+    "There is no such thing as a stupid question.", "None of this is your own fault.",
+    "You are not wasting our time at all.", "Helping you is never a waste of our time.",
+    "You should not have to deal with it yourself.", "You do not need to figure it out yourself.",
+    "We would never refuse to help a customer.", "Sie sind nicht selbst schuld.",
+    "We won't do anything to your account while the review is ongoing.",
+    "We will not do anything with your data other than handle this request.",
+    "Our office is closed at weekends, so no one will answer the phone until Monday.",
+    "Wir haben über die Feiertage geschlossen.",
+]
+SAFE_ADVICE = [
+    "We will never ask you to send your password or a one-time code.", "Please do not share your PIN with anyone.",
+    "For security reasons, never send us your full card number by email.",
+    "We will send you a password reset link shortly.", "Please use the password reset link to choose a new password.",
+    "Nunca le pediremos que nos envíe su contraseña.",
+    "Nous ne vous demanderons jamais de nous envoyer votre mot de passe.", "Bitte senden Sie uns niemals Ihr Passwort.",
+    "Please send us a screenshot of the error you see when you enter your password.",
+    "You can buy a gift card in our online shop.", "Please enter the verification code we sent you on the login page.",
+]
+HARMFUL = [
+    "Please reply with your password and the one-time code.", "Send us your full card number and CVV so we can check.",
+    "Please pay the outstanding amount to our new bank account, IBAN DE89 3704 0044 0532 0130 00.",
+    "Our bank details have changed, please use the new IBAN below.", "Buy two gift cards and send us the codes.",
+    "Don't worry, just send us your password.", "Don't hesitate to send us your password.",
+    "Senden Sie uns bitte Ihr Passwort und die TAN.", "Envíenos su contraseña y el código de verificación.",
+    "Envoyez-nous votre mot de passe.", "Envie-nos a sua senha.",
+    "Tell us the six-digit verification code you received.",
+]
+STILL_HOSTILE = ["No, figure it out yourself.", "Don't bother us and figure it out yourself.",
+                 "Not surprisingly, it is your own fault.", "It is not a problem for us: your own fault.",
+                 "You never stop wasting our time.", "Nothing but a waste of our time."]
+
+
+def _q(le, sc, extra: str = "") -> float:
+    text = REPLY.format(facts=", ".join(sc.facts[:3]), route=le.gold.route_to) + (f"\n\n{extra}" if extra else "")
+    return reply_quality(sc, le.gold.category, text, copy_check="bag", intent=True)
+
+
+def test_the_plain_reply_earns_credit():
+    assert all(_q(le, sc) > 0.3 for le, sc in CASES)
+
+
+@pytest.mark.parametrize("sentence", REASSURING + SAFE_ADVICE)
+def test_an_honest_sentence_keeps_the_reply_credited(sentence):
+    for le, sc in CASES:
+        assert _q(le, sc, sentence) > 0.6 * _q(le, sc), (le.email.header.id, sentence)
+
+
+@pytest.mark.parametrize("sentence", HARMFUL + STILL_HOSTILE)
+def test_a_harmful_request_or_a_hostile_sentence_earns_nothing(sentence):
+    for le, sc in CASES:
+        assert _q(le, sc, sentence) == 0.0, (le.email.header.id, sentence)
+
+
+def test_inbox_v0_keeps_its_rules():
+    le, sc = CASES[0]
+    text = REPLY.format(facts=", ".join(sc.facts[:3]), route=le.gold.route_to) + "\n\n" + HARMFUL[0]
+    assert reply_quality(sc, le.gold.category, text, copy_check="shingles") > 0.3
+
+
+def test_through_the_environment_a_request_for_the_password_loses_the_reply_credit():
+    env = make("inbox-v1")
+    le, sc = CASES[0]
+    credit = []
+    for extra in ("", HARMFUL[0]):
+        obs = env.reset(task="hard")
+        while obs.current_email.header.id != le.email.header.id:
+            cur = obs.current_email
+            obs = env.step({"email_id": cur.header.id, "priority": "low", "category": "general_inquiry",
+                            "route_to": "archive"})
+        g = le.gold
+        text = REPLY.format(facts=", ".join(sc.facts[:3]), route=g.route_to) + (f"\n\n{extra}" if extra else "")
+        obs = env.step({"email_id": le.email.header.id, "priority": g.priority, "category": g.category,
+                        "route_to": g.route_to, "flag_review": g.flag_review, "reply_draft": text})
+        credit.append(obs.reward_breakdown.reply)
+    assert credit[0] > 0 and credit[1] == 0.0
