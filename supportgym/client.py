@@ -75,9 +75,10 @@ def _observation_reply(data: Any, status: int = 0) -> dict[str, Any]:
         if key not in data:
             raise _bad_reply(status, f"reset/step reply: {key} missing", data)
     for key, ok, allowed in (("observation", dict, "an object"), ("done", bool, "true or false"),
-                             ("reward", (int, float), "a number or null"), ("session_id", str, "text")):
+                             ("reward", (int, float), "a finite number or null"), ("session_id", str, "text")):
         value = data.get(key)
-        if value is not None and (not isinstance(value, ok) or (key == "reward" and isinstance(value, bool))):
+        if value is not None and (not isinstance(value, ok) or key == "reward" and not finite_number(value)):
+            # (a reward of NaN or Infinity was taken as a number: 33rd session's red team)
             raise _bad_reply(status, f"reset/step reply: {key}: allowed: {allowed}", value)
     return data
 
@@ -108,6 +109,14 @@ def _check(resp: httpx.Response) -> dict[str, Any]:
     err = data.get("error") if isinstance(data, dict) else None
     err = err if isinstance(err, dict) else {}  # {"error": "boom"} was an AttributeError
     raise RemoteError(resp.status_code, str(err.get("code", "http_error")), str(err.get("message", resp.text[:200])), err)
+
+
+def _unreached(err: httpx.TransportError, url: str) -> RemoteError:
+    """A request that got no HTTP reply (refused, reset, timed out, a broken reply): one error of ours, not httpx's
+    (red team of 5 Dec, 33rd session: ``httpx.RemoteProtocolError`` and ``httpx.ReadTimeout`` escaped the client)."""
+    code = "timeout" if isinstance(err, httpx.TimeoutException) else "unreachable"
+    return RemoteError(0, code, f"{url}: no reply ({type(err).__name__}: {err or 'no detail'}); check the server is "
+                                "running at this address and retry")
 
 
 def _reset_reply(resp: httpx.Response) -> dict[str, Any]:
@@ -145,38 +154,48 @@ class SupportGymClient(_HttpMixin):
         self._http = httpx.Client(timeout=timeout, transport=transport)
         self.session_id = None
 
+    def _send(self, method: str, url: str, **kw: Any) -> httpx.Response:
+        try:
+            return self._http.request(method, url, **kw)
+        except httpx.TransportError as err:
+            raise _unreached(err, url) from None
+
     def reset(self, seed: int | None = None, task: str | None = None, split: str | None = None,
               env: str | None = None, episode_id: str | None = None, **options: Any) -> StepResult:
         body = _reset_body(seed, task, split, env, episode_id, options)
-        resp = self._http.post(f"{self._prefix}/reset", json=body, headers=self._reuse())
+        resp = self._send("POST", f"{self._prefix}/reset", json=body, headers=self._reuse())
         if resp.status_code == 404 and self.session_id:  # our session expired: open a new one
             self.session_id = None
-            resp = self._http.post(f"{self._prefix}/reset", json=body)
+            resp = self._send("POST", f"{self._prefix}/reset", json=body)
         data = _reset_reply(resp)
         self.session_id = data["session_id"]
         return StepResult.from_payload(data)
 
     def step(self, action: Any) -> StepResult:
-        resp = self._http.post(f"{self._prefix}/step", json={"action": _payload(action)}, headers=self._headers())
+        resp = self._send("POST", f"{self._prefix}/step", json={"action": _payload(action)}, headers=self._headers())
         return StepResult.from_payload(_observation_reply(_check(resp), resp.status_code), self.session_id)
 
     def state(self) -> dict[str, Any]:
-        return _check(self._http.get(f"{self._prefix}/state", headers=self._headers()))
+        return _check(self._send("GET", f"{self._prefix}/state", headers=self._headers()))
 
     def tasks(self) -> dict[str, Any]:
-        return _check(self._http.get(f"{self._prefix.split('/envs/')[0]}/tasks"))
+        return _check(self._send("GET", f"{self._prefix.split('/envs/')[0]}/tasks"))
 
     def schema(self) -> dict[str, Any]:
-        return _check(self._http.get(f"{self._prefix}/schema"))
+        return _check(self._send("GET", f"{self._prefix}/schema"))
 
     def health(self) -> dict[str, Any]:
-        return _check(self._http.get(f"{self._prefix}/health"))
+        return _check(self._send("GET", f"{self._prefix}/health"))
 
     def close(self) -> None:
-        """Close the server-side session (freeing its slot) and the connection pool."""
+        """Close the server-side session (freeing its slot) and the connection pool; a server that is gone has
+        nothing left to close."""
         try:
             if self.session_id is not None:
-                self._http.post(f"{self._prefix}/close", headers=self._headers())
+                self._send("POST", f"{self._prefix}/close", headers=self._headers())
+        except RemoteError as err:
+            if err.code not in ("unreachable", "timeout"):
+                raise
         finally:
             self.session_id = None
             self._http.close()
@@ -197,28 +216,37 @@ class AsyncSupportGymClient(_HttpMixin):
         self._http = httpx.AsyncClient(timeout=timeout, transport=transport)
         self.session_id = None
 
+    async def _send(self, method: str, url: str, **kw: Any) -> httpx.Response:
+        try:
+            return await self._http.request(method, url, **kw)
+        except httpx.TransportError as err:
+            raise _unreached(err, url) from None
+
     async def reset(self, seed: int | None = None, task: str | None = None, split: str | None = None,
                     env: str | None = None, episode_id: str | None = None, **options: Any) -> StepResult:
         body = _reset_body(seed, task, split, env, episode_id, options)
-        resp = await self._http.post(f"{self._prefix}/reset", json=body, headers=self._reuse())
+        resp = await self._send("POST", f"{self._prefix}/reset", json=body, headers=self._reuse())
         if resp.status_code == 404 and self.session_id:  # our session expired: open a new one
             self.session_id = None
-            resp = await self._http.post(f"{self._prefix}/reset", json=body)
+            resp = await self._send("POST", f"{self._prefix}/reset", json=body)
         data = _reset_reply(resp)
         self.session_id = data["session_id"]
         return StepResult.from_payload(data)
 
     async def step(self, action: Any) -> StepResult:
-        resp = await self._http.post(f"{self._prefix}/step", json={"action": _payload(action)}, headers=self._headers())
+        resp = await self._send("POST", f"{self._prefix}/step", json={"action": _payload(action)}, headers=self._headers())
         return StepResult.from_payload(_observation_reply(_check(resp), resp.status_code), self.session_id)
 
     async def state(self) -> dict[str, Any]:
-        return _check(await self._http.get(f"{self._prefix}/state", headers=self._headers()))
+        return _check(await self._send("GET", f"{self._prefix}/state", headers=self._headers()))
 
     async def close(self) -> None:
         try:
             if self.session_id is not None:
-                await self._http.post(f"{self._prefix}/close", headers=self._headers())
+                await self._send("POST", f"{self._prefix}/close", headers=self._headers())
+        except RemoteError as err:
+            if err.code not in ("unreachable", "timeout"):
+                raise
         finally:
             self.session_id = None
             await self._http.aclose()

@@ -197,3 +197,37 @@ def test_async_ws_client_recovers_when_the_server_closes_the_connection(fake_ws)
             again = (await ws.reset(seed=0)).done
             return first, info.value.code, again
     assert asyncio.run(main()) == (False, "connection_closed", False)
+
+
+@pytest.mark.parametrize("err,code", [(httpx.RemoteProtocolError("Server disconnected without sending a response."),
+                                       "unreachable"),
+                                      (httpx.ReadTimeout("timed out"), "timeout"),
+                                      (httpx.ConnectError("[Errno 111] Connection refused"), "unreachable")])
+def test_http_client_turns_a_request_without_a_reply_into_a_remote_error(err, code):
+    """33rd session's red team: httpx's own exceptions escaped the client (a server that hung up, or was slow), and
+    close() raised them again."""
+    def fail(request):
+        raise err
+
+    client = SupportGymClient("http://x", transport=httpx.MockTransport(fail))
+    with pytest.raises(RemoteError) as info:
+        client.reset(seed=0)
+    assert info.value.code == code and "http://x/reset" in str(info.value)
+    client.session_id = "s"
+    client.close()  # the server is gone: nothing to close, nothing raised
+
+    async def main():
+        aclient = AsyncSupportGymClient("http://x", transport=httpx.MockTransport(fail))
+        with pytest.raises(RemoteError) as ainfo:
+            await aclient.reset(seed=0)
+        aclient.session_id = "s"
+        await aclient.close()
+        return ainfo.value.code
+    assert asyncio.run(main()) == code
+
+
+@pytest.mark.parametrize("reward", ["NaN", "Infinity", "-Infinity"])
+def test_a_reward_that_is_no_finite_number_is_a_bad_reply(reward):
+    body = json.dumps({**OBS, "session_id": "s"}).replace('"reward": 0.5', f'"reward": {reward}').encode()
+    with pytest.raises(RemoteError, match="reward: allowed: a finite number"):
+        SupportGymClient("http://x", transport=_transport(200, body)).reset(seed=0)

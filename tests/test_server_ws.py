@@ -128,6 +128,8 @@ def test_ws_episode_matches_replay_and_errors_keep_the_session(opened):
                           ({"type": "step", "data": [1]}, "VALIDATION_ERROR"),
                           ({"type": "reset", "data": {"task": "nope"}}, "VALIDATION_ERROR"),
                           ({"type": "reset", "data": {"env": "nope"}}, "VALIDATION_ERROR"),
+                          # another session's id: was ignored, and the running episode replaced (33rd session)
+                          ({"type": "reset", "data": {"session_id": "not-a-real-session"}}, "VALIDATION_ERROR"),
                           ("x" * 70_000, "MESSAGE_TOO_LARGE")]:
             err = call(ws, bad)
             assert err["type"] == "error" and err["data"]["code"] == code, (bad, err)

@@ -148,6 +148,13 @@ def test_a_habit_beside_its_own_denial_tells_nothing(kind, habit, denial):
     # the same habit alone, where the remedy was made, still tells it
     made = {c for c in s.required.changes if c.kind == kind}
     assert check(extract(f"{habit}."), made, s.orders, wanted).informed == 1.0
+    # and a denial naming another order of the ticket tells nothing of this one either (33rd session's red team: it
+    # was told a replacement nobody made, 0.429 against 0.288 for saying nothing)
+    other = next(o.order_id for o in s.orders if o.order_id != order)
+    denial_other = denial.replace("this order", f"order {other}")
+    for text in (f"{habit}, but {denial_other}.", f"{habit}. Unfortunately {denial_other}."):
+        con = check(extract(text), set(), s.orders, wanted, concerned={x.order_id for x in s.issues})
+        assert con.informed == 0.0 or (con.inconsistencies and kind == "cancel"), (text, con)
 
 
 @pytest.mark.parametrize("lie", [

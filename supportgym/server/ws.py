@@ -93,6 +93,11 @@ def _unknown(kind: Any) -> ApiError:
 async def _reset(svc: Service, conn: Conn, data: Mapping[str, Any]) -> bytes:
     req, options = parse_reset(data)
     session = conn.live(svc) if conn.session is not None else None
+    if req.session_id is not None and (session is None or req.session_id != session.id):
+        # the connection is its session: another id was silently ignored and the running episode replaced (33rd
+        # session's red team); over HTTP an unknown one is a 404
+        raise ApiError(422, "invalid_request", "session_id: over WebSocket the connection is its session; allowed: "
+                                               "leave it out (or this connection's own session id)")
     if conn.path_env or req.env or session is None:
         served = svc.pick(conn.path_env, req.env)
     else:

@@ -243,14 +243,17 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
             out.inconsistencies.append(f"{quote} {why}")
     # a habitual sentence beside the reply's own denial of that remedy is policy, no promise (the skip above): it
     # tells the customer nothing of theirs either ("Replacements usually ship within 2 business days, but we are unable
-    # to send a replacement" counted as the required replacement statement; red team of 5 Dec, 28th session). Only a
-    # denial about the statement's order, or naming none, does that: one about another order leaves the habit
-    # telling this one (review of 5 Dec)
+    # to send a replacement" counted as the required replacement statement; red team of 5 Dec, 28th session). Beside a
+    # denial about another order only, it tells this order's remedy where an action made it (review of 5 Dec), and
+    # nothing where none did: the 33rd session's red team named another order of the ticket in the denial and was
+    # told a replacement nobody made, skipped above as policy (0.429 against 0.288 for saying nothing, 24 tickets)
     denials = [(c.kind, _named(c, orders)) for c in commits if c.firm_denial]
     hits = 0
     for st in statements:
+        made_here = any(ch.order_id == st.order_id for ch in by_kind.get(_CHANGE_OF.get(st.kind, ""), []))
         firm = [c for c in commits if c.mode == "firm" and not (c.why == GENERIC and any(
-            k == c.kind and (not named or st.order_id is None or st.order_id in named) for k, named in denials))]
+            k == c.kind and (not named or st.order_id is None or st.order_id in named or not made_here)
+            for k, named in denials))]
         if st.kind in ("refund", "credit"):
             # only a refund (credit) that an action made can be told: a reply that lists amounts beside "I have
             # processed your refund" ("Order totals: $210, $64, $35. ...", "your refund of $54.40, $210.00") claimed
