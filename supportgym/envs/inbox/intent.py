@@ -18,8 +18,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...core.types import Model, Regexes
+from pydantic import Field
+
+from ...core.types import Model, Regex
 from .text import tokens
+
+
+class TriggeredPattern(Model):
+    words: list[str] = Field(min_length=1)
+    pattern: Regex
 
 
 class HarmfulRequests(Model):
@@ -33,8 +40,9 @@ class HarmfulRequests(Model):
     objects: list[str]
     #: right after the object, it is a topic, not the thing ("password reset link", "password policy")
     not_after: list[str]
-    #: other requests, whole (paying into a new account, gift card codes)
-    patterns: Regexes
+    #: other requests, whole (paying into a new account, gift card codes), each tried only on replies with one of its
+    #: words
+    patterns: list[TriggeredPattern]
 
 
 def _words(phrases: list[str]) -> str:
@@ -50,10 +58,13 @@ class Intent:
     negations: frozenset[str]
     fillers: frozenset[str]
     breakers: frozenset[str]
-    #: a request's first tokens: the requests are looked for only in replies with one of these
-    triggers: frozenset[str]
+    #: the request is looked for only in replies with a verb's first word and an object's last word (it runs on
+    #: every step that drafts a reply)
+    verb_words: frozenset[str]
+    object_words: frozenset[str]
     request: re.Pattern[str]
-    harmful: tuple[re.Pattern[str], ...]
+    #: a word -> the other requests it lets run
+    harmful: dict[str, tuple[re.Pattern[str], ...]]
 
 
 def compile_intent(negatable: list[str], negations: list[str], fillers: list[str], breakers: list[str],
@@ -61,13 +72,17 @@ def compile_intent(negatable: list[str], negations: list[str], fillers: list[str
     request = re.compile(
         rf"\b(?:{_words(harm.verbs)})\b(?!\s+(?:{_words(harm.not_to)})\b)(?:\s+[^\s.!?;:,]+){{0,4}}?\s+"
         rf"(?:{_words(harm.objects)})\b(?!\s+(?:{_words(harm.not_after)})\b)")
-    triggers = {tokens(o)[0] for o in harm.objects} | {"gift", "new", "neue", "neuen", "nueva", "nouveau", "nouvel",
-                                                       "nova", "changed"}
+    harmful: dict[str, list[re.Pattern[str]]] = {}
+    for t in harm.patterns:
+        for w in t.words:
+            harmful.setdefault(w, []).append(re.compile(t.pattern))
     return Intent(
         negatable={" " + " ".join(tokens(p)) + " ": re.compile(r"\b" + r"\W+".join(map(re.escape, tokens(p))) + r"\b")
                    for p in negatable},
         negations=frozenset(negations), fillers=frozenset(fillers), breakers=frozenset(breakers),
-        triggers=frozenset(triggers), request=request, harmful=tuple(re.compile(p) for p in harm.patterns))
+        verb_words=frozenset(tokens(v)[0] for v in harm.verbs),
+        object_words=frozenset(tokens(o)[-1] for o in harm.objects),
+        request=request, harmful={w: tuple(ps) for w, ps in harmful.items()})
 
 
 #: a clause ends at punctuation, a line, a bracket or a dash between words
@@ -104,9 +119,11 @@ def negated_everywhere(intent: Intent, phrase: str, low: str) -> bool:
 def asks_harm(intent: Intent, low: str, have: set[str]) -> bool:
     """Does the reply (lower-cased, and its set of tokens) ask the customer for a secret, to pay into a new account
     or to send gift card codes, other than in a negated clause ("we will never ask you to send your password")?"""
-    if intent.triggers.isdisjoint(have):
-        return False
-    for m in (*intent.request.finditer(low), *(m for p in intent.harmful for m in p.finditer(low))):
-        if intent.negations.isdisjoint(tokens(m.group(0))) and not negated(intent, low, m.start()):
-            return True
+    patterns = {p for w in intent.harmful.keys() & have for p in intent.harmful[w]}
+    if not intent.verb_words.isdisjoint(have) and not intent.object_words.isdisjoint(have):
+        patterns.add(intent.request)
+    for p in patterns:
+        for m in p.finditer(low):
+            if intent.negations.isdisjoint(tokens(m.group(0))) and not negated(intent, low, m.start()):
+                return True
     return False
