@@ -12,7 +12,7 @@ import html
 import pytest
 
 from supportgym import make
-from supportgym.envs.inbox.history import without_history
+from supportgym.core.quoting import without_history
 from supportgym.envs.inbox.reply import EmailScorer, reply_quality
 from supportgym.envs.inbox.tasks import load_task
 
@@ -97,7 +97,7 @@ def test_a_quoted_line_with_a_word_changed_is_ours():
 def test_an_attribution_line_that_says_more_than_a_date_and_the_sender_is_read():
     le, sc = CASES[0]
     said = f"On Tuesday we said we will not help you, {le.email.header.sender} wrote:\n{_quoted(le.email.body)}"
-    kept = without_history(f"Hi\n\n{said}", sc)
+    kept = without_history(f"Hi\n\n{said}", sc.quoted)
     assert "we will not help you" in kept
     assert _q(le, sc, f"{_reply(le, sc)}\n\n{said}") == 0.0
 
@@ -106,7 +106,7 @@ def test_an_outlook_header_that_says_something_keeps_the_block_read():
     le, sc = CASES[0]
     block = (f"-----Original Message-----\nFrom: {le.email.header.sender}\nSent: Tuesday, December 3, 2024\n"
              f"To: we will not help <support@brightdesk.com>\nSubject: we will not refund you\n\n{le.email.body}")
-    kept = without_history(f"{_reply(le, sc)}\n\n{block}", sc)
+    kept = without_history(f"{_reply(le, sc)}\n\n{block}", sc.quoted)
     assert "we will not refund you" in kept
     assert _q(le, sc, f"{_reply(le, sc)}\n\n{block}") == 0.0
 
@@ -166,3 +166,24 @@ def test_a_blockquote_with_words_of_ours_or_hiding_text_is_read_as_it_is():
     assert _q(le, sc, _gmail_html(le, reply, "<br>We will not help you with this.")) == 0.0
     hidden = _gmail_html(le, reply, "<br>" + " ".join(sc.facts), style="display:none")
     assert _q(le, sc, hidden) == 0.0
+
+
+def test_lines_taken_out_as_written_cannot_change_what_the_rest_shows():
+    """Second red team of the session: quotes were taken out of the text as written, before it is parsed, so a line
+    that closes an attribute, or a blockquote inside a <title>, made the parser swallow a refusal the customer sees."""
+    refusal = "We will not help you with this. Stop writing to us."
+    for le, sc in CASES[:4]:
+        reply = _reply(le, sc)
+        splice = f'{reply}<span data-x="\n> ">\n{refusal}\n"></span>'
+        title = reply.replace("\n", "<br>") + f"<title><blockquote>{le.email.body}</title></blockquote>{refusal}"
+        assert _q(le, sc, splice) == 0.0 and _q(le, sc, title) == 0.0
+
+
+def test_an_outlook_header_with_a_display_name_is_read():
+    le, sc = CASES[0]
+    h = le.email.header
+    block = (f"-----Original Message-----\nFrom: {h.sender}\nSent: Tuesday, December 3, 2024 10:02 AM\n"
+             f"To: Leave us alone <support@brightdesk.com>\nSubject: {h.subject}\n\n{le.email.body}")
+    assert _q(le, sc, f"{_reply(le, sc)}\n\n{block}") == 0.0
+    honest = block.replace("Leave us alone", "Brightdesk Support")
+    assert _q(le, sc, f"{_reply(le, sc)}\n\n{honest}") == pytest.approx(_q(le, sc, _reply(le, sc)))

@@ -117,12 +117,16 @@ def test_an_honest_html_mail_hides_nothing():
     assert not shown.hidden and "We have refunded $49.00 to your card" in shown.text, shown
 
 
-@pytest.mark.parametrize("html,hidden", [
-    ('<p>We are on it. <abbr title="Not our problem. Stop writing to us.">P.S.</abbr></p>', True),  # red team, 33rd
-    ('<p><span title="Not our problem, idiot">Thanks</span></p>', True),  # short, but it negates
-    ('<p>Order <span title="ORD-1234 refunded">status</span></p>', True),  # digits
-    ('<p>Our <abbr title="Service Level Agreement">SLA</abbr> is four hours.</p>', False),  # a term's name
-    ('<p>Kind regards</p><img src="logo.png" title="Brightdesk" alt="">', False),  # a logo's name
+@pytest.mark.parametrize("html,tips", [
+    ('<p>We are on it. <abbr title="Not our problem. Stop writing to us.">P.S.</abbr></p>',
+     ("Not our problem. Stop writing to us.",)),  # red team, 33rd session
+    ('<p>Our <abbr title="Service Level Agreement">SLA</abbr> is four hours.</p>', ("Service Level Agreement",)),
+    ('<p><a href="https://x.y" title="Click here to track your order">Track</a></p>', ("Click here to track your order",)),
+    ('<p>Kind regards</p><img src="logo.png" title="Brightdesk" alt="">', ("Brightdesk",)),
+    ("<title>Mail</title><p>Hi</p>", ()),
 ])
-def test_a_tooltip_that_says_more_than_a_name_fails_closed(html, hidden):
-    assert render(html).hidden is hidden
+def test_tooltips_are_read_beside_the_text_not_hidden(html, tips):
+    """A title shows on hover: the graders read it beside the text (a refusal there costs as one in the text), and an
+    honest one (a link's, a term's, a logo's) hides nothing (the first fix, failing closed on long titles, zeroed them)."""
+    shown = render(html)
+    assert shown.tooltips == tips and shown.hidden is False

@@ -56,10 +56,9 @@ def test_a_negation_the_customer_cannot_see_does_not_make_a_denial(hidden):
     assert ("refund", "promise") in got and ("refund", "deny") not in got, got
     # and text hidden by markup in the body may say anything to a plain-text reader: an uncertain promise of any
     # remedy (fail closed, as an unreadable word); a document's styles are metadata, not read and not held against an
-    # honest HTML mail, and so is a tooltip naming something ("Brightdesk"), but not one that negates (33rd session:
-    # "<abbr title='Not our problem. Stop writing to us.'>" kept an inbox reply's credit); an empty comment or link
-    # hides nothing
-    metadata = hidden == "<style>not</style>"
+    # honest HTML mail, and so is a tooltip that commits to nothing (one that does fails closed, 33rd session); an
+    # empty comment or link hides nothing
+    metadata = hidden in ("<style>not</style>", '<b title=">not">')
     got = {(c.kind, c.polarity, c.mode) for c in extract(f"ok {hidden} ok")}
     assert (("any", "promise", "uncertain") in got) != metadata, got
     assert all(c.kind != "any" for c in extract("Your order <!----> is [here](https://x.y), **noted**."))

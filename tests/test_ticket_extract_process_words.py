@@ -32,6 +32,10 @@ def test_a_refund_completed_is_not_said_to_be_full(text):
     "I have issued a complete refund for order ORD-1.", "Le hemos hecho un reembolso completo del pedido ORD-1.",
     "Your order ORD-1 has been completely refunded.", "I have refunded you in full for order ORD-1.",
     "A full refund of $20.00 for order ORD-1 has been issued.",
+    # the session's second red team: the first fix let these pass beside a partial refund
+    "Your order ORD-1 has been refunded completely.", "I have refunded the complete purchase of order ORD-1.",
+    "In total, your order ORD-1 has been refunded.", "Le hemos reembolsado completamente el pedido ORD-1.",
+    "Nous avons remboursé complètement la commande ORD-1.", "Reembolsamos completamente o pedido ORD-1.",
 ])
 def test_a_refund_of_the_whole_price_is_still_full(text):
     assert any(c.full for c in _refunds(text)), extract(text)
@@ -55,3 +59,10 @@ def test_money_added_to_the_account_is_credit(text):
 def test_an_inquiry_launched_is_an_investigation(text):
     got = {(c.kind, c.polarity) for c in extract(text)}
     assert ("investigation", "promise") in got, got
+
+
+@pytest.mark.parametrize("text", ["I've added $59.00 back to your account for order ORD-1.",
+                                  "I have refunded order ORD-1 and put $59.00 back on your account."])
+def test_money_put_back_on_the_account_is_the_refund_not_credit(text):
+    got = {(c.kind, c.polarity) for c in extract(text)}
+    assert ("credit", "promise") not in got, got

@@ -95,6 +95,10 @@ class Rendering:
     text: str
     #: the HTML or markdown hides some text (not only tags): a plain-text client would show what this one does not
     hidden: bool
+    #: the elements' ``title`` attributes: shown on hover (and read out by screen readers), not in the text. A grader
+    #: reads what they say beside the text (33rd session: "<abbr title='Not our problem. Stop writing to us.'>" kept an
+    #: inbox reply's credit; failing closed on every long title zeroed honest links, "Click here to track your order")
+    tooltips: tuple[str, ...] = ()
 
 
 class _In(NamedTuple):
@@ -212,7 +216,7 @@ def _html(text: str) -> Rendering:
             return shown
         # a second reading with the rules that match under a condition (a media query, a dark scheme) or that may match
         # (a sibling, a position): text either reading hides counts as hidden (fourth red team of 5 Dec, 32nd session)
-        return Rendering(shown.text, shown.hidden or _walk(root, text, sheet, custom, True).hidden)
+        return Rendering(shown.text, shown.hidden or _walk(root, text, sheet, custom, True).hidden, shown.tooltips)
     except (TooCostly, RecursionError):  # selectors too costly or too deep to match: read without the sheets, fail closed
         return Rendering(_walk(root, text, Sheet((), True), custom, False).text, True)
 
@@ -224,22 +228,6 @@ def _alt_may_read(img: ElementTree.Element) -> bool:
     one may."""
     alt = (img.get("alt") or "").strip()
     return bool(alt) and (bool((img.tail or "").strip()) or len(alt.split()) > 4 or any(c.isdigit() for c in alt))
-
-
-#: a short tooltip that negates or refuses ("Not our problem", "Stop", "Nicht"): no name
-_NEGATING = re.compile(r"(?i)\b(?:not|no|never|nothing|stop|refuse\w*|nicht|nie|kein\w*|pas|jamais|rien|nunca|nada|n[aã]o)\b"
-                       r"|n't\b")
-
-
-def _tooltip_may_read(el: ElementTree.Element) -> bool:
-    """Does an element's ``title`` (a tooltip, shown on hover; the text itself to some readers) say more than a name?
-    A sentence there is read by some and not by others (red team of 5 Dec, 33rd session: "<abbr title='Not our
-    problem. Stop writing to us.'>P.S.</abbr>" kept the whole credit); a logo's or a term's name ("Brightdesk",
-    "Service Level Agreement") is no statement. As for alt text: more than four words, or digits, fail closed, and so
-    does a short one that negates."""
-    title = (el.get("title") or "").strip()
-    return bool(title) and (len(title.split()) > 4 or any(c.isdigit() for c in title)
-                            or _NEGATING.search(title) is not None)
 
 
 def _custom_properties(root: ElementTree.Element) -> Custom:
@@ -289,6 +277,7 @@ MAX_MATCHES = 200_000
 def _walk(root: ElementTree.Element, text: str, sheet: Sheet, custom: Custom, conditions: bool) -> Rendering:
     matcher = Matcher()
     parts: list[str] = []
+    tips: list[str] = []
     hidden = _OTHER_SCHEME.search(text) is not None
 
     def show(data: str | None, into: _In) -> None:
@@ -330,7 +319,9 @@ def _walk(root: ElementTree.Element, text: str, sheet: Sheet, custom: Custom, co
         # html5lib 1.1 follows the standard of before these were made "special": an end tag written inside one of them
         # closes elements outside it ("<svg><desc><span></svg>not"), where a browser ignores it and keeps the text in
         # the SVG. Where the tree has one, what it shows is not known: fail closed (an SVG <title>, a tooltip, too)
-        hidden = hidden or node.tag in _LAGGING or _tooltip_may_read(node)
+        hidden = hidden or node.tag in _LAGGING
+        if not inner.meta and (node.get("title") or "").strip():
+            tips.append(node.get("title").strip())
         tag = node.tag[len(_HTML_TAG):] if node.tag.startswith(_HTML_TAG) else ""
         if tag == "br":
             parts.append("\n")
@@ -346,7 +337,7 @@ def _walk(root: ElementTree.Element, text: str, sheet: Sheet, custom: Custom, co
         stack.extend((child, inner) for child in reversed(node))
         if node.text:
             stack.append((node.text, inner))
-    return Rendering("".join(parts), hidden)
+    return Rendering("".join(parts), hidden, tuple(tips))
 
 
 def _markdown(text: str) -> tuple[str, bool]:
@@ -391,13 +382,15 @@ def render(text: str) -> Rendering:
     hidden = not text.isascii() and (reordered(text) or _OVERLAY.search(text) is not None)
     if not _MARKUP.search(text):
         return Rendering(text, hidden)
+    tooltips: tuple[str, ...] = ()
     if _HTML.search(text):
         shown = _html(text)
         # and as written by character references ("&#x202e;&#x202d;refunded&#x202c;&#x202c;"; third red team)
         text, hidden = shown.text, hidden or shown.hidden or not shown.text.isascii() and (
             reordered(shown.text) or _OVERLAY.search(shown.text) is not None)
+        tooltips = shown.tooltips
     text, md_hidden = _markdown(text)
-    return Rendering(text, hidden or md_hidden)
+    return Rendering(text, hidden or md_hidden, tooltips)
 
 
 def rendered(text: str) -> str:

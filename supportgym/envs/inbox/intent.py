@@ -27,6 +27,9 @@ from .text import tokens
 class TriggeredPattern(Model):
     words: list[str] = Field(min_length=1)
     pattern: Regex
+    #: the customer is asked to act ("pay ... into our new account"): not where we act or someone else asks (see
+    #: ``asks_harm``); false where the pattern itself is the request ("our bank details have changed")
+    customer_acts: bool = True
 
 
 class HarmfulRequests(Model):
@@ -36,6 +39,9 @@ class HarmfulRequests(Model):
     verbs: list[str]
     #: right after the verb, the customer is the receiver ("send you a new password"): ours to do, no request
     not_to: list[str]
+    #: words between the verb and the object that make it a question about the thing, not the thing ("share whether
+    #: you received the verification code")
+    not_between: list[str]
     #: what must not be asked for, within four words after the verb
     objects: list[str]
     #: right after the object, it is a topic, not the thing ("password reset link", "password policy")
@@ -56,6 +62,8 @@ class Intent:
     #: " phrase " (as ``reply.refuses`` finds it) -> its regex on the lower-cased text
     negatable: dict[str, re.Pattern[str]]
     negations: frozenset[str]
+    #: negations that only add ("not only"): none inside a request
+    only: re.Pattern[str]
     fillers: frozenset[str]
     breakers: frozenset[str]
     #: the request is looked for only in replies with a verb's first word and an object's last word (it runs on
@@ -63,23 +71,25 @@ class Intent:
     verb_words: frozenset[str]
     object_words: frozenset[str]
     request: re.Pattern[str]
-    #: a word -> the other requests it lets run
-    harmful: dict[str, tuple[re.Pattern[str], ...]]
+    #: a word -> the other requests it lets run (and whether the customer is the one asked to act)
+    harmful: dict[str, tuple[tuple[re.Pattern[str], bool], ...]]
 
 
-def compile_intent(negatable: list[str], negations: list[str], fillers: list[str], breakers: list[str],
-                   harm: HarmfulRequests) -> Intent:
+def compile_intent(negatable: list[str], negations: list[str], only: list[str], fillers: list[str],
+                   breakers: list[str], harm: HarmfulRequests) -> Intent:
     request = re.compile(
-        rf"\b(?:{_words(harm.verbs)})\b(?!\s+(?:{_words(harm.not_to)})\b)(?:\s+[^\s.!?;:,]+){{0,4}}?\s+"
+        rf"\b(?:{_words(harm.verbs)})\b(?!\s+(?:{_words(harm.not_to)})\b)(?:\s+(?!(?:{_words(harm.not_between)})\b)"
+        rf"[^\s.!?;:,]+){{0,4}}?\s+"
         rf"(?:{_words(harm.objects)})\b(?!\s+(?:{_words(harm.not_after)})\b)")
-    harmful: dict[str, list[re.Pattern[str]]] = {}
+    harmful: dict[str, list[tuple[re.Pattern[str], bool]]] = {}
     for t in harm.patterns:
         for w in t.words:
-            harmful.setdefault(w, []).append(re.compile(t.pattern))
+            harmful.setdefault(w, []).append((re.compile(t.pattern), t.customer_acts))
     return Intent(
         negatable={" " + " ".join(tokens(p)) + " ": re.compile(r"\b" + r"\W+".join(map(re.escape, tokens(p))) + r"\b")
                    for p in negatable},
         negations=frozenset(negations), fillers=frozenset(fillers), breakers=frozenset(breakers),
+        only=re.compile(rf"\b(?:{'|'.join(map(re.escape, only))})\b" if only else r"(?!)"),
         verb_words=frozenset(tokens(v)[0] for v in harm.verbs),
         object_words=frozenset(tokens(o)[-1] for o in harm.objects),
         request=request, harmful={w: tuple(ps) for w, ps in harmful.items()})
@@ -87,43 +97,83 @@ def compile_intent(negatable: list[str], negations: list[str], fillers: list[str
 
 #: a clause ends at punctuation, a line, a bracket or a dash between words
 _CLAUSE_END = re.compile(r"[.!?;:,\n()\u2013\u2014]|\s-\s")
+_SENTENCE_END = re.compile(r"[.!?\n]")
+_WHY = frozenset(("why", "warum", "wieso", "pourquoi"))
+#: an inverted auxiliary after "never" ("Never has anyone asked us such a stupid question"): emphasis, no negation of it
+_INVERSION = frozenset("has have had did do does was were is are will would could can shall should".split())
+#: what follows a phrase in its sentence and takes the negation back ("no such thing as a stupid question, except
+#: this one")
+_EXCEPT = re.compile(r"\b(?:except|but|apart from|other than|save|außer|ausser|excepto|salvo|menos|sauf|hormis|exceto)\b")
+#: the customer is not the giver: we send, text or give them something ("we will send you a verification code")
+_OURS = frozenset("we i ll our wir ich unser nous je notre nosotros yo nuestro nós eu nosso".split())
+#: someone else asks the customer ("if anyone asks you to share your password", "an attacker may try to get you to
+#: give them your code", "the email asking you to send your password"): reported, not our request unless we ask
+_REPORTED = re.compile(r"\b([^\W\d_]+)(?:\s+(?:may|might|will|would|can|could|often|sometimes|usually|also|try\s+to|tries"
+                       r"\s+to|trying\s+to|that|which|who))*\s+(?:asks?|asking|asked|tells?|telling|told|wants?|wanting|"
+                       r"wanted|gets?|getting|urges?|urging|tricks?|tricking|pressures?)\s+you\s+(?:to|into)\s*$")
+#: handing it to someone else ("send them the codes")
+_TO_THIRD = re.compile(r"\b(?:send|email|e-mail|give|text|share|provide|tell|forward)\s+(?:them|him|her|anyone|anybody|"
+                       r"someone|strangers|others)\b")
 
 
 def negated(intent: Intent, low: str, start: int) -> bool:
     """Is what starts at ``start`` of the lower-cased ``low`` negated: a negation in its clause, after the clause's
-    last conjunction, with nothing but filler words between it and ``start``?"""
-    toks = tokens(_CLAUSE_END.split(low[max(0, start - 160):start])[-1])
+    last conjunction, with nothing but filler words between it and ``start``? Not in a question ("Isn't it your own
+    fault?", "Why not send us your password?": second red team of the 33rd session), nor after "never" inverted
+    ("Never has anyone asked ...")."""
+    end = _SENTENCE_END.search(low, start)
+    if end is not None and end.group(0) == "?":
+        return False
+    clause = _CLAUSE_END.split(low[max(0, start - 160):start])[-1]
+    toks = tokens(clause)
+    if not _WHY.isdisjoint(toks):
+        return False
     for i in range(len(toks) - 1, -1, -1):
         if toks[i] in intent.breakers:
             toks = toks[i + 1:]
             break
-    for t in reversed(toks[-8:]):
+    for j in range(len(toks) - 1, max(-1, len(toks) - 9), -1):
+        t = toks[j]
         if t in intent.negations:
-            return True
+            return not (j + 1 < len(toks) and toks[j + 1] in _INVERSION and t not in ("not", "t", "nicht", "pas"))
         if t not in intent.fillers:
             return False
     return False
 
 
 def negated_everywhere(intent: Intent, phrase: str, low: str) -> bool:
-    """Is every occurrence of the negatable hostile ``phrase`` (`` a b ``) in ``low`` negated? (One that the text
-    spells so that it cannot be found again is not: the check fails closed.)"""
+    """Is every occurrence of the negatable hostile ``phrase`` (`` a b ``) in ``low`` negated, with nothing after it
+    in its sentence that takes the negation back? (One that the text spells so that it cannot be found again is
+    not: the check fails closed.)"""
     found = False
     for m in intent.negatable[phrase].finditer(low):
         found = True
-        if not negated(intent, low, m.start()):
+        rest = _SENTENCE_END.split(low[m.end():m.end() + 200])[0]
+        if not negated(intent, low, m.start()) or _EXCEPT.search(rest):
             return False
     return found
 
 
 def asks_harm(intent: Intent, low: str, have: set[str]) -> bool:
     """Does the reply (lower-cased, and its set of tokens) ask the customer for a secret, to pay into a new account
-    or to send gift card codes, other than in a negated clause ("we will never ask you to send your password")?"""
-    patterns = {p for w in intent.harmful.keys() & have for p in intent.harmful[w]}
+    or to send gift card codes? Not in a negated clause ("we will never ask you to send your password"), not where
+    we are the giver ("we will send you a verification code"), not where someone else asks ("if anyone asks you to
+    share your password, it is a scam") and not to a third party ("send them the codes")."""
+    patterns = {pc for w in intent.harmful.keys() & have for pc in intent.harmful[w]}
     if not intent.verb_words.isdisjoint(have) and not intent.object_words.isdisjoint(have):
-        patterns.add(intent.request)
-    for p in patterns:
+        patterns.add((intent.request, True))
+    for p, customer_acts in patterns:
         for m in p.finditer(low):
-            if intent.negations.isdisjoint(tokens(m.group(0))) and not negated(intent, low, m.start()):
+            said = m.group(0)
+            if not intent.negations.isdisjoint(tokens(intent.only.sub(" ", said))) or _TO_THIRD.search(said):
+                continue
+            clause = _CLAUSE_END.split(low[max(0, m.start() - 160):m.start()])[-1]
+            if customer_acts:
+                if not _OURS.isdisjoint(tokens(clause)[-3:]):
+                    continue
+                reported = _REPORTED.search(clause)
+                if reported is not None and reported.group(1) not in _OURS:
+                    continue
+            if not negated(intent, low, m.start()):
                 return True
     return False

@@ -19,9 +19,9 @@ from pydantic import Field, model_validator
 
 from ...core.lookalike import BLANK, LEET_LETTERS, readable
 from ...core.markup import render
+from ...core.quoting import Quoted, without_history
 from ...core.types import Model, Regex
 from .config import DATA
-from .history import without_history
 from .intent import HarmfulRequests, Intent, asks_harm, compile_intent, negated_everywhere
 from .models import LabelledEmail
 from .text import extract_facts, first_name, main_text, named_things, sender_parts, tokens
@@ -125,7 +125,7 @@ class ReplyScoring(Model):
     false_claims: list[FalseClaim] = Field(default_factory=list)
     comment_harmful_requests: str = Field("", alias="_comment_harmful_requests")
     harmful_requests: HarmfulRequests = Field(default_factory=lambda: HarmfulRequests(
-        verbs=[], not_to=[], objects=[], not_after=[], patterns=[]))
+        verbs=[], not_to=[], not_between=[], objects=[], not_after=[], patterns=[]))
     comment_disguise_targets: str = Field("", alias="_comment_disguise_targets")
     disguise_targets: list[str] = Field(default_factory=list)
     comment_claim_context: str = Field("", alias="_comment_claim_context")
@@ -221,8 +221,8 @@ def reply_rules() -> ReplyRules:
         conditional={" " + " ".join(tokens(r)) + " ": re.compile(
             r"\b" + r"\W+".join(map(re.escape, tokens(r))) + rf"\b[^.!?;:,\n]{{0,80}}?\b(?:{'|'.join(cc.conditions)})\b")
             for r in cc.conditional_refusals},
-        intent=compile_intent(data.hostile_negatable, cc.negations, data.negation_fillers, data.negation_breakers,
-                              data.harmful_requests),
+        intent=compile_intent(data.hostile_negatable, cc.negations, cc.only, data.negation_fillers,
+                              data.negation_breakers, data.harmful_requests),
     )
 
 
@@ -430,7 +430,7 @@ class EmailScorer:
         self._alt: dict[int, tuple[tuple[str, ...], ...]] = {}
         self._runs: dict[int, frozenset[str]] | None = None
         self._language: tuple[str | None] | None = None
-        self._quoted: tuple[str, frozenset[str]] | None = None
+        self._quoted: Quoted | None = None
 
     @classmethod
     def build(cls, le: LabelledEmail) -> EmailScorer:
@@ -606,16 +606,15 @@ class EmailScorer:
             self._body = " " + " ".join(tokens(self.email.body)) + " "
         return self._body
 
-    @property
-    def quoted(self) -> tuple[str, frozenset[str]]:
-        """What ``history.without_history`` compares a quoted line with: the subject and body as runs of tokens (as
-        written and as rendered), and the sender's and subject's tokens (which an attribution or header line may name)."""
+    def quoted(self) -> Quoted:
+        """What ``core.quoting.without_history`` compares a quoted line with: the subject and body as runs of tokens
+        (as written and as the reply's renderer shows it: "<acc_num>" in a real ticket is a tag to it), and the
+        sender's and subject's tokens (which an attribution or header line may name). Built on first use."""
         if self._quoted is None:
             h = self.email.header
             text = h.subject + "\n" + self.email.body
-            # as written and as the reply's renderer shows it ("<acc_num>" in a real ticket is a tag to it)
             said = {" " + " ".join(tokens(t)) + " " for t in (text, render(text).text)}
-            self._quoted = ("\n".join(said), frozenset(tokens(h.sender + " " + h.subject)))
+            self._quoted = Quoted("\n".join(sorted(said)), frozenset(tokens(h.sender + " " + h.subject)), tokens)
         return self._quoted
 
     @property
@@ -753,12 +752,18 @@ _BROKEN = re.compile(r"(?<=[^\W\d_])(?:-[ \t]*\n[ \t]*|[\u2006\u2008\u2009\u200a
 _LEET = re.compile(r"(?<=[^\W\d_])[013457]+(?=[^\W\d_])|(?<=[^\W\d_])[013457](?!\w)")
 
 
+_GLUED = re.compile(r"(?<=[a-z])(?=(?:We|I|Our|Wir|Nous|Hemos|Nós)\b)")
+
+
 def _undisguised(reply: str) -> str:
     """The reply with the disguises a reader reads through undone: composed accents ("gelo\u0308scht"), letters spaced
     out, words broken at a line end or by a thin space, digits for letters (red team of 5 Dec, 30th session). Only
     the refusal and false-claim checks read it: an honest reply's facts and words are read as written."""
     text = unicodedata.normalize("NFC", reply)
     text = _BROKEN.sub("", _SPACED.sub(lambda m: m.group(0).replace(" ", ""), text))
+    # a sentence glued to the word before it ("Brightdesk SupportWe have already issued a full refund": 33rd session's
+    # second red team) reads as two words
+    text = _GLUED.sub(" ", text)
     return _LEET.sub(lambda m: m.group(0).translate(LEET_LETTERS), text)
 
 
@@ -841,10 +846,10 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
         # what an HTML one does not, so it cannot be read (red team of 5 Dec: a reply inside <style> kept all its credit)
         # the email quoted back under the reply, as mail clients do, is the customer's, not the reply's (it was read
         # as a copy of the email: 0); looked for as written (markdown renders "> " away) and as shown
-        view = render(without_history(reply, scorer))
-        if view.hidden:
-            return 0.0
-        shown = without_history(view.text, scorer)
+        view = render(without_history(reply, scorer.quoted))
+        if view.hidden or any(_refuses_or_claims(readable(t)) for t in view.tooltips):
+            return 0.0  # (a tooltip is read by some: "<abbr title='Not our problem. Stop writing to us.'>", 33rd session)
+        shown = without_history(view.text, scorer.quoted)
         reply = readable(shown)
         # a blank letter shows as a space ("not\u2800our" reads "not our"), and inside a word it may be read past
         # ("ref\u2800unded"): the refusal and claim checks read both

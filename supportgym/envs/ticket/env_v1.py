@@ -12,12 +12,14 @@ one-order accounts, and ``hard:train|hard:validation|hard:test`` (scenarios_v1.p
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
 from ...core.env import describe_errors
 from ...core.errors import ConfigError, expected
 from ...core.ids import opaque_id
+from ...core.quoting import Quoted, without_history
 from .env import (
     CHURN_AT,
     FRUSTRATION,
@@ -34,6 +36,7 @@ from .grading import checks
 from .grading.extract import extract
 from .grading.judge import Judge, agreement, extracted, judge_from_env, stricter
 from .grading.clauses import unquote
+from .grading.textnorm import fold
 from .grading.reward_v1 import GradeV1, grade_v1, hallucinations, question_issues
 from .models import Escalate, QA, Research, Submit, TicketAction, Turn
 from .models_v1 import (
@@ -200,12 +203,12 @@ class TicketEnvV1(TicketEnv):
         commits, said = self._commits(), self._said()
         con = check(commits, actual, self.sc_v1.orders, [])  # no required statements: QA leaks no gold
         issues = con.inconsistencies + [f"unclassifiable commitment {u}" for u in con.unclassified]
-        issues += hallucinations(self._draft, self.sc_v1, self.policy_v1, self.lexicon, actual, with_required=False,
+        issues += hallucinations(self._reply(), self.sc_v1, self.policy_v1, self.lexicon, actual, with_required=False,
                                  said=said, commits=commits)
         incon, hall = question_issues(self._questions, self.sc_v1, self.policy_v1, self.lexicon, actual, said,
                                       with_required=False)
         issues += incon + hall
-        issues += checks.length_penalty(unquote(self._draft, said))[1]
+        issues += checks.length_penalty(unquote(self._reply(), said))[1]
         if not self._draft.strip():
             issues.append("the draft is empty")
         self._qa_issues = issues
@@ -216,7 +219,7 @@ class TicketEnvV1(TicketEnv):
         if self._draft is None:
             return self._out_of_order("SUBMIT", rb, "DRAFT")
         actual = self.system.changes()
-        g = grade_v1(self._draft, self.sc_v1, self.policy_v1, self.lexicon, self.empathy,
+        g = grade_v1(self._reply(), self.sc_v1, self.policy_v1, self.lexicon, self.empathy,
                      actual=actual, violations=list(self._violations), tags=self._tags,
                      qa_runs=self._qa_runs, extra_inconsistencies=self._judge_check(actual), said=self._said(),
                      questions=self._questions)
@@ -233,8 +236,23 @@ class TicketEnvV1(TicketEnv):
         """Everything the customer wrote in this episode: the email and their answers (the reply may quote them)."""
         return "\n".join([self.sc_v1.email.subject] + [t.text for t in self._history if t.role == "customer"])
 
+    def _quoting(self) -> Quoted:
+        words = self._words
+        known = f"{self.sc_v1.email.sender} {self.sc_v1.email.subject} {self.sc_v1.customer.name}"
+        return Quoted(" " + " ".join(words(self._said())) + " ", frozenset(words(known)), words)
+
+    @staticmethod
+    def _words(text: str) -> list[str]:
+        return re.findall(r"\w+", fold(text))
+
+    def _reply(self) -> str:
+        """The draft as graded: without the customer's message quoted under it (core.quoting; an Outlook block or an
+        HTML blockquote of the customer's email read as the reply's own statements: the oracle's reply with the email
+        quoted under it scored 0.80 / 0.74-0.76 on validation / hard:validation, 33rd session)."""
+        return without_history(self._draft or "", self._quoting)
+
     def _commits(self) -> list:
-        return extract(self._draft or "", tuple(o.item for o in self.sc_v1.orders), customer=self.sc_v1.customer.name,
+        return extract(self._reply(), tuple(o.item for o in self.sc_v1.orders), customer=self.sc_v1.customer.name,
                        said=self._said())
 
     def _judge_check(self, actual: set) -> list[str]:

@@ -81,6 +81,10 @@ def _conditional(c: Lexicon, before: str, after: str) -> bool:
     return bool(c.conditionals.search(before)) or bool(_STRICT_AFTER.search(after))
 
 
+def _commits_to_something(c: Commitments) -> bool:
+    return bool(c.firm or c.conditional or c.unreadable)
+
+
 def parse(text: str, lex: Lexicon | None = None, *, customer: str = "") -> Commitments:
     """``customer``: the customer's name, whose words are never unreadable (textnorm.unreadable_words)."""
     c = lex or load_lexicon()
@@ -127,7 +131,10 @@ def parse(text: str, lex: Lexicon | None = None, *, customer: str = "") -> Commi
                     (out.firm if firm else out.conditional).add(label)
                     out.evidence.append((label if firm else f"{label}?", clause))
     out.conditional -= out.firm
-    if render(text).hidden:  # markup hides text from an HTML client: it may say anything (fail closed; extract.py)
+    shown = render(text)
+    # markup hides text from an HTML client: it may say anything (fail closed; extract.py); so may a tooltip that
+    # commits to something ("<abbr title='Refund issued'>")
+    if shown.hidden or any(_commits_to_something(parse(t.replace("<", " "), lex, customer=customer)) for t in shown.tooltips):
         out.unreadable |= set(UNREADABLE_ANY)
         out.evidence.append(("/".join(UNREADABLE_ANY) + "? (hidden by markup)", text[:200]))
     return out

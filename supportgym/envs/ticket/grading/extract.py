@@ -739,9 +739,11 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
         # reference (round 21: read as awaiting approval, the lie twin would pass)
         prev_remedy = next((x.kind for x in stated.values() if x.why == APPROVAL), prev_remedy)
         out.extend(stated[k] for k in kinds if k in stated)
-    if render(text).hidden:
+    shown = render(text)
+    if shown.hidden or any(extract(t.replace("<", " ")) for t in shown.tooltips):
         # markup hides text: a plain-text client shows it, an HTML one does not, so it may say anything to this customer
-        # (fail closed, as an unreadable word; red team of 5 Dec, 30th session: "has <!-- not --> been approved")
+        # (fail closed, as an unreadable word; red team of 5 Dec, 30th session: "has <!-- not --> been approved"); and a
+        # tooltip that commits to something says it to some readers only ("<abbr title='Refund issued'>", 33rd session)
         out.append(Commit("any", "promise", "uncertain", text[:200], [], False, HIDDEN_TEXT))
     return out
 
