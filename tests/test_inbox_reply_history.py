@@ -187,3 +187,13 @@ def test_an_outlook_header_with_a_display_name_is_read():
     assert _q(le, sc, f"{_reply(le, sc)}\n\n{block}") == 0.0
     honest = block.replace("Leave us alone", "Brightdesk Support")
     assert _q(le, sc, f"{_reply(le, sc)}\n\n{honest}") == pytest.approx(_q(le, sc, _reply(le, sc)))
+
+
+def test_a_tooltip_inside_the_quoted_email_is_still_read():
+    """Third red team of the session: the blockquote rewrite dropped a title on a span inside the quote, and with it
+    the refusal it said."""
+    le, sc = CASES[0]
+    inner = f'<span title="Not our problem. Stop writing to us.">{html.escape(le.email.body)}</span>'
+    text = (f"<p>{html.escape(_reply(le, sc))}</p><div>On Tue, 3 Dec 2024 at 10:02, {html.escape(le.email.header.sender)}"
+            f" wrote:</div><blockquote>{inner}</blockquote>")
+    assert _q(le, sc, text) == 0.0

@@ -22,6 +22,8 @@ def _refunds(text: str) -> list:
     "Hemos completado el reembolso de $20.00 del pedido ORD-1.",
     "Completamos o reembolso de $20.00 do pedido ORD-1.",
     "Nous avons complété le remboursement de $20.00 pour la commande ORD-1.",
+    "Your refund of $20.00 for order ORD-1 is completely processed on our side.",
+    "In total, I have refunded 20 dollars for order ORD-1.",
 ])
 def test_a_refund_completed_is_not_said_to_be_full(text):
     got = _refunds(text)
@@ -36,6 +38,11 @@ def test_a_refund_completed_is_not_said_to_be_full(text):
     "Your order ORD-1 has been refunded completely.", "I have refunded the complete purchase of order ORD-1.",
     "In total, your order ORD-1 has been refunded.", "Le hemos reembolsado completamente el pedido ORD-1.",
     "Nous avons remboursé complètement la commande ORD-1.", "Reembolsamos completamente o pedido ORD-1.",
+    # the third red team: words for the whole price the list did not have
+    "Your order ORD-1 has been refunded in total, back on your card within 5 days.",
+    "Your order ORD-1 has been entirely refunded.", "Order ORD-1 was refunded in its entirety.",
+    "Order ORD-1 has been totally refunded.", "I have refunded every dollar you paid for order ORD-1.",
+    "Le hemos reembolsado totalmente el pedido ORD-1.", "Wir haben die Bestellung ORD-1 ganz erstattet.",
 ])
 def test_a_refund_of_the_whole_price_is_still_full(text):
     assert any(c.full for c in _refunds(text)), extract(text)

@@ -95,9 +95,10 @@ class Rendering:
     text: str
     #: the HTML or markdown hides some text (not only tags): a plain-text client would show what this one does not
     hidden: bool
-    #: the elements' ``title`` attributes: shown on hover (and read out by screen readers), not in the text. A grader
-    #: reads what they say beside the text (33rd session: "<abbr title='Not our problem. Stop writing to us.'>" kept an
-    #: inbox reply's credit; failing closed on every long title zeroed honest links, "Click here to track your order")
+    #: the elements' ``title`` and ``aria-label`` attributes: shown on hover, or read out by screen readers, not in the
+    #: text. A grader reads what they say beside the text (33rd session: "<abbr title='Not our problem. Stop writing to
+    #: us.'>" kept an inbox reply's credit; failing closed on every long title zeroed honest links, "Click here to track
+    #: your order")
     tooltips: tuple[str, ...] = ()
 
 
@@ -320,8 +321,9 @@ def _walk(root: ElementTree.Element, text: str, sheet: Sheet, custom: Custom, co
         # closes elements outside it ("<svg><desc><span></svg>not"), where a browser ignores it and keeps the text in
         # the SVG. Where the tree has one, what it shows is not known: fail closed (an SVG <title>, a tooltip, too)
         hidden = hidden or node.tag in _LAGGING
-        if not inner.meta and (node.get("title") or "").strip():
-            tips.append(node.get("title").strip())
+        if not inner.meta:
+            # a title shows on hover; an aria-label is what a screen reader reads instead of the element's text
+            tips.extend(v.strip() for v in (node.get("title"), node.get("aria-label")) if v and v.strip())
         tag = node.tag[len(_HTML_TAG):] if node.tag.startswith(_HTML_TAG) else ""
         if tag == "br":
             parts.append("\n")

@@ -44,6 +44,12 @@ class Quoted:
 
 
 _QUOTED = re.compile(r"^[ \t]*>[ \t>]*(.*)$")
+#: a quoted line written in HTML ("&gt; text<br>"), as the blockquote rewrite writes it: its text, unescaped
+_QUOTED_HTML = re.compile(r"^[ \t]*&gt;[ \t]*(.*?)(?:<br>)?[ \t]*$")
+#: an attribution inside HTML, right before a blockquote: "On ... wrote:" between tags
+_ATTRIBUTION_INLINE = re.compile(
+    r"(?:on|am|el|le|em)\b([^<>]{1,200}?)\b(?:wrote|schrieb|escribi[oó]|a\s+[ée]crit|escreveu)\b([^:<>]{0,160}):",
+    re.IGNORECASE)
 #: "On <date>, <name> wrote:" in the five languages of the mail (Gmail, Apple Mail, Thunderbird)
 _ATTRIBUTION = re.compile(
     r"^\s*(?:on|am|el|le|em)\b(.{1,160}?)\b(?:wrote|schrieb|escribi[oó]|a\s+[ée]crit|escreveu)\b([^:\n]{0,160}):\s*$",
@@ -81,6 +87,11 @@ def _same_but_quotes(original: str, stripped: str, q: Quoted) -> bool:
     taken out of the text as written, before it is parsed: a line that closes an attribute or a ``<title>`` there
     can make the parser swallow what follows ("<span data-x=\"" / "> \">" / a refusal), which the customer sees
     (33rd session's second red team: a refusal hidden so scored 0.948, the honest reply's credit)."""
+    before, after = render(original), render(stripped)
+    # nothing may be unhidden or lose its tooltip (third red team of the session: a title on a span inside the
+    # quoted blockquote vanished with the rewrite, and with it the refusal it said)
+    if before.hidden != after.hidden or not set(before.tooltips) <= set(after.tooltips):
+        return False
     shown, left = _lines(original), _lines(stripped)
     if left - shown:
         return False
@@ -123,6 +134,8 @@ def without_history(reply: str, quoted: Callable[[], Quoted]) -> str:
         m = _QUOTED.match(line)
         if m:
             theirs[i] = drop[i] = q.theirs(m.group(1))
+        elif (h := _QUOTED_HTML.match(line)) is not None:
+            theirs[i] = drop[i] = q.theirs(html.unescape(h.group(1)))
     # an attribution line counts only above a quote of the customer and when it names nothing but a date and them
     for i, line in enumerate(lines):
         # (Gmail wraps a long one: "On Tue, 3 Dec 2024 at 10:02, Anna Smith <" / "anna@x.com> wrote:")
@@ -174,10 +187,22 @@ def _html_quotes(reply: str, q: Quoted) -> str:
     for a, b in reversed(spans):
         shown = render(reply[a:b])
         lines = [line for line in shown.text.split("\n") if q.words(line)]
-        if lines and not shown.hidden and all(q.theirs(line) for line in lines):
-            quoted = "<br>\n".join("&gt; " + html.escape(line, quote=False) for line in lines)
-            reply = f"{reply[:a]}<p>\n{quoted}</p>{reply[b:]}"
+        if lines and not shown.hidden and not shown.tooltips and all(q.theirs(line) for line in lines):
+            quoted = "".join("&gt; " + html.escape(line, quote=False) + "<br>\n" for line in lines)
+            # and the attribution right before it, between tags ("<div class=gmail_attr>On ... wrote:<br></div>")
+            head = reply[max(0, a - 400):a]
+            found = list(_ATTRIBUTION_INLINE.finditer(head))
+            cut = a
+            if found and q.dated(html.unescape(found[-1].group(1) + " " + found[-1].group(2))) \
+                    and not q.words(re.sub(r"<[^>]*>", " ", head[found[-1].end():])):
+                cut = a - len(head) + found[-1].start()
+            reply = f"{reply[:cut]}{_tags_only(reply[cut:a])}<p>\n{quoted}</p>{reply[b:]}"
     return reply
+
+
+def _tags_only(html_text: str) -> str:
+    """``html_text`` with its text taken out and its tags kept (the attribution's enclosing ``<div>`` stays balanced)."""
+    return "".join(re.findall(r"<[^>]*>", html_text))
 
 
 def _header(line: str, q: Quoted) -> str:

@@ -78,7 +78,7 @@ class Intent:
 def compile_intent(negatable: list[str], negations: list[str], only: list[str], fillers: list[str],
                    breakers: list[str], harm: HarmfulRequests) -> Intent:
     request = re.compile(
-        rf"\b(?:{_words(harm.verbs)})\b(?!\s+(?:{_words(harm.not_to)})\b)(?:\s+(?!(?:{_words(harm.not_between)})\b)"
+        rf"\b(?:{_words(harm.verbs)})\b(?!\s+(?:{_words(harm.not_to)})\b)(?:\s+(?!(?:{_words(harm.not_between)})\b(?!\s+possible\b))"
         rf"[^\s.!?;:,]+){{0,4}}?\s+"
         rf"(?:{_words(harm.objects)})\b(?!\s+(?:{_words(harm.not_after)})\b)")
     harmful: dict[str, list[tuple[re.Pattern[str], bool]]] = {}
@@ -98,35 +98,39 @@ def compile_intent(negatable: list[str], negations: list[str], only: list[str], 
 #: a clause ends at punctuation, a line, a bracket or a dash between words
 _CLAUSE_END = re.compile(r"[.!?;:,\n()\u2013\u2014]|\s-\s")
 _SENTENCE_END = re.compile(r"[.!?\n]")
+#: where the clause after a phrase ends, a question mark included
+_CLAUSE_AFTER = re.compile(r"[.!?;:,\n()\u2013\u2014]|\s-\s")
+#: a question word leading the clause ("Why wouldn't we refuse to help you"; not "that is why we would never")
 _WHY = frozenset(("why", "warum", "wieso", "pourquoi"))
 #: an inverted auxiliary after "never" ("Never has anyone asked us such a stupid question"): emphasis, no negation of it
 _INVERSION = frozenset("has have had did do does was were is are will would could can shall should".split())
 #: what follows a phrase in its sentence and takes the negation back ("no such thing as a stupid question, except
-#: this one")
-_EXCEPT = re.compile(r"\b(?:except|but|apart from|other than|save|außer|ausser|excepto|salvo|menos|sauf|hormis|exceto)\b")
-#: the customer is not the giver: we send, text or give them something ("we will send you a verification code")
-_OURS = frozenset("we i ll our wir ich unser nous je notre nosotros yo nuestro nós eu nosso".split())
-#: someone else asks the customer ("if anyone asks you to share your password", "an attacker may try to get you to
-#: give them your code", "the email asking you to send your password"): reported, not our request unless we ask
-_REPORTED = re.compile(r"\b([^\W\d_]+)(?:\s+(?:may|might|will|would|can|could|often|sometimes|usually|also|try\s+to|tries"
-                       r"\s+to|trying\s+to|that|which|who))*\s+(?:asks?|asking|asked|tells?|telling|told|wants?|wanting|"
-                       r"wanted|gets?|getting|urges?|urging|tricks?|tricking|pressures?)\s+you\s+(?:to|into)\s*$")
-#: handing it to someone else ("send them the codes")
-_TO_THIRD = re.compile(r"\b(?:send|email|e-mail|give|text|share|provide|tell|forward)\s+(?:them|him|her|anyone|anybody|"
-                       r"someone|strangers|others)\b")
+#: this one"; not "but": "this is not your own fault, but we understand" is a contrast)
+_EXCEPT = re.compile(r"\b(?:except|apart from|other than|save for|außer|ausser|excepto|salvo|sauf|hormis|exceto)\b")
+#: we are the giver: "we will send you a verification code", "I'll text a code", "our system will email a code"
+_WE_GIVE = re.compile(r"\b(?:we|i|our\s+[^\W\d_]+(?:\s+[^\W\d_]+)?)(?:['\u2019](?:ll|d))?(?:\s+(?:will|shall|can|could|"
+                      r"would|may|might|also|then|just|now|always|automatically|usually|typically))*\s*$")
+#: someone else asks the customer ("if anyone asks you to share your password", "phishing emails often ask you to",
+#: "an attacker may try to get you to give them your code"): the asker must be named as someone else, not as us or our
+#: staff ("we kindly ask you to", "our agent asks you to": our request; third red team of the session)
+_REPORTED = re.compile(r"\b(?:anyone|anybody|someone|somebody|scammers?|fraudsters?|attackers?|criminals?|hackers?|"
+                       r"thieves|impostors?|imposters?|they|people|strangers|callers?|emails?|e-mails?|messages?|texts?|"
+                       r"sms|websites?|sites|links?|phishing)(?:\s+(?:may|might|will|would|can|could|often|sometimes|"
+                       r"usually|also|try\s+to|tries\s+to|trying\s+to|that|which|who|claiming\s+to\s+be\s+us))*\s+"
+                       r"(?:asks?|asking|asked|tells?|telling|told|wants?|wanting|wanted|gets?|getting|urges?|urging|"
+                       r"tricks?|tricking|pressures?)\s+you\s+(?:to|into)\b")
 
 
-def negated(intent: Intent, low: str, start: int) -> bool:
-    """Is what starts at ``start`` of the lower-cased ``low`` negated: a negation in its clause, after the clause's
-    last conjunction, with nothing but filler words between it and ``start``? Not in a question ("Isn't it your own
-    fault?", "Why not send us your password?": second red team of the 33rd session), nor after "never" inverted
-    ("Never has anyone asked ...")."""
-    end = _SENTENCE_END.search(low, start)
-    if end is not None and end.group(0) == "?":
+def negated(intent: Intent, low: str, start: int, end: int | None = None) -> bool:
+    """Is what starts at ``start`` (and ends at ``end``) of the lower-cased ``low`` negated: a negation in its clause,
+    after the clause's last conjunction, with nothing but filler words between it and ``start``? Not in a clause
+    that asks ("Isn't it your own fault?", "Why not send us your password?"), nor after an inverted "never" ("Never
+    has anyone asked ...")."""
+    after = _CLAUSE_AFTER.search(low, start if end is None else end)
+    if after is not None and after.group(0) == "?":
         return False
-    clause = _CLAUSE_END.split(low[max(0, start - 160):start])[-1]
-    toks = tokens(clause)
-    if not _WHY.isdisjoint(toks):
+    toks = tokens(_CLAUSE_END.split(low[max(0, start - 160):start])[-1])
+    if toks and toks[0] in _WHY:
         return False
     for i in range(len(toks) - 1, -1, -1):
         if toks[i] in intent.breakers:
@@ -149,7 +153,7 @@ def negated_everywhere(intent: Intent, phrase: str, low: str) -> bool:
     for m in intent.negatable[phrase].finditer(low):
         found = True
         rest = _SENTENCE_END.split(low[m.end():m.end() + 200])[0]
-        if not negated(intent, low, m.start()) or _EXCEPT.search(rest):
+        if not negated(intent, low, m.start(), m.end()) or _EXCEPT.search(rest):
             return False
     return found
 
@@ -157,23 +161,18 @@ def negated_everywhere(intent: Intent, phrase: str, low: str) -> bool:
 def asks_harm(intent: Intent, low: str, have: set[str]) -> bool:
     """Does the reply (lower-cased, and its set of tokens) ask the customer for a secret, to pay into a new account
     or to send gift card codes? Not in a negated clause ("we will never ask you to send your password"), not where
-    we are the giver ("we will send you a verification code"), not where someone else asks ("if anyone asks you to
-    share your password, it is a scam") and not to a third party ("send them the codes")."""
+    we are the giver ("we will send you a verification code") and not where someone else asks ("if anyone asks you to
+    share your password, it is a scam"; "scammers may ask you to buy gift cards and send them the codes")."""
     patterns = {pc for w in intent.harmful.keys() & have for pc in intent.harmful[w]}
     if not intent.verb_words.isdisjoint(have) and not intent.object_words.isdisjoint(have):
         patterns.add((intent.request, True))
     for p, customer_acts in patterns:
         for m in p.finditer(low):
-            said = m.group(0)
-            if not intent.negations.isdisjoint(tokens(intent.only.sub(" ", said))) or _TO_THIRD.search(said):
+            if not intent.negations.isdisjoint(tokens(intent.only.sub(" ", m.group(0)))):
                 continue
             clause = _CLAUSE_END.split(low[max(0, m.start() - 160):m.start()])[-1]
-            if customer_acts:
-                if not _OURS.isdisjoint(tokens(clause)[-3:]):
-                    continue
-                reported = _REPORTED.search(clause)
-                if reported is not None and reported.group(1) not in _OURS:
-                    continue
-            if not negated(intent, low, m.start()):
+            if customer_acts and (_WE_GIVE.search(clause) or _REPORTED.search(clause)):
+                continue
+            if not negated(intent, low, m.start(), m.end()):
                 return True
     return False

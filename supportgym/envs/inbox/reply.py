@@ -847,7 +847,7 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
         # the email quoted back under the reply, as mail clients do, is the customer's, not the reply's (it was read
         # as a copy of the email: 0); looked for as written (markdown renders "> " away) and as shown
         view = render(without_history(reply, scorer.quoted))
-        if view.hidden or any(_refuses_or_claims(readable(t)) for t in view.tooltips):
+        if view.hidden or any(_refuses_or_claims(x) for t in view.tooltips for x in {readable(t), _undisguised(readable(t))}):
             return 0.0  # (a tooltip is read by some: "<abbr title='Not our problem. Stop writing to us.'>", 33rd session)
         shown = without_history(view.text, scorer.quoted)
         reply = readable(shown)
