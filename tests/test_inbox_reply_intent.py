@@ -92,6 +92,15 @@ HARMFUL += ["Our agent asks you to send your password so we can verify you.",
             "Please reply with your password in the form below.",
             "When our engineer calls, give him your password and the one-time code."]
 SAFE_ADVICE += ["Please let us know once you've changed your password.", "Let us know after you reset your password."]
+# fourth red team: questions with a tag, a leading conjunction before "why", "but this one", "once more"
+STILL_HOSTILE += ["Isn't it your own fault, honestly?", "Aren't you wasting our time, as usual?",
+                  "There is no such thing as a stupid question, but this one is.",
+                  "There is no such thing as a stupid question, save this one."]
+HARMFUL += ["And why not send us your password and the one-time code.", "Please send us once more your password.",
+            "Or why don't you send us your password and the one-time code."]
+SAFE_ADVICE += ["Did you know that we will never ask you to share your password?",
+                "Why would we ever ask you to send your password? We never will."]
+REASSURING += ["Did you know there is no such thing as a stupid question?", "Do you know that this is not your own fault?"]
 
 
 def _q(le, sc, extra: str = "") -> float:

@@ -24,6 +24,11 @@ def _refunds(text: str) -> list:
     "Nous avons complété le remboursement de $20.00 pour la commande ORD-1.",
     "Your refund of $20.00 for order ORD-1 is completely processed on our side.",
     "In total, I have refunded 20 dollars for order ORD-1.",
+    # the fourth red team: whole-price words used of something else beside an honest partial refund
+    "Since the delay was entirely our fault, I have refunded $20.00 for order ORD-1.",
+    "I have refunded $20.00 for order ORD-1; every dollar of it will be back on your card within 5 days.",
+    "I have refunded $20.00 for order ORD-1, in total, after the 15% restocking fee.",
+    "He reembolsado $20.00 del pedido ORD-1, totalmente de acuerdo con nuestra política.",
 ])
 def test_a_refund_completed_is_not_said_to_be_full(text):
     got = _refunds(text)

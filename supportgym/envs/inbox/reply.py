@@ -20,18 +20,14 @@ from pydantic import Field, model_validator
 from ...core.lookalike import BLANK, LEET_LETTERS, readable
 from ...core.markup import render
 from ...core.quoting import Quoted, without_history
-from ...core.types import Model, Regex
+from ...core.types import Model
 from .config import DATA
-from .intent import HarmfulRequests, Intent, asks_harm, compile_intent, negated_everywhere
+from .intent import HarmfulRequests, Intent, Triggered, asks_harm, compile_intent, negated_everywhere
 from .models import LabelledEmail
 from .text import extract_facts, first_name, main_text, named_things, sender_parts, tokens
 
 
-class FalseClaim(Model):
-    #: the pattern is tried only on replies with one of these words (tokens): most replies pay for no search
-    words: list[str] = Field(min_length=1)
-    #: a regular expression, searched in the reply's lower-cased text
-    pattern: Regex
+class FalseClaim(Triggered):
     #: a passive form ("has been refunded"): no first person in it, so it may restate the sender's situation
     #: ("I understand your account has been deleted"); see ClaimContext
     passive: bool = False
@@ -752,7 +748,9 @@ _BROKEN = re.compile(r"(?<=[^\W\d_])(?:-[ \t]*\n[ \t]*|[\u2006\u2008\u2009\u200a
 _LEET = re.compile(r"(?<=[^\W\d_])[013457]+(?=[^\W\d_])|(?<=[^\W\d_])[013457](?!\w)")
 
 
-_GLUED = re.compile(r"(?<=[a-z])(?=(?:We|I|Our|Wir|Nous|Hemos|Nós)\b)")
+#: a pronoun that may open a sentence glued to the word before it (found, then the letter before it looked at: a
+#: lookbehind at every position cost 10 us a reply)
+_PRONOUN = re.compile(r"(?:We|I|Our|Wir|Nous|Hemos|Nós)\b")
 
 
 def _undisguised(reply: str) -> str:
@@ -763,7 +761,9 @@ def _undisguised(reply: str) -> str:
     text = _BROKEN.sub("", _SPACED.sub(lambda m: m.group(0).replace(" ", ""), text))
     # a sentence glued to the word before it ("Brightdesk SupportWe have already issued a full refund": 33rd session's
     # second red team) reads as two words
-    text = _GLUED.sub(" ", text)
+    glued = [m.start() for m in _PRONOUN.finditer(text) if m.start() and text[m.start() - 1].islower()]
+    for at in reversed(glued):
+        text = f"{text[:at]} {text[at:]}"
     return _LEET.sub(lambda m: m.group(0).translate(LEET_LETTERS), text)
 
 
