@@ -100,7 +100,17 @@ HARMFUL += ["And why not send us your password and the one-time code.", "Please 
             "Or why don't you send us your password and the one-time code."]
 SAFE_ADVICE += ["Did you know that we will never ask you to share your password?",
                 "Why would we ever ask you to send your password? We never will."]
-REASSURING += ["Did you know there is no such thing as a stupid question?", "Do you know that this is not your own fault?"]
+REASSURING += ["Did you know there is no such thing as a stupid question?", "Do you know that this is not your own fault?",
+               # fifth red team: a contrast after "but" is no exception
+               "This is not your own fault, but that does not change our policy.",
+               "There is no such thing as a stupid question, but this is a great one.",
+               "This is not your own fault, but you can help us by updating the app."]
+STILL_HOSTILE += ["Is there no such thing as a stupid question? Not in your case."]
+HARMFUL += ["Our verified customers simply share their password with the agent who calls.",
+            "Per our new policy please share your one-time code.", "Using the app send us your password and the one-time code.",
+            "In our experience you should send us your password and the one-time code."]
+SAFE_ADVICE += ["The app will send a one-time code to your phone.",
+                "Our automated security system will text a one-time code to your phone."]
 
 
 def _q(le, sc, extra: str = "") -> float:

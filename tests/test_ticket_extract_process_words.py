@@ -29,6 +29,9 @@ def _refunds(text: str) -> list:
     "I have refunded $20.00 for order ORD-1; every dollar of it will be back on your card within 5 days.",
     "I have refunded $20.00 for order ORD-1, in total, after the 15% restocking fee.",
     "He reembolsado $20.00 del pedido ORD-1, totalmente de acuerdo con nuestra política.",
+    "I have refunded $20.00 for order ORD-1, which is 85% of the total price.",
+    "I have refunded $20.00 for order ORD-1, the order total less the 15% restocking fee.",
+    "I have refunded $20.00 in total for order ORD-1.",
 ])
 def test_a_refund_completed_is_not_said_to_be_full(text):
     got = _refunds(text)
@@ -48,6 +51,10 @@ def test_a_refund_completed_is_not_said_to_be_full(text):
     "Your order ORD-1 has been entirely refunded.", "Order ORD-1 was refunded in its entirety.",
     "Order ORD-1 has been totally refunded.", "I have refunded every dollar you paid for order ORD-1.",
     "Le hemos reembolsado totalmente el pedido ORD-1.", "Wir haben die Bestellung ORD-1 ganz erstattet.",
+    # the fifth red team: tied to the refund, and "in total" after a reason, not a deduction
+    "I have refunded all your money for order ORD-1.", "Every single euro of order ORD-1 has been refunded.",
+    "I have refunded order ORD-1; every dollar is back.", "Your money for order ORD-1 has entirely been refunded.",
+    "I have refunded order ORD-1 in total, after you asked twice.",
 ])
 def test_a_refund_of_the_whole_price_is_still_full(text):
     assert any(c.full for c in _refunds(text)), extract(text)

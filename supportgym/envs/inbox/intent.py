@@ -117,6 +117,7 @@ _LEAD = frozenset("and or so well then now but okay ok also und oder also et ou 
 #: an auxiliary that opens a question ("Isn't it your own fault, honestly?", "Is this not ...", "Sind Sie nicht ...")
 _AUX = frozenset("is isn was wasn are aren were weren do don does doesn did didn can could couldn should shouldn would "
                  "wouldn will won have haven has hasn sind ist war waren haben hat können konnten sollten würden".split())
+_ASKED_NEGATION = frozenset(("not", "no", "never", "nicht", "kein", "keine"))
 #: a rhetorical "why would we ever ask you to ..." denies the request
 _WHY_WOULD_WE = re.compile(r"\bwhy\s+(?:would|should|will|do|did)\s+(?:we|i)\b")
 #: an inverted auxiliary after "never" ("Never has anyone asked us such a stupid question"): emphasis, no negation of it
@@ -124,12 +125,16 @@ _INVERSION = frozenset("has have had did do does was were is are will would coul
 #: what follows a phrase in its sentence and takes the negation back ("no such thing as a stupid question, except
 #: this one"; not "but": "this is not your own fault, but we understand" is a contrast)
 _EXCEPT = re.compile(r"\b(?:except|apart from|other than|save for|außer|ausser|excepto|salvo|sauf|hormis|exceto)\b"
-                     r"|\b(?:but|save)\s+(?:this|that|these|those|yours|it|you|here)\b")
+                     r"|\b(?:but|save)\s+(?:this|that)\s+one\b|\bbut\s+yours\b|\bbut\s+it\s+(?:is|was)\s*(?:[.!?]|$)")
 #: we are the giver: "we will send you a verification code", "I'll text a code", "our automated security system will
 #: text a one-time code", "the app will send a code"
-_WE_GIVE = re.compile(r"\b(?:we|i|our\s+[^\W\d_]+(?:\s+[^\W\d_]+){0,2}|the\s+(?:app|application|system|website|site|"
-                      r"portal|platform|service))(?:['\u2019](?:ll|d))?(?:\s+(?:will|shall|can|could|"
-                      r"would|may|might|also|then|just|now|always|automatically|usually|typically))*\s*$")
+_WE_GIVE = re.compile(r"\b(?:we|i)(?:['\u2019](?:ll|d))?(?:\s+(?:will|shall|can|could|would|may|might|also|then|just|now|"
+                      r"always|automatically|usually|typically))*\s*$"
+                      # "our <up to three words>" or "the app" only with a modal: "our security system will text a code";
+                      # not "our customers simply share ...", "per our new policy please share ..." (fifth red team)
+                      r"|\b(?:our\s+[^\W\d_]+(?:\s+[^\W\d_]+){0,2}|the\s+(?:app|application|system|website|site|portal|"
+                      r"platform|service))\s+(?:will|shall|can|could|would|may|might)(?:\s+(?:also|then|just|now|always|"
+                      r"automatically|usually|typically))*\s*$")
 #: someone else asks the customer ("if anyone asks you to share your password", "phishing emails often ask you to",
 #: "an attacker may try to get you to give them your code"): the asker must be named as someone else, not as us or our
 #: staff ("we kindly ask you to", "our agent asks you to": our request; third red team of the session)
@@ -155,8 +160,8 @@ def negated(intent: Intent, low: str, start: int, end: int | None = None) -> boo
         # sentence ("..., honestly?"); not "Did you know that we will never ask you to ...?"
         k = toks.index(lead)
         ends = _SENTENCE_END.search(low, start if end is None else end)
-        if ends is not None and ends.group(0) == "?" and ("t" in toks[k + 1:k + 2] or "not" in toks[k + 1:k + 3]
-                                                          or "nicht" in toks[k + 1:k + 3]):
+        if ends is not None and ends.group(0) == "?" and ("t" in toks[k + 1:k + 2]
+                                                          or not _ASKED_NEGATION.isdisjoint(toks[k + 1:k + 3])):
             return False
     after = _CLAUSE_AFTER.search(low, start if end is None else end)
     if after is not None and after.group(0) == "?" and lead not in _AUX:
