@@ -75,11 +75,10 @@ _BLOCKQUOTE = re.compile(r"<(/?)blockquote\b[^>]*>", re.IGNORECASE)
 _TO_HEADERS = frozenset(("to", "cc", "an", "para", "à", "a"))
 
 
-def _lines(text: str, ordered: bool = False) -> Counter[str] | list[str]:
-    """The shown lines of ``text``, without quote marks and spacing (what a reader reads): counted, or in order."""
-    out = [" ".join(m.group(1).split()) if (m := _QUOTED.match(line)) else " ".join(line.split())
-           for line in render(text).text.split("\n") if line.strip(" >\t")]
-    return out if ordered else Counter(out)
+def _lines(text: str) -> list[str]:
+    """The shown lines of ``text`` in order, without quote marks and spacing: what a reader reads."""
+    return [" ".join(m.group(1).split()) if (m := _QUOTED.match(line)) else " ".join(line.split())
+            for line in render(text).text.split("\n") if line.strip(" >\t")]
 
 
 def _same_but_quotes(original: str, stripped: str, q: Quoted) -> bool:
@@ -92,12 +91,13 @@ def _same_but_quotes(original: str, stripped: str, q: Quoted) -> bool:
     # quoted blockquote vanished with the rewrite, and with it the refusal it said)
     if before.hidden != after.hidden or not set(before.tooltips) <= set(after.tooltips):
         return False
-    shown, left = _lines(original), _lines(stripped)
+    ordered = _lines(original)
+    shown, left = Counter(ordered), Counter(_lines(stripped))
     if left - shown:
         return False
     gone = shown - left
     # in the order shown: an attribution may be wrapped over two lines (its second half may read as theirs too)
-    rest = [line for line in _lines(original, ordered=True) if gone[line]]
+    rest = [line for line in ordered if gone[line]]
     i = 0
     while i < len(rest):
         line = rest[i]

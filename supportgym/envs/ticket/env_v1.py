@@ -12,7 +12,6 @@ one-order accounts, and ``hard:train|hard:validation|hard:test`` (scenarios_v1.p
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -35,8 +34,7 @@ from .grading.empathy import Mode
 from .grading import checks
 from .grading.extract import extract
 from .grading.judge import Judge, agreement, extracted, judge_from_env, stricter
-from .grading.clauses import unquote
-from .grading.textnorm import fold
+from .grading.clauses import unquote, words
 from .grading.reward_v1 import GradeV1, grade_v1, hallucinations, question_issues
 from .models import Escalate, QA, Research, Submit, TicketAction, Turn
 from .models_v1 import (
@@ -200,15 +198,16 @@ class TicketEnvV1(TicketEnv):
         if self._qa_runs > 1:
             self._frustration += FRUSTRATION["qa_retry"]
         actual = self.system.changes()
-        commits, said = self._commits(), self._said()
+        reply, said = self._reply(), self._said()
+        commits = self._commits(reply)
         con = check(commits, actual, self.sc_v1.orders, [])  # no required statements: QA leaks no gold
         issues = con.inconsistencies + [f"unclassifiable commitment {u}" for u in con.unclassified]
-        issues += hallucinations(self._reply(), self.sc_v1, self.policy_v1, self.lexicon, actual, with_required=False,
+        issues += hallucinations(reply, self.sc_v1, self.policy_v1, self.lexicon, actual, with_required=False,
                                  said=said, commits=commits)
         incon, hall = question_issues(self._questions, self.sc_v1, self.policy_v1, self.lexicon, actual, said,
                                       with_required=False)
         issues += incon + hall
-        issues += checks.length_penalty(unquote(self._reply(), said))[1]
+        issues += checks.length_penalty(unquote(reply, said))[1]
         if not self._draft.strip():
             issues.append("the draft is empty")
         self._qa_issues = issues
@@ -237,13 +236,9 @@ class TicketEnvV1(TicketEnv):
         return "\n".join([self.sc_v1.email.subject] + [t.text for t in self._history if t.role == "customer"])
 
     def _quoting(self) -> Quoted:
-        words = self._words
+        """What a quoted line is compared with: the customer's words as the grader reads them (clauses.words)."""
         known = f"{self.sc_v1.email.sender} {self.sc_v1.email.subject} {self.sc_v1.customer.name}"
         return Quoted(" " + " ".join(words(self._said())) + " ", frozenset(words(known)), words)
-
-    @staticmethod
-    def _words(text: str) -> list[str]:
-        return re.findall(r"\w+", fold(text))
 
     def _reply(self) -> str:
         """The draft as graded: without the customer's message quoted under it (core.quoting; an Outlook block or an
@@ -251,14 +246,15 @@ class TicketEnvV1(TicketEnv):
         quoted under it scored 0.80 / 0.74-0.76 on validation / hard:validation, 33rd session)."""
         return without_history(self._draft or "", self._quoting)
 
-    def _commits(self) -> list:
-        return extract(self._reply(), tuple(o.item for o in self.sc_v1.orders), customer=self.sc_v1.customer.name,
+    def _commits(self, reply: str) -> list:
+        """The commitments of ``reply`` (``_reply()``: computed once by the caller, which grades the same text)."""
+        return extract(reply, tuple(o.item for o in self.sc_v1.orders), customer=self.sc_v1.customer.name,
                        said=self._said())
 
     def _judge_check(self, actual: set) -> list[str]:
         if self.judge is None or self._draft is None:
             return []
-        commits = self._commits()
+        commits = self._commits(self._reply())
         try:
             judged = self.judge.read(self._draft)
         except Exception as err:  # noqa: BLE001 - an endpoint failure must not change the grade

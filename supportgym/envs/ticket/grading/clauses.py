@@ -74,10 +74,14 @@ _QUOTED = re.compile(r"^[ \t]*>[ \t>]*(.*)$", re.MULTILINE)
 _WORD = re.compile(r"\w+")
 
 
+def words(text: str, folded: bool = False) -> list[str]:
+    """The folded words of ``text``. ``folded``: ``text`` is folded already, and is not folded again (see ``unquote``)."""
+    return _WORD.findall(text if folded else fold(text))
+
+
 def _run(text: str, folded: bool = False) -> str:
-    """The folded words of ``text``, space-separated and space-bounded, so that ``in`` finds a run of whole words.
-    ``folded``: ``text`` is folded already, and is not folded again (see ``unquote``)."""
-    return f" {' '.join(_WORD.findall(text if folded else fold(text)))} "
+    """The folded words of ``text``, space-separated and space-bounded, so that ``in`` finds a run of whole words."""
+    return f" {' '.join(words(text, folded))} "
 
 
 def unquote(text: str, said: str | None, folded: bool = False) -> str:
