@@ -373,8 +373,11 @@ def styled(style: str, parent: Look, custom: Custom = NO_CUSTOM) -> tuple[Look, 
                     or (name == "content-visibility" and value == "hidden")
                     or (name == "text-decoration" or name == "text-decoration-line") and "line-through" in value
                     or name in ("clip", "clip-path", "mask", "filter", "transform", "scale", "translate", "rotate",
-                                "zoom", "perspective", "-webkit-mask", "-webkit-transform")
-                    and value not in ("none", "initial", "unset", "auto", "0", "normal", "1")
+                                "zoom", "perspective", "-webkit-mask", "-webkit-transform", "mask-image",
+                                "-webkit-mask-image", "mask-border", "mask-border-source", "-webkit-mask-box-image")
+                    and value not in ("none", "initial", "unset", "auto", "normal", "1")
+                    # "0" is no change of place or angle, but a scale or zoom of 0 draws nothing (34th session)
+                    and not (value == "0" and name not in ("scale", "zoom"))
                     # text of the writer's own that is no text of the element: generated content, quotation marks
                     # ("quotes" on a <q>), a list marker ("list-style-type:'We refunded you'"; a "✓ " is none)
                     or name in ("content", "quotes") and _shows_text(value)
@@ -724,7 +727,7 @@ FONT_SHEET = re.compile(r"fonts\.googleapis\.com|fonts\.bunny\.net|use\.typekit\
 _LOOK_PROPERTIES = re.compile(r"^(?:color|-webkit-text-fill-color|background|opacity|font|visibility|display|content|"
                               r"quotes|filter|clip|mask|transform|translate|scale|rotate|text-indent|letter-spacing|"
                               r"all|position|z-index|height|max-height|width|max-width|overflow|line-height|"
-                              r"-webkit-text-security|mix-blend-mode|text-shadow|-webkit-background-clip)")
+                              r"-webkit-text-security|mix-blend-mode|text-shadow|-webkit-background-clip|-webkit-mask|zoom)")
 
 
 def _restyles(decls: list[tuple[str, str]]) -> bool:

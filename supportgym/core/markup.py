@@ -54,6 +54,8 @@ def _attributes_hide(tag: str, a: dict[str, str]) -> bool:
         return True
     if tag == "details" and "open" not in a:
         return True  # folded away until the reader opens it
+    if "popover" in a:
+        return True  # shown only when a script or a button opens it (34th session's red team)
     if tag == "font" and a.get("size", "").strip() in ("0", "-3", "-4", "-5", "-6", "-7"):
         return True
     if tag == "bdo" and a.get("dir", "").strip().lower() != "ltr" or a.get("dir", "").strip().lower() == "rtl":

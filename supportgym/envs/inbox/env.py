@@ -38,6 +38,7 @@ from .reward import (
     EmailScorer,
     breakdown,
     component_dict,
+    foreign_marks,
     max_total,
     normalized,
     over_priority_penalty,
@@ -180,6 +181,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
             queues[route] = _positive_int(f"queue_capacity[{route!r}]", cap, 0)
         self._task, self._seed = task, seed
         self._labelled, self._scorers = emails, scorers
+        self._foreign: dict[int, tuple[str, ...]] = {}
         self._inbox: list[Email] = [e.email for e in emails]
         self._ids = [e.email.header.id for e in emails]
         golds = [e.gold for e in emails]
@@ -246,7 +248,9 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
             notes.append(f"queue {action.route_to} is full: overflow")
         if gold is not None:
             p, c, r, e = score_labels(cfg, gold, action.priority, action.category, action.route_to, escalated)
-            y = score_reply(cfg, self._scorers[i], action.reply_draft)
+            # v1 reads the reply against the rest of the inbox too: another customer's ids and amounts in it
+            foreign = self._foreign_marks(i) if cfg.reply_intent and action.reply_draft.strip() else ()
+            y = score_reply(cfg, self._scorers[i], action.reply_draft, foreign)
             cap = over_priority_penalty(cfg, gold, action.priority, dyn.congestion(i))
             if cap < 0:
                 dyn.over_prioritised.append(i)
@@ -282,6 +286,13 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
         cur = self._ids[self._cur] if self._cur < len(self._ids) else None
         msg = f"invalid action: {why}. Email {cur} is still current; the SLA clocks ticked"
         return self._finish(bd, msg + (f"; {breach_note}" if breach_note else ""))
+
+    def _foreign_marks(self, i: int) -> tuple[str, ...]:
+        """``foreign_marks`` of email ``i``, kept for the episode (a retried email asks again)."""
+        marks = self._foreign.get(i)
+        if marks is None:
+            marks = self._foreign[i] = foreign_marks(self._scorers, i)
+        return marks
 
     def _advance_clock(self) -> tuple[float, str]:
         dyn = self._dyn

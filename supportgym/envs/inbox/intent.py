@@ -61,6 +61,10 @@ class HarmfulRequests(Model):
     #: other requests, whole (paying into a new account, gift card codes), each tried only on replies with one of its
     #: words
     patterns: list[TriggeredPattern]
+    #: verbs that are nouns too ("an email with a verification code", "your recovery email and password")...
+    noun_verbs: list[str] = Field(default_factory=list)
+    #: ... and are read as nouns after one of these among the two words before them
+    noun_before: list[str] = Field(default_factory=list)
 
 
 def _words(phrases: list[str]) -> str:
@@ -86,6 +90,8 @@ class Intent:
     #: a word -> the other requests it lets run (and whether the customer is the one asked to act), and those words
     harmful: dict[str, tuple[tuple[re.Pattern[str], bool], ...]]
     harm_words: frozenset[str]
+    noun_verbs: frozenset[str]
+    noun_before: frozenset[str]
 
 
 def compile_intent(negatable: list[str], negations: list[str], only: list[str], fillers: list[str],
@@ -106,7 +112,8 @@ def compile_intent(negatable: list[str], negations: list[str], only: list[str], 
         only=re.compile(rf"\b(?:{'|'.join(map(re.escape, only))})\b" if only else r"(?!)"),
         verb_words=frozenset(tokens(v)[0] for v in harm.verbs),
         object_words=frozenset(max(reversed(tokens(o)), key=len) for o in harm.objects),
-        request=request, harmful={w: tuple(ps) for w, ps in harmful.items()}, harm_words=frozenset(harmful))
+        request=request, harmful={w: tuple(ps) for w, ps in harmful.items()}, harm_words=frozenset(harmful),
+        noun_verbs=frozenset(harm.noun_verbs), noun_before=frozenset(harm.noun_before))
 
 
 #: a clause ends at punctuation, a line, a bracket or a dash between words
@@ -236,6 +243,9 @@ def asks_harm(intent: Intent, low: str, have: set[str]) -> bool:
             if not intent.negations.isdisjoint(tokens(intent.only.sub(" ", m.group(0)))):
                 continue
             clause = _CLAUSE_END.split(low[max(0, m.start() - 160):m.start()])[-1]
+            if p is intent.request and m.group(0).split(None, 1)[0] in intent.noun_verbs \
+                    and not intent.noun_before.isdisjoint(tokens(clause)[-2:]):
+                continue  # "an email with a verification code": a noun, nobody asked to send
             if customer_acts and (_WE_GIVE.search(clause) or _REPORTED.search(clause) or _WHY_WOULD_WE.search(clause)):
                 continue
             if not negated(intent, low, m.start(), m.end()):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from itertools import accumulate, product
 from operator import itemgetter
 from functools import lru_cache
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import Field, model_validator
@@ -46,6 +47,9 @@ class ClaimContext(Model):
     restating: list[str]
     #: words right before a passive claim that make it a relative clause ("data which has been deleted")
     relative: list[str] = Field(default_factory=list)
+    #: modal verbs among the two words before a passive claim: a hope or a guess, no claim ("your refund should have
+    #: been credited by now", "the charge may already have been reversed by your bank"; 34th session's red team)
+    modals: list[str] = Field(default_factory=list)
     #: regex alternatives within four words after a claim that is no refund, in a sentence with an ``apology``
     after: list[str]
     apology: list[str] = Field(default_factory=list)
@@ -53,6 +57,9 @@ class ClaimContext(Model):
     remedies: list[str] = Field(default_factory=list)
     #: tokens after one of ``conditional_refusals`` in the same clause that make it a condition
     conditions: list[str]
+    #: regex alternatives before one of ``conditional_refusals`` in its clause that make it a condition ("on 25
+    #: December no one will answer the phone": 34th session's red team)
+    conditions_before: list[str] = Field(default_factory=list)
     conditional_refusals: list[str] = Field(default_factory=list)
     #: tokens among the four before an avoided phrase that make it a condition ("if you are not interested")
     if_words: list[str] = Field(default_factory=list)
@@ -103,6 +110,11 @@ class ReplyScoring(Model):
     #: time); coverage falls linearly to 0 at spray_zero (a reply listing every number in the email)
     spray_free: int = Field(2, ge=0)
     spray_zero: int = Field(8, ge=1)
+    #: ids and amounts of the episode's other senders' emails (``foreign_marks``) cited in the reply: up to
+    #: foreign_free are let pass (a number that happens to match), the reply's credit falls linearly to 0 at
+    #: foreign_zero (one reply listing every email's facts, sent to all of them)
+    foreign_free: int = Field(1, ge=0)
+    foreign_zero: int = Field(3, ge=1)
     courtesy: list[str]
     tone: dict[str, list[str]]
     avoid: dict[str, list[str]]
@@ -176,6 +188,7 @@ class ReplyRules:
     only: re.Pattern[str]
     claim_before: re.Pattern[str]
     claim_before_passive: re.Pattern[str]
+    modals: frozenset[str]
     claim_relative: re.Pattern[str]
     claim_after: re.Pattern[str]
     apology: re.Pattern[str]
@@ -206,6 +219,7 @@ def reply_rules() -> ReplyRules:
         language_words=frozenset(w for ws in data.language_markers.values() for w in ws),
         false_claims=_by_word(data.false_claims),
         negations=frozenset(cc.negations),
+        modals=frozenset(cc.modals),
         soft=frozenset(cc.if_words) | frozenset(cc.negations),
         only=re.compile(rf"\b(?:{'|'.join(map(re.escape, cc.only))})\b" if cc.only else r"(?!)"),
         claim_before=re.compile(rf"\b(?:{'|'.join(cc.before)})\s+$"),
@@ -214,12 +228,17 @@ def reply_rules() -> ReplyRules:
         claim_after=re.compile(rf"\s*(?:\S+\s+){{0,4}}?(?:{'|'.join(cc.after)})\b"),
         apology=re.compile(rf"\b(?:{'|'.join(cc.apology)})" if cc.apology else r"(?!)"),
         remedy=re.compile("|".join(cc.remedies) if cc.remedies else r"(?!)"),
-        conditional={" " + " ".join(tokens(r)) + " ": re.compile(
-            r"\b" + r"\W+".join(map(re.escape, tokens(r))) + rf"\b[^.!?;:,\n]{{0,80}}?\b(?:{'|'.join(cc.conditions)})\b")
-            for r in cc.conditional_refusals},
+        conditional={" " + " ".join(tokens(r)) + " ": _conditional(tokens(r), cc) for r in cc.conditional_refusals},
         intent=compile_intent(data.hostile_negatable, cc.negations, cc.only, data.negation_fillers,
                               data.negation_breakers, data.harmful_requests),
     )
+
+
+def _conditional(words: list[str], cc: ClaimContext) -> re.Pattern[str]:
+    """A conditional refusal with its condition after it in its clause, or one of ``conditions_before`` before it."""
+    phrase = r"\b" + r"\W+".join(map(re.escape, words)) + r"\b"
+    before = rf"\b(?:{'|'.join(cc.conditions_before)})\b[^.!?;:,\n]{{0,60}}?{phrase}|" if cc.conditions_before else ""
+    return re.compile(rf"{before}{phrase}[^.!?;:,\n]{{0,80}}?\b(?:{'|'.join(cc.conditions)})\b")
 
 
 def _by_word(claims: list[FalseClaim]) -> dict[str, tuple[tuple[re.Pattern[str], bool], ...]]:
@@ -258,7 +277,8 @@ def _asserted(low: str, m: re.Match[str], passive: bool) -> bool:
     if not rr.negations.isdisjoint(said[-3:-1]) or passive and not rr.negations.isdisjoint(tokens(clause)[-2:]):
         return False
     if passive:
-        if rr.claim_before_passive.search(clause) or rr.claim_relative.search(clause):
+        if rr.claim_before_passive.search(clause) or rr.claim_relative.search(clause) \
+                or not rr.modals.isdisjoint(tokens(clause)[-2:]):
             return False
     elif rr.claim_before.search(clause):
         return False
@@ -410,7 +430,7 @@ class EmailScorer:
     """
 
     __slots__ = ("email", "gold", "_facts", "_matchers", "_need", "_body", "_gold_json", "_bag", "_stray", "_glued", "_alt",
-                 "_runs", "_language", "_quoted")
+                 "_runs", "_language", "_quoted", "_compact", "_marks", "_address")
 
     def __init__(self, le: LabelledEmail) -> None:
         self.email, self.gold = le.email, le.gold
@@ -427,6 +447,9 @@ class EmailScorer:
         self._runs: dict[int, frozenset[str]] | None = None
         self._language: tuple[str | None] | None = None
         self._quoted: Quoted | None = None
+        self._compact: str | None = None
+        self._marks: tuple[str, ...] = ()
+        self._address: str | None = None
 
     @classmethod
     def build(cls, le: LabelledEmail) -> EmailScorer:
@@ -465,6 +488,7 @@ class EmailScorer:
                     raw = sorted(words, key=lambda t: (-len(t), t))[:3]
                     need = min(len(raw), 1)
         self._facts, self._matchers, self._need = tuple(raw), [fact_matcher(f) for f in raw], need
+        self._marks = tuple(c for c, _ in self._matchers if sum(map(str.isdigit, c)) >= 2)
         self._alt = {}
         for k, (f, (c, _)) in enumerate(zip(raw, self._matchers, strict=True)):
             parts = [t for t in tokens(_ZERO_CENTS_RE.sub(r"\1", f)) if t not in rr.function_words]
@@ -521,6 +545,28 @@ class EmailScorer:
                     continue
             hit += any(all(map(contains, alt)) for alt in self._alt.get(k, ()))
         return hit
+
+    @property
+    def marks(self) -> tuple[str, ...]:
+        """The facts only a reply to this email would cite: those with two or more digits (ids, amounts, dates), as
+        the reply's separator-free text holds them."""
+        if self._facts is None:
+            self._prepare()
+        return self._marks
+
+    @property
+    def address(self) -> str:
+        """The sender's address, lower case."""
+        if self._address is None:
+            self._address = sender_parts(self.email.header.sender)[1].lower()
+        return self._address
+
+    @property
+    def compact(self) -> str:
+        """Subject and body tokens without separators (what a fact's compact form is looked up in)."""
+        if self._compact is None:
+            self._compact = "".join(tokens(self.email.header.subject + "\n" + self.email.body))
+        return self._compact
 
     @property
     def language(self) -> str | None:
@@ -652,6 +698,17 @@ class EmailScorer:
 
 
 _STEM = {k: itemgetter(slice(None, k)) for k in range(1, 16)}
+
+
+def foreign_marks(scorers: Sequence[EmailScorer], i: int) -> tuple[str, ...]:
+    """The marks (``EmailScorer.marks``) of the emails of an episode from senders other than email ``i``'s that
+    email ``i`` does not hold. A reply citing them answers another customer's case, or every case at once (one
+    reply built from the facts of the whole inbox, sent to each email, kept 80-88% of `rules`' reply credit: red
+    team of 5 Dec). The sender's own other emails are left out: a follow-up's reply may cite the first one's order."""
+    own = scorers[i]
+    address, text = own.address, own.compact
+    return tuple(dict.fromkeys(
+        m for sc in scorers if sc.address != address for m in sc.marks if m not in text))
 
 
 def _ramp(x: float, ok: float, zero: float) -> float:
@@ -833,10 +890,11 @@ def _refuses_or_claims(reply: str) -> bool:
 
 
 def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: str = "shingles",
-                  intent: bool = False) -> float:
+                  intent: bool = False, foreign: tuple[str, ...] = ()) -> float:
     """quality(reply) in [0, 1]; see the module docstring. ``copy_check``: "shingles" (v0) or "bag" (v1); ``intent``
     (v1): refusals, dismissals and claims of remedies nobody performed earn nothing, a reply in a third language a
-    quarter."""
+    quarter. ``foreign``: the episode's other senders' marks (``foreign_marks``); citing them costs the reply its
+    credit (``foreign_free``, ``foreign_zero``)."""
     rr = reply_rules()
     d = rr.data
     if intent:
@@ -899,6 +957,17 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
                 coverage *= max(0.0, 1.0 - (spray - d.spray_free) / (d.spray_zero - d.spray_free))
     else:
         coverage = 1.0
+    # another customer's ids and amounts: the reply answers someone else's case (or all of them): no tone, length
+    # or fluency makes up for that, so the whole credit falls, not coverage
+    answers_other = 1.0
+    if foreign:
+        cited = [m for m in foreign if m in reply_compact]
+        if len(cited) > d.foreign_free:
+            bounds = token_bounds(toks)
+            answers_other = _ramp(sum(on_token_boundaries(reply_compact, m, bounds) for m in cited),
+                                  d.foreign_free, d.foreign_zero)
+            if not answers_other:
+                return 0.0
     fitting = rr.tone.get(category, ()) if category in d.tone_generic_ok else rr.tone_distinct.get(category, ())
     # the fitting marker: one of the category's distinctive markers (for a colleague's note or a general question
     # courtesy itself fits), unless the reply carries the distinctive markers of more than tone_spread_max other
@@ -924,7 +993,7 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
     copy = copy_bag(scorer, words, "".join(words)) if copy_check == "bag" else copy_shingles(scorer, toks)
     variety = 1.0 if n < 10 else min(1.0, len(have) / n / d.unique_ratio_ok)
     fluency = min(1.0, sum(map(rr.function_words.__contains__, toks)) / n / d.function_ratio_ok)
-    quality = base * length * copy * variety * fluency
+    quality = base * length * copy * variety * fluency * answers_other
     if intent and quality and rr.language_words:
         # the sender's own language or English (the company's default): a reply in a third one reads as none
         # (undecided either way, nothing is marked down: a short note has too few function words to tell)

@@ -85,6 +85,7 @@ from .reply import (  # noqa: F401  (the reply score lives in reply.py; re-expor
     copy_bag,
     copy_shingles,
     fact_matcher,
+    foreign_marks,
     reply_quality,
     reply_rules,
 )
@@ -93,7 +94,7 @@ COMPONENTS = ("priority", "category", "routing", "reply", "escalation")
 PENALTIES = ("sla_penalty", "invalid_penalty", "budget_penalty", "queue_penalty", "capacity_penalty")
 
 
-def score_reply(cfg: InboxConfig, scorer: EmailScorer, reply: str) -> float:
+def score_reply(cfg: InboxConfig, scorer: EmailScorer, reply: str, foreign: tuple[str, ...] = ()) -> float:
     gold = scorer.gold
     assert gold is not None
     w = cfg.weights.reply
@@ -101,7 +102,7 @@ def score_reply(cfg: InboxConfig, scorer: EmailScorer, reply: str) -> float:
         return w if not reply.strip() else -cfg.penalties.spam_reply * w
     if not gold.wants_reply():
         return 0.0 if reply.strip() else w
-    return w * reply_quality(scorer, gold.category, reply, cfg.copy_check, cfg.reply_intent)
+    return w * reply_quality(scorer, gold.category, reply, cfg.copy_check, cfg.reply_intent, foreign)
 
 
 def score_labels(
