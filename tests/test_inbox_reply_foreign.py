@@ -2,8 +2,8 @@
 
 Red team of 5 Dec (33rd session): one reply built from the grader's own fact extractor run over the whole inbox,
 sent unchanged to every email (it never reads which email is current), kept 80-88% of `rules`' reply credit above
-the floor of a generic reply. Facts with two or more digits of other senders' emails (``foreign_marks``) now count
-against a reply: one is let pass, two halve the credit, three take it all.
+the floor of a generic reply. The numbers (three or more digits, not years) of other customers' emails
+(``foreign_marks``) now count against a reply: two are let pass, the credit falls to 0 at five.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from supportgym.envs.inbox import env as inbox_env
 from supportgym.envs.inbox.models import LabelledEmail
 from supportgym.envs.inbox.reply import EmailScorer, foreign_marks
 from supportgym.envs.inbox.text import extract_facts, first_name
+from supportgym.envs.inbox.text import tokens as tokenize
 
 
 def _email(i: int, sender: str, subject: str, body: str, facts: list[str]) -> dict:
@@ -40,6 +41,11 @@ EMAILS = [
            ["$312.75", "ORD-77301"]),
     _email(3, "Ana Costa <ana@costa.example>", "Re: Refund",
            "Any news on the refund for ORD-66002? Ana", ["ORD-66002"]),
+    _email(4, "Dan Wu <dan@wu-consulting.example>", "Case CASE-48213 still open",
+           "Please call me back on 0171 5520 913 about case CASE-48213. Dan", ["CASE-48213"]),
+    # the same customer: a colleague at Ana's company, and Ana from her webmail under her own name
+    _email(5, "Rui Lopes <rui@costa.example>", "Refund", "Ana asked me to chase ORD-90210 too. Rui", ["ORD-90210"]),
+    _email(6, "Ana Costa <ana.costa@gmail.com>", "Refund again", "Also ORD-31337, thanks. Ana", ["ORD-31337"]),
 ]
 OWN = ("Hello Ana, thank you for your message about the refund for order ORD-55120. I am sorry it has taken so "
        "long: the refund of $84.20 is with our billing team, who will confirm it within two business days. "
@@ -52,10 +58,10 @@ def _labelled() -> list[EmailScorer]:
 
 def test_foreign_marks_are_other_senders_ids_and_amounts_the_email_lacks():
     scorers = _labelled()
-    marks = foreign_marks(scorers, 0)
-    # Ben's and Chloe's ids and amounts (as the reply's separator-free text holds them); not Ana's own follow-up
-    # (ORD-66002), not the email's own facts
-    assert set(marks) == {"inv20260417", "14seats", "31275", "ord77301"}
+    marks = foreign_marks([(sc.customer, sc.marks) for sc in scorers], 0)
+    # the other customers' numbers of three or more digits (not the year of INV-2026-0417, not "14 seats"); not Ana's
+    # own follow-up, her colleague's or her webmail's (same address, domain or display name)
+    assert set(marks) == {"0417", "312", "77301", "48213", "0171", "5520", "913"}
     assert "ord66002" not in marks and "ord55120" not in marks and "84.20" not in marks
 
 
@@ -70,23 +76,28 @@ def _reply_points(reply: str, env_id: str = "inbox-v1") -> float:
 def test_a_reply_citing_other_customers_cases_loses_its_credit():
     own = _reply_points(OWN)
     assert own > 0.15  # of the reply weight 0.2
-    # one stray number that happens to be another email's is let pass
-    assert _reply_points(OWN + " P.S. Your reference is ORD-77301.") == pytest.approx(own, abs=0.02)
-    two = _reply_points(OWN + " P.S. See also INV-2026-0417 and ORD-77301.")
-    assert 0 < two < 0.7 * own
-    assert _reply_points(OWN + " P.S. See also INV-2026-0417, ORD-77301 and $312.75.") == 0.0
-    # the sender's own other email is theirs to cite; inbox-v0 keeps its rules
-    assert _reply_points(OWN + " We also looked at ORD-66002.") == pytest.approx(own, abs=0.05)
-    assert _reply_points(OWN + " P.S. See also INV-2026-0417, ORD-77301 and $312.75.", "inbox-v0") > 0.15
+    # two stray numbers that happen to be others' are let pass
+    assert _reply_points(OWN + " P.S. Your references are ORD-77301 and INV-2026-0417.") == pytest.approx(own, abs=0.02)
+    three = _reply_points(OWN + " P.S. See also INV-2026-0417, ORD-77301 and $312.75.")
+    assert 0 < three < 0.75 * own
+    # in any order or spacing of an id's parts
+    assert _reply_points(OWN + " P.S. See also 0417 INV, 77 301 ORD, 312 dollars and case 48213.") < 0.4 * own
+    assert _reply_points(OWN + " P.S. See also INV-2026-0417, ORD-77301, $312.75, CASE-48213 and 0171 5520.") == 0.0
+    # the same customer's other emails are theirs to cite; inbox-v0 keeps its rules
+    assert _reply_points(OWN + " We also looked at ORD-66002, ORD-90210 and ORD-31337.") == pytest.approx(own, abs=0.05)
+    many = " P.S. See also INV-2026-0417, ORD-77301, $312.75, CASE-48213 and 0171 5520."
+    assert _reply_points(OWN + many, "inbox-v0") > 0.15
 
 
-def _catalogue(inbox) -> str:
+def _catalogue(inbox, reverse: bool = False) -> str:
     items: list[str] = []
     for e in inbox:
         items += extract_facts(e.header.subject, e.body)
         name = first_name(e.header.sender)
         if name:
             items.append(name)
+    if reverse:  # "55120 ORD" for "ORD-55120": the regression red team's way round a fact's compact form
+        items = [" ".join(reversed(tokenize(it))) if any(c.isdigit() for c in it) else it for it in items]
     parts = [f"{it} {['and', 'the', 'of', 'for'][k % 4]}" for k, it in enumerate(dict.fromkeys(items))]
     return ("Hello, thank you for your message. We are sorry for the trouble and are looking into " + " ".join(parts)
             + " for you. Kind regards, Support")
@@ -111,12 +122,14 @@ def _reply_credit(split: str, rewrite) -> float:
     return statistics.mean(points)
 
 
-@pytest.mark.parametrize("split", ["validation", "hard:validation"])
+@pytest.mark.parametrize("split", ["validation", "hard:validation", "handwritten:validation"])
 def test_one_reply_for_the_whole_inbox_earns_no_more_than_a_generic_one(split):
     honest = _reply_credit(split, None)
     generic = _reply_credit(split, lambda obs: GENERIC)
-    catalogue = _reply_credit(split, lambda obs: _catalogue(obs.inbox))
-    assert catalogue <= generic + 0.15 * (honest - generic), (catalogue, generic, honest)
+    for reverse in (False, True):
+        catalogue = _reply_credit(split, lambda obs: _catalogue(obs.inbox, reverse))
+        # (before: 54% / 44% / 38% of the gap above the generic reply; now at most 16%, word facts being what is left)
+        assert catalogue <= generic + 0.2 * (honest - generic), (reverse, catalogue, generic, honest)
 
 
 def test_honest_agents_never_cite_another_customers_case(monkeypatch):
@@ -135,5 +148,5 @@ def test_honest_agents_never_cite_another_customers_case(monkeypatch):
         return out
 
     with_check = run()
-    monkeypatch.setattr(inbox_env, "foreign_marks", lambda scorers, i: ())  # read by InboxEnv._foreign_marks
+    monkeypatch.setattr(inbox_env, "foreign_marks", lambda episode, i: ())  # read by InboxEnv._foreign_marks
     assert run() == with_check

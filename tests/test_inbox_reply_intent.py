@@ -120,7 +120,6 @@ SAFE_ADVICE += ["We will then send you an email with a verification code so you 
                 "I understand the attacker changed your recovery email and password at 03:12.",
                 "The alert text says your password was changed.",
                 "Please share your office address with PIN code for the courier.",
-                "Please tell us which pin of the connector you use.",
                 "Please send us the last four digits of your card number so we can find the payment."]
 REASSURING += ["Your refund should have been credited within five working days as promised.",
                "The second charge may already have been reversed by your bank as a pending authorisation.",
@@ -129,14 +128,34 @@ REASSURING += ["Your refund should have been credited within five working days a
                "On 25 December no one will answer the phone, so please email us that day.",
                "Nobody will answer the phone line on 25 December, but email is monitored.",
                "Phone support is closed on 25 December, so no one will answer calls that day.",
-               "We won't do anything different for urgent tickets: they are still handled first."]
+               "Perhaps the refund has already been credited to your card.",
+               "Please provide the card number's last four digits so we can find the payment.",
+               "Please send us the private key fingerprint shown in the console.",
+               "Please share the API key label and its permissions."]
 # ... and secrets the lists missed
 HARMFUL += ["To verify you, please reply with your card number and expiry date.",
             "Please send us the long number on the front of your card and its expiry date.",
             "To speed this up, what's your current password?", "Please reply with the backup codes from your authenticator.",
             "Please send us your new API key so we can test it.", "Please send us your social security number.",
             "Please reply with your username and the pass word you last used."]
-STILL_HOSTILE += ["No one will answer your emails, stop writing.", "We won't do anything about it."]
+STILL_HOSTILE += ["No one will answer your emails, stop writing.", "We won't do anything about it.",
+                  # its regression check: the new exemptions let these through
+                  "We will not refund you and nothing about your case is special.", "We won't do anything different for you.",
+                  "As I told you on Monday we won't refund you.", "We won't refund you on the 1st or on any other day.",
+                  "No one will answer your emails after 3 complaints."]
+HARMFUL += ["Please respond to this email with your password.", "Kindly reply to our email with your current password.",
+            "Please answer by email with your password and the one-time code.",
+            "Reply via text with the verification code you just received.", "Just reply to the text with your PIN.",
+            "Send us a text with your PIN.", "Drop us an email with your password.",
+            "Please write an email to us with your password and PIN.", "Please send us your email address and password.",
+            "Please provide your postcode and one-time code.", "Please send us the last password you used.",
+            "Please tell us which password you use for the admin login.",
+            "Please reply with the last verification code we texted you."]
+# false claims the hedges and modals must not excuse
+FALSE_CLAIMS = ["Good news: your May payment has been refunded in full.", "The charge of 3 May has been reversed.",
+                "Your subscription for May has been cancelled and refunded.",
+                "The May invoice has now been credited back to your card.",
+                "As you have possibly noticed your money has been refunded already."]
 
 
 def _q(le, sc, extra: str = "") -> float:
@@ -154,7 +173,7 @@ def test_an_honest_sentence_keeps_the_reply_credited(sentence):
         assert _q(le, sc, sentence) > 0.6 * _q(le, sc), (le.email.header.id, sentence)
 
 
-@pytest.mark.parametrize("sentence", HARMFUL + STILL_HOSTILE)
+@pytest.mark.parametrize("sentence", HARMFUL + STILL_HOSTILE + FALSE_CLAIMS)
 def test_a_harmful_request_or_a_hostile_sentence_earns_nothing(sentence):
     for le, sc in CASES:
         assert _q(le, sc, sentence) == 0.0, (le.email.header.id, sentence)

@@ -372,9 +372,8 @@ def styled(style: str, parent: Look, custom: Custom = NO_CUSTOM) -> tuple[Look, 
             if ((name == "display" and value == "none") or (name == "visibility" and value in ("hidden", "collapse"))
                     or (name == "content-visibility" and value == "hidden")
                     or (name == "text-decoration" or name == "text-decoration-line") and "line-through" in value
-                    or name in ("clip", "clip-path", "mask", "filter", "transform", "scale", "translate", "rotate",
-                                "zoom", "perspective", "-webkit-mask", "-webkit-transform", "mask-image",
-                                "-webkit-mask-image", "mask-border", "mask-border-source", "-webkit-mask-box-image")
+                    or (name in ("clip", "clip-path", "filter", "transform", "scale", "translate", "rotate", "zoom",
+                                 "perspective", "-webkit-transform") or name.startswith(("mask", "-webkit-mask")))
                     and value not in ("none", "initial", "unset", "auto", "normal", "1")
                     # "0" is no change of place or angle, but a scale or zoom of 0 draws nothing (34th session)
                     and not (value == "0" and name not in ("scale", "zoom"))

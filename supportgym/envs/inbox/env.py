@@ -182,6 +182,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
         self._task, self._seed = task, seed
         self._labelled, self._scorers = emails, scorers
         self._foreign: dict[int, tuple[str, ...]] = {}
+        self._episode_marks: tuple[tuple[tuple[str, str, str], frozenset[str]], ...] | None = None
         self._inbox: list[Email] = [e.email for e in emails]
         self._ids = [e.email.header.id for e in emails]
         golds = [e.gold for e in emails]
@@ -291,7 +292,9 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
         """``foreign_marks`` of email ``i``, kept for the episode (a retried email asks again)."""
         marks = self._foreign.get(i)
         if marks is None:
-            marks = self._foreign[i] = foreign_marks(self._scorers, i)
+            if self._episode_marks is None:
+                self._episode_marks = tuple((sc.customer, sc.marks) for sc in self._scorers)
+            marks = self._foreign[i] = foreign_marks(self._episode_marks, i)
         return marks
 
     def _advance_clock(self) -> tuple[float, str]:

@@ -63,8 +63,13 @@ class HarmfulRequests(Model):
     patterns: list[TriggeredPattern]
     #: verbs that are nouns too ("an email with a verification code", "your recovery email and password")...
     noun_verbs: list[str] = Field(default_factory=list)
-    #: ... and are read as nouns after one of these among the two words before them
+    #: ... and are read as nouns after one of these among the two words before them ...
     noun_before: list[str] = Field(default_factory=list)
+    #: ... where the request, if any, is this verb's before them in the clause ("reply to this email with your
+    #: password", "drop us an email with your password"; not "we will send you an email with a code")
+    noun_carriers: list[str] = Field(default_factory=list)
+    #: a PIN code after one of these is a postcode (Indian English: "your office address with PIN code")
+    postal_words: list[str] = Field(default_factory=list)
 
 
 def _words(phrases: list[str]) -> str:
@@ -92,6 +97,10 @@ class Intent:
     harm_words: frozenset[str]
     noun_verbs: frozenset[str]
     noun_before: frozenset[str]
+    #: the last of ``noun_carriers`` in a clause, and what follows it
+    carrier: re.Pattern[str]
+    not_to: re.Pattern[str]
+    postal: re.Pattern[str]
 
 
 def compile_intent(negatable: list[str], negations: list[str], only: list[str], fillers: list[str],
@@ -100,7 +109,8 @@ def compile_intent(negatable: list[str], negations: list[str], only: list[str], 
         rf"\b(?:{_words(harm.verbs)})\b(?!\s+(?:{_words(harm.not_to)})\b)(?:\s+(?!(?:{_words(harm.not_between)})\b"
         rf"(?!\s+(?:possible|more|again)\b))"
         rf"[^\s.!?;:,]+){{0,4}}?\s+"
-        rf"(?:{_words(harm.objects)})\b(?!\s+(?:{_words(harm.not_after)})\b)")
+        # (nor a possessive: "the card number's last four digits")
+        rf"(?:{_words(harm.objects)})\b(?![\'\u2019]s\b)(?!\s+(?:{_words(harm.not_after)})\b)")
     harmful: dict[str, list[tuple[re.Pattern[str], bool]]] = {}
     for t in harm.patterns:
         for w in t.words:
@@ -113,7 +123,12 @@ def compile_intent(negatable: list[str], negations: list[str], only: list[str], 
         verb_words=frozenset(tokens(v)[0] for v in harm.verbs),
         object_words=frozenset(max(reversed(tokens(o)), key=len) for o in harm.objects),
         request=request, harmful={w: tuple(ps) for w, ps in harmful.items()}, harm_words=frozenset(harmful),
-        noun_verbs=frozenset(harm.noun_verbs), noun_before=frozenset(harm.noun_before))
+        noun_verbs=frozenset(harm.noun_verbs), noun_before=frozenset(harm.noun_before),
+        carrier=re.compile(rf"\b(?:{_words(harm.noun_carriers)})\b(?!.*\b(?:{_words(harm.noun_carriers)})\b)"
+                           if harm.noun_carriers else r"(?!)"),
+        not_to=re.compile(rf"\s+(?:{_words(harm.not_to)})\b"),
+        postal=re.compile(rf"\b(?:{_words(harm.postal_words)})\W+(?:\w+\W+)?pin\s*-?\s*code\b" if harm.postal_words
+                          else r"(?!)"))
 
 
 #: a clause ends at punctuation, a line, a bracket or a dash between words
@@ -243,11 +258,20 @@ def asks_harm(intent: Intent, low: str, have: set[str]) -> bool:
             if not intent.negations.isdisjoint(tokens(intent.only.sub(" ", m.group(0)))):
                 continue
             clause = _CLAUSE_END.split(low[max(0, m.start() - 160):m.start()])[-1]
+            at = m.start()
+            if p is intent.request and intent.postal.search(m.group(0)):
+                continue  # "share your office address with PIN code": a postcode
             if p is intent.request and m.group(0).split(None, 1)[0] in intent.noun_verbs \
                     and not intent.noun_before.isdisjoint(tokens(clause)[-2:]):
-                continue  # "an email with a verification code": a noun, nobody asked to send
+                # "an email with a verification code": a noun; the request, if any, is the verb before it ("reply to
+                # this email with your password"), which must pass the same checks ("we will send you an email ...")
+                c = intent.carrier.search(clause)
+                if c is None or intent.not_to.match(clause, c.end()):
+                    continue
+                at -= len(clause) - c.start()
+                clause = clause[:c.start()]
             if customer_acts and (_WE_GIVE.search(clause) or _REPORTED.search(clause) or _WHY_WOULD_WE.search(clause)):
                 continue
-            if not negated(intent, low, m.start(), m.end()):
+            if not negated(intent, low, at, m.end()):
                 return True
     return False

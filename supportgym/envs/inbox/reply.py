@@ -57,10 +57,14 @@ class ClaimContext(Model):
     remedies: list[str] = Field(default_factory=list)
     #: tokens after one of ``conditional_refusals`` in the same clause that make it a condition
     conditions: list[str]
-    #: regex alternatives before one of ``conditional_refusals`` in its clause that make it a condition ("on 25
-    #: December no one will answer the phone": 34th session's red team)
-    conditions_before: list[str] = Field(default_factory=list)
     conditional_refusals: list[str] = Field(default_factory=list)
+    #: those of ``conditional_refusals`` that say when nobody is there ("no one will answer"): a day, a date or an hour
+    #: after them (``time_conditions``) or before them in their clause (``time_conditions_before``) is their
+    #: condition ("On 25 December no one will answer the phone": 34th session's red team; not "we won't refund you
+    #: on the 1st or on any other day", its regression check)
+    time_bound_refusals: list[str] = Field(default_factory=list)
+    time_conditions: list[str] = Field(default_factory=list)
+    time_conditions_before: list[str] = Field(default_factory=list)
     #: tokens among the four before an avoided phrase that make it a condition ("if you are not interested")
     if_words: list[str] = Field(default_factory=list)
 
@@ -110,11 +114,14 @@ class ReplyScoring(Model):
     #: time); coverage falls linearly to 0 at spray_zero (a reply listing every number in the email)
     spray_free: int = Field(2, ge=0)
     spray_zero: int = Field(8, ge=1)
-    #: ids and amounts of the episode's other senders' emails (``foreign_marks``) cited in the reply: up to
-    #: foreign_free are let pass (a number that happens to match), the reply's credit falls linearly to 0 at
-    #: foreign_zero (one reply listing every email's facts, sent to all of them)
-    foreign_free: int = Field(1, ge=0)
-    foreign_zero: int = Field(3, ge=1)
+    #: numbers of the episode's other customers' emails (``foreign_marks``) cited in the reply: up to foreign_free
+    #: are let pass (a number that happens to match), the reply's credit falls linearly to 0 at foreign_zero (one
+    #: reply listing every email's facts, sent to all of them)
+    comment_foreign: str = Field("", alias="_comment_foreign")
+    foreign_free: int = Field(2, ge=0)
+    foreign_zero: int = Field(5, ge=1)
+    #: webmail domains: two senders there are two customers (elsewhere the same domain is one company)
+    webmail_domains: list[str] = Field(default_factory=list)
     courtesy: list[str]
     tone: dict[str, list[str]]
     avoid: dict[str, list[str]]
@@ -197,6 +204,7 @@ class ReplyRules:
     conditional: dict[str, re.Pattern[str]]
     #: negatable hostile phrases and requests that harm the customer (``intent.py``)
     intent: Intent
+    webmail: frozenset[str]
 
 
 @lru_cache(maxsize=1)
@@ -228,17 +236,22 @@ def reply_rules() -> ReplyRules:
         claim_after=re.compile(rf"\s*(?:\S+\s+){{0,4}}?(?:{'|'.join(cc.after)})\b"),
         apology=re.compile(rf"\b(?:{'|'.join(cc.apology)})" if cc.apology else r"(?!)"),
         remedy=re.compile("|".join(cc.remedies) if cc.remedies else r"(?!)"),
-        conditional={" " + " ".join(tokens(r)) + " ": _conditional(tokens(r), cc) for r in cc.conditional_refusals},
+        conditional={" " + " ".join(tokens(r)) + " ": _conditional(r, cc) for r in cc.conditional_refusals},
+        webmail=frozenset(data.webmail_domains),
         intent=compile_intent(data.hostile_negatable, cc.negations, cc.only, data.negation_fillers,
                               data.negation_breakers, data.harmful_requests),
     )
 
 
-def _conditional(words: list[str], cc: ClaimContext) -> re.Pattern[str]:
-    """A conditional refusal with its condition after it in its clause, or one of ``conditions_before`` before it."""
-    phrase = r"\b" + r"\W+".join(map(re.escape, words)) + r"\b"
-    before = rf"\b(?:{'|'.join(cc.conditions_before)})\b[^.!?;:,\n]{{0,60}}?{phrase}|" if cc.conditions_before else ""
-    return re.compile(rf"{before}{phrase}[^.!?;:,\n]{{0,80}}?\b(?:{'|'.join(cc.conditions)})\b")
+def _conditional(refusal: str, cc: ClaimContext) -> re.Pattern[str]:
+    """A conditional refusal with its condition after it in its clause (a time-bound one: or a time before it)."""
+    phrase = r"\b" + r"\W+".join(map(re.escape, tokens(refusal))) + r"\b"
+    conditions, before = cc.conditions, ""
+    if refusal in cc.time_bound_refusals:
+        conditions = conditions + cc.time_conditions
+        if cc.time_conditions_before:
+            before = rf"\b(?:{'|'.join(cc.time_conditions_before)})\b[^.!?;:,\n]{{0,60}}?{phrase}|"
+    return re.compile(rf"{before}{phrase}[^.!?;:,\n]{{0,80}}?\b(?:{'|'.join(conditions)})\b")
 
 
 def _by_word(claims: list[FalseClaim]) -> dict[str, tuple[tuple[re.Pattern[str], bool], ...]]:
@@ -277,8 +290,10 @@ def _asserted(low: str, m: re.Match[str], passive: bool) -> bool:
     if not rr.negations.isdisjoint(said[-3:-1]) or passive and not rr.negations.isdisjoint(tokens(clause)[-2:]):
         return False
     if passive:
+        # a modal perfect ("should have been credited"; "may has been" is the month: "your May payment has been
+        # refunded" stays a claim)
         if rr.claim_before_passive.search(clause) or rr.claim_relative.search(clause) \
-                or not rr.modals.isdisjoint(tokens(clause)[-2:]):
+                or m.group(0).startswith("have") and not rr.modals.isdisjoint(tokens(clause)[-2:]):
             return False
     elif rr.claim_before.search(clause):
         return False
@@ -430,7 +445,7 @@ class EmailScorer:
     """
 
     __slots__ = ("email", "gold", "_facts", "_matchers", "_need", "_body", "_gold_json", "_bag", "_stray", "_glued", "_alt",
-                 "_runs", "_language", "_quoted", "_compact", "_marks", "_address")
+                 "_runs", "_language", "_quoted", "_marks", "_customer")
 
     def __init__(self, le: LabelledEmail) -> None:
         self.email, self.gold = le.email, le.gold
@@ -447,9 +462,8 @@ class EmailScorer:
         self._runs: dict[int, frozenset[str]] | None = None
         self._language: tuple[str | None] | None = None
         self._quoted: Quoted | None = None
-        self._compact: str | None = None
-        self._marks: tuple[str, ...] = ()
-        self._address: str | None = None
+        self._marks: frozenset[str] | None = None
+        self._customer: tuple[str, str, str] | None = None
 
     @classmethod
     def build(cls, le: LabelledEmail) -> EmailScorer:
@@ -488,7 +502,6 @@ class EmailScorer:
                     raw = sorted(words, key=lambda t: (-len(t), t))[:3]
                     need = min(len(raw), 1)
         self._facts, self._matchers, self._need = tuple(raw), [fact_matcher(f) for f in raw], need
-        self._marks = tuple(c for c, _ in self._matchers if sum(map(str.isdigit, c)) >= 2)
         self._alt = {}
         for k, (f, (c, _)) in enumerate(zip(raw, self._matchers, strict=True)):
             parts = [t for t in tokens(_ZERO_CENTS_RE.sub(r"\1", f)) if t not in rr.function_words]
@@ -547,26 +560,21 @@ class EmailScorer:
         return hit
 
     @property
-    def marks(self) -> tuple[str, ...]:
-        """The facts only a reply to this email would cite: those with two or more digits (ids, amounts, dates), as
-        the reply's separator-free text holds them."""
-        if self._facts is None:
-            self._prepare()
+    def marks(self) -> frozenset[str]:
+        """The numbers only a reply to this email would cite (``number_marks`` of its subject and body)."""
+        if self._marks is None:
+            self._marks = number_marks(self.email.header.subject + "\n" + self.email.body)
         return self._marks
 
     @property
-    def address(self) -> str:
-        """The sender's address, lower case."""
-        if self._address is None:
-            self._address = sender_parts(self.email.header.sender)[1].lower()
-        return self._address
-
-    @property
-    def compact(self) -> str:
-        """Subject and body tokens without separators (what a fact's compact form is looked up in)."""
-        if self._compact is None:
-            self._compact = "".join(tokens(self.email.header.subject + "\n" + self.email.body))
-        return self._compact
+    def customer(self) -> tuple[str, str, str]:
+        """The sender as (address, display name, domain), lower case; the domain empty for a webmail one."""
+        if self._customer is None:
+            name, address = sender_parts(self.email.header.sender)
+            domain = address.rpartition("@")[2].lower()
+            self._customer = (address.lower(), " ".join(name.lower().split()),
+                              "" if domain in reply_rules().webmail else domain)
+        return self._customer
 
     @property
     def language(self) -> str | None:
@@ -700,15 +708,31 @@ class EmailScorer:
 _STEM = {k: itemgetter(slice(None, k)) for k in range(1, 16)}
 
 
-def foreign_marks(scorers: Sequence[EmailScorer], i: int) -> tuple[str, ...]:
-    """The marks (``EmailScorer.marks``) of the emails of an episode from senders other than email ``i``'s that
-    email ``i`` does not hold. A reply citing them answers another customer's case, or every case at once (one
-    reply built from the facts of the whole inbox, sent to each email, kept 80-88% of `rules`' reply credit: red
-    team of 5 Dec). The sender's own other emails are left out: a follow-up's reply may cite the first one's order."""
-    own = scorers[i]
-    address, text = own.address, own.compact
-    return tuple(dict.fromkeys(
-        m for sc in scorers if sc.address != address for m in sc.marks if m not in text))
+#: a year: dates name one, and a reply writes one where the customer did not
+_YEAR_RE = re.compile(r"(?:19|20)\d\d")
+_NUMBER_RUN_RE = re.compile(r"[0-9]{3,}")
+
+
+def number_marks(text: str) -> frozenset[str]:
+    """The numbers of three or more digits in ``text`` other than years: ids, amounts, phone numbers ("INV-2026-0417"
+    gives "0417", "$2,714.90" gives "714", "TKT100201" gives "100201"). One number at a time, so that no order or
+    spacing of an id's parts hides it. (Every run of digits: a token's digits are its runs.)"""
+    return frozenset(d for d in _NUMBER_RUN_RE.findall(text) if not _YEAR_RE.fullmatch(d))
+
+
+def same_customer(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
+    """Same address, same display name, or the same company's domain (``EmailScorer.customer``)."""
+    return a[0] == b[0] or bool(a[1]) and a[1] == b[1] or bool(a[2]) and a[2] == b[2]
+
+
+def foreign_marks(episode: Sequence[tuple[tuple[str, str, str], frozenset[str]]], i: int) -> tuple[str, ...]:
+    """The numbers of the episode's emails from other customers that email ``i`` does not hold; ``episode``: each
+    email's (``EmailScorer.customer``, ``EmailScorer.marks``). A reply citing them answers another customer's case, or
+    every case at once (one reply built from the facts of the whole inbox, sent to each email, kept 80-88% of
+    `rules`' reply credit: red team of 5 Dec). The same customer's other emails (same address, display name or
+    company domain) are left out: a follow-up's reply may cite the first one's order, a colleague's the same invoice."""
+    me, held = episode[i]
+    return tuple(sorted({m for who, marks in episode if not same_customer(who, me) for m in marks} - held))
 
 
 def _ramp(x: float, ok: float, zero: float) -> float:
@@ -961,10 +985,13 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
     # or fluency makes up for that, so the whole credit falls, not coverage
     answers_other = 1.0
     if foreign:
+        # a number written as a token, inside an id glued to its letters, or split by spaces on the reply's token
+        # boundaries ("55 120")
         cited = [m for m in foreign if m in reply_compact]
         if len(cited) > d.foreign_free:
+            written = number_marks(reply)
             bounds = token_bounds(toks)
-            answers_other = _ramp(sum(on_token_boundaries(reply_compact, m, bounds) for m in cited),
+            answers_other = _ramp(sum(m in written or on_token_boundaries(reply_compact, m, bounds) for m in cited),
                                   d.foreign_free, d.foreign_zero)
             if not answers_other:
                 return 0.0
