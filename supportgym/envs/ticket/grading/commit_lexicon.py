@@ -69,6 +69,16 @@ class CommitLexicon(Model):
     remedy_noun: Rx = Field(alias="remedy_nouns")
     full: Rx = Field(alias="full_amount")
     fee: Rx = Field(NEVER, alias="fee_deducted")
+    #: what a partial refund keeps, named in a refusal (consistency.kept_part; 34th session's red team, F3)
+    kept_fees: Rx = NEVER
+    kept_parts: Rx = NEVER
+    kept_originals: Rx = NEVER
+    #: a restocking fee said refunded or removed (unless ``fee_kept_said`` denies it), or never charged (reward_v1)
+    fee_returned: Rx = NEVER
+    fee_uncharged: Rx = NEVER
+    fee_kept_said: Rx = NEVER
+    #: our own check done, with its finding: no investigation opened (reward_v1.hedged_outcomes; 34th session, F5)
+    checked: Rx = Field(NEVER, alias="checked_findings")
     dest: Rx = Field(alias="money_destinations")
     refusal: RxAny = Field(alias="refusal_verbs")
     refusal_obj: Rx = Field(alias="refusal_objects")
@@ -89,6 +99,8 @@ class CommitLexicon(Model):
     #: "gutgeschrieben": money credited, a refund's or store credit; a payment reversed (_remedy_kinds)
     credited: Rx = Field(NEVER, alias="money_credited")
     reversal: Rx = Field(NEVER, alias="payment_reversals")
+    #: "a credit of $64 to your original payment method": a credit noun whose money lands on the card is a refund
+    card_credit: Rx = Field(NEVER, alias="card_credits")
     #: purpose, concession and "whether" adjuncts, masked when they hold no remedy (_mask_adjuncts)
     adjuncts: tuple[Rx, ...] = ()
     adjunct_frames: Rx = NEVER

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..models_v1 import Change, OrderV1, Statement
+from ..policy_v1 import fee_of, load_policy_v1
 from .commit_lexicon import REMEDIES, load_i18n
 from .extract import APPROVAL, ELIGIBILITY, GENERIC, SPELLED_MONEY, Commit
 from .targets import carries_order, order_named, teams_named
@@ -37,6 +38,39 @@ def _fee_deducted(sentence: str) -> bool:
 
 
 _CHANGE_OF = {"refund": "refund", "replacement": "replace", "credit": "credit", "cancel": "cancel"}
+#: a clause that opens on its verb shares the subject of the clause before it ("The original charge was valid | and will not
+#: be refunded"): its scope is read in the sentence up to its end
+_NO_SUBJECT = re.compile(r"^\W*(?:and\s+|but\s+|so\s+)?(?:will|won't|would|has|have|had|was|were|is|are|cannot|can't|could"
+                         r"|couldn't|can|must|shall|should|did|didn't|does|doesn't)\b")
+
+
+def kept_part(c: Commit, done: list[Change], orders: list[OrderV1], fees: dict[str, set[float]]) -> bool:
+    """A refund refused for the part that the refund made kept, which is true (34th session's red team, F3: "This is not a
+    full refund, as a 15% restocking fee applies", "The restocking fee is non-refundable", "We have not refunded the units
+    that arrived", "The original charge was valid and will not be refunded" each denied the refund made, -0.30):
+
+    * "full" (``full_amount``) or the rest of the price ("the units that arrived", "the remainder"): a refund made was
+      less than its order's price;
+    * a fee ("the restocking fee", "the 15% fee"): a refund made was its order's price less the policy's fee (``fees``:
+      the fee of each order, as a reply may state it);
+    * the original charge: a refund made was on an order charged twice (its duplicate refunded).
+
+    Elsewhere such a denial is read as any other: "this is not a full refund" beside a refund of the whole price, or "the
+    restocking fee is non-refundable" where no fee was kept, still denies the refund made."""
+    lex = load_i18n()
+    scope = c.clause
+    if _NO_SUBJECT.match(c.clause) and c.sentence:
+        at = c.sentence.find(c.clause)
+        scope = c.sentence[: at + len(c.clause)] if at >= 0 else c.sentence
+    price = {o.order_id: o for o in orders}
+    made = [(ch, price[ch.order_id]) for ch in done if ch.amount is not None and ch.order_id in price]
+    partial = [(ch, o) for ch, o in made if ch.amount < o.amount]
+    if (c.full or lex.kept_parts.search(scope)) and partial:
+        return True
+    if lex.kept_fees.search(scope) and any(round(o.amount - ch.amount, 2) in fees.get(o.order_id, set())
+                                           for ch, o in partial):
+        return True
+    return bool(lex.kept_originals.search(scope)) and any(o.disputed_amount for _, o in made)
 
 
 @dataclass
@@ -156,7 +190,10 @@ def _off_ticket(c: Commit, orders: list[OrderV1], concerned: set[str] | None) ->
 
 
 def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], statements: list[Statement],
-          concerned: set[str] | None = None) -> Consistency:
+          concerned: set[str] | None = None, fees: dict[str, set[float]] | None = None) -> Consistency:
+    """``fees``: each order's restocking fee as a reply may state it (policy_v1.fee_of; none given: the default policy's)."""
+    if fees is None:
+        fees = {o.order_id: fee_of(o, load_policy_v1()) for o in orders}
     by_kind: dict[str, list[Change]] = {}
     for ch in actual:
         by_kind.setdefault(ch.kind, []).append(ch)
@@ -218,7 +255,8 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
                     out.inconsistencies.append(f"{quote} says a fee was deducted but the refund was the full price")
                 elif why := _wrong_order(c, done, orders):
                     out.inconsistencies.append(f"{quote} {why}")
-            elif done and not _about_other_order(c, done, orders, None):  # any order of the account
+            elif done and not _about_other_order(c, done, orders, None) and not kept_part(c, done, orders, fees):
+                # (any order of the account; a refusal of the part the refund kept is true: kept_part)
                 out.inconsistencies.append(f"{quote} denies a {c.kind} that an action made")
         elif c.kind == "any" and c.polarity == "deny":
             # "your request has been declined" names no remedy, so it declines whatever was asked: beside a

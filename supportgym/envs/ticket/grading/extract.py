@@ -566,6 +566,10 @@ def _remedy_kinds(c: CommitLexicon, body: str, money: list[float], refunded: set
     * a charge cancelled ("die doppelte Abbuchung storniert", ``charge_cancellations``) is a charge reversed: a refund, or
       the effect of the cancellation the reply states (``cancels``), not a cancellation nobody made (round 13)."""
     kinds = [k for k, pat in c.triggers.items() if pat.search(body)]
+    if "credit" in kinds and "refund" in kinds and not c.triggers["credit"].search(c.card_credit.sub(" ", body)):
+        # "a credit of $64 to your original payment method", "a credit of $64 on your card statement": the money lands on
+        # the card, a refund (34th session's red team: store credit nobody made, -0.30 on every refund ticket)
+        kinds.remove("credit")
     if "credit" in kinds and not c.triggers["credit"].search(c.credited.sub(" ", body)):
         same = len(set(money)) <= 1 if "refund" in kinds else refunded is not None and set(money) <= refunded
         if same:

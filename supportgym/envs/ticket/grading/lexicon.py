@@ -63,6 +63,12 @@ class Lexicon(Model):
     conditionals: Rx
     forbidden_promises: list[Rx]
     made_before: Rx = r"(?!)"
+    #: what makes "refund ... today" the act done today, no money promised today (reward_v1._made_today; 34th session)
+    today_refused: Rx = r"(?!)"
+    today_looked: Rx = r"(?!)"
+    today_done: Rx = r"(?!)"
+    today_done_passive: Rx = r"(?!)"
+    today_arrives: Rx = r"(?!)"
     empathy: EmpathyLexicon
     completeness: CompletenessLexicon
 

@@ -35,6 +35,7 @@ from ..models_v1 import Change, OrderV1, ScenarioV1, TicketRewardV1
 from ..orders import state_match
 from ..policy_v1 import PolicyV1, fee_of, pro_rata
 from . import checks
+from .commit_lexicon import load_i18n
 from .clauses import unquote
 from .consistency import Consistency, check, money_moved
 from .empathy import EmpathyScorer
@@ -89,11 +90,41 @@ def hedged_outcomes(commits: list[Commit], s: ScenarioV1) -> list[str]:
     req = s.required
     if req is None or "investigation" in req.outcomes:
         return []
-    inv = next((c for c in commits if c.kind == "investigation" and c.firm_promise), None)
+    # (not our own check, done with its finding: "After looking into your account, I can see you were charged twice"; 34th
+    # session's red team, F5)
+    lex = load_i18n()
+    inv = next((c for c in commits if c.kind == "investigation" and c.firm_promise
+                and lex.triggers["investigation"].search(lex.checked.sub(" ", c.clause))), None)
     if inv is None or not any(c.firm_denial or (c.firm_promise and c.kind in _DECIDED) for c in commits):
         return []
     return [f"'{inv.clause[:90]}' promises an investigation beside a decided remedy or refusal; "
             "the policy calls for no investigation"]
+
+
+_SENTENCE = re.compile(r"[^.!?;\n]+")
+
+
+def kept_fee_denied(text: str, commits: list[Commit], orders: Sequence[OrderV1], actual: set[Change],
+                    fees: dict[str, set[float]]) -> list[str]:
+    """A restocking fee said refunded, removed or never charged where a refund made kept it (34th session's red team, G2:
+    "We've refunded the restocking fee too", "No restocking fee was charged", "We've removed the restocking fee" kept 1.000
+    beside the partial refund; its refusal, "the restocking fee is non-refundable", was the inconsistency). One at most: a
+    sentence read already as a full refund ("we've waived the restocking fee", an inconsistency of its own) is not counted
+    again."""
+    price = {o.order_id: o.amount for o in orders}
+    if not any(ch.kind == "refund" and ch.amount is not None and ch.order_id in price and ch.amount < price[ch.order_id]
+               and round(price[ch.order_id] - ch.amount, 2) in fees.get(ch.order_id, set()) for ch in actual):
+        return []
+    lex = load_i18n()
+    full = {c.sentence for c in commits if c.kind == "refund" and c.full}
+    for m in _SENTENCE.finditer(fold(text)):
+        sentence = m.group().strip()
+        said = lex.fee_uncharged.search(sentence) or next(
+            (x for x in lex.fee_returned.finditer(sentence)
+             if not lex.fee_kept_said.search(sentence[max(0, x.start() - 30):x.end()])), None)
+        if said and not any(sentence in f or f.strip(" .!?;") in sentence for f in full if f):
+            return [f"'{sentence[:90]}' says the restocking fee was not kept, but the refund made kept it"]
+    return []
 
 
 def tagging(tags: Tag | None, s: ScenarioV1) -> float:
@@ -208,7 +239,7 @@ def hallucinations(text: str, s: ScenarioV1, p: PolicyV1, lex: Lexicon, actual: 
     counted = []
     for pat in lex.forbidden_promises:
         m = pat.search(norm)
-        if m and not (made and _made_today(lex, norm, m)):
+        if m and not _made_today(lex, norm, m, bool(made)):
             out.append(f"overpromise: '{m.group(0)}'")
             counted.append(_as_folded(pat, lower, m))
     # money back sooner than the policy's timeline, a delivery date stated with certainty (round 21; not counted twice
@@ -228,12 +259,27 @@ def _as_folded(pat: re.Pattern[str], lower: str, m: re.Match[str]) -> str:
     return again.group(0) if again else m.group(0).lower()
 
 
-def _made_today(lex: Lexicon, norm: str, m: re.Match[str]) -> bool:
-    """"it's been refunded today" where a refund or credit was made: a true statement of the remedy done, no promise of
-    its timing (round 20: an honest reply flagged as an overpromise). Only a participle after a perfect or passive
-    auxiliary or a first-person subject (``made_before``); "will be refunded today" stays an overpromise."""
-    return bool(re.match(r"(?:refund|credit)ed\b", m.group(0), re.IGNORECASE)
-                and lex.made_before.search(norm[max(0, m.start() - 40):m.start()]))
+def _made_today(lex: Lexicon, norm: str, m: re.Match[str], made: bool) -> bool:
+    """Is the overpromise ``m`` ("(refund|credit) ... today") no promise of money today?
+
+    * "it's been refunded today" where a refund or credit was made: a true statement of the remedy done, no promise of
+      its timing (round 20: an honest reply flagged as an overpromise). A participle after a perfect or passive auxiliary
+      or a first-person subject (``made_before``); "will be refunded today" stays an overpromise;
+    * (34th session's red team, F4) a refusal ("I'm not able to approve a refund today") or a look at the request ("I
+      looked at your refund request today") promises no money at all; where a refund or credit was made, the act done
+      today ("Your refund was issued today", "I processed your refund today", "We sent the refund today") is true as the
+      participle is. Never where the words between say the money arrives today (``today_arrives``: "your refund will
+      reach you today", "a refund of $59 to your card today")."""
+    before, inside = norm[max(0, m.start() - 40):m.start()], m.group(0)
+    if made and re.match(r"(?:refund|credit)ed\b", inside, re.IGNORECASE) and lex.made_before.search(before):
+        return True
+    if lex.today_refused.search(before.rsplit(",", 1)[-1] + " " + inside):
+        return True
+    if lex.today_arrives.search(inside):
+        return False
+    if lex.today_looked.search(before + " " + inside):
+        return True
+    return made and bool(lex.today_done.search(before) or lex.today_done_passive.search(inside))
 
 
 _ASKED = re.compile(r"[^.!?\n]*\?")
@@ -306,9 +352,11 @@ def grade_v1(
     said = f"{s.email.subject}\n{s.email.body}" if said is None else said
     own = unquote(text, said)
     commits = extract(text, tuple(o.item for o in s.orders), customer=s.customer.name, said=said)
-    con = check(commits, actual, s.orders, req.statements, concerned={i.order_id for i in s.issues})
+    fees = {o.order_id: fee_of(o, policy) for o in s.orders}
+    con = check(commits, actual, s.orders, req.statements, concerned={i.order_id for i in s.issues}, fees=fees)
     con.inconsistencies += extra_inconsistencies or []  # an optional judge can only add (judge.py)
     con.inconsistencies += hedged_outcomes(commits, s)
+    con.inconsistencies += kept_fee_denied(own, commits, s.orders, actual, fees)
     asked_incon, asked_hall = question_issues(questions, s, policy, lex, actual, said)
     con.inconsistencies += asked_incon
     state = state_match(required, actual)
