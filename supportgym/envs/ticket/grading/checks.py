@@ -19,7 +19,10 @@ from ..scenarios import order_db, seed_scenarios
 from .commitments import Commitments, normalise
 from .lexicon import Lexicon, rx
 
-_MONEY = re.compile(r"\$\s?(\d[\d,]*(?:\.\d{1,2})?)|(\d[\d,]*(?:\.\d{1,2})?)\s?(?:usd|dollars)\b", re.IGNORECASE)
+#: (an amount before "usd" starts where no digit or comma stands before it, and is taken whole: a draft of 6,000
+#: digits took 1 s a pass, quadratic, with the GIL held; 34th session's red team)
+_MONEY = re.compile(r"\$\s?((?>\d[\d,]*)(?:\.\d{1,2})?)|(?<![\d,])((?>\d[\d,]*)(?:\.\d{1,2})?)\s?(?:usd|dollars)\b",
+                    re.IGNORECASE)
 _SPAN = re.compile(r"\b(\d+)\s*(?:-|–|to)\s*(\d+)\s*(?:business |working )?(days?|hours?|weeks?)\b", re.IGNORECASE)
 _DUR = re.compile(r"\b(\d+)\s*-?\s*(?:business |working )?(days?|hours?|weeks?)\b", re.IGNORECASE)
 _DELIVERED = re.compile(r"\b(?:has been|was|got) delivered\b|\bshows? (?:as )?delivered\b", re.IGNORECASE)
