@@ -16,7 +16,7 @@ from supportgym import make
 from supportgym.agents import make_agent
 from supportgym.envs.inbox import env as inbox_env
 from supportgym.envs.inbox.models import LabelledEmail
-from supportgym.envs.inbox.reply import EmailScorer, foreign_marks
+from supportgym.envs.inbox.reply import EmailScorer, episode_facts, foreign_facts
 from supportgym.envs.inbox.text import extract_facts, first_name
 from supportgym.envs.inbox.text import tokens as tokenize
 
@@ -58,7 +58,7 @@ def _labelled() -> list[EmailScorer]:
 
 def test_foreign_marks_are_other_senders_ids_and_amounts_the_email_lacks():
     scorers = _labelled()
-    marks = foreign_marks([(sc.customer, sc.marks) for sc in scorers], 0)
+    marks = foreign_facts(episode_facts(scorers), 0, scorers[0].said).numbers
     # the other customers' numbers of three or more digits (not the year of INV-2026-0417, not "14 seats"); not Ana's
     # own follow-up, her colleague's or her webmail's (same address, domain or display name)
     assert set(marks) == {"0417", "312", "77301", "48213", "0171", "5520", "913"}
@@ -148,5 +148,5 @@ def test_honest_agents_never_cite_another_customers_case(monkeypatch):
         return out
 
     with_check = run()
-    monkeypatch.setattr(inbox_env, "foreign_marks", lambda episode, i: ())  # read by InboxEnv._foreign_marks
+    monkeypatch.setattr(inbox_env.ForeignCheck, "of", lambda self, i: inbox_env.Foreign())
     assert run() == with_check

@@ -36,9 +36,10 @@ from .models import (
 )
 from .reward import (
     EmailScorer,
+    Foreign,
+    ForeignCheck,
     breakdown,
     component_dict,
-    foreign_marks,
     max_total,
     normalized,
     over_priority_penalty,
@@ -152,6 +153,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
                 raise ConfigError("inbox reset: pass either emails=[...] or split=..., not both")
             emails = _labelled(options["emails"])
             scorers = [EmailScorer.build(e) for e in emails]
+            foreign = ForeignCheck(scorers)
             task = "custom"
         elif task == "custom":
             raise ConfigError("inbox task 'custom' needs reset option emails=[LabelledEmail, ...]")
@@ -159,11 +161,12 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
             size = _positive_int("size", options.get("size", cfg.default_size), 1, MAX_SIZE)
             emails = self._generate(task[6:], size, seed)
             scorers = [EmailScorer.build(e) for e in emails]
+            foreign = ForeignCheck(scorers)
         else:
             if options.get("size") is not None:
                 raise ConfigError(f"inbox reset option size is for generated splits; task {task!r} has a fixed size")
             t = load_task(task)
-            emails, scorers, plan = t.emails, t.scorers, (t.sla if self._task_plans else None)
+            emails, scorers, plan, foreign = t.emails, t.scorers, (t.sla if self._task_plans else None), t.foreign
             budget = t.budget if t.budget is not None else budget
             capacity = t.queue_capacity
         if options.get("budget") is not None:
@@ -181,8 +184,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
             queues[route] = _positive_int(f"queue_capacity[{route!r}]", cap, 0)
         self._task, self._seed = task, seed
         self._labelled, self._scorers = emails, scorers
-        self._foreign: dict[int, tuple[str, ...]] = {}
-        self._episode_marks: tuple[tuple[tuple[str, str, str], frozenset[str]], ...] | None = None
+        self._foreign = foreign
         self._inbox: list[Email] = [e.email for e in emails]
         self._ids = [e.email.header.id for e in emails]
         golds = [e.gold for e in emails]
@@ -250,7 +252,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
         if gold is not None:
             p, c, r, e = score_labels(cfg, gold, action.priority, action.category, action.route_to, escalated)
             # v1 reads the reply against the rest of the inbox too: another customer's ids and amounts in it
-            foreign = self._foreign_marks(i) if cfg.reply_intent and action.reply_draft.strip() else ()
+            foreign = self._foreign.of(i) if cfg.reply_intent and action.reply_draft.strip() else Foreign()
             y = score_reply(cfg, self._scorers[i], action.reply_draft, foreign)
             cap = over_priority_penalty(cfg, gold, action.priority, dyn.congestion(i))
             if cap < 0:
@@ -287,15 +289,6 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
         cur = self._ids[self._cur] if self._cur < len(self._ids) else None
         msg = f"invalid action: {why}. Email {cur} is still current; the SLA clocks ticked"
         return self._finish(bd, msg + (f"; {breach_note}" if breach_note else ""))
-
-    def _foreign_marks(self, i: int) -> tuple[str, ...]:
-        """``foreign_marks`` of email ``i``, kept for the episode (a retried email asks again)."""
-        marks = self._foreign.get(i)
-        if marks is None:
-            if self._episode_marks is None:
-                self._episode_marks = tuple((sc.customer, sc.marks) for sc in self._scorers)
-            marks = self._foreign[i] = foreign_marks(self._episode_marks, i)
-        return marks
 
     def _advance_clock(self) -> tuple[float, str]:
         dyn = self._dyn

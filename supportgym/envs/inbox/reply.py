@@ -14,7 +14,7 @@ from itertools import accumulate, product
 from operator import itemgetter
 from functools import lru_cache
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import Field, model_validator
 
@@ -114,12 +114,15 @@ class ReplyScoring(Model):
     #: time); coverage falls linearly to 0 at spray_zero (a reply listing every number in the email)
     spray_free: int = Field(2, ge=0)
     spray_zero: int = Field(8, ge=1)
-    #: numbers of the episode's other customers' emails (``foreign_marks``) cited in the reply: up to foreign_free
+    #: numbers of the episode's other customers' emails (``foreign_facts``) cited in the reply: up to foreign_free
     #: are let pass (a number that happens to match), the reply's credit falls linearly to 0 at foreign_zero (one
     #: reply listing every email's facts, sent to all of them)
     comment_foreign: str = Field("", alias="_comment_foreign")
     foreign_free: int = Field(2, ge=0)
     foreign_zero: int = Field(5, ge=1)
+    #: the same for their facts in words (names, products, subject words)
+    foreign_word_free: int = Field(3, ge=0)
+    foreign_word_zero: int = Field(8, ge=1)
     #: webmail domains: two senders there are two customers (elsewhere the same domain is one company)
     webmail_domains: list[str] = Field(default_factory=list)
     courtesy: list[str]
@@ -445,7 +448,7 @@ class EmailScorer:
     """
 
     __slots__ = ("email", "gold", "_facts", "_matchers", "_need", "_body", "_gold_json", "_bag", "_stray", "_glued", "_alt",
-                 "_runs", "_language", "_quoted", "_marks", "_customer")
+                 "_runs", "_language", "_quoted", "_marks", "_customer", "_said", "_word_marks")
 
     def __init__(self, le: LabelledEmail) -> None:
         self.email, self.gold = le.email, le.gold
@@ -464,6 +467,8 @@ class EmailScorer:
         self._quoted: Quoted | None = None
         self._marks: frozenset[str] | None = None
         self._customer: tuple[str, str, str] | None = None
+        self._said: str | None = None
+        self._word_marks: tuple[tuple[str, ...], ...] | None = None
 
     @classmethod
     def build(cls, le: LabelledEmail) -> EmailScorer:
@@ -575,6 +580,25 @@ class EmailScorer:
             self._customer = (address.lower(), " ".join(name.lower().split()),
                               "" if domain in reply_rules().webmail else domain)
         return self._customer
+
+    @property
+    def word_marks(self) -> tuple[tuple[str, ...], ...]:
+        """The facts in words (a name, a product, the subject's words where the email names no id), each as the
+        stems a reply cites it by (``fact_matcher``); not those of only function, courtesy or desk words."""
+        if self._word_marks is None:
+            if self._facts is None:
+                self._prepare()
+            neutral = reply_rules().neutral
+            self._word_marks = tuple(stems for f, (c, stems) in zip(self._facts, self._matchers, strict=True)  # type: ignore[arg-type]
+                                     if stems and not c and not set(tokens(f)) <= neutral)
+        return self._word_marks
+
+    @property
+    def said(self) -> str:
+        """" " + the subject's and body's tokens + " ": where a fact's stems are looked up."""
+        if self._said is None:
+            self._said = " " + " ".join(tokens(self.email.header.subject + "\n" + self.email.body)) + " "
+        return self._said
 
     @property
     def language(self) -> str | None:
@@ -725,14 +749,54 @@ def same_customer(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
     return a[0] == b[0] or bool(a[1]) and a[1] == b[1] or bool(a[2]) and a[2] == b[2]
 
 
-def foreign_marks(episode: Sequence[tuple[tuple[str, str, str], frozenset[str]]], i: int) -> tuple[str, ...]:
-    """The numbers of the episode's emails from other customers that email ``i`` does not hold; ``episode``: each
-    email's (``EmailScorer.customer``, ``EmailScorer.marks``). A reply citing them answers another customer's case, or
-    every case at once (one reply built from the facts of the whole inbox, sent to each email, kept 80-88% of
-    `rules`' reply credit: red team of 5 Dec). The same customer's other emails (same address, display name or
-    company domain) are left out: a follow-up's reply may cite the first one's order, a colleague's the same invoice."""
-    me, held = episode[i]
-    return tuple(sorted({m for who, marks in episode if not same_customer(who, me) for m in marks} - held))
+class Foreign(NamedTuple):
+    """What the episode's emails from other customers hold and this email does not (``foreign_facts``)."""
+
+    numbers: tuple[str, ...] = ()
+    #: facts in words, each as its stems
+    words: tuple[tuple[str, ...], ...] = ()
+
+
+#: an episode as ``foreign_facts`` reads it: each email's (customer, numbers, facts in words)
+EpisodeFacts = Sequence[tuple[tuple[str, str, str], frozenset[str], tuple[tuple[str, ...], ...]]]
+
+
+def episode_facts(scorers: Sequence[EmailScorer]) -> EpisodeFacts:
+    """Each email's (``EmailScorer.customer``, ``marks``, ``word_marks``); the facts in words only of mail that wants
+    a reply (spam has no case to answer, and extracting its facts costs a pass over its body)."""
+    return tuple((sc.customer, sc.marks, sc.word_marks if sc.gold is None or sc.gold.wants_reply() else ())
+                 for sc in scorers)
+
+
+def foreign_facts(episode: EpisodeFacts, i: int, said: str) -> Foreign:
+    """The numbers and the facts in words of the episode's emails from other customers that email ``i`` (whose
+    tokens ``said`` joins) does not hold. A reply citing them answers another customer's case, or every case at once
+    (one reply built from the facts of the whole inbox, sent to each email, kept 80-88% of `rules`' reply credit: red
+    team of 5 Dec). The same customer's other emails (same address, display name or company domain) are left out: a
+    follow-up's reply may cite the first one's order, a colleague's the same invoice."""
+    me, held, _ = episode[i]
+    others = [(marks, words) for who, marks, words in episode if not same_customer(who, me)]
+    numbers = sorted({m for marks, _ in others for m in marks} - held)
+    words = dict.fromkeys(w for _, ws in others for w in ws if not all(map(said.__contains__, w)))
+    return Foreign(tuple(numbers), tuple(words))
+
+
+class ForeignCheck:
+    """``foreign_facts`` of each email of one episode, found on first use and kept (a fixed task keeps one for all
+    its episodes: its scorers, and so what the check finds, are the same every time)."""
+
+    def __init__(self, scorers: Sequence[EmailScorer]) -> None:
+        self._scorers = scorers
+        self._episode: EpisodeFacts | None = None
+        self._found: dict[int, Foreign] = {}
+
+    def of(self, i: int) -> Foreign:
+        found = self._found.get(i)
+        if found is None:
+            if self._episode is None:
+                self._episode = episode_facts(self._scorers)
+            found = self._found[i] = foreign_facts(self._episode, i, self._scorers[i].said)
+        return found
 
 
 def _ramp(x: float, ok: float, zero: float) -> float:
@@ -914,11 +978,11 @@ def _refuses_or_claims(reply: str) -> bool:
 
 
 def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: str = "shingles",
-                  intent: bool = False, foreign: tuple[str, ...] = ()) -> float:
+                  intent: bool = False, foreign: Foreign = Foreign()) -> float:
     """quality(reply) in [0, 1]; see the module docstring. ``copy_check``: "shingles" (v0) or "bag" (v1); ``intent``
     (v1): refusals, dismissals and claims of remedies nobody performed earn nothing, a reply in a third language a
-    quarter. ``foreign``: the episode's other senders' marks (``foreign_marks``); citing them costs the reply its
-    credit (``foreign_free``, ``foreign_zero``)."""
+    quarter. ``foreign``: what the episode's other customers' emails hold (``foreign_facts``); citing it costs the
+    reply its credit (``foreign_free``, ``foreign_zero``, ``foreign_word_free``, ``foreign_word_zero``)."""
     rr = reply_rules()
     d = rr.data
     if intent:
@@ -984,17 +1048,21 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
     # another customer's ids and amounts: the reply answers someone else's case (or all of them): no tone, length
     # or fluency makes up for that, so the whole credit falls, not coverage
     answers_other = 1.0
-    if foreign:
+    if foreign.numbers:
         # a number written as a token, inside an id glued to its letters, or split by spaces on the reply's token
         # boundaries ("55 120")
-        cited = [m for m in foreign if m in reply_compact]
+        cited = [m for m in foreign.numbers if m in reply_compact]
         if len(cited) > d.foreign_free:
             written = number_marks(reply)
             bounds = token_bounds(toks)
             answers_other = _ramp(sum(m in written or on_token_boundaries(reply_compact, m, bounds) for m in cited),
                                   d.foreign_free, d.foreign_zero)
-            if not answers_other:
-                return 0.0
+    if foreign.words and answers_other:
+        # (words coincide more often than numbers: honest replies name the house, "business", "account")
+        answers_other *= _ramp(sum(all(map(contains, w)) for w in foreign.words), d.foreign_word_free,
+                               d.foreign_word_zero)
+    if not answers_other:
+        return 0.0
     fitting = rr.tone.get(category, ()) if category in d.tone_generic_ok else rr.tone_distinct.get(category, ())
     # the fitting marker: one of the category's distinctive markers (for a colleague's note or a general question
     # courtesy itself fits), unless the reply carries the distinctive markers of more than tone_spread_max other

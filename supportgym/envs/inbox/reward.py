@@ -80,12 +80,16 @@ from .config import InboxConfig
 from .models import PRIORITY_RANK, UNLIMITED_ROUTES, Gold, InboxReward, construct
 from .reply import (  # noqa: F401  (the reply score lives in reply.py; re-exported where the formula is documented)
     EmailScorer,
+    EpisodeFacts,
+    Foreign,
+    ForeignCheck,
     ReplyRules,
     ReplyScoring,
     copy_bag,
     copy_shingles,
+    episode_facts,
     fact_matcher,
-    foreign_marks,
+    foreign_facts,
     reply_quality,
     reply_rules,
 )
@@ -94,7 +98,7 @@ COMPONENTS = ("priority", "category", "routing", "reply", "escalation")
 PENALTIES = ("sla_penalty", "invalid_penalty", "budget_penalty", "queue_penalty", "capacity_penalty")
 
 
-def score_reply(cfg: InboxConfig, scorer: EmailScorer, reply: str, foreign: tuple[str, ...] = ()) -> float:
+def score_reply(cfg: InboxConfig, scorer: EmailScorer, reply: str, foreign: Foreign = Foreign()) -> float:
     gold = scorer.gold
     assert gold is not None
     w = cfg.weights.reply

@@ -13,7 +13,7 @@ from ...core.types import Model
 from .config import DATA, load_config
 from .dynamics import SlaPlan
 from .models import LabelledEmail, Route
-from .reward import EmailScorer
+from .reward import EmailScorer, ForeignCheck
 
 TASKS: dict[str, str] = {
     "easy": "5 emails: account-hacked alert, lottery spam, team lunch, overdue invoice INV-2024-0042, enterprise lead",
@@ -39,6 +39,8 @@ class Task:
     emails: tuple[LabelledEmail, ...]
     scorers: tuple[EmailScorer, ...]
     sla: SlaPlan
+    #: the reply check of other customers' facts, kept with the task (``reply.ForeignCheck``)
+    foreign: ForeignCheck
 
 
 def duplicate_ids(emails: list[LabelledEmail] | tuple[LabelledEmail, ...]) -> list[str]:
@@ -64,4 +66,4 @@ def load_task(name: str) -> Task:
     emails = tuple(tf.emails)
     scorers = tuple(EmailScorer.build(e) for e in emails)
     return Task(tf.name, tf.budget, dict(tf.queue_capacity), emails, scorers,
-                SlaPlan.build(load_config(), [e.gold for e in emails]))
+                SlaPlan.build(load_config(), [e.gold for e in emails]), ForeignCheck(scorers))
