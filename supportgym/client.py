@@ -10,8 +10,10 @@ so an agent process needs just httpx and websockets::
 
 A server error arrives as :class:`RemoteError` with the HTTP status and the server's
 error code (``invalid_action``, ``episode_done``, ``capacity_reached``, ...); a reply that is not
-the protocol (not JSON, the wrong shape, a proxy's HTML page) as one with code ``bad_reply``, and a
-WebSocket server silent for ``timeout`` seconds as one with code ``timeout``.
+the protocol (not JSON, the wrong shape, a proxy's HTML page) as one with code ``bad_reply``, a
+WebSocket server silent for ``timeout`` seconds as one with code ``timeout``, and a server that cannot be
+reached (refused, no such host, a TLS mismatch, a URL that is no HTTP or WebSocket one) as one with code
+``unreachable``, over either transport.
 """
 
 from __future__ import annotations
@@ -111,9 +113,13 @@ def _check(resp: httpx.Response) -> dict[str, Any]:
     raise RemoteError(resp.status_code, str(err.get("code", "http_error")), str(err.get("message", resp.text[:200])), err)
 
 
-def _unreached(err: httpx.TransportError, url: str) -> RemoteError:
+def _unreached(err: httpx.TransportError | httpx.InvalidURL, url: str) -> RemoteError:
     """A request that got no HTTP reply (refused, reset, timed out, a broken reply): one error of ours, not httpx's
-    (red team of 5 Dec, 33rd session: ``httpx.RemoteProtocolError`` and ``httpx.ReadTimeout`` escaped the client)."""
+    (red team of 5 Dec, 33rd session: ``httpx.RemoteProtocolError`` and ``httpx.ReadTimeout`` escaped the client;
+    34th: ``httpx.InvalidURL`` for a broken port or [IPv6] host)."""
+    if isinstance(err, httpx.InvalidURL):
+        return RemoteError(0, "unreachable", f"{url}: not an HTTP URL ({err}); allowed: http:// or https:// with a "
+                                             "host (e.g. http://127.0.0.1:7860)")
     code = "timeout" if isinstance(err, httpx.TimeoutException) else "unreachable"
     return RemoteError(0, code, f"{url}: no reply ({type(err).__name__}: {err or 'no detail'}); check the server is "
                                 "running at this address and retry")
@@ -157,7 +163,7 @@ class SupportGymClient(_HttpMixin):
     def _send(self, method: str, url: str, **kw: Any) -> httpx.Response:
         try:
             return self._http.request(method, url, **kw)
-        except httpx.TransportError as err:
+        except (httpx.TransportError, httpx.InvalidURL) as err:
             raise _unreached(err, url) from None
 
     def reset(self, seed: int | None = None, task: str | None = None, split: str | None = None,
@@ -219,7 +225,7 @@ class AsyncSupportGymClient(_HttpMixin):
     async def _send(self, method: str, url: str, **kw: Any) -> httpx.Response:
         try:
             return await self._http.request(method, url, **kw)
-        except httpx.TransportError as err:
+        except (httpx.TransportError, httpx.InvalidURL) as err:
             raise _unreached(err, url) from None
 
     async def reset(self, seed: int | None = None, task: str | None = None, split: str | None = None,
@@ -317,42 +323,120 @@ def _timed_out(timeout: float | None) -> RemoteError:
                                      "reset; pass a larger timeout=, or None to wait forever)")
 
 
+def _unconnected(err: Exception, url: str) -> RemoteError:
+    """A WebSocket connection that could not be opened, as the HTTP clients report theirs (``_unreached``): the
+    34th session's red team got ``ConnectionRefusedError``, ``InvalidURI`` and ``ssl.SSLError`` raw."""
+    from websockets.exceptions import InvalidStatus, InvalidURI
+
+    if isinstance(err, InvalidStatus):  # an HTTP reply instead of the upgrade (a wrong path, a full --ws-port)
+        resp = err.response
+        body = bytes(resp.body or b"").decode("utf-8", "replace").strip()
+        return RemoteError(resp.status_code, "http_error", f"{url}: the server refused the WebSocket handshake: "
+                                                           f"HTTP {resp.status_code} {body[:200]!r}")
+    if isinstance(err, (InvalidURI, ValueError)):  # ValueError: urllib's, for a port out of range or a broken [IPv6]
+        detail = f" ({err})" if isinstance(err, ValueError) else ""
+        return RemoteError(0, "unreachable", f"{url}: not a WebSocket URL{detail}; allowed: http://, https://, ws:// "
+                                             "or wss:// with a host (e.g. http://127.0.0.1:7860)")
+    code = "timeout" if isinstance(err, TimeoutError) else "unreachable"
+    return RemoteError(0, code, f"{url}: no WebSocket connection ({type(err).__name__}: {str(err) or 'no detail'}); check "
+                                "the server is running at this address (https/wss only where it serves TLS) and retry")
+
+
+def _connect_errors() -> tuple[type[Exception], ...]:
+    """What opening a WebSocket raises when it fails: the OS's errors (ssl.SSLError and TimeoutError are OSErrors),
+    the websockets library's (a bad URL, a refused or broken handshake) and urllib's ValueError (a bad port)."""
+    from websockets.exceptions import WebSocketException
+
+    return OSError, WebSocketException, ValueError
+
+
+def _last_error(raw: str | bytes | None, kind: str) -> RemoteError | None:
+    """The error frame a server sent just before it closed, if that is what ``raw`` is. A server that refuses a
+    connection (an env it does not serve) sends its error and closes with 1008; a request sent meanwhile fails
+    on the closed connection, and the client reported the close and not the error, which names what is allowed
+    (34th session's red team, about one run in three)."""
+    if raw is None:
+        return None
+    try:
+        _ws_reply(raw, kind)
+    except RemoteError as err:
+        return err if err.code != "bad_reply" else None
+    return None
+
+
+def _interrupted(what: str) -> str:
+    return (f"the previous call was interrupted ({what}) before its reply came, and the connection was closed so that "
+            "the late reply cannot be read as another call's; the session is gone: reset to start a new one")
+
+
 class AsyncWSClient:
     """Asynchronous WebSocket client (OpenEnv's protocol); one connection is one session. ``base_url``: the server's
     (``http://host:7860``), or ``ws://host:PORT`` for the port of ``serve --ws-port PORT`` (cheaper per step).
     ``timeout``: seconds to wait for each reply from the server, not between the agent's steps (None: forever; a
-    silent server hung a receive forever)."""
+    silent server hung a receive forever).
+
+    A call that ends without its reply (its timeout, the server closing, or the caller's own: ``asyncio.wait_for``
+    or a cancelled task) closes the connection: the reply may still come, and was read as the next call's answer
+    (34th session's red team). The session is gone then; a later ``step`` or ``state`` says so until a reset opens a
+    new connection."""
 
     def __init__(self, base_url: str = "http://127.0.0.1:7860", env: str | None = None, max_size: int = 2**22,
                  timeout: float | None = WS_TIMEOUT) -> None:
         self.url, self.max_size, self.timeout = _ws_url(base_url, env), max_size, _ws_timeout(timeout)
         self._ws: Any = None
+        #: why the last connection ended without the session being closed by us (None: no session was lost)
+        self._lost: str | None = None
+        #: close handshakes of connections dropped by an interrupted call, run in the background (a cancelled call
+        #: must not wait up to 2 s for one: the caller's own timeout would run late by that much)
+        self._closing: set[asyncio.Task[Any]] = set()
 
     async def connect(self) -> AsyncWSClient:
         from websockets.asyncio.client import connect
 
         if self._ws is None:
-            # a short close handshake: after a timeout a hung server held the client 10 s more (review)
-            self._ws = await connect(self.url, max_size=self.max_size, close_timeout=2)
+            try:
+                # a short close handshake: after a timeout a hung server held the client 10 s more (review)
+                self._ws = await connect(self.url, max_size=self.max_size, close_timeout=2)
+            except _connect_errors() as err:
+                raise _unconnected(err, self.url) from None
         return self
+
+    def _abandon(self, why: str) -> None:
+        """Forget the connection now and close it in the background (the call was interrupted)."""
+        ws, self._ws = self._ws, None
+        self._lost = _interrupted(why)
+        if ws is not None:
+            task = asyncio.get_running_loop().create_task(ws.close())
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
 
     async def _call(self, kind: str, data: dict[str, Any] | None = None, again: bool = True) -> dict[str, Any]:
         from websockets.exceptions import ConnectionClosed
 
+        if self._lost is not None and kind != "reset":
+            raise RemoteError(0, "connection_closed", self._lost)
+        message = json.dumps({"type": kind, "data": data or {}})  # a bad action fails here, the connection intact
         await self.connect()
+        ws = self._ws
         try:
-            await self._ws.send(json.dumps({"type": kind, "data": data or {}}))
-            raw = await asyncio.wait_for(self._ws.recv(), self.timeout)
+            await ws.send(message)
+            raw = await asyncio.wait_for(ws.recv(), self.timeout)
         except asyncio.TimeoutError:
-            ws, self._ws = self._ws, None
+            self._ws, self._lost = None, _interrupted(f"no reply within {self.timeout} s")
             await ws.close()
             raise _timed_out(self.timeout) from None
         except ConnectionClosed as err:
-            ws, self._ws = self._ws, None
+            self._ws, self._lost = None, _closed(err).message
             await ws.close()
+            last = _last_error(await _pending(ws), kind)
             if kind == "reset" and again:  # a reset starts a new session anyway: on a new connection
                 return await self._call(kind, data, again=False)
-            raise _closed(err) from None
+            raise (last or _closed(err)) from None
+        except BaseException as exc:  # cancelled (the caller's own timeout), or anything else mid-exchange
+            self._abandon(type(exc).__name__)
+            raise
+        if kind == "reset":
+            self._lost = None
         return _ws_reply(raw, kind)
 
     async def reset(self, seed: int | None = None, task: str | None = None, split: str | None = None,
@@ -376,6 +460,8 @@ class AsyncWSClient:
             finally:
                 await self._ws.close()
                 self._ws = None
+        if self._closing:
+            await asyncio.gather(*self._closing, return_exceptions=True)
 
     async def __aenter__(self) -> AsyncWSClient:
         return await self.connect()
@@ -384,40 +470,73 @@ class AsyncWSClient:
         await self.close()
 
 
+async def _pending(ws: Any) -> str | bytes | None:
+    """A message the server sent before closing, still unread (``ws`` is closed: nothing more can arrive)."""
+    from websockets.exceptions import ConnectionClosed
+
+    try:
+        return await asyncio.wait_for(ws.recv(), 1)
+    except (ConnectionClosed, asyncio.TimeoutError):
+        return None
+
+
 class WSClient:
-    """Synchronous WebSocket client (websockets' threaded client); ``timeout`` as in :class:`AsyncWSClient`."""
+    """Synchronous WebSocket client (websockets' threaded client); ``timeout`` as in :class:`AsyncWSClient`. A call
+    interrupted before its reply (Ctrl-C) closes the connection, as the asynchronous client's does."""
 
     def __init__(self, base_url: str = "http://127.0.0.1:7860", env: str | None = None, max_size: int = 2**22,
                  timeout: float | None = WS_TIMEOUT) -> None:
         self.url, self.max_size, self.timeout = _ws_url(base_url, env), max_size, _ws_timeout(timeout)
         self._ws: Any = None
+        self._lost: str | None = None
 
     def connect(self) -> WSClient:
         from websockets.sync.client import connect
 
         if self._ws is None:
-            # websockets 17 wants its sync connect() used as a context manager; we hold it open
-            self._cm = connect(self.url, max_size=self.max_size, close_timeout=2)
-            self._ws = self._cm.__enter__()
+            try:
+                # websockets 17 wants its sync connect() used as a context manager; we hold it open
+                self._cm = connect(self.url, max_size=self.max_size, close_timeout=2)
+                self._ws = self._cm.__enter__()
+            except _connect_errors() as err:
+                raise _unconnected(err, self.url) from None
         return self
+
+    def _drop(self) -> None:
+        self._ws = None
+        self._cm.__exit__(None, None, None)
 
     def _call(self, kind: str, data: dict[str, Any] | None = None, again: bool = True) -> dict[str, Any]:
         from websockets.exceptions import ConnectionClosed
 
+        if self._lost is not None and kind != "reset":
+            raise RemoteError(0, "connection_closed", self._lost)
+        message = json.dumps({"type": kind, "data": data or {}})  # a bad action fails here, the connection intact
         self.connect()
+        ws = self._ws
         try:
-            self._ws.send(json.dumps({"type": kind, "data": data or {}}))
-            raw = self._ws.recv(timeout=self.timeout)
+            ws.send(message)
+            raw = ws.recv(timeout=self.timeout)
         except TimeoutError:
-            self._ws = None
-            self._cm.__exit__(None, None, None)
+            self._lost = _interrupted(f"no reply within {self.timeout} s")
+            self._drop()
             raise _timed_out(self.timeout) from None
         except ConnectionClosed as err:
-            self._ws = None
-            self._cm.__exit__(None, None, None)
+            self._lost = _closed(err).message
+            self._drop()
+            try:
+                last = _last_error(ws.recv(timeout=0), kind)  # closed: only what the server sent before closing
+            except (ConnectionClosed, TimeoutError):
+                last = None
             if kind == "reset" and again:  # a reset starts a new session anyway: on a new connection
                 return self._call(kind, data, again=False)
-            raise _closed(err) from None
+            raise (last or _closed(err)) from None
+        except BaseException as exc:  # KeyboardInterrupt, or anything else mid-exchange: the reply may still come
+            self._lost = _interrupted(type(exc).__name__)
+            self._drop()
+            raise
+        if kind == "reset":
+            self._lost = None
         return _ws_reply(raw, kind)
 
     def reset(self, seed: int | None = None, task: str | None = None, split: str | None = None,

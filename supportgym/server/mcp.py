@@ -19,6 +19,8 @@ from .service import Service
 from .wire import Deadlines, read_json
 
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND = -32700, -32600, -32601
+#: what an id that is not allowed was, in JSON's words
+_JSON_KINDS = {bool: "true or false", dict: "an object", list: "an array"}
 
 
 def _reply(id_: Any, result: Any = None, error: tuple[int, str] | None = None) -> Response:
@@ -52,10 +54,15 @@ def install(app: FastAPI, svc: Service) -> None:
             return _reply(None, error=(INVALID_REQUEST, "invalid request: expected a JSON-RPC object (batches are "
                                                         "not supported)"))
         raw_id = msg.get("id")
-        id_ = raw_id if isinstance(raw_id, (str, int)) and not isinstance(raw_id, bool) else None
-        if msg.get("jsonrpc") != "2.0" or (raw_id is not None and id_ is None):
-            return _reply(id_, error=(INVALID_REQUEST, 'invalid request: "jsonrpc" must be "2.0" and "id" a string, '
-                                                       "a number or null"))
+        # any JSON number, as JSON-RPC 2.0 allows (fractions only SHOULD NOT be used): 1.5 and integers past 64 bits
+        # (which orjson reads as the nearest double, as JavaScript does) were refused with a message saying numbers
+        # were allowed (34th session's red team)
+        id_ = raw_id if isinstance(raw_id, (str, int, float)) and not isinstance(raw_id, bool) else None
+        if raw_id is not None and id_ is None:
+            return _reply(None, error=(INVALID_REQUEST, 'invalid request: "id" must be a string, a number or null; got '
+                                                        f"{_JSON_KINDS.get(type(raw_id), 'another value')}"))
+        if msg.get("jsonrpc") != "2.0":
+            return _reply(id_, error=(INVALID_REQUEST, 'invalid request: "jsonrpc" must be "2.0"'))
         if "id" not in msg:  # a notification: JSON-RPC sends no reply, HTTP an empty 202
             return Response(status_code=202)
         if msg.get("method") == "tools/list":

@@ -8,7 +8,8 @@ episode ends with reward -1. Running out of steps abandons the ticket (-0.5).
 
 Adversarial mode (``reset(adversarial=True)``): the environment remembers each
 customer's frustration at the end of an episode; the same customer's next ticket
-starts from it (plus 15), with an angrier email.
+starts from it (plus 15), with an angrier email. Over the server a session keeps that
+memory across its resets (:meth:`TicketEnv.carry_over`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.env import Environment, describe_errors
+from ...core.env import Environment, clip, describe_errors
 from ...core.errors import ConfigError, expected
 from ...core.ids import opaque_id
 from .grading import checks
@@ -85,6 +86,14 @@ class TicketEnv(Environment[TicketAction, TicketObservation, TicketState]):
         #: adversarial mode: customer id -> (visits, frustration at the end of the last episode)
         self.customer_memory: dict[str, tuple[int, float]] = {}
 
+    def carry_over(self, previous: Environment[Any, Any, Any]) -> None:
+        """Take over what outlives an episode from the instance this one replaces: adversarial mode's customer memory.
+        The server resets a fresh instance for each reset of a session (a refused reset must leave the running
+        episode as it was) and calls this first, so ``adversarial=True`` works over the wire as in process (it did
+        nothing there: 34th session's red team). A copy: the previous instance stays as it was until replaced."""
+        if isinstance(previous, TicketEnv):
+            self.customer_memory = dict(previous.customer_memory)
+
     # ---- reset ---------------------------------------------------------------------
     def _reset(self, *, seed: int, task: str, **options: Any) -> TicketObservation:
         unknown = set(options) - OPTIONS
@@ -94,13 +103,23 @@ class TicketEnv(Environment[TicketAction, TicketObservation, TicketState]):
         self._max_steps = options.get("max_steps", MAX_STEPS)
         if isinstance(self._max_steps, bool) or not isinstance(self._max_steps, int) or self._max_steps < 2:
             raise ConfigError(expected("max_steps", self._max_steps, "an int >= 2"))
+        customer_id = options.get("customer_id")
         if task.startswith("split:"):
             sc = generate(task[6:], seed, self.policy)
-            if options.get("customer_id"):
-                sc = self._with_customer(sc, str(options["customer_id"]))
+            if customer_id is not None:
+                sc = self._with_customer(sc, customer_id)
         else:
             sc = seed_scenarios()[task]
-        self._adversarial = bool(options.get("adversarial", False))
+            if customer_id is not None and customer_id != sc.customer.customer_id:
+                # it was ignored, even an unknown id, while a split refused one (34th session's red team)
+                raise ConfigError(f"customer_id: got {clip(repr(customer_id))}; task {task!r} is a fixed ticket "
+                                  f"from its own customer ({sc.customer.customer_id!r}): customer_id= pins a customer "
+                                  "on the train/validation/test splits only")
+        adversarial = options.get("adversarial", False)
+        if adversarial is not None and not isinstance(adversarial, bool):
+            # bool("false") is True: the text turned adversarial mode on (34th session's red team)
+            raise ConfigError(expected("adversarial", adversarial, "true or false"))
+        self._adversarial = bool(adversarial)
         visits, carried = self.customer_memory.get(sc.customer.customer_id, (0, 0.0))
         if self._adversarial and visits:
             sc = angrier(sc, visits)
@@ -125,10 +144,10 @@ class TicketEnv(Environment[TicketAction, TicketObservation, TicketState]):
         self._done_flag = False
         return self._obs(None, f"New ticket from {sc.email.sender}. Start with RESEARCH.")
 
-    def _with_customer(self, sc: Scenario, customer_id: str) -> Scenario:
+    def _with_customer(self, sc: Scenario, customer_id: Any) -> Scenario:
         by_id = {c.customer_id: c for c in order_db().customers}
         by_id.update({s.customer.customer_id: s.customer for s in seed_scenarios().values()})
-        if customer_id not in by_id:
+        if not isinstance(customer_id, str) or customer_id not in by_id:  # 2001 was read as "2001"; "" as no option
             raise ConfigError(expected("customer_id", customer_id, sorted(by_id)))
         old, new = sc.customer, by_id[customer_id]
         first_old, first_new = old.name.split()[0], new.name.split()[0]

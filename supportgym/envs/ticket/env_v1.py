@@ -74,7 +74,7 @@ class TicketEnvV1(TicketEnv):
         if unknown:
             raise ConfigError(expected("ticket reset option", sorted(unknown), sorted(OPTIONS)))
         hard = task.startswith("split:hard:")
-        if hard and options.get("customer_id"):
+        if hard and options.get("customer_id") is not None:  # "" passed through to v0's reset of easy_refund
             raise ConfigError("customer_id= pins a customer on the train/validation/test splits only, not on hard:*")
         # ticket-v0's reset builds the v0 scenario, frustration and workflow state; v1 converts it
         self.__dict__.pop("sc_v1", None)

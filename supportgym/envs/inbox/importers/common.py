@@ -63,8 +63,8 @@ def decode_bytes(data: bytes, declared: str | None = None) -> tuple[str, str]:
     for name in dict.fromkeys(candidates):
         try:
             return data.decode(name), name
-        except (UnicodeDecodeError, LookupError):
-            continue
+        except (UnicodeError, LookupError):  # UnicodeError: the codec "undefined" refuses every byte string with one
+            continue  # (not a UnicodeDecodeError): a whole folder was refused for one such email (34th red team)
     raise AssertionError("unreachable: latin-1 decodes every byte")  # pragma: no cover
 
 
