@@ -148,6 +148,10 @@ class Environment(ABC, Generic[ActT, ObsT, StateT]):
     def close(self) -> None:
         """Release resources; environments here hold none by default."""
 
+    def carry_over(self, previous: Environment[Any, Any, Any]) -> None:
+        """Take over from ``previous``, the instance of the same env this one replaces, what outlives an episode (the
+        server resets a fresh instance for each reset of a session). Nothing by default; ticket's adversarial memory."""
+
     # ---- helpers shared by subclasses -------------------------------------------
     @classmethod
     def missing_data(cls, split: str) -> str | None:

@@ -175,9 +175,8 @@ class Service:
             session.drawn_seed = req.seed is None
             return session, obs
         async with session.lock:
-            carry = getattr(env, "carry_over", None)
-            if callable(carry) and served is session.served:
-                carry(session.env)  # what outlives an episode (ticket's adversarial memory) outlives the instance too
+            if served is session.served:
+                env.carry_over(session.env)  # what outlives an episode (ticket's adversarial memory) outlives the instance
             obs = await self._run_reset(served, req, env, kwargs, extra)
             session.drawn_seed = req.seed is None
             return session, self._swap(session, served, env, obs)
