@@ -139,3 +139,25 @@ def test_mcp_says_exactly_what_an_id_may_be(client, bad, said):
     assert r["error"]["message"] == f'invalid request: "id" must be a string, a number or null; got {said}'
     r = client.post("/mcp", json={"jsonrpc": "1.0", "id": 3, "method": "tools/list"}).json()
     assert (r["id"], r["error"]["message"]) == (3, 'invalid request: "jsonrpc" must be "2.0"')
+
+
+# ---- a repeated query parameter and a bad "action" value were read loosely -------------------------------------
+def test_a_query_parameter_given_twice_is_refused(client):
+    for url in ("/schema?env=ticket-v0&env=ticket-v1", "/metadata?env=ticket-v0&env=ticket-v1"):
+        r = client.get(url)
+        assert r.status_code == 422 and "env given 2 times" in r.json()["error"]["message"], (url, r.text)
+    assert client.get("/schema?env=ticket-v1").status_code == 200
+    sid = client.post("/reset", json={"env": "ticket-v0"}).json()["session_id"]
+    r = client.get(f"/state?session_id={sid}&session_id=other")
+    assert r.status_code == 422 and "session_id given 2 times" in r.json()["error"]["message"]
+    assert client.get(f"/state?session_id={sid}").status_code == 200
+
+
+@pytest.mark.parametrize("value,kind", [([1, 2], "an array"), ("RESEARCH", "a string"), (None, "null"), (3, "a number")])
+def test_an_action_that_is_not_an_object_is_named(client, value, kind):
+    sid = client.post("/reset", json={"env": "ticket-v0"}).json()["session_id"]
+    r = client.post("/step", json={"action": value, "session_id": sid})
+    assert r.status_code == 422
+    assert r.json()["error"]["message"] == f"action: expected a JSON object of the action's fields, got {kind}"
+    # the session is untouched: the OpenEnv form and the flat form still step
+    assert client.post("/step", json={"action": {"type": "RESEARCH"}, "session_id": sid}).status_code == 200

@@ -25,6 +25,7 @@ from .wire import (
     parse_reset,
     peer,
     read_json,
+    query_param,
     require_sid,
     session_id_of,
     split_step,
@@ -158,12 +159,12 @@ def install(app: FastAPI, svc: Service) -> dict[str, Any]:
         return await h["close"](request, None)
 
     @root.get("/schema", summary="JSON schemas of action, observation and state")
-    async def schema(env: str | None = QueryEnv) -> Response:
-        return h["schema"](None, env)
+    async def schema(request: Request, env: str | None = QueryEnv) -> Response:
+        return h["schema"](None, query_param(request.scope, "env"))
 
     @root.get("/metadata", summary="Environment metadata (OpenEnv EnvironmentMetadata fields)")
-    async def metadata(env: str | None = QueryEnv) -> Response:
-        return h["metadata"](None, env)
+    async def metadata(request: Request, env: str | None = QueryEnv) -> Response:
+        return h["metadata"](None, query_param(request.scope, "env"))
 
     @root.get("/health", tags=["Health"])
     async def health() -> dict[str, Any]:

@@ -244,7 +244,18 @@ def split_step(body: Any) -> tuple[dict[str, Any], str | None]:
     action = body.get("action")
     if isinstance(action, Mapping):
         return dict(action), sid
+    if "action" in body:  # no env's action has a field "action": this is the OpenEnv form with a bad value
+        raise ApiError(422, "invalid_request", f"action: expected a JSON object of the action's fields, got "
+                                               f"{_json_kind(action)}")
     return {k: v for k, v in body.items() if k != "session_id"}, sid
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    return {str: "a string", list: "an array", int: "a number", float: "a number"}.get(type(value), type(value).__name__)
 
 
 def parse_action(served: Served, raw: Mapping[str, Any]) -> Any:
@@ -261,11 +272,19 @@ def peer(scope: Mapping[str, Any]) -> str | None:
     return str(client[0]) if client else None
 
 
+def query_param(scope: Mapping[str, Any], name: str) -> str | None:
+    """A query parameter given at most once: "?env=inbox&env=ticket" was read as ticket, silently."""
+    values = QueryParams(scope.get("query_string", b"")).getlist(name)
+    if len(values) > 1:
+        raise ApiError(422, "invalid_request", f"query parameter {name} given {len(values)} times; give it once")
+    return values[0] if values else None
+
+
 def session_id_of(scope: Mapping[str, Any], body_sid: str | None = None) -> str | None:
     sent = header(scope, SESSION_HEADER)
     if sent is not None and body_sid is not None and sent != body_sid:
         raise ApiError(422, "session_id_conflict", "the X-Session-Id header and the body's session_id differ")
-    return sent or body_sid or QueryParams(scope.get("query_string", b"")).get("session_id")
+    return sent or body_sid or query_param(scope, "session_id")
 
 
 def require_sid(sid: str | None) -> str:
