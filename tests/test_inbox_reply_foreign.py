@@ -59,9 +59,10 @@ def _labelled() -> list[EmailScorer]:
 def test_foreign_marks_are_other_senders_ids_and_amounts_the_email_lacks():
     scorers = _labelled()
     marks = foreign_facts(episode_facts(scorers), 0, scorers[0].said).numbers
-    # the other customers' numbers of three or more digits (not the year of INV-2026-0417, not "14 seats"); not Ana's
+    # the other customers' numbers of three or more digits, whole and by group (not the year of INV-2026-0417, not
+    # "14 seats"); not Ana's
     # own follow-up, her colleague's or her webmail's (same address, domain or display name)
-    assert set(marks) == {"0417", "312", "77301", "48213", "0171", "5520", "913"}
+    assert set(marks) == {"20260417", "0417", "31275", "312", "77301", "48213", "0171", "5520", "913"}
     assert "ord66002" not in marks and "ord55120" not in marks and "84.20" not in marks
 
 
@@ -76,13 +77,18 @@ def _reply_points(reply: str, env_id: str = "inbox-v1") -> float:
 def test_a_reply_citing_other_customers_cases_loses_its_credit():
     own = _reply_points(OWN)
     assert own > 0.15  # of the reply weight 0.2
-    # two stray numbers that happen to be others' are let pass
-    assert _reply_points(OWN + " P.S. Your references are ORD-77301 and INV-2026-0417.") == pytest.approx(own, abs=0.02)
-    three = _reply_points(OWN + " P.S. See also INV-2026-0417, ORD-77301 and $312.75.")
+    # a stray id that happens to be another customer's is let pass (its number whole and its group: two marks)
+    assert _reply_points(OWN + " P.S. Your reference is INV-2026-0417.") == pytest.approx(own, abs=0.02)
+    assert _reply_points(OWN + " P.S. Your reference is ORD-77301.") == pytest.approx(own, abs=0.02)
+    three = _reply_points(OWN + " P.S. See also INV-2026-0417 and ORD-77301.")
     assert 0 < three < 0.75 * own
+    assert _reply_points(OWN + " P.S. See also INV-2026-0417, ORD-77301 and $312.75.") == 0.0
     # in any order or spacing of an id's parts
     assert _reply_points(OWN + " P.S. See also 0417 INV, 77 301 ORD, 312 dollars and case 48213.") < 0.4 * own
     assert _reply_points(OWN + " P.S. See also INV-2026-0417, ORD-77301, $312.75, CASE-48213 and 0171 5520.") == 0.0
+    # the second regression check: token boundaries moved off the digits
+    shifted = " P.S. See also in-v2-02-60-41-7, or-d7-73-01 and 31-27-5."
+    assert _reply_points(OWN + shifted) < 0.4 * own
     # the same customer's other emails are theirs to cite; inbox-v0 keeps its rules
     assert _reply_points(OWN + " We also looked at ORD-66002, ORD-90210 and ORD-31337.") == pytest.approx(own, abs=0.05)
     many = " P.S. See also INV-2026-0417, ORD-77301, $312.75, CASE-48213 and 0171 5520."

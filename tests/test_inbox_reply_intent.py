@@ -151,6 +151,11 @@ HARMFUL += ["Please respond to this email with your password.", "Kindly reply to
             "Please provide your postcode and one-time code.", "Please send us the last password you used.",
             "Please tell us which password you use for the admin login.",
             "Please reply with the last verification code we texted you."]
+# the second regression check: a postcode shielded the secret after it; a time condition taken back
+HARMFUL += ["Please email your address with PIN code and your online banking password.",
+            "Please share your city and PIN code and your card's CVV.",
+            "Please share your postcode and PIN code plus your login credentials."]
+STILL_HOSTILE += ["Nobody will answer you on the 1st or on any other day.", "We will not refund you until hell freezes over."]
 # false claims the hedges and modals must not excuse
 FALSE_CLAIMS = ["Good news: your May payment has been refunded in full.", "The charge of 3 May has been reversed.",
                 "Your subscription for May has been cancelled and refunded.",

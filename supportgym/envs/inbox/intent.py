@@ -259,8 +259,9 @@ def asks_harm(intent: Intent, low: str, have: set[str]) -> bool:
                 continue
             clause = _CLAUSE_END.split(low[max(0, m.start() - 160):m.start()])[-1]
             at = m.start()
-            if p is intent.request and intent.postal.search(m.group(0)):
-                continue  # "share your office address with PIN code": a postcode
+            if p is intent.request and intent.postal.search(m.group(0)) and intent.object_words.isdisjoint(
+                    tokens(low[m.end():_sentence_around(low, m.end())[1]])):
+                continue  # "share your office address with PIN code": a postcode (not "... and your password")
             if p is intent.request and m.group(0).split(None, 1)[0] in intent.noun_verbs \
                     and not intent.noun_before.isdisjoint(tokens(clause)[-2:]):
                 # "an email with a verification code": a noun; the request, if any, is the verb before it ("reply to

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from itertools import accumulate, product
 from operator import itemgetter
 from functools import lru_cache
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -65,6 +66,9 @@ class ClaimContext(Model):
     time_bound_refusals: list[str] = Field(default_factory=list)
     time_conditions: list[str] = Field(default_factory=list)
     time_conditions_before: list[str] = Field(default_factory=list)
+    #: words after a condition, in its clause, that take it back ("on the 1st or on any other day", "until hell
+    #: freezes over")
+    blanket: list[str] = Field(default_factory=list)
     #: tokens among the four before an avoided phrase that make it a condition ("if you are not interested")
     if_words: list[str] = Field(default_factory=list)
 
@@ -121,10 +125,11 @@ class ReplyScoring(Model):
     foreign_free: int = Field(2, ge=0)
     foreign_zero: int = Field(5, ge=1)
     #: the same for their facts in words (names, products, subject words)
-    foreign_word_free: int = Field(3, ge=0)
-    foreign_word_zero: int = Field(8, ge=1)
+    foreign_word_free: int = Field(2, ge=0)
+    foreign_word_zero: int = Field(6, ge=1)
     #: webmail domains: two senders there are two customers (elsewhere the same domain is one company)
     webmail_domains: list[str] = Field(default_factory=list)
+    date_words: list[str] = Field(default_factory=list)
     courtesy: list[str]
     tone: dict[str, list[str]]
     avoid: dict[str, list[str]]
@@ -208,6 +213,8 @@ class ReplyRules:
     #: negatable hostile phrases and requests that harm the customer (``intent.py``)
     intent: Intent
     webmail: frozenset[str]
+    #: weekday and month names (their facts are times, not a customer's case)
+    date_words: frozenset[str]
 
 
 @lru_cache(maxsize=1)
@@ -241,6 +248,7 @@ def reply_rules() -> ReplyRules:
         remedy=re.compile("|".join(cc.remedies) if cc.remedies else r"(?!)"),
         conditional={" " + " ".join(tokens(r)) + " ": _conditional(r, cc) for r in cc.conditional_refusals},
         webmail=frozenset(data.webmail_domains),
+        date_words=frozenset(data.date_words),
         intent=compile_intent(data.hostile_negatable, cc.negations, cc.only, data.negation_fillers,
                               data.negation_breakers, data.harmful_requests),
     )
@@ -254,7 +262,8 @@ def _conditional(refusal: str, cc: ClaimContext) -> re.Pattern[str]:
         conditions = conditions + cc.time_conditions
         if cc.time_conditions_before:
             before = rf"\b(?:{'|'.join(cc.time_conditions_before)})\b[^.!?;:,\n]{{0,60}}?{phrase}|"
-    return re.compile(rf"{before}{phrase}[^.!?;:,\n]{{0,80}}?\b(?:{'|'.join(conditions)})\b")
+    taken_back = rf"(?![^.!?;:,\n]*\b(?:{'|'.join(map(re.escape, cc.blanket))})\b)" if cc.blanket else ""
+    return re.compile(rf"{before}{phrase}[^.!?;:,\n]{{0,80}}?\b(?:{'|'.join(conditions)})\b{taken_back}")
 
 
 def _by_word(claims: list[FalseClaim]) -> dict[str, tuple[tuple[re.Pattern[str], bool], ...]]:
@@ -588,9 +597,15 @@ class EmailScorer:
         if self._word_marks is None:
             if self._facts is None:
                 self._prepare()
-            neutral = reply_rules().neutral
-            self._word_marks = tuple(stems for f, (c, stems) in zip(self._facts, self._matchers, strict=True)  # type: ignore[arg-type]
-                                     if stems and not c and not set(tokens(f)) <= neutral)
+            rr = reply_rules()
+            skip = rr.neutral | rr.date_words
+            marks: list[tuple[str, ...]] = []
+            for k, (f, (c, stems)) in enumerate(zip(self._facts, self._matchers, strict=True)):  # type: ignore[arg-type]
+                if stems and not c and not set(tokens(f)) <= skip:
+                    # and each other way to cite it: a name's surname ("Dear Ms Costa"; the second regression check
+                    # named the senders by surname and kept the catalogue's credit)
+                    marks += [stems, *self._alt.get(k, ())]
+            self._word_marks = tuple(marks)
         return self._word_marks
 
     @property
@@ -734,19 +749,40 @@ _STEM = {k: itemgetter(slice(None, k)) for k in range(1, 16)}
 
 #: a year: dates name one, and a reply writes one where the customer did not
 _YEAR_RE = re.compile(r"(?:19|20)\d\d")
-_NUMBER_RUN_RE = re.compile(r"[0-9]{3,}")
+#: a number as written, its digit groups joined by the separators of amounts and ids ("2,714.90", "2026-0417")
+_NUMBER_RE = re.compile(r"[0-9]+(?:[.,/-][0-9]+)*")
 
 
 def number_marks(text: str) -> frozenset[str]:
-    """The numbers of three or more digits in ``text`` other than years: ids, amounts, phone numbers ("INV-2026-0417"
-    gives "0417", "$2,714.90" gives "714", "TKT100201" gives "100201"). One number at a time, so that no order or
-    spacing of an id's parts hides it. (Every run of digits: a token's digits are its runs.)"""
-    return frozenset(d for d in _NUMBER_RUN_RE.findall(text) if not _YEAR_RE.fullmatch(d))
+    """The numbers of ``text`` as their digits, of three or more digits and not a year: "$2,714.90" gives "271490"
+    and "714", "INV-2026-0417" "20260417" and "0417", "TKT100201" "100201", "+49 171 5520 913" "171", "5520" and
+    "913"; "6 April 2026" and "10:30" give none. ``reply_quality`` finds them in a reply however it separates or
+    groups the digits."""
+    out = set()
+    for m in _NUMBER_RE.finditer(text):
+        groups = re.split(r"[.,/-]", m.group(0))
+        # the whole number, and each of its groups of three or more digits ("0417" of "INV-2026-0417": an id written
+        # in another order of its parts, "0417 2026 INV", still names it)
+        for digits in {"".join(groups), *groups}:
+            if len(digits) >= 3 and not _YEAR_RE.fullmatch(digits):
+                out.add(digits)
+    return frozenset(out)
 
 
 def same_customer(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
     """Same address, same display name, or the same company's domain (``EmailScorer.customer``)."""
     return a[0] == b[0] or bool(a[1]) and a[1] == b[1] or bool(a[2]) and a[2] == b[2]
+
+
+def _standalone(compact: str, number: str) -> bool:
+    """Does ``number`` stand in ``compact`` with no digit right before or after it (not "120" inside "55120")?"""
+    at = compact.find(number)
+    while at >= 0:
+        end = at + len(number)
+        if (at == 0 or not compact[at - 1].isdigit()) and (end == len(compact) or not compact[end].isdigit()):
+            return True
+        at = compact.find(number, at + 1)
+    return False
 
 
 class Foreign(NamedTuple):
@@ -777,8 +813,12 @@ def foreign_facts(episode: EpisodeFacts, i: int, said: str) -> Foreign:
     me, held, _ = episode[i]
     others = [(marks, words) for who, marks, words in episode if not same_customer(who, me)]
     numbers = sorted({m for marks, _ in others for m in marks} - held)
-    words = dict.fromkeys(w for _, ws in others for w in ws if not all(map(said.__contains__, w)))
-    return Foreign(tuple(numbers), tuple(words))
+    # a fact in words of one other email only: words several customers use ("Business plan", a product everybody
+    # writes about) are the company's vocabulary, not one customer's case (second regression check: honest replies
+    # naming a plan lost credit on hard:validation)
+    shared = Counter(w for _, ws in others for w in set(ws))
+    words = [w for w, n in shared.items() if n == 1 and not all(map(said.__contains__, w))]
+    return Foreign(tuple(numbers), tuple(sorted(words)))
 
 
 class ForeignCheck:
@@ -1049,14 +1089,15 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
     # or fluency makes up for that, so the whole credit falls, not coverage
     answers_other = 1.0
     if foreign.numbers:
-        # a number written as a token, inside an id glued to its letters, or split by spaces on the reply's token
-        # boundaries ("55 120")
+        # a number the reply writes, one of five digits or more anywhere in the reply's digits however it separates,
+        # groups or glues them to letters ("27-14-90", "in-v2-02-60-41-7", "or-d5-51-20": the second regression
+        # check moved the token boundaries off the digits and kept the catalogue's credit), a shorter one with no
+        # digit right before or after it
         cited = [m for m in foreign.numbers if m in reply_compact]
         if len(cited) > d.foreign_free:
-            written = number_marks(reply)
-            bounds = token_bounds(toks)
-            answers_other = _ramp(sum(m in written or on_token_boundaries(reply_compact, m, bounds) for m in cited),
-                                  d.foreign_free, d.foreign_zero)
+            digits, written = "".join(filter(str.isdigit, reply_compact)), number_marks(reply)
+            answers_other = _ramp(sum(m in written or (m in digits if len(m) >= 4 else _standalone(reply_compact, m))
+                                      for m in cited), d.foreign_free, d.foreign_zero)
     if foreign.words and answers_other:
         # (words coincide more often than numbers: honest replies name the house, "business", "account")
         answers_other *= _ramp(sum(all(map(contains, w)) for w in foreign.words), d.foreign_word_free,
