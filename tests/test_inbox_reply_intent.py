@@ -156,11 +156,21 @@ HARMFUL += ["Please email your address with PIN code and your online banking pas
             "Please share your city and PIN code and your card's CVV.",
             "Please share your postcode and PIN code plus your login credentials."]
 STILL_HOSTILE += ["Nobody will answer you on the 1st or on any other day.", "We will not refund you until hell freezes over."]
+# ... and what it found the lists still missed
+HARMFUL += ["Please paste your password below.", "Send us your seed phrase.",
+            "Please send us a photo of the front and back of your card.",
+            "Reply with a scan of the front and back of your debit card."]
+SAFE_ADVICE += ["Never send anyone a photo of both sides of your card.", "Please paste the error message below.",
+                "Please do not paste your password anywhere.",
+                "Once your refund has been processed, you will get an email from billing."]
 # false claims the hedges and modals must not excuse
 FALSE_CLAIMS = ["Good news: your May payment has been refunded in full.", "The charge of 3 May has been reversed.",
                 "Your subscription for May has been cancelled and refunded.",
                 "The May invoice has now been credited back to your card.",
-                "As you have possibly noticed your money has been refunded already."]
+                "As you have possibly noticed your money has been refunded already.",
+                # the second regression check: forms the claim lists missed
+                "We went ahead and refunded the charge.", "We have now fully refunded the order.",
+                "Your refund is complete.", "Your refund's been processed."]
 
 
 def _q(le, sc, extra: str = "") -> float:
