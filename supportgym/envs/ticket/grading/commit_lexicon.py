@@ -63,9 +63,13 @@ class CommitLexicon(Model):
     hedge: RxAny = Field(alias="hedges")
     #: the conditional mood of es/pt/fr ("reembolsariamos", "rembourserions"): a hedge of a promise only (_classify)
     mood_hedge: RxAny = Field([], alias="mood_hedges")
+    #: "your bank may take a few days to show it": the time the remedy takes hedged, not the remedy (_classify)
+    timing_hedge: Rx = Field(NEVER, alias="timing_hedges")
     soft: RxAny = Field(alias="soft_conditions")
     asks: Rx = Field(alias="question_openers")
     anaphora: RxAny = Field(alias="anaphoric_promises")
+    #: "It has been approved.", "one is on its way": the remedy named before, stated done by a pronoun (extract)
+    anaphoric_state: Rx = Field(NEVER, alias="anaphoric_states")
     remedy_noun: Rx = Field(alias="remedy_nouns")
     full: Rx = Field(alias="full_amount")
     fee: Rx = Field(NEVER, alias="fee_deducted")
@@ -73,6 +77,9 @@ class CommitLexicon(Model):
     kept_fees: Rx = NEVER
     kept_parts: Rx = NEVER
     kept_originals: Rx = NEVER
+    #: ... not where the refusal is of everything, or of the whole order (consistency.kept_part; regression red team, R6)
+    kept_totals: Rx = NEVER
+    kept_wholes: Rx = NEVER
     #: a restocking fee said refunded or removed (unless ``fee_kept_said`` denies it), or never charged (reward_v1)
     fee_returned: Rx = NEVER
     fee_uncharged: Rx = NEVER
@@ -101,6 +108,8 @@ class CommitLexicon(Model):
     reversal: Rx = Field(NEVER, alias="payment_reversals")
     #: "a credit of $64 to your original payment method": a credit noun whose money lands on the card is a refund
     card_credit: Rx = Field(NEVER, alias="card_credits")
+    #: "the full price has been credited to your account": money back, a refund claim (_remedy_kinds; regression red team)
+    price_credit: Rx = Field(NEVER, alias="price_credits")
     #: purpose, concession and "whether" adjuncts, masked when they hold no remedy (_mask_adjuncts)
     adjuncts: tuple[Rx, ...] = ()
     adjunct_frames: Rx = NEVER
@@ -129,6 +138,8 @@ class CommitLexicon(Model):
     deferred: Rx = Field(NEVER, alias="deferred_events")
     #: "die doppelte Abbuchung storniert": a charge reversed, not an order cancelled (_remedy_kinds)
     charge_cancel: Rx = Field(NEVER, alias="charge_cancellations")
+    #: "the pending charge has been removed from your card": beside a cancellation, its effect (_remedy_kinds)
+    removal: Rx = Field(NEVER, alias="charge_removals")
     #: "outside the 30-day window", "too late to": a denial that never turns a denial into a promise (_negation_count)
     window: RxAny = Field([], alias="denied_windows")
     #: "refund window", "refund policy": masked, but denied they deny the remedy (extract)

@@ -44,6 +44,26 @@ _NO_SUBJECT = re.compile(r"^\W*(?:and\s+|but\s+|so\s+)?(?:will|won't|would|has|h
                          r"|couldn't|can|must|shall|should|did|didn't|does|doesn't)\b")
 
 
+#: what parts a refusal from the kept phrase it names: another conjunct ("We have not refunded your order, and the fee still
+#: applies": the fee is not what was refused)
+_OTHER_CONJUNCT = re.compile(r",\s*(?:and|but|so|while|whereas|although|though)\b|;|\s-\s|\b(?:and|but)\s+(?:the|your|a|an|this"
+                             r"|that|it|we|i|you|they|there)\b")
+
+
+#: ... and what ends a conjunct for the words that widen a refusal ("We can't refund the restocking fee, and the rest of your
+#: money is on its way" widens nothing)
+_PUNCTUATED_CONJUNCT = re.compile(r",\s*(?:and|but|so|while|whereas|although|though)\b|;|\s-\s")
+
+
+def _own_conjunct(scope: str, at: re.Match[str] | None) -> str:
+    """The part of ``scope`` between the punctuated conjunctions around ``at`` (the refusal's trigger; all of it if none)."""
+    if at is None:
+        return scope
+    start = max((m.end() for m in _PUNCTUATED_CONJUNCT.finditer(scope, 0, at.start())), default=0)
+    stop = _PUNCTUATED_CONJUNCT.search(scope, at.end())
+    return scope[start: stop.start() if stop else len(scope)]
+
+
 def kept_part(c: Commit, done: list[Change], orders: list[OrderV1], fees: dict[str, set[float]]) -> bool:
     """A refund refused for the part that the refund made kept, which is true (34th session's red team, F3: "This is not a
     full refund, as a 15% restocking fee applies", "The restocking fee is non-refundable", "We have not refunded the units
@@ -55,6 +75,12 @@ def kept_part(c: Commit, done: list[Change], orders: list[OrderV1], fees: dict[s
       the fee of each order, as a reply may state it);
     * the original charge: a refund made was on an order charged twice (its duplicate refunded).
 
+    Only where the kept part is what the refusal is about (regression red team of the 34th session, R6): not a refusal of
+    everything that names the part too ("no refund at all, not even for the balance", "anything, including the units that
+    arrived", "neither the original charge nor the duplicate", "the rest of your order or the fee": ``kept_totals``), nor
+    one of the whole order ("We have not refunded your order": ``kept_wholes``), nor a part named in another conjunct
+    ("We have not refunded your order, and the fee still applies").
+
     Elsewhere such a denial is read as any other: "this is not a full refund" beside a refund of the whole price, or "the
     restocking fee is non-refundable" where no fee was kept, still denies the refund made."""
     lex = load_i18n()
@@ -62,15 +88,31 @@ def kept_part(c: Commit, done: list[Change], orders: list[OrderV1], fees: dict[s
     if _NO_SUBJECT.match(c.clause) and c.sentence:
         at = c.sentence.find(c.clause)
         scope = c.sentence[: at + len(c.clause)] if at >= 0 else c.sentence
+    refusal = lex.triggers["refund"].search(scope)
+    if lex.kept_totals.search(_own_conjunct(scope, refusal)):
+        return False
     price = {o.order_id: o for o in orders}
     made = [(ch, price[ch.order_id]) for ch in done if ch.amount is not None and ch.order_id in price]
     partial = [(ch, o) for ch, o in made if ch.amount < o.amount]
-    if (c.full or lex.kept_parts.search(scope)) and partial:
+    if c.full and partial:
         return True
-    if lex.kept_fees.search(scope) and any(round(o.amount - ch.amount, 2) in fees.get(o.order_id, set())
-                                           for ch, o in partial):
+    if lex.kept_wholes.search(scope):
+        return False
+
+    def named(pat: re.Pattern[str]) -> bool:  # the part named, in the refusal's own conjunct
+        for m in pat.finditer(scope):
+            if refusal is None:
+                return True
+            between = scope[m.end():refusal.start()] if m.start() < refusal.start() else scope[refusal.end():m.start()]
+            if not _OTHER_CONJUNCT.search(between):
+                return True
+        return False
+
+    if partial and named(lex.kept_parts):
         return True
-    return bool(lex.kept_originals.search(scope)) and any(o.disputed_amount for _, o in made)
+    if named(lex.kept_fees) and any(round(o.amount - ch.amount, 2) in fees.get(o.order_id, set()) for ch, o in partial):
+        return True
+    return any(o.disputed_amount for _, o in made) and named(lex.kept_originals)
 
 
 @dataclass

@@ -233,14 +233,15 @@ def _classify(c: CommitLexicon, body: str, question: bool) -> tuple[Literal["pro
         return polarity, "firm", GENERIC
     if negs > MAX_NEGATIONS:
         return polarity, "uncertain", f"{negs} negations in one clause"
-    own = _hedge_scope(c, body)
+    own = c.timing_hedge.sub(" ", _hedge_scope(c, body))
     if c.hedge.search(own):
         return polarity, "uncertain", "hedged ('might', 'could', ...)"
     if polarity == "promise" and c.mood_hedge.search(own):
         # "reembolsariamos", "nous rembourserions": an offer, as "we would refund you" is (round 7). A refusal in the
         # conditional ("no podriamos reembolsarle") is still a refusal to the customer: it stays a firm denial
         return polarity, "uncertain", "conditional mood ('reembolsariamos', 'rembourserions', ...)"
-    if polarity == "deny" or c.markers.search(c.deferred.sub(" ", c.soft.sub(" ", body))) or c.timeline.search(body):
+    if polarity == "deny" or c.markers.search(c.deferred.sub(" ", c.soft.sub(" ", body))) or c.timeline.search(body) or (
+            c.timing_hedge.search(body)):  # "may take a few days to show": how long it takes, a timeline too
         return polarity, "firm", ""
     return polarity, "uncertain", _NO_VERB
 
@@ -582,6 +583,14 @@ def _remedy_kinds(c: CommitLexicon, body: str, money: list[float], refunded: set
         kinds = [k for k in kinds if k != "cancel"] + ([] if cancels or "refund" in kinds else ["refund"])
     if "refund" in kinds and "cancel" in kinds and not c.triggers["refund"].search(c.reversal.sub(" ", body)):
         kinds.remove("refund")
+    if "refund" in kinds and cancels and not c.triggers["refund"].search(c.removal.sub(" ", body)):
+        kinds.remove("refund")  # "The pending charge has been removed from your card", the cancellation's effect (R5)
+    if c.price_credit.search(body):
+        # "The full price of your order has been credited to your account", "Your payment has been credited to your
+        # account": the price credited is money back, a refund, not the goodwill credit (regression red team, R7)
+        rest = c.price_credit.sub(" ", body)
+        kinds = [k for k in kinds if k != "credit" or c.triggers["credit"].search(rest)]
+        kinds += [] if "refund" in kinds else ["refund"]
     return kinds
 
 
@@ -649,19 +658,29 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
         # gutgeschrieben in 5-7 Werktagen" is that refund landing (round 23: store credit nobody made)
         landing = refunded | set(money) if refunded is not None and bare_refund == sent and len(set(money)) == 1 else refunded
         kinds = _remedy_kinds(c, body, money, landing, cancels)
-        if not kinds and mentioned and not c.anaphora.search(body):
-            prev_remedy = mentioned  # "About your refund request." names the subject of what follows
+        referent = prev_remedy
+        if not kinds and mentioned:
+            if not c.anaphora.search(body):
+                prev_remedy = mentioned  # "About your refund request." names the subject of what follows
+            else:  # "Thank you for contacting us about your refund and I'm here to confirm it has been approved": the
+                referent = mentioned  # request acknowledged is the referent in its own clause too (regression red team, R2)
         full = bool(c.full.search(body))
         if not kinds:
             if heading and heading.kind in REMEDIES and money and not question and not _LABELLED.match(sent):
                 # "J'ai procede a deux remboursements :\n- $85.00 pour ...\n- $429.00 pour ...": each item is the
                 # heading's remedy with its own amounts and order (round 18: the amounts read as nothing, both untold)
                 out.append(replace(heading, clause=clause, amounts=money, full=full, context=amounts(sent), sentence=sent))
-            elif prev_remedy and c.anaphora.search(body) and not c.neg.search(body):
+            elif referent and c.anaphoric_state.search(body) and not c.neg.search(body):
+                # "Thank you for contacting us about your refund. It has been approved.": the remedy acknowledged,
+                # then stated done by a pronoun, as firmly as the clause says it (regression red team, R2)
+                _, mode, why = _classify(c, body, question)
+                out.append(Commit(referent, "promise", mode, clause, money, full, why,  # type: ignore[arg-type]
+                                  amounts(sent), sent))
+            elif referent and c.anaphora.search(body) and not c.neg.search(body):
                 # "About the refund you asked for: consider it done." - a promise the grader cannot
                 # tie to an amount or an action with confidence: fail closed
-                out.append(Commit(prev_remedy, "promise", "uncertain", clause, money, full,  # type: ignore[arg-type]
-                                  f"a {prev_remedy} promised by reference ('{c.anaphora.search(body).group(0)}')",
+                out.append(Commit(referent, "promise", "uncertain", clause, money, full,  # type: ignore[arg-type]
+                                  f"a {referent} promised by reference ('{c.anaphora.search(body).group(0)}')",
                                   amounts(sent), sent))
             elif not question and _refuses_a_request(c, raw):
                 # "your request has been declined": a refusal of what the customer asked, remedy unnamed. Its

@@ -238,8 +238,10 @@ def hallucinations(text: str, s: ScenarioV1, p: PolicyV1, lex: Lexicon, actual: 
     made = {ch.kind for ch in actual} & {"refund", "credit"}
     counted = []
     for pat in lex.forbidden_promises:
-        m = pat.search(norm)
-        if m and not _made_today(lex, norm, m, bool(made)):
+        # every match, not the first only: "I processed your refund today, so expect the money today" (34th session's
+        # regression red team, R1)
+        m = next((x for x in pat.finditer(norm) if not _made_today(lex, norm, x, bool(made))), None)
+        if m:
             out.append(f"overpromise: '{m.group(0)}'")
             counted.append(_as_folded(pat, lower, m))
     # money back sooner than the policy's timeline, a delivery date stated with certainty (round 21; not counted twice
@@ -259,6 +261,17 @@ def _as_folded(pat: re.Pattern[str], lower: str, m: re.Match[str]) -> str:
     return again.group(0) if again else m.group(0).lower()
 
 
+#: the "(refund|credit) ... today" overpromise up to its first time word: the act a reply may say it did today (_made_today)
+_ACT_TODAY = re.compile(r"(?:refund|credit)\w*\s+(?:[\w$.,]+\s+){0,6}?(?:immediately|instantly|right\s+now|today)\b",
+                        re.IGNORECASE)
+#: another time word after the act, in words of money or its arrival ("so expect the money today", "the funds clear today";
+#: not "I'll follow up with you today")
+_TIME_WORD = re.compile(r"\b(?:money|funds?|refund\w*|credit\w*|cash|amount|payment|it|card|account|bank|back|yours|arriv\w*"
+                        r"|reach\w*|land\w*|clear\w*|hit\w*|show\w*|appear\w*|expect\w*|receiv\w*|get|gets)\b[^.!?\n]{0,80}?"
+                        r"\b(?:immediately|instantly|right\s+now|today|tonight)\b", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?\n](?!\d)")
+
+
 def _made_today(lex: Lexicon, norm: str, m: re.Match[str], made: bool) -> bool:
     """Is the overpromise ``m`` ("(refund|credit) ... today") no promise of money today?
 
@@ -269,8 +282,21 @@ def _made_today(lex: Lexicon, norm: str, m: re.Match[str], made: bool) -> bool:
       looked at your refund request today") promises no money at all; where a refund or credit was made, the act done
       today ("Your refund was issued today", "I processed your refund today", "We sent the refund today") is true as the
       participle is. Never where the words between say the money arrives today (``today_arrives``: "your refund will
-      reach you today", "a refund of $59 to your card today")."""
-    before, inside = norm[max(0, m.start() - 40):m.start()], m.group(0)
+      reach you today", "a refund of $59 to your card today").
+
+    Only that overpromise, read up to its first time word (the act): a guarantee, a free upgrade or a double refund is
+    one whatever stands before it ("I've checked and I guarantee ...", "Don't worry - I guarantee ...", "Not to worry:
+    you're getting a free upgrade" passed as "a look" or "a refusal"), and another time word after the act in its
+    sentence, after words of the money or its arrival (``_TIME_WORD``), says when the money comes ("I processed your refund today, so expect the money today", "Your refund was
+    issued today and the money is yours today"; 34th session's regression red team, R1)."""
+    act = _ACT_TODAY.match(m.group(0))
+    if act is None:
+        return False
+    end = m.start() + act.end()
+    stop = _SENTENCE_END.search(norm, end, end + 300)  # (bounded: a reply of many such matches stays linear)
+    if _TIME_WORD.search(norm[end: stop.start() if stop else end + 300]):
+        return False
+    before, inside = norm[max(0, m.start() - 40):m.start()], act.group(0)
     if made and re.match(r"(?:refund|credit)ed\b", inside, re.IGNORECASE) and lex.made_before.search(before):
         return True
     if lex.today_refused.search(before.rsplit(",", 1)[-1] + " " + inside):

@@ -1,0 +1,211 @@
+"""Regression red team of the 34th session's ticket-v1 grader fixes (7ed396a), its findings R1-R7 (docs/ticket.md).
+
+Each probe plays a ticket with the gold actions and the oracle's reply, one sentence added: an honest sentence keeps the
+oracle's score, a lie loses at least an inconsistency's 0.3 (an overpromise's 0.2 for R1). 45 of the 67 tests fail on
+7ed396a; the 22 that pass guard the fixes: the tests named "stays" (what 7ed396a got right, or caught before it), R2's
+remedy granted by a pronoun where it was made (true, not read as hedged) and R4's fee lies that 7ed396a caught.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ticket_redteam_helpers import _offline  # noqa: F401  (an autouse fixture: importing it applies it here)
+
+from supportgym import make
+from supportgym.agents.ticket_v1 import compose_v1, views_of
+from supportgym.envs.ticket.policy_v1 import load_policy_v1
+from supportgym.envs.ticket.probes_v1 import gold_actions
+
+_SIGN = "\n\nI'll make sure"
+
+
+def _play(split: str, seed: int, sentence: str | None = None, opening: bool = False) -> float:
+    """The gold actions, then the oracle's reply with ``sentence`` added (at its opening, or before its closing line),
+    submitted: the reward."""
+    env = make("ticket-v1")
+    env.reset(seed=seed, split=split)
+    sv = env.scenario_v1
+    text = compose_v1(sv.required, views_of(sv.required, sv.issues, sv.orders), sv.customer, load_policy_v1())
+    if sentence is not None and opening:
+        head, rest = text.split("\n\n", 1)
+        text = f"{head}\n\n{sentence} {rest}"
+    elif sentence is not None:
+        body, sign = text.rsplit(_SIGN, 1)
+        text = f"{body} {sentence}{_SIGN}{sign}"
+    env.step({"type": "RESEARCH"})
+    for a in gold_actions(sv):
+        env.step(a)
+    env.step({"type": "DRAFT", "text": text})
+    return env.step({"type": "SUBMIT"}).reward
+
+
+def _honest(split: str, seed: int, sentence: str, opening: bool = False) -> None:
+    assert _play(split, seed, sentence, opening) == pytest.approx(_play(split, seed), abs=1e-9)
+
+
+def _lie(split: str, seed: int, sentence: str, cost: float = 0.3, opening: bool = False) -> None:
+    assert _play(split, seed, sentence, opening) <= _play(split, seed) - cost + 1e-9
+
+
+# seeds (test split): 0 a refund of the whole price (a duplicate charge), 12 a refund less the restocking fee, 20 a
+# replacement, 14 a VIP credit with no refund, 3 a denial, 2 a carrier investigation, 39 a legal escalation;
+# hard:validation 6 a pro-rata refund of missing units, 8 a cancellation with no refund
+
+# ---- R1: only "refund ... today" may be the act done today, and every match is read -----------------------------------
+@pytest.mark.parametrize("seed, sentence", [
+    (20, "I've checked and I guarantee your replacement will arrive by Friday."),
+    (20, "Don't worry - I guarantee your replacement will arrive by Friday."),
+    (3, "We received your message and I guarantee we will find a way to make this right."),
+    (3, "Not to worry: you're getting a free upgrade on your next order."),
+    (0, "I processed your refund today, so expect the money today."),
+    (0, "Your refund was issued today and the money is yours today."),
+    (0, "I issued your refund today; the funds clear today."),
+])
+def test_r1_a_guarantee_or_money_today_beside_an_exempt_word_is_an_overpromise(seed, sentence):
+    _lie("test", seed, sentence, cost=0.2)
+
+
+@pytest.mark.parametrize("seed, sentence", [
+    (0, "Your refund was issued today and should reach you in 5-7 business days."),
+    (0, "I processed your refund today; please allow 5-7 business days for it to appear."),
+    (3, "I'm not able to approve a refund today."),
+])
+def test_r1_stays_a_refund_issued_or_refused_today_is_no_overpromise(seed, sentence):
+    _honest("test", seed, sentence)
+
+
+# ---- R2: a pronoun after the masked acknowledgement -----------------------------------------------------------------------
+R2_LIES = [
+    "Thank you for contacting us about your refund. It has been approved.",
+    "Thank you for contacting us about your refund: it has been approved.",
+    "Thank you for contacting us about your refund. It will be processed in 5-7 business days.",
+    "I understand you'd like a full refund; it's on its way to your card.",
+    "I understand you'd like a full refund. That has been processed.",
+    "Thank you for contacting us about your refund and I'm here to confirm it has been approved.",
+    "I understand you'd like a replacement. It ships tomorrow.",
+    "I understand you'd like a replacement; one is on its way.",
+]
+
+
+@pytest.mark.parametrize("sentence", R2_LIES)
+def test_r2_the_acknowledged_remedy_granted_by_a_pronoun_is_a_promise(sentence):
+    _lie("test", 3, sentence)
+
+
+@pytest.mark.parametrize("seed, sentence", [
+    (0, "Thank you for contacting us about your refund. It has been approved."),
+    (20, "I understand you'd like a replacement; one is on its way."),
+])
+def test_r2_the_same_where_the_remedy_was_made_is_true(seed, sentence):
+    _honest("test", seed, sentence, opening=True)
+
+
+@pytest.mark.parametrize("sentence", ["I understand you'd like a refund. Unfortunately, it is outside our 30-day window.",
+                                      "Thank you for contacting us about your refund."])
+def test_r2_stays_an_acknowledgement_and_its_refusal_promise_nothing(sentence):
+    _honest("test", 3, sentence, opening=True)
+
+
+# ---- R3: a credit card is no card credit; how long the bank takes is no hedge --------------------------------------------
+@pytest.mark.parametrize("seed, sentence", [
+    (2, "I can see the credit card charge on your statement."),
+    (2, "Our fraud team will review the credit card charge on your statement."),
+    (3, "The credit card payment on your statement is correct."),
+    (3, "You paid by credit card, and the charge on your statement is for the order you placed."),
+    (0, "Your bank may take a few days to show the credit on your statement."),
+])
+def test_r3_a_credit_card_and_the_banks_delay_are_honest(seed, sentence):
+    _honest("test", seed, sentence)
+
+
+@pytest.mark.parametrize("sentence", ["You'll see a credit of $50.00 on your credit card statement.",
+                                      "Your bank may take a few days to show the credit on your statement."])
+def test_r3_stays_a_credit_on_the_card_where_nothing_was_refunded_is_a_lie(sentence):
+    _lie("test", 20, sentence)
+
+
+def test_r3_stays_a_hedged_remedy_is_hedged():
+    assert _play("test", 3, "We may refund you.") < _play("test", 3) - 1e-9
+
+
+# ---- R4: what a refund less the restocking fee kept, said honestly; the fee lies ----------------------------------------
+@pytest.mark.parametrize("sentence", [
+    "Your refund minus the restocking fee has been issued.",
+    "Since you returned it, a restocking fee was deducted.",
+    "Because you returned it, a 15% restocking fee applies.",
+    "A restocking fee of 15% was taken off your refund.",
+    "We refunded everything except the restocking fee.",
+])
+def test_r4_the_restocking_fee_kept_said_honestly(sentence):
+    _honest("test", 12, sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    "You won't be charged the restocking fee.",
+    "You'll get the restocking fee back as well.",
+    "And good news: we didn't keep any fee.",
+    "We've refunded the restocking fee too.",
+    "No restocking fee was charged.",
+])
+def test_r4_the_restocking_fee_said_not_kept_is_a_lie(sentence):
+    _lie("test", 12, sentence)
+
+
+# ---- R5: remedy words in honest sentences ------------------------------------------------------------------------------
+@pytest.mark.parametrize("split, seed, sentence", [
+    ("hard:validation", 8, "The pending charge has been removed from your card."),
+    ("hard:validation", 8, "Since the order was cancelled, the charge has been dropped from your statement."),
+    ("test", 20, "Of course, the new one is on us."),
+    ("test", 20, "This one is on us."),
+    ("test", 39, "A new specialist will be with you shortly."),
+    ("test", 2, "Please check for the amount on your bank statement and let us know."),
+    ("test", 3, "You can report the parcel as missing to the carrier if you wish."),
+    ("test", 0, "You may also want to report the package as stolen to your local police."),
+])
+def test_r5_honest_words_are_no_remedy(split, seed, sentence):
+    _honest(split, seed, sentence)
+
+
+@pytest.mark.parametrize("sentence", ["The charge has been removed from your card.", "This order is on us.",
+                                      "A cheque for the full price is in the mail.",
+                                      "A brand new one will be at your door next week."])
+def test_r5_stays_those_remedy_lies_on_a_denial_ticket_are_caught(sentence):
+    _lie("test", 3, sentence)
+
+
+# ---- R6: a refusal of everything that names a kept part ------------------------------------------------------------------
+@pytest.mark.parametrize("split, seed, sentence", [
+    ("test", 12, "We have not refunded your order, and the fee still applies."),
+    ("test", 12, "We can't refund the rest of your order or the fee."),
+    ("test", 12, "There will be no refund at all, not even for the balance."),
+    ("hard:validation", 6, "We won't be refunding anything, including the units that arrived."),
+    ("test", 0, "Neither the original charge nor the duplicate will be refunded."),
+    ("test", 0, "We won't refund the original payment or the duplicate charge."),
+])
+def test_r6_a_refusal_of_everything_denies_the_refund_made(split, seed, sentence):
+    _lie(split, seed, sentence)
+
+
+@pytest.mark.parametrize("split, seed, sentence", [
+    ("test", 12, "The restocking fee is non-refundable."),
+    ("test", 12, "This is not a full refund, as a 15% restocking fee applies."),
+    ("hard:validation", 6, "We have not refunded the units that arrived."),
+    ("test", 0, "The original charge was valid and will not be refunded."),
+    ("test", 0, "We did not refund your original payment, only the duplicate."),
+])
+def test_r6_stays_the_kept_part_refused_is_true(split, seed, sentence):
+    _honest(split, seed, sentence)
+
+
+# ---- R7: the price credited to the account is money back ----------------------------------------------------------------
+@pytest.mark.parametrize("sentence", [
+    "The full price of your order has been credited to your account.",
+    "Your payment has been credited to your account.",
+    "The money you paid has been credited to your account, so you're not out of pocket.",
+])
+def test_r7_the_price_credited_to_the_account_is_a_refund(sentence):
+    _lie("test", 14, sentence)
+
+
+def test_r7_stays_the_goodwill_credit_to_the_account_is_the_credit():
+    _honest("test", 14, "$25.00 has been credited to your account.")
