@@ -70,6 +70,8 @@ class CommitLexicon(Model):
     anaphora: RxAny = Field(alias="anaphoric_promises")
     #: "It has been approved.", "one is on its way": the remedy named before, stated done by a pronoun (extract)
     anaphoric_state: Rx = Field(NEVER, alias="anaphoric_states")
+    #: "It ships tomorrow": a replacement's own state, shipped, only where a replacement is the referent (extract; B1)
+    anaphoric_shipment: Rx = Field(NEVER, alias="anaphoric_shipments")
     remedy_noun: Rx = Field(alias="remedy_nouns")
     full: Rx = Field(alias="full_amount")
     fee: Rx = Field(NEVER, alias="fee_deducted")

@@ -670,7 +670,8 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
                 # "J'ai procede a deux remboursements :\n- $85.00 pour ...\n- $429.00 pour ...": each item is the
                 # heading's remedy with its own amounts and order (round 18: the amounts read as nothing, both untold)
                 out.append(replace(heading, clause=clause, amounts=money, full=full, context=amounts(sent), sentence=sent))
-            elif referent and c.anaphoric_state.search(body) and not c.neg.search(body):
+            elif referent and (c.anaphoric_state.search(body) or referent == "replacement" and c.anaphoric_shipment.search(
+                    body)) and not c.neg.search(body):  # (a refund is never shipped: "It was shipped on the 12th", B1)
                 # "Thank you for contacting us about your refund. It has been approved.": the remedy acknowledged,
                 # then stated done by a pronoun, as firmly as the clause says it (regression red team, R2)
                 _, mode, why = _classify(c, body, question)

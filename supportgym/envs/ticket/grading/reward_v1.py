@@ -270,6 +270,10 @@ _TIME_WORD = re.compile(r"\b(?:money|funds?|refund\w*|credit\w*|cash|amount|paym
                         r"|reach\w*|land\w*|clear\w*|hit\w*|show\w*|appear\w*|expect\w*|receiv\w*|get|gets)\b[^.!?\n]{0,80}?"
                         r"\b(?:immediately|instantly|right\s+now|today|tonight)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?\n](?!\d)")
+#: ... not where the time word says when something else comes or came: a confirmation email, a receipt, "it took until today"
+#: (second regression check of the 34th session, B4)
+_NOT_MONEY = re.compile(r"\b(?:e-?mails?|confirmations?|receipts?|notifications?|messages?|updates?|notices?|letters?|texts?"
+                        r"|sms|calls?|replies|reply|responses?|took|taken|until)\b", re.IGNORECASE)
 
 
 def _made_today(lex: Lexicon, norm: str, m: re.Match[str], made: bool) -> bool:
@@ -294,7 +298,7 @@ def _made_today(lex: Lexicon, norm: str, m: re.Match[str], made: bool) -> bool:
         return False
     end = m.start() + act.end()
     stop = _SENTENCE_END.search(norm, end, end + 300)  # (bounded: a reply of many such matches stays linear)
-    if _TIME_WORD.search(norm[end: stop.start() if stop else end + 300]):
+    if any(not _NOT_MONEY.search(t.group(0)) for t in _TIME_WORD.finditer(norm[end: stop.start() if stop else end + 300])):
         return False
     before, inside = norm[max(0, m.start() - 40):m.start()], act.group(0)
     if made and re.match(r"(?:refund|credit)ed\b", inside, re.IGNORECASE) and lex.made_before.search(before):
