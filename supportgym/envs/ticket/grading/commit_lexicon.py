@@ -72,6 +72,8 @@ class CommitLexicon(Model):
     anaphoric_state: Rx = Field(NEVER, alias="anaphoric_states")
     #: "It ships tomorrow": a replacement's own state, shipped, only where a replacement is the referent (extract; B1)
     anaphoric_shipment: Rx = Field(NEVER, alias="anaphoric_shipments")
+    #: ... a refund's or a credit's where the money goes somewhere: "It'll go out to your card today" (extract; L2)
+    shipment_to_money: Rx = Field(NEVER, alias="anaphoric_money_shipments")
     remedy_noun: Rx = Field(alias="remedy_nouns")
     full: Rx = Field(alias="full_amount")
     fee: Rx = Field(NEVER, alias="fee_deducted")

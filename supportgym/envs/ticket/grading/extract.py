@@ -594,6 +594,15 @@ def _remedy_kinds(c: CommitLexicon, body: str, money: list[float], refunded: set
     return kinds
 
 
+def _shipped(c: CommitLexicon, body: str, referent: str) -> bool:
+    """A remedy shipped by a pronoun ("It ships tomorrow"): a replacement's own state; a refund's or a credit's only with a
+    money destination ("It'll go out to your card today", "It's been posted to your account", "It's been mailed to you":
+    third regression check of the 34th session, L2). A refund is never shipped: "It was shipped on the 12th" states a fact
+    of the order (second regression check, B1)."""
+    m = c.anaphoric_shipment.search(body)
+    return m is not None and (referent == "replacement" or c.shipment_to_money.search(body, m.start()) is not None)
+
+
 def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: str | None = None) -> list[Commit]:
     """``mask``: names that are never triggers (the order's products: "Noise-Cancelling Headphones");
     ``customer``: the customer's name, whose words are never unreadable (textnorm.unreadable_words);
@@ -670,8 +679,7 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
                 # "J'ai procede a deux remboursements :\n- $85.00 pour ...\n- $429.00 pour ...": each item is the
                 # heading's remedy with its own amounts and order (round 18: the amounts read as nothing, both untold)
                 out.append(replace(heading, clause=clause, amounts=money, full=full, context=amounts(sent), sentence=sent))
-            elif referent and (c.anaphoric_state.search(body) or referent == "replacement" and c.anaphoric_shipment.search(
-                    body)) and not c.neg.search(body):  # (a refund is never shipped: "It was shipped on the 12th", B1)
+            elif referent and (c.anaphoric_state.search(body) or _shipped(c, body, referent)) and not c.neg.search(body):
                 # "Thank you for contacting us about your refund. It has been approved.": the remedy acknowledged,
                 # then stated done by a pronoun, as firmly as the clause says it (regression red team, R2)
                 _, mode, why = _classify(c, body, question)

@@ -274,6 +274,9 @@ _SENTENCE_END = re.compile(r"[.!?\n](?!\d)")
 #: (second regression check of the 34th session, B4)
 _NOT_MONEY = re.compile(r"\b(?:e-?mails?|confirmations?|receipts?|notifications?|messages?|updates?|notices?|letters?|texts?"
                         r"|sms|calls?|replies|reply|responses?|took|taken|until)\b", re.IGNORECASE)
+#: ... unless its clause names the money too: "you'll get the receipt and the money today" (third regression check, L3)
+_MONEY_TOO = re.compile(r"\b(?:money|funds?|cash|amount|payments?|card|bank|balance|(?:refund|credit)s?"
+                        r"(?!\s+(?:confirmation|receipt|e-?mail|notification|update|message)s?\b))\b", re.IGNORECASE)
 
 
 def _made_today(lex: Lexicon, norm: str, m: re.Match[str], made: bool) -> bool:
@@ -298,7 +301,8 @@ def _made_today(lex: Lexicon, norm: str, m: re.Match[str], made: bool) -> bool:
         return False
     end = m.start() + act.end()
     stop = _SENTENCE_END.search(norm, end, end + 300)  # (bounded: a reply of many such matches stays linear)
-    if any(not _NOT_MONEY.search(t.group(0)) for t in _TIME_WORD.finditer(norm[end: stop.start() if stop else end + 300])):
+    if any(not _NOT_MONEY.search(t.group(0)) or _MONEY_TOO.search(t.group(0))
+           for t in _TIME_WORD.finditer(norm[end: stop.start() if stop else end + 300])):
         return False
     before, inside = norm[max(0, m.start() - 40):m.start()], act.group(0)
     if made and re.match(r"(?:refund|credit)ed\b", inside, re.IGNORECASE) and lex.made_before.search(before):
