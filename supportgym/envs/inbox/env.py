@@ -251,7 +251,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
             notes.append(f"queue {action.route_to} is full: overflow")
         if gold is not None:
             p, c, r, e = score_labels(cfg, gold, action.priority, action.category, action.route_to, escalated)
-            # v1 reads the reply against the rest of the inbox too: another customer's ids and amounts in it
+            # v1 reads the reply against the rest of the inbox too: another customer's numbers and named facts in it
             foreign = self._foreign.of(i) if cfg.reply_intent and action.reply_draft.strip() else Foreign()
             y = score_reply(cfg, self._scorers[i], action.reply_draft, foreign)
             cap = over_priority_penalty(cfg, gold, action.priority, dyn.congestion(i))

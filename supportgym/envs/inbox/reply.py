@@ -592,8 +592,8 @@ class EmailScorer:
 
     @property
     def word_marks(self) -> tuple[tuple[str, ...], ...]:
-        """The facts in words (a name, a product, the subject's words where the email names no id), each as the
-        stems a reply cites it by (``fact_matcher``); not those of only function, courtesy or desk words."""
+        """The facts in words (a name and its surname, a product, the subject's words where the email names no id), each
+        as the stems a reply cites it by (``fact_matcher``); not those of only function, courtesy, desk or date words."""
         if self._word_marks is None:
             if self._facts is None:
                 self._prepare()
@@ -702,7 +702,7 @@ class EmailScorer:
         if self._quoted is None:
             h = self.email.header
             text = h.subject + "\n" + self.email.body
-            said = {" " + " ".join(tokens(t)) + " " for t in (text, render(text).text)}
+            said = {self.said, " " + " ".join(tokens(render(text).text)) + " "}
             self._quoted = Quoted("\n".join(sorted(said)), frozenset(tokens(h.sender + " " + h.subject)), tokens)
         return self._quoted
 
@@ -1085,11 +1085,11 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
                 coverage *= max(0.0, 1.0 - (spray - d.spray_free) / (d.spray_zero - d.spray_free))
     else:
         coverage = 1.0
-    # another customer's ids and amounts: the reply answers someone else's case (or all of them): no tone, length
+    # another customer's numbers and named facts: the reply answers someone else's case (or all of them): no tone, length
     # or fluency makes up for that, so the whole credit falls, not coverage
     answers_other = 1.0
     if foreign.numbers:
-        # a number the reply writes, one of five digits or more anywhere in the reply's digits however it separates,
+        # a number the reply writes, one of four digits or more anywhere in the reply's digits however it separates,
         # groups or glues them to letters ("27-14-90", "in-v2-02-60-41-7", "or-d5-51-20": the second regression
         # check moved the token boundaries off the digits and kept the catalogue's credit), a shorter one with no
         # digit right before or after it

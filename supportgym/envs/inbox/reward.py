@@ -80,16 +80,13 @@ from .config import InboxConfig
 from .models import PRIORITY_RANK, UNLIMITED_ROUTES, Gold, InboxReward, construct
 from .reply import (  # noqa: F401  (the reply score lives in reply.py; re-exported where the formula is documented)
     EmailScorer,
-    EpisodeFacts,
     Foreign,
     ForeignCheck,
     ReplyRules,
     ReplyScoring,
     copy_bag,
     copy_shingles,
-    episode_facts,
     fact_matcher,
-    foreign_facts,
     reply_quality,
     reply_rules,
 )
