@@ -16,11 +16,9 @@ from starlette.requests import ClientDisconnect
 
 from .errors import ApiError, response_for
 from .service import Service
-from .wire import Deadlines, read_json
+from .wire import Deadlines, json_kind, read_json
 
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND = -32700, -32600, -32601
-#: what an id that is not allowed was, in JSON's words
-_JSON_KINDS = {bool: "true or false", dict: "an object", list: "an array"}
 
 
 def _reply(id_: Any, result: Any = None, error: tuple[int, str] | None = None) -> Response:
@@ -60,7 +58,7 @@ def install(app: FastAPI, svc: Service) -> None:
         id_ = raw_id if isinstance(raw_id, (str, int, float)) and not isinstance(raw_id, bool) else None
         if raw_id is not None and id_ is None:
             return _reply(None, error=(INVALID_REQUEST, 'invalid request: "id" must be a string, a number or null; got '
-                                                        f"{_JSON_KINDS.get(type(raw_id), 'another value')}"))
+                                                        f"{json_kind(raw_id)}"))
         if msg.get("jsonrpc") != "2.0":
             return _reply(id_, error=(INVALID_REQUEST, 'invalid request: "jsonrpc" must be "2.0"'))
         if "id" not in msg:  # a notification: JSON-RPC sends no reply, HTTP an empty 202

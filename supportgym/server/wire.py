@@ -246,16 +246,18 @@ def split_step(body: Any) -> tuple[dict[str, Any], str | None]:
         return dict(action), sid
     if "action" in body:  # no env's action has a field "action": this is the OpenEnv form with a bad value
         raise ApiError(422, "invalid_request", f"action: expected a JSON object of the action's fields, got "
-                                               f"{_json_kind(action)}")
+                                               f"{json_kind(action)}")
     return {k: v for k, v in body.items() if k != "session_id"}, sid
 
 
-def _json_kind(value: Any) -> str:
+def json_kind(value: Any) -> str:
+    """What a parsed JSON value is, in JSON's words (for error messages)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "true or false"
-    return {str: "a string", list: "an array", int: "a number", float: "a number"}.get(type(value), type(value).__name__)
+    return {str: "a string", list: "an array", dict: "an object", int: "a number", float: "a number"}.get(
+        type(value), type(value).__name__)
 
 
 def parse_action(served: Served, raw: Mapping[str, Any]) -> Any:
