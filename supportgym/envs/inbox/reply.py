@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from dataclasses import dataclass
-from itertools import accumulate, filterfalse, product
-from operator import itemgetter
-from functools import lru_cache
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import accumulate, filterfalse, product
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from pydantic import Field, model_validator
@@ -24,9 +25,23 @@ from ...core.markup import render
 from ...core.quoting import Quoted, without_history
 from ...core.types import Model
 from .config import DATA
-from .intent import HarmfulRequests, Intent, Triggered, asks_harm, compile_intent, negated_everywhere
+from .intent import (
+    HarmfulRequests,
+    Intent,
+    Triggered,
+    asks_harm,
+    compile_intent,
+    negated_everywhere,
+)
 from .models import LabelledEmail
-from .text import extract_facts, first_name, main_text, named_things, sender_parts, tokens
+from .text import (
+    extract_facts,
+    first_name,
+    main_text,
+    named_things,
+    sender_parts,
+    tokens,
+)
 
 
 class FalseClaim(Triggered):
@@ -397,11 +412,15 @@ def tone_categories(joined: str) -> set[str]:
     ``any(m in joined for m in markers)`` per category, in one pass. A one-word marker marks a word it starts; the
     regex finds the marked words, and each is looked up by its starts of every marker's length."""
     rr = reply_rules()
-    cats, lengths, found = rr.tone_word_categories, rr.tone_word_lengths, set()
+    cats, lengths, found, seen = rr.tone_word_categories, rr.tone_word_lengths, set(), set()
     for m in rr.tone_start.finditer(joined):
         start = m.start() + 1
         word = joined[start:joined.find(" ", start)]
-        for n in lengths:
+        if word in seen:
+            continue
+        seen.add(word)
+        # the regex stopped at the word's shortest marker: no shorter one starts it
+        for n in lengths[bisect_left(lengths, m.end() - start):]:
             if n > len(word):
                 break
             found.update(cats.get(word[:n], ()))
