@@ -8,8 +8,10 @@ the refusal structure and the adjuncts masked before a clause is read. ``clauses
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from functools import cached_property, lru_cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Annotated, Any
 
 from pydantic import BeforeValidator, ConfigDict, Field, model_validator
@@ -214,6 +216,19 @@ class CommitLexicon(Model):
         return re.compile(rf"^\s*(?:to\s+\w+\s+)?(?:{filler}\s+){{0,2}}?{obj_head}", re.IGNORECASE)
 
     @cached_property
+    def trigger_spans(self) -> Callable[[str], Mapping[str, tuple[tuple[int, int], ...]]]:
+        """The spans of each kind's trigger matches in a text (``finditer``: a kind's first span is where ``search``
+        finds it, their number what ``findall`` counts), remembered per text. The reader asks of the same clause,
+        head and span over and over (802 counts of 114 texts in 40 episodes), and each asking ran six alternations of
+        hundreds of phrases at every position (0.2-0.7 ms a text)."""
+
+        @lru_cache(maxsize=4096)
+        def spans(text: str) -> Mapping[str, tuple[tuple[int, int], ...]]:
+            return MappingProxyType({k: tuple(m.span() for m in pat.finditer(text)) for k, pat in self.triggers.items()})
+
+        return spans
+
+    @cached_property
     def refusal_lead(self) -> re.Pattern[str]:
         """Nothing but adverbs and auxiliaries before a first-person verb form ("lamentablemente rechazamos")."""
         return re.compile(rf"^(?:\s*(?:{self.between}|\w+mente|\w+ment)\b)*[\s,]*$", re.IGNORECASE)
@@ -226,4 +241,5 @@ def load_i18n(path: str | Path = I18N_PATH) -> CommitLexicon:
 
 
 def trigger_count(c: CommitLexicon, text: str) -> int:
-    return sum(len(pat.findall(text)) for pat in c.triggers.values())
+    """How many trigger phrases of every kind ``text`` holds (each kind's matches counted apart)."""
+    return sum(map(len, c.trigger_spans(text).values()))

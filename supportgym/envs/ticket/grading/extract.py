@@ -120,7 +120,7 @@ def _amounts(text: str) -> tuple[float, ...]:
 UNREAD_LETTERS, HIDDEN_TEXT = "letters the grader cannot read", "text hidden by markup"
 
 
-@dataclass
+@dataclass(frozen=True)  # frozen: ``extract`` hands out the same commitments for the same reply (its cache)
 class Commit:
     kind: Kind
     polarity: Literal["promise", "deny"]
@@ -210,7 +210,7 @@ _HEDGE_SCOPE = re.compile(
 def _hedge_scope(c: CommitLexicon, body: str) -> str:
     """``body`` up to the first relative, reason or new-subject clause after its first remedy trigger
     (``_HEDGE_SCOPE``): where a hedge or the conditional mood hedges the remedy."""
-    starts = [m.start() for pat in c.triggers.values() for m in [pat.search(body)] if m]
+    starts = [sp[0][0] for sp in c.trigger_spans(body).values() if sp]
     if not starts:
         return body
     cut = _HEDGE_SCOPE.search(body, min(starts))
@@ -407,7 +407,7 @@ _SAME_REMEDY = re.compile(r"\b(?:do|offer|make|give|grant)\s+the\s+same\b|\b(?:h
 
 def _follow_up_scope(c: CommitLexicon, body: str) -> str:
     """``body`` up to a follow-up conjunct after its first remedy trigger that holds no trigger (``_FOLLOW_UP``)."""
-    starts = [m.start() for pat in c.triggers.values() for m in [pat.search(body)] if m]
+    starts = [sp[0][0] for sp in c.trigger_spans(body).values() if sp]
     cut = _FOLLOW_UP.search(body, min(starts)) if starts else None
     return body[: cut.start()] if cut and not trigger_count(c, body[cut.end():]) else body
 
@@ -436,7 +436,7 @@ def _states_a_cancellation(c: CommitLexicon, body: str, question: bool) -> bool:
         return False
     # read as extract reads it: "We refunded ORD-1 and it has not been cancelled" denies, "We cancelled ORD-2 and it has
     # not been refunded" states it (conjuncts.readings)
-    kinds = [k for k, pat in c.triggers.items() if pat.search(body)]
+    kinds = [k for k, sp in c.trigger_spans(body).items() if sp]
     part = next(p for p in conjuncts.readings(c, body, kinds) if "cancel" in p.kinds)
     polarity, mode, _ = _classify(c, _follow_up_scope(c, _main_clause(c, part.body, list(part.scope))), question)
     return (polarity, mode) == ("promise", "firm")
@@ -450,7 +450,8 @@ def _main_clause(c: CommitLexicon, body: str, kinds: list[str]) -> str:
     if lead and any(pat.search(body, lead.end()) for k, pat in c.triggers.items() if k in kinds) and not (
             c.cond.search(lead.group()) or trigger_count(c, lead.group())):
         body = body[lead.end():]
-    starts = [m.start() for k in kinds for m in [c.triggers[k].search(body)] if m]
+    found = c.trigger_spans(body)
+    starts = [found[k][0][0] for k in kinds if found[k]]
     if not starts:
         return body
     body = conjuncts.own_clause(c, body, min(starts))
@@ -473,7 +474,8 @@ def _main_clause(c: CommitLexicon, body: str, kinds: list[str]) -> str:
     head = _NEW_SUBJECT_AFTER_COMMA.search(body[: min(starts)])
     if head:
         body = body[head.end():]
-        starts = [m.start() for k in kinds for m in [c.triggers[k].search(body)] if m] or [0]
+        found = c.trigger_spans(body)
+        starts = [found[k][0][0] for k in kinds if found[k]] or [0]
     sub = _SUBORDINATE.search(body, min(starts))
     return body[: sub.start()] if sub else body
 
@@ -512,7 +514,7 @@ def _contrast_scope(c: CommitLexicon, body: str) -> str:
     or adverbial one still denies a promise ("We will refund you - not.", ", not really", ", not in a million years")."""
     # trigger spans found once: counting the triggers of every head again made a reply of 1,500 ", not" fragments take
     # 16 s (quadratic); a head holds a trigger when one ends inside it (exact count only for one across its end)
-    spans = [m.span() for pat in c.triggers.values() for m in pat.finditer(body)]
+    spans = [span for found in c.trigger_spans(body).values() for span in found]
     ends, first = sorted(e for _, e in spans), min((s for s, _ in spans), default=len(body))
     for m in c.contrast.finditer(body):
         head, rest = body[: m.start()], m.group("rest")
@@ -566,7 +568,7 @@ def _remedy_kinds(c: CommitLexicon, body: str, money: list[float], refunded: set
       cancellation's effect, not a separate refund;
     * a charge cancelled ("die doppelte Abbuchung storniert", ``charge_cancellations``) is a charge reversed: a refund, or
       the effect of the cancellation the reply states (``cancels``), not a cancellation nobody made (round 13)."""
-    kinds = [k for k, pat in c.triggers.items() if pat.search(body)]
+    kinds = [k for k, sp in c.trigger_spans(body).items() if sp]
     if "credit" in kinds and "refund" in kinds and not c.triggers["credit"].search(c.card_credit.sub(" ", body)):
         # "a credit of $64 to your original payment method", "a credit of $64 on your card statement": the money lands on
         # the card, a refund (34th session's red team: store credit nobody made, -0.30 on every refund ticket)
@@ -608,6 +610,18 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
     ``customer``: the customer's name, whose words are never unreadable (textnorm.unreadable_words);
     ``said``: what the customer wrote, whose quoted lines ("> ...") are not the reply's statements (None: no quoted
     line is read)."""
+    return list(_extract(text, tuple(mask), customer, said))
+
+
+# A pure function of its arguments and the lexicon, and the costliest part of grading a ticket (15 ms a reply: its
+# trigger patterns are alternations of hundreds of phrases, tried at every position); QA and SUBMIT read the same
+# draft, so each reply is read once.
+@lru_cache(maxsize=256)
+def _extract(text: str, mask: tuple[str, ...], customer: str, said: str | None) -> tuple[Commit, ...]:
+    return tuple(_read_reply(text, mask, customer, said))
+
+
+def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | None) -> list[Commit]:
     c = load_i18n()
     out: list[Commit] = []
     names = [fold(m) for m in mask if m.strip()]

@@ -150,6 +150,15 @@ def too_soon(text: str, first_day: int, lost: bool = False) -> list[tuple[str, s
     """(clause, why) for each clause of ``text`` (folded) that promises money back sooner than ``first_day`` days (the
     policy's refund timeline), or goods with certainty on a date, or an investigation as concluded (round 22: the actions
     only open one, so its outcome, and whatever the reply builds on it, is not known yet)."""
+    return list(_too_soon(text, first_day, lost))
+
+
+@lru_cache(maxsize=256)  # pure, and read for the same draft at QA and at SUBMIT (as extract.extract)
+def _too_soon(text: str, first_day: int, lost: bool) -> tuple[tuple[str, str], ...]:
+    return tuple(_too_soon_clauses(text, first_day, lost))
+
+
+def _too_soon_clauses(text: str, first_day: int, lost: bool) -> list[tuple[str, str]]:
     o, out = load_overpromises(), []
     certain: dict[str, bool] = {}  # per sentence: a sentence split into many clauses is searched once
     done: dict[str, list[int]] = {}  # per sentence: where it says an investigation concluded
