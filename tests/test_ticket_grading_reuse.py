@@ -67,6 +67,12 @@ def test_extract_hands_out_fresh_lists_of_frozen_commitments() -> None:
     assert X.extract(text), "emptying a returned list emptied the remembered reading"
     with pytest.raises(dataclasses.FrozenInstanceError):
         X.extract(text)[0].kind = "credit"  # type: ignore[misc]
+    mine = X.extract(text)[0]
+    mine.amounts.append(999.0)
+    mine.context.clear()
+    assert X.extract(text)[0] == X.extract(text)[0] != mine  # (helper review: the lists were shared)
+    assert "5.0 days" in O.too_soon(fold("We will refund you tomorrow."), 5.0)[0][1]  # type: ignore[arg-type]
+    assert "5 days" in O.too_soon(fold("We will refund you tomorrow."), 5)[0][1]  # not the 5.0 remembered before
     soon = O.too_soon(fold("We will refund you tomorrow."), 5)
     assert soon
     soon.clear()

@@ -120,7 +120,7 @@ def _amounts(text: str) -> tuple[float, ...]:
 UNREAD_LETTERS, HIDDEN_TEXT = "letters the grader cannot read", "text hidden by markup"
 
 
-@dataclass(frozen=True)  # frozen: ``extract`` hands out the same commitments for the same reply (its cache)
+@dataclass(frozen=True)  # frozen: ``extract`` remembers each reply's reading (it hands out copies)
 class Commit:
     kind: Kind
     polarity: Literal["promise", "deny"]
@@ -610,7 +610,8 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
     ``customer``: the customer's name, whose words are never unreadable (textnorm.unreadable_words);
     ``said``: what the customer wrote, whose quoted lines ("> ...") are not the reply's statements (None: no quoted
     line is read)."""
-    return list(_extract(text, tuple(mask), customer, said))
+    # each caller gets commitments of its own, lists included (the remembered ones are shared)
+    return [replace(x, amounts=list(x.amounts), context=list(x.context)) for x in _extract(text, tuple(mask), customer, said)]
 
 
 # A pure function of its arguments and the lexicon, and the costliest part of grading a ticket (15 ms a reply: its

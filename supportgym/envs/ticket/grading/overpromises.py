@@ -153,7 +153,8 @@ def too_soon(text: str, first_day: int, lost: bool = False) -> list[tuple[str, s
     return list(_too_soon(text, first_day, lost))
 
 
-@lru_cache(maxsize=256)  # pure, and read for the same draft at QA and at SUBMIT (as extract.extract)
+# pure, and read for the same draft at QA and at SUBMIT (as extract.extract); typed: 5 and 5.0 days are written apart
+@lru_cache(maxsize=256, typed=True)
 def _too_soon(text: str, first_day: int, lost: bool) -> tuple[tuple[str, str], ...]:
     return tuple(_too_soon_clauses(text, first_day, lost))
 
