@@ -222,7 +222,7 @@ class CommitLexicon(Model):
         head and span over and over (802 counts of 114 texts in 40 episodes), and each asking ran six alternations of
         hundreds of phrases at every position (0.2-0.7 ms a text)."""
 
-        @lru_cache(maxsize=4096)
+        @lru_cache(maxsize=1024)  # texts of at most a draft's 6,000 characters: ~25 MB at worst
         def spans(text: str) -> Mapping[str, tuple[tuple[int, int], ...]]:
             return MappingProxyType({k: tuple(m.span() for m in pat.finditer(text)) for k, pat in self.triggers.items()})
 

@@ -617,7 +617,7 @@ def extract(text: str, mask: tuple[str, ...] = (), *, customer: str = "", said: 
 # A pure function of its arguments and the lexicon, and the costliest part of grading a ticket (15 ms a reply: its
 # trigger patterns are alternations of hundreds of phrases, tried at every position); QA and SUBMIT read the same
 # draft, so each reply is read once.
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=128)
 def _extract(text: str, mask: tuple[str, ...], customer: str, said: str | None) -> tuple[Commit, ...]:
     return tuple(_read_reply(text, mask, customer, said))
 

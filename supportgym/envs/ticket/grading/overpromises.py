@@ -154,7 +154,7 @@ def too_soon(text: str, first_day: int, lost: bool = False) -> list[tuple[str, s
 
 
 # pure, and read for the same draft at QA and at SUBMIT (as extract.extract); typed: 5 and 5.0 days are written apart
-@lru_cache(maxsize=256, typed=True)
+@lru_cache(maxsize=128, typed=True)
 def _too_soon(text: str, first_day: int, lost: bool) -> tuple[tuple[str, str], ...]:
     return tuple(_too_soon_clauses(text, first_day, lost))
 
