@@ -10,14 +10,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from ticket_redteam_helpers import ORACLE_SIGN, _oracle_reply, _play_gold_then_reply
 from ticket_redteam_helpers import _offline  # noqa: F401  (an autouse fixture: importing it applies it here)
 
 from supportgym import make
-from supportgym.agents.ticket_v1 import compose_v1, views_of
-from supportgym.envs.ticket.policy_v1 import load_policy_v1
-from supportgym.envs.ticket.probes_v1 import gold_actions
 
-_SIGN = "\n\nI'll make sure"
 #: the oracle's refund sentence, rewritten by F1's probes
 _REFUND_SENTENCE = re.compile(r"I have refunded \$[\d,.]+ for your .*?business days\.")
 
@@ -27,21 +24,15 @@ def _play(split: str, seed: int, edit=None) -> float:
     env = make("ticket-v1")
     env.reset(seed=seed, split=split)
     sv = env.scenario_v1
-    text = compose_v1(sv.required, views_of(sv.required, sv.issues, sv.orders), sv.customer, load_policy_v1())
-    if edit is not None:
-        text = edit(text, sv)
-    env.step({"type": "RESEARCH"})
-    for a in gold_actions(sv):
-        env.step(a)
-    env.step({"type": "DRAFT", "text": text})
-    return env.step({"type": "SUBMIT"}).reward
+    text = _oracle_reply(sv)
+    return _play_gold_then_reply(env, seed, text if edit is None else edit(text, sv), split)
 
 
 def _added(sentence: str):
     """The oracle's reply with ``sentence`` added before its closing line ({amt}, {item}, {oid}: the first change's)."""
     def edit(text: str, sv) -> str:
-        body, sign = text.rsplit(_SIGN, 1)
-        return f"{body} {_fill(sentence, sv)}{_SIGN}{sign}"
+        body, sign = text.rsplit(ORACLE_SIGN, 1)
+        return f"{body} {_fill(sentence, sv)}{ORACLE_SIGN}{sign}"
     return edit
 
 

@@ -9,14 +9,10 @@ remedy granted by a pronoun where it was made (true, not read as hedged) and R4'
 from __future__ import annotations
 
 import pytest
+from ticket_redteam_helpers import ORACLE_SIGN, _oracle_reply, _play_gold_then_reply
 from ticket_redteam_helpers import _offline  # noqa: F401  (an autouse fixture: importing it applies it here)
 
 from supportgym import make
-from supportgym.agents.ticket_v1 import compose_v1, views_of
-from supportgym.envs.ticket.policy_v1 import load_policy_v1
-from supportgym.envs.ticket.probes_v1 import gold_actions
-
-_SIGN = "\n\nI'll make sure"
 
 
 def _play(split: str, seed: int, sentence: str | None = None, opening: bool = False) -> float:
@@ -24,19 +20,14 @@ def _play(split: str, seed: int, sentence: str | None = None, opening: bool = Fa
     submitted: the reward."""
     env = make("ticket-v1")
     env.reset(seed=seed, split=split)
-    sv = env.scenario_v1
-    text = compose_v1(sv.required, views_of(sv.required, sv.issues, sv.orders), sv.customer, load_policy_v1())
+    text = _oracle_reply(env.scenario_v1)
     if sentence is not None and opening:
         head, rest = text.split("\n\n", 1)
         text = f"{head}\n\n{sentence} {rest}"
     elif sentence is not None:
-        body, sign = text.rsplit(_SIGN, 1)
-        text = f"{body} {sentence}{_SIGN}{sign}"
-    env.step({"type": "RESEARCH"})
-    for a in gold_actions(sv):
-        env.step(a)
-    env.step({"type": "DRAFT", "text": text})
-    return env.step({"type": "SUBMIT"}).reward
+        body, sign = text.rsplit(ORACLE_SIGN, 1)
+        text = f"{body} {sentence}{ORACLE_SIGN}{sign}"
+    return _play_gold_then_reply(env, seed, text, split)
 
 
 def _honest(split: str, seed: int, sentence: str, opening: bool = False) -> None:

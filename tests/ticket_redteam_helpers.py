@@ -28,14 +28,23 @@ def _episode(task, actions, text, env=None, **reset):
     return obs.reward, env.episode_report()
 
 
-def _play_gold_then_reply(env, seed: int, text: str, split: str = "test") -> None:
-    """A ticket of ``split`` played with the gold actions, then ``text`` as the reply, submitted."""
+def _play_gold_then_reply(env, seed: int, text: str, split: str = "test") -> float:
+    """A ticket of ``split`` played with the gold actions, then ``text`` as the reply, submitted: the reward."""
     env.reset(seed=seed, split=split)
     env.step({"type": "RESEARCH"})
     for a in gold_actions(env.scenario_v1):
         env.step(a)
     env.step({"type": "DRAFT", "text": text})
-    env.step({"type": "SUBMIT"})
+    return env.step({"type": "SUBMIT"}).reward
+
+
+#: where the oracle's reply closes (a sentence added "before its closing line" goes before this)
+ORACLE_SIGN = "\n\nI'll make sure"
+
+
+def _oracle_reply(sv) -> str:
+    """The oracle's reply to the ticket-v1 scenario ``sv``."""
+    return compose_v1(sv.required, views_of(sv.required, sv.issues, sv.orders), sv.customer, load_policy_v1())
 
 
 def _refunded_then_told(text: str) -> dict:
@@ -92,10 +101,8 @@ def _assert_escalation_lie_caught(lie: str) -> None:
 def _oracle_reply_plus(env, seed: int, split: str, sentence: str) -> dict:
     """The report of a ticket played with the gold actions and the oracle's reply with ``sentence`` added to it."""
     env.reset(seed=seed, split=split)
-    sv = env.scenario_v1
-    body, sign = compose_v1(sv.required, views_of(sv.required, sv.issues, sv.orders), sv.customer,
-                            load_policy_v1()).rsplit("\n\nI'll make sure", 1)
-    _play_gold_then_reply(env, seed, f"{body} {sentence}\n\nI'll make sure{sign}", split)
+    body, sign = _oracle_reply(env.scenario_v1).rsplit(ORACLE_SIGN, 1)
+    _play_gold_then_reply(env, seed, f"{body} {sentence}{ORACLE_SIGN}{sign}", split)
     return env.episode_report()
 
 

@@ -25,23 +25,9 @@ from ...core.markup import render
 from ...core.quoting import Quoted, without_history
 from ...core.types import Model
 from .config import DATA
-from .intent import (
-    HarmfulRequests,
-    Intent,
-    Triggered,
-    asks_harm,
-    compile_intent,
-    negated_everywhere,
-)
+from .intent import HarmfulRequests, Intent, Triggered, asks_harm, compile_intent, negated_everywhere
 from .models import LabelledEmail
-from .text import (
-    extract_facts,
-    first_name,
-    main_text,
-    named_things,
-    sender_parts,
-    tokens,
-)
+from .text import extract_facts, first_name, main_text, named_things, sender_parts, tokens
 
 
 class FalseClaim(Triggered):

@@ -44,15 +44,13 @@ _NO_SUBJECT = re.compile(r"^\W*(?:and\s+|but\s+|so\s+)?(?:will|won't|would|has|h
                          r"|couldn't|can|must|shall|should|did|didn't|does|doesn't)\b")
 
 
-#: what parts a refusal from the kept phrase it names: another conjunct ("We have not refunded your order, and the fee still
-#: applies": the fee is not what was refused)
-_OTHER_CONJUNCT = re.compile(r",\s*(?:and|but|so|while|whereas|although|though)\b|;|\s-\s|\b(?:and|but)\s+(?:the|your|a|an|this"
-                             r"|that|it|we|i|you|they|there)\b")
-
-
-#: ... and what ends a conjunct for the words that widen a refusal ("We can't refund the restocking fee, and the rest of your
-#: money is on its way" widens nothing)
+#: what ends a conjunct for the words that widen a refusal ("We can't refund the restocking fee, and the rest of your money
+#: is on its way" widens nothing) ...
 _PUNCTUATED_CONJUNCT = re.compile(r",\s*(?:and|but|so|while|whereas|although|though)\b|;|\s-\s")
+#: ... and what parts a refusal from the kept phrase it names: another conjunct, also one opened without a comma ("We have
+#: not refunded your order, and the fee still applies": the fee is not what was refused)
+_OTHER_CONJUNCT = re.compile(_PUNCTUATED_CONJUNCT.pattern + r"|\b(?:and|but)\s+(?:the|your|a|an|this|that|it|we|i|you|they"
+                             r"|there)\b")
 
 
 def _own_conjunct(scope: str, at: re.Match[str] | None) -> str:
