@@ -18,7 +18,7 @@ import pytest
 from supportgym import make
 from supportgym.agents.inbox_rules import InboxOracleAgent
 from supportgym.core.lookalike import LEET_LETTERS
-from supportgym.envs.inbox import reply as R
+from supportgym.envs.inbox.reply import disguise, quality, rules, scorer, tone
 from supportgym.envs.inbox.models import LabelledEmail
 from supportgym.envs.inbox.text import tokens
 
@@ -39,13 +39,13 @@ REPLIES = _oracle_replies()
 
 
 def _plain_tone_categories(joined: str) -> set[str]:
-    return {c for c, ms in R.reply_rules().tone_distinct.items() if any(m in joined for m in ms)}
+    return {c for c, ms in rules.reply_rules().tone_distinct.items() if any(m in joined for m in ms)}
 
 
 def _marker_strings(n: int, seed: int) -> list[str]:
     """Joined token strings built from the markers themselves, cut short, lengthened and glued to letters."""
     rng = random.Random(seed)
-    pieces = [m[1:] for ms in R.reply_rules().tone_distinct.values() for m in ms]
+    pieces = [m[1:] for ms in rules.reply_rules().tone_distinct.values() for m in ms]
     pieces += ["a", "x", "re", "pay", "inv", "the", "count", "me", "see", "you", "tut", "uns", "leid", "zz", "ça"]
     out = []
     for _ in range(n):
@@ -64,20 +64,20 @@ def _marker_strings(n: int, seed: int) -> list[str]:
 
 
 def test_tone_categories_are_the_markers_found_one_by_one() -> None:
-    strings = _marker_strings(5000, seed=0) + [R._read_words(r)[2] for r in REPLIES]
-    differ = [s for s in strings if R.tone_categories(s) != _plain_tone_categories(s)]
+    strings = _marker_strings(5000, seed=0) + [quality._read_words(r)[2] for r in REPLIES]
+    differ = [s for s in strings if tone.tone_categories(s) != _plain_tone_categories(s)]
     assert not differ, differ[:3]
     # the strings reach every category, and markers that start other markers ("refund", "refunded")
-    assert set().union(*map(R.tone_categories, strings)) == {c for c, ms in R.reply_rules().tone_distinct.items() if ms}
+    assert set().union(*map(tone.tone_categories, strings)) == {c for c, ms in rules.reply_rules().tone_distinct.items() if ms}
 
 
 def _plain_undisguised(reply: str) -> str:
     text = unicodedata.normalize("NFC", reply)
-    text = R._BROKEN.sub("", R._SPACED.sub(lambda m: m.group(0).replace(" ", ""), text))
-    glued = [m.start() for m in R._PRONOUN.finditer(text) if m.start() and text[m.start() - 1].islower()]
+    text = disguise._BROKEN.sub("", disguise._SPACED.sub(lambda m: m.group(0).replace(" ", ""), text))
+    glued = [m.start() for m in disguise._PRONOUN.finditer(text) if m.start() and text[m.start() - 1].islower()]
     for at in reversed(glued):
         text = f"{text[:at]} {text[at:]}"
-    return R._LEET.sub(lambda m: m.group(0).translate(LEET_LETTERS), text)
+    return disguise._LEET.sub(lambda m: m.group(0).translate(LEET_LETTERS), text)
 
 
 DISGUISES = [
@@ -101,8 +101,8 @@ def test_undisguised_only_skips_rewrites_that_find_nothing(k: int) -> None:
     changed = 0
     for r in REPLIES:
         text = DISGUISES[k](r)
-        assert R._undisguised(text) == _plain_undisguised(text), text
-        changed += R._undisguised(text) != text
+        assert disguise.undisguised(text) == _plain_undisguised(text), text
+        changed += disguise.undisguised(text) != text
     if k in (2, 3, 4, 6, 7, 8):
         assert changed  # the disguise is there to be undone
 
@@ -110,7 +110,7 @@ def test_undisguised_only_skips_rewrites_that_find_nothing(k: int) -> None:
 def test_reply_words_keep_only_plain_words() -> None:
     for r in [*REPLIES, "see thursday17december2026claims and abcdefghijklmnopq", "x" * 17, "", "1234567890123456789",
               "case abcdefgh123456789 ok"]:
-        toks, words, joined = R._read_words(r)
+        toks, words, joined = quality._read_words(r)
         plain = [t for t in toks if len(t) <= 16 or t.isalpha() or t.isdigit()]
         assert toks == tokens(r) and words == plain and joined == " " + " ".join(plain) + " "
 
@@ -118,7 +118,7 @@ def test_reply_words_keep_only_plain_words() -> None:
 def test_glued_digits_are_each_tokens_id_digits() -> None:
     for r in [*REPLIES, "TKT100201 inv2024-0042 v2 mp3 12345 ab1234cd5678 1.500 x"]:
         toks = tokens(r)
-        assert R.glued_digits(toks) == [d for t in toks for d in R.id_digits(t)]
+        assert scorer.glued_digits(toks) == [d for t in toks for d in scorer.id_digits(t)]
 
 
 @pytest.mark.parametrize("subject, body", [
@@ -131,7 +131,7 @@ def test_an_email_is_tokenised_once_as_it_was_in_parts(subject: str, body: str) 
     le = LabelledEmail.model_validate({"email": {"header": {"id": "e1", "sender": "Ana Costa <ana@example.com>",
                                                             "subject": subject, "timestamp": "2026-03-02T09:00:00Z"},
                                                  "body": body}})
-    sc = R.EmailScorer(le)
+    sc = scorer.EmailScorer(le)
     toks, in_subject = sc.all_tokens
     assert toks[:in_subject] == tokens(subject) and toks[in_subject:] == tokens(body)
     assert toks == tokens(f"{subject} {body}") and sc.said == " " + " ".join(tokens(subject + "\n" + body)) + " "

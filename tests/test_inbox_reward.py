@@ -453,7 +453,8 @@ def test_long_words_written_whole_are_no_hidden_copy():
     """An honest reply names the customer's own long words ("firmware", "warranty", the brand): counting them as
     'spelled' had cut a long honest reply's copy factor to 0.44. Only words hidden by separators count now; the
     same words cut by separators are still a copy."""
-    from supportgym.envs.inbox.reply import copy_bag, tokens
+    from supportgym.envs.inbox.reply import copy_bag
+    from supportgym.envs.inbox.text import tokens
 
     body = ("hi, bought the hisense television from your webshop before christmas and after last night's firmware "
             "installation it refuses to start, the standby light blinks repeatedly. tried unplugging everything, "
@@ -474,7 +475,8 @@ def test_long_words_inside_a_quotation_still_count_as_copied():
     """Red team of the relaxation above: long words written whole count again when they sit in a run of four or
     more of the email's own words in order (a quotation), so a short quote of the email's longest words cannot
     ride on the honest sentences around it."""
-    from supportgym.envs.inbox.reply import copy_bag, tokens
+    from supportgym.envs.inbox.reply import copy_bag
+    from supportgym.envs.inbox.text import tokens
 
     body = ("hi, bought the hisense television from your webshop before christmas and after last night's firmware "
             "installation it refuses to start, the standby light blinks repeatedly. tried unplugging everything, "

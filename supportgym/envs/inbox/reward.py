@@ -78,7 +78,7 @@ from typing import Any
 
 from .config import InboxConfig
 from .models import PRIORITY_RANK, UNLIMITED_ROUTES, Gold, InboxReward, construct
-from .reply import (  # noqa: F401  (the reply score lives in reply.py; re-exported where the formula is documented)
+from .reply import (  # noqa: F401  (the reply score lives in reply/; re-exported where the formula is documented)
     EmailScorer,
     Foreign,
     ForeignCheck,
