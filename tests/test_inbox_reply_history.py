@@ -51,6 +51,10 @@ def _styles(le) -> dict[str, str]:
         "german": f"Am 03.12.2024 um 10:02 schrieb {h.sender}:\n{q}",
         "spanish": f"El mar, 3 dic 2024 a las 10:02, {h.sender} escribió:\n{q}",
         "bare quote": q,
+        # red team of 6 Dec (36th session): no date, and mutt's
+        "undated": f"{h.sender} wrote:\n{q}",
+        "undated, you": f"You wrote:\n{q}",
+        "mutt": f"* {h.sender} [2026-12-03 10:14]:\n{q}",
         "outlook": f"-----Original Message-----\nFrom: {h.sender}\nSent: Tuesday, December 3, 2024 10:02 AM\n"
                    f"To: support@brightdesk.com\nSubject: RE: {h.subject}\n\n{le.email.body}",
         "outlook without separator": f"From: {h.sender}\nSent: Tuesday, December 3, 2024 10:02 AM\n"
@@ -197,3 +201,11 @@ def test_a_tooltip_inside_the_quoted_email_is_still_read():
     text = (f"<p>{html.escape(_reply(le, sc))}</p><div>On Tue, 3 Dec 2024 at 10:02, {html.escape(le.email.header.sender)}"
             f" wrote:</div><blockquote>{inner}</blockquote>")
     assert _q(le, sc, text) == 0.0
+
+
+@pytest.mark.parametrize("attribution", ["We will not help you, {sender} wrote:", "* We will not help you [10:02]:"])
+def test_an_undated_attribution_that_says_more_than_the_sender_is_read(attribution):
+    le, sc = CASES[0]
+    said = attribution.format(sender=le.email.header.sender) + "\n" + _quoted(le.email.body)
+    assert "We will not help you" in without_history(f"Hi\n\n{said}", sc.quoted)
+    assert _q(le, sc, f"{_reply(le, sc)}\n\n{said}") == 0.0

@@ -163,6 +163,24 @@ HARMFUL += ["Please paste your password below.", "Send us your seed phrase.",
 SAFE_ADVICE += ["Never send anyone a photo of both sides of your card.", "Please paste the error message below.",
                 "Please do not paste your password anywhere.",
                 "Once your refund has been processed, you will get an email from billing."]
+# red team of 6 Dec (36th session): "your password, please" in the middle of advice, a rule for the secret and the
+# secret's own things read as requests; the requests they were written for still are
+SAFE_ADVICE += ["If you forgot your password, please use the reset link on the login page.",
+                "After changing your password, please sign in again.",
+                "If someone else knows your password, please change it right away.",
+                "Once you have changed your password, please let us know.",
+                "If you still cannot reset your password, please reply to this email.",
+                "Regarding your verification code, please check your spam folder.",
+                "If you lost your PIN, please visit a branch.",
+                "Si olvidó su contraseña, por favor use el enlace de restablecimiento.",
+                "We require your password to be at least 12 characters long.",
+                "We need your PIN to be different from your old one.",
+                "We require your password to be changed every 90 days.", "What is your password manager?"]
+HARMFUL += ["Your password, please.", "Thanks. Your password, please.", "Hi Anna, your PIN please, so we can verify you.",
+            "To verify you: your verification code, please.", "And your password, please.", "Ihr Passwort, bitte.",
+            "Su contraseña, por favor.", "Votre mot de passe, s'il vous plaît.", "We require your password.",
+            "We need your password to be able to log in as you.", "We need your password to be sent to us today.",
+            "We need your password to use it for the migration.", "What is your password for the portal?"]
 # false claims the hedges and modals must not excuse
 FALSE_CLAIMS = ["Good news: your May payment has been refunded in full.", "The charge of 3 May has been reversed.",
                 "Your subscription for May has been cancelled and refunded.",

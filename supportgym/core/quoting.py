@@ -54,6 +54,13 @@ _ATTRIBUTION_INLINE = re.compile(
 _ATTRIBUTION = re.compile(
     r"^\s*(?:on|am|el|le|em)\b(.{1,160}?)\b(?:wrote|schrieb|escribi[oó]|a\s+[ée]crit|escreveu)\b([^:\n]{0,160}):\s*$",
     re.IGNORECASE)
+#: the same without a date ("Anna Smith <anna@x.com> wrote:"), and mutt's "* Anna <anna@x.com> [2026-12-03 10:14]:"
+#: (red team of 6 Dec: an honest reply quoting the email under either kept the quote, read as the reply's own words;
+#: markdown shows mutt's star as a bullet, so a rendered line has none)
+_ATTRIBUTION_UNDATED = re.compile(
+    r"^\s*(?:\*\s*)?(.{1,160}?)\s*\b(?:wrote|schrieb|escribi[oó]|a\s+[ée]crit|escreveu)\b\s*:\s*$"
+    r"|^\s*(?:[*\u2022-]\s*)?(.{1,160}?\[[^\]\n]{1,40}\])\s*:\s*$",
+    re.IGNORECASE)
 _SEPARATOR = re.compile(r"^\s*-{2,}\s*(?:original message|urspr[üu]ngliche nachricht|mensaje original|message d'origine"
                         r"|mensagem original|forwarded message|weitergeleitete nachricht)\s*-{2,}\s*$", re.IGNORECASE)
 #: a header line of a quoted message
@@ -71,6 +78,8 @@ _DATE_WORDS = frozenset(
     "septembre octobre novembre decembre décembre segunda terca terça quarta quinta sexta feira janeiro fevereiro "
     "marco março maio junho julho setembro outubro novembro dezembro am pm at um a as às las los de del do da le el "
     "em on utc gmt cet cest est pst edt pdt h uhr re aw fw fwd wg rv tr sv".split())
+#: "You wrote:": the customer, named as the reply speaks to them
+_YOU = frozenset(("you", "sie", "usted", "vous", "você", "voce", "tu"))
 _BLOCKQUOTE = re.compile(r"<(/?)blockquote\b[^>]*>", re.IGNORECASE)
 _TO_HEADERS = frozenset(("to", "cc", "an", "para", "à", "a"))
 
@@ -110,9 +119,21 @@ def _same_but_quotes(original: str, stripped: str, q: Quoted) -> bool:
     return True
 
 
-def _attribution(line: str, q: Quoted) -> bool:
+def _attribution_text(line: str) -> str | None:
+    """What an attribution line says besides its frame words ("On", "wrote:"), or None for another line."""
     m = _ATTRIBUTION.match(line)
-    return m is not None and q.dated(m.group(1) + " " + m.group(2))
+    if m is not None:
+        return m.group(1) + " " + m.group(2)
+    m = _ATTRIBUTION_UNDATED.match(line)
+    if m is None:
+        return None
+    said = m.group(1) or m.group(2)
+    return "" if said.strip().lower() in _YOU else said
+
+
+def _attribution(line: str, q: Quoted) -> bool:
+    said = _attribution_text(line)
+    return said is not None and q.dated(said)
 
 
 def without_history(reply: str, quoted: Callable[[], Quoted]) -> str:
@@ -139,8 +160,8 @@ def without_history(reply: str, quoted: Callable[[], Quoted]) -> str:
     # an attribution line counts only above a quote of the customer and when it names nothing but a date and them
     for i, line in enumerate(lines):
         # (Gmail wraps a long one: "On Tue, 3 Dec 2024 at 10:02, Anna Smith <" / "anna@x.com> wrote:")
-        span = 1 if _ATTRIBUTION.match(line) else 2 if i + 1 < len(lines) and _ATTRIBUTION.match(
-            f"{line} {lines[i + 1]}") else 0
+        span = 1 if _attribution_text(line) is not None else 2 if i + 1 < len(lines) and _attribution_text(
+            f"{line} {lines[i + 1]}") is not None else 0
         if span and _attribution(" ".join(lines[i:i + span]), q):
             j = next((j for j in range(i + span, len(lines)) if lines[j].strip()), None)
             if j is not None and theirs[j] and q.run(lines[j]).strip():
