@@ -228,6 +228,13 @@ class CommitLexicon(Model):
 
         return spans
 
+    def opens_investigation(self, clause: str) -> bool:
+        """Does ``clause`` open (or promise) an investigation, rather than report a check we finished, with its finding
+        (``checked_findings``: "I have investigated your parcel with the carrier and can confirm ...")? A finished check
+        is neither the investigation a policy asks the customer be told of nor one it calls for none of (red team of 6
+        Dec: it earned the first and escaped the second, +0.027 a `hard:validation` ticket appended to `rules`' replies)."""
+        return bool(self.triggers["investigation"].search(self.checked.sub(" ", clause)))
+
     @cached_property
     def refusal_lead(self) -> re.Pattern[str]:
         """Nothing but adverbs and auxiliaries before a first-person verb form ("lamentablemente rechazamos")."""

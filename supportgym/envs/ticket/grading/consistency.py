@@ -242,8 +242,10 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
     out = Consistency(informed=0.0)
     denied = {c.kind for c in commits if c.firm_denial}
     # the order each of the reply's firm investigations names, read once (_investigated_elsewhere)
-    named_by = {id(c): order_named(c.clause, orders, load_i18n().triggers["investigation"]) for c in commits
-                if c.kind == "investigation" and c.firm_promise}
+    # (a check we finished, with its finding, is no investigation: load_i18n().opens_investigation)
+    lex = load_i18n()
+    named_by = {id(c): order_named(c.clause, orders, lex.triggers["investigation"]) for c in commits
+                if c.kind == "investigation" and c.firm_promise and lex.opens_investigation(c.clause)}
     investigated = set(named_by.values())
     for c in commits:
         quote = f"'{c.clause[:90]}'"
@@ -316,7 +318,7 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
             # case went to legal: the escalation made, denied (round 21: escalation denials were never checked). One that
             # names only other teams is true ("we have not involved our legal team" when the case went to fraud)
             out.inconsistencies.append(f"{quote} denies an escalation that was made")
-        elif c.kind == "investigation" and c.firm_promise and (
+        elif id(c) in named_by and (
                 why := _investigated_elsewhere(c, named_by[id(c)], orders, statements, investigated, concerned)):
             out.inconsistencies.append(f"{quote} {why}")
     # a habitual sentence beside the reply's own denial of that remedy is policy, no promise (the skip above): it
@@ -346,6 +348,8 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
             # <decoy>, that request has been declined." used to satisfy any required denial)
             ok = any(c.polarity == "deny" and c.kind in (*REMEDIES, "any") and not _off_ticket(c, orders, concerned)
                      for c in firm)
+        elif st.kind == "investigation":
+            ok = any(id(c) in named_by for c in firm)
         else:
             ok = any(c.kind == st.kind and c.polarity == "promise" for c in firm)
         hits += ok
