@@ -76,7 +76,13 @@ def as_submitted(action: Any, action_type: type | tuple[type, ...]) -> Any:
     env instead of being scored as an invalid action. Anything but the env's own action type goes as it is, for
     ``env.step`` to refuse (``ActionTypeError``: an agent wired to another env)."""
     if isinstance(action, BaseModel) and isinstance(action, action_type):
-        return action.model_dump(mode="json", warnings=False)
+        try:
+            return action.model_dump(mode="json", warnings=False)
+        except (ValueError, TypeError) as e:
+            # a field no JSON holds (an object, undecodable bytes: red team of 6 Dec, it aborted the whole run): an
+            # action the env refuses, so it is scored as invalid like any other (not its raw values: a str subclass
+            # equal to everything beside the bad field would ride along)
+            return {"unserialisable_action": f"{type(e).__name__}: {str(e)[:200]}"}
     return action
 
 
@@ -108,11 +114,12 @@ def run_episode(env_id: str, agent: Agent, ep: EpisodeSpec, max_steps: int = 10_
     while not obs.done and len(steps) < max_steps:
         seen = agent_view(obs)
         action = agent.act(seen)
-        obs = env.step(as_submitted(action, env.action_type))
+        submitted = as_submitted(action, env.action_type)
+        obs = env.step(submitted)
         r = obs.reward or 0.0
         total += r
         bd = obs.reward_breakdown.components() if obs.reward_breakdown is not None else {}
-        steps.append(StepRecord(action=_dump_action(action), reward=r, breakdown=bd, feedback=obs.feedback))
+        steps.append(StepRecord(action=submitted, reward=r, breakdown=bd, feedback=obs.feedback))
     agent.end_episode(final_view(seen, obs))
     return EpisodeRecord(
         env_id=spec(env_id).id,

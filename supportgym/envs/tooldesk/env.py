@@ -131,7 +131,7 @@ class ToolDeskEnv(Environment[ToolDeskAction, ToolDeskObservation, ToolDeskState
 
     # ---- stepping ------------------------------------------------------------------
     def _step(self, action: ToolDeskAction) -> ToolDeskObservation:
-        a = action.action_id
+        a = getattr(action, "action_id", None)  # (model_construct() may leave it out)
         if type(a) is not int or not 0 <= a < N_ACTIONS:
             # an instance built without validation (model_construct) is checked like raw input (red team of 5 Dec:
             # action_id 13 raised a bare AssertionError, True ran the refund service)

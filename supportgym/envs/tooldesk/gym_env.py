@@ -77,6 +77,8 @@ class ToolDeskGymEnv(gym.Env[np.ndarray, np.int64]):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         opts = dict(options or {})
+        if "seed" in opts:  # (env.reset's own seed is drawn from the gymnasium seed below)
+            raise ConfigError(expected("ToolDeskGymEnv.reset options", sorted(opts), "no 'seed': pass reset(seed=...)"))
         task = opts.pop("task", None)
         split = opts.pop("split", None)
         if task is None and split is None:

@@ -6,6 +6,7 @@ checkpoints, SFT data sets and prompts all refer to them by number.
 
 from __future__ import annotations
 
+from numbers import Integral
 from typing import Any, Literal, get_args
 
 from pydantic import ConfigDict, Field, field_validator
@@ -164,7 +165,9 @@ class ToolDeskAction(Action):
     def _no_bool(cls, v: Any) -> Any:
         if isinstance(v, bool):
             raise ValueError(f"{v!r} is a boolean, not an action id: send an integer 0-{N_ACTIONS - 1}")
-        return v
+        # a numpy integer (a policy's argmax, SB3's output) is an integer, as the Gymnasium face takes it (red team of
+        # 6 Dec: every step of a correct policy was scored malformed); numpy's bool is no Integral
+        return int(v) if isinstance(v, Integral) and not isinstance(v, int) else v
 
 
 class ToolResult(Model):
