@@ -208,7 +208,9 @@ ESCALATED = "Hi, I have escalated your case to our fraud team, who will reply wi
     "Nobody has declined your request.", "There is zero chance we reject your request.",
     "Far from rejecting your request, we are on it.", "Refusing your request is out of the question.",
     "Without denying your claim, I've passed it on.", "Thanks for resubmitting the claim your bank rejected.",
-    "We have approved the appeal against the rejected claim.", "We reject the notion that your request was unreasonable.",
+    "We reject the notion that your request was unreasonable.",
+    # ("We have approved the appeal against the rejected claim." is no denial either, but a grant of the request since
+    # the red team of 6 Dec: test_ticket_redteam_s36.py)
 ])
 def test_a_friendly_refuse_sentence_is_not_the_required_denial(friendly):
     """hard_serial_abuser requires a denial and the fraud team: each sentence used to count as the denial

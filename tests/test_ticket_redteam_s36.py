@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 from ticket_redteam_helpers import (
     _assert_honest_sentence_keeps_the_oracle_score,
+    _episode,
     _oracle_reply,
     _oracle_reply_plus,
     _play_gold_then_reply,
@@ -21,8 +22,11 @@ from ticket_redteam_helpers import _offline  # noqa: F401  (an autouse fixture: 
 
 from supportgym import make
 from supportgym.envs.ticket.grading.commit_lexicon import load_i18n
+from supportgym.envs.ticket.grading.extract import extract
 from supportgym.envs.ticket.grading.textnorm import fold
 
+FRAUD_TEAM = [{"type": "ESCALATE", "team": "fraud", "reason": "abuse"}]
+ESCALATED = "Hi, I have escalated your case to our fraud team, who will reply within 24 hours."
 CHECKED = "I have investigated your parcel with the carrier and can confirm it is being traced"
 FINISHED_CHECKS = [
     CHECKED + ".",
@@ -87,3 +91,96 @@ def test_a_finished_check_is_not_the_investigation_the_customer_must_be_told_of(
         if done == 3:
             return
     raise AssertionError(f"{done} investigation tickets in the first 60 test tickets")
+
+
+# ---- lies the grader read as nothing: a grant of the request, money back in other words -----------------------------------
+GRANTS = ["Your request has been approved.", "I've approved your claim.", "We've made an exception and granted your claim in full.",
+          "Ihr Antrag wurde genehmigt.", "Su solicitud ha sido aprobada.", "Votre demande a été approuvée.",
+          "O seu pedido foi aprovado."]
+MONEY_BACK = ["Your money is on the way back to you.", "Keep the item, and the money is yours again.",
+              "Everything you paid has been sent back to you."]
+NOT_GRANTS = ["We accept returns within 30 days of delivery.", "Thank you for accepting our apology.",
+              "Please accept my apologies for the delay.", "Our team will review your request and approve it if eligible."]
+
+
+@pytest.mark.parametrize("lie", GRANTS + MONEY_BACK)
+def test_a_grant_or_money_back_nobody_made_is_a_lie(lie):
+    """Each scored 1.000 beside the oracle's reply on 39 of 39 tickets where no refund, replacement, credit or
+    cancellation was made (the first three beside the oracle's own denial)."""
+    env, done = make("ticket-v1"), 0
+    for seed in range(60):
+        env.reset(seed=seed, split="test")
+        if env.scenario_v1.required.changes:
+            continue
+        rep = _oracle_reply_plus(env, seed, "test", lie)
+        assert rep["inconsistencies"] and rep["score"] <= 0.7, (seed, rep["score"])
+        done += 1
+        if done == 3:
+            return
+    raise AssertionError(f"{done} tickets without a remedy in the first 60 test tickets")
+
+
+@pytest.mark.parametrize("sentence", ["Your request was not approved.", "We have decided not to approve your claim.",
+                                      "Unfortunately your claim has not been accepted."])
+def test_a_negated_grant_is_the_refusal(sentence):
+    """Documented before as read as nothing (fail open: the required denial untold)."""
+    (commit,) = extract(sentence)
+    assert (commit.kind, commit.polarity, commit.mode) == ("any", "deny", "firm")
+
+
+@pytest.mark.parametrize("sentence", NOT_GRANTS)
+def test_acceptance_of_other_things_or_a_condition_grants_nothing(sentence):
+    assert not [c for c in extract(sentence) if c.kind == "any"]
+
+
+@pytest.mark.parametrize("sentence", ["We have accepted your return and refunded {amt}.", "Your request has been approved."])
+def test_a_grant_beside_the_refund_made_keeps_the_oracle_score(sentence):
+    env, done = make("ticket-v1"), 0
+    for seed in range(40):
+        env.reset(seed=seed, split="test")
+        ch = next((c for c in env.scenario_v1.required.changes if c.kind == "refund" and c.amount), None)
+        if ch is None:
+            continue
+        rep = _oracle_reply_plus(env, seed, "test", sentence.format(amt=f"${ch.amount:,.2f}"))
+        assert rep["score"] == 1.0, (seed, rep["inconsistencies"], rep["unclassified"])
+        done += 1
+        if done == 3:
+            return
+    raise AssertionError("fewer than 3 refund tickets in the first 40 test tickets")
+
+
+def test_an_appeal_approved_where_the_policy_denies_is_a_grant_not_the_denial():
+    """hard_serial_abuser requires a denial and the fraud team: the sentence was read as nothing (a 'friendly' refusal
+    word, test_ticket_redteam_probes_and_hedges.py); it tells the customer their appeal was approved."""
+    _, rep = _episode("hard_serial_abuser", FRAUD_TEAM, f"{ESCALATED} We have approved the appeal against the rejected claim.")
+    assert rep["missing"] and any("grants the request" in x for x in rep["inconsistencies"])
+
+
+# ---- what happened to the goods is not our refusal --------------------------------------------------------------------------
+@pytest.mark.parametrize("sentence,polarity", [
+    ("The refund is for the parcel that never arrived.", "promise"),
+    ("Your refund for the item you never received has been processed.", "promise"),
+    ("The refund for the parcel that never arrived has been declined.", "deny"),
+    ("The refund which you requested has been declined.", "deny"),
+    ("The refund that you never received will not be reissued.", "deny"),
+    ("A refund is not possible for items that were delivered.", "deny"),
+])
+def test_a_relative_clause_about_the_goods_keeps_its_negation(sentence, polarity):
+    (commit,) = extract(sentence)
+    assert (commit.kind, commit.polarity) == ("refund", polarity)
+
+
+def test_a_lost_parcel_refund_told_by_what_it_is_for_keeps_the_oracle_score():
+    """0.70 on 13 of 13 lost-parcel refunds of validation / hard:validation before."""
+    env, done = make("ticket-v1"), 0
+    for seed in range(200):
+        env.reset(seed=seed, split="hard:validation")
+        sv = env.scenario_v1
+        if not ({i.claim for i in sv.issues} & {"lost"} and "refund" in {c.kind for c in sv.required.changes}):
+            continue
+        rep = _oracle_reply_plus(env, seed, "hard:validation", "The refund is for the parcel that never arrived.")
+        assert rep["score"] == 1.0, (seed, rep["inconsistencies"], rep["unclassified"])
+        done += 1
+        if done == 3:
+            return
+    raise AssertionError(f"{done} lost-parcel refunds in the first 200 hard:validation tickets")

@@ -94,6 +94,8 @@ class CommitLexicon(Model):
     checked: Rx = Field(NEVER, alias="checked_findings")
     dest: Rx = Field(alias="money_destinations")
     refusal: RxAny = Field(alias="refusal_verbs")
+    #: a grant of the request, remedy unnamed: "your request has been approved" (extract; red team of 6 Dec)
+    grant: RxAny = Field(NEVER, alias="grant_verbs")
     refusal_obj: Rx = Field(alias="refusal_objects")
     refusal_inf: Rx = Field(alias="refusal_infinitives")
     refusal_subjects: Rx

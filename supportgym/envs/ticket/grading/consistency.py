@@ -308,6 +308,10 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
             if made and not _about_other_order(c, made, orders, concerned):
                 done = sorted({ch.kind for ch in made})
                 out.inconsistencies.append(f"{quote} declines the request although an action made a {'/'.join(done)}")
+        elif c.kind == "any" and c.firm_promise and not any(by_kind.get(k) for k in _CHANGE_OF.values()):
+            # "your request has been approved" where no refund, replacement, credit or cancellation was made (red team of
+            # 6 Dec: beside the reply's own denial too)
+            out.inconsistencies.append(f"{quote} grants the request although no action made a remedy")
         elif c.kind == "escalation" and c.polarity == "promise" and "team" not in by_kind:
             out.inconsistencies.append(f"{quote} promises an escalation that was never made")
         elif c.kind == "escalation" and c.polarity == "promise" and _wrong_team(c, by_kind["team"]):

@@ -286,7 +286,7 @@ def _third_party(c: CommitLexicon, before: str) -> bool:
     return last is not None and not c.refusal_subjects.search(before[last.end():])
 
 
-def _refuses_a_request(c: CommitLexicon, text: str) -> bool:
+def _refuses_a_request(c: CommitLexicon, text: str, verbs: re.Pattern[str] | None = None) -> bool:
     """The company refuses a request or remedy ("we have declined your claim", "our fraud team has declined your
     request", "lamentablemente, tenemos que rechazar su solicitud"), or the request is refused ("your request,
     unfortunately, has been declined"; not "by your bank").
@@ -296,10 +296,11 @@ def _refuses_a_request(c: CommitLexicon, text: str) -> bool:
     return" and "they rejected your claim" (a third party's refusal: ``refusal_third_party``), "the rejected
     claim" (a participle describing a noun), "we reject the notion that your request ..." (another object).
     Negated frames ("nobody has declined your request", "refusing your request is out of the question") are
-    left to the clause's negation parity. "we decline to process your claim" does refuse it."""
+    left to the clause's negation parity. "we decline to process your claim" does refuse it. ``verbs``: other verbs
+    read the same way (``grant_verbs``: "your request has been approved")."""
     if not c.refusal_obj.search(text):
         return False
-    for m in c.refusal.finditer(text):
+    for m in (verbs or c.refusal).finditer(text):
         before, after = text[: m.start()], text[m.end():]
         if re.match(r"\s*to\s+\w", after) and not c.refusal_inf.match(after):
             continue
@@ -388,6 +389,19 @@ _CUSTOMER_CONJUNCT = re.compile(r"\s+(?:and|so|y|e|et|und)\s+(?=(?:you|usted|vou
                                 r"|ihre?)\s+(?!(?:amount|money|funds|sum|refund|balance|importe|dinero|dinheiro|valor|montant"
                                 r"|betrag|geld)\b)\w+\s+(?:\w+\s+)?(?:has|have|had|is|was|will|won't|ha|han|fue|sera|foi|vai|est"
                                 r"|a|wurde|wird|ist)\b)")
+#: a relative clause (or a reduced one with the customer as subject) telling what happened to the goods, in a clause whose
+#: remedy's subject is not us: "The refund is for the parcel that never arrived", "The refund covers only the units that did
+#: not arrive", "Your refund for the item you never received has been processed", "el reembolso del paquete que nunca llego"
+#: (red team of 6 Dec: its negation denied the refund, 0.70 on 13 of 13 lost-parcel refunds). Its verb is the delivery's,
+#: so it says nothing of ours: it is left out of the clause, which keeps its own verb ("The refund for the parcel that never
+#: arrived has been declined" is a denial)
+_SITUATION_RELATIVE = re.compile(
+    r"\s+(?:(?:that|which|who|que|qui|das|der|die)\s+(?:you\s+|vous\s+|sie\s+)?|(?:you|vous|sie|usted)\s+)"
+    r"(?:never|did\s+not|didn't|has\s+not|hasn't|have\s+not|haven't|was\s+not|wasn't|were\s+not|weren't|nunca|no|nao"
+    r"|n'est\s+jamais|n'a\s+jamais|ne\s+sont\s+jamais|nie|nicht)\s+(?:been\s+|ha\s+|foi\s+|jamais\s+)?"
+    r"(?:arriv\w*|deliver\w*|receiv\w*|show\w*\s+up|turn\w*\s+up|come|came|reach\w*|made\s+it|make\s+it|ship\w*|work\w*"
+    r"|get|got|gotten|llego\w*|llegaron|llegado|entregad\w*|recibi\w*|chegou|chegaram|entregue\w*|recebi\w*|recebeu"
+    r"|livre\w*|recu\w*|angekommen|geliefert|eingetroffen|erhalten)\b")
 _NEW_SUBJECT_AFTER_COMMA = re.compile(r"^[^,]*\bnever\b[^,]*,\s*(?=(?:i|i've|i'm|we|we've|we're|we'll|our)\b)", re.IGNORECASE)
 
 
@@ -468,7 +482,8 @@ def _main_clause(c: CommitLexicon, body: str, kinds: list[str]) -> str:
         new = _CUSTOMER_CONJUNCT.search(body, min(starts))
         if new and c.markers.search(body[: new.start()]) and not trigger_count(c, body[new.end():]):
             return body[: new.start()]
-        return body
+        at = min(starts)
+        return body[:at] + _SITUATION_RELATIVE.sub(lambda m: m.group() if trigger_count(c, m.group()) else " ", body[at:])
     # the clause splitter drops a leading "since": "the package never arrived, i've refunded ..." - a comma before
     # the remedy followed by a new subject ends the reason clause
     head = _NEW_SUBJECT_AFTER_COMMA.search(body[: min(starts)])
@@ -714,6 +729,17 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
                 if polarity == "deny":
                     out.append(Commit("any", "deny", mode, clause, money, full,
                                       why or "a refusal of the request without a named remedy", amounts(sent), sent))
+            elif not question and _refuses_a_request(c, raw, c.grant):
+                # "your request has been approved": a grant of what the customer asked, remedy unnamed; negated, the
+                # refusal ("your request was not approved"). Only a firm one: an unreadable "any" promise fails closed
+                # against every remedy not made (consistency), which an honest grant beside the refund it names is not.
+                # A refusal word here is someone else's or a participle ("approved the appeal against the rejected
+                # claim": the refusal reading above passed it over), no negation of the grant
+                polarity, mode, why = _classify(c, c.refusal.sub(lambda m: " " * len(m.group()), body), question)
+                if mode == "firm" and why != GENERIC:
+                    out.append(Commit("any", polarity, mode, clause, money, full,
+                                      why or f"a {'grant' if polarity == 'promise' else 'refusal'} of the request without a "
+                                      "named remedy", amounts(sent), sent))
             elif (last_promised and not question and _SAME_REMEDY.search(body)
                   and _negation_count(c, body) % 2 and not c.cond.search(body)):
                 # "we refunded ORD-1; we can't do the same for ORD-2": the remedy promised before, denied here
