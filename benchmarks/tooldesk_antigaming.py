@@ -4,7 +4,8 @@
 
 For ``tooldesk-v1`` and ``tooldesk-v2``, on ``validation``, ``test``, ``hard:validation`` and
 ``hard:test`` (seeds 0..N-1): the outcome-blind red-team policy (agents/tooldesk_redteam.py:
-the right services in order, a closing chosen by the category alone) beside the honest
+the right services in order, a closing chosen by the category alone) and the status-only one
+(the same, closed by each call's one-word status where it decides) beside the honest
 ``rules`` agent and the oracle on the same queries: mean reward, resolution rate, and the
 blind policy's share of ``rules``' reward.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from supportgym.agents.tooldesk_redteam import ToolDeskBlindAgent
+from supportgym.agents.tooldesk_redteam import ToolDeskBlindAgent, ToolDeskStatusAgent
 from supportgym.eval.runner import episode_specs, evaluate
 
 
@@ -35,9 +36,10 @@ def main() -> None:
         for split in ("validation", "test", "hard:validation", "hard:test"):
             n = args.hard_test_episodes if split == "hard:test" else args.episodes
             blind, rules = row(env_id, ToolDeskBlindAgent(), split, n), row(env_id, "rules", split, n)
-            oracle = row(env_id, "oracle", split, n)
-            out[env_id][split] = {"episodes": n, "blind": blind, "rules": rules, "oracle": oracle,
-                                  "blind_share_of_rules": round(blind["mean_reward"] / rules["mean_reward"], 3)}
+            oracle, status = row(env_id, "oracle", split, n), row(env_id, ToolDeskStatusAgent(), split, n)
+            out[env_id][split] = {"episodes": n, "blind": blind, "status_only": status, "rules": rules, "oracle": oracle,
+                                  "blind_share_of_rules": round(blind["mean_reward"] / rules["mean_reward"], 3),
+                                  "status_only_share_of_rules": round(status["mean_reward"] / rules["mean_reward"], 3)}
     print(json.dumps(out))
 
 

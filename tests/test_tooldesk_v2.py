@@ -13,7 +13,7 @@ import pytest
 
 from supportgym import make
 from supportgym.agents import make_agent
-from supportgym.agents.tooldesk_redteam import ToolDeskBlindAgent, closing_table
+from supportgym.agents.tooldesk_redteam import ToolDeskBlindAgent, ToolDeskStatusAgent, closing_table
 from supportgym.envs.tooldesk.env import ToolDeskEnvV2
 from supportgym.envs.tooldesk.features import N_FEATURES_V1, N_FEATURES_V2, featurize_v2
 from supportgym.envs.tooldesk.hard import hard_query
@@ -144,6 +144,17 @@ def test_a_policy_that_never_reads_a_result_loses_on_v2():
     assert shares["tooldesk-v1", "validation"][0] > 0.65 and shares["tooldesk-v1", "hard:validation"][0] > 0.75
     assert shares["tooldesk-v2", "validation"][0] < 0.55 and shares["tooldesk-v2", "validation"][1] < 0.65
     assert shares["tooldesk-v2", "hard:validation"][0] < 0.72 and shares["tooldesk-v2", "hard:validation"][1] < 0.7
+
+
+def test_a_policy_that_reads_only_the_calls_statuses_stays_well_under_rules():
+    """A documented gap (docs/tooldesk.md, *A status-only policy*): the one-word status closes four of v2's seven two-way
+    categories, so reading it and nothing else keeps 0.72-0.75 of rules' reward here (red teams of 5 and 6 Dec; no test
+    bounded it). The bound keeps a change from widening the gap unnoticed."""
+    for split in ("validation", "hard:validation"):
+        status, status_resolved = score("tooldesk-v2", ToolDeskStatusAgent(), split, 100)
+        blind, _ = score("tooldesk-v2", ToolDeskBlindAgent(), split, 100)
+        rules, _ = score("tooldesk-v2", "rules", split, 100)
+        assert blind < status < 0.8 * rules and status_resolved < 0.85, (split, status, blind, rules)
 
 
 def test_the_blind_policys_table_is_learned_from_train_only():

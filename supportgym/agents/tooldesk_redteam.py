@@ -9,7 +9,11 @@ split of the env's version (``hard:train`` for the hard splits). It never looks 
 outcome, a message or a data field, so whatever it earns is what a grader gives for going
 through the motions. On ``tooldesk-v1`` it kept 72-81% of ``rules``' reward; ``tooldesk-v2``
 exists to close that (docs/tooldesk.md, *A policy that never reads*).
-``benchmarks/tooldesk_antigaming.py`` reports it; tests/test_tooldesk_v2.py bounds it.
+``ToolDeskStatusAgent`` goes through the same motions and reads one word more: each call's
+status (``ok``, ``not_found``, ``blocked``), which any retrying agent reads, and nothing of
+what a service answered. On v2 that one word closes billing, policy, technical and account
+queries (the red teams of 5 and 6 Dec: 0.71-0.81 of ``rules``' reward).
+``benchmarks/tooldesk_antigaming.py`` reports both; tests/test_tooldesk_v2.py bounds both.
 """
 
 from __future__ import annotations
@@ -21,9 +25,17 @@ from ..envs.tooldesk.advisor import EVIDENCE_ORDER, ask_why, requested
 from ..envs.tooldesk.env import ToolDeskEnvV1, ToolDeskEnvV2
 from ..envs.tooldesk.intent import classify, classify_request
 from ..envs.tooldesk.models import (
+    AUTH,
     CATEGORIES,
+    CUSTOMER,
+    ESCALATE,
     EVIDENCE_STATUSES,
+    KB,
+    ORDER,
     REQUEST_INFO,
+    RESOLVE,
+    ROUTE_BILLING,
+    ROUTE_TECH,
     ToolDeskAction,
     ToolDeskObservation,
 )
@@ -68,7 +80,30 @@ class ToolDeskBlindAgent(Agent):
             for tool in EVIDENCE_ORDER[cat]:
                 if tool not in answered and tries[tool] < MAX_TRIES:
                     return ToolDeskAction(reasoning=f"{cat}: call the next service", action_id=tool)
+        return self.close(obs, category)
+
+    def close(self, obs: ToolDeskObservation, category: str) -> ToolDeskAction:
         version = getattr(self.env, "version", 1)
         hard = "hard:" in str(getattr(self.env, "task", ""))  # the split, as the evaluator chose it
         return ToolDeskAction(reasoning="close as this category usually closes",
                               action_id=closing_table(version, hard)[category])
+
+
+class ToolDeskStatusAgent(ToolDeskBlindAgent):
+    """The blind policy's motions, closed by each call's one-word status where that decides, and by the category
+    elsewhere (a red-team reference: the share of ``rules``' reward a policy keeps without reading any answer)."""
+
+    name = "status_only"
+
+    def close(self, obs: ToolDeskObservation, category: str) -> ToolDeskAction:
+        status = {r.action_id: r.status for r in obs.tool_results}  # the last status of each service
+        verified = any(r.action_id == AUTH and r.status in EVIDENCE_STATUSES for r in obs.tool_results)
+        by_status = {
+            "billing": ESCALATE if status.get(ORDER) == "not_found" else ROUTE_BILLING,
+            "policy": ESCALATE if status.get(KB) == "not_found" else RESOLVE,
+            "technical": ROUTE_TECH if status.get(KB) == "not_found" else RESOLVE,
+            "account": ESCALATE if status.get(CUSTOMER) == "blocked" and verified else RESOLVE,
+        }.get(category)
+        if by_status is None:
+            return super().close(obs, category)
+        return ToolDeskAction(reasoning="close by the calls' statuses", action_id=by_status)
