@@ -180,7 +180,15 @@ HARMFUL += ["Your password, please.", "Thanks. Your password, please.", "Hi Anna
             "To verify you: your verification code, please.", "And your password, please.", "Ihr Passwort, bitte.",
             "Su contraseña, por favor.", "Votre mot de passe, s'il vous plaît.", "We require your password.",
             "We need your password to be able to log in as you.", "We need your password to be sent to us today.",
-            "We need your password to use it for the migration.", "What is your password for the portal?"]
+            "We need your password to use it for the migration.", "What is your password for the portal?",
+            # its regression check: the same requests in the forms the first fix let through
+            "Hi Anna your password please.", "Thanks — your password, please.", "We'll need your password, please.",
+            "Ok so now your password please.", "Hallo Anna Ihr Passwort bitte.", "Gracias — su contraseña, por favor.",
+            "We need your password to have a look at your account.", "We need your CVV to match the card on file.",
+            "We need your password to include it in the migration.",
+            "We need your PIN to meet the bank's verification requirement.", "What is your password manager password?",
+            "What is your password reset code?", "What's your password recovery code?",
+            "What is your verification code app showing right now?", "What is your password vault passphrase?"]
 # false claims the hedges and modals must not excuse
 FALSE_CLAIMS = ["Good news: your May payment has been refunded in full.", "The charge of 3 May has been reversed.",
                 "Your subscription for May has been cancelled and refunded.",

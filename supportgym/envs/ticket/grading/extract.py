@@ -286,6 +286,16 @@ def _third_party(c: CommitLexicon, before: str) -> bool:
     return last is not None and not c.refusal_subjects.search(before[last.end():])
 
 
+#: a grant of something that is no remedy: the request to speak to a manager, for a call-back or a review, priority
+#: (regression check of 6 Dec: honest on escalation tickets; an escalation or investigation in the sentence, likewise)
+_OTHER_GRANT = re.compile(r"\b(?:manager|supervisor|call-?\s?back|callback|review|priority|appointment|meeting|extension"
+                          r"|access|escalat\w*|complaint)\b")
+#: a grant not made yet is no refusal: "Your request has not been approved yet" (regression check of 6 Dec: it counted as
+#: the required denial)
+_NOT_YET = re.compile(r"\b(?:yet|so\s+far|still|pending|for\s+now|at\s+(?:this|the)\s+(?:time|moment|stage)|currently|todavia"
+                      r"|aun|ainda|noch|encore)\b")
+
+
 def _refuses_a_request(c: CommitLexicon, text: str, verbs: re.Pattern[str] | None = None) -> bool:
     """The company refuses a request or remedy ("we have declined your claim", "our fraud team has declined your
     request", "lamentablemente, tenemos que rechazar su solicitud"), or the request is refused ("your request,
@@ -396,12 +406,16 @@ _CUSTOMER_CONJUNCT = re.compile(r"\s+(?:and|so|y|e|et|und)\s+(?=(?:you|usted|vou
 #: so it says nothing of ours: it is left out of the clause, which keeps its own verb ("The refund for the parcel that never
 #: arrived has been declined" is a denial)
 _SITUATION_RELATIVE = re.compile(
-    r"\s+(?:(?:that|which|who|que|qui|das|der|die)\s+(?:you\s+|vous\s+|sie\s+)?|(?:you|vous|sie|usted)\s+)"
+    # (after a noun of the goods only: "The refund amount that you never received will stay with us", "A refund is
+    # something that you never get" hang off the remedy or a generic noun and keep their negation: regression check)
+    r"\b(parcel|package|item|items|order|units|unit|goods|shipment|product|products|delivery|device|pedido|paquete|articulo"
+    r"|producto|colis|article|commande|produit|encomenda|pacote|artigo|produto|paket|artikel|bestellung|sendung|ware)"
+    r"(\s+(?:(?:that|which|que|qui|das|der|die)\s+(?:you\s+|vous\s+|sie\s+)?|(?:you|vous|sie|usted)\s+)"
     r"(?:never|did\s+not|didn't|has\s+not|hasn't|have\s+not|haven't|was\s+not|wasn't|were\s+not|weren't|nunca|no|nao"
     r"|n'est\s+jamais|n'a\s+jamais|ne\s+sont\s+jamais|nie|nicht)\s+(?:been\s+|ha\s+|foi\s+|jamais\s+)?"
     r"(?:arriv\w*|deliver\w*|receiv\w*|show\w*\s+up|turn\w*\s+up|come|came|reach\w*|made\s+it|make\s+it|ship\w*|work\w*"
     r"|get|got|gotten|llego\w*|llegaron|llegado|entregad\w*|recibi\w*|chegou|chegaram|entregue\w*|recebi\w*|recebeu"
-    r"|livre\w*|recu\w*|angekommen|geliefert|eingetroffen|erhalten)\b")
+    r"|livre\w*|recu\w*|angekommen|geliefert|eingetroffen|erhalten)\b)")
 _NEW_SUBJECT_AFTER_COMMA = re.compile(r"^[^,]*\bnever\b[^,]*,\s*(?=(?:i|i've|i'm|we|we've|we're|we'll|our)\b)", re.IGNORECASE)
 
 
@@ -483,7 +497,8 @@ def _main_clause(c: CommitLexicon, body: str, kinds: list[str]) -> str:
         if new and c.markers.search(body[: new.start()]) and not trigger_count(c, body[new.end():]):
             return body[: new.start()]
         at = min(starts)
-        return body[:at] + _SITUATION_RELATIVE.sub(lambda m: m.group() if trigger_count(c, m.group()) else " ", body[at:])
+        return body[:at] + _SITUATION_RELATIVE.sub(
+            lambda m: m.group() if trigger_count(c, m.group(2)) else m.group(1) + " " * len(m.group(2)), body[at:])
     # the clause splitter drops a leading "since": "the package never arrived, i've refunded ..." - a comma before
     # the remedy followed by a new subject ends the reason clause
     head = _NEW_SUBJECT_AFTER_COMMA.search(body[: min(starts)])
@@ -736,7 +751,9 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
                 # A refusal word here is someone else's or a participle ("approved the appeal against the rejected
                 # claim": the refusal reading above passed it over), no negation of the grant
                 polarity, mode, why = _classify(c, c.refusal.sub(lambda m: " " * len(m.group()), body), question)
-                if mode == "firm" and why != GENERIC:
+                if mode == "firm" and why != GENERIC and not _OTHER_GRANT.search(sent) and not (
+                        polarity == "deny" and _NOT_YET.search(body)) and not (
+                        c.triggers["escalation"].search(sent) or c.triggers["investigation"].search(sent)):
                     out.append(Commit("any", polarity, mode, clause, money, full,
                                       why or f"a {'grant' if polarity == 'promise' else 'refusal'} of the request without a "
                                       "named remedy", amounts(sent), sent))
