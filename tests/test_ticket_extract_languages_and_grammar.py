@@ -384,7 +384,9 @@ ROUND_10 = [
     ("We have refunded you — not in a million years.", "refund", D),                  # a minimizer: as before
     ("No podemos reembolsarle, no es posible.", "refund", D),
     ("Hemos revisado su solicitud de reembolso, no la aprobaremos.", "refund", D),    # a verb of its own: as before
-    ("We will refund you, not replace the item.", "refund", D),                       # a remedy in it: as before
+    # a remedy in it: the contrast is that remedy's (red team of 6 Dec, conjuncts._contrast; it read as the refund's denial)
+    ("We will refund you, not replace the item.", "refund", P),
+    ("We will refund you, not replace the item.", "replacement", D),
     # 2. politeness "would like to inform / let you know / confirm" hedges nothing (it read as uncertain)
     ("We would like to inform you that we have refunded you in full.", "refund", P),
     ("We would like to let you know that your refund has been issued.", "refund", P),

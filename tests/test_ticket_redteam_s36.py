@@ -206,3 +206,36 @@ def test_a_lost_parcel_refund_told_by_what_it_is_for_keeps_the_oracle_score():
         if done == 3:
             return
     raise AssertionError(f"{done} lost-parcel refunds in the first 200 hard:validation tickets")
+
+
+# ---- a contrast with another remedy is that remedy's -------------------------------------------------------------------------
+@pytest.mark.parametrize("sentence,readings", [
+    ("We will refund you, not replace it.", {("refund", "promise"), ("replacement", "deny")}),
+    ("The refund goes back to your original payment method, not to store credit.",
+     {("refund", "promise"), ("credit", "deny")}),
+    ("This is a refund, not a store credit.", {("refund", "promise"), ("credit", "deny")}),
+    ("We have issued store credit, not a refund.", {("credit", "promise"), ("refund", "deny")}),
+    # a denial stays one, and so does a refusal's own "not" before the contrast
+    ("We will not refund you, not even as store credit.", {("refund", "deny"), ("credit", "deny")}),
+    ("We cannot refund you, not to your card and not as store credit.", {("refund", "deny"), ("credit", "deny")}),
+    ("We cannot replace it, not even with a refund.", {("refund", "deny"), ("replacement", "deny")}),
+])
+def test_a_negation_that_governs_another_remedy_is_that_remedys(sentence, readings):
+    assert {(c.kind, c.polarity) for c in extract(sentence)} == readings
+
+
+@pytest.mark.parametrize("sentence", ["The refund goes back to your original payment method, not to store credit.",
+                                      "This refund is not a store credit; it goes back to your card."])
+def test_a_refund_contrasted_with_store_credit_is_no_inconsistency(sentence):
+    """0.774 (61 of 89 refund tickets down) and 0.523 (89 of 89) before: the refund made read as denied."""
+    env, done = make("ticket-v1"), 0
+    for seed in range(40):
+        env.reset(seed=seed, split="test")
+        if "refund" not in {c.kind for c in env.scenario_v1.required.changes}:
+            continue
+        rep = _oracle_reply_plus(env, seed, "test", sentence)
+        assert not rep["inconsistencies"], (seed, rep["inconsistencies"])
+        done += 1
+        if done == 3:
+            return
+    raise AssertionError("fewer than 3 refund tickets in the first 40 test tickets")
