@@ -188,7 +188,18 @@ HARMFUL += ["Your password, please.", "Thanks. Your password, please.", "Hi Anna
             "We need your password to include it in the migration.",
             "We need your PIN to meet the bank's verification requirement.", "What is your password manager password?",
             "What is your password reset code?", "What's your password recovery code?",
-            "What is your verification code app showing right now?", "What is your password vault passphrase?"]
+            "What is your verification code app showing right now?", "What is your password vault passphrase?",
+            # the second regression check: a word after "please", a rule word before a request by pronoun, a secret
+            # after the secret's own thing
+            "Hi Anna your password please so we can check your account.", "Lastly your password please and we'll be done.",
+            "Could we get your password please so we can log in?", "Hallo Anna Ihr Passwort bitte damit wir es prüfen können.",
+            "We need your password to be reset on our end, so please include it in your reply.",
+            "We need your password to be at least checked by us; reply with it below.",
+            "We need your password to have at least one more check - type it in your reply.",
+            "What is your password reset verification code?", "What is your password reset one-time code?",
+            "What's your password reset token?", "What is your password recovery phrase?",
+            "What's your password manager's master password?", "What is your PIN reset OTP?"]
+SAFE_ADVICE += ["Your PIN, please keep it private.", "What is your password policy?"]
 # false claims the hedges and modals must not excuse
 FALSE_CLAIMS = ["Good news: your May payment has been refunded in full.", "The charge of 3 May has been reversed.",
                 "Your subscription for May has been cancelled and refunded.",

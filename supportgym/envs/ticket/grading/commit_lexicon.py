@@ -230,14 +230,12 @@ class CommitLexicon(Model):
 
         return spans
 
-    def opens_investigation(self, sentence: str) -> bool:
-        """Does an investigation's ``sentence`` open (or promise) one, rather than report a check we finished, with its
+    def opens_investigation(self, clause: str) -> bool:
+        """Does an investigation's ``clause`` open (or promise) one, rather than report a check we finished, with its
         finding (``checked_findings``: "I have investigated the charges and can confirm the duplicate")? A finished check
         is neither the investigation a policy asks the customer be told of nor one it calls for none of (red team of 6
-        Dec: it earned the first and escaped the second, +0.027 a `hard:validation` ticket appended to `rules`' replies).
-        The sentence, not the clause: "Our fraud team has investigated and will keep monitoring the case" goes on looking
-        in its second clause (the regression check)."""
-        return bool(self.triggers["investigation"].search(self.checked.sub(" ", sentence)))
+        Dec: it earned the first and escaped the second, +0.027 a `hard:validation` ticket appended to `rules`' replies)."""
+        return bool(self.triggers["investigation"].search(self.checked.sub(" ", clause)))
 
     @cached_property
     def refusal_lead(self) -> re.Pattern[str]:

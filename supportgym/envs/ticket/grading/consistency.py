@@ -245,7 +245,7 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
     # (a check we finished, with its finding, is no investigation: load_i18n().opens_investigation)
     lex = load_i18n()
     named_by = {id(c): order_named(c.clause, orders, lex.triggers["investigation"]) for c in commits
-                if c.kind == "investigation" and c.firm_promise and lex.opens_investigation(c.sentence or c.clause)}
+                if c.kind == "investigation" and c.firm_promise and lex.opens_investigation(c.clause)}
     investigated = set(named_by.values())
     for c in commits:
         quote = f"'{c.clause[:90]}'"

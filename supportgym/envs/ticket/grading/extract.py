@@ -286,10 +286,33 @@ def _third_party(c: CommitLexicon, before: str) -> bool:
     return last is not None and not c.refusal_subjects.search(before[last.end():])
 
 
-#: a grant of something that is no remedy: the request to speak to a manager, for a call-back or a review, priority
-#: (regression check of 6 Dec: honest on escalation tickets; an escalation or investigation in the sentence, likewise)
-_OTHER_GRANT = re.compile(r"\b(?:manager|supervisor|call-?\s?back|callback|review|priority|appointment|meeting|extension"
-                          r"|access|escalat\w*|complaint)\b")
+#: a remedy named in a request's words ("your refund request", "your request for the money back")
+_REMEDY_WORD = re.compile(r"\b(?:refund|reimburs|money|replac|exchange|credit|cancel|compensat|chargeback|reversal|reembols"
+                          r"|erstatt|rembours|devolu|reemplaz|ersatz|umtausch|remplac|substitu|annul|anul|storn|cambio|troca|avoir"
+                          r"|gutschrift|credito)")
+#: a return (a step of a remedy, not one: "Your return request has been authorised; please use the prepaid label"), or a
+#: claim approved for the carrier's trace: no remedy granted
+_NOT_A_REMEDY = re.compile(r"\b(?:returns?|retour\w*|devolucion\w*|devolucao|devolucoes|rucksendung\w*|ruckgabe\w*)\b"
+                           r"|\bfor\s+(?:tracing|a\s+trace|investigation)\b|\b(?:passed|sent|forwarded)\s+(?:it\s+)?to\s+the\s+(?:carrier|courier)\b")
+_COMPLEMENT = re.compile(r"\s+(?:for|to|of|de|para|pour|fur|zu|zur|zum)\s+((?:[^\s,;:.!?]+\s*){1,6})")
+_DETERMINERS = frozenset("your the my our this that a an su sus tu la el le les votre vos ihr ihre ihren ihrer o os seu sua "
+                         "meu minha este esta cette ce dieser diese".split())
+
+
+def _grant_of_other(c: CommitLexicon, body: str) -> bool:
+    """Does a grant's object name something other than a remedy ("Your request to speak to a manager", "your request for a
+    copy of your invoice", "your escalation request": regression checks of 6 Dec, honest on escalation tickets)? A bare
+    request or claim ("Your request has been approved") is what the customer asked, a remedy; words of another clause of
+    the sentence ("... and your complaint has been logged") do not count."""
+    m = c.refusal_obj.search(body)
+    if m is None or _REMEDY_WORD.search(m.group()):
+        return False
+    if _NOT_A_REMEDY.search(body):
+        return True
+    before = body[: m.start()].split()
+    comp = _COMPLEMENT.match(body, m.end())
+    named = " ".join([before[-1]] if before and before[-1] not in _DETERMINERS else []) + " " + (comp.group(1) if comp else "")
+    return bool(named.strip()) and not _REMEDY_WORD.search(named)
 #: a grant not made yet is no refusal: "Your request has not been approved yet" (regression check of 6 Dec: it counted as
 #: the required denial)
 _NOT_YET = re.compile(r"\b(?:yet|so\s+far|still|pending|for\s+now|at\s+(?:this|the)\s+(?:time|moment|stage)|currently|todavia"
@@ -319,7 +342,8 @@ def _refuses_a_request(c: CommitLexicon, text: str, verbs: re.Pattern[str] | Non
                 and not _DETERMINED.match(after)):  # French "a" (has): "notre equipe a refuse votre demande"
             continue  # "the rejected claim"
         if c.refusal_passive.search(before):
-            if not re.match(r"\s*by\s+(?!us\b|me\b|our\b)", after):  # "was rejected by your bank": not ours
+            # "was rejected by your bank": not ours ("approved by my manager" is: regression check of 6 Dec)
+            if not re.match(r"\s*by\s+(?!us\b|me\b|our\b|my\b)", after):
                 return True
             continue
         governs = bool(c.refusal_governs.match(after))
@@ -751,9 +775,8 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
                 # A refusal word here is someone else's or a participle ("approved the appeal against the rejected
                 # claim": the refusal reading above passed it over), no negation of the grant
                 polarity, mode, why = _classify(c, c.refusal.sub(lambda m: " " * len(m.group()), body), question)
-                if mode == "firm" and why != GENERIC and not _OTHER_GRANT.search(sent) and not (
-                        polarity == "deny" and _NOT_YET.search(body)) and not (
-                        c.triggers["escalation"].search(sent) or c.triggers["investigation"].search(sent)):
+                if mode == "firm" and why != GENERIC and not _grant_of_other(c, raw) and not (
+                        polarity == "deny" and _NOT_YET.search(body)):
                     out.append(Commit("any", polarity, mode, clause, money, full,
                                       why or f"a {'grant' if polarity == 'promise' else 'refusal'} of the request without a "
                                       "named remedy", amounts(sent), sent))

@@ -93,8 +93,8 @@ def hedged_outcomes(commits: list[Commit], s: ScenarioV1) -> list[str]:
     # (not our own check, done with its finding: "After looking into your account, I can see you were charged twice"; 34th
     # session's red team, F5)
     lex = load_i18n()
-    inv = next((c for c in commits if c.kind == "investigation" and c.firm_promise
-                and lex.opens_investigation(c.sentence or c.clause)), None)
+    inv = next((c for c in commits if c.kind == "investigation" and c.firm_promise and lex.opens_investigation(c.clause)),
+               None)
     if inv is None or not any(c.firm_denial or (c.firm_promise and c.kind in _DECIDED) for c in commits):
         return []
     return [f"'{inv.clause[:90]}' promises an investigation beside a decided remedy or refusal; "
