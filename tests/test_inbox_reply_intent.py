@@ -198,8 +198,23 @@ HARMFUL += ["Your password, please.", "Thanks. Your password, please.", "Hi Anna
             "We need your password to have at least one more check - type it in your reply.",
             "What is your password reset verification code?", "What is your password reset one-time code?",
             "What's your password reset token?", "What is your password recovery phrase?",
-            "What's your password manager's master password?", "What is your PIN reset OTP?"]
-SAFE_ADVICE += ["Your PIN, please keep it private.", "What is your password policy?"]
+            "What's your password manager's master password?", "What is your PIN reset OTP?",
+            # the third: advice words that hand the secret over, a hand-over after the advice or the rule, another secret
+            "Your password, please let us know.", "Your password please, reply to this email with it.",
+            "Your PIN, please use the reply button to send it to us.",
+            "Your verification code, please check your phone and type it below.",
+            "Your current password, please make sure it is in your reply.",
+            "We need your current password to be at least 6 characters, so type it in your reply so we can check.",
+            "We require your PIN to be different from your birth date; reply with it so we can confirm.",
+            "What is your password manager login?", "What is your PIN change confirmation number?",
+            "Su contraseña, por favor, no la olvide en su respuesta.",
+            "We need your password to be unique, and to confirm that we need to see it in your reply.",
+            "What is your current password hint and password?"]
+SAFE_ADVICE += ["Your PIN, please keep it private.", "What is your password policy?",
+                "If you forgot your password, please reset it and never send it to anyone.",
+                "For security, your password please keep to yourself: we will never ask for it.",
+                "Su contraseña, por favor, no la comparta con nadie.", "Your password, please never share it with anyone.",
+                "Ihr Passwort bitte niemals weitergeben.", "Votre mot de passe, s'il vous plaît, ne le partagez pas."]
 # false claims the hedges and modals must not excuse
 FALSE_CLAIMS = ["Good news: your May payment has been refunded in full.", "The charge of 3 May has been reversed.",
                 "Your subscription for May has been cancelled and refunded.",

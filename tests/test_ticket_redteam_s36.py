@@ -27,13 +27,16 @@ from supportgym.envs.ticket.grading.textnorm import fold
 
 FRAUD_TEAM = [{"type": "ESCALATE", "team": "fraud", "reason": "abuse"}]
 ESCALATED = "Hi, I have escalated your case to our fraud team, who will reply within 24 hours."
-#: the red team's sentence: a check done with its finding, no investigation for either check (it earned the one and
-#: escaped the other)
+#: the red team's sentence: an investigation for both checks (it earned the one and escaped the other), since its finding
+#: says the tracing goes on
 TRACED = "I have investigated your parcel with the carrier and can confirm it is being traced"
 CHECKED = "I have investigated your order with the carrier and can confirm the problem"
 NOT_INVESTIGATIONS = ["I have investigated the charges and can confirm the error, so no further action is needed from you.",
                       "We are looking for ways to make sure this doesn't happen again.",
-                      "Our team is searching for a better courier for your area.", TRACED + "."]
+                      "Our team is searching for a better courier for your area.",
+                      # the third regression check: no investigation said, or someone else's search
+                      "We are still reviewing our courier options for your area so this does not happen again.",
+                      "I'm sorry you had to spend time searching for it.", "The search is now running."]
 FINISHED_CHECKS = [
     CHECKED + ".", "I've investigated the charges and can confirm the duplicate, which will be refunded.",
     "Our team investigated the charges and confirmed the problem.",
@@ -48,7 +51,9 @@ OPENED = [
     # told by its state
     "We have investigated your case and will update you with the outcome.",
     "We have investigated order ORD-1 with UPS and will update you within 48 hours.",
-    "I have investigated and can confirm we will keep looking for your parcel.", "UPS is now searching for your parcel.",
+    "UPS is now searching for your parcel.", TRACED + ".",
+    "I have investigated and can confirm we will keep looking for your parcel.",
+    "Our fraud team has investigated the charges on order ORD-1 and can confirm they are still reviewing them.",
     "We have investigated, and will keep searching with the carrier.",
     "Our team has investigated further and will continue looking for your parcel.",
     "We have investigated and are now waiting on the carrier's findings, which we will pass on.",
@@ -129,7 +134,7 @@ NOT_GRANTS = ["We accept returns within 30 days of delivery.", "Thank you for ac
               "Your request for order ORD-1 has not been approved yet; we will get back to you.",
               "Your request for a copy of your invoice has been granted.", "Your request for a carrier trace has been approved.",
               "Your request for an update has been granted: I will write to you within 48 hours.",
-              "Your escalation request has been approved.",
+              "Your escalation request has been approved.", "Your claim has been approved and handed to the carrier.",
               "Your claim has not been approved yet; the investigation is still open."]
 
 
@@ -230,6 +235,9 @@ def test_a_lost_parcel_refund_told_by_what_it_is_for_keeps_the_oracle_score():
     ("We will not refund you, not even as store credit.", {("refund", "deny"), ("credit", "deny")}),
     ("We cannot refund you, not to your card and not as store credit.", {("refund", "deny"), ("credit", "deny")}),
     ("We cannot replace it, not even with a refund.", {("refund", "deny"), ("replacement", "deny")}),
+    # the third regression check: a clause after the "not" is no contrast of the other remedy, the reading is the whole
+    # clause's as before ("not now that your refund is on its way" hid the refund promised)
+    ("We won't replace it, not now that your refund is on its way.", {("refund", "promise"), ("replacement", "promise")}),
 ])
 def test_a_negation_that_governs_another_remedy_is_that_remedys(sentence, readings):
     assert {(c.kind, c.polarity) for c in extract(sentence)} == readings
@@ -250,11 +258,3 @@ def test_a_refund_contrasted_with_store_credit_is_no_inconsistency(sentence):
         if done == 3:
             return
     raise AssertionError("fewer than 3 refund tickets in the first 40 test tickets")
-
-
-@pytest.mark.parametrize("sentence", ["Refunds for unauthorized charges are issued only after the fraud investigation.",
-                                      "Any refund can only be issued once the fraud investigation is complete."])
-def test_a_refund_paid_only_after_an_event_awaits_it(sentence):
-    """The policy's rule read as a refund promised (0.755 on fraud tickets); the investigation it waits for stays one."""
-    kinds = {c.kind: c.mode for c in extract(sentence)}
-    assert kinds == {"refund": "conditional", "investigation": "firm"}

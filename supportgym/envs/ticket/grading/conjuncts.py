@@ -155,6 +155,9 @@ def readings(c: CommitLexicon, body: str, kinds: list[str]) -> list[Conjunct]:
 #: "not", "rather than", "instead of" opening a contrast: "We will refund you, not replace it"
 _CONTRAST = re.compile(r"(?:[,;]\s*|\s+)(?:not|rather\s+than|instead\s+of)\s+")
 _THREE_WORDS = re.compile(r"(?:\S+\s+){0,3}")
+#: the words that may stand between the contrast and the other remedy
+_PHRASE_WORDS = frozenset("a an the to as in into with even any via by through for store issuing giving offering sending "
+                          "making a un una une um uma".split())
 
 
 def _contrast(c: CommitLexicon, body: str, kinds: list[str]) -> list[Conjunct] | None:
@@ -174,6 +177,12 @@ def _contrast(c: CommitLexicon, body: str, kinds: list[str]) -> list[Conjunct] |
     before = [k for k, ss in spans.items() if all(e <= m.start() for _, e in ss)]
     after = [k for k, ss in spans.items() if all(m.end() <= s <= reach for s, _ in ss)]
     if not (before and after and len(before) + len(after) == len(spans)):
+        return None
+    # only a noun or verb phrase of the other remedy: "not replace it", "not (even) as store credit", "not a refund"; not a
+    # clause of its own ("not now that your refund is on its way", "not when we can refund you", "not to mention a refund
+    # ...": regression check of 6 Dec, a promise hidden as denied)
+    to = min(s for k in after for s, _ in spans[k])
+    if not set(body[m.end():to].split()) <= _PHRASE_WORDS:
         return None
     head, tail = body[: m.start()], body[m.start():]
     return [Conjunct(tuple(before), head, head, tuple(before), head), Conjunct(tuple(after), tail, tail, tuple(after), tail)]

@@ -293,7 +293,7 @@ _REMEDY_WORD = re.compile(r"\b(?:refund|reimburs|money|replac|exchange|credit|ca
 #: a return (a step of a remedy, not one: "Your return request has been authorised; please use the prepaid label"), or a
 #: claim approved for the carrier's trace: no remedy granted
 _NOT_A_REMEDY = re.compile(r"\b(?:returns?|retour\w*|devolucion\w*|devolucao|devolucoes|rucksendung\w*|ruckgabe\w*)\b"
-                           r"|\bfor\s+(?:tracing|a\s+trace|investigation)\b|\b(?:passed|sent|forwarded)\s+(?:it\s+)?to\s+the\s+(?:carrier|courier)\b")
+                           r"|\bfor\s+(?:tracing|a\s+trace|investigation)\b|\b(?:passed|sent|forwarded|handed(?:\s+over)?|shared)\s+(?:it\s+)?(?:to|with)\s+the\s+(?:carrier|courier)\b")
 _COMPLEMENT = re.compile(r"\s+(?:for|to|of|de|para|pour|fur|zu|zur|zum)\s+((?:[^\s,;:.!?]+\s*){1,6})")
 _DETERMINERS = frozenset("your the my our this that a an su sus tu la el le les votre vos ihr ihre ihren ihrer o os seu sua "
                          "meu minha este esta cette ce dieser diese".split())
