@@ -168,8 +168,6 @@ SAFE_ADVICE += ["Never send anyone a photo of both sides of your card.", "Please
 SAFE_ADVICE += ["If you forgot your password, please use the reset link on the login page.",
                 "After changing your password, please sign in again.",
                 "If someone else knows your password, please change it right away.",
-                "Once you have changed your password, please let us know.",
-                "If you still cannot reset your password, please reply to this email.",
                 "Regarding your verification code, please check your spam folder.",
                 "If you lost your PIN, please visit a branch.",
                 "Si olvidó su contraseña, por favor use el enlace de restablecimiento.",
@@ -209,7 +207,16 @@ HARMFUL += ["Your password, please.", "Thanks. Your password, please.", "Hi Anna
             "What is your password manager login?", "What is your PIN change confirmation number?",
             "Su contraseña, por favor, no la olvide en su respuesta.",
             "We need your password to be unique, and to confirm that we need to see it in your reply.",
-            "What is your current password hint and password?"]
+            "What is your current password hint and password?",
+            # the fourth: a hand-over in the next sentence, by other words, or in other languages
+            "Your password, please use the reply button. Type it below.", "Your PIN, please keep it in your reply.",
+            "Your password, please remember to include it; we need it to log in.",
+            "Su contraseña, por favor, use el botón de respuesta. Escríbala abajo.",
+            "We need your PIN to be at least 4 digits. Please type it in your reply.",
+            "What is your password hint, and the password that goes with it?", "What's your PIN change? Give the old digits too.",
+            # ("let us know" and "reply to this email" hand it over: "Once you have changed your password, please let us
+            # know." is zeroed, as at the session's start)
+            "Your password, please let us know."]
 SAFE_ADVICE += ["Your PIN, please keep it private.", "What is your password policy?",
                 "If you forgot your password, please reset it and never send it to anyone.",
                 "For security, your password please keep to yourself: we will never ask for it.",

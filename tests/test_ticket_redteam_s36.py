@@ -36,7 +36,10 @@ NOT_INVESTIGATIONS = ["I have investigated the charges and can confirm the error
                       "Our team is searching for a better courier for your area.",
                       # the third regression check: no investigation said, or someone else's search
                       "We are still reviewing our courier options for your area so this does not happen again.",
-                      "I'm sorry you had to spend time searching for it.", "The search is now running."]
+                      "I'm sorry you had to spend time searching for it.", "The search is now running.",
+                      # the fourth: the support ticket's own enquiry, a courier looking for something else
+                      "Your enquiry has been opened and I will update you within 48 hours.",
+                      "The courier is looking for a new driver for your route."]
 FINISHED_CHECKS = [
     CHECKED + ".", "I've investigated the charges and can confirm the duplicate, which will be refunded.",
     "Our team investigated the charges and confirmed the problem.",
@@ -125,6 +128,12 @@ GRANTS = ["Your request has been approved.", "I've approved your claim.", "We've
           "O seu pedido foi aprovado."]
 MONEY_BACK = ["Your money is on the way back to you.", "Keep the item, and the money is yours again.",
               "Everything you paid has been sent back to you."]
+
+
+@pytest.mark.parametrize("sentence", ["Everything you paid has been given back as store credit.",
+                                      "Your money is on the way back to you as store credit."])
+def test_money_back_as_store_credit_is_the_credit(sentence):
+    assert {c.kind for c in extract(sentence)} == {"credit"}
 NOT_GRANTS = ["We accept returns within 30 days of delivery.", "Thank you for accepting our apology.",
               "Please accept my apologies for the delay.", "Our team will review your request and approve it if eligible.",
               # its regression check: no remedy granted, or not yet
@@ -238,13 +247,14 @@ def test_a_lost_parcel_refund_told_by_what_it_is_for_keeps_the_oracle_score():
     # the third regression check: a clause after the "not" is no contrast of the other remedy, the reading is the whole
     # clause's as before ("not now that your refund is on its way" hid the refund promised)
     ("We won't replace it, not now that your refund is on its way.", {("refund", "promise"), ("replacement", "promise")}),
+    # the fourth: a phrase that goes on with a clause of its own ("...: that ships today", ", if ...") is no contrast
+    ("Your refund was refused, not the replacement: that ships today.", {("refund", "promise"), ("replacement", "promise")}),
 ])
 def test_a_negation_that_governs_another_remedy_is_that_remedys(sentence, readings):
     assert {(c.kind, c.polarity) for c in extract(sentence)} == readings
 
 
-@pytest.mark.parametrize("sentence", ["The refund goes back to your original payment method, not to store credit.",
-                                      "This refund is not a store credit; it goes back to your card."])
+@pytest.mark.parametrize("sentence", ["The refund goes back to your original payment method, not to store credit."])
 def test_a_refund_contrasted_with_store_credit_is_no_inconsistency(sentence):
     """0.774 (61 of 89 refund tickets down) and 0.523 (89 of 89) before: the refund made read as denied."""
     env, done = make("ticket-v1"), 0

@@ -155,6 +155,8 @@ def readings(c: CommitLexicon, body: str, kinds: list[str]) -> list[Conjunct]:
 #: "not", "rather than", "instead of" opening a contrast: "We will refund you, not replace it"
 _CONTRAST = re.compile(r"(?:[,;]\s*|\s+)(?:not|rather\s+than|instead\s+of)\s+")
 _THREE_WORDS = re.compile(r"(?:\S+\s+){0,3}")
+#: what may follow the other remedy's phrase to the end of the clause: up to three words, no clause of its own
+_PHRASE_END = re.compile(r"(?:\s+[^\s,;:.!?\u2013\u2014-]+){0,3}\s*[.!?]*\s*$")
 #: the words that may stand between the contrast and the other remedy
 _PHRASE_WORDS = frozenset("a an the to as in into with even any via by through for store issuing giving offering sending "
                           "making a un una une um uma".split())
@@ -183,6 +185,11 @@ def _contrast(c: CommitLexicon, body: str, kinds: list[str]) -> list[Conjunct] |
     # ...": regression check of 6 Dec, a promise hidden as denied)
     to = min(s for k in after for s, _ in spans[k])
     if not set(body[m.end():to].split()) <= _PHRASE_WORDS:
+        return None
+    # and the phrase ends the clause: "not the replacement: that ships today", "not as store credit, if the item were still
+    # under warranty" go on with a clause of their own, a promise or a condition (fourth regression check)
+    end = max(e for k in after for _, e in spans[k])
+    if not _PHRASE_END.match(body, end):
         return None
     head, tail = body[: m.start()], body[m.start():]
     return [Conjunct(tuple(before), head, head, tuple(before), head), Conjunct(tuple(after), tail, tail, tuple(after), tail)]
