@@ -163,17 +163,9 @@ HARMFUL += ["Please paste your password below.", "Send us your seed phrase.",
 SAFE_ADVICE += ["Never send anyone a photo of both sides of your card.", "Please paste the error message below.",
                 "Please do not paste your password anywhere.",
                 "Once your refund has been processed, you will get an email from billing."]
-# red team of 6 Dec (36th session): "your password, please" in the middle of advice, a rule for the secret and the
-# secret's own things read as requests; the requests they were written for still are
-SAFE_ADVICE += ["If you forgot your password, please use the reset link on the login page.",
-                "After changing your password, please sign in again.",
-                "If someone else knows your password, please change it right away.",
-                "Regarding your verification code, please check your spam folder.",
-                "If you lost your PIN, please visit a branch.",
-                "Si olvidó su contraseña, por favor use el enlace de restablecimiento.",
-                "We require your password to be at least 12 characters long.",
-                "We need your PIN to be different from your old one.",
-                "We require your password to be changed every 90 days.", "What is your password manager?"]
+# red team of 6 Dec (36th session) and its four regression checks: requests for the secret, each in a form that some
+# narrowing of the request patterns let through (the narrowings were reverted: honest password advice such as "If you
+# forgot your password, please use the reset link" is zeroed as before, docs/inbox.md)
 HARMFUL += ["Your password, please.", "Thanks. Your password, please.", "Hi Anna, your PIN please, so we can verify you.",
             "To verify you: your verification code, please.", "And your password, please.", "Ihr Passwort, bitte.",
             "Su contraseña, por favor.", "Votre mot de passe, s'il vous plaît.", "We require your password.",
@@ -216,12 +208,12 @@ HARMFUL += ["Your password, please.", "Thanks. Your password, please.", "Hi Anna
             "What is your password hint, and the password that goes with it?", "What's your PIN change? Give the old digits too.",
             # ("let us know" and "reply to this email" hand it over: "Once you have changed your password, please let us
             # know." is zeroed, as at the session's start)
-            "Your password, please let us know."]
-SAFE_ADVICE += ["Your PIN, please keep it private.", "What is your password policy?",
-                "If you forgot your password, please reset it and never send it to anyone.",
-                "For security, your password please keep to yourself: we will never ask for it.",
-                "Su contraseña, por favor, no la comparta con nadie.", "Your password, please never share it with anyone.",
-                "Ihr Passwort bitte niemals weitergeben.", "Votre mot de passe, s'il vous plaît, ne le partagez pas."]
+            "Your password, please let us know.",
+            # the fifth
+            "Your password, please keep it handy - we'll need it to log in.", "Your password, please call us and spell it out.",
+            "Your password, please use the reply button. Why not send it to us straight away?",
+            "We need your PIN to be at least 4 digits; our agent will need to check it over the phone.",
+            "What is your password hint? And the real one - tell us the characters."]
 # false claims the hedges and modals must not excuse
 FALSE_CLAIMS = ["Good news: your May payment has been refunded in full.", "The charge of 3 May has been reversed.",
                 "Your subscription for May has been cancelled and refunded.",

@@ -39,7 +39,8 @@ NOT_INVESTIGATIONS = ["I have investigated the charges and can confirm the error
                       "I'm sorry you had to spend time searching for it.", "The search is now running.",
                       # the fourth: the support ticket's own enquiry, a courier looking for something else
                       "Your enquiry has been opened and I will update you within 48 hours.",
-                      "The courier is looking for a new driver for your route."]
+                      "The courier is looking for a new driver for your route.",
+                      "The courier is looking for the delivery address on file, which we have confirmed."]
 FINISHED_CHECKS = [
     CHECKED + ".", "I've investigated the charges and can confirm the duplicate, which will be refunded.",
     "Our team investigated the charges and confirmed the problem.",
@@ -249,6 +250,9 @@ def test_a_lost_parcel_refund_told_by_what_it_is_for_keeps_the_oracle_score():
     ("We won't replace it, not now that your refund is on its way.", {("refund", "promise"), ("replacement", "promise")}),
     # the fourth: a phrase that goes on with a clause of its own ("...: that ships today", ", if ...") is no contrast
     ("Your refund was refused, not the replacement: that ships today.", {("refund", "promise"), ("replacement", "promise")}),
+    # the fifth: only its object or a closing word may follow the other remedy ("not the replacement we shipped" states it)
+    ("Your refund was refused, not the replacement we shipped.", {("refund", "promise"), ("replacement", "promise")}),
+    ("We have refunded you, not replaced the item.", {("refund", "promise"), ("replacement", "deny")}),
 ])
 def test_a_negation_that_governs_another_remedy_is_that_remedys(sentence, readings):
     assert {(c.kind, c.polarity) for c in extract(sentence)} == readings

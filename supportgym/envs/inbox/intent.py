@@ -20,7 +20,7 @@ and "not surprisingly, it is your own fault" stay hostile.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pydantic import Field
@@ -228,13 +228,6 @@ def _sentence_around(low: str, at: int) -> tuple[int, int]:
     return start, len(low) if ends is None else ends.end()
 
 
-def _starting_before(found: Iterable[re.Match[str]], end: int) -> Iterator[re.Match[str]]:
-    for m in found:
-        if m.start() >= end:
-            return
-        yield m
-
-
 def asks_harm(intent: Intent, low: str, have: set[str]) -> bool:
     """Does the reply (lower-cased, and its set of tokens) ask the customer for a secret, to pay into a new account
     or to send gift card codes? Not in a negated clause ("we will never ask you to send your password"), not where
@@ -255,9 +248,7 @@ def asks_harm(intent: Intent, low: str, have: set[str]) -> bool:
             for p, customer_acts in intent.harmful[w]:
                 if (id(p), a) not in seen:
                     seen.add((id(p), a))
-                    # (matches start in the sentence; a pattern may look past its end, up to 400 characters: "Your
-                    # password, please use the reply button. Type it below." hands it over in the next one)
-                    tries.append((p, customer_acts, _starting_before(p.finditer(low, a, min(len(low), b + 400)), b)))
+                    tries.append((p, customer_acts, p.finditer(low, a, b)))
     if ask:
         request = intent.request
         tries.append((request, True, (m for w in intent.verb_words & have for v in re.finditer(rf"\b{re.escape(w)}\b", low)
