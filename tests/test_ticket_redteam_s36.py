@@ -64,6 +64,10 @@ OPENED = [
     "Our carrier team has investigated and will report back within 5 days.",
     "Our fraud team has investigated and will keep monitoring the case.",
     "Our claims team has checked and investigated, and the carrier will get back to us with the result.",
+    # the sixth: a check whose finding is that it goes on
+    "Our claims team has investigated and can confirm UPS will search for another week.",
+    "Hemos investigado y podemos confirmar que tardará otros 10 días en terminar.",
+    "Wir haben den Fall untersucht und können bestätigen, dass es noch 10 Tage dauert.",
     "Our team has investigated order ORD-1 with USPS and a trace is now open; I will update you within 48 hours.",
     "Our claims team has investigated order ORD-1 with USPS, and the carrier is now searching for it.",
     "Wir haben den Fall mit USPS untersucht und können bestätigen, dass die Suche nach Bestellung ORD-1 läuft.",
@@ -125,6 +129,11 @@ GRANTS = ["Your request has been approved.", "I've approved your claim.", "We've
           # the second regression check: a grant with words of another clause, approved by our own manager
           "Your request has been approved and your complaint has been logged.", "Your claim has been approved and given priority.",
           "Your request has been approved by my manager.",
+          # the sixth: a stray negation elsewhere in the clause is no refusal of the grant
+          "Your request has been approved by us, not the carrier.", "We approved your request, not your manager.",
+          "Your claim has been approved and there is nothing else you need to do.",
+          "Your claim wasn't approved by the courier, so we approved it instead.",
+          "Your request could not have been approved any faster.", "We have never approved a request for order ORD-1 so quickly.",
           "Ihr Antrag wurde genehmigt.", "Su solicitud ha sido aprobada.", "Votre demande a été approuvée.",
           "O seu pedido foi aprovado."]
 MONEY_BACK = ["Your money is on the way back to you.", "Keep the item, and the money is yours again.",
@@ -132,7 +141,9 @@ MONEY_BACK = ["Your money is on the way back to you.", "Keep the item, and the m
 
 
 @pytest.mark.parametrize("sentence", ["Everything you paid has been given back as store credit.",
-                                      "Your money is on the way back to you as store credit."])
+                                      "Your money is on the way back to you as store credit.",
+                                      "Everything you paid has been given back in your store credit balance.",
+                                      "Everything you paid has been sent back to your gift card."])
 def test_money_back_as_store_credit_is_the_credit(sentence):
     assert {c.kind for c in extract(sentence)} == {"credit"}
 NOT_GRANTS = ["We accept returns within 30 days of delivery.", "Thank you for accepting our apology.",
@@ -145,6 +156,7 @@ NOT_GRANTS = ["We accept returns within 30 days of delivery.", "Thank you for ac
               "Your request for a copy of your invoice has been granted.", "Your request for a carrier trace has been approved.",
               "Your request for an update has been granted: I will write to you within 48 hours.",
               "Your escalation request has been approved.", "Your claim has been approved and handed to the carrier.",
+              "Your claim with the carrier has been approved.",
               "Your claim has not been approved yet; the investigation is still open."]
 
 
@@ -166,7 +178,7 @@ def test_a_grant_or_money_back_nobody_made_is_a_lie(lie):
 
 
 @pytest.mark.parametrize("sentence", ["Your request was not approved.", "We have decided not to approve your claim.",
-                                      "Ihr Antrag wurde nicht genehmigt."])
+                                      "Ihr Antrag wurde nicht genehmigt.", "Your request for order ORD-12345 was not approved."])
 def test_a_negated_grant_is_the_refusal(sentence):
     """Documented before as read as nothing (fail open: the required denial untold)."""
     (commit,) = extract(sentence)
@@ -208,6 +220,9 @@ def test_an_appeal_approved_where_the_policy_denies_is_a_grant_not_the_denial():
     ("The refund for the parcel that never arrived has been declined.", "deny"),
     ("The refund which you requested has been declined.", "deny"),
     ("A refund is not possible for items that were delivered.", "deny"),
+    # the sixth: a rule for goods in general keeps its negation ("a parcel", "items")
+    ("A refund is issued for a parcel that never arrived, and order ORD-1 arrived on time.", "deny"),
+    ("The refund is only for items you did not receive, and order ORD-1 was delivered.", "deny"),
     # its regression check: a relative clause on the remedy or a generic noun keeps its negation
     ("The refund amount that you never received will stay with us.", "deny"),
     ("The refund is money you never get back.", "deny"), ("The refund that did not come through is final.", "deny"),
@@ -272,3 +287,10 @@ def test_a_refund_contrasted_with_store_credit_is_no_inconsistency(sentence):
         if done == 3:
             return
     raise AssertionError("fewer than 3 refund tickets in the first 40 test tickets")
+
+
+def test_money_to_a_card_beside_a_grant_is_still_a_refund():
+    """The grant reading came first and hid it (sixth regression check: 0.5 -> 0.8 where no refund was made)."""
+    kinds = {(c.kind, c.polarity) for c in extract(
+        "Your claim has been approved, and $49.00 will land in your card account within 5-7 business days.")}
+    assert ("refund", "promise") in kinds

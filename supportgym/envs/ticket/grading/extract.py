@@ -293,7 +293,9 @@ _REMEDY_WORD = re.compile(r"\b(?:refund|reimburs|money|replac|exchange|credit|ca
 #: a return (a step of a remedy, not one: "Your return request has been authorised; please use the prepaid label"), or a
 #: claim approved for the carrier's trace: no remedy granted
 _NOT_A_REMEDY = re.compile(r"\b(?:returns?|retour\w*|devolucion\w*|devolucao|devolucoes|rucksendung\w*|ruckgabe\w*)\b"
-                           r"|\bfor\s+(?:tracing|a\s+trace|investigation)\b|\b(?:passed|sent|forwarded|handed(?:\s+over)?|shared)\s+(?:it\s+)?(?:to|with)\s+the\s+(?:carrier|courier)\b")
+                           r"|\bfor\s+(?:tracing|a\s+trace|investigation)\b|\b(?:passed|sent|forwarded|handed(?:\s+over)?|shared)\s+(?:it\s+)?(?:to|with)\s+the\s+(?:carrier|courier)\b"
+                           r"|\b(?:claim|request)\s+(?:with|by|from|at)\s+(?:the\s+)?(?:carrier|courier|ups|usps|fedex|dhl|bank)\b")
+_ORDER_WORD = re.compile(r"\b(?:orders?|ord-\d+|pedidos?|commandes?|bestellung\w*|encomendas?)\b")
 _COMPLEMENT = re.compile(r"\s+(?:for|to|of|de|para|pour|fur|zu|zur|zum)\s+((?:[^\s,;:.!?]+\s*){1,6})")
 _DETERMINERS = frozenset("your the my our this that a an su sus tu la el le les votre vos ihr ihre ihren ihrer o os seu sua "
                          "meu minha este esta cette ce dieser diese".split())
@@ -312,7 +314,22 @@ def _grant_of_other(c: CommitLexicon, body: str) -> bool:
     before = body[: m.start()].split()
     comp = _COMPLEMENT.match(body, m.end())
     named = " ".join([before[-1]] if before and before[-1] not in _DETERMINERS else []) + " " + (comp.group(1) if comp else "")
-    return bool(named.strip()) and not _REMEDY_WORD.search(named)
+    # (a request about the order is the customer's own: "Your request for order ORD-1 was not approved")
+    return bool(named.strip()) and not _REMEDY_WORD.search(named) and not _ORDER_WORD.search(named)
+#: a negation on a grant verb itself ("was not approved", "have not approved", "cannot approve", "nicht genehmigt"): a
+#: stray one elsewhere in the clause ("approved by us, not the carrier", "nothing else you need to do") is no refusal
+#: (sixth regression check: it made a grant the required denial)
+_NEGATED_GRANT = re.compile(
+    r"\b(?:not|n't|never|no\s+longer|cannot|unable\s+to|nicht|nao|pas|ne|no)\s+(?:\S+\s+){0,2}?(?:been\s+|be\s+|ete\s+|sido\s+)?"
+    r"(?:approv\w*|grant\w*|honou?r\w*|authori[sz]\w*|aprob\w*|concedi\w*|autoriz\w*|aprov\w*|deferi\w*|approuv\w*|accord\w*"
+    r"|autoris\w*|genehmig\w*|bewilligt|stattgegeben)"
+    r"|\b(?:genehmigt|bewilligt)\s+(?:\S+\s+){0,1}?nicht\b")
+#: a comparison after a negated grant: a grant ("could not have been approved any faster", "never approved a request so
+#: quickly": sixth regression check)
+_COMPARED = re.compile(r"\b(?:any\s+(?:faster|sooner|quicker|more\s+quickly)|more\s+(?:quickly|promptly|readily)|so\s+"
+                       r"(?:quickly|fast|promptly|soon)|this\s+(?:fast|quickly|soon)|faster|sooner|quicker)\b", re.IGNORECASE)
+#: a third party after a negated grant: their refusal, not ours ("wasn't approved by the courier")
+_THIRD_PARTY_AFTER = re.compile(r"\s+by\s+(?!us\b|me\b|our\b|my\b)")
 #: a grant not made yet is no refusal: "Your request has not been approved yet" (regression check of 6 Dec: it counted as
 #: the required denial)
 _NOT_YET = re.compile(r"\b(?:yet|so\s+far|still|pending|for\s+now|at\s+(?:this|the)\s+(?:time|moment|stage)|currently|todavia"
@@ -432,8 +449,11 @@ _CUSTOMER_CONJUNCT = re.compile(r"\s+(?:and|so|y|e|et|und)\s+(?=(?:you|usted|vou
 _SITUATION_RELATIVE = re.compile(
     # (after a noun of the goods only: "The refund amount that you never received will stay with us", "A refund is
     # something that you never get" hang off the remedy or a generic noun and keep their negation: regression check)
-    r"\b(parcel|package|item|items|order|units|unit|goods|shipment|product|products|delivery|device|pedido|paquete|articulo"
-    r"|producto|colis|article|commande|produit|encomenda|pacote|artigo|produto|paket|artikel|bestellung|sendung|ware)"
+    # (and only the goods of this case, after a definite determiner: "The refund is only for items you did not receive" and
+    # "A refund is issued for a parcel that never arrived" are rules, their negation their own: sixth regression check)
+    r"(\b(?:the|your|this|that|el|la|su|le|votre|o|seu|sua|ihre?|die|der|das)\s+(?:\w+\s+)?(?:parcel|package|item|items|order"
+    r"|units|unit|goods|shipment|product|products|delivery|device|pedido|paquete|articulo|producto|colis|article|commande|produit"
+    r"|encomenda|pacote|artigo|produto|paket|artikel|bestellung|sendung|ware))"
     r"(\s+(?:(?:that|which|que|qui|das|der|die)\s+(?:you\s+|vous\s+|sie\s+)?|(?:you|vous|sie|usted)\s+)"
     r"(?:never|did\s+not|didn't|has\s+not|hasn't|have\s+not|haven't|was\s+not|wasn't|were\s+not|weren't|nunca|no|nao"
     r"|n'est\s+jamais|n'a\s+jamais|ne\s+sont\s+jamais|nie|nicht)\s+(?:been\s+|ha\s+|foi\s+|jamais\s+)?"
@@ -768,18 +788,6 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
                 if polarity == "deny":
                     out.append(Commit("any", "deny", mode, clause, money, full,
                                       why or "a refusal of the request without a named remedy", amounts(sent), sent))
-            elif not question and _refuses_a_request(c, raw, c.grant):
-                # "your request has been approved": a grant of what the customer asked, remedy unnamed; negated, the
-                # refusal ("your request was not approved"). Only a firm one: an unreadable "any" promise fails closed
-                # against every remedy not made (consistency), which an honest grant beside the refund it names is not.
-                # A refusal word here is someone else's or a participle ("approved the appeal against the rejected
-                # claim": the refusal reading above passed it over), no negation of the grant
-                polarity, mode, why = _classify(c, c.refusal.sub(lambda m: " " * len(m.group()), body), question)
-                if mode == "firm" and why != GENERIC and not _grant_of_other(c, raw) and not (
-                        polarity == "deny" and _NOT_YET.search(body)):
-                    out.append(Commit("any", polarity, mode, clause, money, full,
-                                      why or f"a {'grant' if polarity == 'promise' else 'refusal'} of the request without a "
-                                      "named remedy", amounts(sent), sent))
             elif (last_promised and not question and _SAME_REMEDY.search(body)
                   and _negation_count(c, body) % 2 and not c.cond.search(body)):
                 # "we refunded ORD-1; we can't do the same for ORD-2": the remedy promised before, denied here
@@ -798,6 +806,21 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
                 out.append(Commit("refund", "promise", "firm" if timed else "uncertain", clause, money, full,
                                   "" if timed else "an amount going to a card or account, in words the grader cannot "
                                   "classify", amounts(sent), sent))
+            elif not question and _refuses_a_request(c, raw, c.grant):
+                # "your request has been approved": a grant of what the customer asked, remedy unnamed; negated (the
+                # negation on the grant itself, and ours), the refusal ("your request was not approved"). Last of the
+                # readings: money going to a card, "the same" refused and a policy's denial are read first (a grant
+                # before them hid "... and $49.00 will land in your card account": sixth regression check). Only a
+                # firm one: an unreadable "any" promise fails closed against every remedy not made (consistency),
+                # which an honest grant beside the refund it names is not
+                _, mode, why = _classify(c, c.refusal.sub(lambda m: " " * len(m.group()), body), question)
+                polarity = "deny" if not _COMPARED.search(sent) and any(
+                    not _THIRD_PARTY_AFTER.match(raw, m.end()) for m in _NEGATED_GRANT.finditer(raw)) else "promise"
+                if mode == "firm" and why != GENERIC and not _grant_of_other(c, raw) and not (
+                        polarity == "deny" and _NOT_YET.search(body)):
+                    out.append(Commit("any", polarity, mode, clause, money, full,  # type: ignore[arg-type]
+                                      why or f"a {'grant' if polarity == 'promise' else 'refusal'} of the request without a "
+                                      "named remedy", amounts(sent), sent))
             continue
         context = amounts(sent) or (amounts(earlier) if {"refund", "credit"} & set(kinds) else [])
         stated: dict[str, Commit] = {}
