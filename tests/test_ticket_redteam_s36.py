@@ -134,6 +134,9 @@ GRANTS = ["Your request has been approved.", "I've approved your claim.", "We've
           "Your claim has been approved and there is nothing else you need to do.",
           "Your claim wasn't approved by the courier, so we approved it instead.",
           "Your request could not have been approved any faster.", "We have never approved a request for order ORD-1 so quickly.",
+          # the seventh: "not only", an opener's "no"
+          "Your claim was not merely approved, it was prioritised.", "Your request was not only approved but expedited.",
+          "No problem, we approved your claim.",
           "Ihr Antrag wurde genehmigt.", "Su solicitud ha sido aprobada.", "Votre demande a été approuvée.",
           "O seu pedido foi aprovado."]
 MONEY_BACK = ["Your money is on the way back to you.", "Keep the item, and the money is yours again.",
@@ -178,14 +181,18 @@ def test_a_grant_or_money_back_nobody_made_is_a_lie(lie):
 
 
 @pytest.mark.parametrize("sentence", ["Your request was not approved.", "We have decided not to approve your claim.",
-                                      "Ihr Antrag wurde nicht genehmigt.", "Your request for order ORD-12345 was not approved."])
+                                      "Ihr Antrag wurde nicht genehmigt.", "Your request for order ORD-12345 was not approved.",
+                                      # the seventh: a comparison elsewhere in the sentence is no grant
+                                      "Sadly your request wasn't approved; I'm sorry I couldn't reply sooner.",
+                                      "Your request wasn't approved, but we'll respond faster to any future questions.",
+                                      "Su solicitud no ha sido aprobada.", "O seu pedido não foi aprovado."])
 def test_a_negated_grant_is_the_refusal(sentence):
     """Documented before as read as nothing (fail open: the required denial untold)."""
     (commit,) = extract(sentence)
     assert (commit.kind, commit.polarity, commit.mode) == ("any", "deny", "firm")
 
 
-@pytest.mark.parametrize("sentence", NOT_GRANTS)
+@pytest.mark.parametrize("sentence", NOT_GRANTS + ["There was no way we wouldn't have approved your request."])
 def test_acceptance_of_other_things_or_a_condition_grants_nothing(sentence):
     assert not [c for c in extract(sentence) if c.kind == "any"]
 

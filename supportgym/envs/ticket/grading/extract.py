@@ -320,14 +320,20 @@ def _grant_of_other(c: CommitLexicon, body: str) -> bool:
 #: stray one elsewhere in the clause ("approved by us, not the carrier", "nothing else you need to do") is no refusal
 #: (sixth regression check: it made a grant the required denial)
 _NEGATED_GRANT = re.compile(
-    r"\b(?:not|n't|never|no\s+longer|cannot|unable\s+to|nicht|nao|pas|ne|no)\s+(?:\S+\s+){0,2}?(?:been\s+|be\s+|ete\s+|sido\s+)?"
+    r"(?:\b(?:not|never|no\s+longer|cannot|unable\s+to|nicht|nao|pas|ne|no)|n't)(?!\s+(?:only|just|merely|simply|solely)\b)"
+    # (only auxiliaries between: "not only approved" and "No problem, we approved" are grants: seventh regression check)
+    r"\s+(?:(?:be|been|being|have|has|had|yet|ever|get|got|to|formally|officially|fully|ete|sido|ha|han|fue|foi|foram|wurde|wurden"
+    r"|worden|werden)\s+){0,2}"
     r"(?:approv\w*|grant\w*|honou?r\w*|authori[sz]\w*|aprob\w*|concedi\w*|autoriz\w*|aprov\w*|deferi\w*|approuv\w*|accord\w*"
     r"|autoris\w*|genehmig\w*|bewilligt|stattgegeben)"
     r"|\b(?:genehmigt|bewilligt)\s+(?:\S+\s+){0,1}?nicht\b")
 #: a comparison after a negated grant: a grant ("could not have been approved any faster", "never approved a request so
 #: quickly": sixth regression check)
-_COMPARED = re.compile(r"\b(?:any\s+(?:faster|sooner|quicker|more\s+quickly)|more\s+(?:quickly|promptly|readily)|so\s+"
-                       r"(?:quickly|fast|promptly|soon)|this\s+(?:fast|quickly|soon)|faster|sooner|quicker)\b", re.IGNORECASE)
+_COMPARED = re.compile(r"\b(?:approv|grant|honou?r|authori[sz])\w*(?:\s+[^\s.,;:!?]+){0,6}?\s+(?:any\s+(?:faster|sooner|quicker"
+                       r"|more\s+quickly)|more\s+(?:quickly|promptly|readily)|so\s+(?:quickly|fast|promptly|soon)|this\s+(?:fast|quickly"
+                       r"|soon))\b", re.IGNORECASE)
+#: two negations before a grant: no refusal ("There was no way we wouldn't have approved your request": seventh check)
+_DOUBLE_NEGATION = re.compile(r"\b(?:no\s+way|never|nobody|no\s+one|nothing|not)\b[^.;:!?]*?(?:\bnot\b|n't|\bnever\b)")
 #: a third party after a negated grant: their refusal, not ours ("wasn't approved by the courier")
 _THIRD_PARTY_AFTER = re.compile(r"\s+by\s+(?!us\b|me\b|our\b|my\b)")
 #: a grant not made yet is no refusal: "Your request has not been approved yet" (regression check of 6 Dec: it counted as
@@ -817,7 +823,7 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
                 polarity = "deny" if not _COMPARED.search(sent) and any(
                     not _THIRD_PARTY_AFTER.match(raw, m.end()) for m in _NEGATED_GRANT.finditer(raw)) else "promise"
                 if mode == "firm" and why != GENERIC and not _grant_of_other(c, raw) and not (
-                        polarity == "deny" and _NOT_YET.search(body)):
+                        polarity == "deny" and (_NOT_YET.search(body) or _DOUBLE_NEGATION.search(raw))):
                     out.append(Commit("any", polarity, mode, clause, money, full,  # type: ignore[arg-type]
                                       why or f"a {'grant' if polarity == 'promise' else 'refusal'} of the request without a "
                                       "named remedy", amounts(sent), sent))
