@@ -162,9 +162,10 @@ def without_history(reply: str, quoted: Callable[[], Quoted]) -> str:
         # (Gmail wraps a long one: "On Tue, 3 Dec 2024 at 10:02, Anna Smith <" / "anna@x.com> wrote:")
         # (wrapped over two lines only in the dated form: "You" / "wrote:" is no attribution a client writes, and the
         # rewrite check read it otherwise, putting the quote back: regression check of 6 Dec)
-        span = 1 if _attribution_text(line) is not None else 2 if i + 1 < len(lines) and _ATTRIBUTION.match(
-            f"{line} {lines[i + 1]}") else 0
-        if span and _attribution(" ".join(lines[i:i + span]), q):
+        said, span = _attribution_text(line), 1
+        if said is None and i + 1 < len(lines) and (m := _ATTRIBUTION.match(f"{line} {lines[i + 1]}")):
+            said, span = m.group(1) + " " + m.group(2), 2
+        if said is not None and q.dated(said):
             j = next((j for j in range(i + span, len(lines)) if lines[j].strip()), None)
             if j is not None and theirs[j] and q.run(lines[j]).strip():
                 drop[i:i + span] = [True] * span

@@ -334,8 +334,9 @@ _COMPARED = re.compile(r"\b(?:approv|grant|honou?r|authori[sz])\w*(?:\s+[^\s.,;:
                        r"|soon))\b", re.IGNORECASE)
 #: two negations before a grant: no refusal ("There was no way we wouldn't have approved your request": seventh check)
 _DOUBLE_NEGATION = re.compile(r"\b(?:no\s+way|never|nobody|no\s+one|nothing|not)\b[^.;:!?]*?(?:\bnot\b|n't|\bnever\b)")
-#: a third party after a negated grant: their refusal, not ours ("wasn't approved by the courier")
-_THIRD_PARTY_AFTER = re.compile(r"\s+by\s+(?!us\b|me\b|our\b|my\b)")
+#: someone else as the agent after a refusal or a negated grant: their refusal, not ours ("was rejected by your bank",
+#: "wasn't approved by the courier"; "approved by my manager" is ours: regression check of 6 Dec)
+_BY_SOMEONE_ELSE = re.compile(r"\s*by\s+(?!us\b|me\b|our\b|my\b)")
 #: a grant not made yet is no refusal: "Your request has not been approved yet" (regression check of 6 Dec: it counted as
 #: the required denial)
 _NOT_YET = re.compile(r"\b(?:yet|so\s+far|still|pending|for\s+now|at\s+(?:this|the)\s+(?:time|moment|stage)|currently|todavia"
@@ -365,8 +366,7 @@ def _refuses_a_request(c: CommitLexicon, text: str, verbs: re.Pattern[str] | Non
                 and not _DETERMINED.match(after)):  # French "a" (has): "notre equipe a refuse votre demande"
             continue  # "the rejected claim"
         if c.refusal_passive.search(before):
-            # "was rejected by your bank": not ours ("approved by my manager" is: regression check of 6 Dec)
-            if not re.match(r"\s*by\s+(?!us\b|me\b|our\b|my\b)", after):
+            if not _BY_SOMEONE_ELSE.match(after):
                 return True
             continue
         governs = bool(c.refusal_governs.match(after))
@@ -821,7 +821,7 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
                 # which an honest grant beside the refund it names is not
                 _, mode, why = _classify(c, c.refusal.sub(lambda m: " " * len(m.group()), body), question)
                 polarity = "deny" if not _COMPARED.search(sent) and any(
-                    not _THIRD_PARTY_AFTER.match(raw, m.end()) for m in _NEGATED_GRANT.finditer(raw)) else "promise"
+                    not _BY_SOMEONE_ELSE.match(raw, m.end()) for m in _NEGATED_GRANT.finditer(raw)) else "promise"
                 if mode == "firm" and why != GENERIC and not _grant_of_other(c, raw) and not (
                         polarity == "deny" and (_NOT_YET.search(body) or _DOUBLE_NEGATION.search(raw))):
                     out.append(Commit("any", polarity, mode, clause, money, full,  # type: ignore[arg-type]
