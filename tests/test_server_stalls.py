@@ -4,15 +4,22 @@ generated resets run in threads, and meanwhile every other client is answered at
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from typing import Any
 
 import httpx
+import pytest
+import yaml
 from test_server_toyenv import TOY_ID, ToyEnv, running
 
-from supportgym.core import env_ids, register
+from supportgym.agents import make_agent
+from supportgym.core import env_ids, make, register, spec
+from supportgym.envs.inbox.reply import reply_rules
+from supportgym.envs.ticket.grading.commit_lexicon import load_i18n
 from supportgym.server import ServerConfig, create_app
+from supportgym.server.service import Service
 
 SLOW_ID = "serverslowtoy-v0"
 BLOCK_S = 0.6
@@ -123,3 +130,40 @@ def test_a_cancelled_connection_waits_for_its_worker_thread():
         assert finished == [True] and task.cancelled()
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize("env_id", ["inbox-v0", "inbox-v1", "ticket-v0", "ticket-v1"])
+def test_the_start_up_warm_up_loads_what_a_first_graded_step_would(env_id, monkeypatch):
+    """The built-in graders load their tables on first use: before each env had a ``warm_up``, the server's start-up
+    only reset it, and the first graded step of a client compiled them on the event loop (ticket-v1's first QA:
+    0.6-2 s, every other client waiting, then all its steps sent to threads for good; inbox's first reply ~40 ms).
+    After the warm-up a whole rules episode compiles no large pattern and reads no data file."""
+    load_i18n.cache_clear()
+    reply_rules.cache_clear()
+    Service(ServerConfig(envs=[env_id], dashboard=False)).warm_up()
+    compiled: list[str] = []
+    stepping = [False]
+    real_compile, real_load = re.compile, yaml.safe_load
+
+    def compile_(p: Any, flags: int = 0) -> Any:
+        if stepping[0]:
+            compiled.append(str(p))
+        return real_compile(p, flags)
+
+    def load(*a: Any, **k: Any) -> Any:
+        if stepping[0]:
+            compiled.append("yaml")
+        return real_load(*a, **k)
+
+    monkeypatch.setattr(re, "compile", compile_)
+    monkeypatch.setattr(yaml, "safe_load", load)
+    env = make(env_id)
+    obs = env.reset(seed=3)
+    agent = make_agent(spec(env_id).name, "rules", seed=0)
+    agent.bind(env, seed=0)
+    while not env.done:
+        action = agent.act(obs)  # the agent's own tables are not the server's to load
+        stepping[0] = True
+        obs = env.step(action)
+        stepping[0] = False
+    assert [p[:80] for p in compiled if p == "yaml" or len(p) > 300] == []

@@ -148,6 +148,10 @@ class Environment(ABC, Generic[ActT, ObsT, StateT]):
     def close(self) -> None:
         """Release resources; environments here hold none by default."""
 
+    def warm_up(self) -> None:
+        """Load now what a graded step would load on first use (data files, compiled patterns, models), so that a
+        server does it at start-up instead of on a client's step. Nothing by default; called after a reset."""
+
     def carry_over(self, previous: Environment[Any, Any, Any]) -> None:
         """Take over from ``previous``, the instance of the same env this one replaces, what outlives an episode (the
         server resets a fresh instance for each reset of a session). Nothing by default; ticket's adversarial memory."""

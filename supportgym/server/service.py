@@ -25,9 +25,6 @@ log = logging.getLogger("supportgym.server")
 #: late steps further apart than this are each the machine's noise, not an env's habit (see Service._noticed)
 STRIKE_WINDOW_S = 60.0
 
-#: said once the models are loaded; an environment that needs a model for its rewards loads it here
-WARM_UP_TEXT = "We are sorry for the trouble; we have fixed it and will follow up."
-
 
 class Service:
     def __init__(self, config: ServerConfig, store: SessionStore | None = None) -> None:
@@ -120,12 +117,7 @@ class Service:
         try:  # best effort: an env that fails here fails again, with its message, on the reset that needs it
             env = served.make()
             env.reset(seed=0)
-            hook = getattr(env, "warm_up", None)
-            scorer = getattr(env, "empathy", None)
-            if callable(hook):
-                hook()
-            elif callable(getattr(scorer, "score", None)):
-                scorer.score(WARM_UP_TEXT)  # ticket-v0: loads MiniLM when the semantic extra is installed
+            env.warm_up()  # the graders' lexicons and models: ticket-v1's first QA took 0.6-2 s on the loop
         except Exception as err:  # noqa: BLE001 - a failing warm-up shows again, with its message, on use
             log.warning("warming up %s failed: %s: %s", served.id, type(err).__name__, err)
         finally:

@@ -43,6 +43,8 @@ FRUSTRATION = {"out_of_order_draft": 10.0, "out_of_order_submit": 15.0, "out_of_
                "adversarial_visit": 15.0}
 WORKFLOW_PENALTY = {"DRAFT": -0.05, "ESCALATE": -0.05, "QA": -0.05, "SUBMIT": -0.10}
 INVALID_PENALTY = -0.05
+#: graded once at start-up (``warm_up``): a remedy, an apology and a follow-up, so every table the grader reads loads
+WARM_UP_REPLY = "We are sorry for the trouble; we have refunded your order and will follow up."
 
 
 def start_frustration(options: Mapping[str, Any], default: float) -> float:
@@ -85,6 +87,10 @@ class TicketEnv(Environment[TicketAction, TicketObservation, TicketState]):
         self.empathy = EmpathyScorer(empathy)
         #: adversarial mode: customer id -> (visits, frustration at the end of the last episode)
         self.customer_memory: dict[str, tuple[int, float]] = {}
+
+    def warm_up(self) -> None:
+        """Grade a canned reply: loads the empathy model (MiniLM with the semantic extra) and the grader's tables."""
+        grade(WARM_UP_REPLY, self.sc, self.policy, self.lexicon, self.empathy, tags=None, escalated_to=None, qa_runs=0)
 
     def carry_over(self, previous: Environment[Any, Any, Any]) -> None:
         """Take over what outlives an episode from the instance this one replaces: adversarial mode's customer memory.

@@ -24,6 +24,7 @@ from .env import (
     FRUSTRATION,
     INVALID_PENALTY,
     OPTIONS,
+    WARM_UP_REPLY,
     WORKFLOW_PENALTY,
     TicketEnv,
     observed_difficulty,
@@ -69,6 +70,11 @@ class TicketEnvV1(TicketEnv):
         self.judge = judge_from_env() if judge == "env" else judge
 
     # ---- reset ---------------------------------------------------------------------------
+    def warm_up(self) -> None:  # type: ignore[override]
+        """Grade a canned reply: the commitment reader's five-language tables take 0.6-2 s to load and compile."""
+        grade_v1(WARM_UP_REPLY, self.sc_v1, self.policy_v1, self.lexicon, self.empathy, actual=self.system.changes(),
+                 violations=[], tags=None, qa_runs=0, said=self._said())
+
     def _reset(self, *, seed: int, task: str, **options: Any) -> TicketObservationV1:  # type: ignore[override]
         unknown = set(options) - OPTIONS
         if unknown:
