@@ -59,7 +59,7 @@ def test_tools_are_the_13_actions_with_schemas():
 
 
 def test_reset_and_steps_are_deterministic_and_match_the_env():
-    row = episode_rows("tooldesk", 3, seed=5)[2]
+    row = episode_rows("tooldesk-v0", 3, seed=5)[2]
     runs = []
     for _ in range(2):
         t = ToolDeskTools()
@@ -78,19 +78,19 @@ def test_reset_and_steps_are_deterministic_and_match_the_env():
 
 def test_calls_after_done_are_answered_not_stepped():
     t = ToolDeskTools()
-    t.reset(**episode_rows("tooldesk", 1, seed=0)[0])
+    t.reset(**episode_rows("tooldesk-v0", 1, seed=0)[0])
     t.escalate_to_human_agent()
     before = (list(t.step_rewards), t.episode_return)
     assert "episode is over" in t.resolve_query()
     assert "episode is over" in t.invoke_order_service()
     assert t.extra_calls == 2 and (t.step_rewards, t.episode_return) == before
     # a second reset starts clean
-    t.reset(**episode_rows("tooldesk", 1, seed=1)[0])
+    t.reset(**episode_rows("tooldesk-v0", 1, seed=1)[0])
     assert t.actions == [] and t.extra_calls == 0 and not t.done
 
 
 def test_reward_closes_an_unfinished_episode_like_the_env():
-    row = episode_rows("tooldesk", 1, seed=3)[0]
+    row = episode_rows("tooldesk-v0", 1, seed=3)[0]
     stopped, idle = ToolDeskTools(), ToolDeskTools()
     stopped.reset(**row)
     idle.reset(**row)
@@ -144,7 +144,7 @@ def test_tool_loop_plays_whole_episodes_and_learns_from_the_env_reward(tiny_mode
     from transformers import AutoTokenizer
 
     seen = scripted_tool_loop(ScriptedPolicy(AutoTokenizer.from_pretrained(tiny_model), _tooldesk_call))
-    cfg = GRPORunConfig(env="tooldesk", model=tiny_model, output_dir=str(tmp_path), episode_mode="episode",
+    cfg = GRPORunConfig(env="tooldesk-v0", model=tiny_model, output_dir=str(tmp_path), episode_mode="episode",
                         rollout="sample", max_steps=2, num_generations=4, prompts_per_step=1, train_prompts=4,
                         eval_episodes=0,
                         threads=1, save_steps=1, learning_rate=5e-3, max_completion_length=512)
@@ -190,7 +190,7 @@ def test_constrained_episodes_always_call_real_tools_and_mask_the_env(tiny_model
         return orig_loss(self, model, inputs)
 
     monkeypatch.setattr(GRPOTrainer, "_compute_loss", spy)
-    cfg = GRPORunConfig(env="tooldesk", model=tiny_model, output_dir=str(tmp_path), episode_mode="episode",
+    cfg = GRPORunConfig(env="tooldesk-v0", model=tiny_model, output_dir=str(tmp_path), episode_mode="episode",
                         max_steps=1, num_generations=4, prompts_per_step=1, train_prompts=2, eval_episodes=2,
                         threads=1, learning_rate=5e-3, max_completion_length=400, explore=0.5)
     summary = train_grpo(cfg)
@@ -228,8 +228,8 @@ def test_episode_mode_config_says_what_is_allowed(bad, match):
 
 
 def test_episode_mode_defaults_to_a_whole_episode_budget():
-    assert GRPORunConfig(env="tooldesk", episode_mode="episode").max_completion_length == 384
-    assert GRPORunConfig(env="tooldesk").max_completion_length == 40
+    assert GRPORunConfig(env="tooldesk-v0", episode_mode="episode").max_completion_length == 384
+    assert GRPORunConfig(env="tooldesk-v0").max_completion_length == 40
 
 
 # ---- held-out evaluation through the same tools ------------------------------------------------
@@ -239,15 +239,15 @@ def test_play_episode_steps_the_env_with_the_models_calls(tiny_model):
     from supportgym.train.env_tools import evaluate_episodes, play_episode
 
     tok = enable_tool_calling(AutoTokenizer.from_pretrained(tiny_model))
-    row = episode_rows("tooldesk", 1, seed=7, split="test")[0]
+    row = episode_rows("tooldesk-v0", 1, seed=7, split="test")[0]
     model = ScriptedModel(tok, [tool_call(n) for n in ("invoke_order_service", "no_such_tool", "resolve_query")])
-    t = play_episode(model, tok, "tooldesk", row)
+    t = play_episode(model, tok, "tooldesk-v0", row)
     assert t.actions == [0, 7] and t.done and t.filled_turns == 0
     assert t.episode_return == pytest.approx(_replay(7, "split:test", [0, 7])[0])
     # an answer without a call ends the rollout; the environment then scores the unfinished episode
-    t = play_episode(ScriptedModel(tok, [tool_call("invoke_order_service")]), tok, "tooldesk", row)
+    t = play_episode(ScriptedModel(tok, [tool_call("invoke_order_service")]), tok, "tooldesk-v0", row)
     assert t.actions == [0] and t.filled_turns > 0
     assert t.episode_return == pytest.approx(_replay(7, "split:test", [0])[0])
-    result = evaluate_episodes(ScriptedModel(tok, [tool_call("escalate_to_human_agent")] * 2), tok, "tooldesk", episodes=2,
+    result = evaluate_episodes(ScriptedModel(tok, [tool_call("escalate_to_human_agent")] * 2), tok, "tooldesk-v0", episodes=2,
                                seed=0)
     assert result["metrics"]["episodes"] == 2.0 and result["tool_calls_per_episode"] == 1.0

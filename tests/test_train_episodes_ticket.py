@@ -36,7 +36,7 @@ REPLY = "Hi, I am sorry for the trouble with your order. We will refund you with
 
 
 def _row(seed: int, split: str = "train", **options) -> dict:
-    row = episode_rows("ticket", 1, seed=seed, split=split)[0]
+    row = episode_rows("ticket-v0", 1, seed=seed, split=split)[0]
     return {**row, "env_options": json.dumps(options)} if options else row
 
 
@@ -89,7 +89,7 @@ def test_the_six_actions_are_the_tools_with_schemas_listing_allowed_values():
     assert f"at most {REASON_MAX} characters" in props["escalate"]["reason"]["description"]
     assert all(s["description"] for s in schemas.values())
     assert "ticket" in EPISODE_ENVS and episode_face("ticket-v0") == (TicketTools, TICKET_SYSTEM)
-    assert episode_trainer_kwargs("ticket") == {"max_tool_calling_iterations": MAX_STEPS + 2}
+    assert episode_trainer_kwargs("ticket-v0") == {"max_tool_calling_iterations": MAX_STEPS + 2}
 
 
 def test_calls_step_the_real_env_deterministically():
@@ -179,15 +179,15 @@ def test_constrained_rollout_is_refused_for_tools_with_arguments(tiny_model):
 
     tok = enable_tool_calling(AutoTokenizer.from_pretrained(tiny_model))
     with pytest.raises(ConfigError, match="--rollout sample"):
-        EpisodeRollout("ticket", tok, episode_rows("ticket", 2, seed=0, observe=True), 512)
+        EpisodeRollout("ticket-v0", tok, episode_rows("ticket-v0", 2, seed=0, observe=True), 512)
     with pytest.raises(ConfigError, match="--rollout sample"):
-        evaluate_constrained(None, tok, "ticket", episodes=1, seed=0)
+        evaluate_constrained(None, tok, "ticket-v0", episodes=1, seed=0)
     # the config accepts whole ticket episodes through TRL's tool loop, with a budget that fits one, and
     # refuses the constrained rollout up front (before any model is loaded)
-    cfg = GRPORunConfig(env="ticket", episode_mode="episode", rollout="sample")
-    assert cfg.env == "ticket" and cfg.max_completion_length == 1536
+    cfg = GRPORunConfig(env="ticket-v0", episode_mode="episode", rollout="sample")
+    assert cfg.env == "ticket-v0" and cfg.max_completion_length == 1536
     with pytest.raises(ConfigError, match="--rollout sample"):
-        GRPORunConfig(env="ticket", episode_mode="episode")
+        GRPORunConfig(env="ticket-v0", episode_mode="episode")
 
 
 # ---- TRL's tool loop, end to end --------------------------------------------------------------
@@ -225,12 +225,12 @@ def test_tool_loop_plays_ticket_episodes_and_learns_from_the_env_reward(tiny_mod
 
     seen = scripted_tool_loop(ScriptedPolicy(AutoTokenizer.from_pretrained(tiny_model), _ticket_call))
     # at most 6 tool turns per rollout keeps the sequences short; the reward closes what is left open
-    cfg = GRPORunConfig(env="ticket", model=tiny_model, output_dir=str(tmp_path), episode_mode="episode",
+    cfg = GRPORunConfig(env="ticket-v0", model=tiny_model, output_dir=str(tmp_path), episode_mode="episode",
                         rollout="sample", max_steps=2, num_generations=4, prompts_per_step=1, train_prompts=4,
                         eval_episodes=0, threads=1, save_steps=2, learning_rate=5e-3, max_completion_length=2400,
                         extra={"max_tool_calling_iterations": 6})
     summary = train_grpo(cfg)
-    assert summary["steps"] == 2 and summary["episode_mode"] == "episode" and summary["env"] == "ticket"
+    assert summary["steps"] == 2 and summary["episode_mode"] == "episode" and summary["env"] == "ticket-v0"
     rows = [json.loads(x) for x in (tmp_path / "metrics.jsonl").read_text().splitlines()]
     steps = [r for r in rows if "reward" in r]
     assert len(steps) == 2 and len(seen) == 2
@@ -262,12 +262,12 @@ def test_play_episode_passes_typed_arguments_to_the_env(tiny_model):
     row = _row(7, split="test")
     script = [tool_call("research"), tool_call("tag", ticket_type="delivery", flags=["vip"]), tool_call("draft"),
               tool_call("draft", text=REPLY), tool_call("submit")]
-    t = play_episode(ScriptedModel(tok, script), tok, "ticket", row)
+    t = play_episode(ScriptedModel(tok, script), tok, "ticket-v0", row)
     assert [a["type"] for a in t.actions] == ["RESEARCH", "TAG", "DRAFT", "SUBMIT"]  # argument-less draft refused
     assert t.actions[1] == {"type": "TAG", "ticket_type": "delivery", "flags": ["vip"]}
     assert t.done and t.filled_turns == 0
     assert t.step_rewards == _replay(row, t.actions)[0]
-    result = evaluate_episodes(ScriptedModel(tok, [tool_call("research")] + ["Bye.<|im_end|>"]), tok, "ticket",
+    result = evaluate_episodes(ScriptedModel(tok, [tool_call("research")] + ["Bye.<|im_end|>"]), tok, "ticket-v0",
                                episodes=2, seed=0)
     assert result["env"] == "ticket-v0" and result["metrics"]["episodes"] == 2.0
     assert result["tool_calls_per_episode"] == 0.5

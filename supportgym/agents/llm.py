@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 import httpx
 
 from ..core.errors import ConfigError
-from ..core.registry import spec
+from ..core.registry import env_ids, spec
 from ..core.types import Observation
 from .base import Agent
 from .llm_client import ChatClient
@@ -195,6 +195,13 @@ class LLMAgent(Agent):
 
     def bind(self, env: Any, seed: int | None = None) -> None:
         super().bind(env, seed)
+        action_type = getattr(type(env), "action_type", None)
+        if action_type is not None and action_type is not self.fmt.action_type:
+            # an older version of the env (ticket-v0 after ticket-v1): its own actions and prompt
+            ids = [i for i in env_ids() if spec(i).name == self.env_name and spec(i).env_class() is type(env)]
+            if ids:
+                self.fmt = PromptFormat.for_env(ids[-1], action_type).with_label_descriptions(
+                    self.fmt.label_descriptions)
         if self._versioned_system and hasattr(env, "version"):
             system = self.fmt.env_prompts.system_prompt(env.version)
             if system != self.fmt.text.system:

@@ -21,6 +21,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel
 
+from ..core.registry import spec
 from ..core.types import Observation
 
 DATA = Path(__file__).parent / "data" / "llm_prompts.yaml"
@@ -118,9 +119,15 @@ class PromptFormat:
         return dataclasses.replace(self, label_descriptions=dict(table or {}))
 
     @classmethod
-    def for_env(cls, env_name: str, action_type: type[BaseModel]) -> PromptFormat:
+    def for_env(cls, env: str, action_type: type[BaseModel]) -> PromptFormat:
+        """``env``: an id (its prompt text if the prompt file has one, else its name's) or a name (its newest id's).
+        Until 6 Dec the text was chosen by name alone: ticket-v1's agent was told ticket-v0's six actions and could
+        write no field of a refund, replacement, credit, cancellation or question."""
+        s = spec(env)
+        env_name = s.name
         fields = action_fields(action_type)
-        text = _texts().get(env_name)
+        texts = _texts()
+        text = texts.get(s.id, texts.get(env_name))
         env_prompts = _env_prompts(env_name)
         if text is None:
             text = PromptText(system=_generic_system(env_name, fields), order=[f.name for f in fields if f.required])

@@ -37,9 +37,9 @@ from ..core.errors import ConfigError
 from ..core.registry import spec
 from ..envs.tooldesk.env import DEFAULT_MAX_STEPS
 from ..envs.tooldesk.models import ACTIONS, ActionSpec
-from ..envs.tooldesk.prompts import render_prompt
+from ..envs.tooldesk.prompts import closing_rules, render_prompt
 from .env_reward import log_means
-from .env_tools_ticket import TICKET_SYSTEM, TicketTools
+from .env_tools_ticket import TICKET_SYSTEM, TICKET_V1_SYSTEM, TicketTools, TicketV1Tools
 from .episode_tools import EpisodeTools
 
 # ChatML as SmolLM2 renders it, plus tools (listed in the system turn), assistant tool calls
@@ -125,6 +125,14 @@ TOOLDESK_SYSTEM = (
     f"{_TERMINALS}. request_customer_information asks the customer for a missing detail; consult_llm gives a hint "
     "at a small cost."
 )
+
+
+def tooldesk_system(version: int) -> str:
+    """The tool face's system prompt for ``tooldesk-v{version}``: v0's, plus how v1 and v2 close a query (v0's
+    prompt stays as its runs were trained on)."""
+    return TOOLDESK_SYSTEM if version == 0 else f"{TOOLDESK_SYSTEM} {closing_rules(version)}"
+
+
 #: what a reply without a tool call is, for the environment: an action with no action id
 NO_ACTION: dict[str, Any] = {"reasoning": "(answered without calling a tool)"}
 
@@ -161,19 +169,39 @@ for _a in ACTIONS:
     setattr(ToolDeskTools, _a.name, _action_tool(_a))
 
 
-_FACES: dict[str, Callable[[], tuple[type, str]]] = {"tooldesk": lambda: (ToolDeskTools, TOOLDESK_SYSTEM),
-                                                      "ticket": lambda: (TicketTools, TICKET_SYSTEM)}
+class ToolDeskToolsV1(ToolDeskTools):
+    """``tooldesk-v1``: the same 13 tools; unrequested side effects are harm, the hint costs more."""
+
+    env_id = "tooldesk-v1"
+
+
+class ToolDeskToolsV2(ToolDeskTools):
+    """``tooldesk-v2``: the same 13 tools; which way a query closes follows from what the services answer."""
+
+    env_id = "tooldesk-v2"
+
+
+#: env id -> (tool class, system prompt); a name means its newest version, as everywhere else
+_FACES: dict[str, Callable[[], tuple[type, str]]] = {
+    "tooldesk-v0": lambda: (ToolDeskTools, TOOLDESK_SYSTEM),
+    "tooldesk-v1": lambda: (ToolDeskToolsV1, tooldesk_system(1)),
+    "tooldesk-v2": lambda: (ToolDeskToolsV2, tooldesk_system(2)),
+    "ticket-v0": lambda: (TicketTools, TICKET_SYSTEM),
+    "ticket-v1": lambda: (TicketV1Tools, TICKET_V1_SYSTEM),
+}
 #: environments with a whole-episode tool face
-EPISODE_ENVS: tuple[str, ...] = tuple(_FACES)
+EPISODE_ENVS: tuple[str, ...] = tuple(dict.fromkeys(i.split("-v")[0] for i in _FACES))
 
 
 def episode_face(env: str) -> tuple[type, str]:
-    """The tool class and system prompt of ``env`` for whole-episode GRPO."""
-    name = spec(env).name
-    if name not in _FACES:
-        raise ConfigError(f"episode mode supports {list(EPISODE_ENVS)}, not {env!r}: single-decision environments "
-                          "(inbox) train with --episode-mode decision")
-    return _FACES[name]()
+    """The tool class and system prompt of ``env`` (an id, or a name: its newest version) for whole-episode GRPO.
+    Until 6 Dec a name or id chose the face by name alone: ``ticket`` and ``ticket-v1`` trained on ticket-v0,
+    ``tooldesk-v2`` on tooldesk-v0."""
+    s = spec(env)
+    if s.id not in _FACES:
+        raise ConfigError(f"episode mode supports {sorted(_FACES)} (or their names {list(EPISODE_ENVS)}), not "
+                          f"{env!r}: single-decision environments (inbox) train with --episode-mode decision")
+    return _FACES[s.id]()
 
 
 def episode_rows(env: str, n: int, seed: int, split: str = "train", observe: bool = False) -> list[dict[str, Any]]:

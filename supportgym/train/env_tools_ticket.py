@@ -1,4 +1,5 @@
-"""``ticket-v0`` as TRL tools: the six ticket actions as typed methods, one ``env.step`` per call.
+"""The ticket environments as TRL tools: ``ticket-v0``'s six actions (:class:`TicketTools`) and ``ticket-v1``'s
+eleven (:class:`TicketV1Tools`) as typed methods, one ``env.step`` per call.
 
 Closed sets are ``Literal`` types from the environment's own models, so the JSON schema that
 transformers builds from each signature and docstring lists the allowed values. Free text
@@ -25,6 +26,7 @@ import yaml
 from ..core.types import Model
 from ..envs.ticket.env import MAX_STEPS
 from ..envs.ticket.models import ACTION_TYPES, Flag, TicketObservation, TicketType, Team
+from ..envs.ticket.models_v1 import ACTION_TYPES_V1, TicketObservationV1
 from .episode_tools import EpisodeTools
 
 PROMPTS = Path(__file__).parent / "data" / "episode_prompts.yaml"
@@ -32,6 +34,7 @@ PROMPTS = Path(__file__).parent / "data" / "episode_prompts.yaml"
 
 class _Prompts(Model):
     ticket: str
+    ticket_v1: str
 
 
 @lru_cache(maxsize=1)
@@ -40,6 +43,7 @@ def _prompts() -> _Prompts:
 
 
 TICKET_SYSTEM = _prompts().ticket
+TICKET_V1_SYSTEM = _prompts().ticket_v1
 
 
 def render_ticket(obs: TicketObservation) -> str:
@@ -150,3 +154,85 @@ class TicketTools(EpisodeTools):
             The grade of the resolution.
         """
         return self._act("SUBMIT")
+
+
+class TicketV1Tools(TicketTools):
+    """One rollout's ``ticket-v1`` episode: v0's six tools plus the account changes the policy may call for
+    (refund, replace, credit, cancel) and a question to the customer. The reply is graded against what those
+    calls did: promising a refund no call made is an inconsistency."""
+
+    env_id = "ticket-v1"
+    tool_names = tuple(a.lower() for a in ACTION_TYPES_V1)
+    # RESEARCH shows every order on the account: longer results than v0's
+    completion_tokens = 2048
+
+    def _result(self, obs: TicketObservationV1) -> str:  # type: ignore[override]
+        lines = [obs.feedback]
+        if obs.orders and not self._facts_shown:
+            self._facts_shown = True
+            orders = [o.model_dump(mode="json", exclude_none=True, exclude={"customer"}) for o in obs.orders]
+            customer = obs.orders[0].customer.model_dump(mode="json", exclude_none=True)
+            lines += [f"Customer: {json.dumps(customer, sort_keys=True)}",
+                      f"Orders: {json.dumps(orders, sort_keys=True)}",
+                      f"Ticket date: {obs.ticket_date}", f"Policy:\n{obs.policy_snippet}"]
+        if obs.customer_answer and self.actions and self.actions[-1].get("type") == "ASK_CUSTOMER":
+            lines.append(f"Customer's answer: {obs.customer_answer}")
+        lines.append(self._over if obs.done else _status(obs))
+        return "\n".join(lines)
+
+    def ask_customer(self, question: str) -> str:
+        """Ask the customer a question (which order, what happened); their answer comes back. Ask only what the ticket does not say.
+
+        Args:
+            question: The question to the customer, at most 500 characters.
+
+        Returns:
+            The customer's answer, and the ticket's status.
+        """
+        return self._act("ASK_CUSTOMER", question=question)
+
+    def refund(self, order_id: str, amount: float) -> str:
+        """Refund an amount of an order to the original payment method, only as the policy allows.
+
+        Args:
+            order_id: The order to refund, e.g. "ORD-12345".
+            amount: The amount in USD, exactly as the policy computes it (at least 0.01).
+
+        Returns:
+            What the system did, and the ticket's status.
+        """
+        return self._act("REFUND", order_id=order_id, amount=amount)
+
+    def replace(self, order_id: str) -> str:
+        """Ship a free replacement of an order's item, only as the policy allows.
+
+        Args:
+            order_id: The order whose item to replace.
+
+        Returns:
+            What the system did, and the ticket's status.
+        """
+        return self._act("REPLACE", order_id=order_id)
+
+    def credit(self, amount: float, reason: str = "") -> str:
+        """Add a goodwill store credit to the customer's account, only as the policy allows.
+
+        Args:
+            amount: The credit in USD (at least 0.01).
+            reason: Why, in one sentence (at most 500 characters).
+
+        Returns:
+            What the system did, and the ticket's status.
+        """
+        return self._act("CREDIT", amount=amount, reason=reason)
+
+    def cancel(self, order_id: str) -> str:
+        """Cancel an order that has not shipped yet (its payment is voided).
+
+        Args:
+            order_id: The order to cancel.
+
+        Returns:
+            What the system did, and the ticket's status.
+        """
+        return self._act("CANCEL", order_id=order_id)

@@ -114,17 +114,19 @@ class GRPORunConfig:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        name = spec(self.env).name  # raises UnknownEnvError with the allowed ids
+        s = spec(self.env)  # raises UnknownEnvError with the allowed ids
+        name = s.name
         if name not in TRAIN_ENVS:
             raise ConfigError(expected("GRPORunConfig.env", self.env, list(TRAIN_ENVS)))
-        self.env = name
+        self.env = s.id  # the version trained on: a name is its newest (it was kept as the name, and whole-episode
+        # runs then played ticket-v0 and tooldesk-v0 while single decisions played the newest)
         if self.episode_mode not in EPISODE_MODES:
             raise ConfigError(expected("GRPORunConfig.episode_mode", self.episode_mode, list(EPISODE_MODES)))
         if self.episode_mode == "episode" and name not in EPISODE_ENVS:
             raise ConfigError(expected("GRPORunConfig.episode_mode", self.episode_mode, ["decision"],
                                        f"whole episodes are for the multi-step environments {list(EPISODE_ENVS)}; "
                                        f"{name} trains with episode_mode='decision'"))
-        face = episode_face(name)[0] if self.episode_mode == "episode" else None
+        face = episode_face(self.env)[0] if self.episode_mode == "episode" else None
         if face is not None and self.rollout == "constrained" and face.argument_tools():
             raise ConfigError(expected("GRPORunConfig.rollout", self.rollout, ["sample"],
                                        f"{name}'s tools {face.argument_tools()} take arguments, which constrained "
@@ -258,7 +260,7 @@ def train_grpo(cfg: GRPORunConfig) -> dict[str, Any]:
         from ..agents.llm_prompts import PromptFormat
 
         s = spec(cfg.env)
-        fmt = PromptFormat.for_env(s.name, s.env_class().action_type).with_label_descriptions(
+        fmt = PromptFormat.for_env(s.id, s.env_class().action_type).with_label_descriptions(
             prompt_options(cfg).get("label_descriptions"))
         rows = build_prompts(cfg.env, render, cfg.train_prompts, cfg.seed, split="train", fmt=fmt)
         ds = Dataset.from_list([asdict(r) for r in rows])

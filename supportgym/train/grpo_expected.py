@@ -108,7 +108,7 @@ def train_expected_grpo(cfg: Any) -> dict[str, Any]:
     model.eval()
     k = cfg.lora_layers
     s = spec(cfg.env)
-    fmt = PromptFormat.for_env(s.name, s.env_class().action_type).with_label_descriptions(
+    fmt = PromptFormat.for_env(s.id, s.env_class().action_type).with_label_descriptions(
         prompt_options(cfg).get("label_descriptions"))
     categories, routes = list(fmt.by_name["category"].choices), list(fmt.by_name["route_to"].choices)
     reward = InboxFieldReward("train", cfg.seed)

@@ -49,7 +49,7 @@ def train_field_grpo(cfg: Any) -> dict[str, Any]:
     model = get_peft_model(model, lora_config(model, cfg.lora_r, cfg.lora_alpha, cfg.lora_layers,
                                               cfg.target_modules, cfg.lora_dropout))
     s = spec(cfg.env)
-    fmt = PromptFormat.for_env(s.name, s.env_class().action_type).with_label_descriptions(
+    fmt = PromptFormat.for_env(s.id, s.env_class().action_type).with_label_descriptions(
         prompt_options(cfg).get("label_descriptions"))
     rows = build_prompts(cfg.env, lambda m, p: tok.apply_chat_template(m, tokenize=False, add_generation_prompt=True) + p,
                          cfg.train_prompts, cfg.seed, split="train", fmt=fmt)

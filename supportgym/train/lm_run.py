@@ -54,7 +54,7 @@ def prompt_options(cfg: Any) -> dict[str, Any]:
     from .labels import label_descriptions
 
     s = spec(cfg.env)
-    return {"label_descriptions": label_descriptions(PromptFormat.for_env(s.name, s.env_class().action_type))}
+    return {"label_descriptions": label_descriptions(PromptFormat.for_env(s.id, s.env_class().action_type))}
 
 
 def start_run(cfg: Any, trainer: str) -> tuple[Path, int, Any, Any, dict[str, Any] | None]:
@@ -105,7 +105,7 @@ def held_out_eval(cfg: Any, model, tok, out: Path) -> dict[str, Any] | None:
 
     lm = LocalLM(model_obj=model, tokenizer=tok, threads=cfg.threads)
     result = evaluate_local(cfg.env, lm, episodes=cfg.eval_episodes, seed=cfg.eval_seed, split=cfg.eval_split,
-                            size=cfg.eval_size if cfg.env == "inbox" else None,
+                            size=cfg.eval_size if spec(cfg.env).name == "inbox" else None,
                             label_descriptions=prompt_options(cfg).get("label_descriptions"),
                             tasks=cfg.eval_tasks)
     write_json_atomic(out, result)

@@ -61,7 +61,7 @@ class SFTRunConfig:
     eval_tasks: tuple[str, ...] = EVAL_TASKS
 
     def __post_init__(self) -> None:
-        self.env = spec(self.env).name
+        self.env = spec(self.env).id  # the version trained on (a name is its newest)
         if self.data is not None and not Path(self.data).exists():
             raise ConfigError(expected("SFTRunConfig.data", self.data, "an existing chat JSONL file",
                                        "e.g. the tool desk's SFT export, or omit it to use --agent trajectories"))

@@ -25,12 +25,17 @@ _CLOSING = (
 _ANSWER = 'Answer with JSON only: {"reasoning": "<one sentence>", "action_id": <0-12>}'
 
 
-def system_prompt(version: int = 2) -> str:
-    """The system prompt for ``tooldesk-v{version}``: v2's stuck-order rule is stated to a v2 agent only (on v0 and
-    v1 such an order is answered and resolved)."""
+def closing_rules(version: int = 2) -> str:
+    """How ``tooldesk-v{version}`` closes a query: v2's stuck-order rule is stated to a v2 agent only (on v0 and v1
+    such an order is answered and resolved)."""
     stuck = (f"an order still processing more than {STUCK_DAYS} days after it was placed goes to a human; "
              if version >= 2 else "")
-    return f"{_INTRO}\n\n{_CLOSING.format(stuck=stuck)}\n\n{_ANSWER}"
+    return _CLOSING.format(stuck=stuck)
+
+
+def system_prompt(version: int = 2) -> str:
+    """The system prompt for ``tooldesk-v{version}`` (the text face: one action id per turn)."""
+    return f"{_INTRO}\n\n{closing_rules(version)}\n\n{_ANSWER}"
 
 
 #: the latest version's (what ``make("tooldesk")`` plays); ``system_prompt(version)`` for another
