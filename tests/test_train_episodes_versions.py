@@ -17,7 +17,7 @@ from supportgym.core.registry import make  # noqa: E402
 from supportgym.envs.ticket.models import TicketAction  # noqa: E402
 from supportgym.envs.ticket.models_v1 import ACTION_TYPES_V1, TicketActionV1  # noqa: E402
 from supportgym.train.env_tools import EPISODE_ENVS, episode_face, episode_rows  # noqa: E402
-from supportgym.train.env_tools_ticket import TicketTools, TicketV1Tools  # noqa: E402
+from supportgym.train.env_tools_ticket import TicketV1Tools  # noqa: E402
 from supportgym.train.grpo import GRPORunConfig  # noqa: E402
 from supportgym.train.sft import SFTRunConfig  # noqa: E402
 
