@@ -59,6 +59,8 @@ class CommitLexicon(Model):
     neg: RxAny = Field(alias="negators")
     deny: RxAny = Field(alias="deniers")
     neg_exc: RxAny = Field(alias="negation_exceptions")
+    #: "won't take long", "won't cost you anything", "ne tardera pas": the remedy's own future, not its denial (_read)
+    presupposed: RxAny = Field([], alias="presupposing_negations")
     masked: RxAny = Field(alias="non_commitments")
     markers: RxAny = Field(alias="commit_markers")
     cond: RxAny = Field(alias="conditionals")

@@ -496,6 +496,8 @@ def _read(c: CommitLexicon, body: str) -> str:
     masked: "wir schicken Ihnen kostenlos einen neuen Artikel" keeps its replacement phrase whole; "kostenlos" is
     masked)."""
     body = c.masked.sub(lambda m: " " * len(m.group()), name_requests(c, body))
+    # "your refund won't take long" says the refund comes: read as its future ("will" is a commit marker)
+    body = c.presupposed.sub(lambda m: " will" + " " * max(0, len(m.group()) - 5), body)
     body = c.neg_exc.sub(lambda m: " " * len(m.group()), body)
     body = _mask_adjuncts(c, body)
     body = conjuncts.distribute(c, _contrast_scope(c, _unhesitate(c, body)))
