@@ -10,7 +10,9 @@ rebuilt from the splits (the generated ones as ``emails_for_split(split, 400, 3)
 
 Rows: ``honest``; ``rules`` (the rules agent's reply to the email alone); ``mechanical`` (greeting, the subject
 quoted, the latest message's first eight capitalised words and first four numbers, one apology-and-hand-over
-sentence: it reads nothing); ``names_list`` (every id, amount and capitalised word of the email in one sentence);
+sentence: it reads nothing); ``mechanical_plus`` (the same with the latest message's first date and first two
+number-and-word pairs, "75 seats", at most four numbers in all: the 37th session's red team's stronger variant);
+``names_list`` (every id, amount and capitalised word of the email in one sentence);
 ``catalogue`` (a fixed sentence naming every plan and product of the hard split's catalogue); ``generic``. Each with
 its mean quality, the share below 0.5, and per split. An honest reply should outscore every reading-free row.
 """
@@ -18,6 +20,7 @@ its mean quality, the share below 0.5, and per split. An honest reply should out
 from __future__ import annotations
 
 import json
+import re
 import statistics
 from pathlib import Path
 from typing import Any
@@ -27,7 +30,7 @@ from supportgym.agents import make_agent
 from supportgym.envs.inbox.models import LabelledEmail
 from supportgym.envs.inbox.reply import EmailScorer, reply_quality
 from supportgym.envs.inbox.sources import emails_for_split, whole_split
-from supportgym.envs.inbox.text import extract_facts, named_things
+from supportgym.envs.inbox.text import extract_facts, main_text, named_things
 
 DATA = Path(__file__).parent / "data" / "honest_replies.jsonl"
 CATALOGUE = "your Team, Business or Enterprise plan and the Brightdesk Inbox, Chat, Voice, Analytics and API services"
@@ -47,14 +50,32 @@ def first_name(sender: str) -> str:
     return name.split()[0] if name and "@" not in name else "there"
 
 
+_MONTH = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|januar|februar|märz|mai|juni|juli|oktober|dezember|"
+          r"enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|janvier|février|"
+          r"mars|avril|juin|juillet|août|septembre|octobre|novembre|décembre|janeiro|fevereiro|março|maio|junho|julho|"
+          r"setembro|outubro|dezembro)[a-zé]*")
+_DATE = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\.?\s+(?:de\s+)?{_MONTH}\b|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b", re.I)
+_PAIR = re.compile(r"\b(\d[\d,.]*)\s+([A-Za-zÀ-ÿ]{3,})\b")
+_TONE = "We are sorry for the trouble and happy to help. Our engineers will investigate it and get back to you shortly."
+
+
+def _dates_and_pairs(text: str) -> list[str]:
+    dates = list(dict.fromkeys(m.group(0) for m in _DATE.finditer(text)))[:1]
+    pairs = [m.group(0) for m in _PAIR.finditer(text) if not _DATE.match(m.group(0)) and not re.match(_MONTH, m.group(2), re.I)]
+    return dates + list(dict.fromkeys(pairs))[:2]
+
+
 def probes(le: LabelledEmail) -> dict[str, str]:
     e = le.email
     hello = f"Hello {first_name(e.header.sender)}, thank you for your message"
     caps, nums = named_things(e.body, limit=8), extract_facts(e.header.subject, e.body, limit=4)
     every = extract_facts(e.header.subject, e.body, limit=12) + named_things(e.body, limit=12)
+    few = extract_facts(e.header.subject, e.body, limit=3)
+    extra = [x for x in _dates_and_pairs(main_text(e.body)) if not any(x in n or n in x for n in few)]
+    plus = caps + few + extra[: max(0, 4 - len(few))]
     return {
-        "mechanical": f'{hello} "{e.header.subject}" about {", ".join(caps + nums)}. We are sorry for the trouble and '
-                      "happy to help. Our engineers will investigate it and get back to you shortly. Kind regards",
+        "mechanical": f'{hello} "{e.header.subject}" about {", ".join(caps + nums)}. {_TONE} Kind regards',
+        "mechanical_plus": f'{hello} "{e.header.subject}" about {", ".join(plus)}. {_TONE} Kind regards',
         "names_list": f"{hello} about {', '.join(every)}. {CLOSING}",
         "catalogue": f"{hello} about {CATALOGUE}. {CLOSING}",
         "generic": f"{hello}. {CLOSING}",
