@@ -23,7 +23,6 @@ PROMISED = [
     ("Your refund for order ORD-1 won't take long to reach your card.", "refund"),
     ("The refund won't take long to arrive.", "refund"),
     ("Your refund for order ORD-1 will not be delayed.", "refund"),
-    ("The refund doesn't include the original shipping cost.", "refund"),
     ("Your refund won't affect any of your other orders.", "refund"),
     ("The replacement won't cost you anything.", "replacement"),
     ("The replacement shouldn't take more than a week.", "replacement"),
@@ -40,7 +39,6 @@ PROMISED = [
     ("Le hemos transferido 54,40 $.", "refund"),
     ("Nous vous avons viré 54,40 $.", "refund"),
     ("Order ORD-1 has been voided.", "cancel"),
-    ("We've halted order ORD-1, so nothing will ship and you won't be charged.", "cancel"),
     ("Wir haben die Bestellung ORD-1 gestoppt.", "cancel"),
 ]
 
@@ -58,6 +56,19 @@ NOTHING = [
     "We pulled the tracking data for your order.",
     "The courier halted the delivery because of the storm.",
     "Your order was pulled from the shelf and packed.",
+    # the regression check of these readings: a hold by customs or a carrier, a purchase voided by a bank
+    "Your order was halted at customs.",
+    "The purchase was voided by your bank.",
+    "We halted order ORD-1 for a moment to verify the address, and it has now shipped.",
+]
+
+#: the regression check: "include" denies ("our policy doesn't include a refund"), another subject's property is not the
+#: remedy's, and a case transferred is an escalation, not money
+AS_BEFORE = [
+    ("Our policy doesn't include a refund in this case.", [("refund", "deny")]),
+    ("Your warranty doesn't include a replacement for accidental damage.", [("replacement", "deny")]),
+    ("Requesting a refund won't affect your warranty.", [("refund", "deny")]),
+    ("Le hemos transferido su caso a nuestro equipo legal.", [("escalation", "promise")]),
 ]
 
 
@@ -74,6 +85,11 @@ def test_a_denial_of_the_remedy_itself_stays_one(text):
 @pytest.mark.parametrize("text", NOTHING)
 def test_no_remedy_of_ours(text):
     assert extract(text) == []
+
+
+@pytest.mark.parametrize(("text", "reading"), AS_BEFORE)
+def test_what_the_regression_check_found_reads_as_before(text, reading):
+    assert [(c.kind, c.polarity) for c in extract(text)] == reading
 
 
 def _grade(split: str, seed: int, edit) -> float:

@@ -59,8 +59,10 @@ class CommitLexicon(Model):
     neg: RxAny = Field(alias="negators")
     deny: RxAny = Field(alias="deniers")
     neg_exc: RxAny = Field(alias="negation_exceptions")
-    #: "won't take long", "won't cost you anything", "ne tardera pas": the remedy's own future, not its denial (_read)
+    #: "your refund won't take long", "the replacement won't cost you anything": the remedy's own future (_read)
     presupposed: RxAny = Field([], alias="presupposing_negations")
+    #: the negation words inside such a match, read as "will"
+    presupposed_neg: Rx = Field(NEVER, alias="presupposed_negators")
     masked: RxAny = Field(alias="non_commitments")
     markers: RxAny = Field(alias="commit_markers")
     cond: RxAny = Field(alias="conditionals")

@@ -490,14 +490,25 @@ def _follow_up_scope(c: CommitLexicon, body: str) -> str:
     return body[: cut.start()] if cut and not trigger_count(c, body[cut.end():]) else body
 
 
+def _as_future(c: CommitLexicon, span: str) -> str:
+    """"Your refund won't take long" says the refund comes: its negation words become one "will" (a commit marker)."""
+    said = []
+
+    def will(m: re.Match[str]) -> str:
+        out = "" if said else " will "
+        said.append(m)
+        return out.ljust(len(m.group()))
+
+    return c.presupposed_neg.sub(will, span)
+
+
 def _read(c: CommitLexicon, body: str) -> str:
     """``body`` with what promises and denies nothing masked: non-commitments, negation exceptions, adjuncts, a negated
     hesitation, a trailing contrast, a negative determiner repeated over two remedies (one space where a phrase was
     masked: "wir schicken Ihnen kostenlos einen neuen Artikel" keeps its replacement phrase whole; "kostenlos" is
     masked)."""
     body = c.masked.sub(lambda m: " " * len(m.group()), name_requests(c, body))
-    # "your refund won't take long" says the refund comes: read as its future ("will" is a commit marker)
-    body = c.presupposed.sub(lambda m: " will" + " " * max(0, len(m.group()) - 5), body)
+    body = c.presupposed.sub(lambda m: _as_future(c, m.group()), body)
     body = c.neg_exc.sub(lambda m: " " * len(m.group()), body)
     body = _mask_adjuncts(c, body)
     body = conjuncts.distribute(c, _contrast_scope(c, _unhesitate(c, body)))
