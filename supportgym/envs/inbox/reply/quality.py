@@ -3,8 +3,6 @@ docs/inbox.md, *Reward*)."""
 
 from __future__ import annotations
 
-import re
-
 from ....core.lookalike import readable
 from ....core.markup import render
 from ....core.quoting import without_history
@@ -27,40 +25,6 @@ def _read_words(reply: str) -> tuple[list[str], list[str], str]:
         return toks, toks, " " + " ".join(toks) + " "
     words = [t for t in toks if len(t) <= 16 or t.isalpha() or t.isdigit()]
     return toks, words, " " + " ".join(words) + " "
-
-
-_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
-#: what separates the items of a list inside a sentence (not "/": paths and "and/or" are no lists)
-_ITEMS = re.compile(r"\s*(?:[,;|+&\u2022\u00b7]|\s(?:and|und|y|et|e|or|oder|o|ou)\s)\s*", re.I)
-#: this many items of at most BARE_ITEM_TOKENS tokens in a row are a bare list
-BARE_RUN, BARE_ITEM_TOKENS = 4, 3
-
-
-def without_bare_lists(reply: str) -> str | None:
-    """``reply`` without its bare lists, or None when it has none. A bare list is four or more items in a row of at
-    most three tokens each ("about Free, September, Müller, Logistik, GmbH, 22 September, 2026"): it names the
-    email's things without saying anything about them, and facts cited only there are not cited (37th session's
-    red team: a template of the subject, the email's first capitalised words, numbers, a date and two number-word
-    pairs, read from nothing, scored 0.815 against honest replies' 0.674)."""
-    if sum(map(reply.count, ",;|+&\u2022\u00b7")) + reply.count(" and ") < BARE_RUN - 1:
-        return None  # (the common case, at C speed)
-    found = False
-    out = []
-    for sentence in _SENTENCES.split(reply):
-        items = _ITEMS.split(sentence)
-        short = [0 < len(tokens(x)) <= BARE_ITEM_TOKENS for x in items]
-        keep = [True] * len(items)
-        i = 0
-        while i < len(items):
-            j = i
-            while j < len(items) and short[j]:
-                j += 1
-            if j - i >= BARE_RUN:
-                keep[i:j] = [False] * (j - i)
-                found = True
-            i = max(j, i + 1)
-        out.append(" , ".join(x for x, k in zip(items, keep) if k))
-    return " . ".join(out) if found else None
 
 
 def _refuses_or_claims(reply: str) -> bool:
@@ -112,12 +76,7 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
         return 0.0  # a refusal or an insult answers nothing, and a remedy nobody performed is false, whatever it cites
     reply_compact = "".join(toks)
     if scorer.need:
-        listed = without_bare_lists(reply)
-        if listed is None:
-            coverage = min(1.0, scorer.cited(reply_compact, joined, toks) / scorer.need)
-        else:
-            ltoks, _, ljoined = _read_words(listed)
-            coverage = min(1.0, scorer.cited("".join(ltoks), ljoined, ltoks) / scorer.need)
+        coverage = min(1.0, scorer.cited(reply_compact, joined, toks) / scorer.need)
         stray = scorer.stray_numbers
         if stray:
             # precision: listing every number of the email cites the facts without knowing which they are. A
