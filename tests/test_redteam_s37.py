@@ -39,7 +39,6 @@ PROMISED = [
     ("Le hemos transferido 54,40 $.", "refund"),
     ("Nous vous avons viré 54,40 $.", "refund"),
     ("Order ORD-1 has been voided.", "cancel"),
-    ("Wir haben die Bestellung ORD-1 gestoppt.", "cancel"),
 ]
 
 DENIED = [
@@ -60,6 +59,11 @@ NOTHING = [
     "Your order was halted at customs.",
     "The purchase was voided by your bank.",
     "We halted order ORD-1 for a moment to verify the address, and it has now shipped.",
+    # the second regression check: a void by someone else or by itself, a pause, a form "transferred"
+    "Your order ORD-1 was voided by the payment processor because the card was declined.",
+    "Your order was voided automatically when the payment failed.",
+    "Wir haben die Bestellung ORD-1 kurz gestoppt, um die Adresse zu prüfen.",
+    "Ich habe Ihnen das Formular überwiesen.",
 ]
 
 #: the regression check: "include" denies ("our policy doesn't include a refund"), another subject's property is not the
@@ -69,6 +73,17 @@ AS_BEFORE = [
     ("Your warranty doesn't include a replacement for accidental damage.", [("replacement", "deny")]),
     ("Requesting a refund won't affect your warranty.", [("refund", "deny")]),
     ("Le hemos transferido su caso a nuestro equipo legal.", [("escalation", "promise")]),
+    # the second: a remedy in general, a noun the remedy is part of, another's remedy
+    ("A refund doesn't take long normally, but we cannot issue one for order ORD-1.", [("refund", "deny")]),
+    ("A replacement won't cost more than the original price, but we can't send one for order ORD-1.",
+     [("replacement", "deny")]),
+    ("The refund decision won't take long.", [("refund", "deny")]),
+    ("The refund review shouldn't take more than two days.", [("refund", "deny")]),
+    ("El plazo de reembolso no vence hasta el 30 de junio.", [("refund", "deny")]),
+    ("Der Antrag auf Erstattung dauert nicht lange.", [("refund", "deny")]),
+    ("The bank's refund won't take long.", [("refund", "deny")]),
+    ("Your store credit balance won't be affected.", [("credit", "deny")]),
+    ("Our store credit never expires, but we can't offer it for this order.", [("credit", "deny")]),
 ]
 
 
