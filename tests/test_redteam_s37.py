@@ -139,32 +139,6 @@ def test_an_honest_word_on_a_refund_made_costs_nothing(sentence):
     assert _grade("hard:validation", 0, lambda t: t.replace("\n\nI'll make sure", " " + sentence + "\n\nI'll make sure")) == 1.0
 
 
-REPLACEMENT_SAID = ["Another Blender is headed your way for order ORD-1.", "Expect a new Blender at your door in 3-5 days.",
-                    "Le mandamos otro Blender para el pedido ORD-1.", "Vous allez recevoir un autre Blender."]
-NO_GOODS = ["Another email is headed your way with the label.", "Expect a new tracking number by tomorrow.",
-            "Vous allez recevoir un autre e-mail de confirmation.", "Le mandamos otro correo con la etiqueta.",
-            "Another agent will be on their way to help.", "Another delivery attempt is coming your way tomorrow."]
-
-
-@pytest.mark.parametrize("text", REPLACEMENT_SAID)
-def test_another_one_on_its_way_is_the_replacement(text):
-    assert [(c.kind, c.polarity, c.mode) for c in extract(text)] == [("replacement", "promise", "firm")]
-
-
-@pytest.mark.parametrize("text", NO_GOODS)
-def test_another_email_label_or_agent_is_no_replacement(text):
-    assert extract(text) == []
-
-
-_REPLACED = re.compile(r"I have arranged a replacement [^.;]*? for order (ORD-\d+); it will ship within 2 business days\.")
-
-
-def test_the_honest_replacement_in_other_words_is_told():
-    """validation seed 3 requires a replacement, made: 'Another Blender is headed your way' in place of the oracle's
-    sentence left it untold (0.083)."""
-    assert _grade("validation", 3, lambda t: _REPLACED.sub(r"Another Blender is headed your way for order \1.", t)) == 1.0
-
-
 # ---- inbox-v1: a refusal's condition after a comma --------------------------------------------------------------
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
