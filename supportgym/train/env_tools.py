@@ -190,7 +190,7 @@ _FACES: dict[str, Callable[[], tuple[type, str]]] = {
     "ticket-v1": lambda: (TicketV1Tools, TICKET_V1_SYSTEM),
 }
 #: environments with a whole-episode tool face
-EPISODE_ENVS: tuple[str, ...] = tuple(dict.fromkeys(i.split("-v")[0] for i in _FACES))
+EPISODE_ENVS: tuple[str, ...] = tuple(dict.fromkeys(spec(i).name for i in _FACES))
 
 
 def episode_face(env: str) -> tuple[type, str]:

@@ -492,11 +492,11 @@ def _follow_up_scope(c: CommitLexicon, body: str) -> str:
 
 def _as_future(c: CommitLexicon, span: str) -> str:
     """"Your refund won't take long" says the refund comes: its negation words become one "will" (a commit marker)."""
-    said = []
+    first = True
 
     def will(m: re.Match[str]) -> str:
-        out = "" if said else " will "
-        said.append(m)
+        nonlocal first
+        out, first = (" will " if first else ""), False
         return out.ljust(len(m.group()))
 
     return c.presupposed_neg.sub(will, span)
