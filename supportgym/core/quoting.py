@@ -194,6 +194,31 @@ def without_history(reply: str, quoted: Callable[[], Quoted]) -> str:
     return reply if reply == original or _same_but_quotes(original, reply, q) else original
 
 
+#: a first line that names the subject the reply answers, as a mail client or an agent writes it above the text:
+#: "Re: <subject>", "Subject: AW: <subject>", "**Betreff:** <subject>"
+_SUBJECT_START = re.compile(r"\A\s*(?:\*\*|__)?\s*(?:subject|betreff|asunto|objet|assunto|re|aw|wg|fwd?|tr|rv|res|enc|sv)\s*(?:\[\d+\])?\s*:",
+                            re.IGNORECASE)
+_SUBJECT_LABEL = re.compile(r"^\s*(?:subject|betreff|asunto|objet|assunto)\s*:\s*", re.IGNORECASE)
+_REPLY_PREFIXES = re.compile(r"^\s*(?:(?:re|aw|wg|fwd?|tr|rv|res|enc|sv)\s*(?:\[\d+\])?\s*:\s*)+", re.IGNORECASE)
+
+
+def without_subject_line(reply: str, subject: str, words: Callable[[str], list[str]]) -> str:
+    """``reply`` without a first line that only repeats the ``subject`` it answers, behind "Re:" or a "Subject:" label
+    (the customer's words, as a mail client writes them above a reply: 36th session's red team, 30 of 100 honest
+    replies lost more than 0.05 to it). A line that says anything else, or holds markup, is the reply's and is read."""
+    if not _SUBJECT_START.match(reply):
+        return reply
+    first, _, rest = reply.lstrip().partition("\n")
+    line = first.replace("**", "").replace("__", "")
+    labelled = _SUBJECT_LABEL.match(line)
+    line = line[labelled.end():] if labelled else line
+    prefixed = _REPLY_PREFIXES.match(line)
+    if not (labelled or prefixed) or "<" in line or "&" in line:
+        return reply
+    said = words(line[prefixed.end():] if prefixed else line)
+    return rest if said and said == words(_REPLY_PREFIXES.sub("", subject)) else reply
+
+
 def _html_quotes(reply: str, q: Quoted) -> str:
     """An HTML reply's outermost ``<blockquote>`` elements (Gmail, Front, Freshdesk quote the message in one) written as
     "> " lines, where every line they show is a run of the customer's words, so that the lines pass like a plain quote

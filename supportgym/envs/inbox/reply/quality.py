@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ....core.lookalike import readable
 from ....core.markup import render
-from ....core.quoting import without_history
+from ....core.quoting import without_history, without_subject_line
 from ..text import tokens
 from .claims import says_any, says_no
 from .copying import copy_bag, copy_shingles, ramp
@@ -47,6 +47,8 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
         # what an HTML one does not, so it cannot be read (red team of 5 Dec: a reply inside <style> kept all its credit)
         # the email quoted back under the reply, as mail clients do, is the customer's, not the reply's (it was read
         # as a copy of the email: 0); looked for as written (markdown renders "> " away) and as shown
+        # ... and so is the subject line a client writes above a reply ("Re: <subject>")
+        reply = without_subject_line(reply, scorer.email.header.subject, tokens)
         view = render(without_history(reply, scorer.quoted))
         if view.hidden or any(_refuses_or_claims(x) for t in view.tooltips for x in {readable(t), undisguised(readable(t))}):
             return 0.0  # (a tooltip is read by some: "<abbr title='Not our problem. Stop writing to us.'>", 33rd session)
