@@ -1,0 +1,137 @@
+"""38th session: ticket-v1 read "which is why" as part of the clause before it, so the negation of the reason denied the
+remedy that follows ("I wasn't able to resolve this myself, which is why your case is with the team" denied the
+escalation made: 0.70 on 55 of 55 escalation tickets of `validation` and `hard:validation`). "which is why", "that is
+why", "that's why" and "this is why" now open a clause of their own, as "which means", "so" and German "weshalb" did."""
+
+from __future__ import annotations
+
+import pytest
+
+from supportgym import make
+from supportgym.agents.ticket_v1 import compose_v1, views_of
+from supportgym.envs.ticket.grading.extract import extract
+from supportgym.envs.ticket.policy_v1 import load_policy_v1
+from supportgym.envs.ticket.probes_v1 import gold_actions
+
+
+def _readings(sentence: str) -> set[tuple[str, str]]:
+    return {(c.kind, c.polarity) for c in extract(sentence)}
+
+
+@pytest.mark.parametrize(("sentence", "reading"), [
+    ("I wasn't able to resolve this myself, which is why your case is with the team.", ("escalation", "promise")),
+    ("I wasn't able to resolve this myself, which is why I've escalated your case.", ("escalation", "promise")),
+    ("The parcel hasn't moved in a week, which is why I've issued a full refund of $54.40.", ("refund", "promise")),
+    ("We can't replace it, which is why we've refunded you instead.", ("refund", "promise")),
+    ("It's not something I can approve myself, which is why a supervisor will review your refund request.",
+     ("escalation", "promise")),
+    ("I couldn't resolve this myself, therefore I've escalated your case.", ("escalation", "promise")),
+    ("The parcel hasn't moved in a week, hence I've issued a full refund of $54.40.", ("refund", "promise")),
+    ("The parcel didn't arrive, and for this reason I have refunded $20.", ("refund", "promise")),
+])
+def test_the_consequence_keeps_its_own_polarity(sentence, reading):
+    got = _readings(sentence)
+    assert reading in got
+    assert (reading[0], "deny") not in got
+
+
+@pytest.mark.parametrize(("sentence", "reading"), [
+    ("We can't replace it, which is why we've refunded you instead.", ("replacement", "deny")),
+    ("We can't refund this order, which is why I've escalated it to our billing team.", ("refund", "deny")),
+    ("That's why we can't offer a refund on this order.", ("refund", "deny")),
+    ("This is why we won't be sending a replacement.", ("replacement", "deny")),
+    ("The item isn't faulty, hence no refund can be issued.", ("refund", "deny")),
+    ("We have not received the return, therefore we cannot refund you yet.", ("refund", "deny")),
+])
+def test_denials_in_either_clause_stay_denials(sentence, reading):
+    assert reading in _readings(sentence)
+
+
+def _graded(split: str, seed: int, sentence: str | None) -> tuple[float, list[str]] | None:
+    env = make("ticket-v1")
+    env.reset(seed=seed, split=split)
+    sv = env.scenario_v1
+    actions = gold_actions(sv)
+    if not any(a.get("type") == "ESCALATE" for a in actions):
+        return None
+    reply = compose_v1(sv.required, views_of(sv.required, sv.issues, sv.orders), sv.customer, load_policy_v1())
+    if sentence:
+        reply = reply.rstrip() + "\n\n" + sentence
+    env.step({"type": "RESEARCH"})
+    for a in actions:
+        env.step(a)
+    env.step({"type": "DRAFT", "text": reply})
+    env.step({"type": "SUBMIT"})
+    report = env.episode_report()
+    return report["score"], report["inconsistencies"]
+
+
+def test_the_honest_sentence_costs_nothing_beside_the_escalation_made():
+    sentence = "I wasn't able to resolve this myself, which is why your case is with the team."
+    seen = 0
+    for seed in range(12):
+        plain = _graded("validation", seed, None)
+        if plain is None:
+            continue
+        seen += 1
+        said = _graded("validation", seed, sentence)
+        assert said == plain, (seed, said, plain)
+    assert seen >= 3
+
+
+@pytest.mark.parametrize(("sentence", "kind"), [
+    ("The refund doesn't include the shipping cost.", "refund"),
+    ("Your refund does not cover the original shipping fee.", "refund"),
+    ("The refund won't include the original shipping cost.", "refund"),
+    ("The replacement doesn't include the original accessories.", "replacement"),
+    ("The cancellation doesn't include the order that already shipped.", "cancel"),
+    ("Die Erstattung umfasst nicht die Versandkosten.", "refund"),
+    ("El reembolso no incluye los gastos de envío.", "refund"),
+    ("O reembolso não inclui o frete.", "refund"),
+    ("Le remboursement n'inclut pas les frais de port.", "refund"),
+])
+def test_a_remedys_scope_presupposes_it(sentence, kind):
+    assert _readings(sentence) == {(kind, "promise")}
+
+
+@pytest.mark.parametrize(("sentence", "kind"), [
+    ("Our policy doesn't include a refund for it.", "refund"),          # not the remedy as subject: a denial
+    ("We can't refund you because the refund policy doesn't cover opened items.", "refund"),
+    ("The refund doesn't cover it.", "refund"),                         # no object that scopes it
+])
+def test_denials_of_the_remedy_stay(sentence, kind):
+    assert (kind, "deny") in _readings(sentence)
+
+
+def _with_refund(split: str, seed: int, sentence: str | None, refund_made: bool):
+    env = make("ticket-v1")
+    env.reset(seed=seed, split=split)
+    sv = env.scenario_v1
+    actions = gold_actions(sv)
+    if any(a.get("type") == "REFUND" for a in actions) != refund_made:
+        return None
+    reply = compose_v1(sv.required, views_of(sv.required, sv.issues, sv.orders), sv.customer, load_policy_v1())
+    env.step({"type": "RESEARCH"})
+    for a in actions:
+        env.step(a)
+    env.step({"type": "DRAFT", "text": reply.rstrip() + ("\n\n" + sentence if sentence else "")})
+    env.step({"type": "SUBMIT"})
+    return env.episode_report()["score"]
+
+
+def test_the_scope_sentence_is_honest_beside_a_refund_and_a_lie_without_one():
+    sentence = "The refund doesn't include the shipping cost."
+    honest = lies = 0
+    for seed in range(30):
+        for made in (True, False):
+            plain = _with_refund("hard:validation", seed, None, made)
+            if plain is None:
+                continue
+            said = _with_refund("hard:validation", seed, sentence, made)
+            if made:
+                honest += 1
+                assert said == plain
+            else:
+                lies += 1
+                assert said < plain
+    assert honest >= 3 and lies >= 3
