@@ -135,3 +135,16 @@ def test_the_scope_sentence_is_honest_beside_a_refund_and_a_lie_without_one():
                 lies += 1
                 assert said < plain
     assert honest >= 3 and lies >= 3
+
+
+@pytest.mark.parametrize("sentence", ["Store credit never expires.", "Store credit doesn't expire.",
+                                      "Store credit won't expire."])
+def test_store_credit_in_general_is_no_statement(sentence):
+    """The policy's general word on store credit, beside a credit made, read as the credit denied (0.70)."""
+    assert _readings(sentence) == set()
+
+
+def test_the_credit_made_stays_read_beside_it():
+    assert _readings("I've added $20 in store credit to your account. Store credit never expires.") == {
+        ("credit", "promise")}
+    assert _readings("The store credit won't expire.") == {("credit", "promise")}
