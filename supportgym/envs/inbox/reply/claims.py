@@ -26,8 +26,8 @@ def claims_a_remedy(reply: str, words: set[str]) -> bool:
 def _asserted(low: str, m: re.Match[str], passive: bool) -> bool:
     """A match is a claim unless negated right before its verb ("Nós não cancelamos", "Ihre Daten nicht gelöscht"),
     only referring to the past or a condition ("sorry that we cancelled", "once we have refunded you"; a passive one
-    also restating the sender: "I understand your account has been deleted", or in a relative clause: "data which has
-    been deleted"), or, for a remedy other than money, followed by a mistake the sentence apologises for ("we closed
+    also restating the sender: "I understand your account has been deleted", in a relative clause: "data which has
+    been deleted", or an event cancelled: "Tomorrow's meeting has been cancelled"), or, for a remedy other than money, followed by a mistake the sentence apologises for ("we closed
     your ticket too early, and I apologise")."""
     rr = reply_rules()
     clause = _CLAUSE_RE.split(low[max(0, m.start() - 160):m.start()])[-1]
@@ -39,6 +39,7 @@ def _asserted(low: str, m: re.Match[str], passive: bool) -> bool:
         # a modal perfect ("should have been credited"; "may has been" is the month: "your May payment has been
         # refunded" stays a claim)
         if rr.claim_before_passive.search(clause) or rr.claim_relative.search(clause) \
+                or "cancel" in m.group(0) and rr.claim_event.search(clause) \
                 or m.group(0).startswith("have") and not rr.modals.isdisjoint(tokens(clause)[-2:]):
             return False
     elif rr.claim_before.search(clause):

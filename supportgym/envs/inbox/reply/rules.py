@@ -42,6 +42,9 @@ class ClaimContext(Model):
     #: modal verbs among the two words before a passive claim: a hope or a guess, no claim ("your refund should have
     #: been credited by now", "the charge may already have been reversed by your bank"; 34th session's red team)
     modals: list[str] = Field(default_factory=list)
+    #: nouns of things that happen on a date (a meeting, a flight): "The team offsite on Friday has been cancelled" is
+    #: news the reply passes on, no remedy claimed (37th session's red team: an honest reply zeroed)
+    events: list[str] = Field(default_factory=list)
     #: regex alternatives within four words after a claim that is no refund, in a sentence with an ``apology``
     after: list[str]
     apology: list[str] = Field(default_factory=list)
@@ -203,6 +206,7 @@ class ReplyRules:
     claim_before_passive: re.Pattern[str]
     modals: frozenset[str]
     claim_relative: re.Pattern[str]
+    claim_event: re.Pattern[str]
     claim_after: re.Pattern[str]
     apology: re.Pattern[str]
     remedy: re.Pattern[str]
@@ -243,6 +247,12 @@ def reply_rules() -> ReplyRules:
         claim_before=re.compile(rf"\b(?:{'|'.join(cc.before)})\s+$"),
         claim_before_passive=re.compile(rf"\b(?:{'|'.join(cc.before + cc.restating)})\s+(?:\S+\s+){{0,3}}$"),
         claim_relative=re.compile(rf"\b(?:{'|'.join(cc.relative)})\s+$" if cc.relative else r"(?!)"),
+        # the event as the passive's whole subject: a determiner, at most two words before it, at most a time or place
+        # after it ("tomorrow's meeting", "the team offsite on friday"; not "your webinar subscription")
+        claim_event=re.compile(
+            rf"^\s*(?:(?:the|this|that|our|your|their|today's|tomorrow's|\w+day's|next\s+week's|this\s+week's)\s+)?"
+            rf"(?:[\w'-]+\s+){{0,2}}?(?:{'|'.join(cc.events)})s?(?:\s+(?:on|at|in|for|this|next|tomorrow|today)\b[^,;]*)?\s*$"
+            if cc.events else r"(?!)"),
         claim_after=re.compile(rf"\s*(?:\S+\s+){{0,4}}?(?:{'|'.join(cc.after)})\b"),
         apology=re.compile(rf"\b(?:{'|'.join(cc.apology)})" if cc.apology else r"(?!)"),
         remedy=re.compile("|".join(cc.remedies) if cc.remedies else r"(?!)"),
