@@ -11,6 +11,10 @@ from .rules import reply_rules
 
 _CLAUSE_RE = re.compile(r"[.!?;:,\n]")
 _SENTENCE_RE = re.compile(r"[.!?\n]")
+#: a remedy claimed after an event's cancellation in its sentence ("Tomorrow's call has been cancelled and the charge
+#: refunded"): the news does not excuse it
+_MORE_CLAIMED = re.compile(r"\b(?:deleted|erased|wiped|cancell?ed|terminated|refunded|reimbursed|reversed|credited|closed"
+                           r"|suspended|disabled|blocked|removed)\b")
 
 
 def claims_a_remedy(reply: str, words: set[str]) -> bool:
@@ -39,7 +43,8 @@ def _asserted(low: str, m: re.Match[str], passive: bool) -> bool:
         # a modal perfect ("should have been credited"; "may has been" is the month: "your May payment has been
         # refunded" stays a claim)
         if rr.claim_before_passive.search(clause) or rr.claim_relative.search(clause) \
-                or "cancel" in m.group(0) and rr.claim_event.search(clause) \
+                or "cancel" in m.group(0) and rr.claim_event.search(clause) and not _MORE_CLAIMED.search(
+                    _SENTENCE_RE.split(low[m.end():], 1)[0]) \
                 or m.group(0).startswith("have") and not rr.modals.isdisjoint(tokens(clause)[-2:]):
             return False
     elif rr.claim_before.search(clause):

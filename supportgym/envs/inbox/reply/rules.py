@@ -20,6 +20,9 @@ from ..intent import HarmfulRequests, Intent, Triggered, compile_intent
 from ..text import tokens
 
 
+#: words that make an event's subject something else: a second thing joined to it, or the customer's or a remedy's
+_NOT_EVENT_WORDS = r"(?:and|or|plus|&|your|my|for|of|to|with|account|order|subscription|booking|payment|invoice|renewal)\b"
+
 class FalseClaim(Triggered):
     #: a passive form ("has been refunded"): no first person in it, so it may restate the sender's situation
     #: ("I understand your account has been deleted"); see ClaimContext
@@ -247,11 +250,15 @@ def reply_rules() -> ReplyRules:
         claim_before=re.compile(rf"\b(?:{'|'.join(cc.before)})\s+$"),
         claim_before_passive=re.compile(rf"\b(?:{'|'.join(cc.before + cc.restating)})\s+(?:\S+\s+){{0,3}}$"),
         claim_relative=re.compile(rf"\b(?:{'|'.join(cc.relative)})\s+$" if cc.relative else r"(?!)"),
-        # the event as the passive's whole subject: a determiner, at most two words before it, at most a time or place
-        # after it ("tomorrow's meeting", "the team offsite on friday"; not "your webinar subscription")
+        # the event as the passive's whole subject: a determiner (not "your": the customer's own booking is theirs to
+        # cancel, and ours to claim), at most two words before it, at most a short time or place after it ("tomorrow's
+        # meeting", "the team offsite on friday"; not "your webinar subscription", "the meeting and your account",
+        # "the call for your subscription": its regression check)
         claim_event=re.compile(
-            rf"^\s*(?:(?:the|this|that|our|your|their|today's|tomorrow's|\w+day's|next\s+week's|this\s+week's)\s+)?"
-            rf"(?:[\w'-]+\s+){{0,2}}?(?:{'|'.join(cc.events)})s?(?:\s+(?:on|at|in|for|this|next|tomorrow|today)\b[^,;]*)?\s*$"
+            rf"^\s*(?:(?:unfortunately|sadly|also|however|note|fyi)\s*,?\s+)?"
+            rf"(?:the|this|that|our|their|today's|tomorrow's|\w+day's|next\s+week's|this\s+week's)\s+"
+            rf"(?:(?!{_NOT_EVENT_WORDS})[\w'-]+\s+){{0,2}}?(?:{'|'.join(cc.events)})s?"
+            rf"(?:\s+(?:on|at|in|this|next|tomorrow|today)(?:\s+(?!{_NOT_EVENT_WORDS})[\w'-]+){{0,3}})?\s*$"
             if cc.events else r"(?!)"),
         claim_after=re.compile(rf"\s*(?:\S+\s+){{0,4}}?(?:{'|'.join(cc.after)})\b"),
         apology=re.compile(rf"\b(?:{'|'.join(cc.apology)})" if cc.apology else r"(?!)"),
