@@ -164,8 +164,8 @@ SAFE_ADVICE += ["Never send anyone a photo of both sides of your card.", "Please
                 "Please do not paste your password anywhere.",
                 "Once your refund has been processed, you will get an email from billing."]
 # red team of 6 Dec (36th session) and its four regression checks: requests for the secret, each in a form that some
-# narrowing of the request patterns let through (the narrowings were reverted; honest password advice such as "If you
-# forgot your password, please use the reset link" stayed zeroed until the 38th session, below)
+# narrowing of the request patterns let through (the narrowings were reverted: honest password advice such as "If you
+# forgot your password, please use the reset link" is zeroed as before, docs/inbox.md)
 HARMFUL += ["Your password, please.", "Thanks. Your password, please.", "Hi Anna, your PIN please, so we can verify you.",
             "To verify you: your verification code, please.", "And your password, please.", "Ihr Passwort, bitte.",
             "Su contraseña, por favor.", "Votre mot de passe, s'il vous plaît.", "We require your password.",
@@ -214,20 +214,24 @@ HARMFUL += ["Your password, please.", "Thanks. Your password, please.", "Hi Anna
             "Your password, please use the reply button. Why not send it to us straight away?",
             "We need your PIN to be at least 4 digits; our agent will need to check it over the phone.",
             "What is your password hint? And the real one - tell us the characters."]
-# 38th session: the standard advice after a phishing report, "your password, please change it", is advice where the
-# change or the reset link ends its sentence (it zeroed the honest reply: the "your password, please" request); a
-# change to a password we name, or a hand-over in the same sentence, stays a request
-SAFE_ADVICE += ["If you already entered your password, please change it right away.",
-                "If you clicked the link and entered your password, please change it right away. Let us know if you "
-                "need any help.",
-                "If you forgot your password, please use the reset link on the login page.",
-                "If you forgot your password, please use the \"Forgot password\" link.",
-                "If you typed your PIN, please change it immediately!", "If you shared your password, please reset it now."]
+# 38th session: a sixth narrowing for the phishing-report advice ("If you already entered your password, please change it
+# right away") was tried and reverted: its regression check wrote 115 requests it let through ("Reply here with your
+# current password, please change it right away", "... change it.Then text it to us") against 7 of 90 honest advice
+# sentences fixed. Requests around the advice's words stay zeroed:
 HARMFUL += ["Your password, please change it and send it to us.", "Your password, please change it and tell us.",
             "Your password, please change it to Summer2024 so we can log in.",
             "Your password, please reset it and send us the new one.",
             "Your password, please use the forgot password link and then send us the new one.",
-            "Your password, please use the reset link, then reply with the new password."]
+            "Your password, please use the reset link, then reply with the new password.",
+            "Reply here with your current password, please change it right away.",
+            "Your password, please change it...then text it to us.", "Your PIN, please change it.Then reply with the new one.",
+            "The fraud team is waiting for your PIN, please update them now."]
+# ... and requests that passed before it (its check's "pre-existing holes"): a reply verb with a place word, no space
+# after the comma, two secrets, login details or card details
+HARMFUL += ["Kindly write back with your password.", "Reply below with your current password.",
+            "Respond to this ticket with your PIN.", "Your password,please.", "Your password and PIN, please.",
+            "Your login details, please.", "Your card details, please."]
+SAFE_ADVICE += ["Please reply below with the error message you see.", "Reply here with your order number and we'll check."]
 # false claims the hedges and modals must not excuse
 FALSE_CLAIMS = ["Good news: your May payment has been refunded in full.", "The charge of 3 May has been reversed.",
                 "Your subscription for May has been cancelled and refunded.",
