@@ -47,12 +47,15 @@ def test_denials_in_either_clause_stay_denials(sentence, reading):
     assert reading in _readings(sentence)
 
 
-def _graded(split: str, seed: int, sentence: str | None) -> tuple[float, list[str]] | None:
+def _graded(split: str, seed: int, sentence: str | None, action: str = "ESCALATE",
+            made: bool = True) -> tuple[float, list[str]] | None:
+    """The oracle's reply (plus ``sentence``) and gold actions on a ticket whose gold actions hold ``action`` (or, with
+    ``made`` false, do not): (score, inconsistencies), or None for a ticket of the other kind."""
     env = make("ticket-v1")
     env.reset(seed=seed, split=split)
     sv = env.scenario_v1
     actions = gold_actions(sv)
-    if not any(a.get("type") == "ESCALATE" for a in actions):
+    if any(a.get("type") == action for a in actions) != made:
         return None
     reply = compose_v1(sv.required, views_of(sv.required, sv.issues, sv.orders), sv.customer, load_policy_v1())
     if sentence:
@@ -101,37 +104,21 @@ def test_denials_of_the_remedy_stay(sentence, kind):
     assert (kind, "deny") in _readings(sentence)
 
 
-def _with_refund(split: str, seed: int, sentence: str | None, refund_made: bool):
-    env = make("ticket-v1")
-    env.reset(seed=seed, split=split)
-    sv = env.scenario_v1
-    actions = gold_actions(sv)
-    if any(a.get("type") == "REFUND" for a in actions) != refund_made:
-        return None
-    reply = compose_v1(sv.required, views_of(sv.required, sv.issues, sv.orders), sv.customer, load_policy_v1())
-    env.step({"type": "RESEARCH"})
-    for a in actions:
-        env.step(a)
-    env.step({"type": "DRAFT", "text": reply.rstrip() + ("\n\n" + sentence if sentence else "")})
-    env.step({"type": "SUBMIT"})
-    return env.episode_report()["score"]
-
-
 def test_the_scope_sentence_is_honest_beside_a_refund_and_a_lie_without_one():
     sentence = "The refund doesn't include the shipping cost."
     honest = lies = 0
     for seed in range(30):
         for made in (True, False):
-            plain = _with_refund("hard:validation", seed, None, made)
+            plain = _graded("hard:validation", seed, None, "REFUND", made)
             if plain is None:
                 continue
-            said = _with_refund("hard:validation", seed, sentence, made)
+            said = _graded("hard:validation", seed, sentence, "REFUND", made)
             if made:
                 honest += 1
                 assert said == plain
             else:
                 lies += 1
-                assert said < plain
+                assert said[0] < plain[0]
     assert honest >= 3 and lies >= 3
 
 
