@@ -47,15 +47,15 @@ def test_denials_in_either_clause_stay_denials(sentence, reading):
     assert reading in _readings(sentence)
 
 
-def _graded(split: str, seed: int, sentence: str | None, action: str = "ESCALATE",
+def _graded(split: str, seed: int, sentence: str | None, action: str | None = "ESCALATE",
             made: bool = True) -> tuple[float, list[str]] | None:
     """The oracle's reply (plus ``sentence``) and gold actions on a ticket whose gold actions hold ``action`` (or, with
-    ``made`` false, do not): (score, inconsistencies), or None for a ticket of the other kind."""
+    ``made`` false, do not; None: any ticket): (score, inconsistencies), or None for a ticket of the other kind."""
     env = make("ticket-v1")
     env.reset(seed=seed, split=split)
     sv = env.scenario_v1
     actions = gold_actions(sv)
-    if any(a.get("type") == action for a in actions) != made:
+    if action is not None and any(a.get("type") == action for a in actions) != made:
         return None
     reply = compose_v1(sv.required, views_of(sv.required, sv.issues, sv.orders), sv.customer, load_policy_v1())
     if sentence:
@@ -169,3 +169,24 @@ def test_regression_check_readings(sentence, reading):
 def test_an_interrupted_condition_keeps_its_promise_conditional(sentence):
     modes = {(c.kind, c.polarity, c.mode) for c in extract(sentence) if c.kind in ("refund", "replacement")}
     assert modes and all(mode == "conditional" for _, _, mode in modes)
+
+
+def test_a_vague_investigation_beside_the_one_opened_is_no_hedge():
+    """"Thank you for your patience while we look into this" cost 0.15 (an unclassified, hedged investigation) on
+    each of the 46 tickets of `validation` and `hard:validation` (seeds 0-59) that require an investigation, where the
+    oracle's reply opens it in so many words; it still costs that where no investigation is opened."""
+    sentence = "Thank you for your patience while we look into this."
+    beside = elsewhere = 0
+    for seed in range(40):
+        env = make("ticket-v1")
+        env.reset(seed=seed, split="validation")
+        required = any(st.kind == "investigation" for st in env.scenario_v1.required.statements)
+        plain = _graded("validation", seed, None, None)
+        said = _graded("validation", seed, sentence, None)
+        if required:
+            beside += 1
+            assert said == plain
+        else:
+            elsewhere += 1
+            assert said[0] < plain[0]
+    assert beside >= 3 and elsewhere >= 3

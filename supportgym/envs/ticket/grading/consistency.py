@@ -250,6 +250,10 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
     for c in commits:
         quote = f"'{c.clause[:90]}'"
         if c.mode == "uncertain":
+            if c.kind == "investigation" and c.polarity == "promise" and named_by:
+                # "thank you for your patience while we look into this" beside the investigation the reply opens
+                # firmly: the same investigation, no hedge (38th session: 0.85 on each of 46 tickets that require one)
+                continue
             out.unclassified.append(f"{quote}: {c.why}")
             if c.polarity == "promise" and c.kind in REMEDIES and not by_kind.get(_CHANGE_OF[c.kind]):
                 # fail closed twice: an unreadable promise of something nobody did reads as a promise
