@@ -158,7 +158,7 @@ _THREE_WORDS = re.compile(r"(?:\S+\s+){0,3}")
 #: what may follow the other remedy's phrase to the end of the clause: its object pronoun, a word that closes a contrast,
 #: nothing else ("not the replacement we shipped", "not the refund sent today" state it done: fifth regression check)
 _PHRASE_END = re.compile(r"(?:\s+(?:it|them|one|either|though|too|instead|(?:the|your|this)\s+(?:item|order|product|parcel"
-                         r"|package|unit)))?\s*[.!?]*\s*$")
+                         r"|package|unit)))?\s*[.!?;]*\s*$")
 #: the words that may stand between the contrast and the other remedy
 _PHRASE_WORDS = frozenset("a an the to as in into with even any via by through for store issuing giving offering sending "
                           "making a un una une um uma".split())
