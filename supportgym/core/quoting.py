@@ -196,8 +196,8 @@ def without_history(reply: str, quoted: Callable[[], Quoted]) -> str:
 
 #: a first line that names the subject the reply answers, as a mail client or an agent writes it above the text:
 #: "Re: <subject>", "Subject: AW: <subject>", "**Betreff:** <subject>"
-_SUBJECT_START = re.compile(r"\A\s*(?:\*\*|__)?\s*(?:subject|betreff|asunto|objet|assunto|re|aw|wg|fwd?|tr|rv|res|enc|sv)\s*(?:\[\d+\])?\s*:",
-                            re.IGNORECASE)
+_SUBJECT_START = re.compile(r"\A\s*(?:\*\*|__)?\s*(?:subject|betreff|asunto|objet|assunto|re|aw|wg|fwd?|tr|rv|res|enc"
+                            r"|sv)\s*(?:\[\d+\])?\s*:", re.IGNORECASE)
 _SUBJECT_LABEL = re.compile(r"^\s*(?:subject|betreff|asunto|objet|assunto)\s*:\s*", re.IGNORECASE)
 _REPLY_PREFIXES = re.compile(r"^\s*(?:(?:re|aw|wg|fwd?|tr|rv|res|enc|sv)\s*(?:\[\d+\])?\s*:\s*)+", re.IGNORECASE)
 

@@ -13,8 +13,15 @@ _CLAUSE_RE = re.compile(r"[.!?;:,\n]")
 _SENTENCE_RE = re.compile(r"[.!?\n]")
 #: a remedy claimed after an event's cancellation in its sentence ("Tomorrow's call has been cancelled and the charge
 #: refunded"): the news does not excuse it
-_MORE_CLAIMED = re.compile(r"\b(?:deleted|erased|wiped|cancell?ed|terminated|refunded|reimbursed|reversed|credited|closed"
-                           r"|suspended|disabled|blocked|removed)\b")
+_MORE_CLAIMED = re.compile(r"\b(?:deleted|erased|wiped|cancell?ed|terminated|refunded|reimbursed|reversed|credited"
+                           r"|closed|suspended|disabled|blocked|removed)\b")
+
+
+def _event_news(low: str, m: re.Match[str], clause: str) -> bool:
+    """Is the passive claim ``m`` an event's cancellation passed on ("Tomorrow's meeting has been cancelled"), with no
+    remedy claimed after it in its sentence?"""
+    return "cancel" in m.group(0) and bool(reply_rules().claim_event.search(clause)) \
+        and not _MORE_CLAIMED.search(_SENTENCE_RE.split(low[m.end():], 1)[0])
 
 
 def claims_a_remedy(reply: str, words: set[str]) -> bool:
@@ -31,8 +38,8 @@ def _asserted(low: str, m: re.Match[str], passive: bool) -> bool:
     """A match is a claim unless negated right before its verb ("Nós não cancelamos", "Ihre Daten nicht gelöscht"),
     only referring to the past or a condition ("sorry that we cancelled", "once we have refunded you"; a passive one
     also restating the sender: "I understand your account has been deleted", in a relative clause: "data which has
-    been deleted", or an event cancelled: "Tomorrow's meeting has been cancelled"), or, for a remedy other than money, followed by a mistake the sentence apologises for ("we closed
-    your ticket too early, and I apologise")."""
+    been deleted", or an event cancelled: "Tomorrow's meeting has been cancelled"), or, for a remedy other than money,
+    followed by a mistake the sentence apologises for ("we closed your ticket too early, and I apologise")."""
     rr = reply_rules()
     clause = _CLAUSE_RE.split(low[max(0, m.start() - 160):m.start()])[-1]
     said = tokens(rr.only.sub(" ", clause + m.group(0)))
@@ -42,9 +49,7 @@ def _asserted(low: str, m: re.Match[str], passive: bool) -> bool:
     if passive:
         # a modal perfect ("should have been credited"; "may has been" is the month: "your May payment has been
         # refunded" stays a claim)
-        if rr.claim_before_passive.search(clause) or rr.claim_relative.search(clause) \
-                or "cancel" in m.group(0) and rr.claim_event.search(clause) and not _MORE_CLAIMED.search(
-                    _SENTENCE_RE.split(low[m.end():], 1)[0]) \
+        if rr.claim_before_passive.search(clause) or rr.claim_relative.search(clause) or _event_news(low, m, clause) \
                 or m.group(0).startswith("have") and not rr.modals.isdisjoint(tokens(clause)[-2:]):
             return False
     elif rr.claim_before.search(clause):

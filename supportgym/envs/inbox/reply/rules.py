@@ -21,7 +21,8 @@ from ..text import tokens
 
 
 #: words that make an event's subject something else: a second thing joined to it, or the customer's or a remedy's
-_NOT_EVENT_WORDS = r"(?:and|or|plus|&|your|my|for|of|to|with|account|order|subscription|booking|payment|invoice|renewal)\b"
+_NOT_EVENT_WORDS = (r"(?:and|or|plus|&|your|my|for|of|to|with|account|order|subscription|booking|payment|invoice"
+                    r"|renewal)\b")
 
 class FalseClaim(Triggered):
     #: a passive form ("has been refunded"): no first person in it, so it may restate the sender's situation
