@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from ticket_redteam_helpers import _oracle_reply, _play_gold_then_reply
+from ticket_redteam_helpers import _offline  # noqa: F401  (an autouse fixture: importing it applies it here)
+
 from supportgym import make
-from supportgym.agents.ticket_v1 import compose_v1, views_of
 from supportgym.envs.ticket.grading.extract import extract
-from supportgym.envs.ticket.policy_v1 import load_policy_v1
 from supportgym.envs.ticket.probes_v1 import gold_actions
 
 
@@ -53,18 +54,10 @@ def _graded(split: str, seed: int, sentence: str | None, action: str | None = "E
     ``made`` false, do not; None: any ticket): (score, inconsistencies), or None for a ticket of the other kind."""
     env = make("ticket-v1")
     env.reset(seed=seed, split=split)
-    sv = env.scenario_v1
-    actions = gold_actions(sv)
-    if action is not None and any(a.get("type") == action for a in actions) != made:
+    if action is not None and any(a.get("type") == action for a in gold_actions(env.scenario_v1)) != made:
         return None
-    reply = compose_v1(sv.required, views_of(sv.required, sv.issues, sv.orders), sv.customer, load_policy_v1())
-    if sentence:
-        reply = reply.rstrip() + "\n\n" + sentence
-    env.step({"type": "RESEARCH"})
-    for a in actions:
-        env.step(a)
-    env.step({"type": "DRAFT", "text": reply})
-    env.step({"type": "SUBMIT"})
+    reply = _oracle_reply(env.scenario_v1)
+    _play_gold_then_reply(env, seed, reply.rstrip() + "\n\n" + sentence if sentence else reply, split)
     report = env.episode_report()
     return report["score"], report["inconsistencies"]
 
