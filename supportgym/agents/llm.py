@@ -111,7 +111,7 @@ class LLMAgent(Agent):
         self._null_lm: Any = None
         self.temperature = temperature
         self.max_tokens = max_tokens
-        self.fmt = PromptFormat.for_env(self.env_name, spec(self.env_name).env_class().action_type)
+        self.fmt = PromptFormat.for_env(self.env_name)
         if label_descriptions is None and checkpoint:
             label_descriptions = run_prompt(checkpoint).get("label_descriptions")
         if label_descriptions:
@@ -200,7 +200,7 @@ class LLMAgent(Agent):
             # an older version of the env (ticket-v0 after ticket-v1): its own actions and prompt
             ids = [i for i in env_ids() if spec(i).name == self.env_name and spec(i).env_class() is type(env)]
             if ids:
-                self.fmt = PromptFormat.for_env(ids[-1], action_type).with_label_descriptions(
+                self.fmt = PromptFormat.for_env(ids[-1]).with_label_descriptions(
                     self.fmt.label_descriptions)
         if self._versioned_system and hasattr(env, "version"):
             system = self.fmt.env_prompts.system_prompt(env.version)

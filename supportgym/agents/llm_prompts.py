@@ -119,12 +119,14 @@ class PromptFormat:
         return dataclasses.replace(self, label_descriptions=dict(table or {}))
 
     @classmethod
-    def for_env(cls, env: str, action_type: type[BaseModel]) -> PromptFormat:
+    def for_env(cls, env: str, action_type: type[BaseModel] | None = None) -> PromptFormat:
         """``env``: an id (its prompt text if the prompt file has one, else its name's) or a name (its newest id's).
-        Until 6 Dec the text was chosen by name alone: ticket-v1's agent was told ticket-v0's six actions and could
-        write no field of a refund, replacement, credit, cancellation or question."""
+        ``action_type``: the env's own unless given. Until 6 Dec the text was chosen by name alone: ticket-v1's agent was
+        told ticket-v0's six actions and could write no field of a refund, replacement, credit, cancellation or
+        question."""
         s = spec(env)
         env_name = s.name
+        action_type = action_type or s.env_class().action_type
         fields = action_fields(action_type)
         texts = _texts()
         text = texts.get(s.id, texts.get(env_name))

@@ -68,7 +68,7 @@ def build_prompts(env: str, render: Callable[[list[dict[str, str]], str], str], 
     from ..eval.runner import _dump_action
 
     s = spec(env)
-    fmt = fmt or PromptFormat.for_env(s.id, s.env_class().action_type)
+    fmt = fmt or PromptFormat.for_env(env)
     opts = single_step_options(s.name) if options is None else options
     task = f"split:{split}"
     rows: list[PromptRow] = []
@@ -111,7 +111,7 @@ class EnvReward:
         self.last: dict[str, float] = {}
         s = spec(self.env)
         self.env_id = s.id
-        self.fmt = PromptFormat.for_env(s.id, s.env_class().action_type)
+        self.fmt = PromptFormat.for_env(self.env)
         self.prefix = self.fmt.json_prefix()
         self._env = make(self.env_id)
 

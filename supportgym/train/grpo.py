@@ -259,8 +259,7 @@ def train_grpo(cfg: GRPORunConfig) -> dict[str, Any]:
     else:
         from ..agents.llm_prompts import PromptFormat
 
-        s = spec(cfg.env)
-        fmt = PromptFormat.for_env(s.id, s.env_class().action_type).with_label_descriptions(
+        fmt = PromptFormat.for_env(cfg.env).with_label_descriptions(
             prompt_options(cfg).get("label_descriptions"))
         rows = build_prompts(cfg.env, render, cfg.train_prompts, cfg.seed, split="train", fmt=fmt)
         ds = Dataset.from_list([asdict(r) for r in rows])

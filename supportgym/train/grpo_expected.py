@@ -98,7 +98,6 @@ def train_expected_grpo(cfg: Any) -> dict[str, Any]:
     from peft import get_peft_model
 
     from ..agents.llm_prompts import PromptFormat
-    from ..core.registry import spec
     from .choice_tree import build_tree, upper_logprobs
     from .lm_run import finish_run, lora_config, prompt_options, start_run
 
@@ -107,8 +106,7 @@ def train_expected_grpo(cfg: Any) -> dict[str, Any]:
     run, threads, model, tok, before = start_run(cfg, trainer)
     model.eval()
     k = cfg.lora_layers
-    s = spec(cfg.env)
-    fmt = PromptFormat.for_env(s.id, s.env_class().action_type).with_label_descriptions(
+    fmt = PromptFormat.for_env(cfg.env).with_label_descriptions(
         prompt_options(cfg).get("label_descriptions"))
     categories, routes = list(fmt.by_name["category"].choices), list(fmt.by_name["route_to"].choices)
     reward = InboxFieldReward("train", cfg.seed)

@@ -40,7 +40,6 @@ def train_field_grpo(cfg: Any) -> dict[str, Any]:
 
     from ..agents.llm_local import LocalLM
     from ..agents.llm_prompts import PromptFormat
-    from ..core.registry import spec
     from .env_reward import EnvReward, build_prompts
     from .lm_run import finish_run, lora_config, prompt_options, start_run
     from .rollout import ConstrainedRollout
@@ -48,8 +47,7 @@ def train_field_grpo(cfg: Any) -> dict[str, Any]:
     run, threads, model, tok, before = start_run(cfg, "field_grpo")
     model = get_peft_model(model, lora_config(model, cfg.lora_r, cfg.lora_alpha, cfg.lora_layers,
                                               cfg.target_modules, cfg.lora_dropout))
-    s = spec(cfg.env)
-    fmt = PromptFormat.for_env(s.id, s.env_class().action_type).with_label_descriptions(
+    fmt = PromptFormat.for_env(cfg.env).with_label_descriptions(
         prompt_options(cfg).get("label_descriptions"))
     rows = build_prompts(cfg.env, lambda m, p: tok.apply_chat_template(m, tokenize=False, add_generation_prompt=True) + p,
                          cfg.train_prompts, cfg.seed, split="train", fmt=fmt)

@@ -149,7 +149,7 @@ class InboxFieldReward:
     def __init__(self, split: str, seed: int, pool: list[Any] | None = None) -> None:
         s = spec("inbox")
         self.env = make(s.id)
-        self.fmt = PromptFormat.for_env("inbox", s.env_class().action_type)
+        self.fmt = PromptFormat.for_env("inbox")
         self.split, self.seed = split, seed
         #: fixed labelled emails (real mail) instead of generated one-email episodes
         self.pool = pool

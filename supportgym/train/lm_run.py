@@ -53,8 +53,7 @@ def prompt_options(cfg: Any) -> dict[str, Any]:
     from ..agents.llm_prompts import PromptFormat
     from .labels import label_descriptions
 
-    s = spec(cfg.env)
-    return {"label_descriptions": label_descriptions(PromptFormat.for_env(s.id, s.env_class().action_type))}
+    return {"label_descriptions": label_descriptions(PromptFormat.for_env(cfg.env))}
 
 
 def start_run(cfg: Any, trainer: str) -> tuple[Path, int, Any, Any, dict[str, Any] | None]:

@@ -62,7 +62,7 @@ class ConstrainedRollout(PolicySampler):
     def __init__(self, env: str, tokenizer: Any, seed: int = 0, temperature: float | None = None,
                  explore: float = 0.0) -> None:
         s = spec(env)
-        self.fmt = PromptFormat.for_env(s.id, s.env_class().action_type)
+        self.fmt = PromptFormat.for_env(env)
         self.fields = self.fmt.written_fields()
         bad = [f.name for f in self.fields if f.kind not in ("enum", "intenum", "bool")] + self.fmt.variant_names()
         if bad:

@@ -80,7 +80,7 @@ class SFTRunConfig:
 
 
 def _format(env: str) -> PromptFormat:
-    return PromptFormat.for_env(env, spec(env).env_class().action_type)
+    return PromptFormat.for_env(env)
 
 
 def answer_text(fmt: PromptFormat, action: dict[str, Any]) -> str:
