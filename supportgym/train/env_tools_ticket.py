@@ -77,12 +77,23 @@ class TicketTools(EpisodeTools):
 
     def _result(self, obs: TicketObservation) -> str:
         lines = [obs.feedback]
-        if obs.order_info is not None and not self._facts_shown:
+        if not self._facts_shown and (facts := self._facts(obs)):
             self._facts_shown = True
-            facts = obs.order_info.model_dump(mode="json", exclude_none=True)
-            lines += [f"Order and customer: {json.dumps(facts, sort_keys=True)}", f"Policy:\n{obs.policy_snippet}"]
+            lines += facts
+        lines += self._notes(obs)
         lines.append(self._over if obs.done else _status(obs))
         return "\n".join(lines)
+
+    def _facts(self, obs: TicketObservation) -> list[str]:
+        """What RESEARCH revealed, shown once: the order, the customer and the policy (none before it)."""
+        if obs.order_info is None:
+            return []
+        facts = obs.order_info.model_dump(mode="json", exclude_none=True)
+        return [f"Order and customer: {json.dumps(facts, sort_keys=True)}", f"Policy:\n{obs.policy_snippet}"]
+
+    def _notes(self, obs: TicketObservation) -> list[str]:
+        """Anything else this step brought (v1: the customer's answer)."""
+        return []
 
     def _act(self, kind: str, **fields: Any) -> str:
         action = {"type": kind, **fields}
@@ -166,19 +177,19 @@ class TicketV1Tools(TicketTools):
     # RESEARCH shows every order on the account: longer results than v0's
     completion_tokens = 2048
 
-    def _result(self, obs: TicketObservationV1) -> str:  # type: ignore[override]
-        lines = [obs.feedback]
-        if obs.orders and not self._facts_shown:
-            self._facts_shown = True
-            orders = [o.model_dump(mode="json", exclude_none=True, exclude={"customer"}) for o in obs.orders]
-            customer = obs.orders[0].customer.model_dump(mode="json", exclude_none=True)
-            lines += [f"Customer: {json.dumps(customer, sort_keys=True)}",
-                      f"Orders: {json.dumps(orders, sort_keys=True)}",
-                      f"Ticket date: {obs.ticket_date}", f"Policy:\n{obs.policy_snippet}"]
+    def _facts(self, obs: TicketObservationV1) -> list[str]:  # type: ignore[override]
+        """Every order on the account, the customer, the ticket's date and the policy."""
+        if not obs.orders:
+            return []
+        orders = [o.model_dump(mode="json", exclude_none=True, exclude={"customer"}) for o in obs.orders]
+        customer = obs.orders[0].customer.model_dump(mode="json", exclude_none=True)
+        return [f"Customer: {json.dumps(customer, sort_keys=True)}", f"Orders: {json.dumps(orders, sort_keys=True)}",
+                f"Ticket date: {obs.ticket_date}", f"Policy:\n{obs.policy_snippet}"]
+
+    def _notes(self, obs: TicketObservationV1) -> list[str]:  # type: ignore[override]
         if obs.customer_answer and self.actions and self.actions[-1].get("type") == "ASK_CUSTOMER":
-            lines.append(f"Customer's answer: {obs.customer_answer}")
-        lines.append(self._over if obs.done else _status(obs))
-        return "\n".join(lines)
+            return [f"Customer's answer: {obs.customer_answer}"]
+        return []
 
     def ask_customer(self, question: str) -> str:
         """Ask the customer a question (which order, what happened); their answer comes back. Ask only what the ticket does not say.
