@@ -11,6 +11,7 @@ pytest.importorskip("trl")
 os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
 
 import torch  # noqa: E402
+from episode_tools_helpers import tool_schemas  # noqa: E402
 from scripted_llm import ScriptedModel, ScriptedPolicy, assert_lora_learned, tool_call  # noqa: E402
 
 from supportgym.core.errors import ConfigError  # noqa: E402
@@ -45,16 +46,10 @@ def _replay(seed: int, task: str, actions: list[int]) -> tuple[float, dict[str, 
 
 # ---- the tool class, without TRL -------------------------------------------------------------
 def test_tools_are_the_13_actions_with_schemas():
-    import inspect
-
-    from transformers.utils import get_json_schema
-
-    public = sorted(n for n, _ in inspect.getmembers(ToolDeskTools, predicate=inspect.isfunction)
-                    if not n.startswith("_") and n != "reset")
-    assert public == sorted(ACTION_NAMES) and len(public) == 13
-    t = ToolDeskTools()
+    schemas = tool_schemas(ToolDeskTools)
+    assert sorted(schemas) == sorted(ACTION_NAMES) and len(schemas) == 13
     for a in ACTIONS:
-        schema = get_json_schema(getattr(t, a.name))["function"]
+        schema = schemas[a.name]
         assert schema["name"] == a.name and schema["description"] == a.description
 
 

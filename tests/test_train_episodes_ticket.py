@@ -12,6 +12,7 @@ pytest.importorskip("trl")
 os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
 
 import torch  # noqa: E402
+from episode_tools_helpers import tool_schemas  # noqa: E402
 from scripted_llm import ScriptedModel, ScriptedPolicy, assert_lora_learned, tool_call  # noqa: E402
 
 from supportgym.core.errors import ConfigError  # noqa: E402
@@ -66,15 +67,8 @@ def _play(t: TicketTools, row: dict) -> list[str]:
 
 # ---- the tool class, without TRL -------------------------------------------------------------
 def test_the_six_actions_are_the_tools_with_schemas_listing_allowed_values():
-    import inspect
-
-    from transformers.utils import get_json_schema
-
-    public = sorted(n for n, _ in inspect.getmembers(TicketTools, predicate=inspect.isfunction)
-                    if not n.startswith("_") and n != "reset")
-    assert public == sorted(TicketTools.tool_names) == sorted(a.lower() for a in ACTION_TYPES)
-    t = TicketTools()
-    schemas = {n: get_json_schema(getattr(t, n))["function"] for n in TicketTools.tool_names}
+    schemas = tool_schemas(TicketTools)
+    assert sorted(TicketTools.tool_names) == sorted(a.lower() for a in ACTION_TYPES)
     props = {n: s["parameters"]["properties"] for n, s in schemas.items()}
     assert props["tag"]["ticket_type"]["enum"] == list(TICKET_TYPES)
     assert props["tag"]["flags"]["type"] == "array" and props["tag"]["flags"]["items"]["enum"] == list(FLAGS)

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("transformers")
 
-from transformers.utils import get_json_schema  # noqa: E402
+from episode_tools_helpers import tool_schemas  # noqa: E402
 
 from supportgym.agents import make_agent  # noqa: E402
 from supportgym.agents.llm_prompts import PromptFormat  # noqa: E402
@@ -47,13 +47,8 @@ def test_the_run_configs_keep_the_version():
 
 
 def test_v1_tools_are_its_eleven_actions_with_schemas():
-    import inspect
-
-    public = sorted(n for n, _ in inspect.getmembers(TicketV1Tools, predicate=inspect.isfunction)
-                    if not n.startswith("_") and n != "reset")
-    assert public == sorted(TicketV1Tools.tool_names) == sorted(a.lower() for a in ACTION_TYPES_V1)
-    t = TicketV1Tools()
-    schemas = {n: get_json_schema(getattr(t, n))["function"] for n in TicketV1Tools.tool_names}
+    schemas = tool_schemas(TicketV1Tools)
+    assert sorted(TicketV1Tools.tool_names) == sorted(a.lower() for a in ACTION_TYPES_V1)
     refund = schemas["refund"]["parameters"]
     assert refund["required"] == ["order_id", "amount"] and refund["properties"]["amount"]["type"] == "number"
     assert schemas["credit"]["parameters"]["required"] == ["amount"]
