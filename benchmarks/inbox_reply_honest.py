@@ -7,6 +7,12 @@ only: tune the grader on these, never on the test parts). Each line names its sp
 rebuilt from the splits (the generated ones as ``emails_for_split(split, 400, 3)``), so no corpus text is stored here.
 
     uv run --all-extras python benchmarks/inbox_reply_honest.py
+    uv run --all-extras python benchmarks/inbox_reply_honest.py --set test     # the held-out set: measure, never tune
+
+`benchmarks/data/honest_replies_test.jsonl` (``--set test``) holds 60 replies a second helper wrote on 6 Dec (39th
+session) the same way, without seeing the grader, to 15 reply-wanting emails of each test part (`test`, `real:test`,
+`handwritten:test`, `hard:test`; drawn with ``random.Random(39)``): it is measured once per grader change and quoted,
+never tuned on.
 
 Rows: ``honest``; ``rules`` (the rules agent's reply to the email alone); ``mechanical`` (greeting, the subject
 quoted, the latest message's first eight capitalised words and first four numbers, one apology-and-hand-over
@@ -19,6 +25,7 @@ its mean quality, the share below 0.5, and per split. An honest reply should out
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import statistics
@@ -33,6 +40,7 @@ from supportgym.envs.inbox.sources import emails_for_split, whole_split
 from supportgym.envs.inbox.text import extract_facts, main_text, named_things
 
 DATA = Path(__file__).parent / "data" / "honest_replies.jsonl"
+HELD_OUT = Path(__file__).parent / "data" / "honest_replies_test.jsonl"
 CATALOGUE = "your Team, Business or Enterprise plan and the Brightdesk Inbox, Chat, Voice, Analytics and API services"
 CLOSING = "We are sorry for the trouble and happy to help. Our team will look into it and get back to you shortly. Kind regards"
 
@@ -83,7 +91,11 @@ def probes(le: LabelledEmail) -> dict[str, str]:
 
 
 def main() -> None:
-    rows = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--set", choices=("validation", "test"), default="validation",
+                    help="the replies to the validation parts (tune on these) or to the test parts (held out)")
+    path = HELD_OUT if ap.parse_args().set == "test" else DATA
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     emails = emails_by_id({r["split"] for r in rows})
     env, rules = make("inbox-v1"), make_agent("inbox", "rules")
     scores: dict[str, list[tuple[str, float]]] = {}

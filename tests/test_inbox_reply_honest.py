@@ -3,7 +3,8 @@
 The red-team tests pin what reading-free replies may earn; this pins what honest ones earn, so that a grader change
 that marks honest replies down shows here (benchmarks/inbox_reply_honest.py prints the full table). The figures of 5 Dec:
 honest 0.674 over 100 replies (25 below 0.5), the rules template 0.708, a generic reply 0.141. Real-mail replies need the
-corpora; without them the other 75 are scored (0.649, 24 below 0.5).
+corpora; without them the other 75 are scored (0.649, 24 below 0.5). Since the 39th session's restatement fix
+(tests/test_inbox_reply_restatement.py): 0.772 (11 below 0.5), 0.779 without the corpora (10 below).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def scored() -> dict[str, list[float]]:
 
 def test_honest_replies_keep_their_credit(scored):
     honest = scored["honest"]
-    assert statistics.fmean(honest) >= 0.62 and sum(q < 0.5 for q in honest) <= 0.35 * len(honest)
+    assert statistics.fmean(honest) >= 0.74 and sum(q < 0.5 for q in honest) <= 0.15 * len(honest)
 
 
 def test_honest_replies_are_far_above_replies_that_say_nothing(scored):

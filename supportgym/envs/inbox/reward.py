@@ -47,12 +47,14 @@ inbox-v1 (``versions.1`` in data/config.json) changes these, nothing else::
 
     copy       = copy_bag instead of the v0 4-gram check of the body: order-free, against
                  subject + body + quotes (reply.copy_bag)::
-                   ramp(echo, 0.65, 0.9) * ramp(recall, 0.4, 0.65) * ramp(spelled, 0.25, 0.5)
+                   ramp(echo, 0.65, 0.9) * ramp(recall, ok, zero) * ramp(spelled, 0.25, 0.5)
                    echo    = share of the reply's distinct content stems found in the email
                    recall  = email stems the reply repeats / max(#email stems, 20)
+                   (ok, zero) = (0.4, 0.65) at echo >= 0.65, (0.6, 0.85) at echo <= 0.5 (the reply's own
+                             words outnumber the email's: a restatement), linear in between
                    spelled = the body's 16 longest words hidden in the reply by separators (found
                              in its separator-free text, not written whole) or written whole inside a
-                             quotation (a run of 4+ of the body's tokens in order) / max(#those words, 8)
+                             quotation (a run of 6+ of the body's tokens in order) / max(#those words, 8)
     priority   = w_p * (1 exact, 0.5 one level below, partial.priority_over = 0.25 one level above, else 0)
     capacity_penalty = -over_priority[label] * (1 + over_priority_congestion * #over-prioritised among the
                                                      over_priority_window emails before it)

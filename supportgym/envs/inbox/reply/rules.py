@@ -92,6 +92,13 @@ class ReplyScoring(Model):
     recall_zero: float = 0.75
     #: recall's denominator is at least this many distinct content words (short emails)
     recall_min_words: int = 20
+    #: a reply whose own content words outnumber those it shares with the email (echo <= echo_own) restates the
+    #: email in its own sentences: recall ramps from recall_own_ok to recall_own_zero instead (linearly between
+    #: echo_own and echo_ok). 39th session: a detailed honest restatement of a short email repeats most of its
+    #: content words (recall 0.5-0.73) and scored 0
+    echo_own: float = Field(0.5, ge=0.0, le=1.0)
+    recall_own_ok: float = Field(0.6, ge=0.0, le=1.0)
+    recall_own_zero: float = Field(0.85, ge=0.0, le=1.0)
     #: the body's longest words (at most long_words_max, of long_word+ letters, not in the subject)
     #: are looked up in the reply's separator-free text: spelled = hits / max(#words, spelled_min_words)
     long_word: int = 6
