@@ -898,3 +898,18 @@ def test_a_reader_sees_the_text_accents_and_other_scripts_kept():
     sc = _keyed(*_INVOICE, "billing_inquiry", ["INV-2024-0042", "4,850.00"])
     honest = reply_quality(sc, "billing_inquiry", _HONEST, "bag", True)
     assert reply_quality(sc, "billing_inquiry", _HONEST.replace("Hello", "Hel\u200blo"), "bag", True) == honest
+
+
+@pytest.mark.parametrize("subject", ["IMPORTANT: expense claims for the offsite", "Wichtig: Reisekosten bis Montag",
+                                     "Importante: gastos del viaje", "Importantes: despesas da viagem"])
+def test_an_emphasis_word_in_the_subject_is_no_fact(subject):
+    """A subject's shouting prefix is no fact a reply must repeat (39th session: "IMPORTANT: expense claims for the
+    offsite" made "important" one of three facts, and honest replies that confirmed the claim and its deadline lost a
+    third of their coverage); the words after it still are."""
+    from supportgym.envs.inbox.models import Email, EmailHeader, LabelledEmail
+
+    g = Gold(priority="low", category="internal_hr", route_to="hr")
+    le = LabelledEmail(email=Email(header=EmailHeader(id="z", sender="yuki@example.com", subject=subject, timestamp="t"),
+                                   body="Please send them by the end of the week. Thanks"), gold=g)
+    facts = [f.lower() for f in EmailScorer.build(le).facts]
+    assert facts and not {"important", "wichtig", "importante", "importantes"} & set(facts), facts
