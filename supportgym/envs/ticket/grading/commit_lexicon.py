@@ -19,6 +19,7 @@ from pydantic import BeforeValidator, ConfigDict, Field, model_validator
 from ....core.types import Model
 from ..policy import DATA
 from .lexicon import Rx, lexicon_file
+from .targets import load_targets
 
 I18N_PATH = DATA / "commitments_i18n.yaml"
 REMEDIES = ("refund", "replacement", "credit", "cancel")
@@ -169,13 +170,17 @@ class CommitLexicon(Model):
     done_heading: Rx = Field(NEVER, alias="done_headings")
     #: a team named with its specialty ("our legal team", "nuestro equipo de facturacion")
     named_teams: str = NEVER
+    #: the shop's goods by their words in five languages ("blender", "licuadora", "mixeur") and "item" (the account's own
+    #: products, as the reader masks them): "{goods}" in a trigger. ``load_i18n`` takes them from the targets lexicon
+    #: (data/targets_i18n.yaml ``items``), so one list names them
+    goods: str = NEVER
 
     @model_validator(mode="before")
     @classmethod
     def _teams_in_triggers(cls, raw: Any) -> Any:
         if isinstance(raw, dict) and isinstance(raw.get("triggers"), dict):
-            team = f"(?:{raw.get('named_teams', NEVER)})"
-            triggers = {k: [p.replace("{team}", team) for p in v] if isinstance(v, list) else v
+            team, goods = f"(?:{raw.get('named_teams', NEVER)})", f"(?:{raw.get('goods', NEVER)})"
+            triggers = {k: [p.replace("{team}", team).replace("{goods}", goods) for p in v] if isinstance(v, list) else v
                         for k, v in raw["triggers"].items()}
             raw = {**raw, "triggers": triggers}
         return raw
@@ -250,6 +255,9 @@ class CommitLexicon(Model):
 @lru_cache(maxsize=2)
 def load_i18n(path: str | Path = I18N_PATH) -> CommitLexicon:
     with lexicon_file(path, "commitment lexicon") as raw:
+        if isinstance(raw, dict) and "goods" not in raw:
+            # ... and "item": the reader writes the account's own products so (extract._read_reply's mask)
+            raw = {**raw, "goods": "|".join([r"\bitem\b", *(f"(?:{p.pattern})" for p in load_targets().items.values())])}
         return CommitLexicon.model_validate(raw)
 
 
