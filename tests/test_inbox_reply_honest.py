@@ -4,7 +4,7 @@ The red-team tests pin what reading-free replies may earn; this pins what honest
 that marks honest replies down shows here (benchmarks/inbox_reply_honest.py prints the full table). The figures of 5 Dec:
 honest 0.674 over 100 replies (25 below 0.5), the rules template 0.708, a generic reply 0.141. Real-mail replies need the
 corpora; without them the other 75 are scored (0.649, 24 below 0.5). Since the 39th session's restatement fix
-(tests/test_inbox_reply_restatement.py): 0.772 (11 below 0.5), 0.779 without the corpora (10 below).
+(tests/test_inbox_reply_restatement.py) and its emphasis words: 0.782 (11 below 0.5).
 """
 
 from __future__ import annotations
