@@ -20,9 +20,6 @@ from ..intent import HarmfulRequests, Intent, Triggered, compile_intent
 from ..text import tokens
 
 
-#: words that make an event's subject something else: a second thing joined to it, or the customer's or a remedy's
-_NOT_EVENT_WORDS = (r"(?:and|or|plus|&|your|my|for|of|to|with|account|order|subscription|booking|payment|invoice"
-                    r"|renewal)\b")
 
 class FalseClaim(Triggered):
     #: a passive form ("has been refunded"): no first person in it, so it may restate the sender's situation
@@ -49,6 +46,9 @@ class ClaimContext(Model):
     #: nouns of things that happen on a date (a meeting, a flight): "The team offsite on Friday has been cancelled" is
     #: news the reply passes on, no remedy claimed (37th session's red team: an honest reply zeroed)
     events: list[str] = Field(default_factory=list)
+    #: words that make an event's subject something else: a second thing joined to it, or the customer's or a remedy's
+    #: ("the meeting and your account", "your webinar subscription")
+    not_event_words: list[str] = Field(default_factory=list)
     #: regex alternatives within four words after a claim that is no refund, in a sentence with an ``apology``
     after: list[str]
     apology: list[str] = Field(default_factory=list)
@@ -234,6 +234,7 @@ class ReplyRules:
 def reply_rules() -> ReplyRules:
     data = ReplyScoring.model_validate(json.loads((DATA / "reply_scoring.json").read_text(encoding="utf-8")))
     cc = data.claim_context
+    not_event = rf"(?:{'|'.join(map(re.escape, cc.not_event_words))})\b" if cc.not_event_words else r"(?!)"
     tone_distinct = {c: tuple(" " + " ".join(tokens(w)) for w in ws if w not in data.tone_generic)
                      for c, ws in data.tone.items()}
     return ReplyRules(
@@ -265,8 +266,8 @@ def reply_rules() -> ReplyRules:
         claim_event=re.compile(
             rf"^\s*(?:(?:unfortunately|sadly|also|however|note|fyi)\s*,?\s+)?"
             rf"(?:the|this|that|our|their|today's|tomorrow's|\w+day's|next\s+week's|this\s+week's)\s+"
-            rf"(?:(?!{_NOT_EVENT_WORDS})[\w'-]+\s+){{0,2}}?(?:{'|'.join(cc.events)})s?"
-            rf"(?:\s+(?:on|at|in|this|next|tomorrow|today)(?:\s+(?!{_NOT_EVENT_WORDS})[\w'-]+){{0,3}})?\s*$"
+            rf"(?:(?!{not_event})[\w'-]+\s+){{0,2}}?(?:{'|'.join(cc.events)})s?"
+            rf"(?:\s+(?:on|at|in|this|next|tomorrow|today)(?:\s+(?!{not_event})[\w'-]+){{0,3}})?\s*$"
             if cc.events else r"(?!)"),
         claim_after=re.compile(rf"\s*(?:\S+\s+){{0,4}}?(?:{'|'.join(cc.after)})\b"),
         apology=re.compile(rf"\b(?:{'|'.join(cc.apology)})" if cc.apology else r"(?!)"),
