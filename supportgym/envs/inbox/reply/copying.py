@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from itertools import filterfalse
 
-from .rules import reply_rules
+from .rules import ReplyScoring, reply_rules
 from .scorer import STEM, EmailScorer, on_token_boundaries, token_bounds
 
 
@@ -40,14 +40,13 @@ def quoted_tokens(body_joined: str, toks: list[str], k: int, words: set[str]) ->
     return out
 
 
-def _recall_ramp(echo: float) -> tuple[float, float]:
+def _recall_ramp(d: ReplyScoring, echo: float) -> tuple[float, float]:
     """recall's (ok, zero) for a reply of this echo: (recall_ok, recall_zero) where the reply's content is mostly the
     email's, (recall_own_ok, recall_own_zero) where at least half of it is the reply's own (echo <= echo_own), linear
     in between. A restatement in the reply's own sentences ("To be sure I've understood: after the restore on Saturday,
     everything saved between 26 May and 2 June is missing") repeats most content words of a short email, as a copy
     does, but brings as many of its own; a copy padded with as many own words to pass the echo is no better for it
     than a template that names the email's facts (39th session, docs/inbox.md)."""
-    d = reply_rules().data
     if echo >= d.echo_ok:
         return d.recall_ok, d.recall_zero
     t = min(1.0, (d.echo_ok - echo) / max(1e-9, d.echo_ok - d.echo_own))
@@ -83,7 +82,7 @@ def copy_bag(scorer: EmailScorer, toks: list[str], compact: str | None = None) -
     echoed = len(stems & content)
     echo = echoed / len(stems) if stems else 0.0
     recall = echoed / max(len(content), d.recall_min_words)
-    copy = ramp(echo, d.echo_ok, d.echo_zero) * ramp(recall, *_recall_ramp(echo))
+    copy = ramp(echo, d.echo_ok, d.echo_zero) * ramp(recall, *_recall_ramp(d, echo))
     if long_words and copy:
         # the body's long words *hidden* in the reply by inserted separators ("inv-oi.ce"): found in the text with
         # separators removed, starting and ending on the reply's token boundaries ("television still" does not
