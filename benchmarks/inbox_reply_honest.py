@@ -20,7 +20,8 @@ sentence: it reads nothing); ``mechanical_plus`` (the same with the latest messa
 number-and-word pairs, "75 seats", at most four numbers in all: the 37th session's red team's stronger variant);
 ``names_list`` (every id, amount and capitalised word of the email in one sentence);
 ``catalogue`` (a fixed sentence naming every plan and product of the hard split's catalogue); ``generic``. Each with
-its mean quality, the share below 0.5, and per split. An honest reply should outscore every reading-free row.
+its mean quality, the count below 0.5, the count of emails where it beats the honest reply by more than 0.05, and
+per split. An honest reply should outscore every reading-free row.
 """
 
 from __future__ import annotations
@@ -111,9 +112,12 @@ def main() -> None:
             q = reply_quality(scorer, le.gold.category, text, "bag", True)  # type: ignore[union-attr]
             scores.setdefault(kind, []).append((r["split"], q))
     out: dict[str, Any] = {"emails": len(rows)}
+    honest = [q for _, q in scores["honest"]]
     for kind, vals in scores.items():
         qs = [q for _, q in vals]
-        out[kind] = {"mean": round(statistics.fmean(qs), 3), "below_0.5": sum(q < 0.5 for q in qs),
+        # (the emails where this reply beats the honest one by more than 0.05: where reading-free text pays)
+        beats = {} if kind == "honest" else {"beats_honest": sum(q > h + 0.05 for q, h in zip(qs, honest))}
+        out[kind] = {"mean": round(statistics.fmean(qs), 3), "below_0.5": sum(q < 0.5 for q in qs), **beats,
                      "by_split": {s: round(statistics.fmean(q for sp, q in vals if sp == s), 3)
                                   for s in dict.fromkeys(sp for sp, _ in vals)}}
     print(json.dumps(out))
