@@ -166,12 +166,24 @@ def _about_other_order(c: Commit, done: list[Change], orders: list[OrderV1], con
     return bool(c.amounts) and not any(ch.amount in c.amounts for ch in done)
 
 
+def _heading_order(c: Commit, orders: list[OrderV1]) -> str | None:
+    """The one order a list item's heading names, for the clause after its colon: "- Air Fryer (ORD-24817): I've refunded
+    this charge" is about ORD-24817 (39th session's held-out writer: a refund claimed there passed beside a refund made on
+    another order of the account). None where the clause follows no heading, or the heading names no order or several."""
+    at = c.sentence.find(c.clause[:40])
+    head = c.sentence[:at].rstrip() if at > 0 else ""
+    if not head.endswith(":"):
+        return None
+    named = {o.order_id for o in orders if o.order_id.lower() in head or o.item.lower() in head}
+    return next(iter(named)) if len(named) == 1 else None
+
+
 def _wrong_order(c: Commit, done: list[Change], orders: list[OrderV1]) -> str:
     """Why a made/promised remedy that names one order (by id or item) does not match the actions on THAT order ('':
     it does, or it names none). A remedy made without an order (an account credit) is not checked by order."""
     if any(ch.order_id is None for ch in done):
         return ""
-    target = order_named(c.clause, orders, load_i18n().triggers[c.kind])
+    target = order_named(c.clause, orders, load_i18n().triggers[c.kind]) or _heading_order(c, orders)
     if target is None:
         return ""
     on = [ch for ch in done if ch.order_id == target]
