@@ -186,3 +186,28 @@ def test_a_list_items_heading_names_the_order_of_its_remedy():
     assert len(true) >= 5
     assert all(headed == plain for plain, headed in true), true
     assert all(lie <= plain - 0.2 for (plain, _), lie in zip(true, lies)), (true, lies)
+
+
+# ---- a twenty-sixth held-out writer on the session's code (80 honest replies, 40 lies; `test` / `hard:test` seeds
+# 340-379): 7 honest replies misread, 4 lies uncaught; two readings fixed
+
+@pytest.mark.parametrize(("sentence", "mask", "reading"), [
+    ("Because of the amount involved, the refund of the duplicate $1,150 has to be approved by our billing team, so I've "
+     "escalated it to them.", (), ("refund", "promise", "conditional")),
+    ("The refund must be approved before we can send it.", (), ("refund", "promise", "conditional")),
+    ("I've arranged a fresh Yoga Mat for order ORD-65944, which will ship within 2 business days.", ("Yoga Mat",),
+     ("replacement", "promise", "firm")),
+])
+def test_the_second_writers_misreadings(sentence, mask, reading):
+    assert reading in {(c.kind, c.polarity, c.mode) for c in extract(sentence, mask)}
+
+
+@pytest.mark.parametrize("sentence", ["The refund has to be processed within 5 days.", "We have approved the refund."])
+def test_a_refund_that_needs_no_approval_stays_firm(sentence):
+    assert ("refund", "promise", "firm") in {(c.kind, c.polarity, c.mode) for c in extract(sentence)}
+
+
+@pytest.mark.parametrize("sentence", ["I've arranged a fresh return label for you.",
+                                      "We arranged a fresh delivery attempt for tomorrow."])
+def test_a_fresh_label_or_attempt_is_no_replacement(sentence):
+    assert not any(c.kind == "replacement" for c in extract(sentence))
