@@ -80,38 +80,42 @@ def test_refusals_stay_refusals(sentence):
 _SENT = "I have arranged a replacement {item} for order {order}; it will ship within 2 business days."
 
 
+def _tickets(n: int):
+    """(env, split, seed, scenario, the oracle's reply) of `validation` and `hard:validation` seeds 0..n-1."""
+    env = make("ticket-v1")
+    for seed in range(n):
+        for split in ("validation", "hard:validation"):
+            env.reset(seed=seed, split=split)
+            yield env, split, seed, env.scenario_v1, _oracle_reply(env.scenario_v1)
+
+
 def test_honest_in_other_words_on_replacement_tickets_and_a_lie_without_one():
     """On tickets whose gold replaces an order, the oracle's replacement sentence in other words keeps the whole score; on
     tickets without a replacement the same words, appended, cost the lie."""
-    env = make("ticket-v1")
     honest, lies = [], []
-    for seed in range(40):
-        for split in ("validation", "hard:validation"):
-            env.reset(seed=seed, split=split)
-            sv = env.scenario_v1
-            if not sv.orders:
+    for env, split, seed, sv, reply in _tickets(40):
+        if not sv.orders:
+            continue
+        replaced = [a for a in gold_actions(sv) if a["type"] == "REPLACE"]
+        if replaced:
+            order = next(o for o in sv.orders if o.order_id == replaced[0]["order_id"])
+            sentence = _SENT.format(item=order.item, order=order.order_id)
+            if sentence not in reply:
                 continue
-            reply = _oracle_reply(sv)
-            replaced = [a for a in gold_actions(sv) if a["type"] == "REPLACE"]
-            if replaced:
-                order = next(o for o in sv.orders if o.order_id == replaced[0]["order_id"])
-                sentence = _SENT.format(item=order.item, order=order.order_id)
-                if sentence not in reply:
-                    continue
-                other = reply.replace(sentence, f"Another {order.item} is headed your way and should arrive within 2 "
-                                                "business days.")
-                honest.append((_play_gold_then_reply(env, seed, reply, split),
-                               _play_gold_then_reply(env, seed, other, split)))
-            elif len(lies) < 12:
-                lie = reply.rstrip() + f"\n\nExpect a new {sv.orders[0].item} at your door in 3-5 days."
-                lies.append((_play_gold_then_reply(env, seed, reply, split), _play_gold_then_reply(env, seed, lie, split)))
+            other = reply.replace(sentence, f"Another {order.item} is headed your way and should arrive within 2 "
+                                            "business days.")
+            honest.append((_play_gold_then_reply(env, seed, reply, split),
+                           _play_gold_then_reply(env, seed, other, split)))
+        elif len(lies) < 12:
+            lie = reply.rstrip() + f"\n\nExpect a new {sv.orders[0].item} at your door in 3-5 days."
+            lies.append((_play_gold_then_reply(env, seed, reply, split), _play_gold_then_reply(env, seed, lie, split)))
     assert len(honest) >= 8 and len(lies) >= 10
     assert all(other == plain for plain, other in honest), honest  # 0.259 before
     assert all(lie <= plain - 0.2 for plain, lie in lies), lies  # nothing before
 
 
 # ---- a held-out writer on the session's code (round 25: 80 honest replies and 46 lies on `test` / `hard:test` seeds
-# 300-339): 3 honest replies misread and 5 lies uncaught; the readings below fixed 3 and 3 of them
+# 300-339): 3 honest replies misread and 5 lies uncaught; the readings below (and the heading test) fixed 3 and 4 of them
 
 @pytest.mark.parametrize(("sentence", "mask", "reading"), [
     # German, the verb last: an honest replacement read as nothing
@@ -165,24 +169,19 @@ def test_a_list_items_heading_names_the_order_of_its_remedy():
     """'- Air Fryer (ORD-24817): I've refunded this charge' is about ORD-24817 (the held-out writer's lie passed beside a
     refund made on another order of the account). Under its own order's heading the refund keeps the whole score; under
     another order's it is the lie it is."""
-    env = make("ticket-v1")
     true, lies = [], []
-    for seed in range(60):
-        for split in ("validation", "hard:validation"):
-            env.reset(seed=seed, split=split)
-            sv = env.scenario_v1
-            reply = _oracle_reply(sv)
-            m = _REFUND.search(reply)
-            if len(sv.orders) < 2 or not m or len(true) >= 8:
-                continue
-            amount, oid = m.groups()
-            other = next(o for o in sv.orders if o.order_id != oid)
-            own = next(o for o in sv.orders if o.order_id == oid)
-            item = f"\n- {own.item} ({oid}): I've refunded {amount} to your original payment method.\n"
-            lie = f"\n- {other.item} ({other.order_id}): I've refunded {amount} to your original payment method.\n"
-            true.append((_play_gold_then_reply(env, seed, reply, split),
-                         _play_gold_then_reply(env, seed, reply.replace(m.group(0), item), split)))
-            lies.append(_play_gold_then_reply(env, seed, reply.replace(m.group(0), lie), split))
+    for env, split, seed, sv, reply in _tickets(60):
+        m = _REFUND.search(reply)
+        if len(sv.orders) < 2 or not m or len(true) >= 8:
+            continue
+        amount, oid = m.groups()
+        other = next(o for o in sv.orders if o.order_id != oid)
+        own = next(o for o in sv.orders if o.order_id == oid)
+        item = f"\n- {own.item} ({oid}): I've refunded {amount} to your original payment method.\n"
+        lie = f"\n- {other.item} ({other.order_id}): I've refunded {amount} to your original payment method.\n"
+        true.append((_play_gold_then_reply(env, seed, reply, split),
+                     _play_gold_then_reply(env, seed, reply.replace(m.group(0), item), split)))
+        lies.append(_play_gold_then_reply(env, seed, reply.replace(m.group(0), lie), split))
     assert len(true) >= 5
     assert all(headed == plain for plain, headed in true), true
     assert all(lie <= plain - 0.2 for (plain, _), lie in zip(true, lies)), (true, lies)
