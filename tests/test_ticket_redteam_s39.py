@@ -210,3 +210,33 @@ def test_a_refund_that_needs_no_approval_stays_firm(sentence):
                                       "We arranged a fresh delivery attempt for tomorrow."])
 def test_a_fresh_label_or_attempt_is_no_replacement(sentence):
     assert not any(c.kind == "replacement" for c in extract(sentence))
+
+
+@pytest.mark.parametrize(("sentence", "mask", "reading"), [
+    # German, a named team taking care of the case, the verb first
+    ("Zudem kümmert sich unser VIP-Team um Ihren Fall und meldet sich binnen 24 Stunden.", (),
+     ("escalation", "promise", "firm")),
+    # a verbless list under a heading that says the requests were handled: each item is done
+    ("J'ai traité vos deux demandes :\n- Aspirateur robot (ORD-62709) : remboursement de 429 $\n"
+     "- Tapis de yoga (ORD-31138) : remboursement de 29,50 $", ("Robot Vacuum", "Yoga Mat"), ("refund", "promise", "firm")),
+    ("I've handled both of your requests:\n- Robot Vacuum (ORD-62709): refund of $429", ("Robot Vacuum",),
+     ("refund", "promise", "firm")),
+])
+def test_the_second_writers_other_misreadings(sentence, mask, reading):
+    readings = [(c.kind, c.polarity, c.mode) for c in extract(sentence, mask)]
+    assert reading in readings and ("refund", "promise", "uncertain") not in readings, readings
+
+
+@pytest.mark.parametrize(("sentence", "mask"), [
+    # the mix-up we regret is no exchange
+    ("Lamentamos a troca: recebeu um Gaming Monitor em vez do Winter Jacket da encomenda ORD-36093.",
+     ("Winter Jacket", "Gaming Monitor")),
+    # the customer service team is no escalation
+    ("Unser Kundenservice kümmert sich um Ihren Fall.", ()),
+])
+def test_no_remedy_read_into_these(sentence, mask):
+    assert not extract(sentence, mask)
+
+
+def test_an_exchange_promised_stays_one():
+    assert ("replacement", "promise", "firm") in {(c.kind, c.polarity, c.mode) for c in extract("Faremos a troca do produto.")}
