@@ -195,9 +195,16 @@ def _wrong_order(c: Commit, done: list[Change], orders: list[OrderV1]) -> str:
     return ""
 
 
+#: the team of the clause before, by a pronoun: "... has to be approved by our fraud team, so I've escalated your case to
+#: them" (39th session's second held-out writer: a wrong team passed so)
+_TO_THEM = re.compile(r"\b(?:to|with)\s+them\b|\ba\s+(?:ellos|ellas)\b|\b(?:a|à)\s+(?:eux|elles)\b|\ban\s+sie\s+"
+                      r"(?:weiter|eskaliert|ubergeben|weitergeleitet)|\b(?:para|a)\s+(?:eles|elas)\b")
+
+
 def _wrong_team(c: Commit, escalations: list[Change]) -> bool:
-    """An escalation that names teams, none of them the one the case went to ("our team" names none)."""
-    named = teams_named(c.clause)
+    """An escalation that names teams, none of them the one the case went to ("our team" names none); one that names
+    them by a pronoun, the teams its sentence names."""
+    named = teams_named(c.clause) or (teams_named(c.sentence) if _TO_THEM.search(c.clause) else set())
     return bool(named) and not named & {ch.team for ch in escalations}
 
 
