@@ -31,6 +31,7 @@ import json
 import re
 import statistics
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from supportgym import make
@@ -52,6 +53,15 @@ def emails_by_id(splits: set[str]) -> dict[tuple[str, str], LabelledEmail]:
         pool = whole_split(split) if split.startswith(("real:", "handwritten:")) else emails_for_split(split, 400, 3)
         out.update({(split, e.email.header.id): e for e in pool})
     return out
+
+
+def honest_rows(path: Path = DATA, keep: Callable[[dict[str, Any]], bool] | None = None
+                ) -> list[tuple[dict[str, Any], LabelledEmail]]:
+    """The replies of ``path`` (those ``keep`` accepts), each with the email it answers."""
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    rows = [r for r in rows if keep is None or keep(r)]
+    emails = emails_by_id({r["split"] for r in rows})
+    return [(r, emails[(r["split"], r["email_id"])]) for r in rows]
 
 
 def first_name(sender: str) -> str:
@@ -95,13 +105,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--set", choices=("validation", "test"), default="validation",
                     help="the replies to the validation parts (tune on these) or to the test parts (held out)")
-    path = HELD_OUT if ap.parse_args().set == "test" else DATA
-    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    emails = emails_by_id({r["split"] for r in rows})
+    rows = honest_rows(HELD_OUT if ap.parse_args().set == "test" else DATA)
     env, rules = make("inbox-v1"), make_agent("inbox", "rules")
     scores: dict[str, list[tuple[str, float]]] = {}
-    for r in rows:
-        le = emails[(r["split"], r["email_id"])]
+    for r, le in rows:
         obs = env.reset(seed=0, emails=[le.model_dump(mode="json")])
         rules.bind(env, seed=0)
         action = rules.act(obs)

@@ -9,7 +9,6 @@ corpora; without them the other 75 are scored (0.649, 24 below 0.5). Since the 3
 
 from __future__ import annotations
 
-import json
 import statistics
 import sys
 from pathlib import Path
@@ -18,7 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from inbox_reply_honest import DATA, emails_by_id, probes  # noqa: E402
+from inbox_reply_honest import honest_rows, probes  # noqa: E402
 
 from supportgym.envs.inbox.env import InboxEnv  # noqa: E402
 from supportgym.envs.inbox.reply import EmailScorer, reply_quality  # noqa: E402
@@ -26,12 +25,9 @@ from supportgym.envs.inbox.reply import EmailScorer, reply_quality  # noqa: E402
 
 @pytest.fixture(scope="module")
 def scored() -> dict[str, list[float]]:
-    rows = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
-    rows = [r for r in rows if InboxEnv.missing_data(r["split"]) is None]  # real mail only beside the corpora
-    emails = emails_by_id({r["split"] for r in rows})
     out: dict[str, list[float]] = {}
-    for r in rows:
-        le = emails[(r["split"], r["email_id"])]
+    # real mail only beside the corpora
+    for r, le in honest_rows(keep=lambda r: InboxEnv.missing_data(r["split"]) is None):
         sc = EmailScorer.build(le)
         for kind, text in {"honest": r["reply"], **probes(le)}.items():
             out.setdefault(kind, []).append(reply_quality(sc, le.gold.category, text, "bag", True))

@@ -12,7 +12,6 @@ points of the reading-free ``mechanical_plus`` reply (the documented residual, d
 
 from __future__ import annotations
 
-import json
 import random
 import statistics
 import sys
@@ -23,7 +22,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from inbox_reply_honest import DATA, emails_by_id, first_name, probes  # noqa: E402
+from inbox_reply_honest import first_name, honest_rows, probes  # noqa: E402
 
 from supportgym.envs.inbox.env import InboxEnv  # noqa: E402
 from supportgym.envs.inbox.reply import EmailScorer, copy_bag, reply_quality  # noqa: E402
@@ -38,10 +37,7 @@ PAD = ("We really appreciate the time you took to describe everything so careful
 
 @pytest.fixture(scope="module")
 def rows():
-    rows = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
-    rows = [r for r in rows if InboxEnv.missing_data(r["split"]) is None]  # real mail only beside the corpora
-    emails = emails_by_id({r["split"] for r in rows})
-    return [(r, emails[(r["split"], r["email_id"])]) for r in rows]
+    return honest_rows(keep=lambda r: InboxEnv.missing_data(r["split"]) is None)  # real mail only beside the corpora
 
 
 def _quality(le, text: str) -> float:

@@ -5,7 +5,6 @@ halted unread; inbox-v1 zeroed a refusal whose condition follows a comma (German
 
 from __future__ import annotations
 
-import json
 import re
 import statistics
 import sys
@@ -150,11 +149,8 @@ def honest():
     from supportgym.envs.inbox.reply import EmailScorer
 
     # (not the real-mail rows: they need the corpora beside the clone, which a fresh machine may not have)
-    rows = [r for r in map(json.loads, filter(str.strip, h.DATA.read_text().splitlines()))
-            if not r["split"].startswith("real:")][:30]
-    emails = h.emails_by_id({r["split"] for r in rows})
-    return [(EmailScorer.build(emails[(r["split"], r["email_id"])]), emails[(r["split"], r["email_id"])].gold.category,
-             r["reply"]) for r in rows]
+    rows = h.honest_rows(keep=lambda r: not r["split"].startswith("real:"))[:30]
+    return [(EmailScorer.build(le), le.gold.category, r["reply"]) for r, le in rows]
 
 
 def _mean_with(honest, sentence: str) -> float:

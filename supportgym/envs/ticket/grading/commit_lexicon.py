@@ -177,7 +177,7 @@ class CommitLexicon(Model):
 
     @model_validator(mode="before")
     @classmethod
-    def _teams_in_triggers(cls, raw: Any) -> Any:
+    def _placeholders_in_triggers(cls, raw: Any) -> Any:
         if isinstance(raw, dict) and isinstance(raw.get("triggers"), dict):
             team, goods = f"(?:{raw.get('named_teams', NEVER)})", f"(?:{raw.get('goods', NEVER)})"
             triggers = {k: [p.replace("{team}", team).replace("{goods}", goods) for p in v] if isinstance(v, list) else v

@@ -136,15 +136,18 @@ def _money_ok(c: Commit, amounts: set[float]) -> bool:
     return not c.amounts or any(a in amounts for a in c.amounts)
 
 
+def _orders_in(text: str, orders: list[OrderV1]) -> set[str]:
+    """The orders of the account that ``text`` (folded) names, by id or item."""
+    return {o.order_id for o in orders if o.order_id.lower() in text or o.item.lower() in text}
+
+
 def _named(c: Commit, orders: list[OrderV1]) -> set[str]:
     """The orders (by id or item) the commitment's sentence names; naming none, those of the sentence before when the
     clause follows it on (after ";" or "donc", "therefore", "daher": targets.carries_order). Round 19: "la commande
     ORD-2 est hors de notre delai ; nous ne pouvons donc pas accorder de remboursement" named no order, so it denied
     the refund made on ORD-1."""
-    def of(text: str) -> set[str]:
-        return {o.order_id for o in orders if o.order_id.lower() in text or o.item.lower() in text}
-    named = of(c.sentence)
-    return named or (of(c.earlier) if carries_order(c.sentence, c.earlier) else set())
+    named = _orders_in(c.sentence, orders)
+    return named or (_orders_in(c.earlier, orders) if carries_order(c.sentence, c.earlier) else set())
 
 
 def _about_other_order(c: Commit, done: list[Change], orders: list[OrderV1], concerned: set[str] | None) -> bool:
@@ -174,7 +177,7 @@ def _heading_order(c: Commit, orders: list[OrderV1]) -> str | None:
     head = c.sentence[:at].rstrip() if at > 0 else ""
     if not head.endswith(":"):
         return None
-    named = {o.order_id for o in orders if o.order_id.lower() in head or o.item.lower() in head}
+    named = _orders_in(head, orders)
     return next(iter(named)) if len(named) == 1 else None
 
 
@@ -197,7 +200,7 @@ def _wrong_order(c: Commit, done: list[Change], orders: list[OrderV1]) -> str:
 
 #: the team of the clause before, by a pronoun: "... has to be approved by our fraud team, so I've escalated your case to
 #: them" (39th session's second held-out writer: a wrong team passed so)
-_TO_THEM = re.compile(r"\b(?:to|with)\s+them\b|\ba\s+(?:ellos|ellas)\b|\b(?:a|à)\s+(?:eux|elles)\b|\ban\s+sie\s+"
+_TO_THEM = re.compile(r"\b(?:to|with)\s+them\b|\ba\s+(?:ellos|ellas)\b|\ba\s+(?:eux|elles)\b|\ban\s+sie\s+"
                       r"(?:weiter|eskaliert|ubergeben|weitergeleitet)|\b(?:para|a)\s+(?:eles|elas)\b")
 
 
