@@ -289,13 +289,16 @@ def _keyed(subject: str, body: str, category: str, facts: list[str], sender: str
 
 def test_facts_in_other_natural_forms_are_cited():
     """Red team round 3: "$4,850" did not cite "4,850.00", "May 19, 2026" did not cite "19 May 2026", and
-    "Dear Mr Fischer" did not cite the first name the facts hold."""
+    "Dear Mr Fischer" did not cite the first name the facts hold. (Since the 40th session the sender's name is no fact
+    at all, whatever the gold holds: the surname stays a mark of the foreign check.)"""
     sc = _keyed("Invoice question", "Hi, about the 4,850.00 charge due 19 May 2026. Thanks, Jonas", "billing_inquiry",
                 ["4,850.00", "19 May 2026", "Jonas"])
     reply = ("Dear Mr Fischer, thank you for your message. We have checked the $4,850 charge due on May 19, 2026 and "
              "the invoice is correct; the payment will be collected then. Kind regards, Billing")
     toks = tokenize(reply)
-    assert sc.cited("".join(toks), " " + " ".join(toks) + " ", toks) == 3
+    assert sc.facts == ("4,850.00", "19 May 2026") and sc.need == 2
+    assert sc.cited("".join(toks), " " + " ".join(toks) + " ", toks) == 2
+    assert (" jonas",) in sc.word_marks and (" fisch",) in sc.word_marks
 
 
 def test_one_phone_number_and_a_time_are_not_a_number_spray():
@@ -508,8 +511,10 @@ def test_honest_replies_red_team_round_5():
     le = LabelledEmail(email=Email(header=EmailHeader(id="z", sender="maximilian.fischer@example.de", subject="Rechnung",
                                                       timestamp="t"), body="Die Rechnung INV-5521 ist doppelt."), gold=g)
     sc = EmailScorer.build(le)
-    assert "Maximilian" in sc.facts
-    assert sc.cited("", " guten tag herr fischer zu inv 5521 ", tokenize("Guten Tag Herr Fischer zu INV-5521")) == 2
+    # (since the 40th session the name is no fact a reply cites, only a mark of the foreign check)
+    assert sc.facts == ("INV-5521",)
+    assert {(" maxim",), (" fisch",)} <= set(sc.word_marks)
+    assert sc.cited("", " guten tag herr fischer zu inv 5521 ", tokenize("Guten Tag Herr Fischer zu INV-5521")) == 1
 
     # a preposition and the words of urgency every ticket's subject shares are no facts to cite
     sc = _ticket("Consulta sobre la factura - asistencia inmediata requerida", "")
