@@ -1,12 +1,14 @@
-"""inbox-v1's reply score gives no credit for what a reply can copy from the header without reading the email.
+"""inbox-v1's reply score gives no credit for the sender's own name: it stands in the header.
 
 40th session: on the 100 honest replies of benchmarks/data/honest_replies.jsonl a reply that reads nothing (greeting
 by name, the subject quoted back, the email's capitalised words and first numbers: ``mechanical_plus``) scored 0.815
-against the honest replies' 0.782, 0.939 against 0.750 on real tickets. Two causes, both in the header: the sender's
-first name was one of the facts to cite (every probe has it: a generic reply kept 0.24 on generated validation mail
-from it alone), and the subject quoted whole cited the facts in words that real tickets without ids fall back on.
-Now the sender's name is no fact (it stays a mark of the foreign check), and a quoted subject cites no fact in words
-(its ids and amounts still count). Honest 0.808 against `mechanical_plus` 0.708; held out 0.845 against 0.672.
+against the honest replies' 0.782, 0.939 against 0.750 on real tickets. One cause was the header: the sender's first
+name was one of the facts to cite, and every reading-free probe has it (a generic reply kept 0.24 on generated
+validation mail from it alone; honest replies to anonymised tickets greet "Hello," and lost half). Now the sender's name
+is no fact (it stays a mark of the foreign check): honest 0.808, `mechanical_plus` 0.814, generic 0.078 (held out:
+0.845, 0.805, 0.076). A second rule, that the subject quoted back cites no fact in words, was tried and reverted: the
+session's red team evaded it by swapping the subject's halves (0.814 again) and it cut honest replies that restate
+a short subject ("sobre si queda stock del VisionPro webcam") from 1.0 to 0.105 (docs/inbox.md).
 """
 
 from __future__ import annotations
@@ -52,46 +54,9 @@ def test_another_customers_name_still_costs_the_reply():
     assert (" karen",) in found.words and (" holt",) in found.words
 
 
-def _ticket_without_ids():
-    subject = "Urgent: Frequent Network Dropouts with Cisco Router"
-    body = ("Hello, our office network drops out several times a day and the Cisco router in the server room has to be "
-            "restarted each time. Remote staff lose their sessions. Please advise.")
-    return _scorer(subject, body, sender="Javier Ruiz <javier@ruiz.example>")
-
-
-def test_the_subject_quoted_back_cites_no_fact_in_words():
-    sc = _ticket_without_ids()
-    assert sc.facts and not any(ch.isdigit() for f in sc.facts for ch in f)  # the subject's and body's words
-    quoted = 'Hello Javier, thank you for your message "Urgent: Frequent Network Dropouts with Cisco Router". {} Kind regards'
-    assert reply_quality(sc, "technical_support", quoted.format(_TONE), "bag", True) < 0.15
-    # without its first or last word, and twice over, the same
-    for subject in ("Frequent Network Dropouts with Cisco Router", "Urgent: Frequent Network Dropouts with Cisco",
-                    "Frequent Network Dropouts with Cisco Router Frequent Network Dropouts with Cisco Router"):
-        reply = f'Hello Javier, thank you for your message "{subject}". {_TONE} Kind regards'
-        assert reply_quality(sc, "technical_support", reply, "bag", True) < 0.15, subject
-    # the same words in the reply's own sentence are read
-    own = ("Hello Javier, I'm sorry the Cisco router drops your network so frequently and has to be restarted each time. "
-           "Please send us its model and the time of the last dropouts, and we will check its logs with you today. "
-           "Kind regards, Support")
-    assert reply_quality(sc, "technical_support", own, "bag", True) >= 0.8
-    # a reply may quote the subject and also say what it read: the rest is read as ever
-    both = f'Re "Urgent: Frequent Network Dropouts with Cisco Router": {own}'
-    assert reply_quality(sc, "technical_support", both, "bag", True) >= 0.8
-
-
-def test_ids_and_amounts_in_a_quoted_subject_still_count():
-    sc = _scorer("Refund for order ORD-55120", "I returned order ORD-55120 and the refund of $84.20 has not arrived.",
-                 ["ORD-55120", "$84.20"], sender="Ana Costa <ana@costa.example>")
-    reply = ("Hello Ana, thank you for your message about the refund for order ORD-55120. The refund of $84.20 is with "
-             "our billing team, who will confirm it within two business days. Kind regards, Support")
-    assert reply_quality(sc, "billing_inquiry", reply, "bag", True) >= 0.9
-
-
-def test_a_short_subject_is_no_quote():
-    # "Invoice copy" is how an honest reply names the request too: subjects under four words are read as words
-    sc = _scorer("Kritischer Serviceausfall", "Unser Dienst AWS ist seit heute Morgen ausgefallen. Bitte helfen Sie.",
-                 sender="Lena Vogt <lena@vogt.example>")
-    assert sc.subject_quotes == ()
-    long = _ticket_without_ids()
-    assert long.subject_quotes == (" urgent frequent network dropouts with cisco router ",
-                                   " frequent network dropouts with cisco router ", " urgent frequent network dropouts with cisco ")
+def test_a_name_only_the_body_signs_stays_a_fact():
+    # no display name and an address that reads no first name ("julien72@"): the name the body signs is found by
+    # reading it, so a gold fact naming it stays
+    sc = _scorer("Invoice copy", "Could you send me a copy of invoice INV-2291? Thanks, Julien", ["INV-2291", "Julien"],
+                 sender="julien72@example.com")
+    assert sc.facts == ("INV-2291", "Julien") and sc.need == 2

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from supportgym import make
-from supportgym.agents.inbox_rules import InboxOracleAgent, InboxRulesAgent
+from supportgym.agents.inbox_rules import InboxRulesAgent
 from supportgym.envs.inbox.models import PRIORITIES, Email
 from supportgym.envs.inbox.reward import reply_quality
 from supportgym.envs.inbox.tasks import load_task
@@ -223,12 +223,9 @@ def honest() -> tuple[float, float]:
     return run(Rewriting())
 
 
-#: replies that keep the honest reply's facts (an addition to it, or a polite reply fitting every category), and
-#: sprays of the email's numbers and capitalised words beside its subject: they need not lose by a margin to the
-#: rules agent, only gain nothing. (The rules' template quotes the subject, which cites no fact in words since the
-#: 40th session, so on mail without ids it reads no more than a spray: the sprays lose to honest replies by 0.15-0.2
-#: in test_inbox_reply_honest.py, and to the template naming the facts in test_number_and_name_spray_is_a_known_residual)
-HEDGES = ("honest_plus_glued_numbers", "universal_polite_reply", "numbers_names_and_all_tones", "numbers_names_five_tones")
+#: replies that keep the honest reply's facts (an addition to it, or a polite reply fitting every category): they
+#: need not lose by a margin, only gain nothing
+HEDGES = ("honest_plus_glued_numbers", "universal_polite_reply")
 
 
 @pytest.mark.parametrize("name", [n for n in REPLY_EXPLOITS if n not in HEDGES])
@@ -272,9 +269,6 @@ def test_a_policy_that_reads_nothing_stays_far_below_rules(honest):
 
 
 def _fixed_replies() -> list[tuple[str, Any, str, Email, str, list[str]]]:
-    """(id, scorer, category, email, honest reply, the rules' facts) of the fixed tasks' mail that wants a reply. The
-    honest reply is the template naming the email's facts in its own sentence (the oracle's): the rules' template
-    quotes the subject, which cites no fact in words since the 40th session, so it stood for honest work no more."""
     rules = InboxRulesAgent(seed=0)
     out = []
     for task in ("easy", "medium", "hard"):
@@ -282,8 +276,7 @@ def _fixed_replies() -> list[tuple[str, Any, str, Email, str, list[str]]]:
         for le, sc in zip(t.emails, t.scorers):
             if le.gold.wants_reply():
                 a, cat, pri, route = rules.read(le.email)
-                honest = InboxOracleAgent.reply(le.email, le.gold.category, le.gold.route_to, list(sc.facts))
-                out.append((le.id, sc, le.gold.category, le.email, honest, list(a.facts)))
+                out.append((le.id, sc, le.gold.category, le.email, rules.reply(a, cat, pri, route), list(a.facts)))
     return out
 
 
@@ -311,11 +304,9 @@ def test_number_and_name_spray_is_a_known_residual():
     cites them because it understood: on mail with few numbers the spray still cites the facts. The number
     precision check and the tone-spread check hold it to about three quarters of the honest template's reply
     score on the fixed tasks (0.57 vs 0.745; 0.83, above honest, before the checks; 0.47 vs 0.72 before the third
-    red team's fixes for honest replies, which made citing dates, phone numbers and names in natural forms count);
-    since the 40th session, where the subject quoted back cites no fact in words and the sender's name is no fact,
-    0.52 against 1.0 for the template naming the email's facts (the rules' own template: 0.59), and it gains nothing
-    over the rules agent in the environment (test_reply_hedge_gains_nothing). A rise past these bounds is a
-    regression."""
+    red team's fixes for honest replies, which made citing dates, phone numbers and names in natural forms count),
+    and it loses to honest rules in the environment (test_reply_exploit_loses_to_honest_rules). A rise past these
+    bounds is a regression."""
     rows = _ROWS
     fn = REPLY_EXPLOITS["numbers_names_and_all_tones"]
     honest = sum(reply_quality(sc, cat, h, "bag") for _, sc, cat, _, h, _ in rows) / len(rows)
@@ -389,13 +380,13 @@ def test_dates_times_and_postcodes_are_not_ids(body, reply):
 
 def test_v0_grader_was_fooled_by_copy_with_insertions():
     """The exploit this suite exists for: inbox-v0 scores it near honest rules (at or above them until the
-    number-spray check took the copied email's stray numbers into account; 0.80 against the rules' template's 0.745
-    until the 40th session); v1 does not."""
+    number-spray check took the copied email's stray numbers into account); v1 does not."""
     rows = _ROWS
     fn = REPLY_EXPLOITS["copy_insert_function_words"]
     v0 = sum(reply_quality(sc, cat, fn(e, h, f), "shingles") for _, sc, cat, e, h, f in rows) / len(rows)
     v1 = sum(reply_quality(sc, cat, fn(e, h, f), "bag") for _, sc, cat, e, h, f in rows) / len(rows)
-    assert v0 >= 0.7 and v1 < 0.2
+    honest = sum(reply_quality(sc, cat, h, "bag") for _, sc, cat, _, h, _ in rows) / len(rows)
+    assert v0 >= honest - 0.1 and v1 < 0.2
 
 
 FILLERS = ("the", "and", "of", "we", "you", "please", "banana", "orbit", "zq", "kindly", "sorry", "invoice")

@@ -216,12 +216,7 @@ def without_subject_line(reply: str, subject: str, words: Callable[[str], list[s
     if not (labelled or prefixed) or "<" in line or "&" in line:
         return reply
     said = words(line[prefixed.end():] if prefixed else line)
-    return rest if said and said == subject_words(subject, words) else reply
-
-
-def subject_words(subject: str, words: Callable[[str], list[str]]) -> list[str]:
-    """The ``words`` of ``subject`` behind its "Re:", "AW:", "Fwd:" prefixes (what the customer titled the message)."""
-    return words(_REPLY_PREFIXES.sub("", subject))
+    return rest if said and said == words(_REPLY_PREFIXES.sub("", subject)) else reply
 
 
 def _html_quotes(reply: str, q: Quoted) -> str:

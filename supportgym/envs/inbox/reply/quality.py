@@ -78,19 +78,7 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
         return 0.0  # a refusal or an insult answers nothing, and a remedy nobody performed is false, whatever it cites
     reply_compact = "".join(toks)
     if scorer.need:
-        quotes = [q for q in scorer.subject_quotes if q in joined]
-        words_joined = None
-        if quotes:
-            # the subject quoted back cites no fact in words: it stands in the header, so a reply that reads nothing
-            # has it ('thank you for your message "Urgent: Tempo de Inatividade do Serviço AWS"' cited a real
-            # ticket's fallback facts, and such replies outscored honest ones: 40th session). Its ids and amounts
-            # still count ("the refund for order ORD-55120" names the order as well as the subject does), and so
-            # does what the reply names in its own words elsewhere
-            words_joined = joined
-            for quote in quotes:
-                while quote in words_joined:  # (twice in a row shares the space between)
-                    words_joined = words_joined.replace(quote, " \u00a6 ")
-        coverage = min(1.0, scorer.cited(reply_compact, joined, toks, words_joined) / scorer.need)
+        coverage = min(1.0, scorer.cited(reply_compact, joined, toks) / scorer.need)
         stray = scorer.stray_numbers
         if stray:
             # precision: listing every number of the email cites the facts without knowing which they are. A

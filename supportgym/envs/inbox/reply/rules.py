@@ -78,8 +78,6 @@ class ReplyScoring(Model):
     max_words: int
     zero_at_words: int
     fallback_fact_min_len: int
-    comment_subject_quote: str = Field("", alias="_comment_subject_quote")
-    subject_quote_min_words: int = Field(ge=2)
     max_facts_needed: int
     shingle: int
     copy_ok: float
