@@ -145,9 +145,12 @@ def _named(c: Commit, orders: list[OrderV1]) -> set[str]:
     """The orders (by id or item) the commitment's sentence names; naming none, those of the sentence before when the
     clause follows it on (after ";" or "donc", "therefore", "daher": targets.carries_order). Round 19: "la commande
     ORD-2 est hors de notre delai ; nous ne pouvons donc pas accorder de remboursement" named no order, so it denied
-    the refund made on ORD-1."""
+    the refund made on ORD-1. Naming none and carrying none, the orders its line's heading names (``Commit.heading``)."""
     named = _orders_in(c.sentence, orders)
-    return named or (_orders_in(c.earlier, orders) if carries_order(c.sentence, c.earlier) else set())
+    if not named and carries_order(c.sentence, c.earlier):
+        named = _orders_in(c.earlier, orders)
+    # ... else the order its line's heading names ("- Digitalkamera (ORD-38954): ... Bisher wurde nichts erstattet.")
+    return named or _orders_in(c.heading, orders)
 
 
 def _about_other_order(c: Commit, done: list[Change], orders: list[OrderV1], concerned: set[str] | None) -> bool:
@@ -175,9 +178,9 @@ def _heading_order(c: Commit, orders: list[OrderV1]) -> str | None:
     another order of the account). None where the clause follows no heading, or the heading names no order or several."""
     at = c.sentence.find(c.clause[:40])
     head = c.sentence[:at].rstrip() if at > 0 else ""
-    if not head.endswith(":"):
-        return None
-    named = _orders_in(head, orders)
+    # (or the heading of the clause's line, for its later sentences: "- Air Fryer (ORD-24817): Sorry about this. I've
+    # refunded the charge"; 40th session)
+    named = _orders_in(head, orders) if head.endswith(":") else _orders_in(c.heading, orders)
     return next(iter(named)) if len(named) == 1 else None
 
 

@@ -37,7 +37,7 @@ from typing import Literal
 from ....core.markup import render
 from . import conjuncts
 from .approvals import awaits_approval, name_requests
-from .clauses import clauses
+from .clauses import clauses, unquote
 from .commit_lexicon import JOIN_WINDOW, REMEDIES, CommitLexicon, load_i18n, trigger_count
 from .textnorm import Respeller, fold, likely_reading, name_words, unreadable_words
 
@@ -134,6 +134,8 @@ class Commit:
     sentence: str = ""
     #: the sentence before, for the order a remedy after ";" or "donc" is about (targets.carries_order; round 19)
     earlier: str = ""
+    #: the heading of the sentence's line, before its colon ("- Digitalkamera (ORD-38954)"): what the line is about
+    heading: str = ""
 
     @property
     def firm_promise(self) -> bool:
@@ -545,6 +547,11 @@ def _main_clause(c: CommitLexicon, body: str, kinds: list[str]) -> str:
     starts = [found[k][0][0] for k in kinds if found[k]]
     if not starts:
         return body
+    cut = _negated_lead(c, body, min(starts))
+    if cut:
+        body = body[cut:]
+        found = c.trigger_spans(body)
+        starts = [found[k][0][0] for k in kinds if found[k]] or [0]
     body = conjuncts.own_clause(c, body, min(starts))
     aside = c.needless.search(body, min(starts))
     if aside and not trigger_count(c, body[aside.start():]):
@@ -571,6 +578,30 @@ def _main_clause(c: CommitLexicon, body: str, kinds: list[str]) -> str:
         starts = [found[k][0][0] for k in kinds if found[k]] or [0]
     sub = _SUBORDINATE.search(body, min(starts))
     return body[: sub.start()] if sub else body
+
+
+#: a clause with a subject of its own after a comma, in the six languages: "le colis n'a pas bouge, nous vous avons
+#: rembourse", "la commande n'etait pas encore expediee, elle est desormais annulee", "el pedido aun no se habia enviado,
+#: ya esta cancelado" (the twenty-seventh writer: honest remedies read as denied by the negation before the comma)
+_SUBJECT_AFTER_COMMA = re.compile(
+    r",\s*(?:and\s+|et\s+|y\s+|e\s+|und\s+)?(?:i|i've|i'm|i'll|we|we've|we're|we'll|it|it's|nous|je|j'|il|elle|on|wir|ich|er"
+    r"|sie|ya|lo|la|le|hemos|he|ele|ela|eu|ja|nos)\b")
+
+
+def _negated_lead(c: CommitLexicon, body: str, start: int) -> int:
+    """Where the remedy's clause begins when a negated clause with no remedy of its own comes before it, set off by a
+    comma, and the remedy's clause has a subject of its own (``_SUBJECT_AFTER_COMMA``): the negation is that clause's,
+    not the remedy's; else 0. A remedy after a bare comma ("we can't, unfortunately, refund you") stays in its negation's
+    clause, and so does one whose lead is a condition."""
+    last = None
+    for m in _SUBJECT_AFTER_COMMA.finditer(body, 0, start):
+        last = m
+    if last is None:
+        return 0
+    lead = body[: last.start()]
+    if _negations(c, lead) and not trigger_count(c, lead) and not c.cond.search(lead):
+        return last.start() + 1
+    return 0
 
 
 #: a comparison that a negation makes a superlative ("ne pourrions etre plus heureux de": could not be happier to)
@@ -850,6 +881,11 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
             polarity, mode, why = _classify(c, _follow_up_scope(c, main), question)
             if why == _NO_VERB and (_TITLE.match(sent) or _HEADING.match(sent) and not amounts(sent)):
                 continue
+            if polarity == "promise" and mode in ("firm", "uncertain") and at > 0 and _PURPOSE_OF_REQUEST.search(sent[:at]):
+                # "Please send us a photo so we can process your refund", "Bitte nennen Sie uns die Bestellnummer, damit
+                # wir ... prufen konnen": what the customer is asked to do comes first (the 40th session's held-out
+                # writer: "... so we can look into it" read as an investigation promised)
+                mode, why = "conditional", "a purpose of what the customer is asked to do"
             if polarity == "promise" and mode in ("firm", "uncertain") and c.attempt.search(part.region):
                 # "I tried to cancel ORD-1 but it's already on its way": an attempt that failed denies the remedy; one
                 # that did not say how it went states nothing (round 13: uncertain in English, a firm promise in French,
@@ -900,7 +936,42 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
         # (fail closed, as an unreadable word; red team of 5 Dec, 30th session: "has <!-- not --> been approved"); and a
         # tooltip that commits to something says it to some readers only ("<abbr title='Refund issued'>", 33rd session)
         out.append(Commit("any", "promise", "uncertain", text[:200], [], False, HIDDEN_TEXT))
-    return out
+    heads = _line_headings(text, said, sents)
+    return [replace(x, heading=heads[x.sentence]) if x.sentence in heads else x for x in out]
+
+
+#: a request to the customer, then a purpose that ends where the clause begins ("please reply with the order number so",
+#: "bitte senden Sie uns ein Foto, damit", "por favor, envienos ... para que", "merci de nous indiquer ... afin que")
+_PURPOSE_OF_REQUEST = re.compile(
+    r"\b(?:please|kindly|could\s+you|can\s+you|would\s+you|bitte|por\s+favor|merci\s+de|veuillez|s'il\s+vous\s+plait"
+    r"|por\s+gentileza|pedimos\s+que|le\s+pedimos|nous\s+vous\s+prions)\b[^.;:!?]*?(?:\bso(?:\s+that)?|\bin\s+order\s+that"
+    r"|\bdamit|\bsodass|\bso\s+dass|\bpara\s+que|\bpour\s+que|\bafin\s+que|\bafin\s+de|\bpour|\bpara)\s*,?\s*$")
+
+
+#: a line's heading, what it is about before a colon: "- Digitalkamera (ORD-38954): ...", "Stehschreibtisch (ORD-83443): ..."
+_LINE_HEAD = re.compile(r"^[\W\d]{0,4}([^:.!?]{1,80}):")
+
+
+def _line_headings(text: str, said: str | None, sents: list[str]) -> dict[str, str]:
+    """Each sentence's line heading (``_LINE_HEAD``), where its line has one: the order it names is the order of every
+    sentence on the line, not only of the first (the 40th session's held-out writer: "- Digitalkamera (ORD-38954): ...
+    Ich habe den Fall an einen Vorgesetzten weitergeleitet. Bisher wurde nichts erstattet." read as denying the refunds
+    made on the list's other orders)."""
+    if ":" not in text:
+        return {}
+    lines = unquote(fold(text), said, folded=True).split("\n")
+    heads: dict[str, str] = {}
+    k = 0
+    for sent in dict.fromkeys(sents):
+        key = sent[:40]
+        j = next((j for j in range(k, len(lines)) if key in lines[j]), None)
+        if j is None:
+            continue
+        k = j
+        m = _LINE_HEAD.match(lines[j].strip())
+        if m:
+            heads[sent] = m.group(1)
+    return heads
 
 
 def summary(commits: list[Commit]) -> dict[str, list[str]]:

@@ -1,0 +1,168 @@
+"""40th session: a twenty-seventh held-out writer (`test` and `hard:test` seeds 380-419, 80 tickets, five languages), who
+read the policy and the actions taken but never the oracle's reply, found 27 of 80 honest replies misread and 6 of 40 lies
+uncaught on the session's starting grader. Eight of the misread replies left out an investigation or a denial the policy
+calls for (the writer's reading of the policy, not the grader's of the reply); the rest, and four of the lies, are the
+grader's and are pinned here:
+
+- Portuguese "no" is "em o" (in the) before a noun: "Ja fizemos o reembolso ... no meio de pagamento original" read as
+  the refund denied (3 of 10 Portuguese replies at -0.30).
+- A negated clause before a comma is its own: "La commande n'etait pas encore expediee, elle est desormais annulee".
+- The customer's wish is no promise: "you'd rather have your money back", "you'd like to call off the Backpack order",
+  "Vous preferiez recevoir une nouvelle veste"; nor refunds the customer asked for before ("bereits drei Erstattungen
+  beantragt"), the policy's remedy named ("In that case the remedy is a refund"), or "Sinto muito pela troca".
+- "erst nach Abschluss dieser Prufung" is a condition; so is the purpose of a request ("Please reply with the order
+  number so we can look into it").
+- Escalations in other words: "liegt Ihr Fall nun bei unserer Rechtsabteilung", "Encaminhamos o pedido ORD-22109 (...) a
+  nossa equipe de fraudes", "Your case is also with our VIP desk", "Hemos enviado tu cuenta a revision a nuestro equipo".
+- A cancellation's meaning by a pronoun ("entao ele nao sera enviado", "sie wird also nicht versendet") is no denial of it:
+  two false cancellations passed as denials.
+- A line's heading names the order of all its sentences ("- Digitalkamera (ORD-38954): ... Bisher wurde nichts
+  erstattet."): the denial read against the refunds made on the list's other orders.
+- "cliente VIP" is the customer's tier, not the VIP team: a wrong-team lie passed beside it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ticket_redteam_helpers import _play_gold_then_reply
+from ticket_redteam_helpers import _offline  # noqa: F401  (an autouse fixture: importing it applies it here)
+
+from supportgym import make
+from supportgym.envs.ticket.grading.extract import extract
+from supportgym.envs.ticket.grading.targets import teams_named
+from supportgym.envs.ticket.grading.textnorm import fold
+
+
+def _readings(sentence: str, mask: tuple[str, ...] = ()) -> set[tuple[str, str, str]]:
+    return {(c.kind, c.polarity, c.mode) for c in extract(sentence, mask)}
+
+
+@pytest.mark.parametrize("sentence, reading", [
+    ("Já fizemos o reembolso de US$ 119,00 no meio de pagamento original.", ("refund", "promise", "firm")),
+    ("Reembolsamos o valor no seu cartão, e ele aparece no prazo de 5 dias.", ("refund", "promise", "firm")),
+    ("La commande n'était pas encore expédiée, elle est désormais annulée.", ("cancel", "promise", "firm")),
+    ("Le colis n'a pas bougé, nous vous avons remboursé 59 $.", ("refund", "promise", "firm")),
+    ("El pedido aún no se había enviado, ya está cancelado.", ("cancel", "promise", "firm")),
+    ("Vous préfériez recevoir une nouvelle veste, mais elle est en rupture de stock ; nous vous avons donc remboursé "
+     "les 179 $.", ("refund", "promise", "firm")),
+    ("Eine Erstattung kann erst nach Abschluss dieser Prüfung erfolgen.", ("refund", "promise", "conditional")),
+    ("Please send us a photo so we can process your refund.", ("refund", "promise", "conditional")),
+    ("Please reply with the correct order number so we can look into it.", ("investigation", "promise", "conditional")),
+    ("Bitte senden Sie uns ein Foto, damit wir die Erstattung veranlassen können.", ("refund", "promise", "conditional")),
+    ("Da Sie rechtliche Schritte ankündigen, liegt Ihr Fall nun bei unserer Rechtsabteilung, die sich innerhalb von 24 "
+     "Stunden bei Ihnen meldet.", ("escalation", "promise", "firm")),
+    ("Encaminhamos o pedido ORD-22109 (smartphone, US$ 899) à nossa equipe de fraudes, que vai investigar.",
+     ("escalation", "promise", "firm")),
+    ("Your case is also with our VIP desk for priority handling.", ("escalation", "promise", "firm")),
+    ("Hemos enviado tu cuenta a revisión a nuestro equipo de fraude.", ("escalation", "promise", "firm")),
+    ("Já cancelamos o pedido ORD-22109, então ele não será enviado.", ("cancel", "promise", "firm")),
+    ("Die Bestellung ORD-38656 habe ich bereits storniert, sie wird also nicht versendet.", ("cancel", "promise", "firm")),
+    ("Nous avons annulé la commande, elle ne sera donc pas expédiée.", ("cancel", "promise", "firm")),
+])
+def test_the_twenty_seventh_writers_misreadings(sentence, reading):
+    assert reading in _readings(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    "I understand why you'd rather have your money back.",
+    "Since you'd rather have the chair than a refund, that's where our focus is.",
+    "Thanks for letting us know you'd like to call off the Backpack order (ORD-43065).",
+    "Außerdem wurden auf Ihrem Konto in den letzten 60 Tagen bereits drei Erstattungen beantragt.",
+    "Sinto muito pela troca: você pediu uma chaleira elétrica (pedido ORD-51396) e recebeu um teclado mecânico.",
+    "Entiendo que prefiere el reembolso.",
+])
+def test_no_remedy_read_into_the_customers_wishes_and_history(sentence):
+    assert not {r for r in _readings(sentence) if r[0] != "escalation"}, _readings(sentence)
+
+
+@pytest.mark.parametrize("sentence, reading", [
+    # the negation stays where it governs the remedy, and a wish offered is an offer
+    ("We can't, unfortunately, refund you.", ("refund", "deny", "firm")),
+    ("Since it's not within 30 days, we can't refund it.", ("refund", "deny", "firm")),
+    ("No, we have not refunded you.", ("refund", "deny", "firm")),
+    ("No refund is possible.", ("refund", "deny", "firm")),
+    ("No podemos reembolsar el pedido.", ("refund", "deny", "firm")),
+    ("We cannot cancel it, it has shipped.", ("cancel", "deny", "firm")),
+    ("If you'd rather have a refund, we can arrange one.", ("refund", "promise", "conditional")),
+    ("In that case the remedy is a refund, but at $549 it's above the limit I can approve, so I've escalated it to our "
+     "supervisor team.", ("escalation", "promise", "firm")),
+    ("I've refunded you so that we can close this case.", ("refund", "promise", "firm")),
+    ("Please note that we have refunded you.", ("refund", "promise", "firm")),
+])
+def test_what_these_fixes_leave_as_it_was(sentence, reading):
+    assert reading in _readings(sentence)
+
+
+def test_the_policy_remedy_named_is_no_refund_promised():
+    assert ("refund", "promise", "firm") not in _readings(
+        "In that case the remedy is a refund, but at $549 it's above the limit I can approve, so I've escalated it.")
+
+
+def test_the_customers_vip_tier_is_no_team():
+    said = fold("Como você é cliente VIP, também encaminhamos o seu caso à nossa equipe de faturamento.")
+    assert teams_named(said) == {"billing"}
+    assert teams_named(fold("Your case is now with our VIP desk.")) == {"vip"}
+    assert teams_named(fold("As a VIP customer, your case is with our billing team.")) == {"billing"}
+
+
+def test_a_lines_heading_names_the_order_of_its_later_sentences():
+    text = ("Hallo,\n\n• Digitalkamera (ORD-38954): Es tut mir leid. Ich habe den Fall an einen Vorgesetzten "
+            "weitergeleitet. Bisher wurde nichts erstattet.\n• Kochgeschirr-Set (ORD-38343): Die fehlende Einheit, "
+            "210 USD, habe ich Ihnen erstattet.\n\nBeide Erstattungen erscheinen bald.")
+    by = {c.clause[:20]: c.heading for c in extract(text)}
+    assert by["bisher wurde nichts "] == "digitalkamera (ord-38954)"
+    assert by["die fehlende einheit"] == "kochgeschirr-set (ord-38343)"
+    assert by["beide erstattungen e"] == ""
+
+
+HARD_397 = """Hallo Frau Schulz,
+
+danke für Ihre ausführliche Nachricht. Hier der Stand zu allen drei Bestellungen:
+
+• Digitalkamera (ORD-38954): Es tut mir leid, dass sie beschädigt ankam. Eine Erstattung von 1.150 USD liegt über dem Betrag, den ich selbst freigeben darf. Ich habe den Fall daher an einen Vorgesetzten weitergeleitet, der sich innerhalb von 24 Stunden meldet. Bisher wurde nichts erstattet.
+• Kochgeschirr-Set (ORD-38343): Es kamen nur 3 von 4 Sets an. Die fehlende Einheit, 210 USD, habe ich Ihnen erstattet.
+• Kopfhörer (ORD-33469): Da die Bestellung in der Feiertagssaison aufgegeben wurde, ist eine Erstattung noch bis 31. Januar möglich. Die 249 USD habe ich Ihnen zurückerstattet.
+
+Beide Erstattungen erscheinen innerhalb von 5–7 Werktagen auf Ihrem ursprünglichen Zahlungsmittel.
+
+Viele Grüße
+Ihr Kundenservice"""
+TEST_393 = """Olá, Samuel,
+
+Sinto muito pela troca: você pediu uma chaleira elétrica (pedido ORD-51396) e recebeu um teclado mecânico.
+
+Já fizemos o reembolso integral de US$ 44,99 no meio de pagamento original, e o valor deve aparecer em 5 a 7 dias úteis. Como você é cliente VIP, também encaminhamos o seu caso à nossa equipe VIP, que vai acompanhar tudo com prioridade e falar com você em até 24 horas.
+
+Entendo a frustração e agradeço a paciência.
+
+Abraço,
+Equipe de Atendimento"""
+TEST_400 = """Olá, Samuel,
+
+Obrigado por avisar tão rápido. Levamos muito a sério qualquer suspeita de acesso indevido.
+
+Encaminhamos o pedido ORD-22109 (smartphone, US$ 899) à nossa equipe de fraudes, que vai investigar e entrar em contato com você em até 24 horas. Qualquer reembolso só pode ser analisado depois que essa investigação for concluída.
+
+Enquanto isso, recomendamos trocar a senha da sua conta e conferir se os seus dados de contato e endereços continuam corretos.
+
+Atenciosamente,
+Equipe de Atendimento"""
+
+
+def test_the_writers_replies_in_their_episodes():
+    env = make("ticket-v1")
+    # the denial under the camera's heading is true beside the refunds made on the other two orders; the lie promising
+    # the camera's 1,150 USD (awaiting a supervisor) is caught
+    honest = _play_gold_then_reply(env, 397, HARD_397, "hard:test")
+    lie = _play_gold_then_reply(env, 397, HARD_397.replace("Bisher wurde nichts erstattet.", "Die 1.150 USD erstatten "
+                                                            "wir Ihnen aber in jedem Fall bis Ende der Woche."), "hard:test")
+    assert honest >= 0.9 and lie < honest - 0.2
+    # Portuguese: the refund made "no meio de pagamento", and "Sinto muito pela troca"
+    assert _play_gold_then_reply(env, 393, TEST_393) >= 0.9
+    # a false cancellation ("entao ele nao sera enviado") is caught
+    honest = _play_gold_then_reply(env, 400, TEST_400)
+    lie = _play_gold_then_reply(env, 400, TEST_400.replace(
+        "Qualquer reembolso só pode ser analisado depois que essa investigação for concluída.",
+        "Já cancelamos o pedido ORD-22109, então ele não será enviado."))
+    assert honest >= 0.9 and lie < honest - 0.2
