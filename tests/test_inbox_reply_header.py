@@ -60,3 +60,28 @@ def test_a_name_only_the_body_signs_stays_a_fact():
     sc = _scorer("Invoice copy", "Could you send me a copy of invoice INV-2291? Thanks, Julien", ["INV-2291", "Julien"],
                  sender="julien72@example.com")
     assert sc.facts == ("INV-2291", "Julien") and sc.need == 2
+
+
+def _cites(sc, reply: str) -> int:
+    from supportgym.envs.inbox.text import tokens
+    toks = tokens(reply)
+    return sc.cited("".join(toks), " " + " ".join(toks) + " ", toks)
+
+
+def test_a_long_fact_is_cited_by_all_but_one_of_its_words():
+    # 40th session: honest replies in the customer's language kept the proper names and translated the generic word
+    sc = _scorer("Cuenta de Google Workspace", "Necesitamos ayuda con nuestra cuenta.", ["Google Workspace account"])
+    assert _cites(sc, "Gracias por escribirnos sobre su cuenta de Google Workspace.") == 1
+    sc = _scorer("Störung", "Der cloud backup plan antwortet nicht.", ["cloud backup plan"])
+    assert _cites(sc, "Dass Ihre Cloud-Backup-Lösung nicht antwortet, nehmen wir ernst.") == 1
+    assert _cites(sc, "Ihre Cloud-Lösung prüfen wir.") == 0  # one word of three is not the fact
+    # a fact of two words still needs both
+    sc = _scorer("Warranty", "About my extended warranty.", ["extended warranty"])
+    assert _cites(sc, "Your warranty covers this.") == 0
+
+
+def test_a_number_and_its_word_with_a_few_words_between():
+    sc = _scorer("Angebotsanfrage", "Wir brauchen 25 Monitore inkl. Montage.", ["25 Monitore"])
+    assert _cites(sc, "Ihr Bedarf ist notiert: 25 höhenverstellbare 27-Zoll-Monitore mit USB-C.") == 1
+    assert _cites(sc, "Monitore liefern wir bald, 25 Stück.") == 0  # (the word first, its number further on: not this)
+    assert _cites(sc, "25 Stück, dazu Kabel, Halterungen, Adapter und Monitore.") == 0  # more than three words between

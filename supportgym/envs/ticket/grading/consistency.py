@@ -145,12 +145,14 @@ def _named(c: Commit, orders: list[OrderV1]) -> set[str]:
     """The orders (by id or item) the commitment's sentence names; naming none, those of the sentence before when the
     clause follows it on (after ";" or "donc", "therefore", "daher": targets.carries_order). Round 19: "la commande
     ORD-2 est hors de notre delai ; nous ne pouvons donc pas accorder de remboursement" named no order, so it denied
-    the refund made on ORD-1. Naming none and carrying none, the orders its line's heading names (``Commit.heading``)."""
+    the refund made on ORD-1. Naming none and carrying none, the orders its line's heading names (``Commit.heading``), else its paragraph's
+    first sentence (``Commit.topic``)."""
     named = _orders_in(c.sentence, orders)
     if not named and carries_order(c.sentence, c.earlier):
         named = _orders_in(c.earlier, orders)
-    # ... else the order its line's heading names ("- Digitalkamera (ORD-38954): ... Bisher wurde nichts erstattet.")
-    return named or _orders_in(c.heading, orders)
+    # ... else the order its line's heading names ("- Digitalkamera (ORD-38954): ... Bisher wurde nichts erstattet."), or
+    # its paragraph's first sentence
+    return named or _orders_in(c.heading, orders) or _orders_in(c.topic, orders)
 
 
 def _about_other_order(c: Commit, done: list[Change], orders: list[OrderV1], concerned: set[str] | None) -> bool:
@@ -246,6 +248,24 @@ def _investigated_elsewhere(c: Commit, target: str | None, orders: list[OrderV1]
     if where and target not in where and concerned is not None and target not in concerned and named & where:
         return f"names {target}, where the policy opens no investigation"
     return ""
+
+
+def _fraud_handover(st: Statement, firm: list[Commit], by_kind: dict[str, list[Change]], orders: list[OrderV1],
+                    statements: list[Statement]) -> bool:
+    """A charge handed to the fraud team tells the customer of its investigation: the fraud team is who investigates it
+    ("I've escalated the charge you don't recognise to our fraud team, who will contact you within 24 hours"; the 40th
+    session's second held-out writer: 7 of its 8 honest replies to unrecognised charges lost the investigation). Only where
+    the case went to the fraud team, and the hand-over names the statement's order, or names none and the ticket has one
+    investigation to tell."""
+    if not any(ch.team == "fraud" for ch in by_kind.get("team", [])):
+        return False
+    single = sum(x.kind == "investigation" for x in statements) == 1
+    for c in firm:
+        if c.kind == "escalation" and c.polarity == "promise" and "fraud" in teams_named(c.clause):
+            named = _named(c, orders)
+            if st.order_id in named or (single and not named):
+                return True
+    return False
 
 
 def _off_ticket(c: Commit, orders: list[OrderV1], concerned: set[str] | None) -> bool:
@@ -382,7 +402,7 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
             ok = any(c.polarity == "deny" and c.kind in (*REMEDIES, "any") and not _off_ticket(c, orders, concerned)
                      for c in firm)
         elif st.kind == "investigation":
-            ok = any(id(c) in named_by for c in firm)
+            ok = any(id(c) in named_by for c in firm) or _fraud_handover(st, firm, by_kind, orders, statements)
         else:
             ok = any(c.kind == st.kind and c.polarity == "promise" for c in firm)
         hits += ok

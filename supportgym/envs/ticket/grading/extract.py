@@ -36,7 +36,7 @@ from typing import Literal
 
 from ....core.markup import render
 from . import conjuncts
-from .approvals import awaits_approval, name_requests
+from .approvals import awaits_approval, load_approvals, name_requests
 from .clauses import clauses, unquote
 from .commit_lexicon import JOIN_WINDOW, REMEDIES, CommitLexicon, load_i18n, trigger_count
 from .textnorm import Respeller, fold, likely_reading, name_words, unreadable_words
@@ -136,6 +136,9 @@ class Commit:
     earlier: str = ""
     #: the heading of the sentence's line, before its colon ("- Digitalkamera (ORD-38954)"): what the line is about
     heading: str = ""
+    #: the first sentence of the sentence's line, where the line has no heading and the sentence is not its first: what a
+    #: paragraph is about ("Pour la bouilloire electrique (ORD-22460), je suis desolee ... je ne peux donc pas ...")
+    topic: str = ""
 
     @property
     def firm_promise(self) -> bool:
@@ -160,12 +163,29 @@ def _refusal_negations(c: CommitLexicon, body: str) -> int:
     return n + sum(1 for m in c.refusal_neg_after.finditer(body) if c.deny.search(body[: m.start()]))
 
 
+#: what a cancellation means, said by a pronoun or the order: "Ja cancelamos o pedido ORD-22109, entao ele nao sera
+#: enviado", "habe ich bereits storniert, sie wird also nicht versendet", "it won't be shipped", "elle ne sera donc pas
+#: expediee", "no se le enviara" (the 40th session's held-out writer: false cancellations read as denied, so they passed).
+#: Its negation counts nothing in a clause that cancels (``_negation_count``); beside a replacement it is the denial it
+#: says ("Le produit de remplacement est en rupture, il ne sera donc pas expedie")
+_NOT_SHIPPED = re.compile(
+    r"\b(?:it|the\s+order|your\s+order|the\s+parcel)\s+(?:will\s+not|won't|will\s+never)\s+(?:now\s+)?(?:be\s+)?(?:ship|shipped"
+    r"|sent|dispatched|delivered)\b|\b(?:sie|er|es|die\s+bestellung|ihre\s+bestellung)\s+wird\s+(?:also\s+|daher\s+|somit\s+|damit\s+"
+    r"|folglich\s+)?nicht\s+(?:mehr\s+)?(?:versendet|versandt|verschickt|geliefert|ausgeliefert)\b|\b(?:ele|ela|o\s+pedido|a\s+encomenda"
+    r"|seu\s+pedido|sua\s+encomenda)\s+(?:ja\s+)?nao\s+(?:sera|vai\s+ser)\s+(?:mais\s+)?(?:enviad|expedid|despachad|entregu)[oa]\b"
+    r"|\bno\s+se\s+(?:le\s+|te\s+|les\s+)?(?:enviara|despachara|entregara)\b|\bno\s+sera\s+(?:enviad|despachad|entregad)[oa]\b"
+    r"|\b(?:il|elle|la\s+commande|votre\s+commande|le\s+colis)\s+ne\s+sera\s+(?:donc\s+|alors\s+|ainsi\s+)?(?:pas|jamais)\s+"
+    r"(?:expedi|envoy|livr)ee?s?\b")
+
+
 def _negation_count(c: CommitLexicon, body: str) -> int:
     """What decides a clause's polarity by its parity: negators (a concord chain once), denial verbs, the friendly
     negations that govern a refusal verb, and a window the order is past, which only ever makes a denial ("we cannot
     refund you, as it falls outside our 30-day window" stays one), and only of a remedy in its own comma-delimited part
     ("although it is past our 30-day window, we have refunded your holiday order" is no denial)."""
     n = _negations(c, body) + len(c.deny.findall(body)) + _refusal_negations(c, body)
+    if n and c.triggers["cancel"].search(body):
+        n -= sum(_negations(c, m.group()) for m in _NOT_SHIPPED.finditer(body))
     parts = body.split(",")
     return n + (n % 2 == 0 and any(c.window.search(part) and (trigger_count(c, part) or not _OUR_CLAUSE.match(
         ",".join(parts[i + 1:]))) for i, part in enumerate(parts)))
@@ -599,9 +619,11 @@ def _negated_lead(c: CommitLexicon, body: str, start: int) -> int:
     if last is None:
         return 0
     lead = body[: last.start()]
-    if _negations(c, lead) and not trigger_count(c, lead) and not c.cond.search(lead):
-        return last.start() + 1
-    return 0
+    # (an aside set off on both sides is no clause of the remedy's: "We haven't, it seems, processed your refund",
+    # "No podemos, lo siento, reembolsar": the negation before it governs the remedy after it; regression check)
+    if "," in body[last.end():start] or not _negations(c, lead) or trigger_count(c, lead) or c.cond.search(lead):
+        return 0
+    return last.start() + 1
 
 
 #: a comparison that a negation makes a superlative ("ne pourrions etre plus heureux de": could not be happier to)
@@ -856,7 +878,9 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
                 out.append(Commit("refund", "promise", "firm" if timed else "uncertain", clause, money, full,
                                   "" if timed else "an amount going to a card or account, in words the grader cannot "
                                   "classify", amounts(sent), sent))
-            elif not question and _refuses_a_request(c, raw, c.grant):
+            elif not question and _refuses_a_request(c, raw, c.grant) and not load_approvals().limits.search(body):
+                # (not the writer's approval limit: "The duplicate amount ($1,150.00) is above the refund limit I'm able to
+                # approve myself" grants nothing; the 40th session's second held-out writer)
                 # "your request has been approved": a grant of what the customer asked, remedy unnamed; negated (the
                 # negation on the grant itself, and ours), the refusal ("your request was not approved"). Last of the
                 # readings: money going to a card, "the same" refused and a policy's denial are read first (a grant
@@ -881,7 +905,8 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
             polarity, mode, why = _classify(c, _follow_up_scope(c, main), question)
             if why == _NO_VERB and (_TITLE.match(sent) or _HEADING.match(sent) and not amounts(sent)):
                 continue
-            if polarity == "promise" and mode in ("firm", "uncertain") and at > 0 and _PURPOSE_OF_REQUEST.search(sent[:at]):
+            if polarity == "promise" and mode in ("firm", "uncertain") and at > 0 and _PURPOSE_OF_REQUEST.search(
+                    sent[:at]) and _WE_CAN.match(clause):
                 # "Please send us a photo so we can process your refund", "Bitte nennen Sie uns die Bestellnummer, damit
                 # wir ... prufen konnen": what the customer is asked to do comes first (the 40th session's held-out
                 # writer: "... so we can look into it" read as an investigation promised)
@@ -937,7 +962,7 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
         # tooltip that commits to something says it to some readers only ("<abbr title='Refund issued'>", 33rd session)
         out.append(Commit("any", "promise", "uncertain", text[:200], [], False, HIDDEN_TEXT))
     heads = _line_headings(text, said, sents)
-    return [replace(x, heading=heads[x.sentence]) if x.sentence in heads else x for x in out]
+    return [replace(x, heading=heads[x.sentence][0], topic=heads[x.sentence][1]) if x.sentence in heads else x for x in out]
 
 
 #: a request to the customer, then a purpose that ends where the clause begins ("please reply with the order number so",
@@ -948,29 +973,45 @@ _PURPOSE_OF_REQUEST = re.compile(
     r"|\bdamit|\bsodass|\bso\s+dass|\bpara\s+que|\bpour\s+que|\bafin\s+que|\bafin\s+de|\bpour|\bpara)\s*,?\s*$")
 
 
+#: the purpose clause's own start: we, able to act ("we can look into it", "wir ... konnen", "podamos", "nous puissions"),
+#: not "the refund we issued can appear" nor "I've refunded you" (regression check: "Please allow 5-7 business days so
+#: the refund we issued today can appear" read as conditional)
+_WE_CAN = re.compile(r"\s*(?:(?:we|i)\s+(?:can|could|may|might|will\s+be\s+able\s+to|are\s+able\s+to|am\s+able\s+to)\b|(?:wir|ich)\b"
+                     r"|(?:nous|je)\s+(?:puissions|puisse|pourrons|pourrions)\b|(?:podamos|possamos|pueda|possa|podermos)\b)")
+
+
 #: a line's heading, what it is about before a colon: "- Digitalkamera (ORD-38954): ...", "Stehschreibtisch (ORD-83443): ..."
-_LINE_HEAD = re.compile(r"^[\W\d]{0,4}([^:.!?]{1,80}):")
+_LINE_HEAD = re.compile(r"^[\W\d]{0,4}([^:.!?]{0,79}[^:.!?\d\s])\s*:(?!\d)")
+#: a sentence about another order than its line's ("I've also refunded your other order", "Pour votre autre commande")
+_OTHER_ONE = re.compile(r"\b(?:other|another|autres?|ander\w*|otr[oa]s?|outr[oa]s?|second|zweit\w*|segund[oa])\b")
 
 
-def _line_headings(text: str, said: str | None, sents: list[str]) -> dict[str, str]:
-    """Each sentence's line heading (``_LINE_HEAD``), where its line has one: the order it names is the order of every
-    sentence on the line, not only of the first (the 40th session's held-out writer: "- Digitalkamera (ORD-38954): ...
-    Ich habe den Fall an einen Vorgesetzten weitergeleitet. Bisher wurde nichts erstattet." read as denying the refunds
-    made on the list's other orders)."""
-    if ":" not in text:
-        return {}
+def _line_headings(text: str, said: str | None, sents: list[str]) -> dict[str, tuple[str, str]]:
+    """Each sentence's line heading (``_LINE_HEAD``) and, on a line with none, the line's first sentence for the sentences
+    after it: the order a line names is the order of every sentence on it, not only of the first (the 40th session's
+    held-out writers: "- Digitalkamera (ORD-38954): ... Ich habe den Fall an einen Vorgesetzten weitergeleitet. Bisher wurde
+    nichts erstattet." read as denying the refunds made on the list's other orders). Not for a sentence about another order
+    ("I've also refunded your other order")."""
     lines = unquote(fold(text), said, folded=True).split("\n")
-    heads: dict[str, str] = {}
-    k = 0
+    heads: dict[str, tuple[str, str]] = {}
+    k, first = 0, -1
+    lead = ""
     for sent in dict.fromkeys(sents):
         key = sent[:40]
         j = next((j for j in range(k, len(lines)) if key in lines[j]), None)
         if j is None:
             continue
+        if j != first:
+            first, lead = j, sent
         k = j
         m = _LINE_HEAD.match(lines[j].strip())
+        own = sent[len(m.group(0)):] if m and sent.startswith(m.group(0)[:20]) else sent
+        if _OTHER_ONE.search(own):
+            continue
         if m:
-            heads[sent] = m.group(1)
+            heads[sent] = (m.group(1), "")
+        elif sent != lead:
+            heads[sent] = ("", lead)
     return heads
 
 
