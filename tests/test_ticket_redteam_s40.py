@@ -287,3 +287,30 @@ def test_the_twenty_eighth_writers_replies_in_their_episodes():
     # a paragraph's first sentence names the order its later denial is about (a refund was made on another order)
     assert _play_gold_then_reply(env, 455, HARD_455, "hard:test") >= 0.9
     assert not env.episode_report()["inconsistencies"]
+
+
+@pytest.mark.parametrize("sentence", [
+    # a twenty-ninth held-out writer, on the session's final readings: 22 of 80 honest replies misread (25 on the session's
+    # starting grader), nine of them for a refund said to come only after the investigation, read as promised
+    "Any refund is only issued once the fraud investigation is complete.",
+    "Any refund can only be issued once the investigation is complete.",
+    "Refunds for unauthorised charges are only issued after the investigation.",
+    "Cualquier reembolso se tramita únicamente cuando termina la investigación.",
+    "Un éventuel remboursement n'intervient qu'à l'issue de l'enquête.",
+    "Erstattungen gibt es erst nach Abschluss der Untersuchung.",
+    "Só podemos fazer qualquer reembolso depois que a investigação terminar.",
+    "Eine Erstattung kann ich Ihnen erst nach dieser Freigabe bestätigen.",
+])
+def test_a_refund_only_after_the_investigation_is_no_promise(sentence):
+    assert ("refund", "promise", "conditional") in _readings(sentence)
+    assert ("refund", "promise", "firm") not in _readings(sentence)
+
+
+@pytest.mark.parametrize("sentence, reading", [
+    ("Die Erstattung erfolgt erst nach 5 Werktagen auf Ihrem Konto.", ("refund", "promise", "firm")),
+    ("El reembolso se emitió solo después de la revisión y ya está en camino.", ("refund", "promise", "firm")),
+    ("Sie möchten gern eine Erstattung – diese habe ich soeben veranlasst.", ("refund", "promise", "firm")),
+    ("As you'd like to cancel ORD-1, consider it done.", ("cancel", "promise", "firm")),
+])
+def test_a_time_a_past_act_and_a_remedy_after_a_dash_stay_firm(sentence, reading):
+    assert reading in _readings(sentence)
