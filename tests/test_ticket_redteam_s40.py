@@ -314,3 +314,22 @@ def test_a_refund_only_after_the_investigation_is_no_promise(sentence):
 ])
 def test_a_time_a_past_act_and_a_remedy_after_a_dash_stay_firm(sentence, reading):
     assert reading in _readings(sentence)
+
+
+@pytest.mark.parametrize("sentence, reading", [
+    # a negated conjunct that repeats the denial named no remedy, and its negation cancelled the first: read as promises
+    # (the twenty-ninth writer; 15 of the 37th session's 607 regression sentences read so too, all now denials)
+    ("I haven't issued a refund and can't confirm one at this stage.", ("refund", "deny", "firm")),
+    ("We can't refund this order and won't be able to.", ("refund", "deny", "firm")),
+    ("No hemos emitido ningún reembolso y no podemos confirmarlo todavía.", ("refund", "deny", "firm")),
+    ("O reembolso não é possível e não será feito.", ("refund", "deny", "firm")),
+    ("Nous ne pouvons pas vous rembourser, et le retour ne vous coûtera rien.", ("refund", "deny", "firm")),
+    ("We are unable to send a replacement and this won't be affected by an appeal.", ("replacement", "deny", "firm")),
+    # ... and what it leaves: a promise with a negated follow-up, a double negation, a second remedy of its own
+    ("We have refunded you and will not charge you again.", ("refund", "promise", "firm")),
+    ("Your refund won't be denied and won't be delayed.", ("refund", "promise", "firm")),
+    ("We cannot refund you and we are not able to replace it either.", ("replacement", "deny", "firm")),
+])
+def test_a_negated_conjunct_repeating_the_denial(sentence, reading):
+    assert reading in _readings(sentence)
+    assert (reading[0], "promise" if reading[1] == "deny" else "deny", "firm") not in _readings(sentence)

@@ -178,11 +178,32 @@ _NOT_SHIPPED = re.compile(
     r"(?:expedi|envoy|livr)ee?s?\b")
 
 
+#: a conjunction, then a negation within two words: "... and can't confirm one", "... and won't be able to", "y no podemos"
+_AND_NOT = re.compile(r"\s(?:and|y|e|et|und)\s+(?:\S+\s+){0,2}?(?=(?:not|no|never|cannot|can't|won't|wont|nao|ne|n'|nicht|kein\w*|nunca|jamais)\b"
+                      r"|\S+n't\b)")
+
+
+def _without_negated_tail(c: CommitLexicon, body: str) -> str:
+    """``body`` without a negated conjunct after its remedy that names no remedy of its own: it repeats the denial
+    before it ("I haven't issued a refund and can't confirm one at this stage", "We can't refund this order and won't be
+    able to", "No hemos emitido ningun reembolso y no podemos confirmarlo"), and counted with it the two negations read as
+    a promise (the 40th session's held-out writers)."""
+    first = min((sp[0][0] for sp in c.trigger_spans(body).values() if sp), default=None)
+    if first is None:
+        return body
+    for m in _AND_NOT.finditer(body, first):
+        if not trigger_count(c, body[m.end():]) and _negations(c, body[: m.start()]):
+            return body[: m.start()]
+    return body
+
+
 def _negation_count(c: CommitLexicon, body: str) -> int:
     """What decides a clause's polarity by its parity: negators (a concord chain once), denial verbs, the friendly
     negations that govern a refusal verb, and a window the order is past, which only ever makes a denial ("we cannot
     refund you, as it falls outside our 30-day window" stays one), and only of a remedy in its own comma-delimited part
-    ("although it is past our 30-day window, we have refunded your holiday order" is no denial)."""
+    ("although it is past our 30-day window, we have refunded your holiday order" is no denial). A negated conjunct that
+    repeats the denial is left out (``_without_negated_tail``)."""
+    body = _without_negated_tail(c, body)
     n = _negations(c, body) + len(c.deny.findall(body)) + _refusal_negations(c, body)
     if n and c.triggers["cancel"].search(body):
         n -= sum(_negations(c, m.group()) for m in _NOT_SHIPPED.finditer(body))
