@@ -145,8 +145,8 @@ def _named(c: Commit, orders: list[OrderV1]) -> set[str]:
     """The orders (by id or item) the commitment's sentence names; naming none, those of the sentence before when the
     clause follows it on (after ";" or "donc", "therefore", "daher": targets.carries_order). Round 19: "la commande
     ORD-2 est hors de notre delai ; nous ne pouvons donc pas accorder de remboursement" named no order, so it denied
-    the refund made on ORD-1. Naming none and carrying none, the orders its line's heading names (``Commit.heading``), else its paragraph's
-    first sentence (``Commit.topic``)."""
+    the refund made on ORD-1. Naming none and carrying none, the orders its line's heading names
+    (``Commit.heading``), else its paragraph's first sentence (``Commit.topic``)."""
     named = _orders_in(c.sentence, orders)
     if not named and carries_order(c.sentence, c.earlier):
         named = _orders_in(c.earlier, orders)
