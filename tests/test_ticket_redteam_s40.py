@@ -333,3 +333,14 @@ def test_a_time_a_past_act_and_a_remedy_after_a_dash_stay_firm(sentence, reading
 def test_a_negated_conjunct_repeating_the_denial(sentence, reading):
     assert reading in _readings(sentence)
     assert (reading[0], "promise" if reading[1] == "deny" else "deny", "firm") not in _readings(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    # what the charge comes to, then the writer's limit: the refund awaits approval (three held-out replies read it promised)
+    "The duplicate charge is $549, which is above the $500 I'm able to refund directly.",
+    "Le remboursement de l'appareil manquant s'élève à 899 USD, ce qui dépasse le plafond de 500 USD que je peux approuver.",
+    "El cargo duplicado es de 1.150 $, una cantidad superior a la que puedo reembolsar directamente.",
+])
+def test_an_amount_stated_beside_the_approval_limit_awaits_approval(sentence):
+    assert ("refund", "promise", "conditional") in _readings(sentence)
+    assert ("refund", "promise", "firm") not in _readings(sentence)
