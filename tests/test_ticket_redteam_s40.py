@@ -344,3 +344,22 @@ def test_a_negated_conjunct_repeating_the_denial(sentence, reading):
 def test_an_amount_stated_beside_the_approval_limit_awaits_approval(sentence):
     assert ("refund", "promise", "conditional") in _readings(sentence)
     assert ("refund", "promise", "firm") not in _readings(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    # an order's item and price in brackets cut the hand-over from its team at the bracket's comma (three held-out replies)
+    "He trasladado el pedido ORD-29309 (robot aspirador, 429 USD) a nuestro equipo de fraude, que revisará el cargo.",
+    "J'ai transmis la commande ORD-47536 (veste d'hiver, 179 USD) à notre équipe chargée des fraudes.",
+    "Encaminhei o pedido ORD-85500 (capacete de ciclismo, US$ 85) para a nossa equipe antifraude.",
+    "- Electric Kettle (ORD-45081), the charge you don't recognise: this has gone to our fraud team, who will reply soon.",
+])
+def test_a_hand_over_past_a_bracket(sentence):
+    assert ("escalation", "promise", "firm") in _readings(sentence)
+
+
+def test_a_brackets_comma_is_no_clause_boundary_but_an_amounts_is_kept():
+    from supportgym.envs.ticket.grading.clauses import inner_commas
+    assert inner_commas("el pedido (robot aspirador, 429 usd) a nuestro equipo, que") == \
+        "el pedido (robot aspirador\u201a 429 usd) a nuestro equipo, que"
+    assert inner_commas("(us$ 1,150.00)") == "(us$ 1,150.00)"
+    assert ("refund", "promise", "firm") in _readings("I've refunded $1,150.00 (the full amount, as agreed) to your card.")

@@ -123,6 +123,18 @@ _NAMES_WHAT = re.compile(r"\$|\d|\bord-")
 _CONJUNCT = re.compile(r"\b(?:and|und|y|e|et|aur)\W*$")
 
 
+#: a parenthesis within a sentence ("He trasladado el pedido ORD-29309 (robot aspirador, 429 USD) a nuestro equipo")
+_PAREN = re.compile(r"\([^()\n]{0,120}\)")
+
+
+def inner_commas(text: str) -> str:
+    """``text`` with the commas inside a parenthesis written as a low comma ("\u201a"): they set off no clause. An order's
+    item and price in brackets ("el pedido ORD-29309 (robot aspirador, 429 USD) a nuestro equipo de fraude") cut the
+    hand-over from its team (the 40th session's held-out writer: three honest escalations read as nothing). Amounts keep
+    their own commas ("1,150.00": no space after)."""
+    return _PAREN.sub(lambda m: m.group().replace(", ", "\u201a "), text) if "(" in text else text
+
+
 def clauses(text: str, c: CommitLexicon | None = None, said: str | None = None) -> list[tuple[str, str]]:
     """(clause, its sentence) pairs of the folded text, the lines quoting the customer left out (``unquote``; round 12:
     every "> " line was skipped, so a statement or a lie in a markdown block quote went unread). A field label naming a remedy is kept
@@ -131,7 +143,7 @@ def clauses(text: str, c: CommitLexicon | None = None, said: str | None = None) 
     refund after "and we'll" read as a firm promise, the label and its value as two uncertain fragments)."""
     c = c or load_i18n()
     out = []
-    for sent in _SENT.split(unquote(fold(text), said, folded=True)):
+    for sent in _SENT.split(inner_commas(unquote(fold(text), said, folded=True))):
         sent = sent.strip()
         if not sent:
             continue

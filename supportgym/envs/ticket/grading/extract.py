@@ -37,7 +37,7 @@ from typing import Literal
 from ....core.markup import render
 from . import conjuncts
 from .approvals import awaits_approval, load_approvals, name_requests
-from .clauses import clauses, unquote
+from .clauses import clauses, inner_commas, unquote
 from .commit_lexicon import JOIN_WINDOW, REMEDIES, CommitLexicon, load_i18n, trigger_count
 from .textnorm import Respeller, fold, likely_reading, name_words, unreadable_words
 
@@ -1013,7 +1013,7 @@ def _line_headings(text: str, said: str | None, sents: list[str]) -> dict[str, t
     held-out writers: "- Digitalkamera (ORD-38954): ... Ich habe den Fall an einen Vorgesetzten weitergeleitet. Bisher wurde
     nichts erstattet." read as denying the refunds made on the list's other orders). Not for a sentence about another order
     ("I've also refunded your other order")."""
-    lines = unquote(fold(text), said, folded=True).split("\n")
+    lines = inner_commas(unquote(fold(text), said, folded=True)).split("\n")
     heads: dict[str, tuple[str, str]] = {}
     k, first = 0, -1
     lead = ""
