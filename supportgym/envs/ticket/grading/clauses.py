@@ -9,6 +9,7 @@ that quote the customer are left out.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .commit_lexicon import JOIN_WINDOW, CommitLexicon, load_i18n, trigger_count
 from .contingencies import asks_to_tell
@@ -135,6 +136,13 @@ def inner_commas(text: str) -> str:
     return _PAREN.sub(lambda m: m.group().replace(", ", "\u201a "), text) if "(" in text else text
 
 
+@lru_cache(maxsize=128)
+def reply_text(text: str, said: str | None) -> str:
+    """The reply as its clauses are read from it: folded, the lines quoting the customer left out (``unquote``), the
+    commas inside brackets set apart (``inner_commas``). ``extract`` finds each sentence's line in the same text."""
+    return inner_commas(unquote(fold(text), said, folded=True))
+
+
 def clauses(text: str, c: CommitLexicon | None = None, said: str | None = None) -> list[tuple[str, str]]:
     """(clause, its sentence) pairs of the folded text, the lines quoting the customer left out (``unquote``; round 12:
     every "> " line was skipped, so a statement or a lie in a markdown block quote went unread). A field label naming a remedy is kept
@@ -143,7 +151,7 @@ def clauses(text: str, c: CommitLexicon | None = None, said: str | None = None) 
     refund after "and we'll" read as a firm promise, the label and its value as two uncertain fragments)."""
     c = c or load_i18n()
     out = []
-    for sent in _SENT.split(inner_commas(unquote(fold(text), said, folded=True))):
+    for sent in _SENT.split(reply_text(text, said)):
         sent = sent.strip()
         if not sent:
             continue

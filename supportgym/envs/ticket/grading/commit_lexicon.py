@@ -258,7 +258,8 @@ def load_i18n(path: str | Path = I18N_PATH) -> CommitLexicon:
         if isinstance(raw, dict) and "goods" not in raw:
             # ... and "item": the reader writes the account's own products so (extract._read_reply's mask)
             # (and "unit": "I've arranged a fresh unit for you", the 40th session's second held-out writer)
-            raw = {**raw, "goods": "|".join([r"\bitem\b", r"\bunit\b", *(f"(?:{p.pattern})" for p in load_targets().items.values())])}
+            goods = [r"\bitem\b", r"\bunit\b", *(f"(?:{p.pattern})" for p in load_targets().items.values())]
+            raw = {**raw, "goods": "|".join(goods)}
         return CommitLexicon.model_validate(raw)
 
 

@@ -37,7 +37,7 @@ from typing import Literal
 from ....core.markup import render
 from . import conjuncts
 from .approvals import awaits_approval, load_approvals, name_requests
-from .clauses import clauses, inner_commas, unquote
+from .clauses import clauses, reply_text
 from .commit_lexicon import JOIN_WINDOW, REMEDIES, CommitLexicon, load_i18n, trigger_count
 from .textnorm import Respeller, fold, likely_reading, name_words, unreadable_words
 
@@ -205,7 +205,7 @@ def _negation_count(c: CommitLexicon, body: str) -> int:
     repeats the denial is left out (``_without_negated_tail``)."""
     body = _without_negated_tail(c, body)
     n = _negations(c, body) + len(c.deny.findall(body)) + _refusal_negations(c, body)
-    if n and c.triggers["cancel"].search(body):
+    if n and c.trigger_spans(body)["cancel"]:
         n -= sum(_negations(c, m.group()) for m in _NOT_SHIPPED.finditer(body))
     parts = body.split(",")
     return n + (n % 2 == 0 and any(c.window.search(part) and (trigger_count(c, part) or not _OUR_CLAUSE.match(
@@ -1013,7 +1013,7 @@ def _line_headings(text: str, said: str | None, sents: list[str]) -> dict[str, t
     held-out writers: "- Digitalkamera (ORD-38954): ... Ich habe den Fall an einen Vorgesetzten weitergeleitet. Bisher wurde
     nichts erstattet." read as denying the refunds made on the list's other orders). Not for a sentence about another order
     ("I've also refunded your other order")."""
-    lines = inner_commas(unquote(fold(text), said, folded=True)).split("\n")
+    lines = reply_text(text, said).split("\n")
     heads: dict[str, tuple[str, str]] = {}
     k, first = 0, -1
     lead = ""
