@@ -168,7 +168,10 @@ ROUND_6 = [
     # 4. "würde" (would) folded to "wurde" (was): a hedge read as a firm promise
     ("Ihr Geld würde erstattet.", "refund", U),
     ("Ihr Geld wurde erstattet.", "refund", P),
-    ("Wir hätten Ihnen den Betrag erstattet.", "refund", U),
+    # ... and the past counterfactual ("we would have refunded") was not done (41st session: "Gern haetten wir Ihnen
+    # Ersatz geschickt" beside "out of stock"); the indicative "hatten" (had) is the refund made
+    ("Wir hätten Ihnen den Betrag erstattet.", "refund", D),
+    ("Wir hatten Ihnen den Betrag bereits erstattet.", "refund", P),
     ("Wir könnten Ihnen den Betrag erstatten.", "refund", U),
     ("Ihre Anfrage würde abgelehnt.", "any", D),  # round 10: a refusal in the conditional is firm ("sería rechazada")
     ("Sí le hemos reembolsado 89,00 $.", "refund", P),          # "sí" (yes) folded to "si" (if)

@@ -121,11 +121,25 @@ _DONE_VALUE = re.compile(r"\W*(?:done|completed|complete|processed|issued|erledi
 #: ... on a line that names its amount or its order: "Sobre el reembolso: hecho." names neither and refers back (round 11)
 _NAMES_WHAT = re.compile(r"\$|\d|\bord-")
 #: the conjunction before a conjunct that a condition opening the sentence still governs
-_CONJUNCT = re.compile(r"\b(?:and|und|y|e|et|aur)\W*$")
+#: what joins a clause to the condition that opens its sentence: a conjunction, or a consequence ("Si le colis n'arrive pas
+#: d'ici vendredi, alors nous vous rembourserons": the consequence is split off since the 41st session, and keeps its "if")
+_CONJUNCT = re.compile(r"\b(?:and|und|y|e|et|aur|then|entao|alors|donc|portanto|por\s+isso|por\s+eso|por\s+lo\s+tanto|por\s+ende"
+                       r"|daher|deshalb|deswegen|c'est\s+pourquoi)\W*$")
 
 
 #: a parenthesis within a sentence ("He trasladado el pedido ORD-29309 (robot aspirador, 429 USD) a nuestro equipo")
 _PAREN = re.compile(r"\([^()\n]{0,120}\)")
+
+
+def _bracketed_clause(c: CommitLexicon, text: str) -> list[str]:
+    """``text`` and, apart, a parenthesis in it that states a remedy of its own with its own negation: "We've issued store
+    credit for the missing item (a refund to your card is not possible for gift orders)" (the session's regression probes:
+    its negation denied the credit made). A parenthesis without a remedy or a negation stays (an order's item and price)."""
+    m = _PAREN.search(text) if "(" in text else None
+    if m is None or not trigger_count(c, m.group()) or not (c.neg.search(m.group()) or c.deny.search(m.group())) \
+            or not trigger_count(c, text[: m.start()] + text[m.end():]):
+        return [text]
+    return [text[: m.start()] + text[m.end():], m.group()[1:-1]]
 
 
 def inner_commas(text: str) -> str:
@@ -140,7 +154,24 @@ def inner_commas(text: str) -> str:
 def reply_text(text: str, said: str | None) -> str:
     """The reply as its clauses are read from it: folded, the lines quoting the customer left out (``unquote``), the
     commas inside brackets set apart (``inner_commas``). ``extract`` finds each sentence's line in the same text."""
-    return inner_commas(unquote(fold(text), said, folded=True))
+    return inner_commas(dash_asides(unquote(fold(text), said, folded=True)))
+
+
+#: an aside set off by two dashes in one sentence: "decline further claims - refunds, replacements, credits - and refer the
+#: account to our fraud team"
+_DASH_ASIDE = re.compile(r" [-\u2013\u2014] ([^-\u2013\u2014.!?;:()\n]{1,100}) [-\u2013\u2014] ")
+
+
+def dash_asides(text: str) -> str:
+    """``text`` with an aside between two dashes that names a remedy written as a parenthesis (same length): the list of
+    what a refusal covers, "our policy is to decline further claims - replacements included - and refer the account to
+    our fraud team", was cut at its first dash and read as replacements promised and the escalation lost (the 41st
+    session's held-out writer). An aside that names none ("we have not - please feel free to contact us - issued a
+    refund") is read as before."""
+    if " - " not in text and "\u2013" not in text and "\u2014" not in text:
+        return text
+    c = load_i18n()
+    return _DASH_ASIDE.sub(lambda m: f"  ({m.group(1)})  " if trigger_count(c, m.group(1)) else m.group(), text)
 
 
 def clauses(text: str, c: CommitLexicon | None = None, said: str | None = None) -> list[tuple[str, str]]:
@@ -187,8 +218,9 @@ def clauses(text: str, c: CommitLexicon | None = None, said: str | None = None) 
                 pending = cl
                 continue
             for part in _split_questions(c, cl) if cl else ():
-                if part.strip(" ,"):
-                    out.append((part.strip(" ,"), sent))
+                for piece in _bracketed_clause(c, part):
+                    if piece.strip(" ,"):
+                        out.append((piece.strip(" ,"), sent))
         if pending.strip(" ,-"):
             out.append((pending.strip(" ,"), sent))
     return out

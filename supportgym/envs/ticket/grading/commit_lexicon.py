@@ -83,6 +83,8 @@ class CommitLexicon(Model):
     shipment_to_money: Rx = Field(NEVER, alias="anaphoric_money_shipments")
     remedy_noun: Rx = Field(alias="remedy_nouns")
     full: Rx = Field(alias="full_amount")
+    #: a part of the whole named before it: "half of the $840.00 order total" is no full refund (says_full)
+    fraction_of: Rx = NEVER
     fee: Rx = Field(NEVER, alias="fee_deducted")
     #: what a partial refund keeps, named in a refusal (consistency.kept_part; 34th session's red team, F3)
     kept_fees: Rx = NEVER

@@ -28,9 +28,12 @@ from functools import lru_cache
 
 from .commit_lexicon import CommitLexicon
 
-#: where two coordinated remedies meet: a conjunction, or a list comma
+#: where two coordinated remedies meet: a conjunction, or a list comma. Portuguese "e" after "so", "nao", "ja", ... is
+#: "é" folded ("Qualquer reembolso so e feito depois que a investigacao for concluida": is, not and; the 40th session's
+#: held-out writer)
 _COORDINATOR = re.compile(
-    r"\s*,?\s+(?:and|und|y|e|et|as\s+well\s+as|sowie|ainsi\s+que|assim\s+como|asi\s+como)\s+|,\s+")
+    r"\s*,?\s+(?:and|und|y|(?<!\bso\s)(?<!\bsomente\s)(?<!\bapenas\s)(?<!\bnao\s)(?<!\bja\s)(?<!\btambem\s)e|et|as\s+well\s+as"
+    r"|sowie|ainsi\s+que|assim\s+como|asi\s+como)\s+|,\s+")
 #: a relative clause between commas ("..., dont le suivi ne bouge plus, ...", "..., whose tracking hasn't moved,
 #: ...", "..., cuyo seguimiento no avanza, ...", "..., dessen Sendung sich nicht bewegt, ...")
 _RELATIVE = re.compile(r",\s*(?:dont|qui|que|which|who|whose|where|cuy[oa]s?|donde|cuj[oa]s?|onde|deren|dessen|die|der|das"
@@ -77,7 +80,7 @@ def distribute(c: CommitLexicon, body: str) -> str:
     return body
 
 
-def _blank_negations(c: CommitLexicon, body: str, lo: int, hi: int) -> str:
+def blank_negations(c: CommitLexicon, body: str, lo: int, hi: int) -> str:
     """``body`` with the negations that lie in [lo, hi) blanked, and a modal next to one: "could not", "no podriamos"
     are a denial of that predicate, and "could" left alone would hedge the other one."""
     def blank(text: str, spans: list[tuple[int, int]]) -> str:
@@ -92,11 +95,69 @@ def _blank_negations(c: CommitLexicon, body: str, lo: int, hi: int) -> str:
                         if any(0 <= a - m.end() <= 2 or 0 <= m.start() - b <= 2 for a, b in spans)])
 
 
-def _own_predicate(c: CommitLexicon, head: str, tail: str) -> bool:
-    """The conjunct after a coordinator (``tail``) is a predicate of its own, beside the one before it (``head``)."""
+#: the last conjunct of a head: after its last comma or coordinator
+_LAST_CONJUNCT = re.compile(r"(?:^|,|\b(?:and|und|y|e|et)\b)(?P<last>[^,]*)$")
+#: a verb's infinitive complement ("refuse to refund and replace it": the refusal governs both verbs)
+_INFINITIVE = re.compile(r"\s+(?:to|de|d'|a|zu|en)\b")
+#: a noun phrase opening the conjunct after "and": a second object of the same verb ("decline the refund and the
+#: replacement"), not a verb of its own
+_OBJECT_FIRST = re.compile(r"(?:the|a|an|your|any|all|every|el|la|los|las|un|una|unos|o|os|as|um|uma|le|les|une|des|du"
+                           r"|der|die|das|den|dem|ein|eine|einen|kein\w*|no|ningun\w*|aucun\w*|nenhum\w*|votre|vos|su|sus"
+                           r"|seu|sua|ihr\w*)\b")
+
+
+#: a German conjunct with its object first and its own subject and finite verb after it: "... weder eine Erstattung noch
+#: einen Ersatz anbieten, und auch eine Nachforschung beim Versanddienstleister koennen wir nicht einleiten" (the 40th
+#: session's held-out writer: the three negations counted together made all three remedies promises)
+_OWN_SUBJECT_LATER = re.compile(r"[^,;]*?\b(?:(?:kann|konnen|werden|wird|haben|habe|hat|mussen|muss|durfen|darf|wollen|mochten)"
+                                r"\s+(?:wir|ich)|(?:wir|ich)\s+(?:kann|konnen|werden|wird|haben|habe|mussen|muss|durfen|darf"
+                                r"|wollen|mochten))\b")
+
+
+#: a German conjunct that ends with its own participle, its object first: "... abgelehnt und Ihren Fall an unser Fachteam
+#: weitergegeben" (the session's regression probes)
+_GERMAN_PARTICIPLE_LAST = re.compile(r"[^,;.!?]*\s(?:\w*ge\w+(?:t|en)|\w+iert)\s*(?:[,;.!?]|$)")
+
+
+#: a conjunction, not a list comma: "declined - including replacements, refunds, credits" lists what the refusal covers
+_CONJUNCTION = re.compile(r"\b(?:and|und|y|e|et)\b")
+#: what may stand before the remedy's verb at the head of its conjunct: adverbs, an auxiliary, a clitic
+_BEFORE_VERB = re.compile(r"(?:(?:also|then|now|immediately|already|just|have|has|ya|ja|auch|dann|sofort|aussi|puis|tambien"
+                          r"|tambem|le|les|lo|la|lhe|vous|te|nous|avons|hemos|he)\s+)*")
+
+
+def _refuses_its_object(c: CommitLexicon, head: str, tail: str) -> bool:
+    """A refusal verb with an object of its own ends ``head``, and a verb of its own opens ``tail`` with the remedy (or
+    a predicate of its own does): "We have to decline the claim and pass your account to our fraud team", "Debo
+    rechazar la solicitud y remitir su cuenta a nuestro equipo de fraude", "claims are declined and referred to the
+    fraud team", "We have declined your refund and escalated the case" (the 40th session's held-out writers: the policy's
+    "decline every claim ... escalate to the fraud team", told, read as the escalation denied in all five languages). A
+    refusal refuses its object, not the next verb; one with an infinitive ("we refuse to refund and replace it") governs
+    both, and a negation ("we can't do more and escalate it") is left to the rules below."""
+    last = _LAST_CONJUNCT.search(head)
+    own = last.group("last") if last else head
+    refusals = list(c.deny.finditer(own))
+    if not refusals or c.neg.search(own) or _INFINITIVE.match(own, refusals[-1].end()) or c.neg.match(tail):
+        return False  # ("Your refund was refused, not the replacement": a contrast, read as before)
+    if _OBJECT_FIRST.match(tail) and not _GERMAN_PARTICIPLE_LAST.match(tail):
+        return False
+    starts = [m.start() for pat in c.triggers.values() for m in [pat.search(tail)] if m]
+    # (the remedy's verb opens the conjunct: not a list of what the refusal covers, "declines further claims,
+    # including refunds and carrier investigations", "y compris les remboursements": the writer after the fixes)
+    return bool(starts) and (bool(_BEFORE_VERB.fullmatch(tail[: min(starts)])) or bool(c.conj_predicate.match(tail))
+                             or bool(_GERMAN_PARTICIPLE_LAST.match(tail)))
+
+
+def _own_predicate(c: CommitLexicon, head: str, tail: str, joiner: str = "") -> bool:
+    """The conjunct after a coordinator (``joiner``; ``tail``) is a predicate of its own, beside the one before it
+    (``head``)."""
+    if _CONJUNCTION.search(joiner) and _refuses_its_object(c, head, tail):
+        return True
     if not (c.markers.search(head) or c.neg.search(head)):
         return False  # "a refund and a replacement are not possible": one predicate after both subjects
     if c.conj_predicate.match(tail) or (c.conj_past.match(tail) and not c.perfect.search(head)):
+        return True
+    if _OWN_SUBJECT_LATER.match(tail):
         return True
     # after a German verb its negation ends: the next conjunct has an object of its own before its verb ("nicht storniert
     # und Ihnen den Betrag erstattet") or opens with a finite verb ("und erstatten Ihnen"); a bare participle ("nicht
@@ -138,7 +199,7 @@ def readings(c: CommitLexicon, body: str, kinds: list[str]) -> list[Conjunct]:
     regions, start, predicate = [], 0, []  # the predicates' spans; each group's predicate
     for g in groups:
         cut = cuts[g[0] - 1] if g[0] else None
-        if cut and _own_predicate(c, body[: cut.start()], body[cut.end():]):
+        if cut and _own_predicate(c, body[: cut.start()], body[cut.end():], cut.group()):
             regions.append((start, cut.start()))
             start = cut.end()
         predicate.append(len(regions))
@@ -147,7 +208,7 @@ def readings(c: CommitLexicon, body: str, kinds: list[str]) -> list[Conjunct]:
     for (first, last, named), p in zip(groups, predicate):
         lo, hi = regions[p]
         scope = tuple(k for (_, _, ks), q in zip(groups, predicate) if q == p for k in ks)
-        read = body if len(regions) == 1 else _blank_negations(c, _blank_negations(c, body, 0, lo), hi, len(body))
+        read = body if len(regions) == 1 else blank_negations(c, blank_negations(c, body, 0, lo), hi, len(body))
         out.append(Conjunct(tuple(named), body[segments[first][0]: segments[last][1]], read, scope, body[lo:hi]))
     return out
 
@@ -209,13 +270,13 @@ def own_clause(c: CommitLexicon, body: str, start: int) -> str:
         if c.dash_subject.match(body, m.end()):
             cut = m.end()
     for m in _COORDINATOR.finditer(body[:start]):
-        if m.end() > cut and _own_predicate(c, body[: m.start()], body[m.end():]):
+        if m.end() > cut and _own_predicate(c, body[: m.start()], body[m.end():], m.group()):
             cut = m.end()
-    body = _blank_negations(c, body, 0, cut) if cut else body
+    body = blank_negations(c, body, 0, cut) if cut else body
     # a relative clause set off by commas before the remedy is a predicate of its own too: "Pour votre aspirateur robot
     # (commande ORD-1), dont le suivi ne bouge plus, j'ai ouvert une enquete" (round 21: its "ne ... plus" denied the
     # investigation); not one that names a remedy ("Ihre Bestellung, die wir nicht stornieren konnten, ...")
     for m in _RELATIVE.finditer(body, 0, start):
         if not _names_remedy(c, m.group()):
-            body = _blank_negations(c, body, m.start(), m.end())
+            body = blank_negations(c, body, m.start(), m.end())
     return body

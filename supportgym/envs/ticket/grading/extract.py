@@ -78,7 +78,7 @@ SPELLED_MONEY = re.compile(
     # a multiple of what was paid in its comparative frame only: "die doppelte Abbuchung des Betrags" is the double
     # charge that is refunded, and "the five-dollar shipping fee" a fee (review of 5 Dec)
     r"|\b(?:twice|double|triple|quadruple|(?:[a-z]+|\d+) times) (?:the|what|your) (?:amount|price|sum|total|you paid)\b"
-    r"|\b(?:das doppelte|den doppelten) (?:des|vom) (?:betrag|preis|kaufpreis)|\bden doppelten (?:betrag|preis)\b"
+    r"|\b(?:das doppelte|den doppelten) (?:des|vom) (?:betrag|preis|kaufpreis)|\bden doppelten (?:betrag|preis)\b(?!\s+(?:von|uber|in\s+hohe\s+von)\s+(?:[$€£]|\d))"  # (the duplicate amount "von $29.50")
     r"|\b(?:el doble|o dobro) (?:del|de lo|do) (?:importe|monto|precio|que|valor|preco)\b"
     r"|\ble double (?:du|de ce) (?:montant|prix|que)\b",
     re.IGNORECASE)
@@ -99,6 +99,13 @@ def parse_amount(raw: str) -> float:
     return round(float(raw.replace(",", "")), 2)
 
 
+#: a customer's lifetime value or spending before an amount: "With a lifetime value over $5,000 you are treated as a VIP
+#: customer ... VIP customers whose orders are delayed receive a goodwill store credit" (the 41st session's held-out writer:
+#: read as a store credit of $5,000)
+_THRESHOLD = re.compile(r"\b(?:lifetime\s+value|spent|spending|spend|gasto|gastos|depenses|ausgaben|umsatz|valor\s+vitalicio"
+                        r"|valor\s+total\s+de\s+compras)\b(?:\s+\S+){0,4}?\s*$")
+
+
 def amounts(text: str) -> list[float]:
     return list(_amounts(text))
 
@@ -109,6 +116,8 @@ def _amounts(text: str) -> tuple[float, ...]:
     # 6,000-character sentence of 141 remedy clauses took 40 s a QA step)
     out = []
     for m in _MONEY.finditer(text):
+        if _THRESHOLD.search(text, max(0, m.start() - 40), m.start()):
+            continue  # the VIP threshold the policy names, not money moved
         try:
             out.append(parse_amount((m.group(1) or m.group(2)).rstrip(".,")))
         except ValueError:
@@ -175,7 +184,14 @@ _NOT_SHIPPED = re.compile(
     r"|seu\s+pedido|sua\s+encomenda)\s+(?:ja\s+)?nao\s+(?:sera|vai\s+ser)\s+(?:mais\s+)?(?:enviad|expedid|despachad|entregu)[oa]\b"
     r"|\bno\s+se\s+(?:le\s+|te\s+|les\s+)?(?:enviara|despachara|entregara)\b|\bno\s+sera\s+(?:enviad|despachad|entregad)[oa]\b"
     r"|\b(?:il|elle|la\s+commande|votre\s+commande|le\s+colis)\s+ne\s+sera\s+(?:donc\s+|alors\s+|ainsi\s+)?(?:pas|jamais)\s+"
-    r"(?:expedi|envoy|livr)ee?s?\b")
+    r"(?:expedi|envoy|livr)ee?s?\b"
+    # ... and its subject left out after "and": "It has been cancelled and won't be sent", "elle a donc ete annulee comme
+    # demande et ne sera pas expediee" (the 41st session's held-out writer)
+    r"|\band\s+(?:will\s+not|won't|will\s+never)\s+(?:now\s+)?be\s+(?:shipped|sent|dispatched|delivered)\b"
+    r"|\bet\s+ne\s+sera\s+(?:donc\s+)?(?:pas|jamais)\s+(?:expedi|envoy|livr)ee?s?\b"
+    r"|\bund\s+wird\s+(?:also\s+|daher\s+)?nicht\s+(?:mehr\s+)?(?:versendet|versandt|verschickt|geliefert|ausgeliefert)\b"
+    r"|\be\s+(?:ja\s+)?nao\s+(?:sera|vai\s+ser)\s+(?:mais\s+)?(?:enviad|expedid|despachad|entregu)[oa]\b"
+    r"|\by\s+no\s+(?:se\s+(?:enviara|despachara|entregara)|sera\s+(?:enviad|despachad|entregad)[oa])\b")
 
 
 #: a conjunction, then a negation within two words: "... and can't confirm one", "... and won't be able to", "y no podemos"
@@ -268,6 +284,11 @@ def _classify(c: CommitLexicon, body: str, question: bool) -> tuple[Literal["pro
             return polarity, "question", "a question"
         return polarity, "uncertain", "a statement phrased as a question"
     if c.cond.search(c.deferred.sub(" ", c.soft.sub(" ", body))) is not None:
+        return polarity, "conditional", "conditional"
+    if polarity == "promise" and _WHILE_CONDITION.search(body):
+        # "We'll send a replacement as long as it's under warranty", "Solange die Ware unbenutzt ist, erstatten wir": a
+        # condition; a refusal "as long as" something lasts holds today (_subordinate_negations). Not "mientras" or
+        # "enquanto", as often "while" of a time: "Enquanto a investigacao esta em andamento, ja enviamos um produto novo"
         return polarity, "conditional", "conditional"
     need = c.requirement.search(body)
     if c.eligibility.search(body) or (need and not c.addressed.search(need.group("subject"))):
@@ -463,7 +484,7 @@ _REASON_AFTER = re.compile(
 _LEADING_REASON = re.compile(r"^(?:\s*(?:(?:and|y|e|et|und)\s+)?(?:since|because|as(?!\s+(?:soon|long)\s+as\b)|although|though|given\s+that"
                              r"|now\s+that|ya\s+que|como|da|dado\s+que|puesto\s+que|visto\s+que|tendo\s+em\s+(?:conta|vista)"
                              r"|considerando\s+que|ja\s+que|comme|puisque|vu\s+que|etant\s+donne\s+que|compte\s+tenu\s+d\S*"
-                             r"|angesichts)\b[^,]*,)+", re.IGNORECASE)
+                             r"|angesichts)\b(?:[^,]|,(?=\d))*,)+", re.IGNORECASE)  # (an amount's comma, "549,00", goes on)
 
 
 #: a clause of the customer's before ours, set off by a comma: "(since) you said you might take legal action, I've escalated
@@ -555,7 +576,42 @@ def _read(c: CommitLexicon, body: str) -> str:
     body = c.neg_exc.sub(lambda m: " " * len(m.group()), body)
     body = _mask_adjuncts(c, body)
     body = conjuncts.distribute(c, _contrast_scope(c, _unhesitate(c, body)))
-    return re.sub(r" {2,}", " ", body)
+    return re.sub(r" {2,}", " ", _subordinate_negations(c, _asides_negations(c, body)))
+
+
+#: "as long as" and its kin (not "en tant que", as a VIP customer; nor "mientras tanto", "enquanto isso": meanwhile)
+_WHILE = re.compile(r"\b(?:(?:as|so)\s+long\s+as|(?<!\ben )tant\s+qu(?:e\b|')|mientras(?!\s+tanto\b)|enquanto(?!\s+(?:isso"
+                    r"|isto)\b)|solange)\b")
+_WHILE_CONDITION = re.compile(r"\b(?:(?:as|so)\s+long\s+as|(?<!\ben )tant\s+qu(?:e\b|')|solange)\b")
+#: ... after the remedy's clause: their own negations ("tant que la commande n'est pas identifiee")
+_AS_LONG_AS = re.compile(r"\s" + _WHILE.pattern)
+
+
+def _subordinate_negations(c: CommitLexicon, body: str) -> str:
+    """``body`` with the negations of an "as long as" clause after the remedy blanked: "We can't issue any refund as long
+    as the order isn't identified", "Nous ne pouvons effectuer aucun remboursement tant que la commande n'est pas
+    identifiee", "mientras no se identifique", "enquanto o pedido nao for identificado", "solange die Bestellung nicht
+    identifiziert ist" deny the refund for now, where the two negations read as a firm promise in every language (the 40th
+    session's held-out writer). Not a condition: what it waits for has not happened, so the denial holds today."""
+    m = _AS_LONG_AS.search(body)
+    if m is None or not trigger_count(c, body[: m.start()]) or trigger_count(c, body[m.end():]):
+        return body
+    return conjuncts.blank_negations(c, body, m.start(), len(body))
+
+
+_ASIDE = re.compile(r"\([^()]*\)")
+
+
+def _asides_negations(c: CommitLexicon, body: str) -> str:
+    """``body`` with the negations of a parenthesis that names no remedy blanked: they are the aside's. "I've refunded
+    $429 (not $257.40 as you mentioned)", "fizemos o reembolso integral de US$ 429,00 (no sistema o valor e esse, e nao
+    US$ 257,40)" (the 40th session's held-out writer: the refund made read as denied)."""
+    if "(" not in body:
+        return body
+    for m in _ASIDE.finditer(body):
+        if not trigger_count(c, m.group()):
+            body = conjuncts.blank_negations(c, body, m.start(), m.end())
+    return body
 
 
 def _is_question(clause: str, sent: str) -> bool:
@@ -581,8 +637,10 @@ def _main_clause(c: CommitLexicon, body: str, kinds: list[str]) -> str:
     reason or new clause after the first remedy trigger. The polarity of "I've refunded the full amount for the
     item that never arrived" is the refund's, not the arrival's."""
     lead = _LEADING_REASON.match(body) or _CUSTOMER_HEAD.match(body)
+    # (a condition inside a reason is the reason's: "As our policy provides for a delayed order when the customer wants
+    # the item, we have opened an investigation" (the 40th session's held-out writer: read as conditional))
     if lead and any(pat.search(body, lead.end()) for k, pat in c.triggers.items() if k in kinds) and not (
-            c.cond.search(lead.group()) or trigger_count(c, lead.group())):
+            (c.cond.search(lead.group()) and lead.re is not _LEADING_REASON) or trigger_count(c, lead.group())):
         body = body[lead.end():]
     found = c.trigger_spans(body)
     starts = [found[k][0][0] for k in kinds if found[k]]
@@ -626,7 +684,12 @@ def _main_clause(c: CommitLexicon, body: str, kinds: list[str]) -> str:
 #: ya esta cancelado" (the twenty-seventh writer: honest remedies read as denied by the negation before the comma)
 _SUBJECT_AFTER_COMMA = re.compile(
     r",\s*(?:and\s+|et\s+|y\s+|e\s+|und\s+)?(?:i|i've|i'm|i'll|we|we've|we're|we'll|it|it's|nous|je|j'|il|elle|on|wir|ich|er"
-    r"|sie|ya|lo|la|le|hemos|he|ele|ela|eu|ja|nos)\b")
+    r"|sie|ya|lo|la|le|hemos|he|ele|ela|eu|ja|nos)\b"
+    # ... or a consequence, whose verb may carry its subject: "O rastreamento nao registra movimentacao ha 9 dias, entao
+    # abrimos uma investigacao", "n'a pas bouge depuis 9 jours, donc nous avons ouvert une enquete" (the 40th session's
+    # held-out writer: the investigation read as denied)
+    r"|,\s*(?:entao|portanto|por\s+isso|por\s+eso|por\s+lo\s+tanto|asi\s+que|donc|alors|c'est\s+pourquoi|daher|deshalb"
+    r"|deswegen|also|so|therefore|hence)\b")
 
 
 def _negated_lead(c: CommitLexicon, body: str, start: int) -> int:
@@ -720,6 +783,12 @@ def _mask_adjuncts(c: CommitLexicon, body: str) -> str:
             if trigger_count(c, near[: m.start() - lo] + " " * len(span) + near[m.end() - lo:]) == trigger_count(c, near):
                 body = body[: m.start()] + " " * len(span) + body[m.end():]
     return body
+
+
+def says_full(c: CommitLexicon, text: str) -> bool:
+    """The clause says the whole price ("full", "in its entirety", "Gesamtbetrag"), not a part of it named before the word:
+    "$420.00 (half of the $840.00 order total)", "la mitad del total" (the 40th session's held-out writer)."""
+    return any(not c.fraction_of.search(text, max(0, m.start() - 80), m.start()) for m in c.full.finditer(text))
 
 
 def _remedy_kinds(c: CommitLexicon, body: str, money: list[float], refunded: set[float] | None,
@@ -855,7 +924,7 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
                 prev_remedy = mentioned  # "About your refund request." names the subject of what follows
             else:  # "Thank you for contacting us about your refund and I'm here to confirm it has been approved": the
                 referent = mentioned  # request acknowledged is the referent in its own clause too (regression red team, R2)
-        full = bool(c.full.search(body))
+        full = says_full(c, body)
         if not kinds:
             if heading and heading.kind in REMEDIES and money and not question and not _LABELLED.match(sent):
                 # "J'ai procede a deux remboursements :\n- $85.00 pour ...\n- $429.00 pour ...": each item is the
@@ -938,7 +1007,7 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
                 # German and Portuguese)
                 polarity, mode, why = ("deny", "firm", "") if c.attempt_failed.search(after) else (
                     "promise", "uncertain", "an attempt, not the remedy done")
-            own, whole = (money, full) if len(parts) == 1 else (amounts(part.own), bool(c.full.search(part.own)))
+            own, whole = (money, full) if len(parts) == 1 else (amounts(part.own), says_full(c, part.own))
             # a remedy above the writer's limit or handed on for approval awaits it: neither made nor promised (round 21)
             waiting = polarity == "promise" and mode != "question" and awaits_approval(
                 c, part.own if len(parts) > 1 else body)
