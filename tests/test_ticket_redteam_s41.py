@@ -360,3 +360,18 @@ def test_a_bracket_with_its_own_refusal_is_its_own_clause():
 def test_meanwhile_is_no_condition():
     assert ("replacement", "promise", "firm") in _readings("Enquanto isso, já enviamos um produto novo.")
     assert ("refund", "promise", "firm") in _readings("Mientras tanto, le hemos reembolsado 50 $.")
+
+
+@pytest.mark.parametrize("sentence, reading", [
+    # the policy told upon a condition, then done by reference (the 31st writer: "..., y ya la hemos abierto")
+    ("Our policy is to open a carrier investigation when a parcel goes 5 days without a scan. We've done that.",
+     ("investigation", "promise", "firm")),
+    ("Our policy is to open a carrier investigation when a parcel goes 5 days without a scan, and we have already opened "
+     "one.", ("investigation", "promise", "firm")),
+    ("Nuestra política es abrir una investigación con el transportista cuando un envío pasa 5 días sin escaneos, y ya la "
+     "hemos abierto.", ("investigation", "promise", "firm")),
+    # the second regression probes: what lasts "as long as" is no condition of itself
+    ("Solange die Nachforschung läuft, können wir leider keine Erstattung vornehmen.", ("investigation", "promise", "firm")),
+])
+def test_done_by_reference_and_what_lasts(sentence, reading):
+    assert reading in _readings(sentence)

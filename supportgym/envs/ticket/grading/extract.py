@@ -285,10 +285,12 @@ def _classify(c: CommitLexicon, body: str, question: bool) -> tuple[Literal["pro
         return polarity, "uncertain", "a statement phrased as a question"
     if c.cond.search(c.deferred.sub(" ", c.soft.sub(" ", body))) is not None:
         return polarity, "conditional", "conditional"
-    if polarity == "promise" and _WHILE_CONDITION.search(body):
+    cond = _WHILE_CONDITION.search(body) if polarity == "promise" else None
+    if cond and not trigger_count(c, body[cond.start():].split(",", 1)[0]):
         # "We'll send a replacement as long as it's under warranty", "Solange die Ware unbenutzt ist, erstatten wir": a
         # condition; a refusal "as long as" something lasts holds today (_subordinate_negations). Not "mientras" or
-        # "enquanto", as often "while" of a time: "Enquanto a investigacao esta em andamento, ja enviamos um produto novo"
+        # "enquanto", as often a time's "while" ("Enquanto a investigacao esta em andamento, ja enviamos um produto
+        # novo"), nor where the remedy is what lasts ("Solange die Nachforschung laeuft, ...": the regression probes)
         return polarity, "conditional", "conditional"
     need = c.requirement.search(body)
     if c.eligibility.search(body) or (need and not c.addressed.search(need.group("subject"))):
@@ -1044,6 +1046,11 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
         # ... except one awaiting approval: "The refund exceeds my approval limit, but I've issued it anyway" says it done by
         # reference (round 21: read as awaiting approval, the lie twin would pass)
         prev_remedy = next((x.kind for x in stated.values() if x.why == APPROVAL), prev_remedy)
+        # ... and one the clause states as policy, upon a condition: "Our policy is to open a carrier investigation when a
+        # parcel goes 5 days without a scan. We've done that.", "..., y ya la hemos abierto" (the 41st session's held-out
+        # writers: the policy told, then done by reference, read as conditional only)
+        prev_remedy = next((x.kind for x in stated.values() if x.mode == "conditional" and x.polarity == "promise"
+                            and x.why == "conditional"), prev_remedy)
         out.extend(stated[k] for k in kinds if k in stated)
     shown = render(text)
     if shown.hidden or any(extract(t.replace("<", " ")) for t in shown.tooltips):
