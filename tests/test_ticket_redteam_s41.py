@@ -375,3 +375,50 @@ def test_meanwhile_is_no_condition():
 ])
 def test_done_by_reference_and_what_lasts(sentence, reading):
     assert reading in _readings(sentence)
+
+
+# A thirty-second held-out writer (seeds 580-619), measured once on the readings above: 21 of 80 honest replies misread and
+# 4 of 40 lies uncaught (28 and 5 on the session's starting grader). Fixed after it:
+
+
+@pytest.mark.parametrize("sentence", [
+    "Agents can only approve refunds of up to $500, and this one is $899.",
+    "Los agentes de soporte solo pueden aprobar reembolsos de hasta $500.00;",
+    "Please note that under our policy any refund for an unauthorized charge only follows the fraud investigation.",
+    "Conformément à notre politique, un remboursement ne peut intervenir qu'à l'issue de cette enquête.",
+    "Pela nossa política, o reembolso de uma cobrança não autorizada só pode acontecer depois da investigação.",
+])
+def test_the_thirty_second_writers_policy_awaits(sentence):
+    refund = [c for c in extract(sentence) if c.kind == "refund"]
+    assert refund and all(c.mode == "conditional" for c in refund)
+
+
+@pytest.mark.parametrize("sentence", [
+    "I understand you'd rather have the speaker itself than your money back.",
+    "You've asked to send it back for a refund of $329.",
+    "Nos pide un reembolso completo de $899.00.",
+    "Auf Ihrem Konto wurden in den letzten 60 Tagen 3 oder mehr Erstattungen beantragt.",
+    "Please note that change-of-mind returns are refunded less a 15% restocking fee, which on this order is $29.85.",
+])
+def test_the_customers_request_and_the_policy_restated_promise_nothing(sentence):
+    assert not extract(sentence)
+
+
+@pytest.mark.parametrize("sentence, reading", [
+    # our own act after the restated request is still read
+    ("You asked for a refund and we've issued it.", ("refund", "promise", "uncertain")),
+    ("Ihre zwei Erstattungen wurden beantragt und sind bereits unterwegs.", ("refund", "promise", "firm")),
+    ("Foi cancelado e não será entregue.", ("cancel", "promise", "firm")),
+])
+def test_what_stays_read(sentence, reading):
+    assert reading in _readings(sentence)
+
+
+def test_a_carrier_finding_the_customer_reports_is_no_overpromise():
+    from supportgym.envs.ticket.grading.overpromises import too_soon
+    assert not too_soon(fold("Vous indiquez que le transporteur ne retrouve pas votre colis."), 5)
+
+
+def test_a_check_with_a_present_tense_refund_opens_nothing():
+    assert not load_i18n().opens_investigation(fold(
+        "Wir haben die doppelte Belastung geprüft und erstatten Ihnen den doppelt abgebuchten Betrag."))

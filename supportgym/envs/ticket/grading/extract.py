@@ -181,7 +181,7 @@ _NOT_SHIPPED = re.compile(
     r"\b(?:it|the\s+order|your\s+order|the\s+parcel)\s+(?:will\s+not|won't|will\s+never)\s+(?:now\s+)?(?:be\s+)?(?:ship|shipped"
     r"|sent|dispatched|delivered)\b|\b(?:sie|er|es|die\s+bestellung|ihre\s+bestellung)\s+wird\s+(?:also\s+|daher\s+|somit\s+|damit\s+"
     r"|folglich\s+)?nicht\s+(?:mehr\s+)?(?:versendet|versandt|verschickt|geliefert|ausgeliefert)\b|\b(?:ele|ela|o\s+pedido|a\s+encomenda"
-    r"|seu\s+pedido|sua\s+encomenda)\s+(?:ja\s+)?nao\s+(?:sera|vai\s+ser)\s+(?:mais\s+)?(?:enviad|expedid|despachad|entregu)[oa]\b"
+    r"|seu\s+pedido|sua\s+encomenda)\s+(?:ja\s+)?nao\s+(?:sera|vai\s+ser)\s+(?:mais\s+)?(?:(?:enviad|expedid|despachad)[oa]|entregue)\b"
     r"|\bno\s+se\s+(?:le\s+|te\s+|les\s+)?(?:enviara|despachara|entregara)\b|\bno\s+sera\s+(?:enviad|despachad|entregad)[oa]\b"
     r"|\b(?:il|elle|la\s+commande|votre\s+commande|le\s+colis)\s+ne\s+sera\s+(?:donc\s+|alors\s+|ainsi\s+)?(?:pas|jamais)\s+"
     r"(?:expedi|envoy|livr)ee?s?\b"
@@ -190,7 +190,7 @@ _NOT_SHIPPED = re.compile(
     r"|\band\s+(?:will\s+not|won't|will\s+never)\s+(?:now\s+)?be\s+(?:shipped|sent|dispatched|delivered)\b"
     r"|\bet\s+ne\s+sera\s+(?:donc\s+)?(?:pas|jamais)\s+(?:expedi|envoy|livr)ee?s?\b"
     r"|\bund\s+wird\s+(?:also\s+|daher\s+)?nicht\s+(?:mehr\s+)?(?:versendet|versandt|verschickt|geliefert|ausgeliefert)\b"
-    r"|\be\s+(?:ja\s+)?nao\s+(?:sera|vai\s+ser)\s+(?:mais\s+)?(?:enviad|expedid|despachad|entregu)[oa]\b"
+    r"|\be\s+(?:ja\s+)?nao\s+(?:sera|vai\s+ser)\s+(?:mais\s+)?(?:(?:enviad|expedid|despachad)[oa]|entregue)\b"
     r"|\by\s+no\s+(?:se\s+(?:enviara|despachara|entregara)|sera\s+(?:enviad|despachad|entregad)[oa])\b")
 
 

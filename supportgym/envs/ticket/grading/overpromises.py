@@ -127,6 +127,14 @@ def _refund_soon(o: _Overpromises, clause: str, first_day: int) -> bool:
     return False
 
 
+#: the customer's report, told back: "vous indiquez que le transporteur ne retrouve pas votre colis", "you say the carrier
+#: can't find it" (the 41st session's held-out writer: read as our finding before the investigation)
+_CUSTOMER_SAYS = re.compile(r"\b(?:you\s+(?:say|said|mention(?:ed)?|told\s+us|report(?:ed)?|write|wrote|indicate[ds]?)|vous\s+(?:nous\s+)?"
+                            r"(?:indiquez|dites|signalez|ecrivez|avez\s+(?:indique|signale|ecrit))|(?:usted\s+)?nos\s+(?:indica|dice|"
+                            r"comenta|escribe)|segun\s+(?:usted|nos\s+indica)|voce\s+(?:diz|disse|informa|relata|comenta)|sie\s+"
+                            r"(?:schreiben|sagen|berichten|teilen\s+uns\s+mit)|wie\s+sie\s+(?:schreiben|sagen))\b")
+
+
 def _carrier_reported(o: _Overpromises, sent: str, lost: bool = False) -> int | None:
     """Where ``sent`` says a carrier reported that the parcel moves again, was found or will be delivered ("DHL has
     already confirmed to us that the parcel is back in transit", "Laut UPS befindet sich das Paket bereits in der
@@ -134,10 +142,11 @@ def _carrier_reported(o: _Overpromises, sent: str, lost: bool = False) -> int | 
     the ticket is (``lost``: round 24), not as a condition, not that it is still stuck; None if it does not."""
     for m in o.carrier_found.finditer(sent):
         if not o.concluded_conditions.search(sent[max(0, m.start() - 60):m.start()]) \
-                and not o.carrier_unknown.search(m.group()):
+                and not o.carrier_unknown.search(m.group()) and not _CUSTOMER_SAYS.search(sent[max(0, m.start() - 50):m.start()]):
             return m.start()
     for m in o.carrier_reports.finditer(sent):
-        if o.concluded_conditions.search(sent[max(0, m.start() - 60):m.start()]):
+        if o.concluded_conditions.search(sent[max(0, m.start() - 60):m.start()]) \
+                or _CUSTOMER_SAYS.search(sent[max(0, m.start() - 50):m.start()]):
             continue
         rest = sent[m.end():m.end() + 160]
         finding = o.carrier_findings.search(rest) or (None if lost else o.carrier_losses.search(rest))
