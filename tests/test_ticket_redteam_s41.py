@@ -422,3 +422,14 @@ def test_a_carrier_finding_the_customer_reports_is_no_overpromise():
 def test_a_check_with_a_present_tense_refund_opens_nothing():
     assert not load_i18n().opens_investigation(fold(
         "Wir haben die doppelte Belastung geprüft und erstatten Ihnen den doppelt abgebuchten Betrag."))
+
+
+@pytest.mark.parametrize("sentence, reading", [
+    # two of the 32nd writer's lies, read as the promise and the denial they are
+    ("Nous avons par ailleurs annulé la commande ORD-23318, la lampe ne sera donc pas expédiée.", ("cancel", "promise", "firm")),
+    ("Mesmo assim, infelizmente não podemos enviar um par novo para este pedido.", ("replacement", "deny", "firm")),
+    # Hinglish "par" (but) still splits
+    ("Hum par je aapko refund kar denge.", ("refund", "promise", "firm")),
+])
+def test_par_is_no_but_in_french_and_portuguese(sentence, reading):
+    assert reading in _readings(sentence)

@@ -183,7 +183,7 @@ _NOT_SHIPPED = re.compile(
     r"|folglich\s+)?nicht\s+(?:mehr\s+)?(?:versendet|versandt|verschickt|geliefert|ausgeliefert)\b|\b(?:ele|ela|o\s+pedido|a\s+encomenda"
     r"|seu\s+pedido|sua\s+encomenda)\s+(?:ja\s+)?nao\s+(?:sera|vai\s+ser)\s+(?:mais\s+)?(?:(?:enviad|expedid|despachad)[oa]|entregue)\b"
     r"|\bno\s+se\s+(?:le\s+|te\s+|les\s+)?(?:enviara|despachara|entregara)\b|\bno\s+sera\s+(?:enviad|despachad|entregad)[oa]\b"
-    r"|\b(?:il|elle|la\s+commande|votre\s+commande|le\s+colis)\s+ne\s+sera\s+(?:donc\s+|alors\s+|ainsi\s+)?(?:pas|jamais)\s+"
+    r"|\b(?:il|elle|la\s+commande|votre\s+commande|le\s+colis|(?:la|le|les|votre|vos)\s+[a-z-]+)\s+ne\s+sera\s+(?:donc\s+|alors\s+|ainsi\s+)?(?:pas|jamais)\s+"
     r"(?:expedi|envoy|livr)ee?s?\b"
     # ... and its subject left out after "and": "It has been cancelled and won't be sent", "elle a donc ete annulee comme
     # demande et ne sera pas expediee" (the 41st session's held-out writer)
