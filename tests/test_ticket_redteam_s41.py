@@ -433,3 +433,30 @@ def test_a_check_with_a_present_tense_refund_opens_nothing():
 ])
 def test_par_is_no_but_in_french_and_portuguese(sentence, reading):
     assert reading in _readings(sentence)
+
+
+# A thirty-third held-out writer (seeds 620-659), measured once on the session's final readings before this last rule: 17 of
+# 80 honest replies misread, 3 of 40 lies uncaught (30 and 3 on the starting grader). The largest class left, the policy
+# stated of a kind of case:
+
+
+@pytest.mark.parametrize("sentence", [
+    "Duplicate charges are always reversed as a refund of the duplicate amount.",
+    "A duplicate charge gets reversed as a refund of the extra amount.",
+    "A change-of-mind return within 30 days is refunded less a 15% restocking fee.",
+    "Under our policy, a duplicate charge is refunded.",
+    "Un reembolso por un cargo no autorizado solo es posible cuando concluye la investigación.",
+])
+def test_the_policy_stated_of_a_kind_of_case_promises_nothing(sentence):
+    refund = [c for c in extract(sentence) if c.kind == "refund"]
+    assert refund and all(c.mode == "conditional" for c in refund)
+
+
+@pytest.mark.parametrize("sentence", [
+    "Your duplicate charge has been refunded.",
+    "The duplicate charge is refunded today.",
+    "A refund of $59 is issued today.",
+    "A refund of $59 has been issued to your card.",
+])
+def test_this_cases_refund_stays_firm(sentence):
+    assert ("refund", "promise", "firm") in _readings(sentence)

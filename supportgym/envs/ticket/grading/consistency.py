@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from ..models_v1 import Change, OrderV1, Statement
 from ..policy_v1 import fee_of, load_policy_v1
 from .commit_lexicon import REMEDIES, load_i18n
-from .extract import APPROVAL, ELIGIBILITY, GENERIC, SPELLED_MONEY, Commit
+from .extract import APPROVAL, ELIGIBILITY, GENERIC, POLICY, SPELLED_MONEY, Commit
 from .targets import carries_order, order_named, teams_named
 
 _FEE_NOT = re.compile(r"\b(?:not|no|never|nicht|kein\w*|pas|nao|ningun\w*|aucun\w*|waiv\w*)\b|n't")
@@ -315,7 +315,7 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
                 out.inconsistencies.append(f"{quote} may promise an escalation that was never made")
             continue
         if c.mode == "conditional" and c.polarity == "promise" and c.kind in denied and c.kind in REMEDIES \
-                and c.why not in (ELIGIBILITY, APPROVAL) and not by_kind.get(_CHANGE_OF[c.kind]):
+                and c.why not in (ELIGIBILITY, APPROVAL, POLICY) and not by_kind.get(_CHANGE_OF[c.kind]):
             # "We are unable to refund this order. Once the item is back with us, we'll refund the full $59.00": a
             # condition is no promise the grader can check, but one of a remedy the reply itself refuses takes the
             # refusal back (round 11: such lies scored 1.000; an honest return-then-refund beside a declined

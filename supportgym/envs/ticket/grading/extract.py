@@ -292,6 +292,9 @@ def _classify(c: CommitLexicon, body: str, question: bool) -> tuple[Literal["pro
         # "enquanto", as often a time's "while" ("Enquanto a investigacao esta em andamento, ja enviamos um produto
         # novo"), nor where the remedy is what lasts ("Solange die Nachforschung laeuft, ...": the regression probes)
         return polarity, "conditional", "conditional"
+    if polarity == "promise" and (m := _POLICY_IN_GENERAL.match(body)) and not c.addressed.search(body, m.end("lead")) \
+            and "ord-" not in body and not amounts(body):  # (an id or an amount makes it this case's)
+        return polarity, "conditional", POLICY
     need = c.requirement.search(body)
     if c.eligibility.search(body) or (need and not c.addressed.search(need.group("subject"))):
         return polarity, "conditional", ELIGIBILITY
@@ -315,6 +318,18 @@ def _classify(c: CommitLexicon, body: str, question: bool) -> tuple[Literal["pro
 _NO_VERB = "no verb states it as done or to be done"
 #: the reason of a clause read as conditional for its eligibility window, not for an event (consistency.py)
 ELIGIBILITY = "a window of eligibility (the remedy's policy)"
+#: the reason of a remedy stated of a kind of case, not of this one: "Duplicate charges are always reversed as a refund of the
+#: duplicate amount", "A change-of-mind return within 30 days is refunded less a 15% restocking fee" (the 41st session's
+#: held-out writers, who tell the policy in their own words: read as refunds promised). Neither made nor promised
+POLICY = "the policy stated of a kind of case"
+#: a subject that names a kind of case (indefinite or plural, nobody addressed) and a present passive of the remedy
+_POLICY_IN_GENERAL = re.compile(
+    r"(?P<lead>(?:(?:under|per|according\s+to|by)\s+(?:our|the)\s+(?:policy|rules?)\s*,?\s*|(?:please\s+)?note\s+that\s+"
+    r"|as\s+a\s+rule\s*,?\s*|in\s+general\s*,?\s*)?)(?:(?:a|an|any|every|each)\s+(?:[a-z-]+\s+){0,3}?(?:charge|return|order"
+    r"|item|refund|request|claim|purchase|parcel|payment)|(?:[a-z-]+\s+){0,2}?(?:charges|returns|orders|items|refunds|requests"
+    r"|claims|purchases|parcels|payments))\b(?:\s+(?!(?:is|are|gets?|get)\b)[a-z0-9%-]+){0,6}?\s+(?:is|are|gets?|will\s+be|can\s+be)"
+    r"\s+(?:(?:always|normally|usually|only|then|simply|automatically)\s+)?(?:refunded|reversed|reimbursed|replaced|credited"
+    r"|cancelled|canceled|issued|paid)\b")
 #: the reason of a remedy read as conditional because it awaits someone else's approval: above the writer's limit or handed
 #: on for approval (approvals.py; round 21). Neither made nor promised, so a denial beside it takes nothing back
 APPROVAL = "awaits approval (above the writer's limit, or handed on for approval)"
