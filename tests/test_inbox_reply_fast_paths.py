@@ -71,6 +71,20 @@ def test_tone_categories_are_the_markers_found_one_by_one() -> None:
     assert set().union(*map(tone.tone_categories, strings)) == {c for c, ms in rules.reply_rules().tone_distinct.items() if ms}
 
 
+def test_fitting_markers_are_found_one_by_one() -> None:
+    rr = rules.reply_rules()
+    plain = {c: rr.tone[c] if c in rr.data.tone_generic_ok else rr.tone_distinct[c] for c in rr.tone}
+    strings = _marker_strings(3000, seed=1) + [quality._read_words(r)[2] for r in REPLIES]
+    # the generic markers (courtesy fits a colleague's note), whole, inflected and cut short
+    strings += [" ok " + " ".join(tokens(w[:cut])) + end for w in rr.data.tone_generic for cut in (None, -1)
+                for end in (" ", "s ")]
+    for c, markers in plain.items():
+        fitting = rr.tone_fitting.get(c)
+        found = [fitting is not None and fitting.search(s) is not None for s in strings]
+        assert found == [any(m in s for m in markers) for s in strings], c
+        assert any(found) == bool(markers)  # every category with markers is reached
+
+
 def _plain_undisguised(reply: str) -> str:
     text = unicodedata.normalize("NFC", reply)
     text = disguise._BROKEN.sub("", disguise._SPACED.sub(lambda m: m.group(0).replace(" ", ""), text))

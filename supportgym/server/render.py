@@ -140,7 +140,8 @@ def _model_list_item(annotation: Any) -> type[BaseModel] | None:
     return item if isinstance(item, type) and issubclass(item, BaseModel) else None
 
 
-Piece = tuple[bool, Any]  # (True, field name) spliced from the cache, (False, field set) serialised now
+#: (None, bytes) written as they are, (True, field name) spliced from the cache, (False, field set) serialised now
+Piece = tuple[bool | None, Any]
 
 
 @dataclass(frozen=True)
@@ -157,18 +158,26 @@ class _Plan:
     layouts: dict[tuple[str, ...], tuple[Piece, ...]]
 
     def layout(self, reused: tuple[str, ...]) -> tuple[Piece, ...]:
-        """The observation as pieces in field order: a reused field, or a set of consecutive
-        other fields that one pydantic call serialises (its output without braces)."""
+        """The observation object as pieces in field order: a reused field, a set of consecutive other
+        fields that one pydantic call serialises (its output without braces), and between them the
+        bytes that stay the same (braces, commas, a reused field's key), joined where adjacent so that
+        a render appends as few pieces as it can."""
         pieces = self.layouts.get(reused)
         if pieces is None:
-            out: list[Any] = []
+            groups: list[Any] = []
             for name in self.fields:
                 if name in reused:
-                    out.append((True, name))
-                elif out and not out[-1][0]:
-                    out[-1][1].add(name)
+                    groups.append((True, name))
+                elif groups and not groups[-1][0]:
+                    groups[-1][1].add(name)
                 else:
-                    out.append((False, {name}))
+                    groups.append((False, {name}))
+            out: list[Piece] = []
+            static = b'{"observation":{'
+            for spliced, what in groups:
+                out += [(None, static + (self.keys[what] if spliced else b"")), (spliced, what)]
+                static = b","
+            out.append((None, b"}" if out else static + b"}"))
             pieces = self.layouts[reused] = tuple(out)
         return pieces
 
@@ -296,17 +305,15 @@ class Renderer:
         if not reuse:
             return self._whole(obs, sid, env_id, prefix, suffix)
         to_json = obs.__pydantic_serializer__.to_json
-        keys = plan.keys
-        parts = [prefix, b'{"observation":{']
+        parts = [prefix]
         for spliced, what in plan.layout(tuple(reuse)):
-            if len(parts) > 2:
-                parts.append(b",")
-            if spliced:
-                parts += (keys[what], reuse[what])
+            if spliced is None:
+                parts.append(what)
+            elif spliced:
+                parts.append(reuse[what])
             else:
                 fresh = to_json(obs, include=what)[1:-1]
                 parts.append(ascii_json(fresh) if self.ascii else fresh)
-        parts.append(b"}")
         parts += _tail(obs, sid, env_id)
         parts.append(suffix)
         return parts

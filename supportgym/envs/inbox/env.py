@@ -54,6 +54,11 @@ OPTIONS = ("split", "size", "emails", "budget", "queue_capacity", "max_steps")
 ALLOWED = {"priority": PRIORITIES, "category": CATEGORIES, "route_to": ROUTES}
 #: max_total of fixed tasks by (task, budget, capacities): the bound only depends on those
 _MAX_TOTAL: dict[tuple[Any, ...], float] = {}
+#: the registered configs' queue capacities by episode size, one table per version for the process: a server builds
+#: an environment for every reset, and an instance's own table started empty each time (4 us a reset)
+_CAPACITIES: dict[int, dict[int, dict[str, int]]] = {}
+#: the foreign check's empty answer (v0, or no reply), built once rather than on every step
+_NOTHING_FOREIGN = Foreign()
 _SAMPLE_REPLIES = ("", "Thanks, we received your email and will get back to you.", "Noted.")
 
 
@@ -119,7 +124,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
         super().__init__()
         self.cfg = config or load_config(version)
         self.version = self.cfg.version
-        self._caps: dict[int, dict[str, int]] = {}
+        self._caps: dict[int, dict[str, int]] = _CAPACITIES.setdefault(self.version, {}) if config is None else {}
         # fixed tasks precompute their SLA deadlines with the v0 numbers; other numbers rebuild them
         self._task_plans = self.cfg.sla == load_config().sla
 
@@ -257,7 +262,7 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
         if gold is not None:
             p, c, r, e = score_labels(cfg, gold, action.priority, action.category, action.route_to, escalated)
             # v1 reads the reply against the rest of the inbox too: another customer's numbers and named facts in it
-            foreign = self._foreign.of(i) if cfg.reply_intent and action.reply_draft.strip() else Foreign()
+            foreign = self._foreign.of(i) if cfg.reply_intent and action.reply_draft.strip() else _NOTHING_FOREIGN
             y = score_reply(cfg, self._scorers[i], action.reply_draft, foreign)
             cap = over_priority_penalty(cfg, gold, action.priority, dyn.congestion(i))
             if cap < 0:

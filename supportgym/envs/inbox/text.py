@@ -13,6 +13,8 @@ from functools import lru_cache
 #: ~15x faster than str.translate, and UTF-8 multi-byte sequences never contain ASCII bytes
 _ASCII_SEP = bytes(c for c in range(128) if not chr(c).isalnum())
 ASCII_TABLE = bytes.maketrans(_ASCII_SEP, b" " * len(_ASCII_SEP))
+#: the same, lower-casing A-Z too: for ASCII text, whose lower case is just that, one pass instead of str.lower's
+_ASCII_LOWER_TABLE = bytes.maketrans(_ASCII_SEP + bytes(range(65, 91)), b" " * len(_ASCII_SEP) + bytes(range(97, 123)))
 #: non-ASCII punctuation that also separates tokens (only scanned for non-ASCII text)
 UNICODE_SEP_RE = re.compile(
     "[\u00a0\u00a1\u00ab\u00b7\u00bb\u00bf\u2010-\u2015\u2018-\u201f\u2022\u2026\u20ac\u00a3\u20b9\u3000]"
@@ -45,9 +47,9 @@ SENDER_RE = re.compile(r"^\s*\"?([^\"<]*?)\"?\s*<([^>]+)>\s*$")
 
 def tokens(text: str) -> list[str]:
     """Lower-case words and numbers, split at whitespace and punctuation ('INV-2024-0042' -> 3 tokens)."""
-    low = text.lower()
-    if not low.isascii():
-        low = UNICODE_SEP_RE.sub(" ", low)
+    if text.isascii():
+        return text.encode().translate(_ASCII_LOWER_TABLE).decode().split()
+    low = UNICODE_SEP_RE.sub(" ", text.lower())
     return low.encode().translate(ASCII_TABLE).decode().split()
 
 

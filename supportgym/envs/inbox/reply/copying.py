@@ -19,10 +19,10 @@ def copy_shingles(scorer: EmailScorer, toks: list[str]) -> float:
     k, n = d.shingle, len(toks)
     if n < k:
         return 1.0
-    # non-overlapping k-grams: a copied passage of 2k tokens always contains one whole
-    body = scorer.body_joined
-    starts = range(0, n - k + 1, k)
-    copied = sum([(" " + " ".join(toks[i:i + k]) + " ") in body for i in starts]) / len(starts)
+    # non-overlapping k-grams: a copied passage of 2k tokens always contains one whole (zip over one iterator k times
+    # cuts toks into its n // k whole k-grams, in C: this runs on every graded step)
+    grams = map(" {} ".format, map(" ".join, zip(*[iter(toks)] * k)))
+    copied = sum(map(scorer.body_joined.__contains__, grams)) / (n // k)
     return ramp(copied, d.copy_ok, d.copy_zero)
 
 

@@ -80,24 +80,25 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
     if scorer.need:
         coverage = min(1.0, scorer.cited(reply_compact, joined, toks) / scorer.need)
         stray = scorer.stray_numbers
-        if stray:
+        # (the email's stray numbers all hold a character other than a letter: a reply of letters only cites none)
+        if stray and not reply_compact.isalpha():
             # precision: listing every number of the email cites the facts without knowing which they are. A
             # number of several tokens counts when the reply writes all of them (or glued): "within 30 minutes"
             # does not cite the "07:30" of the email
             # an id written glued to its letters ("TKT100201" for the email's "TKT-100201") is one token of the
             # reply: its digits are the number all the same
             inner = glued_digits(toks)
-            touched = set(map(stray.__getitem__, stray.keys() & {*toks, *inner}))
+            have_all = have.union(inner) if inner else have
+            touched = set(map(stray.__getitem__, stray.keys() & have_all))
             # ... and one split by separators the email does not have ("TKT-100-201" for "TKT-100201")
-            split = [t for t in stray if len(t) >= 3 and t.isdigit() and stray[t] not in touched and t in reply_compact]
+            split = [t for t in filter(reply_compact.__contains__, scorer.stray_digits) if stray[t] not in touched]
             if split:
                 bounds = token_bounds(toks)
                 touched |= {stray[t] for t in split if on_token_boundaries(reply_compact, t, bounds)}
             if touched:
                 runs = scorer.stray_runs
-                have_all = have.union(inner) if inner else have
                 touched = {g for g in touched if len(runs[g]) == 1 or runs[g] <= have_all}
-            spray = len(touched | {g for g, glued in scorer.stray_glued.items() if glued in reply_compact})
+            spray = len(touched | scorer.glued_cited(reply_compact))
             if spray > d.spray_free:
                 coverage *= max(0.0, 1.0 - (spray - d.spray_free) / (d.spray_zero - d.spray_free))
     else:
@@ -121,11 +122,11 @@ def reply_quality(scorer: EmailScorer, category: str, reply: str, copy_check: st
                                d.foreign_word_zero)
     if not answers_other:
         return 0.0
-    fitting = rr.tone.get(category, ()) if category in d.tone_generic_ok else rr.tone_distinct.get(category, ())
     # the fitting marker: one of the category's distinctive markers (for a colleague's note or a general question
     # courtesy itself fits), unless the reply carries the distinctive markers of more than tone_spread_max other
     # categories: a sentence written to fit every category at once
-    if any(map(contains, fitting)):
+    fitting = rr.tone_fitting.get(category)
+    if fitting is not None and fitting.search(joined):
         others = len(tone_categories(joined) - {category})
         tone = 0.0 if others > d.tone_spread_max else 0.5
     else:

@@ -4,7 +4,7 @@ its numbers, its words for the copy check and its language; and how a reply's te
 from __future__ import annotations
 
 import re
-from itertools import accumulate
+from itertools import accumulate, compress
 from operator import itemgetter
 from typing import Any
 
@@ -66,7 +66,8 @@ class EmailScorer:
     """
 
     __slots__ = ("email", "gold", "_facts", "_matchers", "_need", "_body", "_gold_json", "_bag", "_stray", "_glued", "_alt",
-                 "_runs", "_names", "_near", "_language", "_quoted", "_marks", "_customer", "_said", "_word_marks", "_tokens")
+                 "_runs", "_names", "_near", "_language", "_quoted", "_marks", "_customer", "_said", "_word_marks", "_tokens",
+                 "_cites", "_stray_digits", "_glued_groups", "_glued_texts")
 
     def __init__(self, le: LabelledEmail) -> None:
         self.email, self.gold = le.email, le.gold
@@ -92,6 +93,12 @@ class EmailScorer:
         self._said: str | None = None
         self._word_marks: tuple[tuple[str, ...], ...] | None = None
         self._tokens: tuple[list[str], int] | None = None
+        #: per fact (compact, stems, near, alternatives): what ``cited`` reads, in one tuple
+        self._cites: tuple[tuple[str, tuple[str, ...], re.Pattern[str] | None, tuple[tuple[str, ...], ...]], ...] = ()
+        #: the stray numbers of three or more digits; the glued runs' groups and texts, in the same order
+        self._stray_digits: tuple[str, ...] = ()
+        self._glued_groups: tuple[int, ...] = ()
+        self._glued_texts: tuple[str, ...] = ()
 
     @classmethod
     def build(cls, le: LabelledEmail) -> EmailScorer:
@@ -158,6 +165,8 @@ class EmailScorer:
                 else:
                     # each token of a longer fact on its own, in any order: "May 19, 2026" cites "19 May 2026"
                     self._alt[k] = (tuple(" " + t + " " for t in parts),)
+        self._cites = tuple((c, stems, self._near.get(k), self._alt.get(k, ()))
+                            for k, (c, stems) in enumerate(self._matchers))
         # the name as the foreign check looks for it: "Hi Jonas", and "Dear Mr Fischer" as well
         last = [t for t in tokens(surname) if t.isalpha()]
         self._names = ((fact_matcher(name)[1],) if name else ()) + (((" " + last[0][:5],),) if last and len(last[0]) > 2
@@ -181,14 +190,13 @@ class EmailScorer:
         hit = 0
         bounds: set[int] | None = None
         contains = reply_joined.__contains__
-        for k, (c, stems) in enumerate(self._matchers):
+        for c, stems, near, alts in self._cites:
             if stems and (all(map(contains, stems)) or len(stems) >= 3 and sum(map(contains, stems)) >= len(stems) - 1):
                 # (a fact of three words or more is cited by all but one of them: "su cuenta de Google Workspace" cites
                 # "Google Workspace account", "Ihre Cloud-Backup-Losung" the "cloud backup plan": 40th session, honest
                 # replies in the customer's language lost the fact to its one generic word)
                 hit += 1
                 continue
-            near = self._near.get(k)
             if near is not None and near.search(reply_joined):
                 hit += 1
                 continue
@@ -201,7 +209,10 @@ class EmailScorer:
                 if on_token_boundaries(reply_compact, c, bounds):
                     hit += 1
                     continue
-            hit += any(all(map(contains, alt)) for alt in self._alt.get(k, ()))
+            for alt in alts:  # (a loop, not any() over a generator: this runs for every fact of every graded reply)
+                if all(map(contains, alt)):
+                    hit += 1
+                    break
         return hit
 
     @property
@@ -303,6 +314,22 @@ class EmailScorer:
         self._stray = stray
         # each run of several tokens that is not all facts, as one token ("03:12" as "0312")
         self._glued = {g: "".join(ts) for g, ts in runs.items() if len(ts) > 1 and not set(ts) <= fact_toks}
+        self._stray_digits = tuple(t for t in stray if len(t) >= 3 and t.isdigit())
+        self._glued_groups, self._glued_texts = tuple(self._glued), tuple(self._glued.values())
+
+    @property
+    def stray_digits(self) -> tuple[str, ...]:
+        """The stray numbers of three or more digits, in ``stray_numbers``' order (``reply_quality`` looks for each
+        split by separators the email does not have)."""
+        if self._stray is None:
+            self._number_runs()
+        return self._stray_digits
+
+    def glued_cited(self, reply_compact: str) -> set[int]:
+        """The stray numbers of several tokens (``stray_glued``) that ``reply_compact`` writes glued."""
+        if self._stray is None:
+            self._number_runs()
+        return set(compress(self._glued_groups, map(reply_compact.__contains__, self._glued_texts)))
 
     @property
     def stray_runs(self) -> dict[int, frozenset[str]]:
