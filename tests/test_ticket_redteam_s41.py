@@ -460,3 +460,11 @@ def test_the_policy_stated_of_a_kind_of_case_promises_nothing(sentence):
 ])
 def test_this_cases_refund_stays_firm(sentence):
     assert ("refund", "promise", "firm") in _readings(sentence)
+
+
+def test_a_german_case_with_the_team_after_words_between():
+    # the 33rd writer: "Ihr Anliegen liegt zusaetzlich bei unserem VIP-Team" read as nothing (a VIP hand-over untold)
+    assert ("escalation", "promise", "firm") in _readings("Ihr Anliegen liegt zusätzlich bei unserem VIP-Team, das sich "
+                                                          "bevorzugt um Sie kümmert.")
+    assert any(k == "escalation" and p == "promise" for k, p, _ in _readings(
+        "Ihr Fall zur Bestellung ORD-45480 (Smartphone, 899 $) liegt jetzt bei unserem Betrugsteam."))
