@@ -468,3 +468,28 @@ def test_a_german_case_with_the_team_after_words_between():
                                                           "bevorzugt um Sie kümmert.")
     assert any(k == "escalation" and p == "promise" for k, p, _ in _readings(
         "Ihr Fall zur Bestellung ORD-45480 (Smartphone, 899 $) liegt jetzt bei unserem Betrugsteam."))
+
+
+# The 34th writer (measured once on the readings above, 8 of 80 misread): fixed after it (development)
+
+
+@pytest.mark.parametrize("sentence, reading", [
+    # a reason that names the window, before the refund made, is no eligibility statement (a regression of this session's
+    # own window rule, found by the 34th writer)
+    ("Como o pedido está dentro do prazo de reembolso, devolvemos o valor integral de $179.00 para o seu cartão, em 5 a 7 "
+     "dias úteis.", ("refund", "promise", "firm")),
+    ("Comme vous souhaitez recevoir l'article plutôt qu'un remboursement, nous avons ouvert une enquête auprès de USPS.",
+     ("investigation", "promise", "firm")),
+    ("A reposição sai do nosso armazém em até 2 dias úteis, e você não paga nada a mais por isso.",
+     ("replacement", "promise", "firm")),
+    ("Nous ne pouvons pas le remplacer ; nous vous avons plutôt remboursé 50 $.", ("refund", "promise", "firm")),
+])
+def test_the_thirty_fourth_writers_readings(sentence, reading):
+    assert reading in _readings(sentence)
+    assert not any(k == "refund" and p == "promise" for k, p, _ in _readings(sentence)) or reading[0] == "refund"
+
+
+def test_an_approval_limit_after_that():
+    refund = [c for c in extract("A refund at that amount is above the $500 that agents can approve, so it has been "
+                                 "escalated to a supervisor for approval.") if c.kind == "refund"]
+    assert refund and all(c.mode == "conditional" for c in refund)
