@@ -41,6 +41,12 @@ def _readings(sentence: str) -> set[tuple[str, str, str]]:
     return {(c.kind, c.polarity, c.mode) for c in extract(sentence)}
 
 
+def _refund_awaits(sentence: str) -> bool:
+    """The sentence names a refund, and only as awaiting something (conditional: a limit, the investigation, a policy)."""
+    refund = [c for c in extract(sentence) if c.kind == "refund"]
+    return bool(refund) and all(c.mode == "conditional" for c in refund)
+
+
 @pytest.mark.parametrize("sentence", [
     "We have to decline the claim and pass your account to our fraud team.",
     "I've declined the claim and escalated your account to our fraud team.",
@@ -166,8 +172,7 @@ def test_a_policy_that_only_allows_a_window_refuses(sentence):
     "Qualquer reembolso só é feito depois que a investigação for concluída.",
 ])
 def test_a_refund_that_waits_for_the_investigation(sentence):
-    refund = [c for c in extract(sentence) if c.kind == "refund"]
-    assert refund and all(c.mode == "conditional" for c in refund)
+    assert _refund_awaits(sentence), _readings(sentence)
 
 
 @pytest.mark.parametrize("sentence", [
@@ -309,8 +314,7 @@ def test_a_hand_over_beside_no_refund_yet(sentence):
     "Pela nossa política, reembolsos de cobranças não autorizadas só são feitos depois da conclusão da investigação.",
 ])
 def test_an_agents_limit_and_a_refund_after_the_investigation_await(sentence):
-    refund = [c for c in extract(sentence) if c.kind == "refund"]
-    assert refund and all(c.mode == "conditional" for c in refund)
+    assert _refund_awaits(sentence), _readings(sentence)
 
 
 @pytest.mark.parametrize("sentence", [
@@ -389,8 +393,7 @@ def test_done_by_reference_and_what_lasts(sentence, reading):
     "Pela nossa política, o reembolso de uma cobrança não autorizada só pode acontecer depois da investigação.",
 ])
 def test_the_thirty_second_writers_policy_awaits(sentence):
-    refund = [c for c in extract(sentence) if c.kind == "refund"]
-    assert refund and all(c.mode == "conditional" for c in refund)
+    assert _refund_awaits(sentence), _readings(sentence)
 
 
 @pytest.mark.parametrize("sentence", [
@@ -448,8 +451,7 @@ def test_par_is_no_but_in_french_and_portuguese(sentence, reading):
     "Un reembolso por un cargo no autorizado solo es posible cuando concluye la investigación.",
 ])
 def test_the_policy_stated_of_a_kind_of_case_promises_nothing(sentence):
-    refund = [c for c in extract(sentence) if c.kind == "refund"]
-    assert refund and all(c.mode == "conditional" for c in refund)
+    assert _refund_awaits(sentence), _readings(sentence)
 
 
 @pytest.mark.parametrize("sentence", [
@@ -485,11 +487,12 @@ def test_a_german_case_with_the_team_after_words_between():
     ("Nous ne pouvons pas le remplacer ; nous vous avons plutôt remboursé 50 $.", ("refund", "promise", "firm")),
 ])
 def test_the_thirty_fourth_writers_readings(sentence, reading):
-    assert reading in _readings(sentence)
-    assert not any(k == "refund" and p == "promise" for k, p, _ in _readings(sentence)) or reading[0] == "refund"
+    readings = _readings(sentence)
+    assert reading in readings
+    if reading[0] != "refund":  # (and no refund read into it)
+        assert not any(k == "refund" and p == "promise" for k, p, _ in readings), readings
 
 
 def test_an_approval_limit_after_that():
-    refund = [c for c in extract("A refund at that amount is above the $500 that agents can approve, so it has been "
-                                 "escalated to a supervisor for approval.") if c.kind == "refund"]
-    assert refund and all(c.mode == "conditional" for c in refund)
+    assert _refund_awaits("A refund at that amount is above the $500 that agents can approve, so it has been escalated to "
+                          "a supervisor for approval.")

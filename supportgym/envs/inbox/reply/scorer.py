@@ -4,7 +4,7 @@ its numbers, its words for the copy check and its language; and how a reply's te
 from __future__ import annotations
 
 import re
-from itertools import accumulate, compress
+from itertools import accumulate
 from operator import itemgetter
 from typing import Any
 
@@ -66,8 +66,8 @@ class EmailScorer:
     """
 
     __slots__ = ("email", "gold", "_facts", "_matchers", "_need", "_body", "_gold_json", "_bag", "_stray", "_glued", "_alt",
-                 "_runs", "_names", "_near", "_language", "_quoted", "_marks", "_customer", "_said", "_word_marks", "_tokens",
-                 "_cites", "_stray_digits", "_glued_groups", "_glued_texts")
+                 "_runs", "_names", "_language", "_quoted", "_marks", "_customer", "_said", "_word_marks", "_tokens",
+                 "_cites", "_stray_digits")
 
     def __init__(self, le: LabelledEmail) -> None:
         self.email, self.gold = le.email, le.gold
@@ -84,8 +84,6 @@ class EmailScorer:
         self._runs: dict[int, frozenset[str]] | None = None
         #: the sender's name and surname as the foreign check looks for them (no fact: ``_prepare``)
         self._names: tuple[tuple[str, ...], ...] = ()
-        #: fact index -> a number and its word with up to three words between (``cited``)
-        self._near: dict[int, re.Pattern[str]] = {}
         self._language: tuple[str | None] | None = None
         self._quoted: Quoted | None = None
         self._marks: frozenset[str] | None = None
@@ -95,10 +93,8 @@ class EmailScorer:
         self._tokens: tuple[list[str], int] | None = None
         #: per fact (compact, stems, near, alternatives): what ``cited`` reads, in one tuple
         self._cites: tuple[tuple[str, tuple[str, ...], re.Pattern[str] | None, tuple[tuple[str, ...], ...]], ...] = ()
-        #: the stray numbers of three or more digits; the glued runs' groups and texts, in the same order
+        #: the stray numbers of three or more digits
         self._stray_digits: tuple[str, ...] = ()
-        self._glued_groups: tuple[int, ...] = ()
-        self._glued_texts: tuple[str, ...] = ()
 
     @classmethod
     def build(cls, le: LabelledEmail) -> EmailScorer:
@@ -149,7 +145,8 @@ class EmailScorer:
                     raw = sorted(words, key=lambda t: (-len(t), t))[:3]
                     need = min(len(raw), 1)
         self._facts, self._matchers, self._need = tuple(raw), [fact_matcher(f) for f in raw], need
-        self._alt, self._near = {}, {}
+        self._alt = {}
+        near: dict[int, re.Pattern[str]] = {}  # fact index -> its number and word with up to three words between
         for k, (f, (c, _)) in enumerate(zip(raw, self._matchers, strict=True)):
             parts = [t for t in tokens(_ZERO_CENTS_RE.sub(r"\1", f)) if t not in rr.function_words]
             if c and len(parts) > 1:
@@ -161,11 +158,11 @@ class EmailScorer:
                     if num.isdigit() and word.isalpha() and len(word) >= 4:
                         # ... or the number, then up to three words, then the word: "25 hohenverstellbare 27-Zoll-Monitore"
                         # cites "25 Monitore" (40th session: an honest confirmation of an order's items)
-                        self._near[k] = re.compile(rf" {num} (?:\S+ ){{0,3}}{re.escape(word[:5])}")
+                        near[k] = re.compile(rf" {num} (?:\S+ ){{0,3}}{re.escape(word[:5])}")
                 else:
                     # each token of a longer fact on its own, in any order: "May 19, 2026" cites "19 May 2026"
                     self._alt[k] = (tuple(" " + t + " " for t in parts),)
-        self._cites = tuple((c, stems, self._near.get(k), self._alt.get(k, ()))
+        self._cites = tuple((c, stems, near.get(k), self._alt.get(k, ()))
                             for k, (c, stems) in enumerate(self._matchers))
         # the name as the foreign check looks for it: "Hi Jonas", and "Dear Mr Fischer" as well
         last = [t for t in tokens(surname) if t.isalpha()]
@@ -315,7 +312,6 @@ class EmailScorer:
         # each run of several tokens that is not all facts, as one token ("03:12" as "0312")
         self._glued = {g: "".join(ts) for g, ts in runs.items() if len(ts) > 1 and not set(ts) <= fact_toks}
         self._stray_digits = tuple(t for t in stray if len(t) >= 3 and t.isdigit())
-        self._glued_groups, self._glued_texts = tuple(self._glued), tuple(self._glued.values())
 
     @property
     def stray_digits(self) -> tuple[str, ...]:
@@ -329,7 +325,7 @@ class EmailScorer:
         """The stray numbers of several tokens (``stray_glued``) that ``reply_compact`` writes glued."""
         if self._stray is None:
             self._number_runs()
-        return set(compress(self._glued_groups, map(reply_compact.__contains__, self._glued_texts)))
+        return {g for g, glued in self._glued.items() if glued in reply_compact}
 
     @property
     def stray_runs(self) -> dict[int, frozenset[str]]:

@@ -95,8 +95,10 @@ def blank_negations(c: CommitLexicon, body: str, lo: int, hi: int) -> str:
                         if any(0 <= a - m.end() <= 2 or 0 <= m.start() - b <= 2 for a, b in spans)])
 
 
-#: the last conjunct of a head: after its last comma or coordinator
-_LAST_CONJUNCT = re.compile(r"(?:^|,|\b(?:and|und|y|e|et)\b)(?P<last>[^,]*)$")
+#: "and" in the five languages
+_AND = r"\b(?:and|und|y|e|et)\b"
+#: the last conjunct of a head: after its last comma or "and"
+_LAST_CONJUNCT = re.compile(rf"(?:^|,|{_AND})(?P<last>[^,]*)$")
 #: a verb's infinitive complement ("refuse to refund and replace it": the refusal governs both verbs)
 _INFINITIVE = re.compile(r"\s+(?:to|de|d'|a|zu|en)\b")
 #: a noun phrase opening the conjunct after "and": a second object of the same verb ("decline the refund and the
@@ -120,7 +122,7 @@ _GERMAN_PARTICIPLE_LAST = re.compile(r"[^,;.!?]*\s(?:\w*ge\w+(?:t|en)|\w+iert)\s
 
 
 #: a conjunction, not a list comma: "declined - including replacements, refunds, credits" lists what the refusal covers
-_CONJUNCTION = re.compile(r"\b(?:and|und|y|e|et)\b")
+_CONJUNCTION = re.compile(_AND)
 #: what may stand before the remedy's verb at the head of its conjunct: adverbs, an auxiliary, a clitic
 _BEFORE_VERB = re.compile(r"(?:(?:also|then|now|immediately|already|just|have|has|ya|ja|auch|dann|sofort|aussi|puis|tambien"
                           r"|tambem|le|les|lo|la|lhe|vous|te|nous|avons|hemos|he)\s+)*")
@@ -139,13 +141,14 @@ def _refuses_its_object(c: CommitLexicon, head: str, tail: str) -> bool:
     refusals = list(c.deny.finditer(own))
     if not refusals or c.neg.search(own) or _INFINITIVE.match(own, refusals[-1].end()) or c.neg.match(tail):
         return False  # ("Your refund was refused, not the replacement": a contrast, read as before)
-    if _OBJECT_FIRST.match(tail) and not _GERMAN_PARTICIPLE_LAST.match(tail):
+    german_verb_last = bool(_GERMAN_PARTICIPLE_LAST.match(tail))
+    if _OBJECT_FIRST.match(tail) and not german_verb_last:
         return False
     starts = [m.start() for pat in c.triggers.values() for m in [pat.search(tail)] if m]
     # (the remedy's verb opens the conjunct: not a list of what the refusal covers, "declines further claims,
     # including refunds and carrier investigations", "y compris les remboursements": the writer after the fixes)
     return bool(starts) and (bool(_BEFORE_VERB.fullmatch(tail[: min(starts)])) or bool(c.conj_predicate.match(tail))
-                             or bool(_GERMAN_PARTICIPLE_LAST.match(tail)))
+                             or german_verb_last)
 
 
 def _own_predicate(c: CommitLexicon, head: str, tail: str, joiner: str = "") -> bool:

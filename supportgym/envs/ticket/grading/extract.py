@@ -181,17 +181,16 @@ _NOT_SHIPPED = re.compile(
     r"\b(?:it|the\s+order|your\s+order|the\s+parcel)\s+(?:will\s+not|won't|will\s+never)\s+(?:now\s+)?(?:be\s+)?(?:ship|shipped"
     r"|sent|dispatched|delivered)\b|\b(?:sie|er|es|die\s+bestellung|ihre\s+bestellung)\s+wird\s+(?:also\s+|daher\s+|somit\s+|damit\s+"
     r"|folglich\s+)?nicht\s+(?:mehr\s+)?(?:versendet|versandt|verschickt|geliefert|ausgeliefert)\b|\b(?:ele|ela|o\s+pedido|a\s+encomenda"
-    r"|seu\s+pedido|sua\s+encomenda)\s+(?:ja\s+)?nao\s+(?:sera|vai\s+ser)\s+(?:mais\s+)?(?:(?:enviad|expedid|despachad)[oa]|entregue)\b"
+    r"|seu\s+pedido|sua\s+encomenda|e)\s+(?:ja\s+)?nao\s+(?:sera|vai\s+ser)\s+(?:mais\s+)?(?:(?:enviad|expedid|despachad)[oa]|entregue)\b"
     r"|\bno\s+se\s+(?:le\s+|te\s+|les\s+)?(?:enviara|despachara|entregara)\b|\bno\s+sera\s+(?:enviad|despachad|entregad)[oa]\b"
     r"|\b(?:il|elle|la\s+commande|votre\s+commande|le\s+colis|(?:la|le|les|votre|vos)\s+[a-z-]+)\s+ne\s+sera\s+(?:donc\s+|alors\s+|ainsi\s+)?(?:pas|jamais)\s+"
     r"(?:expedi|envoy|livr)ee?s?\b"
     # ... and its subject left out after "and": "It has been cancelled and won't be sent", "elle a donc ete annulee comme
-    # demande et ne sera pas expediee" (the 41st session's held-out writer)
+    # demande et ne sera pas expediee" (the 41st session's held-out writer; Portuguese "e" is in the subjects above, and the
+    # Spanish forms have no subject to leave out)
     r"|\band\s+(?:will\s+not|won't|will\s+never)\s+(?:now\s+)?be\s+(?:shipped|sent|dispatched|delivered)\b"
     r"|\bet\s+ne\s+sera\s+(?:donc\s+)?(?:pas|jamais)\s+(?:expedi|envoy|livr)ee?s?\b"
-    r"|\bund\s+wird\s+(?:also\s+|daher\s+)?nicht\s+(?:mehr\s+)?(?:versendet|versandt|verschickt|geliefert|ausgeliefert)\b"
-    r"|\be\s+(?:ja\s+)?nao\s+(?:sera|vai\s+ser)\s+(?:mais\s+)?(?:(?:enviad|expedid|despachad)[oa]|entregue)\b"
-    r"|\by\s+no\s+(?:se\s+(?:enviara|despachara|entregara)|sera\s+(?:enviad|despachad|entregad)[oa])\b")
+    r"|\bund\s+wird\s+(?:also\s+|daher\s+)?nicht\s+(?:mehr\s+)?(?:versendet|versandt|verschickt|geliefert|ausgeliefert)\b")
 
 
 #: a conjunction, then a negation within two words: "... and can't confirm one", "... and won't be able to", "y no podemos"
@@ -596,12 +595,12 @@ def _read(c: CommitLexicon, body: str) -> str:
     return re.sub(r" {2,}", " ", _subordinate_negations(c, _asides_negations(c, body)))
 
 
-#: "as long as" and its kin (not "en tant que", as a VIP customer; nor "mientras tanto", "enquanto isso": meanwhile)
-_WHILE = re.compile(r"\b(?:(?:as|so)\s+long\s+as|(?<!\ben )tant\s+qu(?:e\b|')|mientras(?!\s+tanto\b)|enquanto(?!\s+(?:isso"
-                    r"|isto)\b)|solange)\b")
-_WHILE_CONDITION = re.compile(r"\b(?:(?:as|so)\s+long\s+as|(?<!\ben )tant\s+qu(?:e\b|')|solange)\b")
-#: ... after the remedy's clause: their own negations ("tant que la commande n'est pas identifiee")
-_AS_LONG_AS = re.compile(r"\s" + _WHILE.pattern)
+#: "as long as" and its kin (not "en tant que", as a VIP customer): a condition of a promise (``_classify``) ...
+_LONG_AS = r"(?:as|so)\s+long\s+as|(?<!\ben )tant\s+qu(?:e\b|')|solange"
+_WHILE_CONDITION = re.compile(rf"\b(?:{_LONG_AS})\b")
+#: ... and, with "mientras" and "enquanto" (not "mientras tanto", "enquanto isso": meanwhile), after the remedy's clause,
+#: a clause with its own negations ("tant que la commande n'est pas identifiee")
+_AS_LONG_AS = re.compile(rf"\s\b(?:{_LONG_AS}|mientras(?!\s+tanto\b)|enquanto(?!\s+(?:isso|isto)\b))\b")
 
 
 def _subordinate_negations(c: CommitLexicon, body: str) -> str:
@@ -702,11 +701,10 @@ def _main_clause(c: CommitLexicon, body: str, kinds: list[str]) -> str:
 _SUBJECT_AFTER_COMMA = re.compile(
     r",\s*(?:and\s+|et\s+|y\s+|e\s+|und\s+)?(?:i|i've|i'm|i'll|we|we've|we're|we'll|it|it's|nous|je|j'|il|elle|on|wir|ich|er"
     r"|sie|ya|lo|la|le|hemos|he|ele|ela|eu|ja|nos)\b"
-    # ... or a consequence, whose verb may carry its subject: "O rastreamento nao registra movimentacao ha 9 dias, entao
-    # abrimos uma investigacao", "n'a pas bouge depuis 9 jours, donc nous avons ouvert une enquete" (the 40th session's
-    # held-out writer: the investigation read as denied)
-    r"|,\s*(?:entao|portanto|por\s+isso|por\s+eso|por\s+lo\s+tanto|asi\s+que|donc|alors|c'est\s+pourquoi|daher|deshalb"
-    r"|deswegen|also|so|therefore|hence)\b")
+    # ... or a consequence, whose verb may carry its subject: "..., so we've opened an investigation", "..., therefore we
+    # have" (the 40th session's held-out writer: the investigation read as denied). "entao", "donc", "deshalb" and their
+    # kin after a comma start a clause of their own (clause_splitters) and never reach this
+    r"|,\s*(?:so|also|therefore|hence)\b")
 
 
 def _negated_lead(c: CommitLexicon, body: str, start: int) -> int:

@@ -140,13 +140,14 @@ def _carrier_reported(o: _Overpromises, sent: str, lost: bool = False) -> int | 
     already confirmed to us that the parcel is back in transit", "Laut UPS befindet sich das Paket bereits in der
     Zustellung"; round 23), or found it itself ("A FedEx ja localizou a sua camera"), or found it lost where no order of
     the ticket is (``lost``: round 24), not as a condition, not that it is still stuck; None if it does not."""
+    def not_ours(at: int) -> bool:  # a condition's finding, or the customer's report told back
+        return bool(o.concluded_conditions.search(sent[max(0, at - 60):at]) or _CUSTOMER_SAYS.search(sent[max(0, at - 50):at]))
+
     for m in o.carrier_found.finditer(sent):
-        if not o.concluded_conditions.search(sent[max(0, m.start() - 60):m.start()]) \
-                and not o.carrier_unknown.search(m.group()) and not _CUSTOMER_SAYS.search(sent[max(0, m.start() - 50):m.start()]):
+        if not not_ours(m.start()) and not o.carrier_unknown.search(m.group()):
             return m.start()
     for m in o.carrier_reports.finditer(sent):
-        if o.concluded_conditions.search(sent[max(0, m.start() - 60):m.start()]) \
-                or _CUSTOMER_SAYS.search(sent[max(0, m.start() - 50):m.start()]):
+        if not_ours(m.start()):
             continue
         rest = sent[m.end():m.end() + 160]
         finding = o.carrier_findings.search(rest) or (None if lost else o.carrier_losses.search(rest))
