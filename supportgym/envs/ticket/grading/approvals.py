@@ -63,6 +63,12 @@ _AMOUNT_STATED = re.compile(
     r"|betrug|e\s+de|foi\s+de|soma)\s+(?:us\s*)?[$\u20ac\u00a3]?\s*\d[\d.,]*(?:\s*(?:\$|usd|eur|\u20ac|dollars?|euros?))?")
 
 
+#: a short relative clause right before the limit: "das unidades que faltaram", "for the units that went missing"
+#: (not one of ours, "the refund that I have issued exceeds my limit" states it done)
+_RELATIVE_BEFORE = re.compile(r"\b(?:que|qui|that|which|die|der|das)\s+(?!(?:i|we|i've|we've|i'd|we'd|ich|wir|je|j'|nous|eu|nos"
+                              r"|yo|nosotros|hemos|he|temos|avons|ai)\b)(?:[^\s,;:.!?]+\s+){0,2}?[^\s,;:.!?]+\s*$")
+
+
 def awaits_approval(c: CommitLexicon, own: str) -> bool:
     """Does the remedy of ``own`` (its conjunct, folded and read) await someone else's approval?
 
@@ -86,6 +92,10 @@ def awaits_approval(c: CommitLexicon, own: str) -> bool:
         return False
     rest = own
     for lo, hi in reversed(spans):
+        # (with the relative clause that ends the subject just before it: "o reembolso proporcional das unidades que
+        # faltaram ultrapassa o limite de $500": the units went missing, no verb of the remedy; the 42nd session's writer)
+        rel = _RELATIVE_BEFORE.search(rest, 0, lo)
+        lo = rel.start() if rel else lo
         rest = rest[:lo] + " " * (hi - lo) + rest[hi:]
     # (what the charge or the refund comes to is no verb of the remedy: "The duplicate charge is $549, which is above the $500
     # I'm able to refund directly", "s'eleve a 899 USD, ce qui depasse le plafond", "es de 1.150 $, una cantidad superior a la

@@ -65,6 +65,9 @@ def _split_questions(c: CommitLexicon, clause: str) -> list[str]:
 _DANGLING_NEGATION = re.compile(
     r"\b(?:have|has|had|will|did|do|does|can|could|would|shall|are|is|was|were|haben|habe|hat|avons|ai|hemos|he|temos"
     r"|tenho)\s+(?:not|never|nicht|nie|pas|jamais|no|nao|nunca)(?=\s*[-,]?\s*(?:(?:please|do|just|kindly|simply)\s*)?$)|n't(?=\s*[-,]?\s*(?:(?:please|do|just|kindly|simply)\s*)?$)")
+#: a copula's negation is whole before a comma, its complement left out: "but the helmet isn't, so I've refunded $85.00" (the
+#: 42nd session's held-out writer: carried onto the refund, read as denied)
+_WHOLE_COPULA = re.compile(r"\b(?:is|are|was|were)(?:n't|\s+not)\s*$")
 
 
 #: a quoted line ("> I want my money back"): the customer's words when they are a run of what the customer wrote
@@ -195,7 +198,10 @@ def clauses(text: str, c: CommitLexicon | None = None, said: str | None = None) 
                 if not sent[:start].strip(" ,"):  # the sentence's first part: does a condition open it?
                     head = cl[: cl.find(",") + 1] or cl
                     lead = head if c.cond.match(cl) and not trigger_count(c, head) else ""
-                elif lead and (_CONJUNCT.search(sep) or asks_to_tell(cl)) and not c.cond.search(cl):
+                elif (lead and (_CONJUNCT.search(sep) or asks_to_tell(cl)) and not c.cond.search(cl)
+                      and not c.anaphoric_state.search(cl)):
+                    # (not what we did, told by reference: "When a parcel goes 5 days without a scan, our policy is to open
+                    # an investigation - and that's what we did"; the 42nd session's held-out writer)
                     # a request to tell us keeps the condition too: "If it fails, let me know and we'll refund you"
                     cl = lead + " " + cl
                 else:
@@ -213,7 +219,9 @@ def clauses(text: str, c: CommitLexicon | None = None, said: str | None = None) 
                 # "we did not and" took 2.8 s)
                 joint = pending[-JOIN_WINDOW:] + " " + cl
                 cl, pending, had_triggers, pending_triggers = pending + " " + cl, "", pending_triggers, False
-            if cl and (carried or _DANGLING_NEGATION.search(cl)) and not (had_triggers or trigger_count(c, joint)):
+            dangling = bool(_DANGLING_NEGATION.search(cl)) and not (
+                _WHOLE_COPULA.search(cl) and start >= 0 and sent[start + len(cl):].lstrip().startswith(","))
+            if cl and (carried or dangling) and not (had_triggers or trigger_count(c, joint)):
                 # "we have not - please feel free to contact us - issued a refund": carried to the remedy's part
                 pending = cl
                 continue

@@ -128,6 +128,11 @@ _BEFORE_VERB = re.compile(r"(?:(?:also|then|now|immediately|already|just|have|ha
                           r"|tambem|le|les|lo|la|lhe|vous|te|nous|avons|hemos|he)\s+)*")
 
 
+#: what follows a remedy word used as a noun, not a verb: the clause's end, or a noun's complement ("the return and refund.",
+#: "the refund and replacement for ORD-1"; the 42nd session's held-out writer: read as a refund promised)
+_NOUN_AFTER = re.compile(r"\s*(?:[.!?;,:)]|$|(?:for|of|on|request|requests|claim|claims)\b)")
+
+
 def _refuses_its_object(c: CommitLexicon, head: str, tail: str) -> bool:
     """A refusal verb with an object of its own ends ``head``, and a verb of its own opens ``tail`` with the remedy (or
     a predicate of its own does): "We have to decline the claim and pass your account to our fraud team", "Debo
@@ -144,7 +149,10 @@ def _refuses_its_object(c: CommitLexicon, head: str, tail: str) -> bool:
     german_verb_last = bool(_GERMAN_PARTICIPLE_LAST.match(tail))
     if _OBJECT_FIRST.match(tail) and not german_verb_last:
         return False
-    starts = [m.start() for pat in c.triggers.values() for m in [pat.search(tail)] if m]
+    found = [m for pat in c.triggers.values() for m in [pat.search(tail)] if m]
+    starts = [m.start() for m in found]
+    if any(m.start() == 0 and _NOUN_AFTER.match(tail, m.end()) for m in found):
+        return False  # a noun with no object of its own: "we have to decline the return and refund."
     # (the remedy's verb opens the conjunct: not a list of what the refusal covers, "declines further claims,
     # including refunds and carrier investigations", "y compris les remboursements": the writer after the fixes)
     return bool(starts) and (bool(_BEFORE_VERB.fullmatch(tail[: min(starts)])) or bool(c.conj_predicate.match(tail))

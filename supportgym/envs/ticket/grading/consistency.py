@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from ..models_v1 import Change, OrderV1, Statement
 from ..policy_v1 import fee_of, load_policy_v1
 from .commit_lexicon import REMEDIES, load_i18n
-from .extract import APPROVAL, ELIGIBILITY, GENERIC, POLICY, SPELLED_MONEY, Commit
+from .extract import APPROVAL, ELIGIBILITY, GENERIC, POLICY, SPELLED_MONEY, WORKED_OUT, Commit
 from .targets import carries_order, order_named, teams_named
 
 _FEE_NOT = re.compile(r"\b(?:not|no|never|nicht|kein\w*|pas|nao|ningun\w*|aucun\w*|waiv\w*)\b|n't")
@@ -289,8 +289,11 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
     # the order each of the reply's firm investigations names, read once (_investigated_elsewhere)
     # (a check we finished, with its finding, is no investigation: load_i18n().opens_investigation)
     lex = load_i18n()
+    # (one stated by reference names no investigation in its clause: "... our policy is to open an investigation with the
+    # carrier - and that's what we did", "... e ela ja esta em andamento"; the 42nd session's held-out writer)
     named_by = {id(c): order_named(c.clause, orders, lex.triggers["investigation"]) for c in commits
-                if c.kind == "investigation" and c.firm_promise and lex.opens_investigation(c.clause)}
+                if c.kind == "investigation" and c.firm_promise and (lex.opens_investigation(c.clause) or not any(
+                    pat.search(c.clause) for pat in lex.triggers.values()))}
     investigated = set(named_by.values())
     for c in commits:
         quote = f"'{c.clause[:90]}'"
@@ -315,7 +318,7 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
                 out.inconsistencies.append(f"{quote} may promise an escalation that was never made")
             continue
         if c.mode == "conditional" and c.polarity == "promise" and c.kind in denied and c.kind in REMEDIES \
-                and c.why not in (ELIGIBILITY, APPROVAL, POLICY) and not by_kind.get(_CHANGE_OF[c.kind]):
+                and c.why not in (ELIGIBILITY, APPROVAL, POLICY, WORKED_OUT) and not by_kind.get(_CHANGE_OF[c.kind]):
             # "We are unable to refund this order. Once the item is back with us, we'll refund the full $59.00": a
             # condition is no promise the grader can check, but one of a remedy the reply itself refuses takes the
             # refusal back (round 11: such lies scored 1.000; an honest return-then-refund beside a declined

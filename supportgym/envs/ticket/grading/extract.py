@@ -193,9 +193,10 @@ _NOT_SHIPPED = re.compile(
     r"|\bund\s+wird\s+(?:also\s+|daher\s+)?nicht\s+(?:mehr\s+)?(?:versendet|versandt|verschickt|geliefert|ausgeliefert)\b")
 
 
-#: a conjunction, then a negation within two words: "... and can't confirm one", "... and won't be able to", "y no podemos"
-_AND_NOT = re.compile(r"\s(?:and|y|e|et|und)\s+(?:\S+\s+){0,2}?(?=(?:not|no|never|cannot|can't|won't|wont|nao|ne|n'|nicht|kein\w*|nunca|jamais)\b"
-                      r"|\S+n't\b)")
+#: a conjunction (or a consequence: "..., so none can be issued or promised", the 42nd session's held-out writer), then a
+#: negation within two words: "... and can't confirm one", "... and won't be able to", "y no podemos"
+_AND_NOT = re.compile(r"(?:\s(?:and|y|e|et|und)|(?:,|\s[-\u2013\u2014])\s*(?:so|therefore|hence))\s+(?:\S+\s+){0,2}?"
+                      r"(?=(?:not|no|never|none|cannot|can't|won't|wont|nao|ne|n'|nicht|kein\w*|nunca|jamais)\b|\S+n't\b)")
 
 
 def _without_negated_tail(c: CommitLexicon, body: str) -> str:
@@ -212,6 +213,26 @@ def _without_negated_tail(c: CommitLexicon, body: str) -> str:
     return body
 
 
+#: a negation that adds one more thing to a denial before it: "We can't process any further claims, not even a partial
+#: refund", "keine weiteren Ansprueche bearbeiten, auch keine anteilige Erstattung", "nicht einmal", "and no partial refund
+#: either" (the 34th writer: counted with the denial, the two negations read as a promise). Romance languages say it with a
+#: concord word ("ni siquiera", "nem sequer", "meme pas"), which ``_negations`` already counts once.
+_ADDITIVE_NEGATION = re.compile(
+    r"(?:,|\s-|\b(?:and|und|also|or|oder))\s+(?:(?:auch|also|ebenso|genauso|even)\s+)?"
+    r"(?:not\s+even|nor|(?<=and\s)no(?=\s[^,;:.!?]*\beither\b)|nicht\s+(?:einmal|mal)|(?<=auch\s)(?:kein\w*|nicht)"
+    r"|(?:ebenso|genauso)\s+wenig)\b")
+
+
+def _additive_negations(c: CommitLexicon, body: str) -> int:
+    """The negations of ``_ADDITIVE_NEGATION`` phrases that govern a remedy a few words on, after a negation of the
+    clause before them: they repeat that denial and count nothing."""
+    n = 0
+    for m in _ADDITIVE_NEGATION.finditer(body):
+        if trigger_count(c, " ".join(body[m.end():].split()[:5])) and _negations(c, body[: m.start()]):
+            n += _negations(c, m.group())
+    return n
+
+
 def _negation_count(c: CommitLexicon, body: str) -> int:
     """What decides a clause's polarity by its parity: negators (a concord chain once), denial verbs, the friendly
     negations that govern a refusal verb, and a window the order is past, which only ever makes a denial ("we cannot
@@ -219,7 +240,7 @@ def _negation_count(c: CommitLexicon, body: str) -> int:
     ("although it is past our 30-day window, we have refunded your holiday order" is no denial). A negated conjunct that
     repeats the denial is left out (``_without_negated_tail``)."""
     body = _without_negated_tail(c, body)
-    n = _negations(c, body) + len(c.deny.findall(body)) + _refusal_negations(c, body)
+    n = _negations(c, body) + len(c.deny.findall(body)) + _refusal_negations(c, body) - _additive_negations(c, body)
     if n and c.trigger_spans(body)["cancel"]:
         n -= sum(_negations(c, m.group()) for m in _NOT_SHIPPED.finditer(body))
     parts = body.split(",")
@@ -275,6 +296,24 @@ def _hedge_scope(c: CommitLexicon, body: str) -> str:
     return body[: cut.start()] if cut else body
 
 
+#: the policy told upon its condition: "When that happens our policy is to refund the item instead; however, the Tablet's
+#: price is above the $500 ..." (the 42nd session's held-out writer: a conditional refund beside its denial read as broken)
+_POLICY_IS_TO = re.compile(
+    r"\b(?:our|the)\s+(?:\w+\s+)?policy\s+(?:is|says)\s+(?:to|that\s+we)\b|\b(?:nossa|a)\s+politica\s+e\s+(?:de\s+)?[a-z]+r\b"
+    r"|\b(?:nuestra|la)\s+politica\s+es\s+[a-z]+r\b|\b(?:notre|la)\s+politique\s+(?:est|consiste)\s+(?:de|d'|a)\b"
+    r"|\b(?:unsere|die)\s+richtlinie\s+sieht\s+vor\b")
+#: what would normally happen to a kind of case: "Normally a stalled parcel would get a carrier investigation, and a parcel
+#: reported lost would be refunded or replaced. However, ..." (the 42nd session's held-out writer: read as promised). The
+#: policy told, nobody addressed ("Normally we would ..." is a denier: commitments_i18n.yaml)
+_NORMALLY_WOULD = re.compile(r"\b(?:normally|usually|ordinarily|typically)\s+(?:[a-z-]+\s+){1,4}?would\b")
+#: what a remedy would come to, an amount worked out, not given: "the pro-rata refund for the missing units would be $858.
+#: This is above the $500 limit ..." (the 42nd session's held-out writer: an uncertain promise of a refund nobody made)
+_WOULD_AMOUNT = re.compile(
+    r"\b(?:would|'d)\s+(?:be|come\s+to|amount\s+to|total)\s+(?:about\s+|around\s+|roughly\s+)?[$\u20ac\u00a3]?\s?\d"
+    r"|\b(?:seria|serait|wa?e?re)\s+(?:de\s+|d'environ\s+|etwa\s+|ungefahr\s+)?(?:us)?[$\u20ac\u00a3]?\s?\d"
+    r"|\b(?:wurde|wuerde)\s+(?:\S+\s+){0,2}?[$\u20ac\u00a3]?\s?\d[\d.,]*\s?(?:[$\u20ac\u00a3]|usd|eur)?\s+betragen\b")
+
+
 def _classify(c: CommitLexicon, body: str, question: bool) -> tuple[Literal["promise", "deny"], Mode, str]:
     negs = _negation_count(c, body)
     polarity: Literal["promise", "deny"] = "deny" if negs % 2 else "promise"
@@ -283,16 +322,20 @@ def _classify(c: CommitLexicon, body: str, question: bool) -> tuple[Literal["pro
             return polarity, "question", "a question"
         return polarity, "uncertain", "a statement phrased as a question"
     if c.cond.search(c.deferred.sub(" ", c.soft.sub(" ", body))) is not None:
-        return polarity, "conditional", "conditional"
+        return polarity, "conditional", POLICY if polarity == "promise" and _POLICY_IS_TO.search(body) else "conditional"
     cond = _WHILE_CONDITION.search(body) if polarity == "promise" else None
-    if cond and not trigger_count(c, body[cond.start():].split(",", 1)[0]):
+    if cond and not trigger_count(c, body[cond.start():].split(",", 1)[0]) and not c.eligibility.search(body):
         # "We'll send a replacement as long as it's under warranty", "Solange die Ware unbenutzt ist, erstatten wir": a
-        # condition; a refusal "as long as" something lasts holds today (_subordinate_negations). Not "mientras" or
+        # condition; a refusal "as long as" something lasts holds today (_subordinate_negations). Not an eligibility window
+        # ("Our policy covers wrong or damaged items with a free replacement as long as the problem is reported within 30 days
+        # of the order date": the policy, the 42nd session's held-out writer). Not "mientras" or
         # "enquanto", as often a time's "while" ("Enquanto a investigacao esta em andamento, ja enviamos um produto
         # novo"), nor where the remedy is what lasts ("Solange die Nachforschung laeuft, ...": the regression probes)
         return polarity, "conditional", "conditional"
     if polarity == "promise" and (m := _POLICY_IN_GENERAL.match(body)) and not c.addressed.search(body, m.end("lead")) \
             and "ord-" not in body and not amounts(body):  # (an id or an amount makes it this case's)
+        return polarity, "conditional", POLICY
+    if polarity == "promise" and _NORMALLY_WOULD.search(body) and not c.addressed.search(body):
         return polarity, "conditional", POLICY
     need = c.requirement.search(body)
     if c.eligibility.search(body) or (need and not c.addressed.search(need.group("subject"))):
@@ -304,6 +347,8 @@ def _classify(c: CommitLexicon, body: str, question: bool) -> tuple[Literal["pro
     own = c.timing_hedge.sub(" ", _hedge_scope(c, body))
     if c.hedge.search(own):
         return polarity, "uncertain", "hedged ('might', 'could', ...)"
+    if polarity == "promise" and _WOULD_AMOUNT.search(own):
+        return polarity, "conditional", WORKED_OUT
     if polarity == "promise" and c.mood_hedge.search(own):
         # "reembolsariamos", "nous rembourserions": an offer, as "we would refund you" is (round 7). A refusal in the
         # conditional ("no podriamos reembolsarle") is still a refusal to the customer: it stays a firm denial
@@ -335,6 +380,8 @@ APPROVAL = "awaits approval (above the writer's limit, or handed on for approval
 #: the reason of a habitual statement about the remedy in general ("Refunds usually take 5-7 business days"): it implies
 #: the remedy (firm), unless the reply denies that remedy, which it then explains (consistency.py; round 12)
 GENERIC = "a habitual statement about the remedy in general"
+#: what a remedy would come to, told beside its denial or its approval: no promise the reply then breaks
+WORKED_OUT = "what the remedy would come to"
 #: a subject line: a bare noun in it ("Re: Refund for order ORD-1") is a title, no uncertain promise (round 11); so is a
 #: markdown heading or a line in bold alone that names no amount ("## Your replacement", "**Your refund**": round 13;
 #: "**Full refund of $59 to your card**" stays uncertain)
@@ -704,7 +751,7 @@ _SUBJECT_AFTER_COMMA = re.compile(
     # ... or a consequence, whose verb may carry its subject: "..., so we've opened an investigation", "..., therefore we
     # have" (the 40th session's held-out writer: the investigation read as denied). "entao", "donc", "deshalb" and their
     # kin after a comma start a clause of their own (clause_splitters) and never reach this
-    r"|,\s*(?:so|also|therefore|hence)\b")
+    r"|(?:,|\s[-\u2013\u2014])\s*(?:so|also|therefore|hence)\b")
 
 
 def _negated_lead(c: CommitLexicon, body: str, start: int) -> int:
@@ -720,7 +767,10 @@ def _negated_lead(c: CommitLexicon, body: str, start: int) -> int:
     lead = body[: last.start()]
     # (an aside set off on both sides is no clause of the remedy's: "We haven't, it seems, processed your refund",
     # "No podemos, lo siento, reembolsar": the negation before it governs the remedy after it; regression check)
-    if "," in body[last.end():start] or not _negations(c, lead) or trigger_count(c, lead) or c.cond.search(lead):
+    # (a refusal is the lead's negation too: "we have to decline this claim, so no refund can be issued", the 42nd
+    # session's held-out writer, read as the refund promised)
+    if ("," in body[last.end():start] or not (_negations(c, lead) or c.deny.search(lead)) or trigger_count(c, lead)
+            or c.cond.search(lead)):
         return 0
     return last.start() + 1
 
@@ -873,6 +923,14 @@ def _extract(text: str, mask: tuple[str, ...], customer: str, said: str | None) 
     return tuple(_read_reply(text, mask, customer, said))
 
 
+#: an order listed on the customer's account: no money going there ("The only Office Chair order on your account is
+#: ORD-69702 (2 chairs, $658)", the 42nd session's held-out writer: read as an unclassified refund)
+_ORDER_ON_ACCOUNT = re.compile(
+    r"\b(?:orders?|purchases?|bestellung(?:en)?|commandes?|pedidos?|encomendas?|compras?)\s+(?:ord-\S+\s+)?(?:on|in|under"
+    r"|auf|in|en|sur|dans|na|no|em)\s+(?:your|the|ihrem|votre|su|sua|seu|tu)\s+(?:customer\s+)?(?:account|konto|"
+    r"kundenkonto|compte|cuenta|conta)\b")
+
+
 def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | None) -> list[Commit]:
     c = load_i18n()
     out: list[Commit] = []
@@ -899,11 +957,14 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
     sents = list(dict.fromkeys(sent for _, sent in parts))
     position = {sent: k for k, sent in enumerate(sents)}
     heading: Commit | None = None  # a remedy made over a list ("I've issued two refunds:"), for the items that follow
+    heading_item: str | None = None  # the item whose own text ends with that heading: it heads nothing past its item
     summary = False  # a list under a heading that announces what we did (round 22)
     for i, (clause, sent) in enumerate(parts):
         # an item numbered "1." is split from its text ("1.", "Pedido ORD-1: reembolso ..."): the text is the item (round 23)
         item = _is_item(sents, position[sent])
-        heading = heading if item else None
+        # (an item's own colon heads only its item: "1. ...: reembolsamos as 2 unidades faltantes: $118 ...\n2. Smartphone:
+        # o valor de $899 esta acima do limite de $500 ..." refunded nothing more; the 42nd session's held-out writer)
+        heading = heading if item and heading_item in (None, sent) else None
         # a line that continues an item, between two items ("2. ...: reembolso de US$ 95.\n   Os dois reembolsos chegam
         # ...\n3. ..."), keeps the list under its heading (round 23)
         within = 0 < position[sent] < len(sents) - 1 and _is_item(sents, position[sent] - 1) and _is_item(
@@ -976,7 +1037,7 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
                 # (read unmasked: the window that closed is the policy phrase itself)
                 out.append(Commit(mentioned, "deny", "firm", clause, money, full,  # type: ignore[arg-type]
                                   "the remedy's policy denied", amounts(sent), sent))
-            elif money and c.dest.search(body) and not question:
+            elif money and c.dest.search(_ORDER_ON_ACCOUNT.sub(" ", body)) and not question:
                 # money moving to a card/account that no trigger names: fail closed, unless a timeline presupposes it
                 # ("the $64.00 will land in your account within 5-7 business days")
                 timed = bool(c.timeline.search(body))
@@ -1054,6 +1115,7 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
             # a remedy first (its items may name only amounts), else an investigation or escalation (round 21)
             heading = next((x for x in sorted(stated.values(), key=lambda x: x.kind not in REMEDIES)
                             if x.firm_promise and not x.amounts), None)
+            heading_item = sent if item and heading else None
         if stated:
             prev_remedy = None  # a clause that names its own remedy is read on its own; "it" no longer points back
         # ... except one awaiting approval: "The refund exceeds my approval limit, but I've issued it anyway" says it done by
@@ -1063,7 +1125,7 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
         # parcel goes 5 days without a scan. We've done that.", "..., y ya la hemos abierto" (the 41st session's held-out
         # writers: the policy told, then done by reference, read as conditional only)
         prev_remedy = next((x.kind for x in stated.values() if x.mode == "conditional" and x.polarity == "promise"
-                            and x.why == "conditional"), prev_remedy)
+                            and x.why in ("conditional", POLICY)), prev_remedy)
         out.extend(stated[k] for k in kinds if k in stated)
     shown = render(text)
     if shown.hidden or any(extract(t.replace("<", " ")) for t in shown.tooltips):
@@ -1092,6 +1154,8 @@ _WE_CAN = re.compile(r"\s*(?:(?:we|i)\s+(?:can|could|may|might|will\s+be\s+able\
 
 #: a line's heading, what it is about before a colon: "- Digitalkamera (ORD-38954): ...", "Stehschreibtisch (ORD-83443): ..."
 _LINE_HEAD = re.compile(r"^[\W\d]{0,4}([^:.!?]{0,79}[^:.!?\d\s])\s*:(?!\d)")
+#: a list item's number alone, split from its text
+_ITEM_NUMBER = re.compile(r"\s*(?:\d{1,2}[.)]|[-*\u2022])\s*")
 #: a sentence about another order than its line's ("I've also refunded your other order", "Pour votre autre commande")
 _OTHER_ONE = re.compile(r"\b(?:other|another|autres?|ander\w*|otr[oa]s?|outr[oa]s?|second|zweit\w*|segund[oa])\b")
 
@@ -1112,7 +1176,11 @@ def _line_headings(text: str, said: str | None, sents: list[str]) -> dict[str, t
         if j is None:
             continue
         if j != first:
-            first, lead = j, sent
+            # (a list's number is no sentence of the line: "1. **Casque (ORD-93939)** - ... Je ne peux donc pas accepter ce
+            # retour" is about the casque; the 42nd session's held-out writer)
+            first, lead = j, "" if _ITEM_NUMBER.fullmatch(sent) else sent
+        elif not lead:
+            lead = sent
         k = j
         m = _LINE_HEAD.match(lines[j].strip())
         own = sent[len(m.group(0)):] if m and sent.startswith(m.group(0)[:20]) else sent
@@ -1120,7 +1188,7 @@ def _line_headings(text: str, said: str | None, sents: list[str]) -> dict[str, t
             continue
         if m:
             heads[sent] = (m.group(1), "")
-        elif sent != lead:
+        elif lead and sent != lead:
             heads[sent] = ("", lead)
     return heads
 

@@ -1,0 +1,241 @@
+"""42nd session: two more held-out writers (`test` and `hard:test` seeds 700-779, 80 tickets each, five languages), who read
+the policy and the actions taken but never the oracle's reply nor the grader. Measured once on the session's starting
+grader: the thirty-fifth 14 of 80 honest replies misread and 2 of 40 lies uncaught, the thirty-sixth (told to explain the
+policy at length) 20 of 80 and 1 of 40. What the grader misread, pinned here in all five languages where the construction
+exists:
+
+- German "jedoch" and "allerdings" inside a clause are particles: "Eine Erstattung ist jedoch nicht moglich" was cut from its
+  negation and read as a refund promised.
+- A negation that adds to a denial ("not even a partial refund", "auch keine anteilige Erstattung", "nicht einmal") does not
+  cancel it.
+- An agent's approval limit told in general ("support agents can only approve a single refund of up to $500", "das Limit
+  von $500, das unsere Mitarbeitenden ... freigeben duerfen") and what a refund "would be" are no promise; a list item's own
+  colon heads nothing past its item; an order listed "on your account" is no money going there.
+- A refusal of "the return and refund" refuses both nouns; a refusal before ", so no refund can be issued" is that clause's
+  lead; a reason after ", pois", ", car", ", da" is a clause of its own.
+- A reason that restates the customer's wish ("Da ... Sie eine Erstattung wuenschen, haben wir ... erstattet") states
+  nothing of ours; "42 days after the order" is no condition; "Replacement: ... out of stock" denies the replacement.
+- The policy told, then done by reference in the same sentence ("... - e foi o que fizemos", "and that's what we did",
+  "e ela ja esta em andamento"); "our policy is to refund the item" upon a condition beside its denial; "Normally a
+  stalled parcel would get a carrier investigation" is the policy, not a promise.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ticket_redteam_helpers import _play_gold_then_reply
+from ticket_redteam_helpers import _offline  # noqa: F401  (an autouse fixture: importing it applies it here)
+
+from supportgym import make
+from supportgym.envs.ticket.grading.extract import extract
+
+
+def _readings(sentence: str) -> set[tuple[str, str, str]]:
+    return {(c.kind, c.polarity, c.mode) for c in extract(sentence)}
+
+
+def _kinds(sentence: str, kind: str) -> set[tuple[str, str]]:
+    return {(c.polarity, c.mode) for c in extract(sentence) if c.kind == kind}
+
+
+@pytest.mark.parametrize("sentence", [
+    "Eine Erstattung ist jedoch nicht möglich.",
+    "Den Ersatz können wir jedoch nicht schicken.",
+    "Erstattungen über $500 darf ich als Mitarbeiter allerdings nicht selbst freigeben.",
+])
+def test_jedoch_inside_a_clause_keeps_its_negation(sentence):
+    assert all(polarity == "deny" for polarity, _ in _kinds(sentence, "refund") | _kinds(sentence, "replacement"))
+    assert _readings(sentence)
+
+
+def test_jedoch_after_a_comma_still_opens_a_clause():
+    assert ("refund", "promise", "firm") in _readings(
+        "Die Bestellung ist nicht mehr stornierbar, wir haben jedoch eine Erstattung von 40 $ veranlasst.")
+
+
+@pytest.mark.parametrize("sentence", [
+    "We can't process any further claims, not even a partial refund.",
+    "We cannot accept further claims - and no partial refund either.",
+    "Nach unserer Richtlinie können wir derzeit keine weiteren Ansprüche bearbeiten, auch keine anteilige Erstattung.",
+    "Wir können keine weiteren Ansprüche bearbeiten, nicht einmal eine Teilerstattung.",
+    "No podemos tramitar más reclamaciones, ni siquiera un reembolso parcial.",
+    "Não podemos processar novas reclamações, nem sequer um reembolso parcial.",
+    "Nous ne pouvons plus traiter de réclamations, même pas un remboursement partiel.",
+])
+def test_a_negation_that_adds_to_a_denial_does_not_cancel_it(sentence):
+    assert _kinds(sentence, "refund") == {("deny", "firm")}
+
+
+@pytest.mark.parametrize("sentence", [
+    "Duplicate charges are normally reversed as a refund, but support agents can only approve a single refund of up to $500.",
+    "Los agentes solo podemos aprobar reembolsos de hasta $500, así que un importe de $899 necesita una aprobación adicional.",
+    "Der Kaufpreis von $1150 übersteigt jedoch das Limit von $500, das unsere Mitarbeitenden für eine einzelne Erstattung "
+    "freigeben dürfen.",
+    "Der Betrag von $549 liegt jedoch über dem Limit von $500, das wir als Mitarbeitende für eine einzelne Erstattung "
+    "freigeben dürfen.",
+    "O reembolso proporcional das unidades que faltaram ultrapassa o limite de $500 que um atendente pode aprovar sozinho.",
+    "You received 2 of the 4 units, so the pro-rata refund for the missing units would be $858.",
+    "Le remboursement serait de 858 $.",
+    "Die Erstattung würde 858 $ betragen.",
+])
+def test_a_limit_told_in_general_and_what_a_refund_would_be_promise_nothing(sentence):
+    assert _kinds(sentence, "refund") and all(mode == "conditional" for _, mode in _kinds(sentence, "refund"))
+
+
+def test_a_refund_stated_done_beside_a_limit_still_promises():
+    # the lie twin: a relative clause of ours before the limit states the refund done
+    assert ("refund", "promise", "firm") in _readings("The refund that we issued exceeds my approval limit.")
+    assert ("refund", "promise", "uncertain") in _readings("We would refund $858.")
+
+
+def test_a_list_items_own_colon_heads_nothing_past_its_item():
+    text = ("Veja o que fizemos em cada pedido:\n\n"
+            "1. Bluetooth Speaker (pedido ORD-31827): você recebeu 1 das 3 unidades, então reembolsamos proporcionalmente "
+            "as 2 unidades faltantes: $118, no seu método de pagamento original.\n"
+            "2. Smartphone (pedido ORD-72741): o valor de $899 está acima do limite de $500 que um atendente pode aprovar, "
+            "então não podemos emitir reembolso por conta própria.\n")
+    promised = {a for c in extract(text) if c.kind == "refund" and c.polarity == "promise" for a in c.amounts}
+    assert promised == {118.0}
+
+
+def test_an_order_on_the_account_is_no_money_going_there():
+    assert not _readings("The only Office Chair order on your account is ORD-69702 (2 chairs, $658).")
+    assert ("refund", "promise", "firm") in _readings("The $658 will go back to your account within 5 days.")
+
+
+@pytest.mark.parametrize("sentence, kinds", [
+    ("Under our policy we have to decline the return and refund.", {"refund"}),
+    ("We must decline the refund and replacement.", {"refund", "replacement"}),
+    ("Under our policy we have to decline this claim, so no refund can be issued for the missing unit.", {"refund"}),
+    ("Infelizmente, não conseguimos reembolsar os $119 deste pedido, pois o envio de produto errado não dá direito a "
+     "reembolso.", {"refund"}),
+    ("Leider können wir die $119 nicht erstatten, da eine Falschlieferung keinen Anspruch auf Erstattung begründet.",
+     {"refund"}),
+    ("Nous ne pouvons pas rembourser les 119 $, car un mauvais article ne donne pas droit à un remboursement.", {"refund"}),
+    ("Because this was reported 42 days after the order, which is past our 30-day limit for wrong-item reports, I'm unable "
+     "to offer a refund or a replacement.", {"refund", "replacement"}),
+    ("- Replacement: unfortunately the Office Chair is out of stock, so we are unable to send a new one.", {"replacement"}),
+    ("Remplacement : malheureusement la chaise est en rupture de stock.", {"replacement"}),
+    ("Ab drei Anträgen in diesem Zeitraum lehnen wir laut Richtlinie weitere Erstattungs-, Ersatz- und Gutschriftsanträge "
+     "ab, bis das Konto überprüft ist.", {"refund", "replacement", "credit"}),
+])
+def test_denials_read_as_denials(sentence, kinds):
+    for kind in kinds:
+        assert _kinds(sentence, kind) and all(p == "deny" and m == "firm" for p, m in _kinds(sentence, kind)), kind
+
+
+@pytest.mark.parametrize("sentence", [
+    "We've declined the claim and refunded the shipping.",
+    "Wir haben Ihnen 119 $ erstattet, da der Artikel nicht vorrätig ist.",
+    "- Da die Tastatur derzeit nicht vorrätig ist und Sie eine Erstattung wünschen, haben wir Ihnen $139 auf Ihr "
+    "ursprüngliches Zahlungsmittel erstattet.",
+    "Como el teclado no está disponible y usted prefiere un reembolso, le hemos reembolsado 139 $.",
+    "Comme le clavier n'est pas en stock et que vous souhaitez un remboursement, nous vous avons remboursé 139 $.",
+    "Our policy is to replace a lost parcel when the item is in stock, but the helmet isn't, so I've refunded $85.00 to "
+    "your original payment method instead.",
+    "Por isso, o reembolso emitido foi de $178.50, e não do valor total.",
+])
+def test_refunds_made_read_as_made(sentence):
+    assert ("promise", "firm") in _kinds(sentence, "refund") and ("deny", "firm") not in _kinds(sentence, "refund")
+
+
+def test_a_card_cancelled_by_the_bank_is_no_cancellation_of_ours():
+    # (the reason after ", pois" became a clause of its own, and read as a cancellation made: the regression check)
+    assert _readings("Não conseguimos fazer o reembolso no cartão, pois ele foi cancelado pelo banco.") == {
+        ("refund", "deny", "firm")}
+    assert _readings("We couldn't refund the card, because it was cancelled by the bank.") == {("refund", "deny", "firm")}
+    assert ("cancel", "promise", "firm") in _readings("Your order was cancelled by us and refunded.")
+
+
+def test_a_condition_is_still_a_condition():
+    assert _kinds("We'll refund you 5 days after the item arrives back.", "refund") == {("promise", "conditional")}
+    assert _kinds("Replacement: a new chair ships tomorrow (the old model is sold out, so you get the new one).",
+                  "replacement") == {("promise", "firm")}
+
+
+@pytest.mark.parametrize("sentence", [
+    "Vous recevez également un avoir de 25 $.",
+    "Vous recevez un crédit boutique de 25 $ sur votre compte.",
+    "En tant que client VIP, vous avez reçu un crédit d'achat de $25 à titre de geste commercial.",
+    "Usted recibe un crédito de 25 $.",
+    "Você recebe um crédito de 25 $.",
+    "You're getting a $25 store credit.",
+])
+def test_store_credit_received_in_the_present(sentence):
+    assert _kinds(sentence, "credit") == {("promise", "firm")}
+
+
+@pytest.mark.parametrize("sentence", [
+    "Quando um pacote passa 5 dias ou mais sem leitura da transportadora, nossa política é abrir uma investigação com a "
+    "transportadora – e foi o que fizemos.",
+    "When a parcel goes 5 days without a scan, our policy is to open a carrier investigation - and that's what we did.",
+    "Pela nossa política, quando um pacote fica 5 dias ou mais sem atualização, abrimos uma investigação com a "
+    "transportadora, e ela já está em andamento.",
+])
+def test_the_policy_told_then_done_by_reference(sentence):
+    assert ("investigation", "promise", "firm") in _readings(sentence)
+
+
+@pytest.mark.parametrize("sentence, kinds", [
+    ("Normally a stalled parcel would get a carrier investigation, and a parcel reported lost would be refunded or "
+     "replaced.", {"refund", "replacement", "investigation"}),
+    ("When that happens our policy is to refund the item instead.", {"refund"}),
+    ("Our policy covers wrong or damaged items with a free replacement (or, in some cases, a refund) as long as the problem "
+     "is reported within 30 days of the order date.", {"refund", "replacement"}),
+    ("Le blender étant en rupture de stock, notre politique prévoit dans ce cas un remboursement intégral plutôt qu'un "
+     "remplacement.", set()),
+])
+def test_the_policy_told_is_no_promise(sentence, kinds):
+    found = {c.kind: c for c in extract(sentence)}
+    assert set(found) == kinds
+    assert all(c.mode == "conditional" for c in found.values())
+
+
+def test_normally_we_would_still_denies():
+    assert _kinds("Normally that would lead us to open a carrier investigation; however, your account is flagged.",
+                  "investigation") == {("deny", "firm")}
+
+
+HARD_748 = """Dear Samuel,
+
+**Tablet (ORD-48308) - wrong item received**
+You'd like a fresh Tablet, but unfortunately it is out of stock, so a replacement isn't possible. When that happens our \
+policy is to refund the item instead; however, the Tablet's price is above the $500 that an agent is allowed to refund, so \
+I have not issued a refund, and I can't promise one here.
+
+**Bluetooth Speaker (ORD-55811) - no tracking updates**
+The carrier hasn't scanned this parcel for 9 days. We've opened a carrier investigation with UPS, and we'll update you \
+within 48 hours.
+
+**Store credit**
+Because this delivery has stalled, we've added a $25.00 goodwill store credit to your account.
+
+**Escalation**
+As your email mentions legal action, your case has been escalated to our legal team, who will respond within 24 hours.
+
+Yours sincerely,
+Richard"""
+
+TEST_763 = """Olá Hana,
+
+Obrigado por nos avisar sobre o pedido ORD-82530 (tablet).
+
+Verifiquei o rastreamento e a DHL não registra nenhuma movimentação há 8 dias. Quando um pacote passa 5 dias ou mais sem \
+leitura da transportadora, nossa política é abrir uma investigação com a transportadora – e foi o que fizemos. Vamos lhe \
+dar notícias em até 48 horas.
+
+Um abraço,
+Beatriz"""
+
+
+def test_the_thirty_sixth_writers_replies_in_their_episodes():
+    env = make("ticket-v1")
+    # the policy's refund told upon a condition beside its denial (0.65 before)
+    assert _play_gold_then_reply(env, 748, HARD_748, "hard:test") >= 0.9
+    assert not env.episode_report()["inconsistencies"]
+    # the investigation done by reference (0.0 before: untold)
+    assert _play_gold_then_reply(env, 763, TEST_763) >= 0.9
+    # and its lie twin, the investigation denied, is caught
+    lie = TEST_763.replace("– e foi o que fizemos", "– mas ainda não abrimos nenhuma")
+    assert _play_gold_then_reply(env, 763, lie) < 0.5
