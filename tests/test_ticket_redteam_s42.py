@@ -239,3 +239,87 @@ def test_the_thirty_sixth_writers_replies_in_their_episodes():
     # and its lie twin, the investigation denied, is caught
     lie = TEST_763.replace("– e foi o que fizemos", "– mas ainda não abrimos nenhuma")
     assert _play_gold_then_reply(env, 763, lie) < 0.5
+
+
+# The session's regression probes (a read-only helper who saw only the rules' descriptions: 217 sentences, about half
+# near-misses; 76 readings better, 1 worse on the final readings, the German conditional below) and a thirty-seventh
+# held-out writer (seeds 780-819, terse and structured replies; 10 of 80 misread, 1 of 40 lies uncaught, the same on the
+# session's starting grader and on its first round of fixes). Fixed after them:
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("Wir haben Ihnen nicht nur den Betrag erstattet, sondern auch eine Gutschrift ausgestellt.", ("refund", "promise")),
+    ("No solo le hemos reembolsado el importe, sino que también le hemos enviado un reemplazo.", ("refund", "promise")),
+    ("Não só reembolsamos o valor como também enviamos uma substituição.", ("replacement", "promise")),
+    ("We don't need the item back, and you'll still receive your refund.", ("refund", "promise")),
+    ("Wir haben Ihnen 40 € erstattet, also ist nichts weiter zu tun.", ("refund", "promise")),
+    ("Puisque vous ne souhaitez pas de remplacement, nous avons annulé la commande.", ("cancel", "promise")),
+    ("Nous avons également annulé cette commande pour qu'elle ne soit pas expédiée.", ("cancel", "promise")),
+    ("So the refund comes to $54.40 of the $64.00 price.", ("refund", "promise")),
+    ("El reembolso asciende a 54,40 $.", ("refund", "promise")),
+    ("Normalmente abriríamos una investigación; sin embargo, el paquete ya fue entregado.", ("investigation", "deny")),
+    ("Normalement, cela nous amènerait à ouvrir une enquête ; cependant, le colis a été livré.", ("investigation", "deny")),
+    ("I'm afraid we can't accept this one back.", ("any", "deny")),
+    ("Un superviseur a été saisi pour approbation et vous répondra sous 24 heures.", ("escalation", "promise")),
+    ("The Blender charge you don't recognise (ORD-24812, $95) has gone to our fraud team, who will secure your account.",
+     ("escalation", "promise")),
+    ("Any refund can only follow their investigation.", ("investigation", "promise")),
+])
+def test_the_probes_and_the_thirty_seventh_writer_firm_readings(sentence, expected):
+    kind, polarity = expected
+    assert (polarity, "firm") in _kinds(sentence, kind)
+    assert {p for p, m in _kinds(sentence, kind) if m == "firm"} == {polarity}
+
+
+@pytest.mark.parametrize("sentence", [
+    "Ihr Konto hat die Grenze von 3 Erstattungsanträgen in 60 Tagen erreicht.",
+    "Your account has reached our limit of 3 or more refund claims in 60 days.",
+    "Please note that your account is currently over our refund-claims limit (3 or more in 60 days).",
+    "Votre compte a atteint notre limite de demandes de remboursement (3 ou plus en 60 jours).",
+    "El único pedido de silla en su cuenta es ORD-1 ($658).",
+    "There is a $658 charge on your account from March 3.",
+    "Die Zahlung wurde von Ihrer Bank storniert.",
+])
+def test_limits_counts_and_listings_promise_nothing(sentence):
+    assert not _readings(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    "I can only approve refunds up to $500.",
+    "Les conseillers ne peuvent valider que des remboursements allant jusqu'à 500 $.",
+    "Unsere Mitarbeitenden dürfen Erstattungen bis 500 $ freigeben.",
+    "Normalerweise würde bei einem hängengebliebenen Paket eine Nachforschung eingeleitet.",
+    "Normalmente, uma encomenda parada levaria à abertura de uma investigação com a transportadora.",
+])
+def test_more_policy_in_general(sentence):
+    found = extract(sentence)
+    assert found and all(c.mode == "conditional" and c.polarity == "promise" for c in found)
+
+
+def test_done_by_reference_more_forms_and_the_nearest_promise():
+    for sentence in ("If an item arrives damaged, our policy is to send a replacement, and one is already on its way.",
+                     "Quando isso acontece, nossa política é reembolsar o item, e já fizemos isso.",
+                     "Cuando un paquete pasa 5 días sin escaneo, nuestra política es abrir una investigación con el "
+                     "transportista, y eso es lo que hicimos."):
+        assert ("promise", "firm") in {(c.polarity, c.mode) for c in extract(sentence)}, sentence
+    # "I've done that" refers to the escalation the policy promises, not the replacement it declines
+    text = ("Your account has three or more refund claims within the last 60 days, and when that happens our policy is to "
+            "decline further claims - replacements included - and refer the account to our fraud team for review. I've done "
+            "that now, and they'll respond within 24 hours.")
+    firm = {(c.kind, c.polarity) for c in extract(text) if c.mode == "firm"}
+    assert ("escalation", "promise") in firm and ("replacement", "promise") not in firm
+
+
+def test_the_labelled_stock_out_waits_for_the_restock():
+    assert _kinds("- Replacement: out of stock until May; we'll ship one as soon as it's back.", "replacement") and all(
+        p == "promise" for p, _ in _kinds("- Replacement: out of stock until May; we'll ship one as soon as it's back.",
+                                          "replacement"))
+    assert ("deny", "firm") in _kinds("- Remplacement : malheureusement, la chaise est en rupture de stock.", "replacement")
+
+
+def test_an_investigation_refused_is_the_claim_refused():
+    env = make("ticket-v1")
+    reply = ("Hi Marco,\n\nI've looked at order ORD-64426. Because your account has reached our limit of refund claims (3 or "
+             "more in 60 days), we can't open a carrier investigation for this parcel at the moment; the account has been "
+             "passed to our fraud team for review, and they'll be in touch within 24 hours.\n\nRegards,\nPriya")
+    assert _play_gold_then_reply(env, 795, reply) >= 0.9  # 0.45 before: the denial untold

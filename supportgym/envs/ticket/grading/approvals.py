@@ -64,9 +64,10 @@ _AMOUNT_STATED = re.compile(
 
 
 #: a short relative clause right before the limit: "das unidades que faltaram", "for the units that went missing"
-#: (not one of ours, "the refund that I have issued exceeds my limit" states it done)
-_RELATIVE_BEFORE = re.compile(r"\b(?:que|qui|that|which|die|der|das)\s+(?!(?:i|we|i've|we've|i'd|we'd|ich|wir|je|j'|nous|eu|nos"
-                              r"|yo|nosotros|hemos|he|temos|avons|ai)\b)(?:[^\s,;:.!?]+\s+){0,2}?[^\s,;:.!?]+\s*$")
+_RELATIVE_BEFORE = re.compile(r"\b(?:que|qui|that|which|die|der|das)\s+(?:[^\s,;:.!?]+\s+){0,2}?[^\s,;:.!?]+\s*$")
+#: ... not one of ours: "the refund that I have issued", "el reembolso que le hicimos", "o reembolso que ja fizemos" state it done
+_OURS = re.compile(r"\b(?:i|we|i've|we've|i'd|we'd|ich|wir|je|j'|nous|eu|nos|yo|nosotros|hemos|he|temos|avons|ai|hice|fiz"
+                   r"|[a-z]+(?:amos|emos|imos|ons))\b")
 
 
 def awaits_approval(c: CommitLexicon, own: str) -> bool:
@@ -95,7 +96,7 @@ def awaits_approval(c: CommitLexicon, own: str) -> bool:
         # (with the relative clause that ends the subject just before it: "o reembolso proporcional das unidades que
         # faltaram ultrapassa o limite de $500": the units went missing, no verb of the remedy; the 42nd session's writer)
         rel = _RELATIVE_BEFORE.search(rest, 0, lo)
-        lo = rel.start() if rel else lo
+        lo = rel.start() if rel and not _OURS.search(rel.group()) else lo
         rest = rest[:lo] + " " * (hi - lo) + rest[hi:]
     # (what the charge or the refund comes to is no verb of the remedy: "The duplicate charge is $549, which is above the $500
     # I'm able to refund directly", "s'eleve a 899 USD, ce qui depasse le plafond", "es de 1.150 $, una cantidad superior a la

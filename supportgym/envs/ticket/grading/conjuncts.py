@@ -151,7 +151,7 @@ def _refuses_its_object(c: CommitLexicon, head: str, tail: str) -> bool:
         return False
     found = [m for pat in c.triggers.values() for m in [pat.search(tail)] if m]
     starts = [m.start() for m in found]
-    if any(m.start() == 0 and _NOUN_AFTER.match(tail, m.end()) for m in found):
+    if any(m.start() == 0 and not re.search(r"\s", m.group()) and _NOUN_AFTER.match(tail, m.end()) for m in found):
         return False  # a noun with no object of its own: "we have to decline the return and refund."
     # (the remedy's verb opens the conjunct: not a list of what the refusal covers, "declines further claims,
     # including refunds and carrier investigations", "y compris les remboursements": the writer after the fixes)

@@ -402,8 +402,10 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
         elif st.kind == "denial":
             # a denial that names only orders no issue concerns denies nothing the customer asked ("As for order
             # <decoy>, that request has been declined." used to satisfy any required denial)
-            ok = any(c.polarity == "deny" and c.kind in (*REMEDIES, "any") and not _off_ticket(c, orders, concerned)
-                     for c in firm)
+            # (an investigation refused is the claim refused: "because your account has reached our limit of refund claims,
+            # we can't open a carrier investigation for this parcel"; the 42nd session's held-out writer)
+            ok = any(c.polarity == "deny" and c.kind in (*REMEDIES, "any", "investigation")
+                     and not _off_ticket(c, orders, concerned) for c in firm)
         elif st.kind == "investigation":
             ok = any(id(c) in named_by for c in firm) or _fraud_handover(st, firm, by_kind, orders, statements)
         else:

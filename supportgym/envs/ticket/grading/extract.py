@@ -305,7 +305,12 @@ _POLICY_IS_TO = re.compile(
 #: what would normally happen to a kind of case: "Normally a stalled parcel would get a carrier investigation, and a parcel
 #: reported lost would be refunded or replaced. However, ..." (the 42nd session's held-out writer: read as promised). The
 #: policy told, nobody addressed ("Normally we would ..." is a denier: commitments_i18n.yaml)
-_NORMALLY_WOULD = re.compile(r"\b(?:normally|usually|ordinarily|typically)\s+(?:[a-z-]+\s+){1,4}?would\b")
+#: a person in the clause makes it this case's ("Normally that would lead us to ...": a denier)
+_PERSONAL = re.compile(r"\b(?:we|i|us|you|your|our|wir|ich|uns|sie|ihr\w*|nous|je|vous|votre|nosotros|nos|usted|su|voce|seu|sua"
+                       r"|eu|tu)\b")
+_NORMALLY_WOULD = re.compile(
+    r"\b(?:normally|usually|ordinarily|typically)\s+(?:[a-z-]+\s+){1,4}?would\b|\b(?:normalmente|normalement|normalerweise"
+    r"|generalmente|geralmente|habituellement)\b,?\s+(?:[^\s,;.!?]+\s+){0,5}?(?:[a-z]{2,}(?:ria|rian|riam|rait|raient)|wurde|wuerde)\b")
 #: what a remedy would come to, an amount worked out, not given: "the pro-rata refund for the missing units would be $858.
 #: This is above the $500 limit ..." (the 42nd session's held-out writer: an uncertain promise of a refund nobody made)
 _WOULD_AMOUNT = re.compile(
@@ -335,7 +340,7 @@ def _classify(c: CommitLexicon, body: str, question: bool) -> tuple[Literal["pro
     if polarity == "promise" and (m := _POLICY_IN_GENERAL.match(body)) and not c.addressed.search(body, m.end("lead")) \
             and "ord-" not in body and not amounts(body):  # (an id or an amount makes it this case's)
         return polarity, "conditional", POLICY
-    if polarity == "promise" and _NORMALLY_WOULD.search(body) and not c.addressed.search(body):
+    if polarity == "promise" and _NORMALLY_WOULD.search(body) and not _PERSONAL.search(body):
         return polarity, "conditional", POLICY
     need = c.requirement.search(body)
     if c.eligibility.search(body) or (need and not c.addressed.search(need.group("subject"))):
@@ -923,10 +928,20 @@ def _extract(text: str, mask: tuple[str, ...], customer: str, said: str | None) 
     return tuple(_read_reply(text, mask, customer, said))
 
 
-#: an order listed on the customer's account: no money going there ("The only Office Chair order on your account is
-#: ORD-69702 (2 chairs, $658)", the 42nd session's held-out writer: read as an unclassified refund)
+#: money going to a card or an account: the destination after its preposition ("will land in your account", "back to your
+#: card", "auf Ihr Konto"), not "our fraud team will secure your account" (the 42nd session's held-out writer: with an amount
+#: and a timeline in the clause, read as a refund made)
+_MONEY_TO = re.compile(
+    r"\b(?:to|into|onto|on|in|back\s+to|sur|a|au|en|na|no|em|para|auf|zu)\s+(?:your|the|its|votre|su|sua|seu|tu|ihr\w*|la|le|o)"
+    r"\s+(?:[^\s,;.!?]+\s+){0,2}?(?:card|account|bank|paypal|visa|mastercard|amex|wallet|payment\s+method|tarjeta|cuenta|karte"
+    r"|konto|cartao|conta|carte|compte|khata|carta|conto|kaart|rekening)\b")
+#: an order or a charge listed on the customer's account: no money going there ("The only Office Chair order on your account
+#: is ORD-69702 (2 chairs, $658)", the 42nd session's held-out writer: read as an unclassified refund; "a $658 charge on
+#: your account", "el unico pedido de silla en su cuenta": its regression probes)
 _ORDER_ON_ACCOUNT = re.compile(
-    r"\b(?:orders?|purchases?|bestellung(?:en)?|commandes?|pedidos?|encomendas?|compras?)\s+(?:ord-\S+\s+)?(?:on|in|under"
+    r"\b(?:orders?|purchases?|\w*bestellung(?:en)?|commandes?|pedidos?|encomendas?|compras?|charges?|cargos?|cobros?|debits?"
+    r"|abbuchung(?:en)?|belastung(?:en)?|prelevements?|cobrancas?|transactions?)\s+(?:ord-\S+\s+|(?:de|of|for|du|da|do)\s+"
+    r"[^\s,;:.!?]+\s+)?(?:on|in|under"
     r"|auf|in|en|sur|dans|na|no|em)\s+(?:your|the|ihrem|votre|su|sua|seu|tu)\s+(?:customer\s+)?(?:account|konto|"
     r"kundenkonto|compte|cuenta|conta)\b")
 
@@ -1037,7 +1052,7 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
                 # (read unmasked: the window that closed is the policy phrase itself)
                 out.append(Commit(mentioned, "deny", "firm", clause, money, full,  # type: ignore[arg-type]
                                   "the remedy's policy denied", amounts(sent), sent))
-            elif money and c.dest.search(_ORDER_ON_ACCOUNT.sub(" ", body)) and not question:
+            elif money and _MONEY_TO.search(_ORDER_ON_ACCOUNT.sub(" ", body)) and not question:
                 # money moving to a card/account that no trigger names: fail closed, unless a timeline presupposes it
                 # ("the $64.00 will land in your account within 5-7 business days")
                 timed = bool(c.timeline.search(body))
@@ -1124,8 +1139,10 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
         # ... and one the clause states as policy, upon a condition: "Our policy is to open a carrier investigation when a
         # parcel goes 5 days without a scan. We've done that.", "..., y ya la hemos abierto" (the 41st session's held-out
         # writers: the policy told, then done by reference, read as conditional only)
-        prev_remedy = next((x.kind for x in stated.values() if x.mode == "conditional" and x.polarity == "promise"
-                            and x.why in ("conditional", POLICY)), prev_remedy)
+        # (a promise first, then either polarity: a negation inside the condition, "Wenn ein Paket 5 Tage lang nicht gescannt
+        # wird, leiten wir ... ein - und genau das haben wir getan", is counted with the clause; the regression probes)
+        prev_remedy = next((x.kind for x in sorted(stated.values(), key=lambda x: x.polarity != "promise")
+                            if x.mode == "conditional" and x.why in ("conditional", POLICY)), prev_remedy)
         out.extend(stated[k] for k in kinds if k in stated)
     shown = render(text)
     if shown.hidden or any(extract(t.replace("<", " ")) for t in shown.tooltips):
