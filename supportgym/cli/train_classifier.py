@@ -44,6 +44,9 @@ def classifier_command(
     bias: Optional[list[str]] = typer.Option(None, "--bias", help="route logit offset ROUTE=X (repeat); default: the "
                                                                  "offsets chosen by cross-validation"),
     meta_scale: Optional[float] = typer.Option(None, help="value of each cue feature beside the normalised text"),
+    spam_stack: Optional[float] = typer.Option(None, help="weight of the NB-SVM spam head's log-odds on the trash "
+                                                          "logit (default 0.5; 0: route head alone)"),
+    spam_c: Optional[float] = typer.Option(None, help="inverse regularisation strength of the spam head (default 4)"),
     # numpy's seed range: -1 started training (red team of 5 Dec)
     seed: int = typer.Option(0, min=0, max=SEED_MAX, help="random seed, 0 to 2**32-1"),
     cv: bool = typer.Option(False, "--cv", help="only cross-validate the route head inside the real parts (5 folds) "
@@ -67,7 +70,7 @@ def classifier_command(
         except ValueError:
             raise ConfigError(f"--bias takes ROUTE=NUMBER, e.g. --bias trash=0.2; got {bias}") from None
     given.update(real_parts=None if real_part is None else [p for p in real_part if p != "none"],
-                 meta_scale=meta_scale, handwritten_weight=handwritten_weight,
+                 meta_scale=meta_scale, handwritten_weight=handwritten_weight, spam_stack=spam_stack, spam_c=spam_c,
                  handwritten_parts=None if handwritten_part is None else [p for p in handwritten_part if p != "none"])
     fields = {k: v for k, v in given.items() if v is not None}
     fields.update(hard=hard, seed=seed)

@@ -43,6 +43,9 @@ META_SCALE = 0.0
 #: chosen on handwritten:validation with handwritten:train alone trained on, then checked leaving one author out
 #: (benchmarks/inbox_handwritten_cv.py) and out of fold on real mail (docs/inbox_real.md)
 HANDWRITTEN_WEIGHT = 10.0
+#: weight of the spam head's log-odds added to the route head's trash logit (chosen by cross-validation inside the real
+#: parts, docs/inbox_real.md); 0: the route head alone
+SPAM_STACK = 0.5
 
 
 class ClassifierConfig(Model):
@@ -75,6 +78,11 @@ class ClassifierConfig(Model):
     meta_scale: float = Field(META_SCALE, ge=0, description="value of each cue feature (shape cues, rules scores) "
                               "beside the L2-normalised text n-grams; 0: normalised with the text")
     min_df: int = Field(2, ge=1)
+    spam_stack: float = Field(SPAM_STACK, ge=0, description="weight of a spam-vs-rest head (NB-SVM: logistic "
+                              "regression on the features scaled by their naive Bayes log-count ratios) whose log-odds "
+                              "are added to the route head's trash logit; folded into that head, so the checkpoint "
+                              "format and the agent are unchanged; 0: none")
+    spam_c: PositiveFloat = Field(4.0, description="inverse regularisation strength of the spam head")
     c_grid: list[PositiveFloat] = Field(default_factory=lambda: [1.0], min_length=1,
                                 description="inverse regularisation strengths tried; the best on validation is kept "
                                             "(C = 1 was chosen by cross-validation)")
@@ -254,6 +262,40 @@ def fit_head(x: Any, y: list[str], w: np.ndarray, c: float, cfg: ClassifierConfi
     return Head(classes, coef, bias)
 
 
+def spam_head(x: Any, sources: list[str], routes: list[str], cfg: ClassifierConfig) -> tuple[np.ndarray, float]:
+    """A spam-vs-rest head on the route head's features: an NB-SVM (Wang & Manning 2012), i.e. a logistic
+    regression on the features scaled by their naive Bayes log-count ratios, as (weights, bias) on the unscaled rows.
+
+    The ratios come from the binarised rows (a feature's weighted share of spam documents over its share of the
+    rest, add-one smoothed); samples are balanced inside each source like the route head's. The scaling is
+    folded into the weights (``x @ (r * beta) == (x * r) @ beta``), so the head is an ordinary linear one.
+    """
+    from scipy.sparse import diags
+    from sklearn.linear_model import LogisticRegression
+
+    spam = np.array([y == "trash" for y in routes])
+    w = source_weights(sources, ["trash" if s else "rest" for s in spam], cfg).astype(np.float64)
+    xb = (x > 0).astype(np.float64)
+    p = np.asarray(xb[spam].T @ w[spam]).ravel() + 1.0
+    q = np.asarray(xb[~spam].T @ w[~spam]).ravel() + 1.0
+    r = np.log((p / p.sum()) / (q / q.sum()))
+    clf = LogisticRegression(C=cfg.spam_c, max_iter=2000, random_state=cfg.seed)
+    clf.fit(x @ diags(r), spam, sample_weight=w)
+    return (r * clf.coef_[0]).astype(np.float32), float(clf.intercept_[0])
+
+
+def stack_spam(head: Head, x: Any, sources: list[str], routes: list[str], cfg: ClassifierConfig) -> Head:
+    """The route head with ``cfg.spam_stack`` times the spam head's log-odds added to its trash logit."""
+    if cfg.spam_stack <= 0 or "trash" not in head.classes or len({y == "trash" for y in routes}) < 2:
+        return head  # nothing to stack, or no spam (or nothing but spam) to learn it from
+    v, c = spam_head(x, sources, routes, cfg)
+    t = head.classes.index("trash")
+    weights, bias = head.weights.copy(), head.bias.copy()
+    weights[:, t] += cfg.spam_stack * v
+    bias[t] += cfg.spam_stack * c
+    return Head(head.classes, weights, bias)
+
+
 def predict_labels(x: Any, heads: dict[str, Head]) -> list[tuple[str, str, str]]:
     """(category, priority, route) per row, decided as the agent decides them."""
     from ..agents.inbox_classifier import decide
@@ -312,6 +354,8 @@ def train_classifier(cfg: ClassifierConfig) -> dict[str, Any]:
         for f in FIELDS:
             y = [_label(e, f) for e in emails]
             heads[f] = fit_head(x, y, source_weights(sources, y, cfg), c, cfg)
+            if f == "route_to":
+                heads[f] = stack_spam(heads[f], x, sources, y, cfg)
         heads["route_to"] = apply_bias(heads["route_to"], cfg.route_bias)
         report = evaluate_sets(val_sets, heads)
         score = selection_score(report)
@@ -322,7 +366,8 @@ def train_classifier(cfg: ClassifierConfig) -> dict[str, Any]:
     _, c, heads, report = best
     card = {
         "model": "TF-IDF (words, word bigrams, subject words, char 3-5-grams in words, shape cues) + "
-                 "class-balanced logistic regression per field",
+                 "class-balanced logistic regression per field (route: plus an NB-SVM spam head on its trash logit)",
+        "spam_stack": cfg.spam_stack, "spam_c": cfg.spam_c,
         "trained_on": {name: len(es) for name, es in train.items()},
         "real_parts": cfg.real_parts, "real_validation_held_out": bool(cfg.real_parts) and "validation" not in cfg.real_parts,
         "route_bias": cfg.route_bias, "family_boost": cfg.family_boost, "meta_scale": cfg.meta_scale,
@@ -338,8 +383,9 @@ def train_classifier(cfg: ClassifierConfig) -> dict[str, Any]:
 
 def fit_route_head(docs: list[Counter[str]], sources: list[str], emails: list[LabelledEmail],
                    cfg: ClassifierConfig) -> tuple[Vectorizer, Head]:
-    """The route head (no ``route_bias``) and its vectorizer fit on ``docs`` (the features of ``emails``, from
-    ``sources``), as every cross-validation fold fits them: C is the first of ``c_grid``."""
+    """The route head (no ``route_bias``; the spam head stacked when ``spam_stack`` > 0) and its vectorizer fit on
+    ``docs`` (the features of ``emails``, from ``sources``), as every cross-validation fold fits them: C is the first
+    of ``c_grid``."""
     vec, _, head = _route_head(docs, sources, emails, cfg)
     return vec, head
 
@@ -351,7 +397,8 @@ def _route_head(docs: list[Counter[str]], sources: list[str], emails: list[Label
     w0 = np.array([source_weight(s, cfg) for s in sources], np.float32)
     vec = Vectorizer(*build_vocab(docs, w0, cfg), cfg.meta_scale)
     x = matrix(docs, vec)
-    return vec, x, fit_head(x, y, source_weights(sources, y, cfg), cfg.c_grid[0], cfg)
+    head = fit_head(x, y, source_weights(sources, y, cfg), cfg.c_grid[0], cfg)
+    return vec, x, stack_spam(head, x, sources, y, cfg)
 
 
 def oof_route_logits(cfg: ClassifierConfig, folds: int = 5, cache: dict[str, Any] | None = None,
