@@ -200,9 +200,9 @@ def clauses(text: str, c: CommitLexicon | None = None, said: str | None = None) 
                     lead = head if c.cond.match(cl) and not trigger_count(c, head) else ""
                 elif (lead and (_CONJUNCT.search(sep) or asks_to_tell(cl)) and not c.cond.search(cl)
                       and not c.anaphoric_state.search(cl)):
-                    # (not what we did, told by reference: "When a parcel goes 5 days without a scan, our policy is to open
-                    # an investigation - and that's what we did"; the 42nd session's held-out writer)
-                    # a request to tell us keeps the condition too: "If it fails, let me know and we'll refund you"
+                    # a request to tell us keeps the condition too: "If it fails, let me know and we'll refund you"; what we
+                    # did, told by reference, does not ("When a parcel goes 5 days without a scan, our policy is to open an
+                    # investigation - and that's what we did"; the 42nd session's held-out writer)
                     cl = lead + " " + cl
                 else:
                     lead = ""  # a contrast or a reason ends what the condition governs

@@ -302,12 +302,12 @@ _POLICY_IS_TO = re.compile(
     r"\b(?:our|the)\s+(?:\w+\s+)?policy\s+(?:is|says)\s+(?:to|that\s+we)\b|\b(?:nossa|a)\s+politica\s+e\s+(?:de\s+)?[a-z]+r\b"
     r"|\b(?:nuestra|la)\s+politica\s+es\s+[a-z]+r\b|\b(?:notre|la)\s+politique\s+(?:est|consiste)\s+(?:de|d'|a)\b"
     r"|\b(?:unsere|die)\s+richtlinie\s+sieht\s+vor\b")
-#: what would normally happen to a kind of case: "Normally a stalled parcel would get a carrier investigation, and a parcel
-#: reported lost would be refunded or replaced. However, ..." (the 42nd session's held-out writer: read as promised). The
-#: policy told, nobody addressed ("Normally we would ..." is a denier: commitments_i18n.yaml)
 #: a person in the clause makes it this case's ("Normally that would lead us to ...": a denier)
 _PERSONAL = re.compile(r"\b(?:we|i|us|you|your|our|wir|ich|uns|sie|ihr\w*|nous|je|vous|votre|nosotros|nos|usted|su|voce|seu|sua"
                        r"|eu|tu)\b")
+#: what would normally happen to a kind of case: "Normally a stalled parcel would get a carrier investigation, and a parcel
+#: reported lost would be refunded or replaced. However, ..." (the 42nd session's held-out writer: read as promised). The
+#: policy told, nobody addressed ("Normally we would ..." is a denier: commitments_i18n.yaml)
 _NORMALLY_WOULD = re.compile(
     r"\b(?:normally|usually|ordinarily|typically)\s+(?:[a-z-]+\s+){1,4}?would\b|\b(?:normalmente|normalement|normalerweise"
     r"|generalmente|geralmente|habituellement)\b,?\s+(?:[^\s,;.!?]+\s+){0,5}?(?:[a-z]{2,}(?:ria|rian|riam|rait|raient)|wurde|wuerde)\b")
