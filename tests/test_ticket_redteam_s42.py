@@ -323,3 +323,49 @@ def test_an_investigation_refused_is_the_claim_refused():
              "more in 60 days), we can't open a carrier investigation for this parcel at the moment; the account has been "
              "passed to our fraud team for review, and they'll be in touch within 24 hours.\n\nRegards,\nPriya")
     assert _play_gold_then_reply(env, 795, reply) >= 0.9  # 0.45 before: the denial untold
+
+
+# A thirty-eighth held-out writer (seeds 820-859, briefed to pack several facts into one sentence), measured once on the
+# second round's readings: 13 of 80 misread, 1 of 40 lies uncaught (14 and 1 on the session's starting grader). Fixed
+# after it:
+
+
+@pytest.mark.parametrize("sentence, kind, reading", [
+    ("Le remboursement de $899 dépasse toutefois la limite de $500 que je peux approuver, je ne l'ai donc pas émis et j'ai "
+     "transmis votre demande à un superviseur pour approbation.", "escalation", ("promise", "firm")),
+    ("Le remboursement de $899 dépasse toutefois la limite de $500 que je peux approuver.", "refund",
+     ("promise", "conditional")),
+    ("I can't promise the outcome, but if they approve, refunds reach your card within 5-7 business days.", "refund",
+     ("promise", "conditional")),
+    ("J'ai transmis votre dossier à notre équipe de facturation, qui doit valider le remboursement du doublon.", "escalation",
+     ("promise", "firm")),
+    ("The charge is with our fraud team, who have opened a fraud investigation.", "escalation", ("promise", "firm")),
+    ("It hasn't been issued and is with a supervisor for approval.", "escalation", ("promise", "firm")),
+    ("Ihr Fall liegt außerdem bei unserem VIP-Team, das sich innerhalb von 24 Stunden meldet.", "escalation",
+     ("promise", "firm")),
+    ("Encaminhei a sua conta para essa equipe, que vai responder em até 24 horas.", "escalation", ("promise", "firm")),
+    ("Les remboursements pour retard ne sont possibles que dans les 30 jours suivant la commande.", "refund",
+     ("deny", "firm")),
+    ("Your account has 3 or more refund claims in the last 60 days, so our policy blocks refunds, replacements and carrier "
+     "investigations.", "replacement", ("deny", "firm")),
+    ("If that's the one, I'm afraid a replacement isn't possible, because damaged items must be reported within 30 days.",
+     "replacement", ("deny", "firm")),
+])
+def test_the_thirty_eighth_writers_readings(sentence, kind, reading):
+    assert reading in _kinds(sentence, kind)
+    assert all(r == reading for r in _kinds(sentence, kind) if r[1] == "firm") or reading[1] != "firm"
+
+
+@pytest.mark.parametrize("sentence", [
+    "Comme elle date de la période des fêtes, elle reste remboursable jusqu'au 31 janvier.",
+    "As the desk is out of stock the remedy is a refund of $689, but that's above the $500 I'm allowed to approve.",
+    "La Digital Camera que figura en su cuenta es el pedido ORD-67851, registrado en nuestro sistema por $1,150.",
+])
+def test_eligibility_and_listings_state_no_refund(sentence):
+    assert not _kinds(sentence, "refund")
+
+
+def test_a_refund_made_still_reads_beside_the_new_rules():
+    assert ("promise", "firm") in _kinds("We've refunded $689, which is still returnable-safe for you.", "refund")
+    assert ("promise", "firm") in _kinds("Nous avons toutefois remboursé 40 $ sur votre carte.", "refund")
+    assert _kinds("If it's approved by the bank, nothing changes; we have refunded $40.", "refund") >= {("promise", "firm")}

@@ -943,7 +943,10 @@ _ORDER_ON_ACCOUNT = re.compile(
     r"|abbuchung(?:en)?|belastung(?:en)?|prelevements?|cobrancas?|transactions?)\s+(?:ord-\S+\s+|(?:de|of|for|du|da|do)\s+"
     r"[^\s,;:.!?]+\s+)?(?:on|in|under"
     r"|auf|in|en|sur|dans|na|no|em)\s+(?:your|the|ihrem|votre|su|sua|seu|tu)\s+(?:customer\s+)?(?:account|konto|"
-    r"kundenkonto|compte|cuenta|conta)\b")
+    r"kundenkonto|compte|cuenta|conta)\b"
+    # (and what is listed there: "La Digital Camera que figura en su cuenta es el pedido ORD-67851 ... por $1,150")
+    r"|\b(?:figura\w*|aparece\w*|appears?|listed|shown|figure\w*|apparai\w*|consta\w*|erscheint|gefuhrt)\s+(?:en|on|in|sur"
+    r"|dans|na|no|auf)\s+(?:your|su|votre|sua|seu|ihrem|tu)\s+(?:account|cuenta|compte|conta|konto|kundenkonto)\b")
 
 
 def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | None) -> list[Commit]:
