@@ -369,3 +369,32 @@ def test_a_refund_made_still_reads_beside_the_new_rules():
     assert ("promise", "firm") in _kinds("We've refunded $689, which is still returnable-safe for you.", "refund")
     assert ("promise", "firm") in _kinds("Nous avons toutefois remboursé 40 $ sur votre carte.", "refund")
     assert _kinds("If it's approved by the bank, nothing changes; we have refunded $40.", "refund") >= {("promise", "firm")}
+
+
+# A thirty-ninth held-out writer (seeds 860-899, the plain brief), measured once on the third round's readings: 8 of 80
+# misread, 0 of 40 lies uncaught (12 and 0 on the session's starting grader). Fixed after it:
+
+
+@pytest.mark.parametrize("sentence", [
+    "Posso aprovar sozinho reembolsos de até $500.",
+    "Je peux approuver moi-même un remboursement jusqu'à $500 ;",
+    "Je ne peux approuver moi-même que les remboursements jusqu'à $500.",
+    "Un double prélèvement est normalement remboursé.",
+    "We refund missing units pro rata.",
+    "Please note that, under our policy, a refund for an unauthorized charge is issued only after the fraud investigation "
+    "has been completed.",
+])
+def test_the_thirty_ninth_writers_policy_promises_nothing(sentence):
+    refund = _kinds(sentence, "refund")
+    assert refund and all(mode == "conditional" for _, mode in refund)
+
+
+def test_the_thirty_ninth_writers_denial_and_check():
+    assert ("deny", "firm") in _kinds(
+        "Pela nossa política, contas que atingem esse limite ficam bloqueadas para novas solicitações de reembolso, troca "
+        "ou crédito.", "replacement")
+    from supportgym.envs.ticket.grading.commit_lexicon import load_i18n
+    # our own check with its outcome opens no investigation
+    assert not load_i18n().opens_investigation(
+        "ich habe die doppelte abbuchung gepruft und ihnen $64.00 auf ihr ursprungliches zahlungsmittel erstattet.")
+    assert ("promise", "firm") in _kinds("We refunded the missing units today.", "refund")
