@@ -398,3 +398,29 @@ def test_the_thirty_ninth_writers_denial_and_check():
     assert not load_i18n().opens_investigation(
         "ich habe die doppelte abbuchung gepruft und ihnen $64.00 auf ihr ursprungliches zahlungsmittel erstattet.")
     assert ("promise", "firm") in _kinds("We refunded the missing units today.", "refund")
+
+
+# A second probe set for the third and fourth rounds' rules (188 sentences, a read-only helper): 59 better, 0 worse. Fixed
+# after it:
+
+
+@pytest.mark.parametrize("sentence, kind, reading", [
+    ("The refund of $899 is however above the $500 limit I can approve.", "refund", ("promise", "conditional")),
+    ("We refunded $40, however the shipping fee is kept.", "refund", ("promise", "firm")),
+    ("Uma cobrança duplicada normalmente é reembolsada.", "refund", ("promise", "conditional")),
+    ("Un cargo duplicado normalmente se reembolsa.", "refund", ("promise", "conditional")),
+    ("Ich kann Erstattungen bis 500 $ selbst freigeben.", "refund", ("promise", "conditional")),
+    ("Si se trata de ese pedido, no es posible un reembolso.", "refund", ("deny", "firm")),
+    ("Nous avons ouvert une enquête auprès du transporteur et le remboursement suivra dès sa conclusion.", "refund",
+     ("promise", "conditional")),
+    ("Nous remboursons les unités manquantes au prorata, soit $95.00 sur les $190.00 de la commande.", "refund",
+     ("promise", "firm")),
+    ("Your replacement has been shipped and the original item is still returnable until 31 January.", "replacement",
+     ("promise", "firm")),
+])
+def test_the_second_probe_set(sentence, kind, reading):
+    assert _kinds(sentence, kind) == {reading}
+
+
+def test_eligible_for_a_refund_is_no_refund():
+    assert not _kinds("Your order is eligible for a refund until 31 January.", "refund")

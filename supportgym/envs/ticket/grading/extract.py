@@ -305,11 +305,15 @@ _POLICY_IS_TO = re.compile(
 #: the remedy of a kind of case in the present, told as the rule: "un double prelevement est normalement rembourse", "we
 #: refund missing units pro rata" (the 42nd session's last held-out writer, read as refunds made)
 _GENERAL_PRESENT = re.compile(
-    r"(?:^|[,;:]\s*)\W*(?:un|une|uma|um|una|un|ein|eine|a|an)\s+(?:[^\s,;.!?]+\s+){0,3}?(?:est|es|e|wird|is)\s+(?:normalement"
+    r"(?:^|[,;:]\s*)\W*(?:un|une|uma|um|una|ein|eine|a|an)\s+(?:[^\s,;.!?]+\s+){0,3}?(?:est|es|e|wird|is)\s+(?:normalement"
     r"|normalmente|normalerweise|generalement|generalmente|geralmente|usually|normally|always|toujours|siempre|sempre|immer)\s+"
     r"(?:rembours|reembols|erstatt|refund|replac|remplac|reemplaz|substitu|ersetz)\w*"
+    r"|(?:^|[,;:]\s*)\W*(?:un|una|uma|um)\s+(?:[^\s,;.!?]+\s+){0,3}?(?:normalmente|generalmente|geralmente)\s+(?:se\s+|e\s+|es\s+)?"
+    r"(?:reembols|reemplaz|substitu)\w*"
     r"|\bwe\s+(?:always\s+|normally\s+|usually\s+)?(?:refund|replace|credit)\s+(?:missing|damaged|lost|faulty|defective|any|all"
-    r"|late)\s+(?:[^\s,;.!?]+\s+)?(?:units|items|orders|parcels|products|deliveries)\b")
+    r"|late)\s+(?:[^\s,;.!?]+\s+)?(?:units|items|orders|parcels|products|deliveries)\b"
+    r"|\bnous\s+(?:remboursons|remplacons)\s+(?:toujours\s+)?(?:les|tous\s+les|toutes\s+les)\s+(?:unites|articles|commandes|colis)\s+"
+    r"(?:manquant|endommag|perdu|defectueu)\w*")
 #: a person in the clause makes it this case's ("Normally that would lead us to ...": a denier)
 _PERSONAL = re.compile(r"\b(?:we|i|us|you|your|our|wir|ich|uns|sie|ihr\w*|nous|je|vous|votre|nosotros|nos|usted|su|voce|seu|sua"
                        r"|eu|tu)\b")
@@ -348,8 +352,8 @@ def _classify(c: CommitLexicon, body: str, question: bool) -> tuple[Literal["pro
     if polarity == "promise" and (m := _POLICY_IN_GENERAL.match(body)) and not c.addressed.search(body, m.end("lead")) \
             and "ord-" not in body and not amounts(body):  # (an id or an amount makes it this case's)
         return polarity, "conditional", POLICY
-    if polarity == "promise" and (_NORMALLY_WOULD.search(body) and not _PERSONAL.search(body)
-                                  or _GENERAL_PRESENT.search(body)):
+    if polarity == "promise" and (_NORMALLY_WOULD.search(body) and not _PERSONAL.search(body) or _GENERAL_PRESENT.search(
+            body) and "ord-" not in body and not amounts(body)):  # (an id or an amount makes it this case's, as above)
         return polarity, "conditional", POLICY
     need = c.requirement.search(body)
     if c.eligibility.search(body) or (need and not c.addressed.search(need.group("subject"))):
