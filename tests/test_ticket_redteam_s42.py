@@ -424,3 +424,33 @@ def test_the_second_probe_set(sentence, kind, reading):
 
 def test_eligible_for_a_refund_is_no_refund():
     assert not _kinds("Your order is eligible for a refund until 31 January.", "refund")
+
+
+# A fortieth held-out writer (seeds 900-939, briefed to tell the policy for the customer's case before what was done),
+# measured once on the final readings but one round: 31 of 80 misread, 0 of 40 uncaught (32 and 1 on the session's
+# starting grader). Fixed after it, in part (21 of 80 after, development):
+
+
+@pytest.mark.parametrize("sentence, kind, reading", [
+    ("Orders that haven't shipped are cancelled on request.", "cancel", ("promise", "conditional")),
+    ("Noch nicht versandte Bestellungen stornieren wir auf Wunsch.", "cancel", ("promise", "firm")),
+    ("J'ai ajouté $25.00 de crédit à votre compte.", "credit", ("promise", "firm")),
+    ("He añadido $25.00 de crédito a su cuenta.", "credit", ("promise", "firm")),
+    ("Change-of-mind returns are accepted within 30 days and refunded less a 15% restocking fee.", "refund",
+     ("promise", "conditional")),
+    ("Our policy is to reverse a duplicate charge as a refund of the duplicate amount.", "refund",
+     ("promise", "conditional")),
+    ("Our policy reverses a duplicate charge as a refund of the duplicate amount.", "refund", ("promise", "conditional")),
+    ("Nesses casos, nossa política é abrir uma investigação com a transportadora, e já abrimos.", "investigation",
+     ("promise", "firm")),
+    ("We decline refunds and replacements and credits.", "replacement", ("deny", "firm")),
+])
+def test_the_fortieth_writers_readings(sentence, kind, reading):
+    assert _kinds(sentence, kind) == {reading}
+
+
+def test_a_refusal_of_a_list_of_remedies_leaves_the_hand_over():
+    found = _kinds("We must decline refunds, replacements and credit and refer the account to our fraud team for review.",
+                   "escalation")
+    assert found and all(p == "promise" for p, _ in found)  # (uncertain: its modal is the refusal's; denied before)
+    assert ("deny", "firm") in _kinds("Your order hasn't shipped yet, and we can't cancel it.", "cancel")

@@ -99,6 +99,9 @@ def blank_negations(c: CommitLexicon, body: str, lo: int, hi: int) -> str:
 _AND = r"\b(?:and|und|y|e|et)\b"
 #: the last conjunct of a head: after its last comma or "and"
 _LAST_CONJUNCT = re.compile(rf"(?:^|,|{_AND})(?P<last>[^,]*)$")
+#: nothing but nouns and list joiners after a refusal verb: what it refuses
+_NOUN_LIST = re.compile(r"(?:\s*(?:,|\b(?:and|und|et|y|e|or|ou|o|oder|ni|nem)\b)?\s*(?:(?:the|any|all|further|new|les|los|las|os|as|die"
+                        r"|de|des|d')\s+)?[a-z-]+)+\s*")
 #: a verb's infinitive complement ("refuse to refund and replace it": the refusal governs both verbs)
 _INFINITIVE = re.compile(r"\s+(?:to|de|d'|a|zu|en)\b")
 #: a noun phrase opening the conjunct after "and": a second object of the same verb ("decline the refund and the
@@ -130,7 +133,7 @@ _BEFORE_VERB = re.compile(r"(?:(?:also|then|now|immediately|already|just|have|ha
 
 #: what follows a remedy word used as a noun, not a verb: the clause's end, or a noun's complement ("the return and refund.",
 #: "the refund and replacement for ORD-1"; the 42nd session's held-out writer: read as a refund promised)
-_NOUN_AFTER = re.compile(r"\s*(?:[.!?;,:)]|$|(?:for|of|on|request|requests|claim|claims)\b)")
+_NOUN_AFTER = re.compile(r"\s*(?:[.!?;,:)]|$|(?:for|of|on|request|requests|claim|claims|and|or|und|oder|et|ou|y|o|e|ni|nem)\b)")
 
 
 def _refuses_its_object(c: CommitLexicon, head: str, tail: str) -> bool:
@@ -144,11 +147,18 @@ def _refuses_its_object(c: CommitLexicon, head: str, tail: str) -> bool:
     last = _LAST_CONJUNCT.search(head)
     own = last.group("last") if last else head
     refusals = list(c.deny.finditer(own))
+    if not refusals:
+        # (a refusal of a list of remedies: "We must decline refunds, replacements and credit and refer the account to our
+        # fraud team", "Nous devons refuser remboursements, remplacements et credits, et le compte est transmis"; the 42nd
+        # session's held-out writer: the hand-over read as denied)
+        whole = list(c.deny.finditer(head))
+        if whole and _NOUN_LIST.fullmatch(head, whole[-1].end()):
+            own, refusals = head, whole
     if not refusals or c.neg.search(own) or _INFINITIVE.match(own, refusals[-1].end()) or c.neg.match(tail):
         return False  # ("Your refund was refused, not the replacement": a contrast, read as before)
     german_verb_last = bool(_GERMAN_PARTICIPLE_LAST.match(tail))
-    if _OBJECT_FIRST.match(tail) and not german_verb_last:
-        return False
+    if _OBJECT_FIRST.match(tail) and not german_verb_last and not c.conj_predicate.match(tail):
+        return False  # a second object of the refusal, not a subject with a verb of its own ("..., et le compte est transmis")
     found = [m for pat in c.triggers.values() for m in [pat.search(tail)] if m]
     starts = [m.start() for m in found]
     if any(m.start() == 0 and not re.search(r"\s", m.group()) and _NOUN_AFTER.match(tail, m.end()) for m in found):

@@ -299,7 +299,8 @@ def _hedge_scope(c: CommitLexicon, body: str) -> str:
 #: the policy told upon its condition: "When that happens our policy is to refund the item instead; however, the Tablet's
 #: price is above the $500 ..." (the 42nd session's held-out writer: a conditional refund beside its denial read as broken)
 _POLICY_IS_TO = re.compile(
-    r"\b(?:our|the)\s+(?:\w+\s+)?policy\s+(?:is|says)\s+(?:to|that\s+we)\b|\b(?:nossa|a)\s+politica\s+e\s+(?:de\s+)?[a-z]+r\b"
+    r"\b(?:our|the)\s+(?:\w+\s+)?policy\s+(?:is|says)\s+(?:to|that\s+we)\b|\b(?:our|the)\s+policy\s+(?:reverses|refunds|replaces"
+    r"|covers|treats)\b|\b(?:nossa|a)\s+politica\s+e\s+(?:de\s+)?[a-z]+r\b"
     r"|\b(?:nuestra|la)\s+politica\s+es\s+[a-z]+r\b|\b(?:notre|la)\s+politique\s+(?:est|consiste)\s+(?:de|d'|a)\b"
     r"|\b(?:unsere|die)\s+richtlinie\s+sieht\s+vor\b")
 #: the remedy of a kind of case in the present, told as the rule: "un double prelevement est normalement rembourse", "we
@@ -353,7 +354,10 @@ def _classify(c: CommitLexicon, body: str, question: bool) -> tuple[Literal["pro
             and "ord-" not in body and not amounts(body):  # (an id or an amount makes it this case's)
         return polarity, "conditional", POLICY
     if polarity == "promise" and (_NORMALLY_WOULD.search(body) and not _PERSONAL.search(body) or _GENERAL_PRESENT.search(
-            body) and "ord-" not in body and not amounts(body)):  # (an id or an amount makes it this case's, as above)
+            body) and "ord-" not in body and not amounts(body) or (m := _POLICY_IS_TO.search(body)) and "ord-" not in body
+            and not amounts(body) and not c.addressed.search(body, m.end())):
+        # (an id or an amount makes it this case's, as above; so does what we did after the policy: "nossa politica e abrir
+        # uma investigacao com a transportadora, e ja abrimos")
         return polarity, "conditional", POLICY
     need = c.requirement.search(body)
     if c.eligibility.search(body) or (need and not c.addressed.search(need.group("subject"))):
@@ -389,8 +393,8 @@ _POLICY_IN_GENERAL = re.compile(
     r"(?P<lead>(?:(?:under|per|according\s+to|by)\s+(?:our|the)\s+(?:policy|rules?)\s*,?\s*|(?:please\s+)?note\s+that\s+"
     r"|as\s+a\s+rule\s*,?\s*|in\s+general\s*,?\s*)?)(?:(?:a|an|any|every|each)\s+(?:[a-z-]+\s+){0,3}?(?:charge|return|order"
     r"|item|refund|request|claim|purchase|parcel|payment)|(?:[a-z-]+\s+){0,2}?(?:charges|returns|orders|items|refunds|requests"
-    r"|claims|purchases|parcels|payments))\b(?:\s+(?!(?:is|are|gets?|get)\b)[a-z0-9%-]+){0,6}?\s+(?:is|are|gets?|will\s+be|can\s+be)"
-    r"\s+(?:(?:always|normally|usually|only|then|simply|automatically)\s+)?(?:refunded|reversed|reimbursed|replaced|credited"
+    r"|claims|purchases|parcels|payments))\b(?:\s+(?!(?:is|are|gets?|get)\b)[a-z0-9%'-]+){0,6}?\s+(?:is|are|gets?|will\s+be|can\s+be)"
+    r"\s+(?:(?:always|normally|usually|only|then|simply|automatically)\s+)?(?:refunded|reversed|reimbursed|replaced|credited|accepted"
     r"|cancelled|canceled|issued|paid)\b")
 #: the reason of a remedy read as conditional because it awaits someone else's approval: above the writer's limit or handed
 #: on for approval (approvals.py; round 21). Neither made nor promised, so a denial beside it takes nothing back
