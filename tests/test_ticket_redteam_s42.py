@@ -454,3 +454,23 @@ def test_a_refusal_of_a_list_of_remedies_leaves_the_hand_over():
                    "escalation")
     assert found and all(p == "promise" for p, _ in found)  # (uncertain: its modal is the refusal's; denied before)
     assert ("deny", "firm") in _kinds("Your order hasn't shipped yet, and we can't cancel it.", "cancel")
+
+
+@pytest.mark.parametrize("sentence, kind, reading", [
+    ("Solo puede haber reembolso tras esa investigación.", "refund", ("promise", "conditional")),
+    ("Uma investigação de fraude foi aberta, e qualquer reembolso só pode vir depois do resultado.", "refund",
+     ("promise", "conditional")),
+    ("Konten mit 3 oder mehr Erstattungsanträgen in 60 Tagen sind für weitere Ansprüche gesperrt.", "refund",
+     ("deny", "firm")),
+    ("Deshalb muss die Erstattung genehmigt werden.", "refund", ("promise", "conditional")),
+    ("Im Kundenservice dürfen wir einzelne Erstattungen jedoch nur bis $500.00 selbst freigeben.", "refund",
+     ("promise", "conditional")),
+    ("Ist der Artikel vorrätig, schicken wir Ersatz.", "replacement", ("promise", "conditional")),
+])
+def test_the_fortieth_writers_german_and_romance_forms(sentence, kind, reading):
+    assert _kinds(sentence, kind) == {reading}
+
+
+def test_a_limit_per_refund_as_a_fragment_and_a_replacement_sent():
+    assert not _readings("$500.00 per refund.")
+    assert _kinds("Wir haben Ihnen Ersatz geschickt.", "replacement") == {("promise", "firm")}
