@@ -27,7 +27,9 @@ def _data(n: int = 60, seed: int = 0) -> tuple[csr_matrix, list[str], list[str]]
 
 def test_the_spam_head_weights_what_only_spam_has():
     x, sources, routes = _data()
-    w, _ = spam_head(x, sources, routes, ClassifierConfig())
+    found = spam_head(x, sources, routes, ClassifierConfig())
+    assert found is not None
+    w, _ = found
     assert w[0] > 0 > w[2] and w[0] > w[1]
 
 
@@ -35,7 +37,7 @@ def test_stacking_changes_the_trash_column_only():
     x, sources, routes = _data()
     cfg = ClassifierConfig()
     head = fit_head(x, routes, source_weights(sources, routes, cfg), 1.0, cfg)
-    stacked = stack_spam(head, x, sources, routes, cfg)
+    stacked = stack_spam(head, spam_head(x, sources, routes, cfg), cfg)
     t = head.classes.index("trash")
     others = [i for i in range(len(head.classes)) if i != t]
     assert np.array_equal(stacked.weights[:, others], head.weights[:, others])
@@ -49,14 +51,16 @@ def test_stacking_changes_the_trash_column_only():
 def test_nothing_to_stack_leaves_the_head(routes):
     x = csr_matrix(np.eye(20, 4))
     head = Head(sorted(set(routes)) if len(set(routes)) > 1 else ["archive", "trash"], np.ones((4, 2)), np.zeros(2))
-    assert stack_spam(head, x, ["generated"] * 20, routes, ClassifierConfig()) is head
+    assert spam_head(x, ["generated"] * 20, routes, ClassifierConfig()) is None
+    assert stack_spam(head, spam_head(x, ["generated"] * 20, routes, ClassifierConfig()), ClassifierConfig()) is head
 
 
 def test_spam_stack_zero_is_the_route_head_alone():
     x, sources, routes = _data()
     cfg = ClassifierConfig(spam_stack=0)
     head = fit_head(x, routes, source_weights(sources, routes, cfg), 1.0, cfg)
-    assert stack_spam(head, x, sources, routes, cfg) is head
+    assert spam_head(x, sources, routes, cfg) is None
+    assert stack_spam(head, spam_head(x, sources, routes, cfg), cfg) is head
 
 
 def test_a_negative_stack_weight_is_refused_by_name():

@@ -262,18 +262,22 @@ def fit_head(x: Any, y: list[str], w: np.ndarray, c: float, cfg: ClassifierConfi
     return Head(classes, coef, bias)
 
 
-def spam_head(x: Any, sources: list[str], routes: list[str], cfg: ClassifierConfig) -> tuple[np.ndarray, float]:
+def spam_head(x: Any, sources: list[str], routes: list[str],
+              cfg: ClassifierConfig) -> tuple[np.ndarray, float] | None:
     """A spam-vs-rest head on the route head's features: an NB-SVM (Wang & Manning 2012), i.e. a logistic
-    regression on the features scaled by their naive Bayes log-count ratios, as (weights, bias) on the unscaled rows.
+    regression on the features scaled by their naive Bayes log-count ratios, as (weights, bias) on the unscaled rows;
+    None where nothing is to be stacked (``spam_stack`` 0, or no spam, or nothing but spam, to learn it from).
 
     The ratios come from the binarised rows (a feature's weighted share of spam documents over its share of the
     rest, add-one smoothed); samples are balanced inside each source like the route head's. The scaling is
     folded into the weights (``x @ (r * beta) == (x * r) @ beta``), so the head is an ordinary linear one.
     """
+    spam = np.array([y == "trash" for y in routes])
+    if cfg.spam_stack <= 0 or spam.all() or not spam.any():
+        return None
     from scipy.sparse import diags
     from sklearn.linear_model import LogisticRegression
 
-    spam = np.array([y == "trash" for y in routes])
     w = source_weights(sources, ["trash" if s else "rest" for s in spam], cfg).astype(np.float64)
     xb = (x > 0).astype(np.float64)
     p = np.asarray(xb[spam].T @ w[spam]).ravel() + 1.0
@@ -284,11 +288,11 @@ def spam_head(x: Any, sources: list[str], routes: list[str], cfg: ClassifierConf
     return (r * clf.coef_[0]).astype(np.float32), float(clf.intercept_[0])
 
 
-def stack_spam(head: Head, x: Any, sources: list[str], routes: list[str], cfg: ClassifierConfig) -> Head:
-    """The route head with ``cfg.spam_stack`` times the spam head's log-odds added to its trash logit."""
-    if cfg.spam_stack <= 0 or "trash" not in head.classes or len({y == "trash" for y in routes}) < 2:
-        return head  # nothing to stack, or no spam (or nothing but spam) to learn it from
-    v, c = spam_head(x, sources, routes, cfg)
+def stack_spam(head: Head, spam: tuple[np.ndarray, float] | None, cfg: ClassifierConfig) -> Head:
+    """The route head with ``cfg.spam_stack`` times the spam head's log-odds (``spam_head``) added to its trash logit."""
+    if spam is None:
+        return head
+    v, c = spam
     t = head.classes.index("trash")
     weights, bias = head.weights.copy(), head.bias.copy()
     weights[:, t] += cfg.spam_stack * v
@@ -349,13 +353,13 @@ def train_classifier(cfg: ClassifierConfig) -> dict[str, Any]:
     t_feat = time.monotonic() - t0
     tried = []
     best: tuple[float, float, dict[str, Head], dict[str, Any]] | None = None
+    labels = {f: [_label(e, f) for e in emails] for f in FIELDS}
+    spam = spam_head(x, sources, labels["route_to"], cfg)  # C-independent: fit once for the whole grid
     for c in cfg.c_grid:
         heads = {}
         for f in FIELDS:
-            y = [_label(e, f) for e in emails]
-            heads[f] = fit_head(x, y, source_weights(sources, y, cfg), c, cfg)
-            if f == "route_to":
-                heads[f] = stack_spam(heads[f], x, sources, y, cfg)
+            heads[f] = fit_head(x, labels[f], source_weights(sources, labels[f], cfg), c, cfg)
+        heads["route_to"] = stack_spam(heads["route_to"], spam, cfg)
         heads["route_to"] = apply_bias(heads["route_to"], cfg.route_bias)
         report = evaluate_sets(val_sets, heads)
         score = selection_score(report)
@@ -398,7 +402,7 @@ def _route_head(docs: list[Counter[str]], sources: list[str], emails: list[Label
     vec = Vectorizer(*build_vocab(docs, w0, cfg), cfg.meta_scale)
     x = matrix(docs, vec)
     head = fit_head(x, y, source_weights(sources, y, cfg), cfg.c_grid[0], cfg)
-    return vec, x, stack_spam(head, x, sources, y, cfg)
+    return vec, x, stack_spam(head, spam_head(x, sources, y, cfg), cfg)
 
 
 def oof_route_logits(cfg: ClassifierConfig, folds: int = 5, cache: dict[str, Any] | None = None,

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from ..models_v1 import Change, OrderV1, Statement
 from ..policy_v1 import fee_of, load_policy_v1
-from .commit_lexicon import REMEDIES, load_i18n
+from .commit_lexicon import REMEDIES, load_i18n, trigger_count
 from .extract import APPROVAL, ELIGIBILITY, GENERIC, POLICY, SPELLED_MONEY, WORKED_OUT, Commit
 from .targets import carries_order, order_named, teams_named
 
@@ -292,8 +292,8 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
     # (one stated by reference names no investigation in its clause: "... our policy is to open an investigation with the
     # carrier - and that's what we did", "... e ela ja esta em andamento"; the 42nd session's held-out writer)
     named_by = {id(c): order_named(c.clause, orders, lex.triggers["investigation"]) for c in commits
-                if c.kind == "investigation" and c.firm_promise and (lex.opens_investigation(c.clause) or not any(
-                    pat.search(c.clause) for pat in lex.triggers.values()))}
+                if c.kind == "investigation" and c.firm_promise and (lex.opens_investigation(c.clause)
+                                                                     or not trigger_count(lex, c.clause))}
     investigated = set(named_by.values())
     for c in commits:
         quote = f"'{c.clause[:90]}'"

@@ -332,6 +332,23 @@ _WOULD_AMOUNT = re.compile(
     r"|\b(?:wurde|wuerde)\s+(?:\S+\s+){0,2}?[$\u20ac\u00a3]?\s?\d[\d.,]*\s?(?:[$\u20ac\u00a3]|usd|eur)?\s+betragen\b")
 
 
+def _policy_told(c: CommitLexicon, body: str) -> bool:
+    """The clause tells the policy of a kind of case, not this case's remedy (``POLICY``): what would normally happen to
+    nobody addressed, or, with no id or amount of this case in it, a kind of case's remedy (``_POLICY_IN_GENERAL``,
+    ``_GENERAL_PRESENT``) or "our policy is to ..." with nothing we did after it ("nossa politica e abrir uma investigacao
+    com a transportadora, e ja abrimos" is done)."""
+    if _NORMALLY_WOULD.search(body) and not _PERSONAL.search(body):
+        return True
+    if "ord-" in body or amounts(body):
+        return False
+    if (m := _POLICY_IN_GENERAL.match(body)) and not c.addressed.search(body, m.end("lead")):
+        return True
+    if _GENERAL_PRESENT.search(body):
+        return True
+    m = _POLICY_IS_TO.search(body)
+    return m is not None and not c.addressed.search(body, m.end())
+
+
 def _classify(c: CommitLexicon, body: str, question: bool) -> tuple[Literal["promise", "deny"], Mode, str]:
     negs = _negation_count(c, body)
     polarity: Literal["promise", "deny"] = "deny" if negs % 2 else "promise"
@@ -350,14 +367,7 @@ def _classify(c: CommitLexicon, body: str, question: bool) -> tuple[Literal["pro
         # "enquanto", as often a time's "while" ("Enquanto a investigacao esta em andamento, ja enviamos um produto
         # novo"), nor where the remedy is what lasts ("Solange die Nachforschung laeuft, ...": the regression probes)
         return polarity, "conditional", "conditional"
-    if polarity == "promise" and (m := _POLICY_IN_GENERAL.match(body)) and not c.addressed.search(body, m.end("lead")) \
-            and "ord-" not in body and not amounts(body):  # (an id or an amount makes it this case's)
-        return polarity, "conditional", POLICY
-    if polarity == "promise" and (_NORMALLY_WOULD.search(body) and not _PERSONAL.search(body) or _GENERAL_PRESENT.search(
-            body) and "ord-" not in body and not amounts(body) or (m := _POLICY_IS_TO.search(body)) and "ord-" not in body
-            and not amounts(body) and not c.addressed.search(body, m.end())):
-        # (an id or an amount makes it this case's, as above; so does what we did after the policy: "nossa politica e abrir
-        # uma investigacao com a transportadora, e ja abrimos")
+    if polarity == "promise" and _policy_told(c, body):
         return polarity, "conditional", POLICY
     need = c.requirement.search(body)
     if c.eligibility.search(body) or (need and not c.addressed.search(need.group("subject"))):
