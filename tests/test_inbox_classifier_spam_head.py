@@ -66,3 +66,22 @@ def test_spam_stack_zero_is_the_route_head_alone():
 def test_a_negative_stack_weight_is_refused_by_name():
     with pytest.raises(Exception, match="spam_stack"):
         ClassifierConfig(spam_stack=-1)
+
+
+def test_every_fit_runs_on_one_blas_thread():
+    """The solver's path depends on how many BLAS threads sum its products (weights up to 0.1 apart on the real training
+    data, 43rd session), so a checkpoint trained with two threads was not what one thread reproduced: every fit pins one,
+    whatever the caller allows."""
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    from supportgym.train.one_thread import fit_on_one_thread
+
+    seen: list[int] = []
+
+    class Probe:
+        def fit(self, x, y, sample_weight=None):
+            seen.extend(p["num_threads"] for p in threadpoolctl.threadpool_info() if p["user_api"] == "blas")
+            return self
+
+    with threadpoolctl.threadpool_limits(limits=2):
+        fit_on_one_thread(Probe(), None, None, np.ones(1))
+    assert seen and set(seen) == {1}

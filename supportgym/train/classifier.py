@@ -33,6 +33,7 @@ from ..core.numbers import SEED_MAX
 from ..core.types import Model
 from ..envs.inbox.models import ROUTES, LabelledEmail
 from ..envs.inbox.real import real_metrics, real_pool
+from .one_thread import fit_on_one_thread
 
 
 #: chosen by 5-fold cross-validation inside real:train + real:validation (docs/inbox_real.md); trash: the offset
@@ -253,8 +254,7 @@ def apply_bias(head: Head, bias: dict[str, float]) -> Head:
 def fit_head(x: Any, y: list[str], w: np.ndarray, c: float, cfg: ClassifierConfig) -> Head:
     from sklearn.linear_model import LogisticRegression
 
-    clf = LogisticRegression(C=c, max_iter=cfg.max_iter, random_state=cfg.seed)
-    clf.fit(x, y, sample_weight=w)
+    clf = fit_on_one_thread(LogisticRegression(C=c, max_iter=cfg.max_iter, random_state=cfg.seed), x, y, w)
     classes = [str(k) for k in clf.classes_]
     coef, bias = clf.coef_.T.astype(np.float32), clf.intercept_.astype(np.float32)
     if len(classes) == 2:  # binary: sigmoid(z) == softmax([-z/2, z/2])
@@ -283,8 +283,7 @@ def spam_head(x: Any, sources: list[str], routes: list[str],
     p = np.asarray(xb[spam].T @ w[spam]).ravel() + 1.0
     q = np.asarray(xb[~spam].T @ w[~spam]).ravel() + 1.0
     r = np.log((p / p.sum()) / (q / q.sum()))
-    clf = LogisticRegression(C=cfg.spam_c, max_iter=2000, random_state=cfg.seed)
-    clf.fit(x @ diags(r), spam, sample_weight=w)
+    clf = fit_on_one_thread(LogisticRegression(C=cfg.spam_c, max_iter=2000, random_state=cfg.seed), x @ diags(r), spam, w)
     return (r * clf.coef_[0]).astype(np.float32), float(clf.intercept_[0])
 
 

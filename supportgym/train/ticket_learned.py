@@ -36,6 +36,7 @@ from ..envs.ticket.models import Research
 from ..envs.ticket.models_v1 import CustomerV1, ScenarioV1, TicketObservationV1
 from ..envs.ticket.policy_v1 import derive_v1, load_policy_v1
 from ..envs.ticket.scenarios_v1 import hard_templates
+from .one_thread import fit_on_one_thread
 
 
 @dataclass
@@ -194,8 +195,7 @@ def balanced_weights(labels: list[str]) -> np.ndarray:
 def fit_head(x: Any, y: list[str], c: float, cfg: TicketLearnedConfig) -> Head:
     from sklearn.linear_model import LogisticRegression
 
-    clf = LogisticRegression(C=c, max_iter=cfg.max_iter, random_state=cfg.seed)
-    clf.fit(x, y, sample_weight=balanced_weights(y))
+    clf = fit_on_one_thread(LogisticRegression(C=c, max_iter=cfg.max_iter, random_state=cfg.seed), x, y, balanced_weights(y))
     classes = [str(k) for k in clf.classes_]
     coef, bias = clf.coef_.T.astype(np.float32), clf.intercept_.astype(np.float32)
     if len(classes) == 2:  # sklearn keeps one column for two classes: softmax([0, z]) = sigmoid(z)

@@ -78,7 +78,8 @@ SPELLED_MONEY = re.compile(
     # a multiple of what was paid in its comparative frame only: "die doppelte Abbuchung des Betrags" is the double
     # charge that is refunded, and "the five-dollar shipping fee" a fee (review of 5 Dec)
     r"|\b(?:twice|double|triple|quadruple|(?:[a-z]+|\d+) times) (?:the|what|your) (?:amount|price|sum|total|you paid)\b"
-    r"|\b(?:das doppelte|den doppelten) (?:des|vom) (?:betrag|preis|kaufpreis)|\bden doppelten (?:betrag|preis)\b(?!\s+(?:von|uber|in\s+hohe\s+von)\s+(?:[$€£]|\d))"  # (the duplicate amount "von $29.50")
+    r"|\b(?:das doppelte|den doppelten) (?:des|vom) (?:betrag|preis|kaufpreis)|\bden doppelten (?:betrag"
+    r"|preis)\b(?!\s+(?:von|uber|in\s+hohe\s+von)\s+(?:[$€£]|\d))"  # (the duplicate amount "von $29.50")
     r"|\b(?:el doble|o dobro) (?:del|de lo|do) (?:importe|monto|precio|que|valor|preco)\b"
     r"|\ble double (?:du|de ce) (?:montant|prix|que)\b",
     re.IGNORECASE)
@@ -179,18 +180,29 @@ def _refusal_negations(c: CommitLexicon, body: str) -> int:
 #: says ("Le produit de remplacement est en rupture, il ne sera donc pas expedie")
 _NOT_SHIPPED = re.compile(
     r"\b(?:it|the\s+order|your\s+order|the\s+parcel)\s+(?:will\s+not|won't|will\s+never)\s+(?:now\s+)?(?:be\s+)?(?:ship|shipped"
-    r"|sent|dispatched|delivered)\b|\b(?:sie|er|es|die\s+bestellung|ihre\s+bestellung)\s+wird\s+(?:also\s+|daher\s+|somit\s+|damit\s+"
-    r"|folglich\s+)?nicht\s+(?:mehr\s+)?(?:versendet|versandt|verschickt|geliefert|ausgeliefert)\b|\b(?:ele|ela|o\s+pedido|a\s+encomenda"
-    r"|seu\s+pedido|sua\s+encomenda|e)\s+(?:ja\s+)?nao\s+(?:sera|vai\s+ser)\s+(?:mais\s+)?(?:(?:enviad|expedid|despachad)[oa]|entregue)\b"
+    r"|sent|dispatched|delivered)\b|\b(?:sie|er|es|die\s+bestellung|ihre\s+bestellung)\s+wird\s+(?:also\s+|daher\s+"
+    r"|somit\s+|damit\s+"
+    r"|folglich\s+)?nicht\s+(?:mehr\s+)?(?:versendet|versandt|verschickt|geliefert|ausgeliefert)\b|\b(?:ele|ela"
+    r"|o\s+pedido|a\s+encomenda"
+    r"|seu\s+pedido|sua\s+encomenda|e)\s+(?:ja\s+)?nao\s+(?:sera|vai\s+ser)\s+(?:mais\s+)?(?:(?:enviad|expedid"
+    r"|despachad)[oa]|entregue)\b"
     r"|\bno\s+se\s+(?:le\s+|te\s+|les\s+)?(?:enviara|despachara|entregara)\b|\bno\s+sera\s+(?:enviad|despachad|entregad)[oa]\b"
-    r"|\b(?:il|elle|la\s+commande|votre\s+commande|le\s+colis|(?:la|le|les|votre|vos)\s+[a-z-]+)\s+ne\s+sera\s+(?:donc\s+|alors\s+|ainsi\s+)?(?:pas|jamais)\s+"
+    r"|\b(?:il|elle|la\s+commande|votre\s+commande|le\s+colis|(?:la|le|les|votre"
+    r"|vos)\s+[a-z-]+)\s+ne\s+sera\s+(?:donc\s+|alors\s+|ainsi\s+)?(?:pas|jamais)\s+"
     r"(?:expedi|envoy|livr)ee?s?\b"
     # ... and its subject left out after "and": "It has been cancelled and won't be sent", "elle a donc ete annulee comme
     # demande et ne sera pas expediee" (the 41st session's held-out writer; Portuguese "e" is in the subjects above, and the
     # Spanish forms have no subject to leave out)
     r"|\band\s+(?:will\s+not|won't|will\s+never)\s+(?:now\s+)?be\s+(?:shipped|sent|dispatched|delivered)\b"
     r"|\bet\s+ne\s+sera\s+(?:donc\s+)?(?:pas|jamais)\s+(?:expedi|envoy|livr)ee?s?\b"
-    r"|\bund\s+wird\s+(?:also\s+|daher\s+)?nicht\s+(?:mehr\s+)?(?:versendet|versandt|verschickt|geliefert|ausgeliefert)\b")
+    r"|\bund\s+wird\s+(?:also\s+|daher\s+)?nicht\s+(?:mehr\s+)?(?:versendet|versandt|verschickt|geliefert|ausgeliefert)\b"
+    # ... and a relative clause of what had not shipped yet: "he cancelado el pedido ..., que aun no se habia enviado" (the 43rd
+    # session's held-out writer: the cancellation read as denied)
+    r"|\bque\s+(?:aun\s+|todavia\s+|ainda\s+)?(?:no|nao)\s+(?:se\s+)?(?:habia|ha|tinha|havia)\s+(?:sido\s+)?(?:enviad|despachad"
+    r"|expedid)[oa]s?\b|\bqui\s+n'(?:avait|a)\s+pas\s+encore\s+ete\s+(?:expedi|envoy)ee?s?\b|\b(?:which"
+    r"|that)\s+(?:hadn't|had\s+not"
+    r"|hasn't|has\s+not)\s+(?:yet\s+)?(?:been\s+)?(?:shipped|sent|dispatched)(?:\s+yet)?\b|\b(?:die|das|der)\s+noch\s+nicht\s+"
+    r"(?:versandt|versendet|verschickt)\s+(?:worden\s+)?(?:war|ist)\b")
 
 
 #: a conjunction (or a consequence: "..., so none can be issued or promised", the 42nd session's held-out writer), then a
@@ -258,7 +270,7 @@ def _negations(c: CommitLexicon, body: str) -> int:
     nem reembolso nem troca", "nous ne pouvons plus vous rembourser"), so counting each word flipped honest
     denials into promises (and a lie denying a refund that was made into a promise). A chain is a head and the
     n-words after it; it counts one when its head is itself a negator or an n-word follows ("ne" alone, as in
-    "ne ... que" (only), counts nothing)."""
+    "ne ... que" (only), counts nothing). A negator n-word with no head before it heads a chain of its own."""
     chained: set[int] = set()
     chains = 0
     open_chain: tuple[bool, bool] | None = None  # (head is a negator, an n-word followed)
@@ -269,8 +281,12 @@ def _negations(c: CommitLexicon, body: str) -> int:
         elif c.concord_head.fullmatch(word):
             chains += open_chain is not None and any(open_chain)
             open_chain = (bool(c.neg.fullmatch(word)), False)
+        elif c.neg.fullmatch(word):
+            # a negator n-word with no head before it heads its own chain: "pas de remboursement, de remplacement ni de
+            # credit", "nunca ofrecemos nada" (the 42nd session's last held-out writer: two negations, a promise)
+            open_chain = (True, False)
         else:
-            continue  # an n-word with no head before it: an ordinary negator
+            continue  # an n-word that is no negator alone, with no head before it
         chained.add(m.start())
     chains += open_chain is not None and any(open_chain)
     return chains + sum(1 for m in c.neg.finditer(body) if m.start() not in chained)
@@ -302,18 +318,22 @@ _POLICY_IS_TO = re.compile(
     r"\b(?:our|the)\s+(?:\w+\s+)?policy\s+(?:is|says)\s+(?:to|that\s+we)\b|\b(?:our|the)\s+policy\s+(?:reverses|refunds|replaces"
     r"|covers|treats)\b|\b(?:nossa|a)\s+politica\s+e\s+(?:de\s+)?[a-z]+r\b"
     r"|\b(?:nuestra|la)\s+politica\s+es\s+[a-z]+r\b|\b(?:notre|la)\s+politique\s+(?:est|consiste)\s+(?:de|d'|a)\b"
-    r"|\b(?:unsere|die)\s+richtlinie\s+sieht\s+vor\b")
+    r"|\b(?:notre|la)\s+politique\s+prevoit\b|\b(?:nossa|a)\s+politica\s+preve\b|\b(?:nuestra|la)\s+politica\s+(?:preve"
+    r"|contempla|establece)\b|\b(?:our|the)\s+policy\s+(?:provides\s+for|calls\s+for)\b"
+    r"|\b(?:unsere|die)\s+richtlinie\s+sieht\s+vor\b|\bsieht\s+(?:unsere|die)\s+richtlinie\b(?:\s+\S+){0,6}?\s+vor\b")
 #: the remedy of a kind of case in the present, told as the rule: "un double prelevement est normalement rembourse", "we
 #: refund missing units pro rata" (the 42nd session's last held-out writer, read as refunds made)
 _GENERAL_PRESENT = re.compile(
     r"(?:^|[,;:]\s*)\W*(?:un|une|uma|um|una|ein|eine|a|an)\s+(?:[^\s,;.!?]+\s+){0,3}?(?:est|es|e|wird|is)\s+(?:normalement"
     r"|normalmente|normalerweise|generalement|generalmente|geralmente|usually|normally|always|toujours|siempre|sempre|immer)\s+"
     r"(?:rembours|reembols|erstatt|refund|replac|remplac|reemplaz|substitu|ersetz)\w*"
-    r"|(?:^|[,;:]\s*)\W*(?:un|una|uma|um)\s+(?:[^\s,;.!?]+\s+){0,3}?(?:normalmente|generalmente|geralmente)\s+(?:se\s+|e\s+|es\s+)?"
+    r"|(?:^|[,;:]\s*)\W*(?:un|una|uma|um)\s+(?:[^\s,;.!?]+\s+){0,3}?(?:normalmente|generalmente|geralmente)\s+(?:se\s+"
+    r"|e\s+|es\s+)?"
     r"(?:reembols|reemplaz|substitu)\w*"
     r"|\bwe\s+(?:always\s+|normally\s+|usually\s+)?(?:refund|replace|credit)\s+(?:missing|damaged|lost|faulty|defective|any|all"
     r"|late)\s+(?:[^\s,;.!?]+\s+)?(?:units|items|orders|parcels|products|deliveries)\b"
-    r"|\bnous\s+(?:remboursons|remplacons)\s+(?:toujours\s+)?(?:les|tous\s+les|toutes\s+les)\s+(?:unites|articles|commandes|colis)\s+"
+    r"|\bnous\s+(?:remboursons|remplacons)\s+(?:toujours\s+)?(?:les|tous\s+les|toutes\s+les)\s+(?:unites|articles"
+    r"|commandes|colis)\s+"
     r"(?:manquant|endommag|perdu|defectueu)\w*")
 #: a person in the clause makes it this case's ("Normally that would lead us to ...": a denier)
 _PERSONAL = re.compile(r"\b(?:we|i|us|you|your|our|wir|ich|uns|sie|ihr\w*|nous|je|vous|votre|nosotros|nos|usted|su|voce|seu|sua"
@@ -323,11 +343,13 @@ _PERSONAL = re.compile(r"\b(?:we|i|us|you|your|our|wir|ich|uns|sie|ihr\w*|nous|j
 #: policy told, nobody addressed ("Normally we would ..." is a denier: commitments_i18n.yaml)
 _NORMALLY_WOULD = re.compile(
     r"\b(?:normally|usually|ordinarily|typically)\s+(?:[a-z-]+\s+){1,4}?would\b|\b(?:normalmente|normalement|normalerweise"
-    r"|generalmente|geralmente|habituellement)\b,?\s+(?:[^\s,;.!?]+\s+){0,5}?(?:[a-z]{2,}(?:ria|rian|riam|rait|raient)|wurde|wuerde)\b")
+    r"|generalmente|geralmente|habituellement)\b,?\s+(?:[^\s,;.!?]+\s+){0,5}?(?:[a-z]{2,}(?:ria|rian|riam|rait|raient)"
+    r"|wurde|wuerde)\b")
 #: what a remedy would come to, an amount worked out, not given: "the pro-rata refund for the missing units would be $858.
 #: This is above the $500 limit ..." (the 42nd session's held-out writer: an uncertain promise of a refund nobody made)
 _WOULD_AMOUNT = re.compile(
     r"\b(?:would|'d)\s+(?:be|come\s+to|amount\s+to|total)\s+(?:about\s+|around\s+|roughly\s+)?[$\u20ac\u00a3]?\s?\d"
+    r"|\bwould\s+be\s+(?:\w+\s+)?(?:lower|higher|less|more|smaller|larger)\s+than\b"
     r"|\b(?:seria|serait|wa?e?re)\s+(?:de\s+|d'environ\s+|etwa\s+|ungefahr\s+)?(?:us)?[$\u20ac\u00a3]?\s?\d"
     r"|\b(?:wurde|wuerde)\s+(?:\S+\s+){0,2}?[$\u20ac\u00a3]?\s?\d[\d.,]*\s?(?:[$\u20ac\u00a3]|usd|eur)?\s+betragen\b")
 
@@ -339,25 +361,89 @@ def _policy_told(c: CommitLexicon, body: str) -> bool:
     com a transportadora, e ja abrimos" is done)."""
     if _NORMALLY_WOULD.search(body) and not _PERSONAL.search(body):
         return True
+    if _general_rule(c, body):
+        return True
     if "ord-" in body or amounts(body):
         return False
-    if (m := _POLICY_IN_GENERAL.match(body)) and not c.addressed.search(body, m.end("lead")):
-        return True
     if _GENERAL_PRESENT.search(body):
         return True
     m = _POLICY_IS_TO.search(body)
-    return m is not None and not c.addressed.search(body, m.end())
+    # (nor anything done after it: "nossa politica preve a abertura de uma investigacao - e ela ja foi aberta")
+    return m is not None and not c.addressed.search(body, m.end()) and _case_free(body[m.end():])
 
 
-def _classify(c: CommitLexicon, body: str, question: bool) -> tuple[Literal["promise", "deny"], Mode, str]:
+def _general_rule(c: CommitLexicon, body: str) -> bool:
+    """A kind of case's remedy told as the rule (``_POLICY_IN_GENERAL``, ``_POLICY_IN_GENERAL_I18N``): the rule's own part,
+    up to its first comma, names nothing of this case (``_case_free``); each part after it names no remedy or amount,
+    or tells an agent's limit ("A duplicate charge is reversed as a refund of the duplicate amount, and agents can approve
+    refunds up to $500.00": the 42nd session's last held-out writer, read as a refund of $500 promised). Or a remedy "when"
+    a kind of case happens, with nothing of this case in the clause ("lorsqu'un montant est debite deux fois, nous annulons
+    le doublon en remboursant le montant preleve en trop")."""
+    if _WHEN_A_CASE.match(body):
+        return _case_free(body)
+    m = _POLICY_IN_GENERAL.match(body) or _POLICY_IN_GENERAL_I18N.match(body)
+    if m is None:
+        return False
+    cut = _PART.search(body, m.end())
+    head, tail = (body[: cut.start()], body[cut.start():]) if cut else (body, "")
+    # (nothing of this case in it: the writer's "we" and "our" are no person of this case, "Beschaedigte Artikel ersetzen
+    # wir", "change-of-mind returns are refunded less our 15% restocking fee")
+    if _case_free(head[m.end("lead"):]):
+        return all(_names_no_remedy(c, part) for part in _PART.split(tail))
+    return False
+
+
+def _names_no_remedy(c: CommitLexicon, part: str) -> bool:
+    """A part of a clause after a general rule that names no remedy, order or amount, tells an agent's limit, or goes on
+    with the rule and names nothing of this case (", or refunded if the customer asks for their money back")."""
+    return "ord-" not in part and (not (trigger_count(c, part) or amounts(part)) or bool(load_approvals().limits.search(part))
+                                   or _case_free(part))
+
+
+#: where a clause's parts meet: a comma or semicolon, with the conjunction after it
+_PART = re.compile(r"\s*[,;]\s*(?:(?:and|und|et|y|e|but|mais|pero|mas|aber)\s+)?")
+#: what ties a clause to this customer's case: the customer addressed, the writer alone, what was done or when
+_THIS_CASE = re.compile(
+    r"\b(?:you|your|yours|you're|you've|you'll|vous|votre|vos|ihnen|ihr|ihre\w*|dich|dir|dein\w*|usted|ustedes|su|sus"
+    r"|tu|tus|te|voce|voces|seu|sua"
+    r"|seus|suas|lhe|i|i've|i'm|i'll|ich|je|j'|yo|eu|we've|we'll|have|has|had|was|were|been|habe|haben|hat|wurde|wurden|avons|ai"
+    r"|ont|ete|hemos|he|han|fue|fueron|sido|temos|tenho|foi|foram|fiz|fizemos|already|now|today|yesterday|bereits|schon|heute"
+    r"|jetzt|gestern|deja|aujourd'hui|maintenant|hier|ya|hoy|ahora|ayer|ja|hoje|agora|ontem)\b|\b[a-z]{3,}ei\s+(?:o|a|os|as|um"
+    r"|uma|ao|aos|para|com|no|na)\b")
+
+
+def _case_free(body: str) -> bool:
+    """The clause names nothing of this customer's case: no order, amount, person addressed, act done or day."""
+    return "ord-" not in body and not amounts(body) and not _THIS_CASE.search(body)
+
+
+def _rule_told(c: CommitLexicon, body: str) -> bool:
+    """Each part of the clause that names a remedy, order or amount names nothing of this case (``_case_free``), asides
+    that name none left out: "When the wrong item arrives and it's reported within 30 days of ordering, the customer is
+    entitled to a full refund ..., and at 22 days you're well inside that window", "Itens danificados informados em ate 30
+    dias (o seu pedido tem 15 dias) sao reembolsados integralmente" (the 42nd session's last held-out writer's successor)."""
+    if c.anaphoric_state.search(body):
+        # the rule, then done by reference: "Los clientes VIP se derivan a nuestro equipo VIP ..., y asi lo he hecho"
+        return False
+    body = _ASIDE.sub(lambda m: m.group() if trigger_count(c, m.group()) or amounts(m.group()) else " ", body)
+    parts = [p for p in _PART.split(body) if trigger_count(c, p) or amounts(p) or "ord-" in p]
+    return bool(parts) and all(_case_free(p) for p in parts)
+
+
+def _classify(c: CommitLexicon, body: str, question: bool, told: bool = False) -> tuple[Literal["promise", "deny"], Mode, str]:
+    """``told``: the clause follows a lead that announces the policy ("Here's what our policy says about lost parcels:",
+    ``_POLICY_LEAD``): a promise in it that names nothing of this case is the policy told."""
     negs = _negation_count(c, body)
     polarity: Literal["promise", "deny"] = "deny" if negs % 2 else "promise"
     if question:
         if c.asks.search(body.strip()):
             return polarity, "question", "a question"
         return polarity, "uncertain", "a statement phrased as a question"
+    told = (told or bool(_POLICY_PREFIX.match(body)) or bool(_ANY_CUSTOMER.search(body))) and polarity == "promise" and (
+        _rule_told(c, body))
     if c.cond.search(c.deferred.sub(" ", c.soft.sub(" ", body))) is not None:
-        return polarity, "conditional", POLICY if polarity == "promise" and _POLICY_IS_TO.search(body) else "conditional"
+        return polarity, "conditional", POLICY if polarity == "promise" and (
+            told or _POLICY_IS_TO.search(body) or _general_rule(c, body)) else "conditional"
     cond = _WHILE_CONDITION.search(body) if polarity == "promise" else None
     if cond and not trigger_count(c, body[cond.start():].split(",", 1)[0]) and not c.eligibility.search(body):
         # "We'll send a replacement as long as it's under warranty", "Solange die Ware unbenutzt ist, erstatten wir": a
@@ -370,8 +456,12 @@ def _classify(c: CommitLexicon, body: str, question: bool) -> tuple[Literal["pro
     if polarity == "promise" and _policy_told(c, body):
         return polarity, "conditional", POLICY
     need = c.requirement.search(body)
-    if c.eligibility.search(body) or (need and not c.addressed.search(need.group("subject"))):
+    # (what a remedy applies to only, promised: "..., so this one doesn't qualify" is this case's denial)
+    only = polarity == "promise" and (_ONLY_APPLIES.search(body) or _ONLY_KINDS.search(body))
+    if c.eligibility.search(body) or only or need and not c.addressed.search(need.group("subject")):
         return polarity, "conditional", ELIGIBILITY
+    if told:  # (after a window: "Pela nossa politica, pedidos atrasados podem ser reembolsados dentro de 30 dias" is one)
+        return polarity, "conditional", POLICY
     if polarity == "promise" and c.habitual.search(body) and not c.addressed.search(body):
         return polarity, "firm", GENERIC
     if negs > MAX_NEGATIONS:
@@ -400,12 +490,87 @@ ELIGIBILITY = "a window of eligibility (the remedy's policy)"
 POLICY = "the policy stated of a kind of case"
 #: a subject that names a kind of case (indefinite or plural, nobody addressed) and a present passive of the remedy
 _POLICY_IN_GENERAL = re.compile(
-    r"(?P<lead>(?:(?:under|per|according\s+to|by)\s+(?:our|the)\s+(?:policy|rules?)\s*,?\s*|(?:please\s+)?note\s+that\s+"
-    r"|as\s+a\s+rule\s*,?\s*|in\s+general\s*,?\s*)?)(?:(?:a|an|any|every|each)\s+(?:[a-z-]+\s+){0,3}?(?:charge|return|order"
+    r"(?P<lead>(?:(?:under|per|according\s+to|by)\s+(?:our|the)\s+(?:policy|rules?)\s*,?\s*"
+    r"|(?:please\s+)?(?:also\s+)?(?:note|be\s+aware|keep\s+in\s+mind|remember)\s+that\s+"
+    r"|as\s+a\s+rule\s*,?\s*|in\s+general\s*,?\s*|(?:normally|usually|generally|typically|ordinarily)\s*,?\s*)?)(?:(?:a"
+    r"|an|any|every|each)\s+(?:[a-z-]+\s+){0,3}?(?:charge|return|order"
     r"|item|refund|request|claim|purchase|parcel|payment)|(?:[a-z-]+\s+){0,2}?(?:charges|returns|orders|items|refunds|requests"
-    r"|claims|purchases|parcels|payments))\b(?:\s+(?!(?:is|are|gets?|get)\b)[a-z0-9%'-]+){0,6}?\s+(?:is|are|gets?|will\s+be|can\s+be)"
-    r"\s+(?:(?:always|normally|usually|only|then|simply|automatically)\s+)?(?:refunded|reversed|reimbursed|replaced|credited|accepted"
+    r"|claims|purchases|parcels|payments))\b(?:\s+(?!(?:is|are|gets?|get)\b)[a-z0-9%'-]+){0,6}?\s+(?:is|are|gets?"
+    r"|will\s+be|can\s+be)"
+    r"\s+(?:(?:always|normally|usually|only|then|simply|automatically)\s+)?(?:refunded|reversed|reimbursed|replaced"
+    r"|credited|accepted"
     r"|cancelled|canceled|issued|paid)\b")
+#: the same in German, French, Spanish and Portuguese: a kind of case as the subject (an indefinite one, a Spanish plural with
+#: "se", a German bare plural fronted before "wir") and the remedy in the present: "Eine doppelte Belastung wird als Erstattung
+#: ... zurueckgebucht", "Beschaedigte Artikel ersetzen wir normalerweise kostenlos", "um pacote informado como extraviado e
+#: substituido se houver estoque", "los articulos equivocados o danados se reembolsan o se sustituyen cuando ...", "lorsqu'un
+#: montant est debite deux fois, nous annulons le doublon" (the 42nd session's last held-out writer: read as this case's)
+_CASE_NOUNS = (r"(?:belastung|abbuchung|bestellung|sendung|paket|artikel|ware|zahlung|lieferung|pacote|encomenda|pedido|item"
+               r"|artigo|produto|cobranca|paquete|envio|articulo|producto|cargo|cobro|colis|commande|article|produit|montant"
+               r"|prelevement|debit|achat|compra|parcel|charge|order)")
+_POLICY_IN_GENERAL_I18N = re.compile(
+    r"(?P<lead>(?:(?:normalerweise|normalement|normalmente|generalmente|geralmente|en\s+general|em\s+geral|in\s+der\s+regel"
+    r"|grundsatzlich|en\s+principe|por\s+regla\s+general|por\s+norma)\s*,?\s*)?)"
+    r"(?:(?:(?:nach|gemass|laut)\s+(?:unserer|der)\s+richtlinie\s+wird\s+)?(?:ein|eine|jede|jeder|jedes)\s+(?:\S+\s+){0,2}?"
+    + _CASE_NOUNS + r"\w*\b(?:(?:\s+\S+){0,10}?\s+wird\b)?(?:\s+\S+){0,8}?"
+    r"\s+(?:erstattet|ersetzt|zuruckgebucht|gutgeschrieben|storniert|zuruckerstattet|ausgetauscht)\b"
+    r"|(?!(?:die|den|der|das|ihre\w*|unsere\w*|diese\w*)\b)(?:[a-z]+\s+){0,2}?(?:[a-z]+e[nrs]?\s+)(?:artikel|waren"
+    r"|sendungen|pakete|bestellungen"
+    r"|produkte|gerate|lieferungen|belastungen|abbuchungen)\b(?:\s*,[^,;]*,)?\s+(?:erstatten|ersetzen|tauschen"
+    r"|stornieren)(?:\s+(?:oder|und)\s+(?:erstatten|ersetzen|tauschen))?\s+wir\b"
+    r"|(?:um|uma|un|une|una)\s+(?:\S+\s+){0,1}?" + _CASE_NOUNS + r"s?\b(?:\s+\S+){0,5}?\s+(?:(?:e|es|est)\s+(?:\S+\s+)?"
+    r"(?:substitu|reembols|trocad|estornad|cancelad|devolvid|reemplazad|sustituid|anulad|rembours|remplac|annul|echang)\w*"
+    r"|se\s+(?:reembolsa|sustituye|reemplaza|repone|anula|cambia|devuelve|reintegra)\b)"
+    r"|(?:los|las|os|as|les)\s+(?:\S+\s+){0,1}?" + _CASE_NOUNS + r"s\b(?:\s+\S+){0,5}?\s+(?:se\s+(?:reembolsan|sustituyen"
+    r"|reemplazan|reponen|anulan|cambian|devuelven|reintegran)|sao\s+(?:\S+\s+)?(?:substitu|reembols|trocad|estornad"
+    r"|cancelad)\w*|sont\s+(?:\S+\s+)?"
+    r"(?:rembours|remplac|annul|echang)\w*)\b"
+    r")")
+#: a remedy "when" a kind of case happens: "lorsqu'un montant est debite deux fois, nous annulons le doublon", "When a parcel
+#: is lost, we replace it" (the 42nd session's last held-out writer)
+_WHEN_A_CASE = re.compile(r"\W*(?:(?:normally|usually|generally|normalement|normalmente|normalerweise|geralmente|generalmente)"
+                          r"\s*,?\s*)?(?:lorsqu'|quand\s+|cuando\s+|quando\s+|sempre\s+que\s+|siempre\s+que\s+|when(?:ever)?\s+"
+                          r"|wenn\s+)(?:un|une|um|uma|una|a|an|ein|eine)\s+(?:\S+\s+){0,1}?" + _CASE_NOUNS + r"\b")
+#: the policy named as the source of what the clause says: "Under our policy, ...", "Nach unserer Richtlinie erstatten oder
+#: ersetzen wir falsche oder beschaedigte Artikel, wenn ...", "Pela nossa politica, so podemos reembolsar ..." (the 42nd
+#: session's last held-out writer's successor)
+_POLICY_PREFIX = re.compile(
+    r"\W*(?:(?:under|per|according\s+to|by|in\s+line\s+with)\s+(?:our|the|store)\s+(?:\w+\s+)?(?:policy|policies|rules?)"
+    r"|(?:nach|gemass|laut)\s+(?:unserer|unseren|der|den)\s+(?:\w+\s+)?(?:richtlinien?|regeln?|bedingungen)"
+    r"|(?:selon|d'apres|conformement\s+a)\s+(?:notre|la|nos|les)\s+(?:politique|regles?|conditions)"
+    r"|(?:segun|conforme\s+a|de\s+acuerdo\s+con)\s+(?:nuestra|la|nuestras|las)\s+(?:politica|normas?|reglas?)"
+    r"|(?:pela|pelas|segundo\s+a|conforme\s+a|de\s+acordo\s+com\s+a)\s+(?:nossa\s+)?(?:politica|regras?|normas?))\b")
+#: the customer named in the third person, as a rule names whoever it applies to ("the customer is entitled to a full
+#: refund", "ou reembolsado se o cliente pedir o dinheiro de volta"): a writer tells this customer "you"
+_ANY_CUSTOMER = re.compile(r"\b(?:the|a|any)\s+customer\b|\bcustomers\b|\b(?:der|ein|jeder)\s+kunde\b|\bkunden\b"
+                           r"|\b(?:le|un)\s+client\b|\bles\s+clients\b|\b(?:el|un)\s+cliente\b|\blos\s+clientes\b"
+                           r"|\b(?:o|um)\s+cliente\b|\bos\s+clientes\b")
+#: a sentence that announces the policy it goes on to tell: "Let me explain how our policy handles this.", "Vou explicar o
+#: que a nossa politica preve.", "Gostaria de explicar como a nossa politica se aplica ao seu caso."
+_EXPLAINS = re.compile(r"\b(?:explain|explaining|erklar\w*|expliqu\w*|explic\w*|walk\s+you\s+through"
+                       r"|here(?:'s|\s+is)\s+(?:how|what)"
+                       r"|voici\s+(?:comment|ce\s+que)|so\s+(?:sieht|funktioniert|regelt))\b")
+#: a lead that announces the policy, then tells it after its colon: "Here's what our policy says about lost parcels:",
+#: "Unsere Richtlinie sieht bei verlorenen Paketen Folgendes vor:", "Notre regle est claire :", "Te explico como funciona
+#: nuestra politica:", "So gehen wir in solchen Faellen vor:" (the 42nd session's last held-out writer: each rule told after
+#: it read as this case's promise)
+_POLICY_LEAD = re.compile(
+    r"\b(?:polic(?:y|ies)|rules?|guidelines?|politicas?|politiques?|regles?|reglas?|regras?|normas?|richtlinie\w*|regel\w*"
+    r"|grundsatz\w*)\b|\bhow\s+we\s+(?:handle|deal\s+with|treat)\b|\bso\s+gehen\s+wir\b|\bcomo\s+(?:funciona|tratamos"
+    r"|lidamos)\b|\bcomment\s+nous\s+(?:traitons|gerons)\b")
+#: what a remedy applies to, only: "die VIP-Kulanzgutschrift nur fuer verspaetete ... Sendungen gilt", "The VIP goodwill credit
+#: only applies to late parcels", "ne s'applique qu'aux colis en retard" (the 42nd session's last held-out writer: a credit
+#: promised); eligibility, as a window is
+_ONLY_APPLIES = re.compile(
+    r"\b(?:only\s+appl(?:y|ies)|appl(?:y|ies)\s+only|(?:is|are)\s+only\s+(?:for|available\s+for)|gilt\s+nur|gelten\s+nur"
+    r"|nur\s+(?:fur|bei)\s+[^;.!?]*?\s+(?:gilt|gelten)|ne\s+s'applique(?:nt)?\s+qu|s'applique(?:nt)?\s+uniquement"
+    r"|(?:solo|solamente|unicamente)\s+se\s+aplica|se\s+aplica\s+(?:solo|solamente|unicamente)|(?:so|somente"
+    r"|apenas)\s+se\s+aplica"
+    r"|se\s+aplica\s+(?:so|somente|apenas)|vale\s+(?:so|somente|apenas))\b")
+#: a remedy for a kind of case only: "We can only cancel orders that are still processing" (the 42nd session's last held-out
+#: writer's successor: a cancellation promised); eligibility
+_ONLY_KINDS = re.compile(r"\b(?:we|you)\s+(?:can|may)\s+only\s+(?:refund|replace|cancel|credit|exchange|return)\s+(?:\w+\s+)?"
+                         r"(?:orders|items|parcels|products|purchases|charges)\b(?!\s+ord-)")
 #: the reason of a remedy read as conditional because it awaits someone else's approval: above the writer's limit or handed
 #: on for approval (approvals.py; round 21). Neither made nor promised, so a denial beside it takes nothing back
 APPROVAL = "awaits approval (above the writer's limit, or handed on for approval)"
@@ -422,6 +587,22 @@ _HEADING = re.compile(r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\W*$)")
 #: an item of a list; one with a label of its own ("- Original price: $100") is no amount of the heading's remedy
 _LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])(?:\s+|$)")
 _BARE_NUMBER = re.compile(r"^\s*\d+[.)]\s*$")
+
+
+def _policy_part(c: CommitLexicon, raw: str) -> str:
+    """The comma part of a clause that names the remedy's policy: its negations, not another part's, deny by that policy
+    ("FedEx hasn't moved it for 12 days, and it's still within our 30-day refund window": the 43rd session's held-out
+    writer, read as the refund denied)."""
+    return next((p for p in _PART.split(raw) if c.policy.search(p)), raw)
+
+
+def _told_after(sents: list[str], k: int) -> set[int]:
+    """The sentences a policy lead that ends sentence ``k`` heads: the next one and the list items after it."""
+    out = {k + 1}
+    while _is_item(sents, k + 1) and k + 2 < len(sents) and _is_item(sents, k + 2):
+        k += 1
+        out.add(k + 1)
+    return out
 
 
 def _is_item(sents: list[str], k: int) -> bool:
@@ -447,13 +628,16 @@ def _third_party(c: CommitLexicon, before: str) -> bool:
 
 #: a remedy named in a request's words ("your refund request", "your request for the money back")
 _REMEDY_WORD = re.compile(r"\b(?:refund|reimburs|money|replac|exchange|credit|cancel|compensat|chargeback|reversal|reembols"
-                          r"|erstatt|rembours|devolu|reemplaz|ersatz|umtausch|remplac|substitu|annul|anul|storn|cambio|troca|avoir"
+                          r"|erstatt|rembours|devolu|reemplaz|ersatz|umtausch|remplac|substitu|annul|anul|storn|cambio"
+                          r"|troca|avoir"
                           r"|gutschrift|credito)")
 #: a return (a step of a remedy, not one: "Your return request has been authorised; please use the prepaid label"), or a
 #: claim approved for the carrier's trace: no remedy granted
 _NOT_A_REMEDY = re.compile(r"\b(?:returns?|retour\w*|devolucion\w*|devolucao|devolucoes|rucksendung\w*|ruckgabe\w*)\b"
-                           r"|\bfor\s+(?:tracing|a\s+trace|investigation)\b|\b(?:passed|sent|forwarded|handed(?:\s+over)?|shared)\s+(?:it\s+)?(?:to|with)\s+the\s+(?:carrier|courier)\b"
-                           r"|\b(?:claim|request)\s+(?:with|by|from|at)\s+(?:the\s+)?(?:carrier|courier|ups|usps|fedex|dhl|bank)\b")
+                           r"|\bfor\s+(?:tracing|a\s+trace|investigation)\b|\b(?:passed|sent|forwarded"
+                           r"|handed(?:\s+over)?|shared)\s+(?:it\s+)?(?:to|with)\s+the\s+(?:carrier|courier)\b"
+                           r"|\b(?:claim|request)\s+(?:with|by|from|at)\s+(?:the\s+)?(?:carrier|courier|ups|usps|fedex"
+                           r"|dhl|bank)\b")
 _ORDER_WORD = re.compile(r"\b(?:orders?|ord-\d+|pedidos?|commandes?|bestellung\w*|encomendas?)\b")
 _COMPLEMENT = re.compile(r"\s+(?:for|to|of|de|para|pour|fur|zu|zur|zum)\s+((?:[^\s,;:.!?]+\s*){1,6})")
 _DETERMINERS = frozenset("your the my our this that a an su sus tu la el le les votre vos ihr ihre ihren ihrer o os seu sua "
@@ -481,7 +665,8 @@ def _grant_of_other(c: CommitLexicon, body: str) -> bool:
 _NEGATED_GRANT = re.compile(
     r"(?:\b(?:not|never|no\s+longer|cannot|unable\s+to|nicht|nao|pas|ne|no)|n't)(?!\s+(?:only|just|merely|simply|solely)\b)"
     # (only auxiliaries between: "not only approved" and "No problem, we approved" are grants: seventh regression check)
-    r"\s+(?:(?:be|been|being|have|has|had|yet|ever|get|got|to|formally|officially|fully|ete|sido|ha|han|fue|foi|foram|wurde|wurden"
+    r"\s+(?:(?:be|been|being|have|has|had|yet|ever|get|got|to|formally|officially|fully|ete|sido|ha|han|fue|foi|foram"
+    r"|wurde|wurden"
     r"|worden|werden)\s+){0,2}"
     r"(?:approv\w*|grant\w*|honou?r\w*|authori[sz]\w*|aprob\w*|concedi\w*|autoriz\w*|aprov\w*|deferi\w*|approuv\w*|accord\w*"
     r"|autoris\w*|genehmig\w*|bewilligt|stattgegeben)"
@@ -489,7 +674,8 @@ _NEGATED_GRANT = re.compile(
 #: a comparison after a negated grant: a grant ("could not have been approved any faster", "never approved a request so
 #: quickly": sixth regression check)
 _COMPARED = re.compile(r"\b(?:approv|grant|honou?r|authori[sz])\w*(?:\s+[^\s.,;:!?]+){0,6}?\s+(?:any\s+(?:faster|sooner|quicker"
-                       r"|more\s+quickly)|more\s+(?:quickly|promptly|readily)|so\s+(?:quickly|fast|promptly|soon)|this\s+(?:fast|quickly"
+                       r"|more\s+quickly)|more\s+(?:quickly|promptly|readily)|so\s+(?:quickly|fast|promptly|soon)"
+                       r"|this\s+(?:fast|quickly"
                        r"|soon))\b", re.IGNORECASE)
 #: two negations before a grant: no refusal ("There was no way we wouldn't have approved your request": seventh check)
 _DOUBLE_NEGATION = re.compile(r"\b(?:no\s+way|never|nobody|no\s+one|nothing|not)\b[^.;:!?]*?(?:\bnot\b|n't|\bnever\b)")
@@ -671,7 +857,8 @@ def _read(c: CommitLexicon, body: str) -> str:
     body = c.neg_exc.sub(lambda m: " " * len(m.group()), body)
     body = _mask_adjuncts(c, body)
     body = conjuncts.distribute(c, _contrast_scope(c, _unhesitate(c, body)))
-    return re.sub(r" {2,}", " ", _subordinate_negations(c, _asides_negations(c, body)))
+    body = _condition_negations(c, _subordinate_negations(c, _asides_negations(c, body)))
+    return re.sub(r" {2,}", " ", _limit_negations(c, body))
 
 
 #: "as long as" and its kin (not "en tant que", as a VIP customer): a condition of a promise (``_classify``) ...
@@ -692,6 +879,31 @@ def _subordinate_negations(c: CommitLexicon, body: str) -> str:
     if m is None or not trigger_count(c, body[: m.start()]) or trigger_count(c, body[m.end():]):
         return body
     return conjuncts.blank_negations(c, body, m.start(), len(body))
+
+
+def _limit_negations(c: CommitLexicon, body: str) -> str:
+    """``body`` with the negations of an agent's limit that names no remedy blanked: "Doppelte Abbuchungen erstatten wir in
+    Hoehe des doppelten Betrags, Betraege ueber 500 USD duerfen wir aber nicht selbst freigeben" tells the rule and its
+    limit; the limit's "nicht" denies no refund (the 42nd session's last held-out writer's successor)."""
+    for m in load_approvals().limits.finditer(body):
+        if not trigger_count(c, m.group()):
+            body = conjuncts.blank_negations(c, body, m.start(), m.end())
+    return body
+
+
+#: a condition before the remedy's clause: "if", "wenn", "si", "se", ... or a German condition that opens with its verb
+_FRONTED_CONDITION = re.compile(r"^\W*(?:if|wenn|falls|sofern|si|s'|se|caso|(?:ist|sind)\s+(?:der|die|das|er|sie|es|ihr\w*"
+                                r"|ein\w*)\b)[^,;]*[,;]")
+
+
+def _condition_negations(c: CommitLexicon, body: str) -> str:
+    """``body`` with the negations of a condition before the remedy's clause blanked, where the condition names no remedy:
+    "ist er nicht vorraetig oder moechte der Kunde sein Geld zurueck, erstatten wir den Betrag", "If the item isn't in
+    stock, we refund it" promise the refund upon the condition (the 42nd session's last held-out writer: a denial)."""
+    m = _FRONTED_CONDITION.match(body)
+    if m is None or trigger_count(c, m.group()) or not trigger_count(c, body[m.end():]):
+        return body
+    return conjuncts.blank_negations(c, body, 0, m.end())
 
 
 _ASIDE = re.compile(r"\([^()]*\)")
@@ -888,6 +1100,15 @@ def says_full(c: CommitLexicon, text: str) -> bool:
     return any(not c.fraction_of.search(text, max(0, m.start() - 80), m.start()) for m in c.full.finditer(text))
 
 
+def _in_limits_only(c: CommitLexicon, body: str, kind: str) -> bool:
+    """Every trigger of ``kind`` in the clause lies inside an agent's limit ("the amount is well above the $500.00 that
+    agents may refund", "agents may approve a single refund of up to $500.00"): the limit told, no remedy of this case (the
+    42nd session's last held-out writer: read as a refund that "may" be made)."""
+    spans = c.trigger_spans(body)[kind]
+    limits = [m.span() for m in load_approvals().limits.finditer(body)] if spans else []
+    return bool(limits) and all(any(lo <= a and b <= hi for lo, hi in limits) for a, b in spans)
+
+
 def _remedy_kinds(c: CommitLexicon, body: str, money: list[float], refunded: set[float] | None,
                   cancels: bool = False) -> list[str]:
     """The kinds the clause's triggers name, two words read as the remedy they belong to (``refunded``: the
@@ -1004,6 +1225,7 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
     heading: Commit | None = None  # a remedy made over a list ("I've issued two refunds:"), for the items that follow
     heading_item: str | None = None  # the item whose own text ends with that heading: it heads nothing past its item
     summary = False  # a list under a heading that announces what we did (round 22)
+    told_in: set[int] = set()  # the sentences after a policy lead (_POLICY_LEAD) that tell the policy
     for i, (clause, sent) in enumerate(parts):
         # an item numbered "1." is split from its text ("1.", "Pedido ORD-1: reembolso ..."): the text is the item (round 23)
         item = _is_item(sents, position[sent])
@@ -1018,6 +1240,11 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
         # raw: before masking ("your request for a refund has been declined" keeps its object)
         raw, body, question = bodies[i], read[i], questions[i]
         at, pos = sent.find(clause), position[sent]
+        if (clause.endswith(":") or _EXPLAINS.search(clause) and sent.rstrip().endswith(clause.rstrip())) and (
+                _POLICY_LEAD.search(clause)) and not trigger_count(c, clause):
+            # the rest of its sentence tells the policy, or, where the lead ends it, the next sentence and the list items
+            # that follow it
+            told_in = {pos} if at >= 0 and sent[at + len(clause):].strip(" .,;:!?") else _told_after(sents, pos)
         after = sent[at + len(clause):] if at >= 0 else ""
         if not after.strip(" .,;:!?"):  # the clause ends its sentence: what follows is the next one
             after = sents[pos + 1] if pos + 1 < len(sents) else ""
@@ -1039,6 +1266,12 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
         # gutgeschrieben in 5-7 Werktagen" is that refund landing (round 23: store credit nobody made)
         landing = refunded | set(money) if refunded is not None and bare_refund == sent and len(set(money)) == 1 else refunded
         kinds = _remedy_kinds(c, body, money, landing, cancels)
+        if kinds and all(_in_limits_only(c, body, k) for k in kinds):
+            # an agent's limit told: the remedy awaits approval, neither made nor promised ("may refund" is no hedge of a
+            # promise, nor "on your account" money moving)
+            out.extend(Commit(k, "promise", "conditional", clause, money, says_full(c, body), APPROVAL,  # type: ignore[arg-type]
+                              amounts(sent), sent, earlier) for k in kinds)
+            continue
         referent = prev_remedy
         if not kinds and mentioned:
             if not c.anaphora.search(body):
@@ -1077,7 +1310,7 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
                 out.append(Commit(last_promised, "deny", "firm", clause, money, full,  # type: ignore[arg-type]
                                   "the remedy promised before, refused 'the same'", amounts(sent), sent))
             elif (mentioned and not question and c.policy.search(raw) and not c.cond.search(body)
-                  and _negation_count(c, c.neg_exc.sub(" ", raw)) % 2):
+                  and _negation_count(c, c.neg_exc.sub(" ", _policy_part(c, raw))) % 2):
                 # "the refund window has closed", "not covered by our refund policy": the remedy denied by its policy
                 # (read unmasked: the window that closed is the policy phrase itself)
                 out.append(Commit(mentioned, "deny", "firm", clause, money, full,  # type: ignore[arg-type]
@@ -1113,7 +1346,7 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
         for part in parts:
             # each conjunct of coordinated remedies with its own amounts and, a predicate of its own, its own negations
             main = _main_clause(c, part.body, list(part.scope))
-            polarity, mode, why = _classify(c, _follow_up_scope(c, main), question)
+            polarity, mode, why = _classify(c, _follow_up_scope(c, main), question, pos in told_in)
             if why == _NO_VERB and (_TITLE.match(sent) or _HEADING.match(sent) and not amounts(sent)):
                 continue
             if polarity == "promise" and mode in ("firm", "uncertain") and at > 0 and _PURPOSE_OF_REQUEST.search(
