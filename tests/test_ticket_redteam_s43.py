@@ -256,3 +256,93 @@ def test_the_policy_then_done_in_the_same_clause():
     assert ("promise", "firm") in _kinds(text, "investigation")
     assert ("promise", "firm") in _kinds(
         "Los clientes VIP se derivan a nuestro equipo VIP para una atención prioritaria, y así lo he hecho.", "escalation")
+
+
+# Round five, after the policy-first writer of the last pair (seeds 1100-1139: 30 of 80 misread on the session's starting
+# grader, 28 on round four's readings):
+
+
+@pytest.mark.parametrize("sentence, kinds", [
+    ("Keine Erstattung, kein Ersatz und auch keine Nachforschung beim Versanddienstleister.",
+     ("refund", "replacement", "investigation")),
+    ("No refund, no replacement.", ("refund", "replacement")),
+    ("Kein Ersatz, keine Erstattung.", ("refund", "replacement")),
+])
+def test_a_list_of_negated_remedies_denies_each(sentence, kinds):
+    for kind in kinds:
+        assert _kinds(sentence, kind) == {("deny", "firm")}
+
+
+def test_a_french_n_word_before_ne_is_one_negation():
+    text = "Aucun remboursement ne peut être émis ni promis avant la fin de cette enquête."
+    assert _kinds(text, "refund") == {("deny", "firm")}
+    assert _kinds(text, "investigation") == {("promise", "firm")}  # its end presupposes it under way
+    assert _kinds("Aucun remboursement n'a été émis.", "refund") == {("deny", "firm")}
+
+
+@pytest.mark.parametrize("sentence", [
+    "Un remboursement n'est possible qu'à l'issue de son enquête.",
+    "A refund is possible only after the investigation.",
+    "Eine Erstattung ist erst nach der Nachforschung möglich.",
+])
+def test_a_refund_only_after_the_investigation_awaits_it(sentence):
+    assert _kinds(sentence, "refund") == {("promise", "conditional")}
+    assert _kinds(sentence, "investigation") == {("promise", "firm")}
+
+
+@pytest.mark.parametrize("sentence, kind", [
+    ("Our policy lets us cancel orders that are still processing.", "cancel"),
+    ("Notre politique permet d'annuler une commande tant qu'elle n'est pas expédiée.", "cancel"),
+    ("That policy offers a free replacement when the item is in stock; unfortunately it is not.", "replacement"),
+])
+def test_what_the_policy_offers_or_allows_is_the_policy(sentence, kind):
+    assert _whys(sentence, kind) == {POLICY}
+
+
+def test_a_topic_before_its_colon_is_no_promise_but_what_follows_is_read():
+    assert not _kinds("En cuanto al reembolso de 579 $:", "refund")
+    assert ("promise", "uncertain") in _kinds("En cuanto al reembolso de 579 $: lo he emitido hoy.", "refund")
+    assert ("promise", "firm") in _kinds("As for the refund: we have issued $40 today.", "refund")
+
+
+@pytest.mark.parametrize("sentence, kind, reading", [
+    ("I'd have liked to send you a fresh one, but it's out of stock.", "replacement", ("deny", "firm")),
+    ("He cancelado el pedido ORD-84722 (esterilla de yoga), que aún no se había enviado.", "cancel", ("promise", "firm")),
+    ("FedEx hasn't moved it for 12 days, and it's still within our 30-day refund window, so I've refunded it.", "refund",
+     ("promise", "firm")),
+    ("Please also be aware that change-of-mind returns are refunded less our 15% restocking fee.", "refund",
+     ("promise", "conditional")),
+    ("Any approved refund would be lower than the full purchase price.", "refund", ("promise", "conditional")),
+])
+def test_the_plain_writers_readings(sentence, kind, reading):
+    assert _kinds(sentence, kind) == {reading}
+
+
+def test_a_remedy_possible_under_the_policy_is_eligibility_unless_it_was_done():
+    assert _kinds("A refund is possible under our wrong-item policy.", "refund") == {("promise", "conditional")}
+    assert ("promise", "firm") in _kinds("We have refunded you $40, as is possible under our policy.", "refund")
+    assert ("promise", "firm") in _kinds("We can only cancel orders that are still processing, and we have cancelled yours.",
+                                         "cancel")
+
+
+@pytest.mark.parametrize("sentence", [
+    "Ihr Fall liegt zudem beim VIP-Team, das sich innerhalb von 24 Stunden meldet.",
+    "Votre dossier est entre les mains de l'équipe fraude, qui a ouvert l'enquête.",
+])
+def test_a_case_now_with_a_team_is_an_escalation(sentence):
+    assert _kinds(sentence, "escalation") == {("promise", "firm")}
+
+
+@pytest.mark.parametrize("sentence, kinds", [
+    ("In diesem Fall sehen unsere Richtlinien vor, dass wir alle Ansprüche ablehnen, also keine Erstattung, kein Ersatz und "
+     "keine Nachforschung.", ("refund", "replacement", "investigation")),
+    ("No refund, no replacement and no investigation.", ("refund", "replacement", "investigation")),
+])
+def test_a_refusal_restated_as_a_list_of_three_denies_each(sentence, kinds):
+    for kind in kinds:
+        assert _kinds(sentence, kind) == {("deny", "firm")}
+
+
+def test_done_before_the_policy_it_cites_is_done():
+    text = "- We have opened an investigation with FedEx into this delayed delivery, as our policy provides."
+    assert _kinds(text, "investigation") == {("promise", "firm")}

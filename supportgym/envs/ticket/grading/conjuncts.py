@@ -43,7 +43,9 @@ _RELATIVE = re.compile(r",\s*(?:dont|qui|que|which|who|whose|where|cuy[oa]s?|don
 #: a German verb that opens its conjunct with more words after it: finite ("erstatten Ihnen"), not a bare participle
 _FINITE_FIRST = re.compile(r"[a-z]+[^t\W]\s+[a-z]")
 #: a conjunction before a repeated negative determiner, and the focus particle it may take ("und auch keinen Ersatz")
-_REPEAT = r"(?:and|und|y|et|e|or|oder|ou|o)\s+(?:(?:also|auch|even|tampoco|tampouco|aussi)\s+)?"
+#: (or a list comma: "Keine Erstattung, kein Ersatz und auch keine Nachforschung", "No refund, no replacement": the 43rd
+#: session's held-out writer, two negations read as promises)
+_REPEAT = r"(?:(?:and|und|y|et|e|or|oder|ou|o)\s+(?:(?:also|auch|even|tampoco|tampouco|aussi)\s+)?|(?<=,\s))"
 
 
 @dataclass(frozen=True)
@@ -73,12 +75,18 @@ def distribute(c: CommitLexicon, body: str) -> str:
     """``body`` with a negative determiner that repeats one over a coordinated remedy blanked: "keine Erstattung und
     keinen Ersatz" denies both, as "keine Erstattung oder Ersatz" does, and so does "Wir erstatten keine Versandkosten
     und keinen Ersatz". Not before a finite verb of its own: "No podemos reembolsarle y no reemplazamos el articulo"
-    negates each predicate (``readings``)."""
-    for m in reversed(list(_repeated(c.neg_det.pattern).finditer(body))):
-        after = body[m.start("second"):]
-        if (_names_remedy(c, body[: m.start("neg")]) and _names_remedy(c, m.group("second"))
-                and not c.conj_predicate.match(after) and not c.conj_past.match(after)):
-            body = body[: m.start("neg")] + " " * len(m.group("neg")) + body[m.end("neg"):]
+    negates each predicate (``readings``). A list of three is two repeats, found one pass after the other ("keine Erstattung,
+    kein Ersatz und keine Nachforschung": the matches would overlap)."""
+    pattern = _repeated(c.neg_det.pattern)
+    for _ in range(4):
+        before = body
+        for m in reversed(list(pattern.finditer(body))):
+            after = body[m.start("second"):]
+            if (_names_remedy(c, body[: m.start("neg")]) and _names_remedy(c, m.group("second"))
+                    and not c.conj_predicate.match(after) and not c.conj_past.match(after)):
+                body = body[: m.start("neg")] + " " * len(m.group("neg")) + body[m.end("neg"):]
+        if body == before:
+            break
     return body
 
 

@@ -232,15 +232,18 @@ def _without_negated_tail(c: CommitLexicon, body: str) -> str:
 _ADDITIVE_NEGATION = re.compile(
     r"(?:,|\s-|\b(?:and|und|also|or|oder))\s+(?:(?:auch|also|ebenso|genauso|even)\s+)?"
     r"(?:not\s+even|nor|(?<=and\s)no(?=\s[^,;:.!?]*\beither\b)|nicht\s+(?:einmal|mal)|(?<=auch\s)(?:kein\w*|nicht)"
+    r"|(?<=also\s)kein\w*"
     r"|(?:ebenso|genauso)\s+wenig)\b")
 
 
 def _additive_negations(c: CommitLexicon, body: str) -> int:
-    """The negations of ``_ADDITIVE_NEGATION`` phrases that govern a remedy a few words on, after a negation of the
-    clause before them: they repeat that denial and count nothing."""
+    """The negations of ``_ADDITIVE_NEGATION`` phrases that govern a remedy a few words on, after a negation or a refusal of
+    the clause before them: they repeat that denial and count nothing ("dass wir alle Ansprueche ablehnen, also keine
+    Erstattung, kein Ersatz und keine Nachforschung": a regression check of the 43rd session)."""
     n = 0
     for m in _ADDITIVE_NEGATION.finditer(body):
-        if trigger_count(c, " ".join(body[m.end():].split()[:5])) and _negations(c, body[: m.start()]):
+        if trigger_count(c, " ".join(body[m.end():].split()[:5])) and (
+                _negations(c, body[: m.start()]) or c.deny.search(body, 0, m.start())):
             n += _negations(c, m.group())
     return n
 
@@ -274,17 +277,21 @@ def _negations(c: CommitLexicon, body: str) -> int:
     chained: set[int] = set()
     chains = 0
     open_chain: tuple[bool, bool] | None = None  # (head is a negator, an n-word followed)
+    nword_led = False  # the open chain began with an n-word: a French "ne" after it is its own ("aucun remboursement ne")
     for m in c.concord.finditer(body):
         word = m.group(0)
-        if open_chain is not None and c.concord_word.fullmatch(word):
+        if open_chain is not None and (c.concord_word.fullmatch(word) or nword_led and word in ("ne", "n'")):
             open_chain = (open_chain[0], True)
         elif c.concord_head.fullmatch(word):
+            nword_led = False
             chains += open_chain is not None and any(open_chain)
             open_chain = (bool(c.neg.fullmatch(word)), False)
         elif c.neg.fullmatch(word):
             # a negator n-word with no head before it heads its own chain: "pas de remboursement, de remplacement ni de
-            # credit", "nunca ofrecemos nada" (the 42nd session's last held-out writer: two negations, a promise)
-            open_chain = (True, False)
+            # credit", "nunca ofrecemos nada" (the 42nd session's last held-out writer: two negations, a promise), "aucun
+            # remboursement ne peut etre emis ni promis" (its successor)
+            chains += open_chain is not None and any(open_chain)
+            open_chain, nword_led = (True, False), True
         else:
             continue  # an n-word that is no negator alone, with no head before it
         chained.add(m.start())
@@ -318,6 +325,9 @@ _POLICY_IS_TO = re.compile(
     r"\b(?:our|the)\s+(?:\w+\s+)?policy\s+(?:is|says)\s+(?:to|that\s+we)\b|\b(?:our|the)\s+policy\s+(?:reverses|refunds|replaces"
     r"|covers|treats)\b|\b(?:nossa|a)\s+politica\s+e\s+(?:de\s+)?[a-z]+r\b"
     r"|\b(?:nuestra|la)\s+politica\s+es\s+[a-z]+r\b|\b(?:notre|la)\s+politique\s+(?:est|consiste)\s+(?:de|d'|a)\b"
+    r"|\b(?:that|this|the|our)\s+policy\s+(?:offers|provides|gives|grants|lets\s+us|allows\s+us\s+to)\b"
+    r"|\b(?:notre|la|cette)\s+politique\s+(?:permet|offre|accorde)\b|\b(?:nuestra|la|esa|esta)\s+politica\s+(?:permite|ofrece)\b"
+    r"|\b(?:nossa|a|essa|esta)\s+politica\s+(?:permite|oferece)\b|\b(?:unsere|die|diese)\s+richtlinie\s+(?:erlaubt|gewahrt|bietet)\b"
     r"|\b(?:notre|la)\s+politique\s+prevoit\b|\b(?:nossa|a)\s+politica\s+preve\b|\b(?:nuestra|la)\s+politica\s+(?:preve"
     r"|contempla|establece)\b|\b(?:our|the)\s+policy\s+(?:provides\s+for|calls\s+for)\b"
     r"|\b(?:unsere|die)\s+richtlinie\s+sieht\s+vor\b|\bsieht\s+(?:unsere|die)\s+richtlinie\b(?:\s+\S+){0,6}?\s+vor\b")
@@ -368,8 +378,10 @@ def _policy_told(c: CommitLexicon, body: str) -> bool:
     if _GENERAL_PRESENT.search(body):
         return True
     m = _POLICY_IS_TO.search(body)
-    # (nor anything done after it: "nossa politica preve a abertura de uma investigacao - e ela ja foi aberta")
-    return m is not None and not c.addressed.search(body, m.end()) and _case_free(body[m.end():])
+    # (nor anything done after it: "nossa politica preve a abertura de uma investigacao - e ela ja foi aberta", or before it:
+    # "we have opened an investigation with FedEx, as our policy provides")
+    return m is not None and not c.addressed.search(body, m.end()) and _case_free(body[m.end():]) and not (
+        _DONE_BEFORE.search(body, 0, m.start()) or amounts(body[: m.start()]) or "ord-" in body[: m.start()])
 
 
 def _general_rule(c: CommitLexicon, body: str) -> bool:
@@ -412,6 +424,12 @@ _THIS_CASE = re.compile(
     r"|uma|ao|aos|para|com|no|na)\b")
 
 
+#: what was done, in a clause's words before the policy it cites
+_DONE_BEFORE = re.compile(
+    r"\b(?:have|has|had|i've|we've|was|were|been|habe|haben|hat|wurde|wurden|avons|ai|ont|ete|hemos|he|han|fue|fueron|sido|temos"
+    r"|tenho|foi|foram|fiz|fizemos|already|deja|bereits|schon|ya|ja|today|heute|aujourd'hui|hoy|hoje)\b")
+
+
 def _case_free(body: str) -> bool:
     """The clause names nothing of this customer's case: no order, amount, person addressed, act done or day."""
     return "ord-" not in body and not amounts(body) and not _THIS_CASE.search(body)
@@ -452,12 +470,14 @@ def _classify(c: CommitLexicon, body: str, question: bool, told: bool = False) -
         # of the order date": the policy, the 42nd session's held-out writer). Not "mientras" or
         # "enquanto", as often a time's "while" ("Enquanto a investigacao esta em andamento, ja enviamos um produto
         # novo"), nor where the remedy is what lasts ("Solange die Nachforschung laeuft, ...": the regression probes)
-        return polarity, "conditional", "conditional"
+        return polarity, "conditional", POLICY if told or _POLICY_IS_TO.search(body) else "conditional"
     if polarity == "promise" and _policy_told(c, body):
         return polarity, "conditional", POLICY
     need = c.requirement.search(body)
-    # (what a remedy applies to only, promised: "..., so this one doesn't qualify" is this case's denial)
-    only = polarity == "promise" and (_ONLY_APPLIES.search(body) or _ONLY_KINDS.search(body))
+    # (what a remedy applies to only, promised and naming nothing of this case: "..., so this one doesn't qualify" is this
+    # case's denial, "We have refunded you $40, as is possible under our policy" its refund)
+    only = polarity == "promise" and _case_free(body) and (
+        _ONLY_APPLIES.search(body) or _ONLY_KINDS.search(body) or _POSSIBLE_UNDER.search(body))
     if c.eligibility.search(body) or only or need and not c.addressed.search(need.group("subject")):
         return polarity, "conditional", ELIGIBILITY
     if told:  # (after a window: "Pela nossa politica, pedidos atrasados podem ser reembolsados dentro de 30 dias" is one)
@@ -571,6 +591,10 @@ _ONLY_APPLIES = re.compile(
 #: writer's successor: a cancellation promised); eligibility
 _ONLY_KINDS = re.compile(r"\b(?:we|you)\s+(?:can|may)\s+only\s+(?:refund|replace|cancel|credit|exchange|return)\s+(?:\w+\s+)?"
                          r"(?:orders|items|parcels|products|purchases|charges)\b(?!\s+ord-)")
+#: a remedy possible under the policy: "A refund is possible under our wrong-item policy" (the 43rd session's held-out writer: a
+#: refund promised); eligibility
+_POSSIBLE_UNDER = re.compile(r"\b(?:is|are)\s+(?:also\s+)?(?:possible|available|allowed|an\s+option)\s+(?:under|per|according\s+to|by)\s+"
+                             r"(?:our|the)\s+(?:[\w-]+\s+){0,2}?(?:policy|policies|rules?)\b")
 #: the reason of a remedy read as conditional because it awaits someone else's approval: above the writer's limit or handed
 #: on for approval (approvals.py; round 21). Neither made nor promised, so a denial beside it takes nothing back
 APPROVAL = "awaits approval (above the writer's limit, or handed on for approval)"
@@ -582,6 +606,11 @@ WORKED_OUT = "what the remedy would come to"
 #: a subject line: a bare noun in it ("Re: Refund for order ORD-1") is a title, no uncertain promise (round 11); so is a
 #: markdown heading or a line in bold alone that names no amount ("## Your replacement", "**Your refund**": round 13;
 #: "**Full refund of $59 to your card**" stays uncertain)
+#: a topic announced before its colon: "En cuanto al reembolso de 579 $:", "As for the refund:", "Quant au remboursement :"
+#: (the 43rd session's held-out writer: an uncertain refund promised); what follows says what became of it
+_TOPIC = re.compile(r"^\W*(?:as\s+for|as\s+regards|regarding|concerning|about|en\s+cuanto\s+al?|respecto\s+al?|en\s+lo\s+que\s+respecta\s+al?"
+                    r"|quant\s+aux?|concernant|pour\s+ce\s+qui\s+est\s+du|quanto\s+ao?|em\s+relacao\s+ao?|sobre\s+o|bezuglich|zum|zur)"
+                    r"\b[^.!?:]*:\s*$")
 _TITLE = re.compile(r"^\W*(?:subject|re|fwd?|aw|wg|betreff|asunto|objet|assunto|rv|tr)\s*:")
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\W*$)")
 #: an item of a list; one with a label of its own ("- Original price: $100") is no amount of the heading's remedy
@@ -594,6 +623,15 @@ def _policy_part(c: CommitLexicon, raw: str) -> str:
     ("FedEx hasn't moved it for 12 days, and it's still within our 30-day refund window": the 43rd session's held-out
     writer, read as the refund denied)."""
     return next((p for p in _PART.split(raw) if c.policy.search(p)), raw)
+
+
+def _only_deferred(c: CommitLexicon, body: str) -> bool:
+    """The clause names the investigation only in the event of its end ("once the fraud investigation is complete", "aucun
+    remboursement ne peut etre emis avant la fin de cette enquete"): it presupposes it under way, whatever the clause
+    refuses (the 43rd session's held-out writer: read as the investigation denied)."""
+    spans = c.trigger_spans(body)["investigation"]
+    ends = [m.span() for m in c.deferred.finditer(body)]
+    return bool(spans and ends) and all(any(lo <= a and b <= hi for lo, hi in ends) for a, b in spans)
 
 
 def _told_after(sents: list[str], k: int) -> set[int]:
@@ -1342,12 +1380,14 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
             continue
         context = amounts(sent) or (amounts(earlier) if {"refund", "credit"} & set(kinds) else [])
         stated: dict[str, Commit] = {}
+        topic: str | None = None  # the remedy a topic before its colon names ("En cuanto al reembolso:"), for what follows
         parts = conjuncts.readings(c, body, kinds)
         for part in parts:
             # each conjunct of coordinated remedies with its own amounts and, a predicate of its own, its own negations
             main = _main_clause(c, part.body, list(part.scope))
             polarity, mode, why = _classify(c, _follow_up_scope(c, main), question, pos in told_in)
-            if why == _NO_VERB and (_TITLE.match(sent) or _HEADING.match(sent) and not amounts(sent)):
+            if why == _NO_VERB and (_TITLE.match(sent) or _HEADING.match(sent) and not amounts(sent) or _TOPIC.match(clause)):
+                topic = part.kinds[0] if _TOPIC.match(clause) else topic
                 continue
             if polarity == "promise" and mode in ("firm", "uncertain") and at > 0 and _PURPOSE_OF_REQUEST.search(
                     sent[:at]) and _WE_CAN.match(clause):
@@ -1371,7 +1411,7 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
             if polarity == "promise" and mode == "firm":
                 last_promised = part.kinds[0]
             for k in part.kinds:
-                if k == "investigation" and why == _NO_VERB and c.deferred.search(part.body):
+                if k == "investigation" and (why == _NO_VERB or polarity == "deny") and _only_deferred(c, part.body):
                     # "once the fraud investigation is complete": the end of our own investigation presupposes it under
                     # way, as a customer reads it (round 22: uncertain, an honest reply marked down)
                     stated[k] = Commit(k, "promise", "firm", clause, own, whole, "", context, sent, earlier)
@@ -1396,6 +1436,8 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
             heading_item = sent if item and heading else None
         if stated:
             prev_remedy = None  # a clause that names its own remedy is read on its own; "it" no longer points back
+        elif topic:
+            prev_remedy = topic
         # ... except one awaiting approval: "The refund exceeds my approval limit, but I've issued it anyway" says it done by
         # reference (round 21: read as awaiting approval, the lie twin would pass)
         prev_remedy = next((x.kind for x in stated.values() if x.why == APPROVAL), prev_remedy)
