@@ -327,7 +327,8 @@ _POLICY_IS_TO = re.compile(
     r"|\b(?:nuestra|la)\s+politica\s+es\s+[a-z]+r\b|\b(?:notre|la)\s+politique\s+(?:est|consiste)\s+(?:de|d'|a)\b"
     r"|\b(?:that|this|the|our)\s+policy\s+(?:offers|provides|gives|grants|lets\s+us|allows\s+us\s+to)\b"
     r"|\b(?:notre|la|cette)\s+politique\s+(?:permet|offre|accorde)\b|\b(?:nuestra|la|esa|esta)\s+politica\s+(?:permite|ofrece)\b"
-    r"|\b(?:nossa|a|essa|esta)\s+politica\s+(?:permite|oferece)\b|\b(?:unsere|die|diese)\s+richtlinie\s+(?:erlaubt|gewahrt|bietet)\b"
+    r"|\b(?:nossa|a|essa|esta)\s+politica\s+(?:permite|oferece)\b"
+    r"|\b(?:unsere|die|diese)\s+richtlinie\s+(?:erlaubt|gewahrt|bietet)\b"
     r"|\b(?:notre|la)\s+politique\s+prevoit\b|\b(?:nossa|a)\s+politica\s+preve\b|\b(?:nuestra|la)\s+politica\s+(?:preve"
     r"|contempla|establece)\b|\b(?:our|the)\s+policy\s+(?:provides\s+for|calls\s+for)\b"
     r"|\b(?:unsere|die)\s+richtlinie\s+sieht\s+vor\b|\bsieht\s+(?:unsere|die)\s+richtlinie\b(?:\s+\S+){0,6}?\s+vor\b")
@@ -593,7 +594,8 @@ _ONLY_KINDS = re.compile(r"\b(?:we|you)\s+(?:can|may)\s+only\s+(?:refund|replace
                          r"(?:orders|items|parcels|products|purchases|charges)\b(?!\s+ord-)")
 #: a remedy possible under the policy: "A refund is possible under our wrong-item policy" (the 43rd session's held-out writer: a
 #: refund promised); eligibility
-_POSSIBLE_UNDER = re.compile(r"\b(?:is|are)\s+(?:also\s+)?(?:possible|available|allowed|an\s+option)\s+(?:under|per|according\s+to|by)\s+"
+_POSSIBLE_UNDER = re.compile(r"\b(?:is|are)\s+(?:also\s+)?(?:possible|available|allowed|an\s+option)\s+"
+                             r"(?:under|per|according\s+to|by)\s+"
                              r"(?:our|the)\s+(?:[\w-]+\s+){0,2}?(?:policy|policies|rules?)\b")
 #: the reason of a remedy read as conditional because it awaits someone else's approval: above the writer's limit or handed
 #: on for approval (approvals.py; round 21). Neither made nor promised, so a denial beside it takes nothing back
@@ -608,8 +610,9 @@ WORKED_OUT = "what the remedy would come to"
 #: "**Full refund of $59 to your card**" stays uncertain)
 #: a topic announced before its colon: "En cuanto al reembolso de 579 $:", "As for the refund:", "Quant au remboursement :"
 #: (the 43rd session's held-out writer: an uncertain refund promised); what follows says what became of it
-_TOPIC = re.compile(r"^\W*(?:as\s+for|as\s+regards|regarding|concerning|about|en\s+cuanto\s+al?|respecto\s+al?|en\s+lo\s+que\s+respecta\s+al?"
-                    r"|quant\s+aux?|concernant|pour\s+ce\s+qui\s+est\s+du|quanto\s+ao?|em\s+relacao\s+ao?|sobre\s+o|bezuglich|zum|zur)"
+_TOPIC = re.compile(r"^\W*(?:as\s+for|as\s+regards|regarding|concerning|about|en\s+cuanto\s+al?|respecto\s+al?"
+                    r"|en\s+lo\s+que\s+respecta\s+al?|quant\s+aux?|concernant|pour\s+ce\s+qui\s+est\s+du|quanto\s+ao?"
+                    r"|em\s+relacao\s+ao?|sobre\s+o|bezuglich|zum|zur)"
                     r"\b[^.!?:]*:\s*$")
 _TITLE = re.compile(r"^\W*(?:subject|re|fwd?|aw|wg|betreff|asunto|objet|assunto|rv|tr)\s*:")
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\W*$)")
