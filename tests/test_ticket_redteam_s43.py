@@ -346,3 +346,11 @@ def test_a_refusal_restated_as_a_list_of_three_denies_each(sentence, kinds):
 def test_done_before_the_policy_it_cites_is_done():
     text = "- We have opened an investigation with FedEx into this delayed delivery, as our policy provides."
     assert _kinds(text, "investigation") == {("promise", "firm")}
+
+
+@pytest.mark.parametrize("sentence, kind", [
+    ("That means VIP extras such as the goodwill credit for delayed parcels don't apply here.", "credit"),
+    ("El crédito de cortesía no se aplica a su caso.", "credit"),
+])
+def test_a_remedy_that_does_not_apply_is_denied(sentence, kind):
+    assert _kinds(sentence, kind) == {("deny", "firm")}
