@@ -78,8 +78,7 @@ SPELLED_MONEY = re.compile(
     # a multiple of what was paid in its comparative frame only: "die doppelte Abbuchung des Betrags" is the double
     # charge that is refunded, and "the five-dollar shipping fee" a fee (review of 5 Dec)
     r"|\b(?:twice|double|triple|quadruple|(?:[a-z]+|\d+) times) (?:the|what|your) (?:amount|price|sum|total|you paid)\b"
-    r"|\b(?:das doppelte|den doppelten) (?:des|vom) (?:betrag|preis|kaufpreis)|\bden doppelten (?:betrag"
-    r"|preis)\b(?!\s+(?:von|uber|in\s+hohe\s+von)\s+(?:[$€£]|\d))"  # (the duplicate amount "von $29.50")
+    r"|\b(?:das doppelte|den doppelten) (?:des|vom) (?:betrag|preis|kaufpreis)|\bden doppelten (?:betrag|preis)\b(?!\s+(?:von|uber|in\s+hohe\s+von)\s+(?:[$€£]|\d))"  # (the duplicate amount "von $29.50")
     r"|\b(?:el doble|o dobro) (?:del|de lo|do) (?:importe|monto|precio|que|valor|preco)\b"
     r"|\ble double (?:du|de ce) (?:montant|prix|que)\b",
     re.IGNORECASE)
@@ -180,15 +179,11 @@ def _refusal_negations(c: CommitLexicon, body: str) -> int:
 #: says ("Le produit de remplacement est en rupture, il ne sera donc pas expedie")
 _NOT_SHIPPED = re.compile(
     r"\b(?:it|the\s+order|your\s+order|the\s+parcel)\s+(?:will\s+not|won't|will\s+never)\s+(?:now\s+)?(?:be\s+)?(?:ship|shipped"
-    r"|sent|dispatched|delivered)\b|\b(?:sie|er|es|die\s+bestellung|ihre\s+bestellung)\s+wird\s+(?:also\s+|daher\s+"
-    r"|somit\s+|damit\s+"
-    r"|folglich\s+)?nicht\s+(?:mehr\s+)?(?:versendet|versandt|verschickt|geliefert|ausgeliefert)\b|\b(?:ele|ela"
-    r"|o\s+pedido|a\s+encomenda"
-    r"|seu\s+pedido|sua\s+encomenda|e)\s+(?:ja\s+)?nao\s+(?:sera|vai\s+ser)\s+(?:mais\s+)?(?:(?:enviad|expedid"
-    r"|despachad)[oa]|entregue)\b"
+    r"|sent|dispatched|delivered)\b|\b(?:sie|er|es|die\s+bestellung|ihre\s+bestellung)\s+wird\s+(?:also\s+|daher\s+|somit\s+|damit\s+"
+    r"|folglich\s+)?nicht\s+(?:mehr\s+)?(?:versendet|versandt|verschickt|geliefert|ausgeliefert)\b|\b(?:ele|ela|o\s+pedido|a\s+encomenda"
+    r"|seu\s+pedido|sua\s+encomenda|e)\s+(?:ja\s+)?nao\s+(?:sera|vai\s+ser)\s+(?:mais\s+)?(?:(?:enviad|expedid|despachad)[oa]|entregue)\b"
     r"|\bno\s+se\s+(?:le\s+|te\s+|les\s+)?(?:enviara|despachara|entregara)\b|\bno\s+sera\s+(?:enviad|despachad|entregad)[oa]\b"
-    r"|\b(?:il|elle|la\s+commande|votre\s+commande|le\s+colis|(?:la|le|les|votre"
-    r"|vos)\s+[a-z-]+)\s+ne\s+sera\s+(?:donc\s+|alors\s+|ainsi\s+)?(?:pas|jamais)\s+"
+    r"|\b(?:il|elle|la\s+commande|votre\s+commande|le\s+colis|(?:la|le|les|votre|vos)\s+[a-z-]+)\s+ne\s+sera\s+(?:donc\s+|alors\s+|ainsi\s+)?(?:pas|jamais)\s+"
     r"(?:expedi|envoy|livr)ee?s?\b"
     # ... and its subject left out after "and": "It has been cancelled and won't be sent", "elle a donc ete annulee comme
     # demande et ne sera pas expediee" (the 41st session's held-out writer; Portuguese "e" is in the subjects above, and the
@@ -338,13 +333,11 @@ _GENERAL_PRESENT = re.compile(
     r"(?:^|[,;:]\s*)\W*(?:un|une|uma|um|una|ein|eine|a|an)\s+(?:[^\s,;.!?]+\s+){0,3}?(?:est|es|e|wird|is)\s+(?:normalement"
     r"|normalmente|normalerweise|generalement|generalmente|geralmente|usually|normally|always|toujours|siempre|sempre|immer)\s+"
     r"(?:rembours|reembols|erstatt|refund|replac|remplac|reemplaz|substitu|ersetz)\w*"
-    r"|(?:^|[,;:]\s*)\W*(?:un|una|uma|um)\s+(?:[^\s,;.!?]+\s+){0,3}?(?:normalmente|generalmente|geralmente)\s+(?:se\s+"
-    r"|e\s+|es\s+)?"
+    r"|(?:^|[,;:]\s*)\W*(?:un|una|uma|um)\s+(?:[^\s,;.!?]+\s+){0,3}?(?:normalmente|generalmente|geralmente)\s+(?:se\s+|e\s+|es\s+)?"
     r"(?:reembols|reemplaz|substitu)\w*"
     r"|\bwe\s+(?:always\s+|normally\s+|usually\s+)?(?:refund|replace|credit)\s+(?:missing|damaged|lost|faulty|defective|any|all"
     r"|late)\s+(?:[^\s,;.!?]+\s+)?(?:units|items|orders|parcels|products|deliveries)\b"
-    r"|\bnous\s+(?:remboursons|remplacons)\s+(?:toujours\s+)?(?:les|tous\s+les|toutes\s+les)\s+(?:unites|articles"
-    r"|commandes|colis)\s+"
+    r"|\bnous\s+(?:remboursons|remplacons)\s+(?:toujours\s+)?(?:les|tous\s+les|toutes\s+les)\s+(?:unites|articles|commandes|colis)\s+"
     r"(?:manquant|endommag|perdu|defectueu)\w*")
 #: a person in the clause makes it this case's ("Normally that would lead us to ...": a denier)
 _PERSONAL = re.compile(r"\b(?:we|i|us|you|your|our|wir|ich|uns|sie|ihr\w*|nous|je|vous|votre|nosotros|nos|usted|su|voce|seu|sua"
@@ -354,8 +347,7 @@ _PERSONAL = re.compile(r"\b(?:we|i|us|you|your|our|wir|ich|uns|sie|ihr\w*|nous|j
 #: policy told, nobody addressed ("Normally we would ..." is a denier: commitments_i18n.yaml)
 _NORMALLY_WOULD = re.compile(
     r"\b(?:normally|usually|ordinarily|typically)\s+(?:[a-z-]+\s+){1,4}?would\b|\b(?:normalmente|normalement|normalerweise"
-    r"|generalmente|geralmente|habituellement)\b,?\s+(?:[^\s,;.!?]+\s+){0,5}?(?:[a-z]{2,}(?:ria|rian|riam|rait|raient)"
-    r"|wurde|wuerde)\b")
+    r"|generalmente|geralmente|habituellement)\b,?\s+(?:[^\s,;.!?]+\s+){0,5}?(?:[a-z]{2,}(?:ria|rian|riam|rait|raient)|wurde|wuerde)\b")
 #: what a remedy would come to, an amount worked out, not given: "the pro-rata refund for the missing units would be $858.
 #: This is above the $500 limit ..." (the 42nd session's held-out writer: an uncertain promise of a refund nobody made)
 _WOULD_AMOUNT = re.compile(
@@ -516,10 +508,8 @@ _POLICY_IN_GENERAL = re.compile(
     r"|as\s+a\s+rule\s*,?\s*|in\s+general\s*,?\s*|(?:normally|usually|generally|typically|ordinarily)\s*,?\s*)?)(?:(?:a"
     r"|an|any|every|each)\s+(?:[a-z-]+\s+){0,3}?(?:charge|return|order"
     r"|item|refund|request|claim|purchase|parcel|payment)|(?:[a-z-]+\s+){0,2}?(?:charges|returns|orders|items|refunds|requests"
-    r"|claims|purchases|parcels|payments))\b(?:\s+(?!(?:is|are|gets?|get)\b)[a-z0-9%'-]+){0,6}?\s+(?:is|are|gets?"
-    r"|will\s+be|can\s+be)"
-    r"\s+(?:(?:always|normally|usually|only|then|simply|automatically)\s+)?(?:refunded|reversed|reimbursed|replaced"
-    r"|credited|accepted"
+    r"|claims|purchases|parcels|payments))\b(?:\s+(?!(?:is|are|gets?|get)\b)[a-z0-9%'-]+){0,6}?\s+(?:is|are|gets?|will\s+be|can\s+be)"
+    r"\s+(?:(?:always|normally|usually|only|then|simply|automatically)\s+)?(?:refunded|reversed|reimbursed|replaced|credited|accepted"
     r"|cancelled|canceled|issued|paid)\b")
 #: the same in German, French, Spanish and Portuguese: a kind of case as the subject (an indefinite one, a Spanish plural with
 #: "se", a German bare plural fronted before "wir") and the remedy in the present: "Eine doppelte Belastung wird als Erstattung
@@ -669,16 +659,13 @@ def _third_party(c: CommitLexicon, before: str) -> bool:
 
 #: a remedy named in a request's words ("your refund request", "your request for the money back")
 _REMEDY_WORD = re.compile(r"\b(?:refund|reimburs|money|replac|exchange|credit|cancel|compensat|chargeback|reversal|reembols"
-                          r"|erstatt|rembours|devolu|reemplaz|ersatz|umtausch|remplac|substitu|annul|anul|storn|cambio"
-                          r"|troca|avoir"
+                          r"|erstatt|rembours|devolu|reemplaz|ersatz|umtausch|remplac|substitu|annul|anul|storn|cambio|troca|avoir"
                           r"|gutschrift|credito)")
 #: a return (a step of a remedy, not one: "Your return request has been authorised; please use the prepaid label"), or a
 #: claim approved for the carrier's trace: no remedy granted
 _NOT_A_REMEDY = re.compile(r"\b(?:returns?|retour\w*|devolucion\w*|devolucao|devolucoes|rucksendung\w*|ruckgabe\w*)\b"
-                           r"|\bfor\s+(?:tracing|a\s+trace|investigation)\b|\b(?:passed|sent|forwarded"
-                           r"|handed(?:\s+over)?|shared)\s+(?:it\s+)?(?:to|with)\s+the\s+(?:carrier|courier)\b"
-                           r"|\b(?:claim|request)\s+(?:with|by|from|at)\s+(?:the\s+)?(?:carrier|courier|ups|usps|fedex"
-                           r"|dhl|bank)\b")
+                           r"|\bfor\s+(?:tracing|a\s+trace|investigation)\b|\b(?:passed|sent|forwarded|handed(?:\s+over)?|shared)\s+(?:it\s+)?(?:to|with)\s+the\s+(?:carrier|courier)\b"
+                           r"|\b(?:claim|request)\s+(?:with|by|from|at)\s+(?:the\s+)?(?:carrier|courier|ups|usps|fedex|dhl|bank)\b")
 _ORDER_WORD = re.compile(r"\b(?:orders?|ord-\d+|pedidos?|commandes?|bestellung\w*|encomendas?)\b")
 _COMPLEMENT = re.compile(r"\s+(?:for|to|of|de|para|pour|fur|zu|zur|zum)\s+((?:[^\s,;:.!?]+\s*){1,6})")
 _DETERMINERS = frozenset("your the my our this that a an su sus tu la el le les votre vos ihr ihre ihren ihrer o os seu sua "
@@ -706,8 +693,7 @@ def _grant_of_other(c: CommitLexicon, body: str) -> bool:
 _NEGATED_GRANT = re.compile(
     r"(?:\b(?:not|never|no\s+longer|cannot|unable\s+to|nicht|nao|pas|ne|no)|n't)(?!\s+(?:only|just|merely|simply|solely)\b)"
     # (only auxiliaries between: "not only approved" and "No problem, we approved" are grants: seventh regression check)
-    r"\s+(?:(?:be|been|being|have|has|had|yet|ever|get|got|to|formally|officially|fully|ete|sido|ha|han|fue|foi|foram"
-    r"|wurde|wurden"
+    r"\s+(?:(?:be|been|being|have|has|had|yet|ever|get|got|to|formally|officially|fully|ete|sido|ha|han|fue|foi|foram|wurde|wurden"
     r"|worden|werden)\s+){0,2}"
     r"(?:approv\w*|grant\w*|honou?r\w*|authori[sz]\w*|aprob\w*|concedi\w*|autoriz\w*|aprov\w*|deferi\w*|approuv\w*|accord\w*"
     r"|autoris\w*|genehmig\w*|bewilligt|stattgegeben)"
@@ -715,8 +701,7 @@ _NEGATED_GRANT = re.compile(
 #: a comparison after a negated grant: a grant ("could not have been approved any faster", "never approved a request so
 #: quickly": sixth regression check)
 _COMPARED = re.compile(r"\b(?:approv|grant|honou?r|authori[sz])\w*(?:\s+[^\s.,;:!?]+){0,6}?\s+(?:any\s+(?:faster|sooner|quicker"
-                       r"|more\s+quickly)|more\s+(?:quickly|promptly|readily)|so\s+(?:quickly|fast|promptly|soon)"
-                       r"|this\s+(?:fast|quickly"
+                       r"|more\s+quickly)|more\s+(?:quickly|promptly|readily)|so\s+(?:quickly|fast|promptly|soon)|this\s+(?:fast|quickly"
                        r"|soon))\b", re.IGNORECASE)
 #: two negations before a grant: no refusal ("There was no way we wouldn't have approved your request": seventh check)
 _DOUBLE_NEGATION = re.compile(r"\b(?:no\s+way|never|nobody|no\s+one|nothing|not)\b[^.;:!?]*?(?:\bnot\b|n't|\bnever\b)")
