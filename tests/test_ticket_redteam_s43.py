@@ -354,3 +354,24 @@ def test_done_before_the_policy_it_cites_is_done():
 ])
 def test_a_remedy_that_does_not_apply_is_denied(sentence, kind):
     assert _kinds(sentence, kind) == {("deny", "firm")}
+
+
+# After the last pair's measurement (development on the 47th writer):
+
+
+@pytest.mark.parametrize("sentence, kind", [
+    ("Our policy only allows cancellation while an order is still processing.", "cancel"),
+    ("We can cancel orders only while they are processing.", "cancel"),
+    ("Orders can only be cancelled before they ship.", "cancel"),
+    ("Solo podemos cancelar pedidos que aún están en preparación;", "cancel"),
+    ("Separately, any single refund above $500 would need approval beyond the support team.", "refund"),
+    ("Un conseiller ne peut approuver seul qu'un remboursement de 500 $ au maximum.", "refund"),
+    ("Nuestra política prevé el reembolso o la reposición de un paquete perdido.", "refund"),
+])
+def test_more_rules_told_promise_nothing_of_this_case(sentence, kind):
+    assert _kinds(sentence, kind) == {("promise", "conditional")}
+
+
+def test_pas_non_plus_is_one_negation():
+    assert _kinds("Nous n'accordons pas non plus de bon d'achat ou de geste commercial dans ce cas.", "credit") == {
+        ("deny", "firm")}

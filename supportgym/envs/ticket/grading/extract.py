@@ -324,7 +324,7 @@ _POLICY_IS_TO = re.compile(
     r"|\b(?:notre|la|cette)\s+politique\s+(?:permet|offre|accorde)\b|\b(?:nuestra|la|esa|esta)\s+politica\s+(?:permite|ofrece)\b"
     r"|\b(?:nossa|a|essa|esta)\s+politica\s+(?:permite|oferece)\b"
     r"|\b(?:unsere|die|diese)\s+richtlinie\s+(?:erlaubt|gewahrt|bietet)\b"
-    r"|\b(?:notre|la)\s+politique\s+prevoit\b|\b(?:nossa|a)\s+politica\s+preve\b|\b(?:nuestra|la)\s+politica\s+(?:preve"
+    r"|\b(?:notre|la)\s+politique\s+prevoit\b|\b(?:nossa|a)\s+politica\s+prevei?\b|\b(?:nuestra|la)\s+politica\s+(?:prevei?"
     r"|contempla|establece)\b|\b(?:our|the)\s+policy\s+(?:provides\s+for|calls\s+for)\b"
     r"|\b(?:unsere|die)\s+richtlinie\s+sieht\s+vor\b|\bsieht\s+(?:unsere|die)\s+richtlinie\b(?:\s+\S+){0,6}?\s+vor\b")
 #: the remedy of a kind of case in the present, told as the rule: "un double prelevement est normalement rembourse", "we
@@ -469,7 +469,7 @@ def _classify(c: CommitLexicon, body: str, question: bool, told: bool = False) -
     need = c.requirement.search(body)
     # (what a remedy applies to only, promised and naming nothing of this case: "..., so this one doesn't qualify" is this
     # case's denial, "We have refunded you $40, as is possible under our policy" its refund)
-    only = polarity == "promise" and _case_free(body) and (
+    only = polarity == "promise" and _rule_told(c, body) and (
         _ONLY_APPLIES.search(body) or _ONLY_KINDS.search(body) or _POSSIBLE_UNDER.search(body))
     if c.eligibility.search(body) or only or need and not c.addressed.search(need.group("subject")):
         return polarity, "conditional", ELIGIBILITY
@@ -581,7 +581,15 @@ _ONLY_APPLIES = re.compile(
 #: a remedy for a kind of case only: "We can only cancel orders that are still processing" (the 42nd session's last held-out
 #: writer's successor: a cancellation promised); eligibility
 _ONLY_KINDS = re.compile(r"\b(?:we|you)\s+(?:can|may)\s+only\s+(?:refund|replace|cancel|credit|exchange|return)\s+(?:\w+\s+)?"
-                         r"(?:orders|items|parcels|products|purchases|charges)\b(?!\s+ord-)")
+                         r"(?:orders|items|parcels|products|purchases|charges)\b(?!\s+ord-)"
+                         # ("we can cancel orders only ...", "orders can only be cancelled ...", "our policy only allows
+                         # cancellation ...", "solo podemos cancelar pedidos que ...": the 47th writer, after its measurement)
+                         r"|\bwe\s+can\s+(?:refund|replace|cancel|exchange)\s+(?:orders|items|products)\s+only\b"
+                         r"|\b(?:orders|items|products|parcels)\s+can\s+only\s+be\s+(?:cancell?ed|refunded|replaced|exchanged)\b"
+                         r"|\bpolic(?:y|ies)\s+only\s+(?:allows?|permits?)\b"
+                         r"|\b(?:solo|solamente|so|somente|apenas)\s+podemos\s+(?:cancelar|reembolsar|reemplazar|substituir|trocar)\s+"
+                         r"(?:los\s+|os\s+)?(?:pedidos|articulos|productos|itens|produtos)\b"
+                         r"|\bnous\s+ne\s+pouvons\s+(?:annuler|rembourser|remplacer)\s+que\s+(?:les\s+)?(?:commandes|articles)\b")
 #: a remedy possible under the policy: "A refund is possible under our wrong-item policy" (the 43rd session's held-out writer: a
 #: refund promised); eligibility
 _POSSIBLE_UNDER = re.compile(r"\b(?:is|are)\s+(?:also\s+)?(?:possible|available|allowed|an\s+option)\s+"
