@@ -141,12 +141,12 @@ _BEFORE_VERB = re.compile(r"(?:(?:also|then|now|immediately|already|just|have|ha
                           r"|tambem|le|les|lo|la|lhe|vous|te|nous|avons|hemos|he)\s+)*")
 
 
-#: what follows a remedy word used as a noun, not a verb: the clause's end, or a noun's complement ("the return and refund.",
-#: "the refund and replacement for ORD-1"; the 42nd session's held-out writer: read as a refund promised)
 #: a trigger of two words that is a noun, not a verb and its object
 _NOUN_PHRASE = re.compile(r"(?:store|shop|goodwill|account|courtesy|full|partial|gift)\s+(?:credit|refund|card)s?|money\s+back"
                           r"|(?:carrier|fraud)\s+investigations?")
-#: (a comma inside parentheses is U+201A here, clauses.py; "alike", "too" close a list: "... and store credit alike)")
+#: what follows a remedy word used as a noun, not a verb: the clause's end, or a noun's complement ("the return and refund.",
+#: "the refund and replacement for ORD-1"; the 42nd session's held-out writer: read as a refund promised) (a comma inside
+#: parentheses is U+201A here, clauses.py; "alike", "too" close a list: "... and store credit alike)")
 _NOUN_AFTER = re.compile(r"\s*(?:[.!?;,:)\u201a]|$|(?:for|of|on|request|requests|claim|claims|and|or|und|oder|et|ou|y|o|e|ni|nem"
                          r"|alike|too|either|included)\b)")
 

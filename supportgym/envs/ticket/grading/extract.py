@@ -408,19 +408,16 @@ def _names_no_remedy(c: CommitLexicon, part: str) -> bool:
 #: where a clause's parts meet: a comma or semicolon, with the conjunction after it
 _PART = re.compile(r"\s*[,;]\s*(?:(?:and|und|et|y|e|but|mais|pero|mas|aber)\s+)?")
 #: what ties a clause to this customer's case: the customer addressed, the writer alone, what was done or when
+#: what was done, or today: the words of an act of this case (``_DONE_BEFORE``, ``_THIS_CASE``)
+_DONE_WORDS = (r"have|has|had|i've|we've|was|were|been|habe|haben|hat|wurde|wurden|avons|ai|ont|ete|hemos|he|han|fue|fueron"
+               r"|sido|temos|tenho|foi|foram|fiz|fizemos|already|deja|bereits|schon|ya|ja|today|heute|aujourd'hui|hoy|hoje")
 _THIS_CASE = re.compile(
     r"\b(?:you|your|yours|you're|you've|you'll|vous|votre|vos|ihnen|ihr|ihre\w*|dich|dir|dein\w*|usted|ustedes|su|sus"
-    r"|tu|tus|te|voce|voces|seu|sua"
-    r"|seus|suas|lhe|i|i've|i'm|i'll|ich|je|j'|yo|eu|we've|we'll|have|has|had|was|were|been|habe|haben|hat|wurde|wurden|avons|ai"
-    r"|ont|ete|hemos|he|han|fue|fueron|sido|temos|tenho|foi|foram|fiz|fizemos|already|now|today|yesterday|bereits|schon|heute"
-    r"|jetzt|gestern|deja|aujourd'hui|maintenant|hier|ya|hoy|ahora|ayer|ja|hoje|agora|ontem)\b|\b[a-z]{3,}ei\s+(?:o|a|os|as|um"
-    r"|uma|ao|aos|para|com|no|na)\b")
-
-
+    r"|tu|tus|te|voce|voces|seu|sua|seus|suas|lhe|i|i'm|i'll|ich|je|j'|yo|eu|we'll|" + _DONE_WORDS
+    + r"|now|yesterday|jetzt|gestern|maintenant|hier|ahora|ayer|agora|ontem)\b"
+    r"|\b[a-z]{3,}ei\s+(?:o|a|os|as|um|uma|ao|aos|para|com|no|na)\b")
 #: what was done, in a clause's words before the policy it cites
-_DONE_BEFORE = re.compile(
-    r"\b(?:have|has|had|i've|we've|was|were|been|habe|haben|hat|wurde|wurden|avons|ai|ont|ete|hemos|he|han|fue|fueron|sido|temos"
-    r"|tenho|foi|foram|fiz|fizemos|already|deja|bereits|schon|ya|ja|today|heute|aujourd'hui|hoy|hoje)\b")
+_DONE_BEFORE = re.compile(rf"\b(?:{_DONE_WORDS})\b")
 
 
 def _case_free(body: str) -> bool:
@@ -1134,11 +1131,11 @@ def says_full(c: CommitLexicon, text: str) -> bool:
     return any(not c.fraction_of.search(text, max(0, m.start() - 80), m.start()) for m in c.full.finditer(text))
 
 
-def _in_limits_only(c: CommitLexicon, body: str, kind: str) -> bool:
-    """Every trigger of ``kind`` in the clause lies inside an agent's limit ("the amount is well above the $500.00 that
+def _in_limits_only(c: CommitLexicon, body: str, kinds: list[str]) -> bool:
+    """Every trigger of ``kinds`` in the clause lies inside an agent's limit ("the amount is well above the $500.00 that
     agents may refund", "agents may approve a single refund of up to $500.00"): the limit told, no remedy of this case (the
     42nd session's last held-out writer: read as a refund that "may" be made)."""
-    spans = c.trigger_spans(body)[kind]
+    spans = [sp for k in kinds for sp in c.trigger_spans(body)[k]]
     limits = [m.span() for m in load_approvals().limits.finditer(body)] if spans else []
     return bool(limits) and all(any(lo <= a and b <= hi for lo, hi in limits) for a, b in spans)
 
@@ -1300,7 +1297,7 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
         # gutgeschrieben in 5-7 Werktagen" is that refund landing (round 23: store credit nobody made)
         landing = refunded | set(money) if refunded is not None and bare_refund == sent and len(set(money)) == 1 else refunded
         kinds = _remedy_kinds(c, body, money, landing, cancels)
-        if kinds and all(_in_limits_only(c, body, k) for k in kinds):
+        if kinds and _in_limits_only(c, body, kinds):
             # an agent's limit told: the remedy awaits approval, neither made nor promised ("may refund" is no hedge of a
             # promise, nor "on your account" money moving)
             out.extend(Commit(k, "promise", "conditional", clause, money, says_full(c, body), APPROVAL,  # type: ignore[arg-type]
@@ -1382,8 +1379,9 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
             # each conjunct of coordinated remedies with its own amounts and, a predicate of its own, its own negations
             main = _main_clause(c, part.body, list(part.scope))
             polarity, mode, why = _classify(c, _follow_up_scope(c, main), question, pos in told_in)
-            if why == _NO_VERB and (_TITLE.match(sent) or _HEADING.match(sent) and not amounts(sent) or _TOPIC.match(clause)):
-                topic = part.kinds[0] if _TOPIC.match(clause) else topic
+            topical = _TOPIC.match(clause) is not None
+            if why == _NO_VERB and (_TITLE.match(sent) or _HEADING.match(sent) and not amounts(sent) or topical):
+                topic = part.kinds[0] if topical else topic
                 continue
             if polarity == "promise" and mode in ("firm", "uncertain") and at > 0 and _PURPOSE_OF_REQUEST.search(
                     sent[:at]) and _WE_CAN.match(clause):
