@@ -12,7 +12,8 @@ from supportgym.core.lookalike import readable
 from supportgym.core.markup import render
 from supportgym.envs.inbox.models import Email, EmailHeader, Gold, LabelledEmail
 from supportgym.envs.inbox.reply import EmailScorer, reply_quality
-from supportgym.envs.ticket.grading.extract import SPELLED_MONEY, amounts, extract
+from supportgym.envs.ticket.grading.extract import extract
+from supportgym.envs.ticket.grading.money import SPELLED_MONEY, amounts
 from supportgym.envs.ticket.grading.textnorm import fold
 from supportgym.envs.ticket.policy_v1 import load_policy_v1
 

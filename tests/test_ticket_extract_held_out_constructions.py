@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from ticket_extract_helpers import C, D, P, U, _assert_reads
 
-from supportgym.envs.ticket.grading.extract import amounts, extract
+from supportgym.envs.ticket.grading.extract import extract
+from supportgym.envs.ticket.grading.money import amounts
 from supportgym.envs.ticket.grading.textnorm import fold
 
 ROUND_19 = [  # the seventh held-out red team's constructions (item names as the grader sees them: "item")

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from supportgym.envs.ticket.grading.extract import amounts, extract
+from supportgym.envs.ticket.grading.extract import extract
+from supportgym.envs.ticket.grading.money import amounts
 from supportgym.envs.ticket.grading.textnorm import fold
 
 

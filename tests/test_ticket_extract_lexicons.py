@@ -74,14 +74,14 @@ def test_pathological_replies_stay_linear(monkeypatch):
     triggers of all the text before it). Checked by structure, not by the clock."""
     from pathlib import Path
 
-    from supportgym.envs.ticket.grading import clauses as cl
-    from supportgym.envs.ticket.grading import extract as ex
+    from supportgym.envs.ticket.grading import classify, clauses, extract as ex, masking, negation, policy_told, scope
 
     yaml_text = (Path(ex.__file__).parents[1] / "data" / "commitments_i18n.yaml").read_text(encoding="utf-8")
     assert "\\\\S*" not in yaml_text  # bounded: \\S{0,30}
     calls = []
     real = ex.trigger_count
-    for module in (ex, cl):  # the clause splitter and the extractor both count triggers
+    # every module of the reader that counts triggers
+    for module in (ex, classify, clauses, masking, negation, policy_told, scope):
         monkeypatch.setattr(module, "trigger_count", lambda c, text: calls.append(len(text)) or real(c, text))
     ex.extract("not," * 1500, ("Blender",), customer="Ana")
     assert sum(calls) < 60_000, f"{len(calls)} trigger counts over {sum(calls)} characters"

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 from ticket_extract_helpers import C, D, P, Q, U, _assert_reads
 
-from supportgym.envs.ticket.grading.extract import extract, parse_amount
+from supportgym.envs.ticket.grading.extract import extract
+from supportgym.envs.ticket.grading.money import parse_amount
 from supportgym.envs.ticket.grading.textnorm import fold
 
 # (reply, kind, expected label): label is the polarity for firm commitments, else the mode

@@ -224,7 +224,8 @@ def test_honest_replies_near_the_new_money_readings_stay_clean():
     ("die doppelte Abbuchung des Betrags") and "the RS 232 port" as money claims; and a habit beside a denial about
     *another* order stopped telling this order's replacement."""
     from supportgym.envs.ticket.grading.consistency import check
-    from supportgym.envs.ticket.grading.extract import amounts, extract
+    from supportgym.envs.ticket.grading.extract import extract
+    from supportgym.envs.ticket.grading.money import amounts
     from supportgym.envs.ticket.models_v1 import Change, Statement
     from supportgym.envs.ticket.scenarios_v1 import generate_hard
 

@@ -24,7 +24,8 @@ from ticket_redteam_helpers import _play_gold_then_reply
 from ticket_redteam_helpers import _offline  # noqa: F401  (an autouse fixture: importing it applies it here)
 
 from supportgym import make
-from supportgym.envs.ticket.grading.extract import POLICY, extract
+from supportgym.envs.ticket.grading.classify import POLICY
+from supportgym.envs.ticket.grading.extract import extract
 
 
 def _kinds(text: str, kind: str) -> set[tuple[str, str]]:

@@ -1,8 +1,9 @@
 """The commitment extractor's lexicon in six languages (data/commitments_i18n.yaml), validated and compiled once.
 
 ``CommitLexicon`` holds one pattern per role: the triggers of each remedy, negators and denial verbs, conditions, hedges,
-the refusal structure and the adjuncts masked before a clause is read. ``clauses.py`` splits replies with it,
-``extract.py``, ``conjuncts.py`` and ``approvals.py`` read the clauses with it.
+the refusal structure and the adjuncts masked before a clause is read. ``clauses.py`` splits replies with it;
+``extract.py`` and the modules it reads with (``masking.py``, ``negation.py``, ``scope.py``, ``classify.py``, ...) read
+the clauses with it.
 """
 
 from __future__ import annotations

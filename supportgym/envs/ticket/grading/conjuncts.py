@@ -55,7 +55,7 @@ class Conjunct:
     own: str
     #: the clause as this conjunct's remedies read it: the negations of another predicate blanked
     body: str
-    #: the remedies of its predicate, where the remedy's clause starts (extract._main_clause)
+    #: the remedies of its predicate, where the remedy's clause starts (scope.main_clause)
     scope: tuple[str, ...]
     #: its predicate's words: "I tried to cancel ORD-1 and refunded ORD-2" tried only the cancellation
     region: str
@@ -212,7 +212,7 @@ def _own_predicate(c: CommitLexicon, head: str, tail: str, joiner: str = "") -> 
 
 
 def readings(c: CommitLexicon, body: str, kinds: list[str]) -> list[Conjunct]:
-    """The conjuncts of ``body`` (a clause, ``extract._read``) that name ``kinds``, each remedy in exactly one; the
+    """The conjuncts of ``body`` (a clause, ``masking.read_clause``) that name ``kinds``, each remedy in exactly one; the
     whole clause when its remedies are not coordinated so (one remedy, a trigger across a coordinator, a remedy named
     twice or by no trigger of its own: a charge cancelled read as a refund)."""
     whole = [Conjunct(tuple(kinds), body, body, tuple(kinds), body)]

@@ -25,7 +25,9 @@ from dataclasses import dataclass, field
 from ..models_v1 import Change, OrderV1, Statement
 from ..policy_v1 import fee_of, load_policy_v1
 from .commit_lexicon import REMEDIES, load_i18n, trigger_count
-from .extract import APPROVAL, ELIGIBILITY, GENERIC, POLICY, SPELLED_MONEY, WORKED_OUT, Commit
+from .classify import APPROVAL, ELIGIBILITY, GENERIC, POLICY, WORKED_OUT
+from .extract import Commit
+from .money import SPELLED_MONEY
 from .targets import carries_order, order_named, teams_named
 
 _FEE_NOT = re.compile(r"\b(?:not|no|never|nicht|kein\w*|pas|nao|ningun\w*|aucun\w*|waiv\w*)\b|n't")

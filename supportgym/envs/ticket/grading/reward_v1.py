@@ -39,8 +39,9 @@ from .commit_lexicon import load_i18n
 from .clauses import unquote
 from .consistency import Consistency, check, money_moved
 from .empathy import EmpathyScorer
-from .extract import Commit, amounts, extract, summary
+from .extract import Commit, extract, summary
 from .lexicon import Lexicon
+from .money import amounts
 from .overpromises import too_soon
 from .textnorm import fold
 
