@@ -50,6 +50,8 @@ def _hedge_scope(c: CommitLexicon, body: str) -> str:
 _WOULD_AMOUNT = re.compile(
     r"\b(?:would|'d)\s+(?:be|come\s+to|amount\s+to|total)\s+(?:about\s+|around\s+|roughly\s+)?[$\u20ac\u00a3]?\s?\d"
     r"|\bwould\s+be\s+(?:\w+\s+)?(?:lower|higher|less|more|smaller|larger)\s+than\b"
+    # ("Any approved refund would be the price minus that fee": the 44th session's held-out writer)
+    r"|\bwould\s+be\s+(?:the\s+)?(?:full\s+|purchase\s+|item's\s+)?(?:price|amount|total|cost)\s+(?:minus|less|after|without)\b"
     r"|\b(?:seria|serait|wa?e?re)\s+(?:de\s+|d'environ\s+|etwa\s+|ungefahr\s+)?(?:us)?[$\u20ac\u00a3]?\s?\d"
     r"|\b(?:wurde|wuerde)\s+(?:\S+\s+){0,2}?[$\u20ac\u00a3]?\s?\d[\d.,]*\s?(?:[$\u20ac\u00a3]|usd|eur)?\s+betragen\b")
 
@@ -65,6 +67,8 @@ def classify(c: CommitLexicon, body: str, question: bool, told: bool = False) ->
         return polarity, "uncertain", "a statement phrased as a question"
     told = (told or bool(POLICY_PREFIX.match(body)) or bool(ANY_CUSTOMER.search(body))) and polarity == "promise" and (
         rule_told(c, body))
+    if polarity == "promise" and _DEPENDS.search(body):
+        return polarity, "conditional", DEPENDS
     if c.cond.search(c.deferred.sub(" ", c.soft.sub(" ", body))) is not None:
         return polarity, "conditional", POLICY if polarity == "promise" and (
             told or POLICY_IS_TO.search(body) or general_rule(c, body)) else "conditional"
@@ -122,3 +126,10 @@ APPROVAL = "awaits approval (above the writer's limit, or handed on for approval
 GENERIC = "a habitual statement about the remedy in general"
 #: what a remedy would come to, told beside its denial or its approval: no promise the reply then breaks
 WORKED_OUT = "what the remedy would come to"
+#: what the remedy depends on: "A replacement will depend on what the carrier finds", "La suite (livraison, remplacement ou
+#: autre solution) dependra du resultat de cette enquete" (the 44th session's held-out writer: read as promised). No promise,
+#: nor one a denial beside it ("Aucun remplacement n'a ete effectue a ce stade") takes back
+DEPENDS = "what the remedy depends on"
+_DEPENDS = re.compile(r"\b(?:will\s+|would\s+|may\s+)?depend(?:s|ed|ing)?\s+(?:up)?on\b|\bdepend(?:ra|rait|ent|era|eria|em|e)\s+"
+                      r"(?:du|de|des|d'|do|da|dos|das|del)\b|\b(?:hangt|hangen|wird|werden)\s+(?:\S+\s+){0,5}?(?:davon\s+)?ab"
+                      r"(?:hangen)?\b(?=[^.;!?]*\b(?:ob|wie|was|von|vom)\b)|\babhangig\s+(?:von|davon)\b")

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from ..models_v1 import Change, OrderV1, Statement
 from ..policy_v1 import fee_of, load_policy_v1
 from .commit_lexicon import REMEDIES, load_i18n, trigger_count
-from .classify import APPROVAL, ELIGIBILITY, GENERIC, POLICY, WORKED_OUT
+from .classify import APPROVAL, DEPENDS, ELIGIBILITY, GENERIC, POLICY, WORKED_OUT
 from .extract import Commit
 from .money import SPELLED_MONEY
 from .targets import carries_order, order_named, teams_named
@@ -281,6 +281,7 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
     """``fees``: each order's restocking fee as a reply may state it (policy_v1.fee_of; none given: the default policy's)."""
     if fees is None:
         fees = {o.order_id: fee_of(o, load_policy_v1()) for o in orders}
+    cap = load_policy_v1().refund_cap
     by_kind: dict[str, list[Change]] = {}
     for ch in actual:
         by_kind.setdefault(ch.kind, []).append(ch)
@@ -320,13 +321,22 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
                 out.inconsistencies.append(f"{quote} may promise an escalation that was never made")
             continue
         if c.mode == "conditional" and c.polarity == "promise" and c.kind in denied and c.kind in REMEDIES \
-                and c.why not in (ELIGIBILITY, APPROVAL, POLICY, WORKED_OUT) and not by_kind.get(_CHANGE_OF[c.kind]):
+                and c.why not in (ELIGIBILITY, APPROVAL, POLICY, WORKED_OUT, DEPENDS) \
+                and not by_kind.get(_CHANGE_OF[c.kind]):
             # "We are unable to refund this order. Once the item is back with us, we'll refund the full $59.00": a
             # condition is no promise the grader can check, but one of a remedy the reply itself refuses takes the
             # refusal back (round 11: such lies scored 1.000; an honest return-then-refund beside a declined
             # cancellation denies no refund and stays a condition, and so does a policy's window of eligibility
             # quoted beside the denial it explains)
             out.inconsistencies.append(f"{quote} promises upon a condition a {c.kind} that the reply denies")
+            continue
+        if c.mode == "conditional" and c.polarity == "promise" and c.kind == "refund" and c.why == "conditional" \
+                and any(a > cap for a in c.amounts) and not set(c.amounts) & amounts.get(_CHANGE_OF["refund"], set()):
+            # "If FedEx can't find it, we'll refund the full $579 straight away", "Once the desk is back with us, you'll
+            # receive the full $689 refund": above what an agent may approve, no agent can promise it, upon any event but
+            # its approval (which reads as awaiting it: approvals.py). The 44th session's held-out writers' lies: a
+            # condition went unchecked, so they scored as their honest replies
+            out.inconsistencies.append(f"{quote} promises upon a condition a refund above the ${cap:,.0f} an agent may approve")
             continue
         if c.mode != "firm" or (c.why == GENERIC and c.kind in denied):
             # "Refunds usually take 5-7 business days, but this order isn't eligible": the policy behind the reply's

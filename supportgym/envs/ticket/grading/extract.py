@@ -259,6 +259,10 @@ def _extract(text: str, mask: tuple[str, ...], customer: str, said: str | None) 
     return tuple(_read_reply(text, mask, customer, said))
 
 
+#: a clause that lists what the statement before it covers ("That includes ...", "Das betrifft ...", "Cela concerne ...")
+_EXTENDS = re.compile(r"\W*(?:that|this|which|das|dies|cela|ca|ceci|eso|esto|isso|isto)\s+(?:also\s+|auch\s+|aussi\s+|tambien\s+"
+                      r"|tambem\s+)?(?:includes?|covers?|applies\s+to|means\s+no|betrifft|gilt\s+(?:auch\s+)?fur|umfasst|concerne|comprend"
+                      r"|inclut|vaut\s+pour|s'applique\s+a|incluye|abarca|afecta\s+a|se\s+aplica\s+a|inclui|abrange|vale\s+para)\b")
 #: money going to a card or an account: the destination after its preposition ("will land in your account", "back to your
 #: card", "auf Ihr Konto"), not "our fraud team will secure your account" (the 42nd session's held-out writer: with an amount
 #: and a timeline in the clause, read as a refund made)
@@ -277,7 +281,14 @@ _ORDER_ON_ACCOUNT = re.compile(
     r"kundenkonto|compte|cuenta|conta)\b"
     # (and what is listed there: "La Digital Camera que figura en su cuenta es el pedido ORD-67851 ... por $1,150")
     r"|\b(?:figura\w*|aparece\w*|appears?|listed|shown|figure\w*|apparai\w*|consta\w*|erscheint|gefuhrt)\s+(?:en|on|in|sur"
-    r"|dans|na|no|auf)\s+(?:your|su|votre|sua|seu|ihrem|tu)\s+(?:account|cuenta|compte|conta|konto|kundenkonto)\b")
+    r"|dans|na|no|auf)\s+(?:your|su|votre|sua|seu|ihrem|tu)\s+(?:account|cuenta|compte|conta|konto|kundenkonto)\b"
+    # (and what we see there: "la commande ... que nous voyons sur votre compte (ORD-69233, $2,300)", "In Ihrem Konto sehen wir
+    # eine Digitalkamera-Bestellung ORD-42768 ueber $1,150": the 44th session's held-out writers)
+    r"|\b(?:see|find|voyons|trouvons|vemos|encontramos|vejo|sehen|finden)\s+(?:\S+\s+){0,3}?(?:on|in|sur|dans|en|na|no|em|auf|in)"
+    r"\s+(?:your|votre|su|sua|seu|ihrem)\s+(?:account|compte|cuenta|conta|konto|kundenkonto)\b"
+    r"|\b(?:on|in|sur|dans|en|na|no|em|auf|in)\s+(?:your|votre|su|sua|seu|ihrem)\s+(?:account|compte|cuenta|conta|konto|kundenkonto)"
+    r",?\s+(?:\S+\s+)?(?:we\s+see|we\s+can\s+see|sehen\s+wir|finden\s+wir|nous\s+voyons|vemos|encontramos|aparece|figura|consta"
+    r"|appears|there\s+is|il\s+y\s+a|hay|ha|gibt\s+es)\b")
 
 
 def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | None) -> list[Commit]:
@@ -367,11 +378,13 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
                 # "J'ai procede a deux remboursements :\n- $85.00 pour ...\n- $429.00 pour ...": each item is the
                 # heading's remedy with its own amounts and order (round 18: the amounts read as nothing, both untold)
                 out.append(replace(heading, clause=clause, amounts=money, full=full, context=amounts(sent), sentence=sent))
-            elif referent and (c.anaphoric_state.search(body) or _shipped(c, body, referent)) and not c.neg.search(body):
+            elif (referent or mentioned) and (c.anaphoric_state.search(body) or _shipped(c, body, referent or mentioned)) \
+                    and not c.neg.search(body):
                 # "Thank you for contacting us about your refund. It has been approved.": the remedy acknowledged,
-                # then stated done by a pronoun, as firmly as the clause says it (regression red team, R2)
+                # then stated done by a pronoun, as firmly as the clause says it (regression red team, R2); or named by a
+                # noun no trigger reads alone ("Esse credito ja foi adicionado a sua conta": the 44th session's held-out writer)
                 _, mode, why = classify(c, body, question)
-                out.append(Commit(referent, "promise", mode, clause, money, full, why,  # type: ignore[arg-type]
+                out.append(Commit(referent or mentioned, "promise", mode, clause, money, full, why,  # type: ignore[arg-type]
                                   amounts(sent), sent))
             elif referent and c.anaphora.search(body) and not c.neg.search(body):
                 # "About the refund you asked for: consider it done." - a promise the grader cannot
@@ -455,9 +468,11 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
             if polarity == "promise" and mode == "firm":
                 last_promised = part.kinds[0]
             for k in part.kinds:
-                if k == "investigation" and (why == NO_VERB or polarity == "deny") and _only_deferred(c, part.body):
+                if k == "investigation" and (why == NO_VERB or polarity == "deny" or mode == "conditional") and _only_deferred(
+                        c, part.body):
                     # "once the fraud investigation is complete": the end of our own investigation presupposes it under
-                    # way, as a customer reads it (round 22: uncertain, an honest reply marked down)
+                    # way, as a customer reads it (round 22: uncertain, an honest reply marked down); and so does its outcome
+                    # in a condition ("dependera du resultat de cette enquete": the 44th session's held-out writer)
                     stated[k] = Commit(k, "promise", "firm", clause, own, whole, "", context, sent, earlier)
                 elif waiting and k in REMEDIES:
                     stated[k] = Commit(k, "promise", "conditional", clause, own, whole, APPROVAL,  # type: ignore[arg-type]
@@ -465,6 +480,11 @@ def _read_reply(text: str, mask: tuple[str, ...], customer: str, said: str | Non
                 else:
                     stated[k] = Commit(k, polarity, mode, clause, own, whole, why,  # type: ignore[arg-type]
                                        context, sent, earlier)
+        if stated and out and out[-1].firm_denial and _EXTENDS.match(body):
+            # what the refusal before covers, listed: "... werden alle weiteren Ansprueche abgelehnt. Das betrifft sowohl die
+            # Erstattung ... als auch die Ruecksendung", "... further claims are declined. That includes refunds, replacements
+            # and carrier investigations" (the 44th session's held-out writers: read as remedies promised)
+            stated = {k: replace(x, polarity="deny", mode="firm", why="") for k, x in stated.items()}
         if (heading or summary) and item:
             # "Ich habe zu beiden Sendungen Nachforschungen eingeleitet:\n- ORD-1: Nachforschungsauftrag bei USPS": an item that
             # names the heading's remedy with no verb of its own is the heading's, done (round 21: uncertain, fail closed);

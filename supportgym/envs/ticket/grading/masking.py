@@ -74,14 +74,29 @@ _FRONTED_CONDITION = re.compile(r"^\W*(?:if|wenn|falls|sofern|si|s'|se|caso|(?:i
                                 r"|ein\w*)\b)[^,;]*[,;]")
 
 
+#: a condition after the remedy's first words, to the end of its part (not "unless", whose negation is the remedy's condition)
+_TRAILING_CONDITION = re.compile(r"(?:,\s*|\s+)(?:if|when|once|wenn|falls|sofern|sobald|si|s'|se|caso|cuando|quando|lorsque|quand)\b"
+                                 r"[^,;:.!?]*")
+
+
 def _condition_negations(c: CommitLexicon, body: str) -> str:
     """``body`` with the negations of a condition before the remedy's clause blanked, where the condition names no remedy:
     "ist er nicht vorraetig oder moechte der Kunde sein Geld zurueck, erstatten wir den Betrag", "If the item isn't in
-    stock, we refund it" promise the refund upon the condition (the 42nd session's last held-out writer: a denial)."""
+    stock, we refund it" promise the refund upon the condition (the 42nd session's last held-out writer: a denial). And so
+    for a condition after the remedy: "We will refund you if the item doesn't arrive by Friday", "erstatten wir den
+    Kaufpreis, wenn ... der Artikel nicht vorraetig ist" (the 44th session's held-out writer: a conditional denial, so a
+    forbidden promise so worded went uncaught)."""
     m = _FRONTED_CONDITION.match(body)
-    if m is None or trigger_count(c, m.group()) or not trigger_count(c, body[m.end():]):
-        return body
-    return conjuncts.blank_negations(c, body, 0, m.end())
+    if m is not None and not trigger_count(c, m.group()) and trigger_count(c, body[m.end():]):
+        body = conjuncts.blank_negations(c, body, 0, m.end())
+    if trigger_count(c, body):
+        # (after the remedy or between its parts: "we'll check the tracking and, if there has been no carrier scan for 5
+        # days, open an investigation")
+        for t in _TRAILING_CONDITION.finditer(body):
+            # (not a soft one, an offer's "if you prefer": it is no condition, clause or negation of the remedy's)
+            if not trigger_count(c, t.group()) and not c.soft.search(t.group()):
+                body = conjuncts.blank_negations(c, body, t.start(), t.end())
+    return body
 
 
 ASIDE = re.compile(r"\([^()]*\)")

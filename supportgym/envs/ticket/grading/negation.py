@@ -42,7 +42,18 @@ _NOT_SHIPPED = re.compile(
     r"|expedid)[oa]s?\b|\bqui\s+n'(?:avait|a)\s+pas\s+encore\s+ete\s+(?:expedi|envoy)ee?s?\b|\b(?:which"
     r"|that)\s+(?:hadn't|had\s+not"
     r"|hasn't|has\s+not)\s+(?:yet\s+)?(?:been\s+)?(?:shipped|sent|dispatched)(?:\s+yet)?\b|\b(?:die|das|der)\s+noch\s+nicht\s+"
-    r"(?:versandt|versendet|verschickt)\s+(?:worden\s+)?(?:war|ist)\b")
+    r"(?:versandt|versendet|verschickt)\s+(?:worden\s+)?(?:war|ist)\b"
+    # (a relative's second predicate: "any order that is still processing and hasn't shipped yet", "que siga en preparacion,
+    # es decir, que no se haya enviado": the 44th session's held-out writer, the cancellation policy read as denied)
+    r"|\band\s+(?:hasn't|has\s+not|hadn't|had\s+not)\s+(?:yet\s+)?(?:been\s+)?(?:shipped|dispatched|sent)(?:\s+yet)?\b"
+    # ("J'ai egalement annule la commande ORD-21572, qui ne vous sera donc pas expediee": the second pair's lie, read as denied)
+    r"|\bqui\s+ne\s+(?:vous\s+|lui\s+)?sera\s+(?:donc\s+|alors\s+|ainsi\s+)?(?:pas|jamais)\s+(?:expedi|envoy|livr)ee?s?\b"
+    r"|\bque\s+(?:aun\s+|todavia\s+)?no\s+se\s+(?:haya|hayan)\s+(?:enviado|despachado|expedido)\b"
+    r"|\bque\s+(?:aun\s+|todavia\s+|ainda\s+)?(?:no|nao)\s+(?:haya|hayan|ha|habia|tenha|tinha)\s+(?:salido|saido)\b"
+    r"|\b(?:which|that)\s+(?:hasn't|has\s+not|hadn't|had\s+not)\s+(?:yet\s+)?left\s+(?:the|our)\s+warehouse\b"
+    # ("It hadn't shipped yet, and unshipped orders are cancelled on request": the 44th session's second held-out pair)
+    r"|\b(?:it|the\s+order|your\s+order)\s+(?:hadn't|had\s+not|hasn't|has\s+not)\s+(?:yet\s+)?(?:been\s+)?(?:shipped|dispatched"
+    r"|sent)(?:\s+yet)?\b")
 
 
 #: a conjunction (or a consequence: "..., so none can be issued or promised", the 42nd session's held-out writer), then a
@@ -52,16 +63,22 @@ _AND_NOT = re.compile(r"(?:\s(?:and|y|e|et|und)|(?:,|\s[-\u2013\u2014])\s*(?:so|
 
 
 def _without_negated_tail(c: CommitLexicon, body: str) -> str:
-    """``body`` without a negated conjunct after its remedy that names no remedy of its own: it repeats the denial
-    before it ("I haven't issued a refund and can't confirm one at this stage", "We can't refund this order and won't be
-    able to", "No hemos emitido ningun reembolso y no podemos confirmarlo"), and counted with it the two negations read as
-    a promise (the 40th session's held-out writers)."""
+    """``body`` without a negated conjunct after its remedy that names no remedy of its own (or only the ones before it): it
+    repeats the denial before it ("I haven't issued a refund and can't confirm one at this stage", "We can't refund this
+    order and won't be able to", "No hemos emitido ningun reembolso y no podemos confirmarlo"), and counted with it the two
+    negations read as a promise (the 40th session's held-out writers)."""
     first = min((sp[0][0] for sp in c.trigger_spans(body).values() if sp), default=None)
     if first is None:
         return body
     for m in _AND_NOT.finditer(body, first):
-        if not trigger_count(c, body[m.end():]) and negations(c, body[: m.start()]):
-            return body[: m.start()]
+        head, tail = body[: m.start()], body[m.end():]
+        if not negations(c, head):
+            continue
+        # (or one that names only the remedies the head denies: "je ne l'ai donc pas rembourse et ne peux pas vous promettre
+        # de remboursement", the 44th session's second held-out pair: two negations, a promise)
+        named = {k for k, sp in c.trigger_spans(tail).items() if sp}
+        if not named or named <= {k for k, sp in c.trigger_spans(head).items() if sp}:
+            return head
     return body
 
 
@@ -72,7 +89,7 @@ def _without_negated_tail(c: CommitLexicon, body: str) -> str:
 _ADDITIVE_NEGATION = re.compile(
     r"(?:,|\s-|\b(?:and|und|also|or|oder))\s+(?:(?:auch|also|ebenso|genauso|even)\s+)?"
     r"(?:not\s+even|nor|(?<=and\s)no(?=\s[^,;:.!?]*\beither\b)|nicht\s+(?:einmal|mal)|(?<=auch\s)(?:kein\w*|nicht)"
-    r"|(?<=also\s)kein\w*"
+    r"|(?<=also\s)kein\w*|(?<=\s-\s)no(?=\s)"
     r"|(?:ebenso|genauso)\s+wenig)\b")
 
 

@@ -23,7 +23,7 @@ POLICY_IS_TO = re.compile(
     r"|\b(?:unsere|die|diese)\s+richtlinie\s+(?:erlaubt|gewahrt|bietet)\b"
     r"|\b(?:notre|la)\s+politique\s+prevoit\b|\b(?:nossa|a)\s+politica\s+prevei?\b|\b(?:nuestra|la)\s+politica\s+(?:prevei?"
     r"|contempla|establece)\b|\b(?:our|the)\s+policy\s+(?:provides\s+for|calls\s+for)\b"
-    r"|\b(?:unsere|die)\s+richtlinie\s+sieht\s+vor\b|\bsieht\s+(?:unsere|die)\s+richtlinie\b(?:\s+\S+){0,6}?\s+vor\b")
+    r"|\b(?:unsere|die)\s+richtlinie\s+sieht\s+(?:[^\s,;.!?]+\s+){0,6}?vor\b|\bsieht\s+(?:unsere|die)\s+richtlinie\b(?:\s+\S+){0,6}?\s+vor\b")
 #: the remedy of a kind of case in the present, told as the rule: "un double prelevement est normalement rembourse", "we
 #: refund missing units pro rata" (the 42nd session's last held-out writer, read as refunds made)
 _GENERAL_PRESENT = re.compile(
@@ -74,7 +74,7 @@ def general_rule(c: CommitLexicon, body: str) -> bool:
     refunds up to $500.00": the 42nd session's last held-out writer, read as a refund of $500 promised). Or a remedy "when"
     a kind of case happens, with nothing of this case in the clause ("lorsqu'un montant est debite deux fois, nous annulons
     le doublon en remboursant le montant preleve en trop")."""
-    if _WHEN_A_CASE.match(body):
+    if _WHEN_A_CASE.match(body) or _IN_SUCH_CASES.match(body) or _FOR_A_CASE.match(body):
         return _case_free(body)
     m = _POLICY_IN_GENERAL.match(body) or _POLICY_IN_GENERAL_I18N.match(body)
     if m is None:
@@ -133,7 +133,8 @@ _POLICY_IN_GENERAL = re.compile(
     r"|as\s+a\s+rule\s*,?\s*|in\s+general\s*,?\s*|(?:normally|usually|generally|typically|ordinarily)\s*,?\s*)?)(?:(?:a"
     r"|an|any|every|each)\s+(?:[a-z-]+\s+){0,3}?(?:charge|return|order"
     r"|item|refund|request|claim|purchase|parcel|payment)|(?:[a-z-]+\s+){0,2}?(?:charges|returns|orders|items|refunds|requests"
-    r"|claims|purchases|parcels|payments))\b(?:\s+(?!(?:is|are|gets?|get)\b)[a-z0-9%'-]+){0,6}?\s+(?:is|are|gets?|will\s+be|can\s+be)"
+    # (and units, products, goods: "missing units are refunded pro rata", the 44th session's held-out writer)
+    r"|claims|purchases|parcels|payments|units|products|goods|packages|deliveries))\b(?:\s+(?!(?:is|are|gets?|get)\b)[a-z0-9%'-]+){0,6}?\s+(?:is|are|gets?|will\s+be|can\s+be)"
     r"\s+(?:(?:always|normally|usually|only|then|simply|automatically)\s+)?(?:refunded|reversed|reimbursed|replaced|credited|accepted"
     r"|cancelled|canceled|issued|paid)\b")
 #: the same in German, French, Spanish and Portuguese: a kind of case as the subject (an indefinite one, a Spanish plural with
@@ -146,18 +147,28 @@ _CASE_NOUNS = (r"(?:belastung|abbuchung|bestellung|sendung|paket|artikel|ware|za
                r"|prelevement|debit|achat|compra|parcel|charge|order)")
 _POLICY_IN_GENERAL_I18N = re.compile(
     r"(?P<lead>(?:(?:normalerweise|normalement|normalmente|generalmente|geralmente|en\s+general|em\s+geral|in\s+der\s+regel"
-    r"|grundsatzlich|en\s+principe|por\s+regla\s+general|por\s+norma)\s*,?\s*)?)"
+    r"|grundsatzlich|en\s+principe|por\s+regla\s+general|por\s+norma)\s*,?\s*"
+    # (a reminder of the rule: "Vale lembrar que devolucoes por desistencia sao reembolsadas com desconto ...", the 44th
+    # session's held-out writer)
+    r"|(?:vale\s+lembrar|lembramos|lembre-se(?:\s+de)?|recuerde|le\s+recordamos|cabe\s+recordar|rappelons|notez|sachez"
+    r"|beachten\s+sie|bitte\s+beachten\s+sie)\s*,?\s*(?:que|qu'|dass)\s+)?)"
     r"(?:(?:(?:nach|gemass|laut)\s+(?:unserer|der)\s+richtlinie\s+wird\s+)?(?:ein|eine|jede|jeder|jedes)\s+(?:\S+\s+){0,2}?"
     + _CASE_NOUNS + r"\w*\b(?:(?:\s+\S+){0,10}?\s+wird\b)?(?:\s+\S+){0,8}?"
-    r"\s+(?:erstattet|ersetzt|zuruckgebucht|gutgeschrieben|storniert|zuruckerstattet|ausgetauscht)\b"
+    r"\s+(?:erstattet|ersetzt|zuruckgebucht|gutgeschrieben|storniert|zuruckerstattet|ausgetauscht|ruckgangig\s+gemacht)\b"
     r"|(?!(?:die|den|der|das|ihre\w*|unsere\w*|diese\w*)\b)(?:[a-z]+\s+){0,2}?(?:[a-z]+e[nrs]?\s+)(?:artikel|waren"
-    r"|sendungen|pakete|bestellungen"
+    r"|sendungen|pakete|bestellungen|einheiten|teile"
     r"|produkte|gerate|lieferungen|belastungen|abbuchungen)\b(?:\s*,[^,;]*,)?\s+(?:erstatten|ersetzen|tauschen"
     r"|stornieren)(?:\s+(?:oder|und)\s+(?:erstatten|ersetzen|tauschen))?\s+wir\b"
     r"|(?:um|uma|un|une|una)\s+(?:\S+\s+){0,1}?" + _CASE_NOUNS + r"s?\b(?:\s+\S+){0,5}?\s+(?:(?:e|es|est)\s+(?:\S+\s+)?"
     r"(?:substitu|reembols|trocad|estornad|cancelad|devolvid|reemplazad|sustituid|anulad|rembours|remplac|annul|echang)\w*"
     r"|se\s+(?:reembolsa|sustituye|reemplaza|repone|anula|cambia|devuelve|reintegra)\b)"
-    r"|(?:los|las|os|as|les)\s+(?:\S+\s+){0,1}?" + _CASE_NOUNS + r"s\b(?:\s+\S+){0,5}?\s+(?:se\s+(?:reembolsan|sustituyen"
+    # (cancellations processed as usual: "las cancelaciones se tramitan con normalidad", "Stornierungen werden normal bearbeitet";
+    # the 44th session's second held-out pair)
+    r"|(?:(?:las|los|os|as|les|die)\s+)?(?:cancelaciones|cancelamentos|annulations|stornierungen|cancellations)\s+(?:se\s+tramitan"
+    r"|se\s+procesan|sao\s+(?:processad|tratad)\w*|sont\s+traitees|werden\s+(?:\S+\s+)?(?:bearbeitet|abgewickelt)|are\s+(?:processed"
+    r"|handled))\b"
+    r"|(?:(?:los|las|os|as|les)\s+(?:\S+\s+){0,1}?|(?=(?:devolucoes|devoluciones|retours|trocas|itens)\b))(?:" + _CASE_NOUNS
+    + r"s|devolucoes|devoluciones|retours|trocas|itens)\b(?:\s+\S+){0,5}?\s+(?:se\s+(?:reembolsan|sustituyen"
     r"|reemplazan|reponen|anulan|cambian|devuelven|reintegran)|sao\s+(?:\S+\s+)?(?:substitu|reembols|trocad|estornad"
     r"|cancelad)\w*|sont\s+(?:\S+\s+)?"
     r"(?:rembours|remplac|annul|echang)\w*)\b"
@@ -166,7 +177,24 @@ _POLICY_IN_GENERAL_I18N = re.compile(
 #: is lost, we replace it" (the 42nd session's last held-out writer)
 _WHEN_A_CASE = re.compile(r"\W*(?:(?:normally|usually|generally|normalement|normalmente|normalerweise|geralmente|generalmente)"
                           r"\s*,?\s*)?(?:lorsqu'|quand\s+|cuando\s+|quando\s+|sempre\s+que\s+|siempre\s+que\s+|when(?:ever)?\s+"
-                          r"|wenn\s+)(?:un|une|um|uma|una|a|an|ein|eine)\s+(?:\S+\s+){0,1}?" + _CASE_NOUNS + r"\b")
+                          r"|wenn\s+)(?:(?:only\s+)?(?:part|some|one)\s+of\s+|nur\s+ein\s+teil\s+(?:einer|eines)\s+"
+                          r"|(?:solo\s+|so\s+|apenas\s+)?(?:parte|una\s+parte|uma\s+parte)\s+de\s+|(?:seule\s+)?une\s+partie\s+d'|seule"
+                          r"ment\s+une\s+partie\s+d')?(?:un|une|um|uma|una|a|an|ein|eine|einer|eines)\s+(?:\S+\s+){0,1}?" + _CASE_NOUNS
+                          + r"\b")
+#: a remedy for a kind of case, or upon one: "For a lost parcel we normally send a replacement if the item is in stock",
+#: "Normalerweise schicken wir bei einem verlorenen Paket Ersatz, wenn ...", "Ist ein Artikel nicht vorraetig, wird stattdessen
+#: der volle Preis erstattet", "If an item is out of stock, we refund it" (the 44th session's held-out writer: read as this case's)
+_FOR_A_CASE = re.compile(r"\W*(?:(?:normally|usually|generally|normalement|normalmente|normalerweise|geralmente|generalmente"
+                         r"|in\s+der\s+regel|grundsatzlich)\s*,?\s*)?(?:[a-z]+\s+wir\s+)?(?:for|with|bei|pour|para|por|if|si|se|falls"
+                         r"|ist|sind|wird|en\s+caso\s+de|im\s+fall\s+(?:eines|einer))\s+(?:a|an|any|einem|einer|eines|ein|eine|un|une"
+                         r"|um|uma|una)\s+(?:\S+\s+){0,1}?" + _CASE_NOUNS + r"\b")
+#: a remedy "in such cases": "In solchen Faellen eroeffnen wir stattdessen eine Untersuchung beim Versanddienstleister. Das
+#: haben wir fuer ORD-43429 getan." (the 44th session's held-out writer: read as an uncertain investigation, and what was done
+#: by reference as nothing); not "in this case", which is this customer's
+_IN_SUCH_CASES = re.compile(r"\W*(?:in\s+(?:such|these|those|all\s+such)\s+cases|in\s+cases\s+like\s+(?:this|these)"
+                            r"|in\s+(?:solchen|diesen|derartigen)\s+fallen|en\s+(?:estos|tales|esos|dichos)\s+casos"
+                            r"|dans\s+(?:ces|de\s+tels|pareils|de\s+pareils)\s+cas|en\s+pareil\s+cas|nesses\s+casos|nestes\s+casos"
+                            r"|em\s+casos\s+(?:assim|como\s+este))\b")
 #: the policy named as the source of what the clause says: "Under our policy, ...", "Nach unserer Richtlinie erstatten oder
 #: ersetzen wir falsche oder beschaedigte Artikel, wenn ...", "Pela nossa politica, so podemos reembolsar ..." (the 42nd
 #: session's last held-out writer's successor)
@@ -214,7 +242,9 @@ ONLY_KINDS = re.compile(r"\b(?:we|you)\s+(?:can|may)\s+only\s+(?:refund|replace|
                          r"|\bpolic(?:y|ies)\s+only\s+(?:allows?|permits?)\b"
                          r"|\b(?:solo|solamente|so|somente|apenas)\s+podemos\s+(?:cancelar|reembolsar|reemplazar|substituir|trocar)\s+"
                          r"(?:los\s+|os\s+)?(?:pedidos|articulos|productos|itens|produtos)\b"
-                         r"|\bnous\s+ne\s+pouvons\s+(?:annuler|rembourser|remplacer)\s+que\s+(?:les\s+)?(?:commandes|articles)\b")
+                         r"|\bnous\s+ne\s+pouvons\s+(?:annuler|rembourser|remplacer)\s+que\s+(?:les\s+)?(?:commandes|articles)\b"
+                         # ("we can cancel orders that are still processing": the 44th session's held-out writer)
+                         r"|\bwe\s+can\s+(?:refund|replace|cancel|exchange)\s+(?:any\s+)?(?:orders|items|products)\b(?!\s+ord-)")
 #: a remedy possible under the policy: "A refund is possible under our wrong-item policy" (the 43rd session's held-out writer: a
 #: refund promised); eligibility
 POSSIBLE_UNDER = re.compile(r"\b(?:is|are)\s+(?:also\s+)?(?:possible|available|allowed|an\s+option)\s+"

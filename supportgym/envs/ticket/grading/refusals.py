@@ -62,7 +62,11 @@ _NEGATED_GRANT = re.compile(
     r"|worden|werden)\s+){0,2}"
     r"(?:approv\w*|grant\w*|honou?r\w*|authori[sz]\w*|aprob\w*|concedi\w*|autoriz\w*|aprov\w*|deferi\w*|approuv\w*|accord\w*"
     r"|autoris\w*|genehmig\w*|bewilligt|stattgegeben)"
-    r"|\b(?:genehmigt|bewilligt)\s+(?:\S+\s+){0,1}?nicht\b")
+    r"|\b(?:genehmigt|bewilligt)\s+(?:\S+\s+){0,1}?nicht\b"
+    # (the request between: "accounts with 3 or more claims can't have further claims approved", the 44th session's held-out
+    # writer, read as the request granted)
+    r"|(?:\b(?:not|never|cannot)|n't)\s+(?:have|get)\s+(?:(?:any|further|more|new|their|your|the|its)\s+)*(?:claims?|requests?"
+    r"|refunds?|returns?)\s+(?:approv|grant|honou?r|authori[sz])\w*")
 #: a comparison after a negated grant: a grant ("could not have been approved any faster", "never approved a request so
 #: quickly": sixth regression check)
 _COMPARED = re.compile(r"\b(?:approv|grant|honou?r|authori[sz])\w*(?:\s+[^\s.,;:!?]+){0,6}?\s+(?:any\s+(?:faster|sooner|quicker"
@@ -114,11 +118,21 @@ def refuses_a_request(c: CommitLexicon, text: str, verbs: re.Pattern[str] | None
     return False
 
 
+#: a grant still needed, not made: "the claim has to be approved above my level", "muss genehmigt werden", "doit etre
+#: approuvee" (the 44th session's regression check: with "so no refund has been issued yet" a clause of its own, the necessity
+#: read as the request granted)
+_GRANT_NEEDED = re.compile(r"\b(?:(?:has|have|had|needs?|will\s+have|would\s+have)\s+to\s+be|must\s+be|debe(?:n)?\s+ser"
+                           r"|tiene(?:n)?\s+que\s+ser|tem\s+que\s+ser|deve(?:m)?\s+ser|doi(?:t|vent)\s+etre)\s+(?:\S+\s+)?(?:approv"
+                           r"|grant|authori[sz]|aprob|aprov|approuv|autoriz|autoris|valid)\w*|\b(?:genehmigt|freigegeben|bewilligt)"
+                           r"\s+werden\s+(?:muss|mussen|soll)\b|\b(?:muss|mussen|soll|sollen)\s+(?:\S+\s+){0,5}?(?:genehmigt|freigegeben"
+                           r"|bewilligt)\s+werden\b")
+
+
 def grant_polarity(c: CommitLexicon, raw: str, sent: str, body: str) -> Literal["promise", "deny"] | None:
     """A grant of the request (``raw``, read unmasked; ``body`` masked; ``sent`` its sentence) read as a promise or, negated
-    on the grant itself and by us, a refusal; None where it grants something other than a remedy, or where its negation
-    refuses nothing: not yet granted, or two negations before it."""
-    if _grant_of_other(c, raw):
+    on the grant itself and by us, a refusal; None where it grants something other than a remedy or is still needed ("has to
+    be approved"), or where its negation refuses nothing: not yet granted, or two negations before it."""
+    if _grant_of_other(c, raw) or _GRANT_NEEDED.search(raw):
         return None
     polarity: Literal["promise", "deny"] = "deny" if not _COMPARED.search(sent) and any(
         not _BY_SOMEONE_ELSE.match(raw, m.end()) for m in _NEGATED_GRANT.finditer(raw)) else "promise"

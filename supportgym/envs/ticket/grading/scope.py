@@ -12,7 +12,10 @@ from .negation import negations
 #: what opens a relative or reason clause after the remedy: its negations are about something else ("I've refunded
 #: the headphones that never arrived", "...because the parcel was not delivered")
 _SUBORDINATE = re.compile(
-    r"[,;]?\s+(?:that|which|who|whom|whose|where|because|since|que|qui|weil|porque)\b"
+    # (not a relative that states the remedy done: "we open a carrier investigation, which we've now done", the 44th session's
+    # held-out writer, read as no verb)
+    r"[,;]?\s+(?:that|which(?!\s+(?:we|i)(?:'ve|\s+have)\s+(?:now\s+|already\s+|just\s+|also\s+)?(?:done|actioned|completed)\b)"
+    r"|who|whom|whose|where|because|since|que|qui|weil|porque)\b"
     # a new clause about something else: "and nothing more is needed", "- no return needed", ", no strings attached"
     r"|\s+(?:and|but|so)\s+(?=(?:you|nothing|no|there|it)\b)|\s+with\s+no\b"
     # (", no deductions", ", nothing deducted": the refund's own terms, not its denial; red team of 5 Dec)
@@ -125,7 +128,10 @@ def main_clause(c: CommitLexicon, body: str, kinds: list[str]) -> str:
     if aside and not trigger_count(c, body[aside.start():]):
         body = body[: aside.start()]
     reason = _REASON_AFTER.search(body, min(starts))
-    if reason and c.markers.search(body[: reason.start()]) and not trigger_count(c, body[reason.end():]):
+    # (after a promise stated by its verb, or a denial by its negation: "We cannot refund you, as the order is not eligible"
+    # read the reason's "not" with the refusal's, a promise; the 44th session's regression check)
+    if reason and (c.markers.search(body[: reason.start()]) or negations(c, body[: reason.start()])) and not trigger_count(
+            c, body[reason.end():]):
         body = body[: reason.start()]
     if not _DONE_BY_US.search(body[: min(starts)]):
         # only a remedy whose subject is us ("I've refunded", "we cannot refund") has its clause end with it: in
