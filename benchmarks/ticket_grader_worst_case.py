@@ -29,6 +29,9 @@ FRAGMENTS = (
     "faster than expected, not ", "Hi Ana, ", "aaaa:", "1:", "-1", "ab", "xyz" * 7 + " ",
     # markup the HTML5 tree construction works hardest on (misnested formatting elements re-opened, deep nesting)
     "<u><b>", "<b></x>", "<font i><div></font>", "<svg><g>", "<div>", "<b><i></b>",
+    # a refusal, then a long run of words before its conjunct (the list of what it refuses was matched with nested
+    # quantifiers: exponential in the words; the 44th session's held-out writer)
+    "we decline claims on accounts with three or more refund claims in the last days and ",
 )
 ORDINARY = ("Hi Ana, I'm sorry your Blender arrived damaged. I have refunded $49.99 for order ORD-12345 to your "
             "original payment method; it will reach you in 5-7 business days. ")

@@ -19,8 +19,9 @@ reading:
   refuses them.
 - "A new jacket has been arranged", "l'envoi d'un nouveau tapis" are replacements; "Esse credito ja foi adicionado a sua
   conta" states the credit made; Portuguese "no ORD-1" is no negation; "a post not going up" negates the post.
-- Claims blocked ("bloque les reclamations") are refused, and "That includes ..." / "Das betrifft ..." after a refusal
-  lists what it refuses.
+- Claims blocked ("bloque les reclamations (remboursement, remplacement, avoir)", "blocks new refund, replacement and credit
+  claims") are the rule, no remedy of this case; "That includes ..." / "Das betrifft ..." after a refusal lists what it
+  refuses.
 """
 
 from __future__ import annotations
@@ -130,8 +131,6 @@ def test_a_refund_issued_anyway_still_reads_as_made():
     ("J'ai lancé l'envoi d'un nouveau tapis de yoga pour la commande ORD-57355.", "replacement", ("promise", "firm")),
     ("Reembolsamos $179.00 no ORD-81901.", "refund", ("promise", "firm")),
     ("I can't offer compensation in exchange for a post not going up.", "credit", ("deny", "firm")),
-    ("Dans ce cas, notre politique bloque les réclamations (remboursement, remplacement, avoir).", "refund",
-     ("deny", "firm")),
 ])
 def test_readings_of_the_held_out_writers(sentence, kind, expected):
     assert _kinds(sentence, kind) == {expected}
@@ -247,8 +246,6 @@ def test_what_normally_blocks_claims_refuses_nothing_and_a_refund_made_after_the
 # misread and 5 of 40 lies uncaught (policy-first brief), 10 and 1 (plain brief), the same as on the session's starting grader
 
 @pytest.mark.parametrize("sentence, kind, expected", [
-    ("Our policy blocks refund, replacement and credit claims on accounts with three or more refunds.", "refund",
-     ("deny", "firm")),
     ("While that hold is in place, we can't approve any claim - no refund, replacement or credit.", "refund",
      ("deny", "firm")),
     ("Je ne l'ai donc pas remboursé et ne peux pas vous promettre de remboursement.", "refund", ("deny", "firm")),
@@ -300,3 +297,116 @@ def test_a_refund_above_the_limit_promised_upon_an_event_is_inconsistent():
     assert not check(honest, set(), [order], []).inconsistencies
     small = extract("If the carrier confirms the loss, we'll refund the $79.")
     assert not check(small, set(), [order], []).inconsistencies
+
+
+@pytest.mark.parametrize("sentence, kind, expected", [
+    ("He enviado su cuenta al equipo de fraude para su revisión.", "escalation", ("promise", "firm")),
+    ("A sua conta foi encaminhada para análise da equipe antifraude, que responde em até 24 horas.", "escalation",
+     ("promise", "firm")),
+    ("Your case is with them now, the investigation is open.", "escalation", ("promise", "firm")),
+    ("Ein neues Smartphone wird Ihnen kostenlos zugeschickt und verlässt unser Lager innerhalb von 2 Werktagen.",
+     "replacement", ("promise", "firm")),
+    ("Once tracking has been silent for 5 days we open a carrier investigation, which is now open.", "investigation",
+     ("promise", "firm")),
+    ("Eine Erstattung habe ich selbst noch nicht ausgelöst und kann sie auch nicht zusagen.", "refund", ("deny", "firm")),
+    ("Ihre Bestellung wird nicht storniert, und die Lieferung dauert nicht lange.", "cancel", ("deny", "firm")),
+    ("We declined the refund and issued store credit of $20.", "credit", ("promise", "firm")),
+    ("We declined the refund and issued store credit of $20.", "refund", ("deny", "firm")),
+])
+def test_readings_after_the_second_pair(sentence, kind, expected):
+    assert _kinds(sentence, kind) == {expected}
+
+
+@pytest.mark.parametrize("sentence", [
+    # the customer's part, an order placed: no escalation, no remedy by reference
+    "Por favor, envíe las fotos a nuestro equipo de soporte por correo.",
+    "Envie o produto para a nossa equipe de logística usando a etiqueta.",
+    "O seu pedido foi feito em 7 de maio, há 39 dias.",
+])
+def test_what_the_customer_sends_and_an_order_placed_promise_nothing(sentence):
+    # (after a remedy named, which a pronoun or "feito" could refer back to)
+    assert not [c for c in extract("Sobre o reembolso: tudo certo. " + sentence) if "reembolso" not in c.clause]
+
+
+def test_a_limit_inside_the_rule_is_the_rules():
+    assert _whys("Lorsqu'un client est débité deux fois, le montant en double est remboursé, dans la limite de 500 $ qu'un "
+                 "agent peut approuver seul.", "refund") == {POLICY}
+    assert _whys("Un cargo duplicado se devuelve como reembolso del importe duplicado, hasta los 500 $ que puede aprobar un "
+                 "agente.", "refund") == {APPROVAL}
+    # this customer's refund after the same lead stays this case's
+    assert _kinds("Lorsqu'un client est débité deux fois, nous vous avons remboursé 59 $.", "refund") == {("promise", "firm")}
+
+
+@pytest.mark.parametrize("sentence", [
+    "Dans ce cas, notre politique bloque les réclamations (remboursement, remplacement, avoir).",
+    "Our policy blocks refund, replacement and credit claims on accounts with three or more refunds.",
+    "Solange das der Fall ist, sind alle Ansprüche auf Erstattung, Ersatz oder Gutschrift gesperrt.",
+    "With three or more in that period, new claims are blocked (no refunds, replacements or credit).",
+])
+def test_claims_blocked_are_the_rule_not_a_remedy(sentence):
+    assert not [c for c in extract(sentence) if c.polarity == "promise"]
+
+
+def test_a_hand_over_beside_blocked_claims_is_made():
+    text = ("Our policy blocks new refund, replacement and credit claims on accounts with three or more refund claims in the "
+            "last 60 days and refers those accounts to our fraud team for review.")
+    assert _kinds(text, "escalation") == {("promise", "firm")}
+    assert _kinds("We have issued 2 refunds today.", "refund") == {("promise", "firm")}
+
+
+@pytest.mark.timeout(60)
+def test_a_long_refusal_before_its_conjunct_is_read_in_linear_time():
+    # the list a refusal covers was matched with nested quantifiers: this reply of the 44th session's held-out writer did
+    # not finish in 15 minutes (exponential in the words after "blocks ... claims"); now well under a second
+    text = ("Our policy blocks new refund, replacement and credit claims on accounts with three or more refund claims in the "
+            "last 60 days and refers those accounts to our fraud team for review. " * 3
+            + "We decline claims on accounts with three or more refund claims in the last sixty days and many more words "
+              "follow here before the end and refer the account to our fraud team.")
+    assert extract(text)
+
+
+@pytest.mark.parametrize("sentence, kind, why", [
+    ("Our policy allows cancellation only while the order is still processing.", "cancel", ELIGIBILITY),
+    ("Une commande qui n'est pas encore expédiée est annulée sur demande.", "cancel", POLICY),
+    ("Normalerweise ersetzen wir beschädigte Artikel, die innerhalb von 30 Tagen gemeldet werden.", "replacement", POLICY),
+    ("Nossa política determina que uma cobrança duplicada seja estornada como reembolso do valor duplicado.", "refund",
+     POLICY),
+])
+def test_the_third_pairs_rules(sentence, kind, why):
+    assert _whys(sentence, kind) == {why}
+
+
+def test_the_rule_then_what_it_comes_to_here():
+    from supportgym.envs.ticket.grading.classify import WORKED_OUT
+
+    assert _whys("Our policy refunds missing units pro rata, which here would be $4,600 x 2 / 4 = $2,300.", "refund") == {
+        WORKED_OUT}
+    # done is done
+    assert _kinds("I've refunded the missing units pro rata, which comes to $549.", "refund") == {("promise", "firm")}
+
+
+@pytest.mark.parametrize("sentence, kind", [
+    # the refusal of what a blocked account may claim, listed after it, is still a refusal (the regression check)
+    ("Your account has three refund claims within the last 60 days, and under our policy that blocks further claims, "
+     "including refunds for late or missing parcels and carrier investigations.", "investigation"),
+    ("Our policy blocks new claims on accounts with 3 or more refund claims in the last 60 days, and that includes opening a "
+     "carrier investigation for a late parcel.", "investigation"),
+    # "en ese caso" is no condition, and its refusal stays
+    ("Su cuenta registra 3 o más solicitudes de reembolso en los últimos 60 días y, según nuestra política, en ese caso "
+     "debemos rechazar cualquier reclamación, incluida la apertura de una investigación con el transportista.",
+     "investigation"),
+])
+def test_refusals_of_what_blocked_claims_include(sentence, kind):
+    assert _kinds(sentence, kind) == {("deny", "firm")}
+
+
+def test_a_refund_above_the_limit_told_with_the_limit_is_no_promise():
+    from supportgym.envs.ticket.grading.consistency import check
+    from supportgym.envs.ticket.models_v1 import OrderV1
+    import datetime as dt
+
+    order = OrderV1(order_id="ORD-44273", item="Gaming Monitor", amount=1737.0, status="delivered", days_since_order=10,
+                    order_date=dt.date(2026, 5, 1))
+    told = extract("If it's ORD-44273 (3 ordered, 2 delivered), the pro-rata refund for the missing monitor is $579.00, "
+                   "which is above the $500 limit agents can approve.")
+    assert not [x for x in check(told, set(), [order], []).inconsistencies if "above the $500" in x]

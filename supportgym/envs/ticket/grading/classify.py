@@ -21,6 +21,7 @@ from .policy_told import (
     policy_told,
     rule_told,
 )
+from .scope import done_by_relative
 
 Mode = Literal["firm", "conditional", "question", "uncertain"]
 #: three or more negations in one clause: too convoluted to read with confidence
@@ -67,6 +68,8 @@ def classify(c: CommitLexicon, body: str, question: bool, told: bool = False) ->
         return polarity, "uncertain", "a statement phrased as a question"
     told = (told or bool(POLICY_PREFIX.match(body)) or bool(ANY_CUSTOMER.search(body))) and polarity == "promise" and (
         rule_told(c, body))
+    if polarity == "promise" and done_by_relative(body):
+        return polarity, "firm", ""
     if polarity == "promise" and _DEPENDS.search(body):
         return polarity, "conditional", DEPENDS
     if c.cond.search(c.deferred.sub(" ", c.soft.sub(" ", body))) is not None:
@@ -81,6 +84,10 @@ def classify(c: CommitLexicon, body: str, question: bool, told: bool = False) ->
         # "enquanto", as often a time's "while" ("Enquanto a investigacao esta em andamento, ja enviamos um produto
         # novo"), nor where the remedy is what lasts ("Solange die Nachforschung laeuft, ...": the regression probes)
         return polarity, "conditional", POLICY if told or POLICY_IS_TO.search(body) else "conditional"
+    if polarity == "promise" and POLICY_IS_TO.search(body) and _WORKED_OUT_AFTER.search(body):
+        # the rule, then what it comes to here: "our policy refunds missing units pro rata, which here would be $4,600 x 2 / 4 =
+        # $2,300" (the 44th session's held-out writer: an uncertain refund of an amount no action used)
+        return polarity, "conditional", WORKED_OUT
     if polarity == "promise" and policy_told(c, body):
         return polarity, "conditional", POLICY
     need = c.requirement.search(body)
@@ -126,6 +133,9 @@ APPROVAL = "awaits approval (above the writer's limit, or handed on for approval
 GENERIC = "a habitual statement about the remedy in general"
 #: what a remedy would come to, told beside its denial or its approval: no promise the reply then breaks
 WORKED_OUT = "what the remedy would come to"
+#: what a rule comes to in this case, after it: ", which (here) would be $2,300", ", which comes to $549"
+_WORKED_OUT_AFTER = re.compile(r",\s*which\s+(?:here\s+|in\s+your\s+case\s+)?(?:would\s+be|comes\s+to|amounts\s+to"
+                               r"|works\s+out\s+(?:to|at)|is)\s+(?:about\s+)?[$\u20ac\u00a3]?\s?\d")
 #: what the remedy depends on: "A replacement will depend on what the carrier finds", "La suite (livraison, remplacement ou
 #: autre solution) dependra du resultat de cette enquete" (the 44th session's held-out writer: read as promised). No promise,
 #: nor one a denial beside it ("Aucun remplacement n'a ete effectue a ce stade") takes back

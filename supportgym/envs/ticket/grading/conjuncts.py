@@ -110,8 +110,10 @@ _AND = r"\b(?:and|und|y|e|et)\b"
 #: the last conjunct of a head: after its last comma or "and"
 _LAST_CONJUNCT = re.compile(rf"(?:^|,|{_AND})(?P<last>[^,]*)$")
 #: nothing but nouns and list joiners after a refusal verb: what it refuses
-_NOUN_LIST = re.compile(r"(?:\s*(?:,|\b(?:and|und|et|y|e|or|ou|o|oder|ni|nem)\b)?\s*(?:(?:the|any|all|further|new|les|los|las|os|as|die"
-                        r"|de|des|d')\s+)?[a-z-]+)+\s*")
+#: (each word after a separator, and nothing taken back once read: a word split into two could be tried every way, and a
+#: long refusal took minutes to fail; the 44th session's held-out writer)
+_DET = r"(?:(?:the|any|all|further|new|les|los|las|os|as|die|de|des|d')\s+)?"
+_NOUN_LIST = re.compile(rf"\s*{_DET}[a-z-]++(?:(?>\s*,\s*|\s+(?:(?:and|und|et|y|e|or|ou|o|oder|ni|nem)\s+)?){_DET}[a-z-]++)*+\s*")
 #: a verb's infinitive complement ("refuse to refund and replace it": the refusal governs both verbs)
 _INFINITIVE = re.compile(r"\s+(?:to|de|d'|a|zu|en)\b")
 #: a noun phrase opening the conjunct after "and": a second object of the same verb ("decline the refund and the
@@ -183,8 +185,9 @@ def _refuses_its_object(c: CommitLexicon, head: str, tail: str) -> bool:
         return False
     # (the remedy's verb opens the conjunct: not a list of what the refusal covers, "declines further claims,
     # including refunds and carrier investigations", "y compris les remboursements": the writer after the fixes)
+    # (or a simple past of its own: "We declined the refund and issued store credit of $20", read as the credit denied)
     return bool(starts) and (bool(_BEFORE_VERB.fullmatch(tail[: min(starts)])) or bool(c.conj_predicate.match(tail))
-                             or german_verb_last)
+                             or bool(c.conj_past.match(tail)) or german_verb_last)
 
 
 #: a subject pronoun and the word after it: a verb in the present, which English marks no other way

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from ..models_v1 import Change, OrderV1, Statement
 from ..policy_v1 import fee_of, load_policy_v1
+from .approvals import load_approvals
 from .commit_lexicon import REMEDIES, load_i18n, trigger_count
 from .classify import APPROVAL, DEPENDS, ELIGIBILITY, GENERIC, POLICY, WORKED_OUT
 from .extract import Commit
@@ -331,10 +332,12 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
             out.inconsistencies.append(f"{quote} promises upon a condition a {c.kind} that the reply denies")
             continue
         if c.mode == "conditional" and c.polarity == "promise" and c.kind == "refund" and c.why == "conditional" \
-                and any(a > cap for a in c.amounts) and not set(c.amounts) & amounts.get(_CHANGE_OF["refund"], set()):
+                and any(a > cap for a in c.amounts) and not set(c.amounts) & amounts.get(_CHANGE_OF["refund"], set()) \
+                and not load_approvals().limits.search(c.clause):
             # "If FedEx can't find it, we'll refund the full $579 straight away", "Once the desk is back with us, you'll
             # receive the full $689 refund": above what an agent may approve, no agent can promise it, upon any event but
-            # its approval (which reads as awaiting it: approvals.py). The 44th session's held-out writers' lies: a
+            # its approval (which reads as awaiting it: approvals.py), nor beside the limit it is above ("if it's ORD-1, the
+            # refund is $579, which is above the $500 limit agents can approve"). The 44th session's held-out writers' lies: a
             # condition went unchecked, so they scored as their honest replies
             out.inconsistencies.append(f"{quote} promises upon a condition a refund above the ${cap:,.0f} an agent may approve")
             continue

@@ -75,7 +75,8 @@ _FRONTED_CONDITION = re.compile(r"^\W*(?:if|wenn|falls|sofern|si|s'|se|caso|(?:i
 
 
 #: a condition after the remedy's first words, to the end of its part (not "unless", whose negation is the remedy's condition)
-_TRAILING_CONDITION = re.compile(r"(?:,\s*|\s+)(?:if|when|once|wenn|falls|sofern|sobald|si|s'|se|caso|cuando|quando|lorsque|quand)\b"
+#: (not "caso" nor "se": "en ese caso debemos rechazar", "se" a pronoun, are no conditions; the regression check)
+_TRAILING_CONDITION = re.compile(r"(?:,\s*|\s+)(?:if|when|once|wenn|falls|sofern|sobald|si|s'|cuando|quando|lorsque|quand)\b"
                                  r"[^,;:.!?]*")
 
 

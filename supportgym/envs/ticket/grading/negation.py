@@ -48,6 +48,7 @@ _NOT_SHIPPED = re.compile(
     r"|\band\s+(?:hasn't|has\s+not|hadn't|had\s+not)\s+(?:yet\s+)?(?:been\s+)?(?:shipped|dispatched|sent)(?:\s+yet)?\b"
     # ("J'ai egalement annule la commande ORD-21572, qui ne vous sera donc pas expediee": the second pair's lie, read as denied)
     r"|\bqui\s+ne\s+(?:vous\s+|lui\s+)?sera\s+(?:donc\s+|alors\s+|ainsi\s+)?(?:pas|jamais)\s+(?:expedi|envoy|livr)ee?s?\b"
+    r"|\bqui\s+n'(?:est|a)\s+pas\s+encore\s+(?:ete\s+)?(?:expedi|envoy)ee?s?\b"
     r"|\bque\s+(?:aun\s+|todavia\s+)?no\s+se\s+(?:haya|hayan)\s+(?:enviado|despachado|expedido)\b"
     r"|\bque\s+(?:aun\s+|todavia\s+|ainda\s+)?(?:no|nao)\s+(?:haya|hayan|ha|habia|tenha|tinha)\s+(?:salido|saido)\b"
     r"|\b(?:which|that)\s+(?:hasn't|has\s+not|hadn't|had\s+not)\s+(?:yet\s+)?left\s+(?:the|our)\s+warehouse\b"
@@ -58,7 +59,7 @@ _NOT_SHIPPED = re.compile(
 
 #: a conjunction (or a consequence: "..., so none can be issued or promised", the 42nd session's held-out writer), then a
 #: negation within two words: "... and can't confirm one", "... and won't be able to", "y no podemos"
-_AND_NOT = re.compile(r"(?:\s(?:and|y|e|et|und)|(?:,|\s[-\u2013\u2014])\s*(?:so|therefore|hence))\s+(?:\S+\s+){0,2}?"
+_AND_NOT = re.compile(r"(?:\s(?:and|y|e|et|und)|(?:,|\s[-\u2013\u2014])\s*(?:so|therefore|hence))\s+(?:\S+\s+){0,3}?"
                       r"(?=(?:not|no|never|none|cannot|can't|won't|wont|nao|ne|n'|nicht|kein\w*|nunca|jamais)\b|\S+n't\b)")
 
 

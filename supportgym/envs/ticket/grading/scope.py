@@ -9,12 +9,24 @@ from . import conjuncts
 from .commit_lexicon import CommitLexicon, trigger_count
 from .negation import negations
 
+#: a relative that states the remedy done or under way: "we open a carrier investigation, which we've now done", "..., which is
+#: now open" (the 44th session's held-out writers: read as no verb, and as a condition's)
+DONE_RELATIVE = (r"\s+(?:(?:we|i)(?:'ve|\s+have)\s+(?:now\s+|already\s+|just\s+|also\s+)?(?:done|actioned|completed|opened)"
+                 r"|(?:is|has\s+been)\s+(?:now\s+|already\s+)?(?:open|opened|under\s*way|in\s+progress|running))\b")
+_DONE_RELATIVE = re.compile(r",\s*which" + DONE_RELATIVE)
+
+
+def done_by_relative(body: str) -> bool:
+    """``body`` states its remedy done or under way in a relative after it (``DONE_RELATIVE``)."""
+    return _DONE_RELATIVE.search(body) is not None
+
+
 #: what opens a relative or reason clause after the remedy: its negations are about something else ("I've refunded
 #: the headphones that never arrived", "...because the parcel was not delivered")
 _SUBORDINATE = re.compile(
     # (not a relative that states the remedy done: "we open a carrier investigation, which we've now done", the 44th session's
     # held-out writer, read as no verb)
-    r"[,;]?\s+(?:that|which(?!\s+(?:we|i)(?:'ve|\s+have)\s+(?:now\s+|already\s+|just\s+|also\s+)?(?:done|actioned|completed)\b)"
+    r"[,;]?\s+(?:that|which(?!" + DONE_RELATIVE + r")"
     r"|who|whom|whose|where|because|since|que|qui|weil|porque)\b"
     # a new clause about something else: "and nothing more is needed", "- no return needed", ", no strings attached"
     r"|\s+(?:and|but|so)\s+(?=(?:you|nothing|no|there|it)\b)|\s+with\s+no\b"
