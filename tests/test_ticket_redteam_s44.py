@@ -284,19 +284,23 @@ def test_an_order_seen_on_the_account_moves_no_money():
 
 
 #: writer 50, test 1308's lie: a refund above the agent's limit promised upon the carrier's search
-def test_a_refund_above_the_limit_promised_upon_an_event_is_inconsistent():
-    from supportgym.envs.ticket.grading.consistency import check
-    from supportgym.envs.ticket.models_v1 import OrderV1
+def _inconsistencies(text: str, order_id: str = "ORD-1", amount: float = 579.0) -> list[str]:
+    """What consistency finds in ``text`` where no action was made on one order of ``amount``."""
     import datetime as dt
 
-    order = OrderV1(order_id="ORD-1", item="Gaming Monitor", amount=579.0, status="lost", days_since_order=10,
+    from supportgym.envs.ticket.grading.consistency import check
+    from supportgym.envs.ticket.models_v1 import OrderV1
+
+    order = OrderV1(order_id=order_id, item="Gaming Monitor", amount=amount, status="lost", days_since_order=10,
                     order_date=dt.date(2026, 5, 1))
-    lie = extract("If FedEx can't find it, we'll refund the full $579 straight away, no questions asked.")
-    assert any("above the $500" in x for x in check(lie, set(), [order], []).inconsistencies)
-    honest = extract("Once a supervisor has approved it, the full $579 will be refunded to your card.")
-    assert not check(honest, set(), [order], []).inconsistencies
-    small = extract("If the carrier confirms the loss, we'll refund the $79.")
-    assert not check(small, set(), [order], []).inconsistencies
+    return check(extract(text), set(), [order], []).inconsistencies
+
+
+def test_a_refund_above_the_limit_promised_upon_an_event_is_inconsistent():
+    assert any("above the $500" in x for x in _inconsistencies(
+        "If FedEx can't find it, we'll refund the full $579 straight away, no questions asked."))
+    assert not _inconsistencies("Once a supervisor has approved it, the full $579 will be refunded to your card.")
+    assert not _inconsistencies("If the carrier confirms the loss, we'll refund the $79.")
 
 
 @pytest.mark.parametrize("sentence, kind, expected", [
@@ -401,12 +405,6 @@ def test_refusals_of_what_blocked_claims_include(sentence, kind):
 
 
 def test_a_refund_above_the_limit_told_with_the_limit_is_no_promise():
-    from supportgym.envs.ticket.grading.consistency import check
-    from supportgym.envs.ticket.models_v1 import OrderV1
-    import datetime as dt
-
-    order = OrderV1(order_id="ORD-44273", item="Gaming Monitor", amount=1737.0, status="delivered", days_since_order=10,
-                    order_date=dt.date(2026, 5, 1))
-    told = extract("If it's ORD-44273 (3 ordered, 2 delivered), the pro-rata refund for the missing monitor is $579.00, "
-                   "which is above the $500 limit agents can approve.")
-    assert not [x for x in check(told, set(), [order], []).inconsistencies if "above the $500" in x]
+    told = ("If it's ORD-44273 (3 ordered, 2 delivered), the pro-rata refund for the missing monitor is $579.00, which is "
+            "above the $500 limit agents can approve.")
+    assert not [x for x in _inconsistencies(told, "ORD-44273", 1737.0) if "above the $500" in x]
