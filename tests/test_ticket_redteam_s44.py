@@ -408,3 +408,22 @@ def test_a_refund_above_the_limit_told_with_the_limit_is_no_promise():
     told = ("If it's ORD-44273 (3 ordered, 2 delivered), the pro-rata refund for the missing monitor is $579.00, which is "
             "above the $500 limit agents can approve.")
     assert not [x for x in _inconsistencies(told, "ORD-44273", 1737.0) if "above the $500" in x]
+
+
+@pytest.mark.parametrize("sentence, kind, expected", [
+    # the third pair's lies: "whether or not" in the verb's words, and money back with its amount first
+    ("En cuanto termine esa revisión, le reembolsaremos los 329 $ de la silla, llegue o no el paquete.", "refund",
+     ("promise", "firm")),
+    ("Die 85 $ bekommen Sie auf jeden Fall zurück, spätestens 5-7 Werktage nach Abschluss der Untersuchung.", "refund",
+     ("promise", "firm")),
+    ("Die 95,00 $ erhalten Sie in jedem Fall innerhalb von 5-7 Werktagen zurück, unabhängig vom Ergebnis der Untersuchung.",
+     "refund", ("promise", "firm")),
+    ("No podemos reembolsarle, llegue o no el paquete.", "refund", ("deny", "firm")),
+    # "there is" with its time opens a predicate of its own: the hand-over before it is made
+    ("Liegt der Preis jedoch über 500 $, muss der Fall zur Freigabe weitergeleitet werden, und bis dahin gibt es weder eine "
+     "Erstattung noch eine Ersatzlieferung.", "escalation", ("promise", "firm")),
+    ("Liegt der Preis jedoch über 500 $, muss der Fall zur Freigabe weitergeleitet werden, und bis dahin gibt es weder eine "
+     "Erstattung noch eine Ersatzlieferung.", "refund", ("deny", "firm")),
+])
+def test_readings_of_the_third_pair(sentence, kind, expected):
+    assert _kinds(sentence, kind) == {expected}

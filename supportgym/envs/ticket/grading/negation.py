@@ -125,6 +125,10 @@ def negation_count(c: CommitLexicon, body: str) -> int:
 _OUR_CLAUSE = re.compile(r"\s*(?:we|i|we've|i've|we'll|i'll|our|wir|ich|nous|je|j'|nos|nosotros|eu|hemos|he|avons|temos)\b")
 
 
+#: the "que" of a restrictive "ne ... que" (only)
+_RESTRICTIVE_QUE = re.compile(r"\bqu(?:e\b|')")
+
+
 def negations(c: CommitLexicon, body: str) -> int:
     """The clause's negators, a negative-concord chain counted once: Spanish, Portuguese, French and Italian
     repeat one negation on every negative word ("no podemos ofrecerle ningun reembolso", "nao podemos aprovar
@@ -136,8 +140,15 @@ def negations(c: CommitLexicon, body: str) -> int:
     chains = 0
     open_chain: tuple[bool, bool] | None = None  # (head is a negator, an n-word followed)
     nword_led = False  # the open chain began with an n-word: a French "ne" after it is its own ("aucun remboursement ne")
+    prev_end = 0
     for m in c.concord.finditer(body):
         word = m.group(0)
+        if open_chain == (False, False) and _RESTRICTIVE_QUE.search(body, prev_end, m.start()):
+            # a "ne" that "que" closed is "only", no negation, and the n-word after it heads nothing: "Un agent ne peut
+            # approuver qu'un remboursement de 500 $ au maximum, et lorsqu'un colis perdu coute plus que ce plafond, ..."
+            # (the 44th session's held-out writer: its comparative "plus" made a chain with that "ne")
+            open_chain = None
+        prev_end = m.end()
         if open_chain is not None and (c.concord_word.fullmatch(word) or nword_led and word in ("ne", "n'")):
             open_chain = (open_chain[0], True)
         elif c.concord_head.fullmatch(word):
