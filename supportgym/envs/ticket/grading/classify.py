@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from .commit_lexicon import CommitLexicon, trigger_count
+from .commit_lexicon import CommitLexicon, first_trigger, trigger_count
 from .masking import WHILE_CONDITION
 from .negation import negation_count
 from .policy_told import (
@@ -41,10 +41,10 @@ _HEDGE_SCOPE = re.compile(
 def _hedge_scope(c: CommitLexicon, body: str) -> str:
     """``body`` up to the first relative, reason or new-subject clause after its first remedy trigger
     (``_HEDGE_SCOPE``): where a hedge or the conditional mood hedges the remedy."""
-    starts = [sp[0][0] for sp in c.trigger_spans(body).values() if sp]
-    if not starts:
+    first = first_trigger(c, body)
+    if first is None:
         return body
-    cut = _HEDGE_SCOPE.search(body, min(starts))
+    cut = _HEDGE_SCOPE.search(body, first)
     return body[: cut.start()] if cut else body
 #: what a remedy would come to, an amount worked out, not given: "the pro-rata refund for the missing units would be $858.
 #: This is above the $500 limit ..." (the 42nd session's held-out writer: an uncertain promise of a refund nobody made)

@@ -269,3 +269,13 @@ def load_i18n(path: str | Path = I18N_PATH) -> CommitLexicon:
 def trigger_count(c: CommitLexicon, text: str) -> int:
     """How many trigger phrases of every kind ``text`` holds (each kind's matches counted apart)."""
     return sum(map(len, c.trigger_spans(text).values()))
+
+
+def kinds_named(c: CommitLexicon, text: str) -> list[str]:
+    """The kinds whose triggers ``text`` holds, in the lexicon's order."""
+    return [k for k, spans in c.trigger_spans(text).items() if spans]
+
+
+def first_trigger(c: CommitLexicon, text: str) -> int | None:
+    """Where the first trigger of any kind in ``text`` starts; None if it holds none."""
+    return min((spans[0][0] for spans in c.trigger_spans(text).values() if spans), default=None)

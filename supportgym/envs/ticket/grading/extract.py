@@ -42,7 +42,7 @@ from . import conjuncts
 from .approvals import awaits_approval, load_approvals
 from .classify import APPROVAL, GENERIC, NO_VERB, POLICY, Mode, classify
 from .clauses import clauses, reply_text
-from .commit_lexicon import REMEDIES, CommitLexicon, load_i18n, trigger_count
+from .commit_lexicon import REMEDIES, CommitLexicon, kinds_named, load_i18n, trigger_count
 from .masking import read_clause
 from .money import amounts
 from .negation import negation_count
@@ -171,7 +171,7 @@ def _states_a_cancellation(c: CommitLexicon, body: str, question: bool) -> bool:
         return False
     # read as extract reads it: "We refunded ORD-1 and it has not been cancelled" denies, "We cancelled ORD-2 and it has
     # not been refunded" states it (conjuncts.readings)
-    kinds = [k for k, sp in c.trigger_spans(body).items() if sp]
+    kinds = kinds_named(c, body)
     part = next(p for p in conjuncts.readings(c, body, kinds) if "cancel" in p.kinds)
     polarity, mode, _ = classify(c, follow_up_scope(c, main_clause(c, part.body, list(part.scope))), question)
     return (polarity, mode) == ("promise", "firm")
@@ -205,7 +205,7 @@ def _remedy_kinds(c: CommitLexicon, body: str, money: list[float], refunded: set
       cancellation's effect, not a separate refund;
     * a charge cancelled ("die doppelte Abbuchung storniert", ``charge_cancellations``) is a charge reversed: a refund, or
       the effect of the cancellation the reply states (``cancels``), not a cancellation nobody made (round 13)."""
-    kinds = [k for k, sp in c.trigger_spans(body).items() if sp]
+    kinds = kinds_named(c, body)
     if "credit" in kinds and "refund" in kinds and not c.triggers["credit"].search(c.card_credit.sub(" ", body)):
         # "a credit of $64 to your original payment method", "a credit of $64 on your card statement": the money lands on
         # the card, a refund (34th session's red team: store credit nobody made, -0.30 on every refund ticket)

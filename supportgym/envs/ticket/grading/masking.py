@@ -74,8 +74,8 @@ _FRONTED_CONDITION = re.compile(r"^\W*(?:if|wenn|falls|sofern|si|s'|se|caso|(?:i
                                 r"|ein\w*)\b)[^,;]*[,;]")
 
 
-#: a condition after the remedy's first words, to the end of its part (not "unless", whose negation is the remedy's condition)
-#: (not "caso" nor "se": "en ese caso debemos rechazar", "se" a pronoun, are no conditions; the regression check)
+#: a condition inside the clause (after its first word: one that opens it is ``_FRONTED_CONDITION``), to the end of its part;
+#: not "unless", whose negation is the remedy's condition, nor "caso" or "se" ("en ese caso debemos rechazar", "se" a pronoun)
 _TRAILING_CONDITION = re.compile(r"(?:,\s*|\s+)(?:if|when|once|wenn|falls|sofern|sobald|si|s'|cuando|quando|lorsque|quand)\b"
                                  r"[^,;:.!?]*")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .commit_lexicon import CommitLexicon, trigger_count
+from .commit_lexicon import CommitLexicon, first_trigger, kinds_named, trigger_count
 
 
 def _refusal_negations(c: CommitLexicon, body: str) -> int:
@@ -68,7 +68,7 @@ def _without_negated_tail(c: CommitLexicon, body: str) -> str:
     repeats the denial before it ("I haven't issued a refund and can't confirm one at this stage", "We can't refund this
     order and won't be able to", "No hemos emitido ningun reembolso y no podemos confirmarlo"), and counted with it the two
     negations read as a promise (the 40th session's held-out writers)."""
-    first = min((sp[0][0] for sp in c.trigger_spans(body).values() if sp), default=None)
+    first = first_trigger(c, body)
     if first is None:
         return body
     for m in _AND_NOT.finditer(body, first):
@@ -77,8 +77,8 @@ def _without_negated_tail(c: CommitLexicon, body: str) -> str:
             continue
         # (or one that names only the remedies the head denies: "je ne l'ai donc pas rembourse et ne peux pas vous promettre
         # de remboursement", the 44th session's second held-out pair: two negations, a promise)
-        named = {k for k, sp in c.trigger_spans(tail).items() if sp}
-        if not named or named <= {k for k, sp in c.trigger_spans(head).items() if sp}:
+        named = kinds_named(c, tail)
+        if not named or set(named) <= set(kinds_named(c, head)):
             return head
     return body
 

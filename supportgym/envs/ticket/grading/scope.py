@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from . import conjuncts
-from .commit_lexicon import CommitLexicon, trigger_count
+from .commit_lexicon import CommitLexicon, first_trigger, trigger_count
 from .negation import negations
 
 #: a relative that states the remedy done or under way: "we open a carrier investigation, which we've now done", "..., which is
@@ -111,8 +111,8 @@ _FOLLOW_UP = re.compile(
 
 def follow_up_scope(c: CommitLexicon, body: str) -> str:
     """``body`` up to a follow-up conjunct after its first remedy trigger that holds no trigger (``_FOLLOW_UP``)."""
-    starts = [sp[0][0] for sp in c.trigger_spans(body).values() if sp]
-    cut = _FOLLOW_UP.search(body, min(starts)) if starts else None
+    first = first_trigger(c, body)
+    cut = _FOLLOW_UP.search(body, first) if first is not None else None
     return body[: cut.start()] if cut and not trigger_count(c, body[cut.end():]) else body
 
 
