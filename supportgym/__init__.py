@@ -39,7 +39,8 @@ register(
     "ticket-v1",
     entry_point="supportgym.envs.ticket.env_v1:TicketEnvV1",
     description="Resolve a ticket tau2-style: REFUND/REPLACE/CREDIT/CANCEL/ASK_CUSTOMER on an order system, graded on "
-                "the final state and the reply's consistency with it; hard:* splits.",
+                "the final state and the reply's consistency with it; hard:* splits, and real:* (real customers' "
+                "emails on generated accounts).",
     metrics="supportgym.envs.ticket.metrics:summarize_v1",
 )
 register(

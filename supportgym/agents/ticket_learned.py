@@ -39,9 +39,9 @@ from ..envs.ticket.models import EmailMsg
 from ..envs.ticket.models_v1 import CustomerV1, Issue, OrderInfoV1, RequiredV1, ScenarioV1, TicketObservationV1
 from ..envs.ticket.policy_v1 import derive_v1, load_policy_v1
 from .npz_heads import load_arrays, save_heads, vocab_of
-from .ticket_compose import _any, playbook, read_email
+from .ticket_compose import read_email
 from .ticket_rules import TicketRulesAgent
-from .ticket_v1 import RulesPlannerV1, _norm, _order_v1, read_claim_v1
+from .ticket_v1 import RulesPlannerV1, _norm, _order_v1, read_claim
 
 CHECKPOINT_DIR = Path(__file__).parent / "checkpoints"
 DEFAULT_CHECKPOINT = CHECKPOINT_DIR / "ticket_learned.npz"
@@ -82,7 +82,7 @@ def text_features(text: str, orders: list[OrderInfoV1]) -> list[str]:
     words = _WORD.findall(mask(text, orders))
     feats = [f"w:{w}" for w in words] + [f"s:{w[:5]}" for w in words if len(w) > 5]
     feats += [f"b:{a}_{b}" for a, b in zip(words, words[1:])]
-    claim = read_claim_v1(text) or next((c for c, ps in playbook().claim_patterns.items() if _any(ps, text)), None)
+    claim = read_claim(text)
     reading = read_email(EmailMsg(sender="x@example.com", subject="", body=text))
     feats += [f"rc:{claim or 'none'}", f"rr:{reading.request}"] + [f"rt:{t}" for t in reading.threats]
     return feats

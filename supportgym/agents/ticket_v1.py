@@ -34,6 +34,15 @@ def read_claim_v1(text: str) -> str | None:
     return next((c for c, ps in playbook().claim_patterns_v1.items() if _any(ps, text)), None)
 
 
+def read_claim(text: str) -> str | None:
+    """The claim the playbook's patterns name in ``text``: v1's, then ticket-v0's (None: no problem named)."""
+    return read_claim_v1(text) or next((c for c, ps in playbook().claim_patterns.items() if _any(ps, text)), None)
+
+
+def paragraphs(body: str) -> list[str]:
+    return [p for p in re.split(r"\n\s*\n", body) if p.strip()]
+
+
 def customer_text(obs: TicketObservationV1) -> str:
     assert obs.email is not None
     said = [t.text for t in obs.history if t.role == "customer"]
@@ -159,12 +168,11 @@ class RulesPlannerV1:
     def read_issues(self, obs: TicketObservationV1) -> list[Issue]:
         """One issue per paragraph that names a problem, on the order it names (id, else item)."""
         assert obs.email is not None
-        pb = playbook()
         by_id = {o.order_id.upper(): o for o in obs.orders}
         answer_ids = [i for i in (_norm(m.group(0)) for m in _ORDER_ID.finditer(obs.customer_answer or "")) if i in by_id]
         issues: list[Issue] = []
-        for para in (p for p in re.split(r"\n\s*\n", obs.email.body) if p.strip()):
-            claim = read_claim_v1(para) or next((c for c, ps in pb.claim_patterns.items() if _any(ps, para)), None)
+        for para in paragraphs(obs.email.body):
+            claim = read_claim(para)
             if claim is None:
                 continue
             ids = [i for i in (_norm(m.group(0)) for m in _ORDER_ID.finditer(para)) if i in by_id]
@@ -228,4 +236,4 @@ class OraclePlannerV1(RulesPlannerV1):
         return [*_actions(required), Draft(text=reply), QA(), Submit()]
 
 
-__all__ = ["OraclePlannerV1", "RulesPlannerV1", "compose_v1", "read_claim_v1"]
+__all__ = ["OraclePlannerV1", "RulesPlannerV1", "compose_v1", "paragraphs", "read_claim", "read_claim_v1"]

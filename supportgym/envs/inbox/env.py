@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from pydantic import ValidationError
 
 from ...core.env import Environment, clip, describe_errors
-from ...core.errors import ConfigError, DataUnavailableError, expected
+from ...core.errors import ConfigError, expected
 from .config import InboxConfig, load_config
 from .dynamics import Dynamics, SlaPlan
 from .importers.jsonl import record_to_labelled
@@ -130,15 +130,9 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
 
     @classmethod
     def missing_data(cls, split: str) -> str | None:
-        if not split.startswith("real:"):
-            return None
-        from .real import data_root  # reads no mail; only looks for the folder
+        from .real import missing_real_data  # reads no mail; only looks for the folder
 
-        try:
-            data_root()
-        except DataUnavailableError as err:
-            return str(err)
-        return None
+        return missing_real_data(split)
 
     @classmethod
     def resolve_task(cls, task: str | None, split: str | None = None) -> str:

@@ -306,6 +306,18 @@ def data_root() -> Path:
     return _root_for(None, _labels_path())
 
 
+def missing_real_data(split: str) -> str | None:
+    """Why a ``real:*`` split cannot be read on this machine (looks for the folder, reads no mail); None when it can,
+    and for every other split. The inbox's and the ticket env's ``missing_data``."""
+    if not split.startswith("real:"):
+        return None
+    try:
+        data_root()
+    except DataUnavailableError as err:
+        return str(err)
+    return None
+
+
 def real_pool(part: str, root: Path | None = None) -> list[LabelledEmail]:
     """Every labelled email of one part, in a fixed order (source order, then path/row order)."""
     labels_path = _labels_path()

@@ -6,7 +6,8 @@ order/customer system (orders.py); ASK_CUSTOMER(question) gets the simulated cus
 answer. SUBMIT grades the final system state against the state the written policy
 (data/policy_v1.yaml) requires, and the reply for consistency with what was done
 (grading/reward_v1.py). Splits: ticket-v0's ``train|validation|test`` and seed tasks on
-one-order accounts, and ``hard:train|hard:validation|hard:test`` (scenarios_v1.py).
+one-order accounts, ``hard:train|hard:validation|hard:test`` (scenarios_v1.py), and
+``real:train|real:validation|real:test``: real customers' emails on generated accounts (real.py).
 """
 
 from __future__ import annotations
@@ -53,7 +54,8 @@ FRUSTRATION_V1 = {"needless_question": 5.0, "failed_call": 2.0, "repeat_question
 #: step out of workflow order it costs reward, not only patience, or asking first would be free insurance
 NEEDLESS_QUESTION_PENALTY = -0.05
 _REMEDY_OF = {"refund": "refund", "replace": "replacement", "cancel": "cancel", "credit": "credit"}
-SPLITS_V1 = ("train", "validation", "test", "hard:train", "hard:validation", "hard:test")
+SPLITS_V1 = ("train", "validation", "test", "hard:train", "hard:validation", "hard:test",
+             "real:train", "real:validation", "real:test")
 UNNEEDED_ANSWER = "I've already told you everything in my email."
 
 
@@ -69,6 +71,14 @@ class TicketEnvV1(TicketEnv):
         #: optional LLM judge (grading/judge.py): "env" reads SUPPORTGYM_TICKET_JUDGE_URL, unset = off
         self.judge = judge_from_env() if judge == "env" else judge
 
+    @classmethod
+    def missing_data(cls, split: str) -> str | None:
+        """``real:*`` plays labelled rows of the inbox's ticket corpus: missing where it is not found."""
+        # imported here, as in reset: the corpus importers cost 70 ms of import that generated tickets never use
+        from .real import missing
+
+        return missing(split)
+
     # ---- reset ---------------------------------------------------------------------------
     def warm_up(self) -> None:  # type: ignore[override]
         """Grade a canned reply: the commitment reader's five-language tables take 0.6-2 s to load and compile."""
@@ -79,14 +89,22 @@ class TicketEnvV1(TicketEnv):
         unknown = set(options) - OPTIONS
         if unknown:
             raise ConfigError(expected("ticket reset option", sorted(unknown), sorted(OPTIONS)))
-        hard = task.startswith("split:hard:")
-        if hard and options.get("customer_id") is not None:  # "" passed through to v0's reset of easy_refund
-            raise ConfigError("customer_id= pins a customer on the train/validation/test splits only, not on hard:*")
+        # hard:* and real:* tickets are v1's own (several orders, asking first); the rest are ticket-v0's, converted
+        own = task.startswith(("split:hard:", "split:real:"))
+        if own and options.get("customer_id") is not None:  # "" passed through to v0's reset of easy_refund
+            raise ConfigError("customer_id= pins a customer on the train/validation/test splits only, not on "
+                              "hard:* or real:*")
         # ticket-v0's reset builds the v0 scenario, frustration and workflow state; v1 converts it
         self.__dict__.pop("sc_v1", None)
-        super()._reset(seed=seed, task="easy_refund" if hard else task, **options)
-        if hard:
-            sv = generate_hard(task[len("split:hard:"):], seed, self.policy_v1)
+        super()._reset(seed=seed, task="easy_refund" if own else task, **options)
+        if own:
+            kind, part = task[len("split:"):].split(":")
+            if kind == "hard":
+                sv = generate_hard(part, seed, self.policy_v1)
+            else:
+                from .real import generate_real
+
+                sv = generate_real(part, seed, self.policy_v1)
             self.sc_v1 = self._adversarial_email(sv)
             # the meter starts from what the subject already says (how many problems), not from the scenario's
             # anger: that counts a threat, which is part of the answer key (a threat sends the case to legal), and

@@ -34,6 +34,8 @@ ClaimType = Literal[
     "wrong_item", "damaged_item", "double_billing", "change_of_mind",
 ]
 Request = Literal["refund", "replacement", "update", "reversal", "any"]
+#: the ticket's language: generated tickets are English or Hinglish; real ones (``real:*`` splits) five languages
+Language = Literal["en", "hinglish", "de", "es", "fr", "pt"]
 Difficulty = Literal["easy", "medium", "hard"]
 #: what an observation may say about difficulty: the task family's published tier, never the gold one
 ObservedDifficulty = Literal["easy", "medium", "hard", "unrated"]
@@ -140,7 +142,7 @@ class Scenario(Model):
     source: Literal["seed", "generated"]
     template_id: str
     split: str
-    language: Literal["en", "hinglish"] = "en"
+    language: Language = "en"
     claim: ClaimType
     request: Request
     #: threats stated in the email text (the only hand-labelled gold)
@@ -278,7 +280,8 @@ class TicketObservation(Observation):
     task_id: str = Field("", description="opaque episode id (core.ids.opaque_id): names no split and no seed")
     difficulty: ObservedDifficulty = Field(
         "unrated", description="the task family's published tier: a seed task's name prefix (easy_/medium_/hard_), "
-        "'hard' on the hard:* splits, 'unrated' on generated train/validation/test tickets. Never computed from "
+        "'hard' on the hard:* splits, 'unrated' on generated train/validation/test tickets and on real:* ones. "
+        "Never computed from "
         "the required outcome (that tier is in episode_report())")
     email: EmailMsg | None = None
     history: list[Turn] = Field(default_factory=list)

@@ -15,7 +15,7 @@ from pydantic import Field, TypeAdapter
 
 from ...core.types import Action, Model, RewardBreakdown
 from .models import (
-    QA, REASON_MAX, ClaimType, Customer, CustomerFacts, Difficulty, Draft, EmailMsg, Escalate, Flag, Order,
+    QA, REASON_MAX, ClaimType, Customer, CustomerFacts, Difficulty, Draft, EmailMsg, Escalate, Flag, Language, Order,
     OrderInfo, Research, Submit, Tag, Team, TicketObservation, TicketType,
 )
 
@@ -113,10 +113,10 @@ class RequiredV1(Model):
 
 class ScenarioV1(Model):
     task_id: str
-    source: Literal["seed", "generated", "hard"]
+    source: Literal["seed", "generated", "hard", "real"]
     template_id: str
     split: str
-    language: Literal["en", "hinglish"] = "en"
+    language: Language = "en"
     email: EmailMsg
     customer: CustomerV1
     orders: list[OrderV1]

@@ -6,7 +6,7 @@
   issues on different orders, decoy orders on the account, missing or wrong order ids
   (the policy then requires ASK_CUSTOMER; the simulated customer names the orders by id or
   in their own words, may mention an order that is fine, and sometimes escalates with a
-  threat), order facts that do not name the claim (see ``_order``), lies about facts the system holds (the system wins),
+  threat), order facts that do not name the claim (see ``draw_order``), lies about facts the system holds (the system wins),
   passing mentions of other problems (resolved, negated, someone else's), VIP / abuse /
   fraud-flagged accounts, partial deliveries and restocking fees with computed
   amounts, holiday windows that depend on dates, signed-for "lost" parcels, cancellations.
@@ -96,7 +96,7 @@ def from_v0(sc: Scenario) -> ScenarioV1:
     return s.model_copy(update={"required": derive_v1(s, load_policy_v1())})
 
 
-def _customer(rng: random.Random, p: PolicyV1) -> CustomerV1:
+def draw_customer(rng: random.Random, p: PolicyV1) -> CustomerV1:
     db = order_db()
     abusers = [c for c in db.customers if c.refunds_last_60d >= p.abuse.refund_claims_threshold]
     vips = [c for c in db.customers if c.tier == "vip" or c.lifetime_value >= p.vip.lifetime_value_min]
@@ -122,8 +122,8 @@ CLAIM_STATUS: dict[str, dict[str, float]] = {
 NOISE = {"multi_unit": 0.2, "split_shipment": 0.5, "hold": 0.3, "signed": 0.3}
 
 
-def _order(rng: random.Random, claim: str, today: dt.date, holiday: bool, used: set[str], p: PolicyV1,
-           items: set[str]) -> tuple[OrderV1, str]:
+def draw_order(rng: random.Random, claim: str, today: dt.date, holiday: bool, used: set[str], p: PolicyV1,
+               items: set[str]) -> tuple[OrderV1, str]:
     """An order for ``claim`` (a decoy passes a claim it does not have) and the item a wrong-item email names.
 
     The facts are drawn so that no fact pattern names the claim (red team F1: a policy that never read the
@@ -199,10 +199,10 @@ def _order(rng: random.Random, claim: str, today: dt.date, holiday: bool, used: 
     return order, wrong
 
 
-def _decoy(rng: random.Random, today: dt.date, used: set[str], p: PolicyV1, items: set[str]) -> OrderV1:
+def draw_decoy(rng: random.Random, today: dt.date, used: set[str], p: PolicyV1, items: set[str]) -> OrderV1:
     """An order with no issue, drawn as an order of a random claim: its facts look like an issue's. Some are
     old, settled orders of the account's history."""
-    d, _ = _order(rng, rng.choice(CLAIMS_V1), today, False, used, p, items)
+    d, _ = draw_order(rng, rng.choice(CLAIMS_V1), today, False, used, p, items)
     if rng.random() < 0.4:
         date = today - dt.timedelta(days=rng.randint(60, 300))
         d = d.model_copy(update={
@@ -220,18 +220,18 @@ def generate_hard(part: str, seed: int, policy: PolicyV1 | None = None) -> Scena
     sp = hard_templates().splits[part]  # type: ignore[index]
     rng = random.Random(f"ticket-hard/{part}/{seed}")
     n = rng.choices([1, 2, 3], [0.3, 0.45, 0.25])[0]
-    customer = _customer(rng, p)
+    customer = draw_customer(rng, p)
     holiday = rng.random() < 0.2
     today = dt.date(2027, 1, rng.randint(3, 28)) if holiday else dt.date(2026, rng.randint(2, 10), rng.randint(1, 28))
     claims = rng.sample(CLAIMS_V1, n)
     used: set[str] = set()
     items: set[str] = set()  # one product per order on an account: a customer can name an order by its item
-    drawn = [_order(rng, c, today, holiday, used, p, items) for c in claims]
+    drawn = [draw_order(rng, c, today, holiday, used, p, items) for c in claims]
     orders = [o for o, _ in drawn]
     received = {o.order_id: r for o, r in drawn}
     issues = [Issue(claim=c, request=rng.choice(REQUESTS[c]), order_id=o.order_id)  # type: ignore[arg-type]
               for c, o in zip(claims, orders)]
-    decoys = [_decoy(rng, today, used, p, items) for _ in range(rng.randint(1, 2))]
+    decoys = [draw_decoy(rng, today, used, p, items) for _ in range(rng.randint(1, 2))]
     mode = rng.choices(["given", "missing", "wrong"], [0.5, 0.25, 0.25])[0]
     for i, issue in enumerate(issues):
         stated = issue.order_id if mode == "given" or (mode == "wrong" and i > 0) else None

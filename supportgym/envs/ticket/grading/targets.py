@@ -84,15 +84,17 @@ def _ids_in_role(clause: str, known: dict[str, str], remedy: re.Pattern[str]) ->
     return ids
 
 
+def names_item(folded: str, item: str) -> bool:
+    """Whether a folded text names ``item`` (a product): its name, or a word for its kind ("teclado" a Mechanical
+    Keyboard). What the grader takes a clause's goods to be; real tickets keep decoys a text would name off an
+    account (ticket/real.py)."""
+    key = fold(item)
+    pat = load_targets().items.get(key)
+    return key in folded or (pat is not None and pat.search(folded) is not None)
+
+
 def _items_named(clause: str, orders: list[OrderV1]) -> set[str]:
-    t = load_targets()
-    out = set()
-    for o in orders:
-        item = fold(o.item)
-        pat = t.items.get(item)
-        if item in clause or (pat is not None and pat.search(clause)):
-            out.add(o.order_id)
-    return out
+    return {o.order_id for o in orders if names_item(clause, o.item)}
 
 
 def order_named(clause: str, orders: list[OrderV1], remedy: re.Pattern[str]) -> str | None:
