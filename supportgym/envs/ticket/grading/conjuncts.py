@@ -194,10 +194,19 @@ def _refuses_its_object(c: CommitLexicon, head: str, tail: str) -> bool:
 _SUBJECT_VERB = re.compile(r"\b(?:we|i|they|wir|ich|nous|je|nosotros|yo|nos|eu)\s+[a-z]{3,}")
 
 
+#: what a remedy is, said with a copula of identification: "Como se trata de un reemplazo, no se ha emitido ningun
+#: reembolso", "Es handelt sich um einen Umtausch, eine Rueckerstattung wurde daher nicht veranlasst" (the 45th session's
+#: writer of replies to real tickets: the refusal after the comma denied the replacement too)
+_IDENTIFIES = re.compile(r"\b(?:se\s+trata\s+de|tratarse\s+de|trata-se\s+de|il\s+s'agit\s+d|s'agissant\s+d"
+                         r"|es\s+handelt\s+sich\s+um)\b")
+
+
 def _own_predicate(c: CommitLexicon, head: str, tail: str, joiner: str = "") -> bool:
     """The conjunct after a coordinator (``joiner``; ``tail``) is a predicate of its own, beside the one before it
     (``head``)."""
     if _CONJUNCTION.search(joiner) and _refuses_its_object(c, head, tail):
+        return True
+    if joiner.startswith(",") and _IDENTIFIES.search(head):
         return True
     if not (c.markers.search(head) or c.neg.search(head) or joiner.startswith(",") and _SUBJECT_VERB.search(head)):
         # (a subject and its verb before ", and": "we open a carrier investigation, and no refund or replacement is issued
@@ -262,7 +271,11 @@ def readings(c: CommitLexicon, body: str, kinds: list[str]) -> list[Conjunct]:
 
 
 #: "not", "rather than", "instead of" opening a contrast: "We will refund you, not replace it"
-_CONTRAST = re.compile(r"(?:[,;]\s*|\s+)(?:not|rather\s+than|instead\s+of)\s+")
+#: (and in our other languages: "Il s'agit d'un echange et non d'un remboursement", "Trata-se de uma troca e nao de um
+#: reembolso"; the 45th session's writer of replies to real tickets, read as the replacement denied)
+_CONTRAST = re.compile(r"(?:[,;]\s*|\s+)(?:not|rather\s+than|instead\s+of|(?:et\s+)?non(?:\s+pas)?|plutot\s+que|au\s+lieu\s+d"
+                       r"|(?:y\s+)?no|en\s+(?:lugar|vez)\s+de|(?:e\s+)?nao|em\s+vez\s+de|ao\s+inves\s+de|(?:und\s+)?nicht"
+                       r"|(?:an)?statt)(?:\s+|(?<=d)')")
 _THREE_WORDS = re.compile(r"(?:\S+\s+){0,3}")
 #: what may follow the other remedy's phrase to the end of the clause: its object pronoun, a word that closes a contrast,
 #: nothing else ("not the replacement we shipped", "not the refund sent today" state it done: fifth regression check)
@@ -270,7 +283,7 @@ _PHRASE_END = re.compile(r"(?:\s+(?:it|them|one|either|though|too|instead|(?:the
                          r"|package|unit)))?\s*[.!?;]*\s*$")
 #: the words that may stand between the contrast and the other remedy
 _PHRASE_WORDS = frozenset("a an the to as in into with even any via by through for store issuing giving offering sending "
-                          "making a un una une um uma".split())
+                          "making a un una une um uma de d'un d'une du del el la le einen eine ein einer par sous en forme como em als".split())
 
 
 def _contrast(c: CommitLexicon, body: str, kinds: list[str]) -> list[Conjunct] | None:
