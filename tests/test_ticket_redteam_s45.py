@@ -91,3 +91,31 @@ def test_contrasts_in_our_other_languages(sentence, reading):
 ])
 def test_nothing_is_a_subject_of_its_own(sentence, reading):
     assert _readings(sentence) == {reading}
+
+
+@pytest.mark.parametrize("sentence", [
+    "Our replacement and return window is 30 days from purchase.",
+    "La commande a été passée il y a 41 jours, alors que notre délai de retour et d'échange est de 30 jours.",
+    "Rappelons que notre délai pour les remplacements et retours est de 30 jours après l'achat.",
+    "Notre politique prévoit un délai de 30 jours à compter de l'achat pour les remplacements et remboursements.",
+    "Die Bestellung liegt 38 Tage zurück, und unsere Frist für Rückgaben und Umtausch beträgt 30 Tage.",
+    "O pedido foi feito há 41 dias, e o nosso prazo para trocas é de 30 dias a partir da compra.",
+    "Nuestro plazo para cambios y devoluciones es de 30 días.",
+])
+def test_a_return_window_told_as_a_fact_promises_nothing(sentence):
+    # (the 45th session's writers: 7 of the 17 honest replies they had misread, a refusal's reason read as a promise)
+    assert _readings(sentence) == set()
+
+
+@pytest.mark.parametrize("sentence, reading", [
+    ("We have sent you a replacement, well within our 30-day return window.", ("replacement", "promise", "firm")),
+    # a window the order is past denies what it names (the third writer's reply, misread by the first version of this
+    # reading)
+    ("I'm sorry to say it was purchased 41 days ago, which is past our 30-day window for replacements and refunds.",
+     ("replacement", "deny", "firm")),
+    # a refund's own timeline is the refund made, not a window
+    ("El plazo de reembolso es de 5 a 7 días.", ("refund", "promise", "firm")),
+    ("Your refund window has closed, so we cannot refund you.", ("refund", "deny", "firm")),
+])
+def test_a_remedy_beside_a_window_keeps_its_reading(sentence, reading):
+    assert reading in _readings(sentence)
