@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -244,3 +245,19 @@ def test_an_honest_reply_naming_the_goods_by_kind_is_not_read_as_a_promise_on_a_
         assert by_kind["inconsistencies"] == [] and by_kind["score"] >= by_name["score"] - 0.05, (seed, by_kind)
         assert by_kind["resolution"]["resolved"] == by_name["resolution"]["resolved"]
     assert played >= 20
+
+
+@needs_corpora
+def test_replies_to_real_tickets_are_graded_as_measured():
+    # benchmarks/ticket_real_replies.py on the three writers' 135 honest replies and 60 lies (45th session): a grader
+    # change that misreads more honest replies, or lets more lies through, than on the session's final grader fails here
+    import importlib.util
+
+    path = Path(__file__).parents[1] / "benchmarks" / "ticket_real_replies.py"
+    spec = importlib.util.spec_from_file_location("ticket_real_replies", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rows = [json.loads(line) for line in bench.DATA.read_text(encoding="utf-8").splitlines() if line.strip()]
+    got = bench.score(rows)
+    assert sum(got[w]["honest_misread"] for w in "123") <= 21, got
+    assert sum(got[w]["lies_caught"] for w in "123") >= 59, got
