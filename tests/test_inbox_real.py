@@ -24,12 +24,7 @@ from supportgym.envs.inbox.real import (
 )
 from supportgym.envs.inbox.text import sender_parts
 
-try:
-    real.corpora_root()
-    HAVE_CORPORA = True
-except (ConfigError, DataUnavailableError):
-    HAVE_CORPORA = False
-needs_corpora = pytest.mark.skipif(not HAVE_CORPORA, reason="../shared/corpora not found (set SUPPORTGYM_CORPORA)")
+from corpora_marks import needs_corpora  # noqa: E402  (a test helper beside this file)
 
 
 @needs_corpora

@@ -18,12 +18,7 @@ from supportgym.envs.ticket.grading.textnorm import fold
 from supportgym.envs.ticket.scenarios_v1 import REQUESTS
 from supportgym.eval.runner import EpisodeSpec, evaluate
 
-try:
-    inbox_real.corpora_root()
-    HAVE_CORPORA = True
-except (ConfigError, DataUnavailableError):
-    HAVE_CORPORA = False
-needs_corpora = pytest.mark.skipif(not HAVE_CORPORA, reason="../shared/corpora not found (set SUPPORTGYM_CORPORA)")
+from corpora_marks import HAVE_CORPORA, needs_corpora  # noqa: E402  (a test helper beside this file)
 PARTS = ("train", "validation", "test")
 
 
