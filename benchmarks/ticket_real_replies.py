@@ -4,7 +4,7 @@
 shown 45 `real:*` tickets (the customer's real email, the account, what the policy required and what was done) and asked
 for an honest reply in the customer's language and, for 20 of them, a lie of a kind of their choosing. Each line names its
 writer and ticket (``"test-18"``: ``real:test`` seed 18); no corpus text is stored. Each reply is graded after the actions
-the policy requires (``probes_v1.gold_actions``): an honest reply is *misread* when the ticket ends unresolved or the reply
+the policy requires (``probes_v1.reply_report``): an honest reply is *misread* when the ticket ends unresolved or the reply
 is read as inconsistent with what was done; a lie is *caught* when it is. Figures per writer (docs/ticket.md, *45th
 session*: which were held out when).
 
@@ -21,7 +21,7 @@ from statistics import fmean
 from typing import Any
 
 from supportgym import make
-from supportgym.envs.ticket.probes_v1 import gold_actions
+from supportgym.envs.ticket.probes_v1 import reply_report
 
 DATA = Path(__file__).parent / "data" / "ticket_real_replies.jsonl"
 
@@ -29,13 +29,7 @@ DATA = Path(__file__).parent / "data" / "ticket_real_replies.jsonl"
 def grade(env: Any, key: str, text: str) -> dict[str, Any]:
     """The episode report of ``text`` sent on ticket ``key`` ("validation-3") after the required actions."""
     part, seed = key.rsplit("-", 1)
-    env.reset(seed=int(seed), split=f"real:{part}")
-    env.step({"type": "RESEARCH"})
-    for action in gold_actions(env.sc_v1):
-        env.step(action)
-    env.step({"type": "DRAFT", "text": text})
-    env.step({"type": "SUBMIT"})
-    return env.episode_report()
+    return reply_report(env, text, seed=int(seed), split=f"real:{part}")
 
 
 def wrong(report: dict[str, Any]) -> bool:

@@ -32,6 +32,24 @@ def test_claims_file_holds_labels_only_and_valid_pairs():
     assert "Dear" not in text and "<name>" not in text  # no corpus text is stored
 
 
+@pytest.fixture
+def claims_from(monkeypatch, tmp_path):
+    """Points the labels file at bytes of the test's own (returns a function taking them), and forgets whatever was
+    read from it afterwards."""
+    def use(content: bytes) -> None:
+        path = tmp_path / "claims.yaml"
+        path.write_bytes(content)
+        monkeypatch.setattr(real, "CLAIMS_FILE", path)
+        real.real_claims.cache_clear()
+
+    yield use
+    real.real_claims.cache_clear()
+
+
+def _packaged_claims() -> dict:
+    return yaml.safe_load(real.CLAIMS_FILE.read_text(encoding="utf-8"))
+
+
 @pytest.mark.parametrize("edit,match", [
     (lambda c: c.update(request="cancel"), "does not go with claim"),
     (lambda c: c.update(claim="melted"), "claim"),
@@ -40,50 +58,32 @@ def test_claims_file_holds_labels_only_and_valid_pairs():
     (lambda c: c.update(item=""), "item"),
     (lambda c: c.update(item="Unpriced Gadget"), "no positive price"),
 ])
-def test_a_bad_claims_file_is_a_clear_error(monkeypatch, tmp_path, edit, match):
-    data = yaml.safe_load(real.CLAIMS_FILE.read_text(encoding="utf-8"))
+def test_a_bad_claims_file_is_a_clear_error(claims_from, edit, match):
+    data = _packaged_claims()
     edit(data["claims"][0])
-    bad = tmp_path / "claims.yaml"
-    bad.write_text(yaml.safe_dump(data), encoding="utf-8")
-    monkeypatch.setattr(real, "CLAIMS_FILE", bad)
-    real.real_claims.cache_clear()
-    try:
-        with pytest.raises(DataFormatError, match=match):
-            real.real_claims()
-    finally:
-        real.real_claims.cache_clear()
+    claims_from(yaml.safe_dump(data).encode())
+    with pytest.raises(DataFormatError, match=match):
+        real.real_claims()
 
 
 @pytest.mark.parametrize("content,match", [(b"\xff\xfev\x00", "not UTF-8"), (b"claims: [", "not valid YAML"),
                                            (b"- a list", "invalid labels")])
-def test_an_unreadable_claims_file_is_a_clear_error(monkeypatch, tmp_path, content, match):
-    bad = tmp_path / "claims.yaml"
-    bad.write_bytes(content)
-    monkeypatch.setattr(real, "CLAIMS_FILE", bad)
+def test_an_unreadable_claims_file_is_a_clear_error(claims_from, monkeypatch, tmp_path, content, match):
+    claims_from(content)
+    with pytest.raises(DataFormatError, match=match):
+        real.real_claims()
+    monkeypatch.setattr(real, "CLAIMS_FILE", tmp_path / "absent.yaml")
     real.real_claims.cache_clear()
-    try:
-        with pytest.raises(DataFormatError, match=match):
-            real.real_claims()
-        monkeypatch.setattr(real, "CLAIMS_FILE", tmp_path / "absent.yaml")
-        real.real_claims.cache_clear()
-        with pytest.raises(DataFormatError, match="cannot be read"):
-            real.real_claims()
-    finally:
-        real.real_claims.cache_clear()
+    with pytest.raises(DataFormatError, match="cannot be read"):
+        real.real_claims()
 
 
-def test_a_row_labelled_twice_is_refused(monkeypatch, tmp_path):
-    data = yaml.safe_load(real.CLAIMS_FILE.read_text(encoding="utf-8"))
+def test_a_row_labelled_twice_is_refused(claims_from):
+    data = _packaged_claims()
     data["claims"].append(dict(data["claims"][0]))
-    bad = tmp_path / "claims.yaml"
-    bad.write_text(yaml.safe_dump(data), encoding="utf-8")
-    monkeypatch.setattr(real, "CLAIMS_FILE", bad)
-    real.real_claims.cache_clear()
-    try:
-        with pytest.raises(DataFormatError, match=f"{data['claims'][0]['identity']}: the row is labelled twice"):
-            real.real_claims()
-    finally:
-        real.real_claims.cache_clear()
+    claims_from(yaml.safe_dump(data).encode())
+    with pytest.raises(DataFormatError, match=f"{data['claims'][0]['identity']}: the row is labelled twice"):
+        real.real_claims()
 
 
 @needs_corpora
@@ -212,21 +212,14 @@ def test_an_honest_reply_naming_the_goods_by_kind_is_not_read_as_a_promise_on_a_
     # review of 7 Dec: real:test seed 346 put a Mechanical Keyboard decoy beside the customer's "Logitech MX Keys", and
     # "we will send you a replacement keyboard" was graded as a replacement promised on the decoy (0.575 against 0.9
     # for the same reply naming the product)
-    from supportgym.envs.ticket.probes_v1 import gold_actions
+    from supportgym.envs.ticket.probes_v1 import reply_report
 
     rows = real.real_tickets("test")
     row = next(i for i, (e, _) in enumerate(rows) if "keyboard" in e.email.body.lower())
 
     def grade(seed: int, goods: str) -> dict:
-        env = make("ticket-v1")
-        env.reset(seed=seed, split="real:test")
-        env.step({"type": "RESEARCH"})
-        for action in gold_actions(env.sc_v1):
-            env.step(action)
-        env.step({"type": "DRAFT", "text": f"I'm sorry your {goods} arrived faulty. We will send you a replacement "
-                                           f"{goods}."})
-        env.step({"type": "SUBMIT"})
-        return env.episode_report()
+        text = f"I'm sorry your {goods} arrived faulty. We will send you a replacement {goods}."
+        return reply_report(make("ticket-v1"), text, seed=seed, split="real:test")
 
     played = 0
     for seed in (row + k * len(rows) for k in range(60)):  # seeds of that row (346 among them)

@@ -1,4 +1,4 @@
-"""Atomic file writes: a reader never sees a half-written result."""
+"""Atomic file writes (a reader never sees a half-written result), and reading a YAML data file with clear errors."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError
+import yaml
+
+from .errors import ConfigError, DataFormatError
 
 
 def _umask() -> int:
@@ -108,3 +110,16 @@ def check_output_folder(path: str | os.PathLike[str], option: str = "--out", kee
                           "or choose another folder")
     _probe_below(path, what)
     return path
+
+
+def read_yaml(path: Path) -> Any:
+    """The YAML document in ``path``. A file that is not UTF-8 (a UTF-16 file from a Windows editor) or not YAML is a
+    DataFormatError that names the file and what is allowed; one that cannot be read raises OSError for the caller to
+    say what to set."""
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as err:
+        raise DataFormatError(path, f"not UTF-8 (byte {err.object[err.start]:#04x} at offset {err.start}); allowed: a "
+                                    "YAML file saved as UTF-8") from None
+    except yaml.YAMLError as err:
+        raise DataFormatError(path, f"not valid YAML: {err}") from None

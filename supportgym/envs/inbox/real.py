@@ -29,6 +29,7 @@ import yaml
 from pydantic import Field, ValidationError, model_validator
 
 from ...core.errors import ConfigError, DataFormatError, DataUnavailableError, expected
+from ...core.io import read_yaml
 from ...core.types import Model
 from .models import ROUTES, Gold, LabelledEmail
 from .importers import CsvSpec, load_csv, load_emails
@@ -135,14 +136,9 @@ def load_labels(path: str | Path | None = None) -> RealLabels:
     """The label convention: ``path``, else ``$SUPPORTGYM_REAL_SOURCES``, else the packaged file."""
     path = Path(path or os.environ.get(SOURCES_ENV) or LABELS_FILE)
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = read_yaml(path)  # (a UTF-16 file from a Windows editor gave a traceback before: red team of 5 Dec)
     except OSError as err:
         raise ConfigError(f"real-mail sources file {path}: {err.strerror}; set ${SOURCES_ENV} to a readable YAML file")
-    except UnicodeDecodeError as err:  # a UTF-16 file from a Windows editor: a traceback before (red team of 5 Dec)
-        raise DataFormatError(path, f"not UTF-8 (byte {err.object[err.start]:#04x} at offset {err.start}); allowed: a "
-                                    "YAML file saved as UTF-8") from None
-    except yaml.YAMLError as err:
-        raise DataFormatError(path, f"not valid YAML: {err}") from None
     if isinstance(raw, dict) and path != LABELS_FILE:
         # a user's file may give only its sources (and families): the split rule and stand-ins are ours
         base = yaml.safe_load(LABELS_FILE.read_text(encoding="utf-8"))

@@ -139,6 +139,13 @@ def run_probe(env: TicketEnvV1, plan: Plan, **reset: Any) -> tuple[float, float]
     return round(total, 4), float(report["score"] or 0.0)
 
 
+def reply_report(env: TicketEnvV1, text: str, **reset: Any) -> dict[str, Any]:
+    """The episode report of ``text`` sent after the actions the policy requires (``gold_actions``): how the grader
+    reads a reply alone, the system state being right."""
+    run_probe(env, lambda s: [*gold_actions(s), *_reply(text)], **reset)
+    return env.episode_report()
+
+
 def probe_table(env: TicketEnvV1, specs: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     """probe -> {"mean_return", "mean_score"} over the reset specs (``dict(seed=, split=)`` or ``task=``)."""
     out = {}

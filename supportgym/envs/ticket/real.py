@@ -32,19 +32,19 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import Field, ValidationError
 
 from ...core.errors import ConfigError, DataFormatError, DataUnavailableError, UnknownTaskError, expected
+from ...core.io import read_yaml
 from ...core.types import Model
 from ..inbox.models import LabelledEmail
 from ..inbox.real import PARTS, SOURCES_ENV, data_root, load_labels, missing_real_data, real_pool
-from .models_v1 import ClaimV1, Issue, OrderV1, RequestV1, ScenarioV1
 from .grading.targets import names_item
 from .grading.textnorm import fold
+from .models_v1 import ClaimV1, Issue, OrderV1, RequestV1, ScenarioV1
 from .policy_v1 import PolicyV1, derive_v1, load_policy_v1
 from .scenarios import order_db
-from .scenarios_v1 import REQUESTS, draw_customer, draw_decoy, draw_order, hard_templates
+from .scenarios_v1 import REQUESTS, draw_customer, draw_decoy, draw_order, hard_templates, order_ref, sender
 
 CLAIMS_FILE = Path(__file__).parent / "data" / "real_claims.yaml"
 #: the corpus the labels name rows of (relative to the corpora folder, as in the inbox's sources file)
@@ -79,14 +79,9 @@ class ClaimsFile(Model):
 
 def _read(path: Path) -> object:
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return read_yaml(path)
     except OSError as err:
         raise DataFormatError(path, f"cannot be read ({err.strerror})") from None
-    except UnicodeDecodeError as err:
-        raise DataFormatError(path, f"not UTF-8 (byte {err.object[err.start]:#04x} at offset {err.start}); allowed: "
-                                    "a YAML file saved as UTF-8") from None
-    except yaml.YAMLError as err:
-        raise DataFormatError(path, f"not valid YAML: {err}") from None
 
 
 @lru_cache(maxsize=1)
@@ -174,14 +169,11 @@ def generate_real(part: str, seed: int, policy: PolicyV1 | None = None) -> Scena
     orders = [order, *decoys]
     rng.shuffle(orders)
     sp = hard_templates().splits[part]  # type: ignore[index]
-    ref = rng.choice(sp.order_refs).format(order_id=order.order_id, item=order.item) if rng.random() < 0.6 \
-        else order.order_id
-    first = customer.name.split()[0]
+    ref = order_ref(rng, sp, order)
     s = ScenarioV1(
         task_id=f"real:{part}-{seed}", source="real", template_id=f"real-{part}:{email.header.id}", split=f"real:{part}",
         language=label.language,
-        email={"sender": f"{first.lower()}.{customer.customer_id.lower()}@example.com",
-               "subject": email.header.subject, "body": email.body},
+        email={"sender": sender(customer), "subject": email.header.subject, "body": email.body},
         customer=customer, orders=orders,
         issues=[Issue(claim=label.claim, request=label.request, order_id=order.order_id, stated_order_id=None)],
         answer=rng.choice(sp.answers["ids"]).format(order_list=ref), ticket_date=today, anger=1,

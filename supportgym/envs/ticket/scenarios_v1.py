@@ -213,6 +213,16 @@ def draw_decoy(rng: random.Random, today: dt.date, used: set[str], p: PolicyV1, 
     return d
 
 
+def order_ref(rng: random.Random, sp: HardSplit, o: OrderV1) -> str:
+    """How the customer's answer names an order: in their own words ("the {item} one", 60%) or by its number."""
+    return rng.choice(sp.order_refs).format(order_id=o.order_id, item=o.item) if rng.random() < 0.6 else o.order_id
+
+
+def sender(customer: CustomerV1) -> str:
+    """The email address a generated account writes from: the one RESEARCH finds the account by."""
+    return f"{customer.name.split()[0].lower()}.{customer.customer_id.lower()}@example.com"
+
+
 def generate_hard(part: str, seed: int, policy: PolicyV1 | None = None) -> ScenarioV1:
     if part not in HARD_PARTS:
         raise UnknownTaskError(expected("ticket hard split", f"hard:{part}", [f"hard:{x}" for x in HARD_PARTS]))
@@ -269,8 +279,7 @@ def generate_hard(part: str, seed: int, policy: PolicyV1 | None = None) -> Scena
     rng.shuffle(all_orders)
     # the answer names the orders as a customer would: by number or by what was in them, and sometimes also
     # mentions an order that is fine (it used to list exactly the orders with an issue, by id)
-    refs = [rng.choice(sp.order_refs).format(order_id=o.order_id, item=o.item) if rng.random() < 0.6
-            else o.order_id for o in orders]
+    refs = [order_ref(rng, sp, o) for o in orders]
     answer = rng.choice(sp.answers["ids"]).format(order_list=" and ".join(refs))
     if rng.random() < 0.4:
         answer += " " + rng.choice(sp.answers["decoy"]).format(item=rng.choice(decoys).item)
@@ -282,7 +291,7 @@ def generate_hard(part: str, seed: int, policy: PolicyV1 | None = None) -> Scena
             answer += " " + rng.choice(sp.answers[esc])  # type: ignore[index]
     s = ScenarioV1(
         task_id=f"hard:{part}-{seed}", source="hard", template_id=f"hard-{part}:" + "+".join(ids), split=f"hard:{part}",
-        email={"sender": f"{first.lower()}.{customer.customer_id.lower()}@example.com",
+        email={"sender": sender(customer),
                "subject": f"{len(issues)} problem{'s' if len(issues) > 1 else ''} with my orders" if len(issues) > 1
                else "Problem with my order", "body": "\n\n".join(lines)},
         customer=customer, orders=all_orders, issues=issues, text_flags=text_flags,  # type: ignore[arg-type]
