@@ -48,6 +48,13 @@ def _any(patterns: list[str], text: str) -> bool:
     return any(re.search(p, text, re.IGNORECASE) for p in patterns)
 
 
+def _first_named(patterns: dict[str, list[str]], text: str) -> str | None:
+    """The key whose pattern matches earliest in ``text``: "a replacement or a refund" asks for a replacement first."""
+    found = [(m.start(), i, key) for i, (key, ps) in enumerate(patterns.items()) for p in ps
+             if (m := re.search(p, text, re.IGNORECASE))]
+    return min(found)[2] if found else None
+
+
 @dataclass
 class Reading:
     claim: str
@@ -59,7 +66,7 @@ def read_email(email: EmailMsg) -> Reading:
     pb = playbook()
     text = f"{email.subject}\n{email.body}"
     claim = next((c for c, ps in pb.claim_patterns.items() if _any(ps, text)), "delayed")
-    request = next((r for r, ps in pb.request_patterns.items() if _any(ps, text)), None)
+    request = _first_named(pb.request_patterns, text)
     if request is None:
         request = "update" if claim in ("delayed", "missing_tracking") else "any"
     if claim in ("double_billing", "unauthorized_charge"):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
@@ -45,6 +46,9 @@ class TicketLearnedConfig:
 
     hard_train: int = 3000  #: hard:train tickets (seeds 0..n-1)
     generated_train: int = 3000  #: generated train tickets (one order each) added to the claim/request heads
+    #: times each labelled ``real:train`` ticket is added (0: none); 40 was chosen on ``real:validation`` from
+    #: 0 / 10 / 20 / 40 / 80: 30 rows among ~17,000 generated examples teach nothing at weight 1
+    real_train_weight: int = 40
     hard_validation: int = 300  #: hard:validation tickets (seeds 0..n-1) for model selection
     c_grid: list[float] = field(default_factory=lambda: [0.1, 0.3, 1.0, 3.0])
     min_df: int = 2  #: features seen in fewer training examples are dropped
@@ -63,6 +67,9 @@ class TicketLearnedConfig:
             raise ConfigError(f"hard_train={self.hard_train}: set hard_train >= 10 (hard:train tickets to learn from)")
         if self.generated_train < 0:
             raise ConfigError(f"generated_train={self.generated_train}: set generated_train >= 0")
+        if self.real_train_weight < 0:
+            raise ConfigError(f"real_train_weight={self.real_train_weight}: set real_train_weight >= 0 "
+                              "(0 trains on generated tickets only)")
         if self.hard_validation < 1:
             raise ConfigError(f"hard_validation={self.hard_validation}: set hard_validation >= 1 "
                               "(hard:validation tickets used to choose C)")
@@ -149,6 +156,33 @@ def generated_examples(obs: TicketObservationV1, sv: ScenarioV1, ex: Examples, u
     ex.add("request", text_features(text, orders) + [f"c:{issue.claim}"], issue.request)
 
 
+def real_examples(obs: TicketObservationV1, sv: ScenarioV1, ex: Examples, use_facts: bool) -> None:
+    """A real customer's email (one labelled claim): each paragraph naming the customer's product reports it, every
+    other (paragraph, order) pair is ``none``; the request when the customer states one; no threats (none of the
+    labelled rows threatens)."""
+    assert obs.email is not None
+    orders = list(obs.orders)
+    issue = sv.issues[0]
+    paras = paragraphs(obs.email.body)
+    for i, para in enumerate(paras):
+        for o in candidates(para, orders, obs.customer_answer):
+            label = issue.claim if o.order_id == issue.order_id else "none"
+            ex.add("claim", pair_features(para, o, orders, position_of(i, len(paras)), use_facts, obs.customer_answer), label)
+        ex.add("threat", text_features(para, orders), "none")
+    if issue.request != "any":
+        ex.add("request", text_features(f"{obs.email.subject}\n{obs.email.body}", orders) + [f"c:{issue.claim}"], issue.request)
+
+
+def real_train_rows(weight: int) -> tuple[int, str | None]:
+    """How many ``real:train`` rows there are to learn from, or why none (no corpora here, or weight 0)."""
+    from ..envs.ticket.real import missing, real_tickets
+
+    if weight == 0:
+        return 0, "real_train_weight=0"
+    why = missing("real:train")
+    return (0, why) if why else (len(real_tickets("train")), None)
+
+
 def collect(cfg: TicketLearnedConfig) -> tuple[Examples, list[tuple[TicketObservationV1, ScenarioV1]], dict[str, list[str]]]:
     env = TicketEnvV1(empathy="lexical", judge=None)
     train = Examples(word_dropout=cfg.word_dropout)
@@ -162,6 +196,11 @@ def collect(cfg: TicketLearnedConfig) -> tuple[Examples, list[tuple[TicketObserv
         obs, sv = observe(env, "train", seed)
         generated_examples(obs, sv, train, cfg.use_facts)
         allowed.setdefault(sv.issues[0].claim, set()).add(sv.issues[0].request)
+    rows, _ = real_train_rows(cfg.real_train_weight)
+    for seed in range(rows):  # the allowed requests stay the generated data's: a real "any" names none
+        obs, sv = observe(env, "real:train", seed)
+        for _ in range(cfg.real_train_weight):
+            real_examples(obs, sv, train, cfg.use_facts)
     val = [observe(env, "hard:validation", seed) for seed in range(cfg.hard_validation)]
     return train, val, {c: sorted(r) for c, r in sorted(allowed.items())}
 
@@ -242,6 +281,9 @@ def train_ticket_learned(cfg: TicketLearnedConfig) -> dict[str, Any]:
     random.seed(cfg.seed)
     np.random.seed(cfg.seed)
     t0 = time.monotonic()
+    real_rows, real_skipped = real_train_rows(cfg.real_train_weight)
+    if real_skipped and cfg.real_train_weight:
+        print(f"note: training without real:train ({real_skipped})", file=sys.stderr)
     train, val, allowed = collect(cfg)
     val_ex = Examples()
     for obs, sv in val:
@@ -265,7 +307,9 @@ def train_ticket_learned(cfg: TicketLearnedConfig) -> dict[str, Any]:
         assert best is not None
         heads[name] = best[2]
         selection[name] = {**scores, "chosen_C": best[1]}
-    card = {"trained_on": ["hard:train"] + (["train"] if cfg.generated_train else []), "selected_on": "hard:validation",
+    trained_on = ["hard:train"] + (["train"] if cfg.generated_train else [])
+    trained_on += [f"real:train ({real_rows} rows x{cfg.real_train_weight})"] if real_rows else []
+    card = {"trained_on": trained_on, "selected_on": "hard:validation",
             "config": {**asdict(cfg), "out": Path(cfg.out).name}, "allowed_requests": allowed, "use_facts": cfg.use_facts, "features": len(vocab),
             "examples": {h: len(train.labels[h]) for h in HEADS}, "selection": selection}
     reader = TicketReader(vocab, heads, card)
@@ -276,7 +320,7 @@ def train_ticket_learned(cfg: TicketLearnedConfig) -> dict[str, Any]:
     card["seconds"] = round(time.monotonic() - t0, 1)
     reader.card.update({"validation": val_state, "seconds": card["seconds"]})
     path = reader.save(path)
-    return {"checkpoint": str(path), "size_bytes": path.stat().st_size, "seconds": card["seconds"],
+    return {"checkpoint": str(path), "size_bytes": path.stat().st_size, "seconds": card["seconds"], "trained_on": trained_on,
             "data_seconds": round(t_data, 1), "features": len(vocab), "examples": card["examples"],
             "missed_candidates": train.missed, "selection": selection, "validation": val_state}
 
@@ -288,6 +332,8 @@ def main(argv: list[str] | None = None) -> None:
     d = TicketLearnedConfig()
     ap.add_argument("--hard-train", type=int, default=d.hard_train)
     ap.add_argument("--generated-train", type=int, default=d.generated_train)
+    ap.add_argument("--real-train-weight", type=int, default=d.real_train_weight,
+                    help="times each labelled real:train ticket is added (0: generated tickets only)")
     ap.add_argument("--hard-validation", type=int, default=d.hard_validation)
     ap.add_argument("--c-grid", type=float, nargs="+", default=d.c_grid)
     ap.add_argument("--min-df", type=int, default=d.min_df)
@@ -297,6 +343,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", default=d.out)
     a = ap.parse_args(argv)
     cfg = TicketLearnedConfig(hard_train=a.hard_train, generated_train=a.generated_train, hard_validation=a.hard_validation,
+                              real_train_weight=a.real_train_weight,
                               c_grid=list(a.c_grid), min_df=a.min_df, use_facts=not a.no_facts, word_dropout=not a.no_word_dropout, seed=a.seed,
                               out=str(Path(a.out)))
     print(json.dumps(train_ticket_learned(cfg), indent=2))
