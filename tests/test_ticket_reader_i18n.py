@@ -62,6 +62,29 @@ def test_a_late_parcel_is_not_read_as_a_fault(sentence):
     assert reading(sentence).claim == "delayed"
 
 
+@pytest.mark.parametrize("sentence", [
+    "The tracking link is not working and the parcel is late.",
+    "Your website is not working, so I cannot see where my order is.",
+    "The discount code doesn't work.",
+    "My order has not arrived. The app keeps crashing when I try to check.",
+    "El enlace de seguimiento no funciona y mi pedido no llega.",
+    "Le lien de suivi ne fonctionne pas.",
+    "Die Sendungsverfolgung funktioniert nicht.",
+    "O código de rastreio não funciona.",
+])
+def test_a_link_page_or_code_that_fails_is_no_faulty_product(sentence):
+    assert reading(sentence).claim != "damaged_item"
+    assert read_claim(sentence) != "damaged_item"
+
+
+@pytest.mark.parametrize("sentence", [
+    "The printer shows error code E3 and does not print.",
+    "My laptop stopped working; the website says it is under warranty.",
+])
+def test_the_goods_still_fail_beside_a_code_or_a_website(sentence):
+    assert reading(sentence).claim == "damaged_item"
+
+
 OTHER_CLAIMS = [
     ("Me han cobrado dos veces el mismo pedido.", "double_billing"),
     ("Die Bestellung wurde doppelt abgebucht.", "double_billing"),

@@ -36,6 +36,8 @@ class Playbook(Model):
     sentences: dict[str, str]
     #: ticket-v1 only: claims v0 does not have, read before the v0 patterns
     claim_patterns_v1: dict[str, list[str]] = {}
+    #: what fails without the goods being faulty ("the tracking link is not working"): masked before damage is read
+    not_the_goods: list[str] = []
     sentences_v1: dict[str, str] = {}
 
 
@@ -46,6 +48,19 @@ def playbook(path: Path = PLAYBOOK_PATH) -> Playbook:
 
 def _any(patterns: list[str], text: str) -> bool:
     return any(re.search(p, text, re.IGNORECASE) for p in patterns)
+
+
+def claim_named(patterns: dict[str, list[str]], text: str) -> str | None:
+    """The first claim whose patterns match ``text``; damage is read with what fails without the goods being faulty
+    (a tracking link, the website, a discount code) masked out."""
+    exempt = playbook().not_the_goods
+    for claim, ps in patterns.items():
+        seen = text
+        if claim == "damaged_item" and exempt:
+            seen = re.sub("|".join(f"(?:{e})" for e in exempt), " ", text, flags=re.IGNORECASE)
+        if _any(ps, seen):
+            return claim
+    return None
 
 
 def _first_named(patterns: dict[str, list[str]], text: str) -> str | None:
@@ -65,7 +80,7 @@ class Reading:
 def read_email(email: EmailMsg) -> Reading:
     pb = playbook()
     text = f"{email.subject}\n{email.body}"
-    claim = next((c for c, ps in pb.claim_patterns.items() if _any(ps, text)), "delayed")
+    claim = claim_named(pb.claim_patterns, text) or "delayed"
     request = _first_named(pb.request_patterns, text)
     if request is None:
         request = "update" if claim in ("delayed", "missing_tracking") else "any"

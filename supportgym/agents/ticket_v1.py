@@ -19,7 +19,7 @@ from ..envs.ticket.models_v1 import (
     TicketActionV1, TicketObservationV1,
 )
 from ..envs.ticket.policy_v1 import PolicyV1, derive_v1, load_policy_v1
-from .ticket_compose import _any, money, playbook, read_email
+from .ticket_compose import claim_named, money, playbook, read_email
 
 _ORDER_ID = re.compile(r"\bORD-?\d{3,}\b", re.IGNORECASE)
 ASK_ORDER = "Could you tell me the order number(s) this is about? I can't find the one in your email on your account."
@@ -31,12 +31,12 @@ def _norm(oid: str) -> str:
 
 
 def read_claim_v1(text: str) -> str | None:
-    return next((c for c, ps in playbook().claim_patterns_v1.items() if _any(ps, text)), None)
+    return claim_named(playbook().claim_patterns_v1, text)
 
 
 def read_claim(text: str) -> str | None:
     """The claim the playbook's patterns name in ``text``: v1's, then ticket-v0's (None: no problem named)."""
-    return read_claim_v1(text) or next((c for c, ps in playbook().claim_patterns.items() if _any(ps, text)), None)
+    return read_claim_v1(text) or claim_named(playbook().claim_patterns, text)
 
 
 def paragraphs(body: str) -> list[str]:
