@@ -78,6 +78,14 @@ def test_a_link_page_or_code_that_fails_is_no_faulty_product(sentence):
 
 
 @pytest.mark.parametrize("sentence", [
+    "The jacket doesn't work for me, I would like to return it.",
+    "The colour won't work for us; can I send it back?",
+])
+def test_what_does_not_work_for_the_customer_is_a_change_of_mind(sentence):
+    assert reading(sentence).claim == "change_of_mind"
+
+
+@pytest.mark.parametrize("sentence", [
     "The printer shows error code E3 and does not print.",
     "My laptop stopped working; the website says it is under warranty.",
 ])
