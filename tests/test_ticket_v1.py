@@ -318,3 +318,28 @@ def test_state_names_the_customer_the_ticket_is_from():
         env = make("ticket-v1")
         env.reset(seed=3, split=split)
         assert env.state.customer_id == env.sc_v1.customer.customer_id
+
+
+def test_rules_target_the_order_the_customer_names_by_product():
+    """No order number anywhere and several orders: the rules used to act on the account's first order; the target is
+    the one order the customer's answer (else the email) names by product (46th session, found on a real ticket)."""
+    from supportgym.agents.ticket_v1 import _ORDER_ID, RulesPlannerV1
+    from supportgym.envs.ticket.models import Research
+
+    env = make("ticket-v1")
+    checked = 0
+    for seed in range(300):
+        env.reset(seed=seed, split="hard:train")
+        sc = env.sc_v1
+        if len(sc.issues) != 1 or len(sc.orders) < 2 or _ORDER_ID.search(f"{sc.answer}\n{sc.email.body}"):
+            continue
+        planner = RulesPlannerV1()
+        obs = env.step(Research())
+        ask = planner.identify(obs)
+        assert ask is not None  # no number among several orders: the written policy asks
+        obs = env.step(ask)
+        if obs.orders[0].order_id == sc.issues[0].order_id:
+            continue
+        assert planner._target(obs).order_id == sc.issues[0].order_id, (seed, sc.answer)
+        checked += 1
+    assert checked >= 5

@@ -158,11 +158,17 @@ class RulesPlannerV1:
     def _target(self, obs: TicketObservationV1) -> OrderInfoV1 | None:
         by_id = {o.order_id.upper(): o for o in obs.orders}
         assert obs.email is not None
-        for text in (obs.customer_answer, f"{obs.email.subject}\n{obs.email.body}"):
+        texts = (obs.customer_answer, f"{obs.email.subject}\n{obs.email.body}")
+        for text in texts:
             for m in _ORDER_ID.finditer(text or ""):
                 oid = _norm(m.group(0))
                 if oid in by_id:
                     return by_id[oid]
+        # no id: the one order whose product the answer, else the email, names ("It's about the Samsung one")
+        for text in texts:
+            named = [o for o in obs.orders if o.item.lower() in (text or "").lower()]
+            if len(named) == 1:
+                return named[0]
         return obs.orders[0] if len(obs.orders) == 1 else None
 
     def read_issues(self, obs: TicketObservationV1) -> list[Issue]:
