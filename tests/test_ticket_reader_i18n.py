@@ -35,6 +35,14 @@ FAULTS = [
     "La manette est défectueuse, un bouton reste bloqué.",
     "L'écran de la tablette scintille sans arrêt.",
     "O meu teclado parou de funcionar.",
+    "Der linke Kopfhörer funktioniert nicht.",  # "linke" is no link
+    "J'ai suivi le guide mais l'écran ne s'allume pas.",  # "suivi" followed, not tracking
+    "Das Gerät funktioniert leider nicht.",
+    "Ich habe Verbindungsproblemen mit dem Router.",
+    "The blender doesn’t work.",  # a typographic apostrophe
+    "Several keys are unresponsive.",
+    "The touchscreen stopped responding.",
+    "My phone is not charging at all.",
     "A impressora não liga desde que chegou.",
     "O carregador veio com defeito.",
 ]
@@ -54,6 +62,17 @@ NOT_FAULTS = [
     "Minha encomenda ainda não chegou.",
     "I have followed all the steps you suggested, thanks.",
     "Malgré le suivi de toutes les étapes, j'attends toujours ma commande.",
+]
+
+
+NOT_FAULTS += [  # a review's probes of the patterns added in the 46th session
+    "Ma commande n'est pas arrivée et le service client ne répond pas.",
+    "Your support team is unresponsive and my parcel is late.",
+    "Customer service stopped responding to my emails.",
+    "You said you were not charging for shipping.",
+    "Die Bestellung lässt sich nicht stornieren.",
+    "I have not requested a refund yet, but the parcel is late.",
+    "J'ai perdu patience, ma commande est en retard.",
 ]
 
 
@@ -106,6 +125,8 @@ OTHER_CLAIMS = [
     ("Recibí un producto equivocado.", "wrong_item"),
     ("Mon colis a été perdu par le transporteur.", "lost"),
     ("Ya no lo necesito, quiero devolverlo.", "change_of_mind"),
+    ("Ich brauche es nicht mehr.", "change_of_mind"),
+    ("I want to return it but I can't print the return label.", "change_of_mind"),
 ]
 
 
@@ -121,6 +142,9 @@ def test_other_claims_in_four_languages(sentence, claim):
     ("El aparato no funciona. Quiero un reembolso.", "refund"),
     ("L'appareil est cassé. Je souhaite un échange.", "replacement"),
     ("O aparelho veio com defeito. Gostaria de uma troca.", "replacement"),
+    ("It is broken. I don't want a replacement, please just refund me.", "refund"),
+    ("My order is late and still not here. Please refund me.", "refund"),  # "not" ends its own sentence
+    ("El aparato no funciona. Quiero la devolución de mi dinero.", "refund"),
 ])
 def test_the_request_named_first_is_the_one_read(body, wanted):
     assert reading(body).request == wanted
@@ -129,7 +153,8 @@ def test_the_request_named_first_is_the_one_read(body, wanted):
 @needs_corpora
 def test_on_real_tickets_the_readers_beat_a_policy_that_never_reads():
     """Measured on every labelled real row (54): before the reader covered faults in use and five languages, `rules`
-    scored 0.229 and the facts-only red team 0.419; since, `rules` 0.748. The bounds leave room for a row or two."""
+    scored 0.229 and the facts-only red team 0.419; since, `rules` 0.840 (0.748 before it found orders named by
+    product). The bounds leave room for a row or two."""
     from statistics import fmean
 
     from supportgym.agents.ticket_redteam import FactsOnlyAgent
@@ -147,4 +172,4 @@ def test_on_real_tickets_the_readers_beat_a_policy_that_never_reads():
         return fmean(r.report["score"] for r in recs)
 
     rules, blind = mean_score("rules"), mean_score(FactsOnlyAgent())
-    assert rules >= 0.65 and rules > blind + 0.2, (rules, blind)
+    assert rules >= 0.75 and rules > blind + 0.3, (rules, blind)

@@ -54,6 +54,7 @@ def claim_named(patterns: dict[str, list[str]], text: str) -> str | None:
     """The first claim whose patterns match ``text``; damage is read with what fails without the goods being faulty
     (a tracking link, the website, a discount code) masked out."""
     exempt = playbook().not_the_goods
+    text = plain(text)
     for claim, ps in patterns.items():
         seen = text
         if claim == "damaged_item" and exempt:
@@ -63,10 +64,22 @@ def claim_named(patterns: dict[str, list[str]], text: str) -> str | None:
     return None
 
 
+def plain(text: str) -> str:
+    """Typographic apostrophes as the patterns write them ("doesn’t" -> "doesn't")."""
+    return text.replace("\u2019", "'").replace("\u02bc", "'")
+
+
+#: a request declined just before it is named ("I don't want a replacement") is not the one asked for
+_DECLINED = re.compile(r"\b(?:not|don't|do not|no|never|instead of|rather than|without|nicht|kein\w*|pas|não)\b"
+                       r"(?:[^\w.!?;:\n]+[\w']+){0,2}[^\w.!?;:\n]*$", re.IGNORECASE)  # in the same sentence
+
+
 def _first_named(patterns: dict[str, list[str]], text: str) -> str | None:
-    """The key whose pattern matches earliest in ``text``: "a replacement or a refund" asks for a replacement first."""
+    """The key whose pattern matches earliest in ``text``, not declined: "a replacement or a refund" asks for a
+    replacement first, "I don't want a replacement, just a refund" for a refund."""
+    text = plain(text)
     found = [(m.start(), i, key) for i, (key, ps) in enumerate(patterns.items()) for p in ps
-             if (m := re.search(p, text, re.IGNORECASE))]
+             for m in re.finditer(p, text, re.IGNORECASE) if not _DECLINED.search(text[max(0, m.start() - 40):m.start()])]
     return min(found)[2] if found else None
 
 
@@ -79,7 +92,7 @@ class Reading:
 
 def read_email(email: EmailMsg) -> Reading:
     pb = playbook()
-    text = f"{email.subject}\n{email.body}"
+    text = plain(f"{email.subject}\n{email.body}")
     claim = claim_named(pb.claim_patterns, text) or "delayed"
     request = _first_named(pb.request_patterns, text)
     if request is None:

@@ -164,10 +164,12 @@ class RulesPlannerV1:
                 oid = _norm(m.group(0))
                 if oid in by_id:
                     return by_id[oid]
-        # no id: the one order whose product the answer, else the email, names ("It's about the Samsung one")
+        # no id: the one order whose product the answer, else the email, names ("It's about the Samsung one"); a
+        # name inside a longer one named too ("MacBook Air M1" in "MacBook Air M1 charger") is not a second order
         for text in texts:
-            named = [o for o in obs.orders if o.item.lower() in (text or "").lower()]
-            if len(named) == 1:
+            named = [o for o in obs.orders if re.search(rf"(?<!\w){re.escape(o.item)}(?!\w)", text or "", re.IGNORECASE)]
+            named = [o for o in named if not any(o.item.lower() in n.item.lower() and o.item != n.item for n in named)]
+            if len({o.item for o in named}) == 1 and len(named) == 1:
                 return named[0]
         return obs.orders[0] if len(obs.orders) == 1 else None
 

@@ -164,11 +164,14 @@ def real_examples(obs: TicketObservationV1, sv: ScenarioV1, ex: Examples, use_fa
     orders = list(obs.orders)
     issue = sv.issues[0]
     paras = paragraphs(obs.email.body)
+    named = False
     for i, para in enumerate(paras):
         for o in candidates(para, orders, obs.customer_answer):
             label = issue.claim if o.order_id == issue.order_id else "none"
+            named |= label != "none"
             ex.add("claim", pair_features(para, o, orders, position_of(i, len(paras)), use_facts, obs.customer_answer), label)
         ex.add("threat", text_features(para, orders), "none")
+    ex.missed += not named  # the product named only in the subject or the answer: no claim example from this row
     if issue.request != "any":
         ex.add("request", text_features(f"{obs.email.subject}\n{obs.email.body}", orders) + [f"c:{issue.claim}"], issue.request)
 
