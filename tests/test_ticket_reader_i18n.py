@@ -144,6 +144,9 @@ def test_other_claims_in_four_languages(sentence, claim):
     ("O aparelho veio com defeito. Gostaria de uma troca.", "replacement"),
     ("It is broken. I don't want a replacement, please just refund me.", "refund"),
     ("My order is late and still not here. Please refund me.", "refund"),  # "not" ends its own sentence
+    ("It is late. If I don't get a refund today I'm posting this on Twitter.", "refund"),  # a condition, no refusal
+    ("Ich möchte keinen Ersatz, sondern mein Geld zurück.", "refund"),
+    ("Not a refund, a replacement please.", "replacement"),
     ("El aparato no funciona. Quiero la devolución de mi dinero.", "refund"),
 ])
 def test_the_request_named_first_is_the_one_read(body, wanted):

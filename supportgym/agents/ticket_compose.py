@@ -69,9 +69,13 @@ def plain(text: str) -> str:
     return text.replace("\u2019", "'").replace("\u02bc", "'")
 
 
-#: a request declined just before it is named ("I don't want a replacement") is not the one asked for
-_DECLINED = re.compile(r"\b(?:not|don't|do not|no|never|instead of|rather than|without|nicht|kein\w*|pas|não)\b"
-                       r"(?:[^\w.!?;:\n]+[\w']+){0,2}[^\w.!?;:\n]*$", re.IGNORECASE)  # in the same sentence
+#: a request declined just before it is named ("I don't want a replacement", "no refund", "keinen Ersatz"); a
+#: condition is no refusal ("if I don't get a refund today")
+_DECLINED = re.compile(
+    r"(?:\b(?:don't|do not|doesn't|does not|didn't|did not|not|never|no longer)\s+(?:really\s+)?"
+    r"(?:want|need|ask(?:ing)? for|looking for|wish for|require|expect)"
+    r"|\b(?:no|não)\s+(?:quiero|quero|necesito|preciso)|\bpas\s+(?:de|d')|\b(?:instead of|rather than|without|not|no|kein\w*))"
+    r"(?:\s+(?:a|an|the|any|my|un|una|um|uma|el|la|o))?\s*$", re.IGNORECASE)
 
 
 def _first_named(patterns: dict[str, list[str]], text: str) -> str | None:
