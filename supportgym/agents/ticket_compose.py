@@ -96,7 +96,7 @@ class Reading:
 
 def read_email(email: EmailMsg) -> Reading:
     pb = playbook()
-    text = plain(f"{email.subject}\n{email.body}")
+    text = f"{email.subject}\n{email.body}"  # claim_named and _first_named read it plain (apostrophes)
     claim = claim_named(pb.claim_patterns, text) or "delayed"
     request = _first_named(pb.request_patterns, text)
     if request is None:

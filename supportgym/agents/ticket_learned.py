@@ -42,6 +42,7 @@ from .npz_heads import load_arrays, save_heads, vocab_of
 from .ticket_compose import read_email
 from .ticket_rules import TicketRulesAgent
 from .ticket_v1 import RulesPlannerV1, _norm, _order_v1, read_claim
+from .ticket_v1 import paragraphs as rules_paragraphs
 
 CHECKPOINT_DIR = Path(__file__).parent / "checkpoints"
 DEFAULT_CHECKPOINT = CHECKPOINT_DIR / "ticket_learned.npz"
@@ -59,7 +60,8 @@ _PAIR = re.compile(r"\b(ORD-?\d{3,})\b\s*\((?:the\s+)?([^)]+)\)", re.IGNORECASE)
 
 # ---- features ------------------------------------------------------------------------------------
 def paragraphs(body: str) -> list[str]:
-    return [p.strip() for p in re.split(r"\n\s*\n", body) if p.strip()]
+    """The rules planner's paragraphs, without their surrounding whitespace."""
+    return [p.strip() for p in rules_paragraphs(body)]
 
 
 def sentences(text: str) -> list[str]:

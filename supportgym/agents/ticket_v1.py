@@ -169,7 +169,7 @@ class RulesPlannerV1:
         for text in texts:
             named = [o for o in obs.orders if re.search(rf"(?<!\w){re.escape(o.item)}(?!\w)", text or "", re.IGNORECASE)]
             named = [o for o in named if not any(o.item.lower() in n.item.lower() and o.item != n.item for n in named)]
-            if len({o.item for o in named}) == 1 and len(named) == 1:
+            if len(named) == 1:
                 return named[0]
         return obs.orders[0] if len(obs.orders) == 1 else None
 

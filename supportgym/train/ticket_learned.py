@@ -186,7 +186,9 @@ def real_train_rows(weight: int) -> tuple[int, str | None]:
     return (0, why) if why else (len(real_tickets("train")), None)
 
 
-def collect(cfg: TicketLearnedConfig) -> tuple[Examples, list[tuple[TicketObservationV1, ScenarioV1]], dict[str, list[str]]]:
+def collect(cfg: TicketLearnedConfig, real_rows: int = 0) -> tuple[Examples, list[tuple[TicketObservationV1, ScenarioV1]], dict[str, list[str]]]:
+    """Training examples, the hard:validation tickets and the requests allowed per claim; ``real_rows``: the labelled
+    real:train tickets to add (``real_train_rows``), each ``cfg.real_train_weight`` times."""
     env = TicketEnvV1(empathy="lexical", judge=None)
     train = Examples(word_dropout=cfg.word_dropout)
     allowed: dict[str, set[str]] = {}
@@ -199,8 +201,7 @@ def collect(cfg: TicketLearnedConfig) -> tuple[Examples, list[tuple[TicketObserv
         obs, sv = observe(env, "train", seed)
         generated_examples(obs, sv, train, cfg.use_facts)
         allowed.setdefault(sv.issues[0].claim, set()).add(sv.issues[0].request)
-    rows, _ = real_train_rows(cfg.real_train_weight)
-    for seed in range(rows):  # the allowed requests stay the generated data's: a real "any" names none
+    for seed in range(real_rows):  # the allowed requests stay the generated data's: a real "any" names none
         obs, sv = observe(env, "real:train", seed)
         for _ in range(cfg.real_train_weight):
             real_examples(obs, sv, train, cfg.use_facts)
@@ -287,7 +288,7 @@ def train_ticket_learned(cfg: TicketLearnedConfig) -> dict[str, Any]:
     real_rows, real_skipped = real_train_rows(cfg.real_train_weight)
     if real_skipped and cfg.real_train_weight:
         print(f"note: training without real:train ({real_skipped})", file=sys.stderr)
-    train, val, allowed = collect(cfg)
+    train, val, allowed = collect(cfg, real_rows)
     val_ex = Examples()
     for obs, sv in val:
         hard_examples(obs, sv, val_ex, cfg.use_facts)
