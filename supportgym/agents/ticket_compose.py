@@ -39,11 +39,29 @@ class Playbook(Model):
     #: what fails without the goods being faulty ("the tracking link is not working"): masked before damage is read
     not_the_goods: list[str] = []
     sentences_v1: dict[str, str] = {}
+    #: a subject line's count of problems: plural nouns after the number ("3 Probleme", "2 commandes") and the
+    #: singular nouns that announce one problem ("Problema con mi pedido")
+    issue_count_nouns: list[str] = []
+    issue_one_nouns: list[str] = []
 
 
 @lru_cache(maxsize=1)
 def playbook(path: Path = PLAYBOOK_PATH) -> Playbook:
     return Playbook.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+
+
+def issue_count(subject: str) -> int | None:
+    """How many problems the customer's subject line announces ("2 problems with my orders", "Bestellungen: 3
+    Probleme", "Réclamation groupée (2 commandes)"), 1 for one named problem, None when it says neither. Only 2-9
+    count as several: "Windows 7 problem" names a product, not seven problems."""
+    pb = playbook()
+    nouns = "|".join(pb.issue_count_nouns)
+    m = (re.search(rf"\b([2-9])\s+(?:[^\W\d_]+\s+){{0,2}}?(?:{nouns})\b", subject or "", re.IGNORECASE)
+         or re.search(r"\(([2-9])(?:\)|\s)", subject or ""))
+    if m:
+        return int(m.group(1))
+    one = "|".join(pb.issue_one_nouns)
+    return 1 if re.search(rf"\b(?:{one})\b(?!s)", subject or "", re.IGNORECASE) else None
 
 
 def _any(patterns: list[str], text: str) -> bool:

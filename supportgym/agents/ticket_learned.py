@@ -39,7 +39,7 @@ from ..envs.ticket.models import EmailMsg
 from ..envs.ticket.models_v1 import CustomerV1, Issue, OrderInfoV1, RequiredV1, ScenarioV1, TicketObservationV1
 from ..envs.ticket.policy_v1 import derive_v1, load_policy_v1
 from .npz_heads import load_arrays, save_heads, vocab_of
-from .ticket_compose import read_email
+from .ticket_compose import issue_count, read_email
 from .ticket_rules import TicketRulesAgent
 from .ticket_v1 import RulesPlannerV1, _norm, _order_v1, read_claim
 from .ticket_v1 import paragraphs as rules_paragraphs
@@ -53,7 +53,7 @@ HEADS = ("claim", "request", "threat")
 _ID = re.compile(r"\bORD-?\d{3,}\b", re.IGNORECASE)
 _MONEY = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?")
 _NUM = re.compile(r"\b\d+(?:\.\d+)?\b")
-_WORD = re.compile(r"[a-z][a-z']*")
+_WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|')*")  # letters of any language ("réseaux", "Rückerstattung"), "don't"
 _SENT = re.compile(r"(?<=[.!?])\s+")
 _PAIR = re.compile(r"\b(ORD-?\d{3,})\b\s*\((?:the\s+)?([^)]+)\)", re.IGNORECASE)
 
@@ -151,14 +151,6 @@ def candidates(para: str, orders: list[OrderInfoV1], answer: str) -> list[OrderI
     if named:
         return [by_id[i.upper()] for i in dict.fromkeys(named)]
     return [o for o in orders if o.item.lower() in low]
-
-
-def issue_count(subject: str) -> int | None:
-    """How many problems the customer's subject line announces ("2 problems with my orders"), if it says."""
-    m = re.search(r"\b(\d)\s+(?:problems|issues)\b", subject or "", re.IGNORECASE)
-    if m:
-        return int(m.group(1))
-    return 1 if re.search(r"\b(?:a|one|the)?\s*(?:problem|issue)\b(?!s)", subject or "", re.IGNORECASE) else None
 
 
 def position_of(i: int, n: int) -> str:
@@ -316,5 +308,5 @@ class TicketLearnedAgent(TicketRulesAgent):
 
 __all__ = [
     "DEFAULT_CHECKPOINT", "LearnedPlannerV1", "TicketLearnedAgent", "TicketReader", "candidates",
-    "load_reader", "pair_features", "paragraphs", "read_ticket", "text_features",
+    "issue_count", "load_reader", "pair_features", "paragraphs", "read_ticket", "text_features",
 ]

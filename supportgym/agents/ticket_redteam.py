@@ -23,12 +23,12 @@ the outcome as well as ``rules`` reads it (docs/ticket.md, "ticket-v1 red team")
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections import Counter
 from functools import lru_cache
 
 from ..envs.ticket.models_v1 import CustomerV1, Issue, OrderInfoV1, OrderV1, RequiredV1, ScenarioV1, TicketObservationV1
 from ..envs.ticket.policy_v1 import PolicyV1, derive_v1, holiday_extended, load_policy_v1
+from .ticket_compose import issue_count
 from .ticket_rules import TicketRulesAgent
 from .ticket_v1 import _ORDER_ID, RulesPlannerV1, _norm, _order_v1
 
@@ -82,7 +82,6 @@ class FactsOnlyAgent(TicketRulesAgent):
 # ---- the learned facts table (red team of 3 Dec) --------------------------------------------------------
 #: hard:train tickets the table is fitted on (~3 s); a pattern seen fewer times falls back to a coarser one
 TABLE_TICKETS, MIN_SEEN = 1500, 5
-_COUNT = re.compile(r"^(\d+) problems")
 
 
 def _signature(o: OrderV1, c: CustomerV1, today: dt.date, p: PolicyV1, fine: bool) -> tuple:
@@ -144,8 +143,7 @@ class FactsTablePlanner(RulesPlannerV1):
     def decision(self, obs: TicketObservationV1) -> tuple[RequiredV1, ScenarioV1]:
         assert obs.email is not None
         by_id = {o.order_id.upper(): o for o in obs.orders}
-        m = _COUNT.match(obs.email.subject)
-        count = int(m.group(1)) if m else 1
+        count = issue_count(obs.email.subject) or 1
         said = f"{obs.email.body}\n{obs.customer_answer or ''}"
         ids = [i for i in (_norm(x.group(0)) for x in _ORDER_ID.finditer(said)) if i in by_id]
         ids += [k for k, o in by_id.items() if o.item.lower() in said.lower()]

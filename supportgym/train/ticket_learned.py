@@ -36,7 +36,7 @@ from ..envs.ticket.env_v1 import TicketEnvV1
 from ..envs.ticket.models import Research
 from ..envs.ticket.models_v1 import CustomerV1, ScenarioV1, TicketObservationV1
 from ..envs.ticket.policy_v1 import derive_v1, load_policy_v1
-from ..envs.ticket.scenarios_v1 import hard_templates
+from ..envs.ticket.scenarios_v1 import hard_split
 from .one_thread import fit_on_one_thread
 
 
@@ -47,7 +47,9 @@ class TicketLearnedConfig:
     hard_train: int = 3000  #: hard:train tickets (seeds 0..n-1)
     generated_train: int = 3000  #: generated train tickets (one order each) added to the claim/request heads
     #: times each labelled ``real:train`` ticket is added (0: none); 40 was chosen on ``real:validation`` from
-    #: 0 / 10 / 20 / 40 / 80: 30 rows among ~17,000 generated examples teach nothing at weight 1
+    #: 0 / 10 / 20 / 40 / 80: 30 rows among ~17,000 generated examples teach nothing at weight 1. On the five-language
+    #: hard splits (47th session) 10-80 tie on ``real:validation``; 40 was kept (docs/ticket.md, *47th session*, says
+    #: how ``real:test`` entered that choice)
     real_train_weight: int = 40
     hard_validation: int = 300  #: hard:validation tickets (seeds 0..n-1) for model selection
     c_grid: list[float] = field(default_factory=lambda: [0.1, 0.3, 1.0, 3.0])
@@ -117,7 +119,7 @@ def answer_threat(sv: ScenarioV1) -> tuple[str, str]:
     """(threat sentence(s) the customer's answer ends with, its flag), from the hard templates."""
     if not sv.answer_flags or not sv.split.startswith("hard:"):
         return "", ""
-    part = hard_templates().splits[sv.split.split(":")[1]]  # type: ignore[index]
+    part = hard_split(sv.split.split(":")[1], sv.language)
     flag = sv.answer_flags[0]
     tail = next((t for t in part.answers[flag] if sv.answer.endswith(t)), "")  # type: ignore[index]
     return tail, flag

@@ -11,7 +11,7 @@ where they lie, as the inbox reads them). Rows that are no order-desk matter (tr
 invoices, outages: most of the corpus) have no label and are not played. An email carries no
 order number the system knows (the corpus writes ``<order_num>``), and the account holds decoy
 orders, so the policy's identify-the-order rule asks the customer first, whose answer names the
-order as on the hard splits.
+order as on the hard splits, in the email's language (since the 47th session; English before).
 
 Each row sits in the part the inbox's split rule gives it (``envs/inbox/data/real_labels.yaml``),
 so a ticket is in ``real:test`` here exactly when it is in the inbox's ``real:test``.
@@ -44,12 +44,12 @@ from .grading.textnorm import fold
 from .models_v1 import ClaimV1, Issue, OrderV1, RequestV1, ScenarioV1
 from .policy_v1 import PolicyV1, derive_v1, load_policy_v1
 from .scenarios import order_db
-from .scenarios_v1 import REQUESTS, draw_customer, draw_decoy, draw_order, hard_templates, order_ref, sender
+from .scenarios_v1 import REQUESTS, draw_customer, draw_decoy, draw_order, hard_split, order_ref, sender
 
 CLAIMS_FILE = Path(__file__).parent / "data" / "real_claims.yaml"
 #: the corpus the labels name rows of (relative to the corpora folder, as in the inbox's sources file)
 CORPUS = "tickets/support_tickets_500.csv"
-#: the languages the corpus is written in (generated tickets are English or Hinglish: models.Language)
+#: the languages the corpus is written in (generated tickets: models.Language; the hard splits write these five too)
 CorpusLanguage = Literal["en", "de", "es", "fr", "pt"]
 #: how often the named product is in stock for a replacement (about what draw_order gives a catalogue product: 0.68)
 IN_STOCK = 0.8
@@ -168,7 +168,7 @@ def generate_real(part: str, seed: int, policy: PolicyV1 | None = None) -> Scena
     decoys = [draw_decoy(rng, today, used, p, items) for _ in range(rng.randint(1, 2))]
     orders = [order, *decoys]
     rng.shuffle(orders)
-    sp = hard_templates().splits[part]  # type: ignore[index]
+    sp = hard_split(part, label.language)  # the customer answers in the email's language
     ref = order_ref(rng, sp, order)
     s = ScenarioV1(
         task_id=f"real:{part}-{seed}", source="real", template_id=f"real-{part}:{email.header.id}", split=f"real:{part}",

@@ -10,18 +10,23 @@
   passing mentions of other problems (resolved, negated, someone else's), VIP / abuse /
   fraud-flagged accounts, partial deliveries and restocking fees with computed
   amounts, holiday windows that depend on dates, signed-for "lost" parcels, cancellations.
-  Every email fragment is split-specific (data/hard_templates.yaml).
+  Every email fragment is split-specific (data/hard_templates.yaml). Two tickets in five are written in German,
+  Spanish, French or Portuguese (data/hard_templates_i18n.yaml, written apart from the agents' reader), and a
+  damaged product is as often one that failed in use as one that arrived broken (real order-desk mail is mostly
+  the former). Every seed keeps the facts it had when all were English (``Wording``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import random
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Literal
+from pathlib import Path
+from typing import Literal, TypeVar
 
 import yaml
-from pydantic import ValidationError
+from pydantic import Field, ValidationError
 
 from ...core.errors import DataFormatError, UnknownTaskError, expected
 from ...core.types import Model
@@ -32,6 +37,10 @@ from .policy_v1 import PolicyV1, derive_v1, load_policy_v1
 from .scenarios import _DAYS, _STATUS, _money, order_db, template_file
 
 HARD_PATH = DATA / "hard_templates.yaml"
+HARD_I18N_PATH = DATA / "hard_templates_i18n.yaml"
+#: the languages of hard tickets and their shares; drawn apart from the scenario (its own stream), so a seed's
+#: claims, orders and facts are the same whatever language it is written in
+HARD_LANGUAGES: dict[str, float] = {"en": 0.6, "de": 0.1, "es": 0.1, "fr": 0.1, "pt": 0.1}
 HARD_PARTS = ("train", "validation", "test")
 BASE_DATE = dt.date(2026, 6, 15)
 REQUESTS = {
@@ -56,23 +65,77 @@ class HardSplit(Model):
     answers: dict[Literal["ids", "legal_threat", "social_media", "decoy"], list[str]]
     #: how the customer's answer names an order without its number ({item}, {order_id})
     order_refs: list[str]
+    #: damaged products that failed in use (English; the other languages mix them into damaged_item)
+    faults_in_use: list[str] = Field(default_factory=list)
+    #: the order number after the product in the email ({order_id})
+    ref: str = " (order {order_id})"
+    #: the word that joins the last two orders an answer names
+    list_and: str = "and"
+    #: the subject line (one problem / {n} problems) and the threats; English takes both from the ticket-v0 templates
+    subjects: dict[Literal["one", "many"], list[str]] | None = None
+    threats: dict[Literal["legal_threat", "social_media"], list[str]] | None = None
 
 
 class HardFile(Model):
     splits: dict[Literal["train", "validation", "test"], HardSplit]
 
 
+M = TypeVar("M", bound=Model)
+
+
+class HardI18nFile(Model):
+    languages: dict[Literal["de", "es", "fr", "pt"], dict[Literal["train", "validation", "test"], HardSplit]]
+
+
+def _load(path: Path, model: type[M]) -> M:
+    try:
+        return model.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    except (yaml.YAMLError, ValidationError) as err:
+        raise DataFormatError(path, str(err)) from err
+
+
 @lru_cache(maxsize=1)
 def hard_templates() -> HardFile:
-    try:
-        hf = HardFile.model_validate(yaml.safe_load(HARD_PATH.read_text(encoding="utf-8")))
-    except (yaml.YAMLError, ValidationError) as err:
-        raise DataFormatError(HARD_PATH, str(err)) from err
+    hf = _load(HARD_PATH, HardFile)
     for part, sp in hf.splits.items():
-        missing = set(CLAIMS_V1) - set(sp.issues)
-        if missing:
-            raise DataFormatError(HARD_PATH, f"split {part}: no fragments for claims {sorted(missing)}")
+        _check_split(HARD_PATH, part, sp)
     return hf
+
+
+@lru_cache(maxsize=1)
+def hard_templates_i18n() -> HardI18nFile:
+    hf = _load(HARD_I18N_PATH, HardI18nFile)
+    for lang, parts in hf.languages.items():
+        if set(parts) != set(HARD_PARTS):
+            raise DataFormatError(HARD_I18N_PATH, f"language {lang}: needs the parts {list(HARD_PARTS)}, has {sorted(parts)}")
+        for part, sp in parts.items():
+            _check_split(HARD_I18N_PATH, f"{lang}/{part}", sp)
+            if sp.subjects is None or sp.threats is None:
+                raise DataFormatError(HARD_I18N_PATH, f"{lang}/{part}: needs subjects and threats in its own language")
+    if set(hf.languages) != set(HARD_LANGUAGES) - {"en"}:
+        raise DataFormatError(HARD_I18N_PATH, f"languages {sorted(hf.languages)}; expected {sorted(set(HARD_LANGUAGES) - {'en'})}")
+    return hf
+
+
+def _check_split(path: object, where: str, sp: HardSplit) -> None:
+    missing = set(CLAIMS_V1) - set(sp.issues)
+    if missing:
+        raise DataFormatError(path, f"split {where}: no fragments for claims {sorted(missing)}")
+    missing = {r for rs in REQUESTS.values() for r in rs} - set(sp.requests)
+    if missing:
+        raise DataFormatError(path, f"split {where}: no requests {sorted(missing)}")
+
+
+def hard_split(part: str, language: str = "en") -> HardSplit:
+    """The fragments a hard ticket of ``part`` is written with, in ``language`` (en, de, es, fr, pt)."""
+    if language == "en":
+        return hard_templates().splits[part]  # type: ignore[index]
+    return hard_templates_i18n().languages[language][part]  # type: ignore[index]
+
+
+def hard_language(part: str, seed: int) -> str:
+    rng = random.Random(f"ticket-hard-lang/{part}/{seed}")
+    return rng.choices(list(HARD_LANGUAGES), list(HARD_LANGUAGES.values()))[0]
 
 
 def _stated_id(email_text: str, order_id: str) -> str | None:
@@ -213,9 +276,33 @@ def draw_decoy(rng: random.Random, today: dt.date, used: set[str], p: PolicyV1, 
     return d
 
 
-def order_ref(rng: random.Random, sp: HardSplit, o: OrderV1) -> str:
-    """How the customer's answer names an order: in their own words ("the {item} one", 60%) or by its number."""
-    return rng.choice(sp.order_refs).format(order_id=o.order_id, item=o.item) if rng.random() < 0.6 else o.order_id
+def order_ref(rng: random.Random, sp: HardSplit, o: OrderV1, word: Callable[[list[str]], str] | None = None) -> str:
+    """How the customer's answer names an order: in their own words ("the {item} one", 60%) or by its number.
+    ``word`` picks the words from ``sp.order_refs`` (a hard ticket's ``Wording``); by default ``rng`` does."""
+    if rng.random() >= 0.6:
+        return o.order_id
+    said = word(sp.order_refs) if word else rng.choice(sp.order_refs)
+    return said.format(order_id=o.order_id, item=o.item)
+
+
+class Wording:
+    """Picks a hard ticket's words so that the scenario's facts do not depend on its language.
+
+    The facts stream (``rng``) moves exactly as it did when every hard ticket was English: each pick draws an index
+    into the English list from it. An English ticket says the English text at that index (the same text as then); a
+    ticket in another language says a text drawn from a stream of its own (``say``), from that language's list. So a
+    seed's claims, orders, threats, lies and required outcome are the same in every language and as before the
+    languages came (47th session), but for the difficulty ticket-v1 rates every non-English ticket at ("medium")."""
+
+    def __init__(self, rng: random.Random, say: random.Random, lang: str) -> None:
+        self.rng, self.say, self.lang = rng, say, lang
+
+    def index(self, english: list[str], own: list[str]) -> int:
+        i = self.rng.randrange(len(english))
+        return i if self.lang == "en" else self.say.randrange(len(own))
+
+    def __call__(self, english: list[str], own: list[str]) -> str:
+        return own[self.index(english, own)]
 
 
 def sender(customer: CustomerV1) -> str:
@@ -227,8 +314,11 @@ def generate_hard(part: str, seed: int, policy: PolicyV1 | None = None) -> Scena
     if part not in HARD_PARTS:
         raise UnknownTaskError(expected("ticket hard split", f"hard:{part}", [f"hard:{x}" for x in HARD_PARTS]))
     p = policy or load_policy_v1()
-    sp = hard_templates().splits[part]  # type: ignore[index]
+    lang = hard_language(part, seed)
+    en, sp = hard_split(part), hard_split(part, lang)
     rng = random.Random(f"ticket-hard/{part}/{seed}")
+    say = random.Random(f"ticket-hard-text/{part}/{seed}")
+    word = Wording(rng, say, lang)
     n = rng.choices([1, 2, 3], [0.3, 0.45, 0.25])[0]
     customer = draw_customer(rng, p)
     holiday = rng.random() < 0.2
@@ -249,20 +339,26 @@ def generate_hard(part: str, seed: int, policy: PolicyV1 | None = None) -> Scena
             stated = f"ORD-{rng.randint(10000, 19999)}"
         issues[i] = issue.model_copy(update={"stated_order_id": stated})
     first = customer.name.split()[0]
-    lines = [rng.choice(sp.openers)]
+    lines = [word(en.openers, sp.openers)]
     ids: list[str] = []
     for issue, o in zip(issues, orders):
-        ref = f" (order {issue.stated_order_id})" if issue.stated_order_id else ""
-        frag_i = rng.randrange(len(sp.issues[issue.claim]))
-        frag = sp.issues[issue.claim][frag_i].format(
+        ref = sp.ref.format(order_id=issue.stated_order_id) if issue.stated_order_id else ""
+        frags = sp.issues[issue.claim]
+        frag_i = word.index(en.issues[issue.claim], frags)
+        if sp.faults_in_use and issue.claim == "damaged_item" and say.random() < 0.5:
+            frags, frag_i = sp.faults_in_use, say.randrange(len(sp.faults_in_use))
+            ids_i = f"f{frag_i}"
+        else:
+            ids_i = str(frag_i)
+        frag = frags[frag_i].format(
             item=o.item, ref=ref, received_item=received[o.order_id], qty=o.quantity,
             units=o.units_delivered if o.units_delivered is not None else o.quantity)
-        req = rng.choice(sp.requests[issue.request])
+        req = word(en.requests[issue.request], sp.requests[issue.request])
         lines.append((frag + " " + req).strip())
-        ids.append(f"{issue.claim}#{frag_i}")
+        ids.append(f"{issue.claim}#{ids_i}")
     if rng.random() < 0.4:  # a passing mention of another problem inside one issue's paragraph
         i = rng.randrange(1, len(lines))
-        lines[i] = f"{lines[i]} {rng.choice(sp.distractors)}"
+        lines[i] = f"{lines[i]} {word(en.distractors, sp.distractors)}"
     o0 = orders[0]
     r = rng.random()
     if r < 0.3:
@@ -273,27 +369,31 @@ def generate_hard(part: str, seed: int, policy: PolicyV1 | None = None) -> Scena
     threat = "legal_threat" if r < 0.12 else "social_media" if r < 0.24 else None
     if threat:
         text_flags.append(threat)
-        lines.append(rng.choice(template_file().threats[threat][part]))  # type: ignore[index]
-    lines.append(rng.choice(sp.closers).format(first=first))
+        english = template_file().threats[threat][part]  # type: ignore[index]
+        lines.append(word(english, sp.threats[threat] if sp.threats else english))
+    lines.append(word(en.closers, sp.closers).format(first=first))
     all_orders = orders + decoys
     rng.shuffle(all_orders)
     # the answer names the orders as a customer would: by number or by what was in them, and sometimes also
     # mentions an order that is fine (it used to list exactly the orders with an issue, by id)
-    refs = [order_ref(rng, sp, o) for o in orders]
-    answer = rng.choice(sp.answers["ids"]).format(order_list=" and ".join(refs))
+    refs = [order_ref(rng, en, o, lambda english: word(english, sp.order_refs)) for o in orders]
+    answer = word(en.answers["ids"], sp.answers["ids"]).format(order_list=f" {sp.list_and} ".join(refs))
     if rng.random() < 0.4:
-        answer += " " + rng.choice(sp.answers["decoy"]).format(item=rng.choice(decoys).item)
+        answer += " " + word(en.answers["decoy"], sp.answers["decoy"]).format(item=rng.choice(decoys).item)
     answer_flags: list[str] = []
     if mode != "given" and rng.random() < 0.35:
         esc = rng.choice(["legal_threat", "social_media"])
         if esc not in text_flags:
             answer_flags.append(esc)
-            answer += " " + rng.choice(sp.answers[esc])  # type: ignore[index]
+            answer += " " + word(en.answers[esc], sp.answers[esc])  # type: ignore[index]
+    if sp.subjects is None:
+        subject = f"{len(issues)} problems with my orders" if len(issues) > 1 else "Problem with my order"
+    else:
+        subject = say.choice(sp.subjects["many" if len(issues) > 1 else "one"]).format(n=len(issues))
     s = ScenarioV1(
-        task_id=f"hard:{part}-{seed}", source="hard", template_id=f"hard-{part}:" + "+".join(ids), split=f"hard:{part}",
-        email={"sender": sender(customer),
-               "subject": f"{len(issues)} problem{'s' if len(issues) > 1 else ''} with my orders" if len(issues) > 1
-               else "Problem with my order", "body": "\n\n".join(lines)},
+        task_id=f"hard:{part}-{seed}", source="hard", split=f"hard:{part}", language=lang,  # type: ignore[arg-type]
+        template_id=f"hard-{part}{'' if lang == 'en' else '-' + lang}:" + "+".join(ids),
+        email={"sender": sender(customer), "subject": subject, "body": "\n\n".join(lines)},
         customer=customer, orders=all_orders, issues=issues, text_flags=text_flags,  # type: ignore[arg-type]
         answer=answer, answer_flags=answer_flags, ticket_date=today,  # type: ignore[arg-type]
         anger=min(3, 1 + len(issues) // 2 + (1 if threat else 0)),
