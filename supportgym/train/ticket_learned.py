@@ -114,6 +114,13 @@ class Examples:
             self.feats[head].append([f for f in feats if not f.startswith(WORD_FEATURES)])
             self.labels[head].append(label)
 
+    def extend(self, other: Examples, times: int = 1) -> None:
+        """Add ``other``'s examples ``times`` over, in their order (the lists are shared, never changed after)."""
+        for head in HEADS:
+            self.feats[head] += other.feats[head] * times
+            self.labels[head] += other.labels[head] * times
+        self.missed += other.missed * times
+
 
 def answer_threat(sv: ScenarioV1) -> tuple[str, str]:
     """(threat sentence(s) the customer's answer ends with, its flag), from the hard templates."""
@@ -205,8 +212,9 @@ def collect(cfg: TicketLearnedConfig, real_rows: int = 0) -> tuple[Examples, lis
         allowed.setdefault(sv.issues[0].claim, set()).add(sv.issues[0].request)
     for seed in range(real_rows):  # the allowed requests stay the generated data's: a real "any" names none
         obs, sv = observe(env, "real:train", seed)
-        for _ in range(cfg.real_train_weight):
-            real_examples(obs, sv, train, cfg.use_facts)
+        row = Examples(word_dropout=cfg.word_dropout)
+        real_examples(obs, sv, row, cfg.use_facts)  # featurised once, weighted by repetition
+        train.extend(row, cfg.real_train_weight)
     val = [observe(env, "hard:validation", seed) for seed in range(cfg.hard_validation)]
     return train, val, {c: sorted(r) for c, r in sorted(allowed.items())}
 
