@@ -86,7 +86,9 @@ _MD_MARKS = re.compile(r"\*+|`+|~~|(?<!\w)_+(?=\w)|(?<=\w)_+(?!\w)")
 _MD_STRIKE = re.compile(r"(?<!~)~~(?=[^\s~])[^~]*?[^\s~]~~(?!~)"
                         r"|(?:^|(?<=[\s(\[\"'«]))~(?=[^\s~])[^~]*?[^\s~]~(?=[\s.,;:!?)\]}\"'»]|$)")
 #: a line in bold alone is a title: kept as a markdown heading (the ticket extractor reads one as a title)
-_BOLD_LINE = re.compile(r"^(\s*)\*\*([^*\n]+)\*\*(\W*)$", re.MULTILINE)
+#: (spacing within the line only: "\\s*" took in the newlines after each line start, quadratic over a reply of blank
+#: lines, 1.6 s for 20,000; red team of 7 Dec)
+_BOLD_LINE = re.compile(r"^([^\S\n]*)\*\*([^*\n]+)\*\*([^\w\n]*)$", re.MULTILINE)
 _MARKUP = re.compile(r"[<&*`_\[~]")
 _OVERLAY = re.compile("[\u0334-\u0338]")
 _HTML = re.compile(r"<[a-zA-Z!?/]|&(?:#\d+|#[xX][0-9a-fA-F]+|[a-zA-Z][a-zA-Z0-9]*);?")

@@ -62,7 +62,15 @@ def unaccented(text: str) -> str:
     ("nót", "stóp", "délétéd"; ``disguise_targets``; red team of 5 Dec, 32nd session). Only those: the accents of the
     other languages are their words' own, and the checks' phrases hold them. Only the refusal and false-claim checks
     read it, beside the text as written."""
-    return _ODD_WORD.sub(lambda m: _respelled(m.group(0)), text)
+    parts = _ASCII_BREAKS.split(text)
+    for i in range(0, len(parts), 2):  # (the breaks are the odd parts)
+        if not parts[i].isascii():
+            parts[i] = _ODD_WORD.sub(_respelled_match, parts[i])
+    return "".join(parts)
+
+
+def _respelled_match(m: re.Match[str]) -> str:
+    return _respelled(m.group(0))
 
 
 def _respelled(word: str) -> str:
@@ -88,6 +96,11 @@ def _respelled(word: str) -> str:
 _TRIES = ("", *"abcdefghijklmnopqrstuvwxyz")
 #: a run of a word's characters with one that is not ASCII in it (letters, digits or signs: "n°t", "n०t")
 _ODD_WORD = re.compile(r"[^\s.,;:!?()\[\]{}\"/\\]*[^\x00-\x7f][^\s.,;:!?()\[\]{}\"/\\]*")
+#: the ASCII characters outside _ODD_WORD's word class: no match spans one, so the text is read piece by piece between
+#: them, and a piece of ASCII only (no match) is not searched: from every position of a long word of ASCII letters the
+#: search ran to the word's end and back, quadratic, 0.6 s for a reply of 10,000 spaced letters, which ``undisguised``
+#: joins into one word (red team of 7 Dec)
+_ASCII_BREAKS = re.compile(r"([\t-\r\x1c-\x20.,;:!?()\[\]{}\"/\\]+)")
 
 
 @lru_cache(maxsize=1)
