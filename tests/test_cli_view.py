@@ -76,6 +76,26 @@ def test_view_refuses_a_file_that_is_not_bench_results(tmp_path):
     assert r.exit_code != 0 and "not a bench results file" in str(r.exception)
 
 
+@pytest.mark.parametrize("where", ["action", "breakdown", "report", "big"])
+def test_view_refuses_deep_json_and_huge_numbers_inside_an_episode(run_dir, tmp_path, where):
+    # red team of 7 Dec: a field holding JSON text nested 3,000 deep was a RecursionError traceback, and a breakdown
+    # number of 400 digits an OverflowError under --episode
+    data = json.loads((run_dir / "results.json").read_text(encoding="utf-8"))
+    row, deep = data["episodes"][0], "[" * 3000 + "]" * 3000
+    if where == "report":
+        row["report"] = deep
+    elif where == "big":
+        row["steps"][0]["breakdown"] = json.dumps({"correct": 10**400})
+    else:
+        row["steps"][0][where] = deep
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    for args in ([], ["--episode", "0"]):
+        r = runner.invoke(app, ["view", str(path), *args])
+        assert r.exit_code != 0 and "not a bench results file" in str(r.exception), (where, r.exception)
+        assert "episodes[0]" in str(r.exception)
+
+
 def test_version():
     r = invoke("--version")
     assert r.exit_code == 0 and r.output.strip() == f"supportgym {__version__}"

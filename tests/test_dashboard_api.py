@@ -121,6 +121,10 @@ def test_model_agents_need_the_opt_in_and_runs_are_limited(tmp_path):
 
     r = TestClient(_app(tmp_path)).get("/dashboard/api/run", params={"env": "inbox-v0", "agent": "llm"})
     assert r.status_code == 403 and "--allow-llm" in r.json()["detail"]
+    # the tool desk's torch policies too (red team of 7 Dec: ppo imported torch and SB3 into the server, +260 MB)
+    for agent in ("ppo", "sac-hard", "grpo-hard"):
+        r = TestClient(_app(tmp_path)).get("/dashboard/api/run", params={"env": "tooldesk-v2", "agent": agent})
+        assert r.status_code == 403 and "--allow-llm" in r.json()["detail"], agent
     gate = RunGate(allow_llm=True, limit=1)
     gate.enter("llm")  # allowed, and holds the only slot
     with pytest.raises(Exception) as busy:

@@ -76,6 +76,14 @@ def test_one_megabyte_rfc2047_subject_is_bounded_not_hanging():
     assert "header subject" in item.meta["truncated"]
 
 
+def test_one_long_encoded_word_is_cut_not_emptied():
+    # red team of 7 Dec: the cut took the space after "Subject:", so a subject of one long encoded word came out empty
+    data = b"From: a@example.org\nSubject: =?utf-8?B?" + b"SGVsbG8gd29ybGQg" * 3000 + b"?=\n\nbody\n"
+    item = parse_message(data, source="x", fallback_id="f")
+    assert item.email.header.subject.startswith("=?utf-8?B?SGVsbG8")  # a cut word is shown undecoded
+    assert "header subject" in item.meta["truncated"]
+
+
 def test_five_megabyte_folded_header_is_bounded_and_later_headers_survive():
     folded = b"\n ".join([b"x" * 70] * (5 * 1024 * 1024 // 72))
     data = b"From: a@example.org\nX-Junk: " + folded + b"\nSubject: the real subject\n\nthe body\n"

@@ -179,6 +179,51 @@ def test_idle_websockets_take_no_session_slot_before_their_first_reset(opened):
             assert c.get("/health").json()["active_sessions"] == 1
 
 
+def test_idle_websockets_from_one_address_stay_within_its_share_on_every_port(opened):
+    # red team of 7 Dec: an idle connection holds no session, so on the main port nothing counted it: one address
+    # opened 4,200 idle /ws connections, and under uvicorn every HTTP request got 503 while they stayed open
+    from websockets.exceptions import InvalidStatus
+
+    with opened(opened.app(max_sessions=10, max_sessions_per_client=1)) as c:
+        with c.websocket_connect("/ws") as a, c.websocket_connect("/ws"):  # twice its share of sessions: allowed
+            try:
+                with c.websocket_connect("/ws") as third:
+                    with contextlib.suppress(ConnectionClosed):  # the listener may have closed already
+                        third.send_text(json.dumps({"type": "reset", "data": {}}))
+                    err = json.loads(third.receive_text())["data"]  # (before: an episode)
+                    assert (err["code"], err["reason"]) == ("CAPACITY_REACHED", "capacity_reached")
+                    assert "2 WebSocket connections from" in err["message"]
+                    with pytest.raises(Disconnected) as closed:
+                        third.receive_text()
+                    assert closed.value.code == 1013
+            except InvalidStatus as refused:  # the listener refuses at the handshake
+                assert opened.transport != "asgi" and refused.response.status_code == 503
+            assert call(a, {"type": "reset", "data": {}})["type"] == "observation"  # the open ones carry on
+        with c.websocket_connect("/ws") as again:  # closed connections are counted out
+            assert call(again, {"type": "reset", "data": {}})["type"] == "observation"
+
+
+def test_a_connection_waits_for_its_first_reset_only_ws_reset_wait_s(opened):
+    with opened(opened.app(ws_reset_wait_s=0.3)) as c, c.websocket_connect("/ws") as ws:  # session_ttl_s stays 600
+        err = json.loads(ws.receive_text())["data"]
+        assert err["reason"] == "idle_timeout" and "within 0.3 s" in err["message"]
+
+
+def test_a_step_in_the_http_form_is_taken_too(opened):
+    # red team of 7 Dec: {"action": {...}} got four "field required" errors and an "extra input" one, no word of why
+    with opened(opened.app()) as c, c.websocket_connect("/ws") as ws:
+        first = call(ws, {"type": "reset", "data": {"seed": 3}})["data"]["observation"]
+        wrapped = call(ws, {"type": "step", "data": {"action": {"item_id": first["item_id"], "label": "green"}}})
+        assert wrapped["type"] == "observation", wrapped
+        call(ws, {"type": "reset", "data": {"seed": 3}})
+        flat = call(ws, {"type": "step", "data": {"item_id": first["item_id"], "label": "green"}})
+        assert flat["data"] == wrapped["data"]
+        err = call(ws, {"type": "step", "data": {"action": {"item_id": "x"}, "session_id": "someone-else"}})["data"]
+        assert err["reason"] == "invalid_request" and "session_id" in err["message"]
+        err = call(ws, {"type": "step", "data": {"action": [1]}})["data"]
+        assert err["reason"] == "invalid_request" and "action: expected a JSON object" in err["message"]
+
+
 def test_ws_unknown_env_path_is_an_error_message(opened):
     with opened(opened.app()) as c, c.websocket_connect("/envs/nope/ws") as ws:
         assert json.loads(ws.receive_text())["data"]["code"] == "VALIDATION_ERROR"

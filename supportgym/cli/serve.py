@@ -53,7 +53,7 @@ def serve(
     offload_steps: bool = typer.Option(False, help="run every env step in a worker thread (slow envs move there by themselves)"),
     server: str = typer.Option("auto", help="ASGI server: granian (the server extra), uvicorn, or auto "
                                "(granian when installed, else uvicorn)"),
-    allow_llm: bool = typer.Option(False, "--allow-llm", help="let the dashboard run agents that load a language model"),
+    allow_llm: bool = typer.Option(False, "--allow-llm", help="let the dashboard run agents that load a model (a language model, MiniLM, the tool desk's torch policies)"),
     allow_real_mail: bool = typer.Option(False, "--allow-real-mail", help="serve the real:* splits, over the API and on "
                                          "the dashboard (each step's reward and each report tell the labels of the server's mail)"),
     dashboard: bool = typer.Option(True, help="mount the dashboard at /dashboard (--no-dashboard: the env routes only)"),

@@ -171,6 +171,10 @@ class Environment(ABC, Generic[ActT, ObsT, StateT]):
         """Check ``task`` / ``split``; returns the task name ("split:<name>" for a split)."""
         if task is not None and split is not None:
             raise ConfigError(f"pass either task={task!r} or split={split!r}, not both")
+        # (a number was an AttributeError from deep inside: red team of 7 Dec)
+        for name, value in (("task", task), ("split", split)):
+            if value is not None and not isinstance(value, str):
+                raise ConfigError(f"{cls.name}: {name} must be a name (text), got {type(value).__name__} {value!r:.60}")
         if split is not None:
             if split not in cls.splits:
                 raise UnknownTaskError(expected(f"{cls.name}: split", split, list(cls.splits)))

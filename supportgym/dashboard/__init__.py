@@ -7,7 +7,8 @@
 * ``run?env=&task=&agent=&seed=``: runs one episode in-process, returns every step;
   ``run/stream`` the same as NDJSON progress events (one line per step, then the result).
   At most ``max_runs`` run at once (more get 429); agents that load a model in the server
-  (``MODEL_AGENTS``: ``llm``, ``head``) only with ``allow_llm`` (``supportgym serve --allow-llm``);
+  (``MODEL_AGENTS``: ``llm``, ``head``, the tool desk's torch policies) only with ``allow_llm``
+  (``supportgym serve --allow-llm``);
   the ``real:*`` splits only with ``allow_real_mail`` (``--allow-real-mail``): an episode's report
   holds every email's gold labels, and that mail (``$SUPPORTGYM_CORPORA``, perhaps a team's own)
   lies on the server only, so anyone who can reach the port could read the labels of the mail an
@@ -40,9 +41,10 @@ from .files import inside, list_jsonl, read_metrics
 
 STATIC = Path(__file__).parent / "static"
 MAX_STEPS = 1000
-#: agents that load a model inside the server process (a language model, MiniLM features): minutes
-#: of CPU and gigabytes of memory per request, so only on an explicit opt-in
-MODEL_AGENTS = frozenset({"llm", "head"})
+#: agents that load a model inside the server process (a language model, MiniLM features, the tool desk's torch and
+#: SB3 policies): minutes of CPU and gigabytes of memory per request (a torch policy: torch imported, 6 s and +260 MB;
+#: red team of 7 Dec), so only on an explicit opt-in
+MODEL_AGENTS = frozenset({"llm", "head", "sac", "ppo", "dqn", "sac-hard", "ppo-hard", "dqn-hard", "grpo-hard"})
 
 
 def _bad(err: Exception) -> HTTPException:

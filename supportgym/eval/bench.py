@@ -435,8 +435,9 @@ def results_problem(data: dict[str, Any], episodes: bool = True) -> tuple[str, s
             return where, f"got {kind(row)}; allowed: an episode object"
         try:
             rec = decode_episode(row)
-        except (TypeError, ValueError, KeyError, AttributeError) as err:
-            return where, f"undecodable ({type(err).__name__}: {err})"
+        except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as err:
+            # (RecursionError: a field holding JSON text nested thousands deep; red team of 7 Dec)
+            return where, f"undecodable ({type(err).__name__}: {short(str(err))})"
         for k, ok in (("index", int), ("env_id", str), ("agent", str), ("seed", int), ("steps", list)):
             if not isinstance(rec.get(k), ok) or isinstance(rec.get(k), bool):
                 return f"{where}.{k}", f"got {short(rec.get(k))}; allowed: {'a list' if ok is list else ok.__name__}"
@@ -451,6 +452,11 @@ def results_problem(data: dict[str, Any], episodes: bool = True) -> tuple[str, s
             if (not isinstance(step, dict) or not (step.get("reward") is None or finite_number(step["reward"]))
                     or not isinstance(step.get("breakdown") or {}, dict)):
                 return f"{where}.steps[{j}]", "allowed: a step object with a numeric reward and a breakdown object"
+            # view prints each number of the breakdown: an integer of 400 digits was an OverflowError (red team of 7 Dec)
+            bad = next((k for k, v in (step.get("breakdown") or {}).items()
+                        if isinstance(v, (int, float)) and not isinstance(v, bool) and not finite_number(v)), None)
+            if bad is not None:
+                return f"{where}.steps[{j}].breakdown.{bad}", f"got {short(step['breakdown'][bad])}; allowed: a number"
     return None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -38,6 +39,10 @@ class Service:
         self._strikes: dict[str, list[float]] = {}
         #: the tasks of open WebSocket connections (both ports), ended by :meth:`end_connections`
         self.connections: set[asyncio.Task[Any]] = set()
+        #: open WebSocket connections (both ports) by client address: an idle one holds no session, so the session caps
+        #: never counted it (red team of 7 Dec: 4,200 idle `/ws` connections from one address, and uvicorn's connection
+        #: limit turned every HTTP request away with 503)
+        self.ws_open: Counter[str | None] = Counter()
         self.stopping = False
         #: env ids warmed up (models and data loaded), by ``warm_up`` or in a worker thread before their first reset
         self.warm: set[str] = set()
@@ -66,6 +71,17 @@ class Service:
             for task in tasks:
                 task.cancel()
             await asyncio.wait(tasks, timeout=max(0.0, deadline - time.monotonic()))
+
+    def ws_full(self, client: str | None) -> str | None:
+        """Why a new WebSocket connection from ``client`` is refused, or None: ``ws_max_connections`` on both ports
+        together, and twice ``max_sessions_per_client`` from one address (its sessions, and as many connections on
+        their way to a reset, so that past its share a client still hears why: CAPACITY_REACHED)."""
+        cap, per = self.config.ws_max_connections, 2 * self.config.max_sessions_per_client
+        if self.ws_open.total() >= cap:
+            return f"{cap} WebSocket connections are open"
+        if per and self.ws_open[client] >= per:
+            return f"{per} WebSocket connections from {client} are open"
+        return None
 
     def offloads(self, served: Served) -> bool:
         return self.config.offload_steps or served.id in self.slow

@@ -1,6 +1,7 @@
 """WebSocket ``/ws`` (and ``/envs/{env}/ws``): OpenEnv's message protocol.
 
-Client -> server: ``{"type": "reset"|"step"|"state"|"close", "data": {...}}``.
+Client -> server: ``{"type": "reset"|"step"|"state"|"close", "data": {...}}``; a step's data is the action's fields,
+or ``{"action": {...}}`` as an HTTP step body.
 Server -> client: ``{"type": "observation", "data": {"observation", "reward", "done", ...}}``,
 ``{"type": "state", "data": {...}}`` or ``{"type": "error", "data": {"message", "code", ...}}``.
 One connection is one session, opened by its first reset (an idle connection holds no slot);
@@ -27,7 +28,7 @@ from ..core.errors import SupportGymError
 from .errors import ApiError, from_programmer_error
 from .service import Service
 from .sessions import Session
-from .wire import parse_json, parse_reset, peer
+from .wire import parse_json, parse_reset, peer, split_step
 
 log = logging.getLogger("supportgym.server")
 
@@ -112,6 +113,13 @@ async def _handle(svc: Service, conn: Conn, msg: Any) -> bytes | None:
     kind, data = _message(msg)
     if kind == "step":
         session = conn.live(svc)
+        # the action's fields, or HTTP's {"action": {...}} (red team of 7 Dec: that form got five "field required" and
+        # "extra input" errors and no word of why)
+        if "action" in data or "session_id" in data:  # (the flat form, every step of a client, is used as it is)
+            data, sid = split_step(data)
+            if sid is not None and sid != session.id:
+                raise ApiError(422, "invalid_request", "session_id: over WebSocket the connection is its session; "
+                                                       "allowed: leave it out (or this connection's own session id)")
         return _observation(session, await svc.step(session, data))
     if kind == "reset":
         return await _reset(svc, conn, data)
@@ -179,19 +187,26 @@ async def run_session(svc: Service, path_env: str | None, client: str | None, re
         await send_text(error_message(err))
         await close(1008)
         return
+    why = svc.ws_full(client)
+    if why is not None:
+        await send_text(error_message(ApiError(503, "capacity_reached", f"{why}; try again later")))
+        await close(CLOSE_TRY_AGAIN_LATER)
+        return
+    svc.ws_open[client] += 1
     conn = Conn(path_env, client)
     disconnected, code = False, 1000
     task = asyncio.current_task()
     if task is not None:
         svc.connections.add(task)
+    wait = min(svc.config.session_ttl_s, svc.config.ws_reset_wait_s)
     try:
         while True:
             if conn.session is None:  # no slot held yet, but an idle connection must not linger either
                 try:
-                    raw = await asyncio.wait_for(recv(), svc.config.session_ttl_s)
+                    raw = await asyncio.wait_for(recv(), wait)
                 except TimeoutError:
                     await send_text(error_message(ApiError(408, "idle_timeout", (
-                        f"no reset within {svc.config.session_ttl_s:g} s of connecting; reconnect and send a reset"))))
+                        f"no reset within {wait:g} s of connecting; reconnect and send a reset"))))
                     break
             else:
                 raw = await recv()
@@ -216,6 +231,9 @@ async def run_session(svc: Service, path_env: str | None, client: str | None, re
             raise
         code = 1012  # Service.end_connections: the server is stopping; the connection ends as a normal return
     finally:
+        svc.ws_open[client] -= 1
+        if not svc.ws_open[client]:
+            del svc.ws_open[client]
         svc.connections.discard(task)  # type: ignore[arg-type]
         if conn.session is not None:
             svc.store.drop(conn.session.id)

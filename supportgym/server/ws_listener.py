@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 import re
 import socket
-from collections import Counter
 from typing import Any
 from urllib.parse import unquote
 
@@ -86,23 +85,13 @@ class _Log(logging.LoggerAdapter):
 
 async def start(svc: Service, sock: socket.socket | None = None, prefer: str = "picows") -> Any:
     """Serve on ``sock`` (a bound socket), else on ``svc.config``'s ``ws_host:ws_port`` (0: a free port), until the
-    returned server is closed. Past ``ws_max_connections`` open connections, or twice ``max_sessions_per_client`` from one
-    address (its sessions and as many connections on their way to a reset: past its share of sessions a client
-    still hears why, CAPACITY_REACHED, as on the main port), a handshake gets 503; one that slips in with a burst is
-    closed at once with 1013."""
+    returned server is closed. Past the WebSocket caps (``Service.ws_full``: ``ws_max_connections`` open on both ports,
+    twice ``max_sessions_per_client`` from one address) a handshake gets 503; one that slips in with a burst gets
+    CAPACITY_REACHED and close 1013, as on the main port."""
     serve, closed, name = implementation(prefer)
     if name == "picows":
         logging.getLogger("aiofastnet").addFilter(_WRITES_AFTER_RESET)  # once: addFilter keeps one of each
     config = svc.config
-    max_connections, per_client = config.ws_max_connections, 2 * config.max_sessions_per_client
-    open_now: Counter[str | None] = Counter()
-
-    def full(client: str | None) -> str | None:
-        if open_now.total() >= max_connections:
-            return f"{max_connections} connections are open"
-        if per_client and open_now[client] >= per_client:
-            return f"{per_client} connections from {client} are open"
-        return None
 
     def peer(ws: Any) -> str | None:
         # picows' handshake object has no address (websockets' has): there the share is checked in the handler only
@@ -112,16 +101,13 @@ async def start(svc: Service, sock: socket.socket | None = None, prefer: str = "
     def check(connection: Any, request: Any) -> Any:
         if not route(request.path)[0]:
             return connection.respond(404, f"no WebSocket at {request.path.split('?', 1)[0]}; use /ws or /envs/ENV/ws\n")
-        why = "the server is stopping" if svc.stopping else full(peer(connection))
+        why = "the server is stopping" if svc.stopping else svc.ws_full(peer(connection))
         return connection.respond(503, f"{why}; try again later\n") if why else None
 
     async def handler(ws: Any) -> None:
+        # picows starts handlers a loop pass after their handshakes: a burst passes check() together, and run_session
+        # checks the caps again (Service.ws_full) as it counts the connection
         client = peer(ws)
-        # picows starts handlers a loop pass after their handshakes: a burst passes check() together
-        if full(client):
-            await ws.close(1013)
-            return
-        open_now[client] += 1
 
         async def recv() -> bytes | str | None:
             try:
@@ -135,12 +121,7 @@ async def start(svc: Service, sock: socket.socket | None = None, prefer: str = "
             except closed as err:
                 raise ConnectionResetError("the client went away") from err
 
-        try:
-            await run_session(svc, route(ws.request.path)[1], client, recv, send_text, ws.close)
-        finally:
-            open_now[client] -= 1
-            if not open_now[client]:
-                del open_now[client]
+        await run_session(svc, route(ws.request.path)[1], client, recv, send_text, ws.close)
 
     # compression off as on the main port (granian has none): deflating a 10 KB observation costs more than the
     # loopback and LAN transfer it saves

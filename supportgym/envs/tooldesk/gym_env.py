@@ -21,7 +21,7 @@ report. Registered ids (import ``supportgym.envs.tooldesk`` first, or use
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import gymnasium as gym
@@ -76,6 +76,8 @@ class ToolDeskGymEnv(gym.Env[np.ndarray, np.int64]):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
+        if options is not None and not isinstance(options, Mapping):  # ([1, 2] was a bare TypeError; red team of 7 Dec)
+            raise ConfigError(f"ToolDeskGymEnv.reset options: expected a dict or None, got {type(options).__name__}")
         opts = dict(options or {})
         if "seed" in opts:  # (env.reset's own seed is drawn from the gymnasium seed below)
             raise ConfigError(expected("ToolDeskGymEnv.reset options", sorted(opts), "no 'seed': pass reset(seed=...)"))

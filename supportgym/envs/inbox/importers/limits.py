@@ -61,10 +61,12 @@ def bound_headers(data: bytes) -> tuple[bytes, list[str]]:
         if size > MAX_HEADER_FIELD_BYTES:
             name = lines[0].split(b":", 1)[0][:40].decode("ascii", "replace").strip().lower()
             taken, room = [], MAX_HEADER_FIELD_BYTES
-            for line in lines:
+            for k, line in enumerate(lines):
                 if len(line) > room:
-                    space = line.rfind(b" ", 0, room)
-                    taken.append(line[: space if space > 0 else room].rstrip() + b"\n")
+                    # a space inside the value: the one after "Subject:" left a one-word subject empty (red team of 7 Dec)
+                    start = line.find(b":") + 2 if k == 0 else 1
+                    space = line.rfind(b" ", start, room)
+                    taken.append(line[: space if space >= start else room].rstrip() + b"\n")
                     break
                 taken.append(line)
                 room -= len(line)
