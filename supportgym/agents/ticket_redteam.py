@@ -11,6 +11,9 @@ were always old delivered orders), and this policy scored 0.64 on hard:test agai
 for the rules reader. tests/test_ticket_redteam_*.py keeps it below ``rules`` on the hard
 splits; benchmarks/ticket_antigaming.py reports it.
 
+``ConstantClaimAgent`` (red team of 7 Dec) reads neither words nor facts: every order the ticket names is a faulty
+product to replace, the real parts' most common case.
+
 ``FactsTableAgent`` is the red team of 3 Dec's stronger version: instead of a rule of thumb it
 *learns* from 1,500 ``hard:train`` tickets, for each pattern of observable facts (status, units
 missing, second charge, blocked or fraud-flagged account, signature, stalled scans, return
@@ -54,6 +57,11 @@ def claim_from_facts(o: OrderInfoV1) -> str:
 
 
 class FactsOnlyPlanner(RulesPlannerV1):
+    def claim(self, order: OrderInfoV1) -> tuple[str, str]:
+        """(claim, request) of an order the ticket is about: here from the order's facts."""
+        claim = claim_from_facts(order)
+        return claim, DEFAULT_REQUEST[claim]
+
     def decision(self, obs: TicketObservationV1) -> tuple[RequiredV1, ScenarioV1]:
         assert obs.email is not None
         by_id = {o.order_id.upper(): o for o in obs.orders}
@@ -61,8 +69,8 @@ class FactsOnlyPlanner(RulesPlannerV1):
         ids = [i for i in (_norm(m.group(0)) for m in _ORDER_ID.finditer(said)) if i in by_id]
         ids += [k for k, o in by_id.items() if o.item.lower() in obs.email.body.lower()]
         ids = list(dict.fromkeys(ids)) or [next(iter(by_id))]
-        issues = [Issue(claim=claim_from_facts(by_id[i]), request=DEFAULT_REQUEST[claim_from_facts(by_id[i])],  # type: ignore[arg-type]
-                        order_id=by_id[i].order_id, stated_order_id=by_id[i].order_id) for i in ids]
+        issues = [Issue(claim=c, request=r, order_id=by_id[i].order_id, stated_order_id=by_id[i].order_id)  # type: ignore[arg-type]
+                  for i in ids for c, r in [self.claim(by_id[i])]]
         view = ScenarioV1(task_id="agent-view", source="generated", template_id="agent-view", split="agent",
                           email=obs.email, customer=CustomerV1(**obs.orders[0].customer.model_dump()),
                           orders=[_order_v1(o) for o in obs.orders], issues=issues, text_flags=[],
@@ -77,6 +85,22 @@ class FactsOnlyAgent(TicketRulesAgent):
 
     def planner_v1(self) -> RulesPlannerV1:
         return FactsOnlyPlanner()
+
+
+class ConstantClaimPlanner(FactsOnlyPlanner):
+    def claim(self, order: OrderInfoV1) -> tuple[str, str]:
+        return "damaged_item", "replacement"
+
+
+class ConstantClaimAgent(TicketRulesAgent):
+    """ticket-v1 only: every order the ticket names (by number or product, in the email or the customer's answer) is a
+    faulty product the customer wants replaced, whatever the words say: the real parts' most common case (38 of their
+    54 rows), so it tells how far that prior alone goes there (red team of 7 Dec: it beat `rules` on `real:validation`)."""
+
+    name = "constant-claim"
+
+    def planner_v1(self) -> RulesPlannerV1:
+        return ConstantClaimPlanner()
 
 
 # ---- the learned facts table (red team of 3 Dec) --------------------------------------------------------

@@ -26,12 +26,12 @@ from pathlib import Path
 from typing import Literal, TypeVar
 
 import yaml
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, model_validator
 
 from ...core.errors import DataFormatError, UnknownTaskError, expected
 from ...core.types import Model
 from .models import ORDER_ID, Scenario
-from .models_v1 import CLAIMS_V1, CustomerV1, Issue, OrderV1, ScenarioV1
+from .models_v1 import CLAIMS_V1, ClaimV1, CustomerV1, Issue, OrderV1, ScenarioV1
 from .policy import DATA
 from .policy_v1 import PolicyV1, derive_v1, load_policy_v1
 from .scenarios import _DAYS, _STATUS, _money, order_db, template_file
@@ -54,9 +54,23 @@ DAYS = {**_DAYS, "unauthorized_charge": (0, 30), "partial_delivery": (2, 40), "c
 STATUS = {**_STATUS, "partial_delivery": "delivered", "cancel_request": "processing"}
 
 
+class Passing(Model):
+    """A sentence that mentions another problem in passing; ``denies``: the claims it says this ticket is not
+    about ("Nothing arrived broken"), which a ticket making one of them never says (red team of 7 Dec: 55 of 1,000
+    hard:validation tickets contradicted themselves)."""
+
+    text: str
+    denies: list[ClaimV1] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _plain(cls, data: object) -> object:
+        return {"text": data} if isinstance(data, str) else data
+
+
 class HardSplit(Model):
     #: sentences that mention another problem in passing (resolved, negated, someone else's)
-    distractors: list[str]
+    distractors: list[Passing]
     openers: list[str]
     closers: list[str]
     issues: dict[str, list[str]]
@@ -124,6 +138,8 @@ def _check_split(path: object, where: str, sp: HardSplit) -> None:
     missing = {r for rs in REQUESTS.values() for r in rs} - set(sp.requests)
     if missing:
         raise DataFormatError(path, f"split {where}: no requests {sorted(missing)}")
+    if not any(not d.denies for d in sp.distractors):
+        raise DataFormatError(path, f"split {where}: every passing mention denies a claim; at least one must deny none")
 
 
 def hard_split(part: str, language: str = "en") -> HardSplit:
@@ -147,6 +163,10 @@ def _stated_id(email_text: str, order_id: str) -> str | None:
 
 def from_v0(sc: Scenario) -> ScenarioV1:
     o = sc.order
+    if o.days_since_last_scan is not None and o.days_since_last_scan >= o.days_since_order:
+        # ticket-v0 drew some scans older than their order (35 of 1,000 validation tickets); its text states the
+        # order's age, so the scan moves to the day after the order (a stall stays a stall: those orders are 6+ days old)
+        o = o.model_copy(update={"days_since_last_scan": o.days_since_order - 1})
     order = OrderV1(**o.model_dump(), order_date=BASE_DATE - dt.timedelta(days=o.days_since_order))
     text = f"{sc.email.subject}\n{sc.email.body}"
     issue = Issue(claim=sc.claim, request=sc.request, order_id=o.order_id, stated_order_id=_stated_id(text, o.order_id))
@@ -239,6 +259,15 @@ def draw_order(rng: random.Random, claim: str, today: dt.date, holiday: bool, us
     if status in TRANSIT:
         stalled = claim == "missing_tracking" or status == "stalled"
         scan = rng.randint(p.stalled_tracking_days, p.stalled_tracking_days + 8) if stalled else rng.randint(1, 12)
+        if scan >= days:
+            # a carrier scans a parcel after the order was placed (red team of 7 Dec: 186 of 1,000 hard:validation
+            # tickets had a last scan older than the order): a stalled parcel's order is older than its stall, any
+            # other's last scan is the day after the order or later; neither draws, so later facts stay
+            if stalled:
+                days = scan + 1
+                order_date = today - dt.timedelta(days=days)
+            else:
+                scan = max(days - 1, 0)
     disputed = None
     amount = round(product.price * qty, 2)
     if claim in ("double_billing", "unauthorized_charge") and rng.random() < 0.6:
@@ -305,6 +334,13 @@ class Wording:
         return own[self.index(english, own)]
 
 
+def passing(mentions: list[Passing], start: int, claims: list[str]) -> str:
+    """The passing mention at ``start``, or the next one that denies none of the ticket's ``claims`` (no draw: every
+    seed keeps its facts, and a ticket whose mention never clashed keeps its words)."""
+    n = len(mentions)
+    return next(m.text for m in (mentions[(start + k) % n] for k in range(n)) if not set(m.denies) & set(claims))
+
+
 def sender(customer: CustomerV1) -> str:
     """The email address a generated account writes from: the one RESEARCH finds the account by."""
     return f"{customer.name.split()[0].lower()}.{customer.customer_id.lower()}@example.com"
@@ -358,7 +394,7 @@ def generate_hard(part: str, seed: int, policy: PolicyV1 | None = None) -> Scena
         ids.append(f"{issue.claim}#{ids_i}")
     if rng.random() < 0.4:  # a passing mention of another problem inside one issue's paragraph
         i = rng.randrange(1, len(lines))
-        lines[i] = f"{lines[i]} {word(en.distractors, sp.distractors)}"
+        lines[i] = f"{lines[i]} {passing(sp.distractors, word.index(en.distractors, sp.distractors), claims)}"
     o0 = orders[0]
     r = rng.random()
     if r < 0.3:
