@@ -74,3 +74,17 @@ def test_mcp_notification_gets_no_reply_body(client):
     assert r.status_code == 202 and r.content == b""
     ok = client.post("/mcp", json={"jsonrpc": "2.0", "id": 7, "method": "tools/list"}).json()
     assert ok == {"jsonrpc": "2.0", "id": 7, "result": {"tools": []}}
+
+
+def test_reset_takes_the_env_from_the_query_as_schema_and_metadata_do(client):
+    # red team of 7 Dec: POST /reset?env=tooldesk-v1 served the default env (inbox), silently
+    r = client.post("/reset?env=tooldesk-v1", json={"seed": 0})
+    assert r.status_code == 200 and r.json()["env"] == "tooldesk-v1", r.text
+    assert client.post("/reset?env=tooldesk", json={"seed": 0, "env": "tooldesk-v1"}).json()["env"] == "tooldesk-v1"
+    r = client.post("/reset?env=tooldesk-v1", json={"seed": 0, "env": "inbox-v1"})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "env_conflict", r.text
+    r = client.post("/reset?env=nope", json={})
+    assert r.status_code == 422 and "inbox-v1" in r.json()["error"]["message"], r.text
+    sid = _reset(client, env="inbox-v1")
+    r = client.post("/reset?env=tooldesk-v1", json={"seed": 1}, headers={"X-Session-Id": sid})
+    assert r.json()["env"] == "tooldesk-v1"  # a session's reset moves to the env asked for, as with the body's env

@@ -15,7 +15,7 @@ from fastapi.responses import Response
 from starlette.requests import ClientDisconnect
 
 from .. import __version__
-from .errors import response_for
+from .errors import ApiError, response_for
 from .service import Service
 from .wire import (
     SESSION_HEADER,
@@ -86,14 +86,20 @@ def _handlers(svc: Service) -> dict[str, Any]:
     # reset and step take the ASGI scope and receive (the fast path has no Request to give them)
     async def reset(scope: Scope, receive: Receive, env: str | None) -> Reply:
         req, options = parse_reset(await body(scope, receive))
+        # "?env=" as /schema and /metadata take it (red team of 7 Dec: it was ignored, and the default env served)
+        asked = req.env
+        if scope.get("query_string") and (query_env := query_param(scope, "env")) is not None:
+            if asked is not None and svc.catalog.resolve(asked) is not svc.catalog.resolve(query_env):
+                raise ApiError(422, "env_conflict", f"body env {asked!r} differs from the query's {query_env!r}")
+            asked = query_env
         sid = session_id_of(scope, req.session_id)
         session = svc.store.get(sid) if sid else None
         if session is not None and env is not None:
             svc.check_env(session, env)  # /envs/ticket/reset on an inbox session: 409, as for its step and state
-        if session is not None and env is None and req.env is None:
+        if session is not None and env is None and asked is None:
             served = session.served  # resetting a session keeps its env unless told otherwise
         else:
-            served = svc.pick(env, req.env)
+            served = svc.pick(env, asked)
         session, obs = await svc.reset(served, req, options, session, "http", peer(scope))
         return Reply(session.renderer.render(obs, session.id, session.env_id), session.id)
 
