@@ -96,6 +96,19 @@ def test_view_refuses_deep_json_and_huge_numbers_inside_an_episode(run_dir, tmp_
         assert "episodes[0]" in str(r.exception)
 
 
+def test_view_shows_a_report_nested_hundreds_deep(run_dir, tmp_path):
+    # review of 7 Dec: a report nested 600-900 deep decodes, and the display's rounding recursed: RecursionError
+    data = json.loads((run_dir / "results.json").read_text(encoding="utf-8"))
+    nested: dict = {"x": 0.30000000000000004}
+    for _ in range(800):
+        nested = {"a": nested}
+    data["episodes"][0]["report"] = json.dumps(nested)
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    r = invoke("view", str(path), "--episode", "0")
+    assert r.exit_code == 0 and "episode report" in r.output
+
+
 def test_version():
     r = invoke("--version")
     assert r.exit_code == 0 and r.output.strip() == f"supportgym {__version__}"

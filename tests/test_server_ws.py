@@ -209,6 +209,23 @@ def test_a_connection_waits_for_its_first_reset_only_ws_reset_wait_s(opened):
         assert err["reason"] == "idle_timeout" and "within 0.3 s" in err["message"]
 
 
+def test_other_messages_do_not_put_off_the_first_reset(opened):
+    # review of 7 Dec: the wait restarted with every message, so a `state` every 0.3 s kept a slotless connection open
+    import time
+
+    with opened(opened.app(ws_reset_wait_s=0.6)) as c, c.websocket_connect("/ws") as ws:
+        started = time.monotonic()
+        while True:
+            with contextlib.suppress(ConnectionClosed):  # the listener may have closed after its IDLE_TIMEOUT
+                ws.send_text(json.dumps({"type": "state"}))
+            reason = json.loads(ws.receive_text())["data"]["reason"]
+            if reason == "idle_timeout":
+                break
+            assert reason == "reset_needed" and time.monotonic() - started < 5, reason
+            time.sleep(0.2)
+        assert time.monotonic() - started < 2
+
+
 def test_a_step_in_the_http_form_is_taken_too(opened):
     # red team of 7 Dec: {"action": {...}} got four "field required" errors and an "extra input" one, no word of why
     with opened(opened.app()) as c, c.websocket_connect("/ws") as ws:

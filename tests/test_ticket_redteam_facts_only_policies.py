@@ -66,8 +66,8 @@ def test_a_facts_table_learned_on_hard_train_scores_below_the_readers(split):
     """The red team of 3 Dec learned facts -> (claim, request) on 1,500 hard:train tickets (FactsTableAgent): it
     never reads the email's words, resolves more hard:test tickets than rules (where the wording defeats the keyword
     reader, the facts guess the outcome as often) but its guesses make unrequired changes. This pins the score gaps,
-    not the resolution rate: far below `learned` on both splits, below `rules` on hard:validation and not above it on
-    hard:test."""
+    not the resolution rate: far below `learned` on both splits, below `rules` on hard:validation, and on hard:test
+    not above it by more than the noise of 200 episodes (0.03)."""
     from supportgym.agents.ticket_redteam import FactsTableAgent
 
     n, below_rules, below_learned = FACTS_TABLE[split]

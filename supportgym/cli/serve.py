@@ -63,7 +63,7 @@ def serve(
                                           "step than /ws on the main port (0: any free port; see docs/server.md)"),
     keep_alive: int = typer.Option(5, min=1, help="seconds an idle keep-alive connection stays open"),
     body_timeout: float = typer.Option(30.0, min=0.1, help="seconds a client may take to send a request body (then 408)"),
-    max_connections: int = typer.Option(4096, min=1, help="open connections (and in-flight requests); more get 503"),
+    max_connections: int = typer.Option(4096, min=1, help="open connections (and in-flight requests); more get 503. WebSockets get half of them, on both ports together"),
     log_level: str = typer.Option("warning", help="server log level"),
 ) -> None:
     """Serve every environment over HTTP and WebSocket (OpenEnv-compatible); see docs/server.md."""
@@ -91,7 +91,8 @@ def serve(
     try:  # before the port is bound: `--body-timeout inf` was a traceback after it (red team of 5 Dec)
         config = ServerConfig(default_env=env or "inbox-v0", envs=envs or None, max_sessions=max_sessions,
                               session_ttl_s=session_ttl, max_sessions_per_client=max_sessions_per_client,
-                              max_body_bytes=max_body, ws_port=ws_port, ws_host=host, ws_max_connections=max_connections,
+                              max_body_bytes=max_body, ws_port=ws_port, ws_host=host,
+                              ws_max_connections=max(1, max_connections // 2),
                               body_timeout_s=body_timeout, offload_steps=offload_steps,
                               warm_up=warm_up, allow_llm=allow_llm, allow_real_mail=allow_real_mail, dashboard=dashboard,
                               reset_limits=ResetLimits(size=max_reset_size, items=max_reset_size))

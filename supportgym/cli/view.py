@@ -76,14 +76,17 @@ def _compact(value: Any, limit: int = 400) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _rounded(value: Any) -> Any:
-    """Floats to 6 decimals for display: a sum of rewards printed as 7.999999999999999 reads as a bug."""
+def _rounded(value: Any, depth: int = 0) -> Any:
+    """Floats to 6 decimals for display: a sum of rewards printed as 7.999999999999999 reads as a bug. Only the levels the
+    panel shows (max_depth 4) and a few more: a report nested 600 deep was a RecursionError here (review of 7 Dec)."""
     if isinstance(value, float):
         return round(value, 6)
+    if depth > 8:
+        return value
     if isinstance(value, Mapping):
-        return {k: _rounded(v) for k, v in value.items()}
+        return {k: _rounded(v, depth + 1) for k, v in value.items()}
     if isinstance(value, list):
-        return [_rounded(v) for v in value]
+        return [_rounded(v, depth + 1) for v in value]
     return value
 
 

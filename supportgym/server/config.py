@@ -40,10 +40,12 @@ class ServerConfig(Model):
     #: `/ws` on the main port; None: none
     ws_port: int | None = Field(None, ge=0, le=65535)
     ws_host: str = "127.0.0.1"
-    #: open WebSocket connections, `/ws` and `ws_port` together (`serve --max-connections`); more are turned away (503 at
-    #: the listener's handshake; on the main port a CAPACITY_REACHED message and close 1013)
-    ws_max_connections: int = Field(4096, ge=1)
-    #: seconds a new WebSocket connection may wait for its first reset (at most `session_ttl_s`), then it is closed
+    #: open WebSocket connections, `/ws` and `ws_port` together; more are turned away (503 at the listener's handshake; on
+    #: the main port a CAPACITY_REACHED message and close 1013). `serve` sets half of `--max-connections`: uvicorn counts
+    #: WebSocket connections toward its own limit, so the other half stays for HTTP (review of 7 Dec)
+    ws_max_connections: int = Field(2048, ge=1)
+    #: seconds from connecting to the first reset (at most `session_ttl_s`), whatever else the client sends meanwhile;
+    #: then the connection is closed
     ws_reset_wait_s: float = Field(30.0, gt=0, allow_inf_nan=False)
     #: seconds a client may take to send a whole request body (then 408)
     body_timeout_s: float = Field(30.0, gt=0, allow_inf_nan=False)

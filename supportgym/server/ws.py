@@ -199,11 +199,14 @@ async def run_session(svc: Service, path_env: str | None, client: str | None, re
     if task is not None:
         svc.connections.add(task)
     wait = min(svc.config.session_ttl_s, svc.config.ws_reset_wait_s)
+    # one deadline from connecting: a client that kept sending `state` kept a slotless connection open (review of 7 Dec)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait
     try:
         while True:
             if conn.session is None:  # no slot held yet, but an idle connection must not linger either
                 try:
-                    raw = await asyncio.wait_for(recv(), wait)
+                    raw = await asyncio.wait_for(recv(), max(0.0, deadline - loop.time()))
                 except TimeoutError:
                     await send_text(error_message(ApiError(408, "idle_timeout", (
                         f"no reset within {wait:g} s of connecting; reconnect and send a reset"))))
