@@ -245,3 +245,10 @@ def test_undecodable_lines_in_a_metrics_log_are_counted_not_a_500(tmp_path):
     r = TestClient(_app(tmp_path, metrics=tmp_path)).get("/dashboard/api/metrics", params={"path": "train.jsonl"})
     assert r.status_code == 200, r.text
     assert [p[1] for p in r.json()["series"]["reward"]] == [0.5, 0.7]
+
+
+def test_a_results_folder_that_is_not_there_is_a_404(client):
+    # red team of 7 Dec: ?dir=<missing> answered 200 with no runs, as an empty folder does
+    r = client.get("/dashboard/api/results", params={"dir": "no-such-run"})
+    assert r.status_code == 404 and "no-such-run" in r.json()["detail"], r.text
+    assert client.get("/dashboard/api/results").status_code == 200

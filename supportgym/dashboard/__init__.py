@@ -159,7 +159,9 @@ def router(results_dir: Path, metrics_dir: Path, allow_llm: bool = False, max_ru
             folder = inside(results_dir, dir)
         except SupportGymError as err:
             raise _bad(err) from err
-        runs, notes = load_results(folder) if folder.is_dir() else ([], [])
+        if dir is not None and not folder.is_dir():  # (was 200 with no runs: a mistyped folder looked empty; 7 Dec)
+            raise HTTPException(status_code=404, detail=f"dir: no results folder {dir!r} under the results folder")
+        runs, notes = load_results(folder) if folder.is_dir() else ([], [])  # none yet at the root: an empty board
         base = results_dir.resolve()
         rows = leaderboard_rows(runs, task)
         for r in rows:
