@@ -91,14 +91,18 @@ def _unknown(kind: Any) -> ApiError:
     return ApiError(422, "unknown_type", f"type: unknown message type {kind!r}; allowed: reset, step, state, close")
 
 
+def _check_own_session(sent: str | None, session: Session | None) -> None:
+    """A session id in a message may only be the connection's own: the connection is its session. Another id was
+    silently ignored and the running episode replaced (33rd session's red team); over HTTP an unknown one is a 404."""
+    if sent is not None and (session is None or sent != session.id):
+        raise ApiError(422, "invalid_request", "session_id: over WebSocket the connection is its session; allowed: "
+                                               "leave it out (or this connection's own session id)")
+
+
 async def _reset(svc: Service, conn: Conn, data: Mapping[str, Any]) -> bytes:
     req, options = parse_reset(data)
     session = conn.live(svc) if conn.session is not None else None
-    if req.session_id is not None and (session is None or req.session_id != session.id):
-        # the connection is its session: another id was silently ignored and the running episode replaced (33rd
-        # session's red team); over HTTP an unknown one is a 404
-        raise ApiError(422, "invalid_request", "session_id: over WebSocket the connection is its session; allowed: "
-                                               "leave it out (or this connection's own session id)")
+    _check_own_session(req.session_id, session)
     if conn.path_env or req.env or session is None:
         served = svc.pick(conn.path_env, req.env)
     else:
@@ -117,9 +121,7 @@ async def _handle(svc: Service, conn: Conn, msg: Any) -> bytes | None:
         # "extra input" errors and no word of why)
         if "action" in data or "session_id" in data:  # (the flat form, every step of a client, is used as it is)
             data, sid = split_step(data)
-            if sid is not None and sid != session.id:
-                raise ApiError(422, "invalid_request", "session_id: over WebSocket the connection is its session; "
-                                                       "allowed: leave it out (or this connection's own session id)")
+            _check_own_session(sid, session)
         return _observation(session, await svc.step(session, data))
     if kind == "reset":
         return await _reset(svc, conn, data)
