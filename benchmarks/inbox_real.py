@@ -12,6 +12,7 @@ together (``fixed``), hand-written mail by other authors (``handwritten:validati
 
     uv run --all-extras python benchmarks/inbox_real.py
     uv run --all-extras python benchmarks/inbox_real.py --agents rules --sets real:validation --generated 0
+    uv run --all-extras python benchmarks/inbox_real.py --agents classifier --checkpoint runs/inbox_classifier.npz
 
 Quote real:test and handwritten:test; tune on the train / validation parts only.
 """
@@ -75,23 +76,26 @@ def main() -> None:
                     help="fixed, or any finite inbox split: real:*, hard:*, handwritten:*")
     ap.add_argument("--size", type=int, default=10, help="emails per episode for real mail")
     ap.add_argument("--generated", type=int, default=20, help="generated test episodes of 10 (0: skip)")
+    ap.add_argument("--checkpoint", help="the classifier agent's checkpoint (.npz; default: the committed one)")
     args = ap.parse_args()
     out: dict[str, Any] = {}
     for name in args.agents:
+        kwargs = {"checkpoint": args.checkpoint} if args.checkpoint and name == "classifier" else {}
         res: dict[str, Any] = {}
         for s in args.sets:
             t0 = time.monotonic()
             if s == "fixed":
-                rows, score = run(name, [({"task": t}, list(load_task(t).emails)) for t in ("easy", "medium", "hard")])
+                rows, score = run(name, [({"task": t}, list(load_task(t).emails)) for t in ("easy", "medium", "hard")],
+                                  **kwargs)
             else:
-                rows, score = run(name, chunks(whole_split(s), args.size))
+                rows, score = run(name, chunks(whole_split(s), args.size), **kwargs)
             m = {k: v for k, v in real_metrics(rows).items() if v is not None}
             res[s] = {**m, "normalized_score": round(score, 4), "seconds": round(time.monotonic() - t0, 1)}
         if args.generated:
             from supportgym.envs.inbox.generator import generate_episode
 
             eps = [generate_episode("test", 10, k) for k in range(args.generated)]
-            rows, score = run(name, [({"split": "test", "size": 10}, e) for e in eps])
+            rows, score = run(name, [({"split": "test", "size": 10}, e) for e in eps], **kwargs)
             m = {k: v for k, v in real_metrics(rows).items() if v is not None}
             res["split:test"] = {"route_accuracy": m["route_accuracy"], "category_accuracy": m["category_accuracy"],
                                  "normalized_score": round(score, 4)}

@@ -163,9 +163,12 @@ def test_training_round_trip(monkeypatch, tmp_path):
     assert agent.model.card["C"] == 1.0
     from supportgym.train.classifier import cross_validate_real
 
+    said: list[str] = []  # the CLI prints these on stderr: --cv ran minutes in silence (README check of 7 Dec)
     cv = cross_validate_real(ClassifierConfig(generated=100, hard=False, c_grid=[1.0], max_features=2000, max_iter=100),
-                             folds=3)
+                             folds=3, log=said.append)
     assert cv["n"] == summary["trained_on"]["real"] and 0.0 <= cv["route_accuracy"] <= 1.0
+    assert said[0].startswith("reading the training mail") and [x.split(" done")[0] for x in said[1:]] == [
+        "fold 1 of 3", "fold 2 of 3", "fold 3 of 3"]
     # a benchmark's per-fold hook sees each fold's training rows and every held-out email exactly once
     from supportgym.train.classifier import oof_route_logits
 

@@ -86,7 +86,9 @@ def classifier_command(
         if not cfg.real_parts:
             raise ConfigError("--cv cross-validates inside the real parts: it needs real mail (drop --real-part none; "
                               "where no corpora folder is found, name one with --corpora DIR)")
-        console.print_json(json.dumps(cross_validate_real(cfg, trash_biases=sweep_trash)))
+        progress = Console(stderr=True)  # stdout holds the JSON alone
+        console.print_json(json.dumps(cross_validate_real(cfg, trash_biases=sweep_trash,
+                                                          log=lambda text: progress.print(f"[dim]{text}[/]"))))
         return
     check_output_file(cfg.out, example="inbox_classifier.npz")  # before minutes of training, not at the save
     summary = train_classifier(cfg)

@@ -406,16 +406,20 @@ def _route_head(docs: list[Counter[str]], sources: list[str], emails: list[Label
 
 def oof_route_logits(cfg: ClassifierConfig, folds: int = 5, cache: dict[str, Any] | None = None,
                      on_fold: Callable[[Any, list[str], list[LabelledEmail], Any, list[int]], None] | None = None,
-                     ) -> tuple[list[LabelledEmail], list[str], np.ndarray]:
+                     log: Callable[[str], None] | None = None) -> tuple[list[LabelledEmail], list[str], np.ndarray]:
     """Out-of-fold route-head logits (no ``route_bias``) for every email of ``cfg.real_parts``.
 
     Fold k holds out the real emails with index % folds == k; generated (and hard) train mail sits beside
     every fold. ``cache`` (a dict) keeps the features between calls with other weights or C. ``on_fold``
     is called once per fold with (training matrix, its sources, its emails, held-out matrix, held-out indices
-    into the returned emails): a benchmark fits another model on exactly the fold's data there.
+    into the returned emails): a benchmark fits another model on exactly the fold's data there. ``log`` is told
+    what is being done (the whole takes minutes).
     """
     cache = {} if cache is None else cache
+    started = time.monotonic()
+    say = log or (lambda _: None)
     if "real" not in cache:
+        say("reading the training mail and its features ...")
         train, _ = load_data(cfg.model_copy(update={"generated_validation": 0}))
         real = train.pop("real", [])
         others = [e for es in train.values() for e in es]
@@ -441,6 +445,7 @@ def oof_route_logits(cfg: ClassifierConfig, folds: int = 5, cache: dict[str, Any
         logits[np.ix_(held, cols)] = z
         missing = [j for j, c in enumerate(classes) if c not in head.classes]
         logits[np.ix_(held, missing)] = -1e4
+        say(f"fold {k + 1} of {folds} done ({time.monotonic() - started:.0f} s)")
     return real, classes, logits
 
 
@@ -461,7 +466,8 @@ def oof_metrics(real: list[LabelledEmail], classes: list[str], logits: np.ndarra
     return {k: v for k, v in m.items() if v is not None and k != "category_accuracy"}
 
 
-def cross_validate_real(cfg: ClassifierConfig, folds: int = 5, trash_biases: list[float] | None = None) -> dict[str, Any]:
+def cross_validate_real(cfg: ClassifierConfig, folds: int = 5, trash_biases: list[float] | None = None,
+                        log: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Out-of-fold route figures inside ``cfg.real_parts`` (generated mail beside every fold).
 
     This is how the source weighting, the class boost and the route offsets were chosen
@@ -469,7 +475,7 @@ def cross_validate_real(cfg: ClassifierConfig, folds: int = 5, trash_biases: lis
     only, C = the first of ``c_grid``, ``route_bias`` applied. ``trash_biases``: also report the
     figures with each of these trash offsets instead (the sweep the offset was chosen from).
     """
-    real, classes, logits = oof_route_logits(cfg, folds)
+    real, classes, logits = oof_route_logits(cfg, folds, log=log)
     out = oof_metrics(real, classes, logits, cfg.route_bias)
     if trash_biases:
         out["trash_bias_sweep"] = {str(b): oof_metrics(real, classes, logits, {**cfg.route_bias, "trash": b})

@@ -33,6 +33,7 @@ from ...core.io import read_yaml
 from ...core.types import Model
 from .models import ROUTES, Gold, LabelledEmail
 from .importers import CsvSpec, load_csv, load_emails
+from .importers.mime import mail_files
 from .sources import sample_episode
 from .text import sender_parts
 
@@ -203,9 +204,10 @@ def _load_source(src: RealSource, base: Path) -> list[tuple[str, LabelledEmail]]
         raise DataUnavailableError(f"real mail source {src.name!r}: {path} does not exist; set ${CORPORA_ENV} to the folder "
                           f"holding {src.path} (or fix 'path' in the sources file)")
     if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() == ".eml")
+        files = mail_files(path)[0]  # .eml files, and messages named as the SpamAssassin corpus, Maildir or MH name them
         if not files:
-            raise DataFormatError(path, "folder holds no .eml files (searched recursively)")
+            raise DataFormatError(path, "folder holds no mail: no .eml files and no other files that open with mail "
+                                  "headers (searched recursively)")
         out = []
         for f in files:
             for e in load_emails(f, fmt="eml"):

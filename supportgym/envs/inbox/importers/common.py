@@ -31,15 +31,35 @@ def note(path: object, message: str) -> None:
 # mis-decoded bytes and only confuse an agent (and some terminals).
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
-# Single-byte "western" labels that senders often put on what is really UTF-8.
-_LATIN_LABELS = {"ascii", "latin_1", "iso8859-15", "cp1252"}
+# Single-byte "western" labels that senders often put on what is really UTF-8 (as ``codecs.lookup`` names them:
+# "latin_1" and "iso-8859-1" are both "iso8859-1").
+_LATIN_LABELS = {"ascii", "iso8859-1", "iso8859-15", "cp1252"}
+#: Labels decoded as another codec, as browsers and mail clients do (the WHATWG Encoding Standard): text labelled
+#: ISO-8859-1 or ASCII is windows-1252 in practice, and reading it as ISO-8859-1 turns its curly quotes, dashes and
+#: euro signs into C1 control characters, which ``clean_text`` then deletes ("It's" became "Its", "EUR 2,000" "2,000").
+_READ_AS = {"iso8859-1": "cp1252", "ascii": "cp1252"}
+#: Charset labels real mailers write that Python's codec registry does not know, by what they name.
+_ALIASES = {
+    "x-sjis": "shift_jis", "x-euc-jp": "euc_jp", "windows-31j": "cp932", "x-gbk": "gbk",
+    "windows-874": "cp874", "x-mac-roman": "mac_roman", "x-mac-cyrillic": "mac_cyrillic", "x-mac-greek": "mac_greek",
+    "x-mac-ce": "mac_latin2", "win-1251": "cp1251", "x-cp1251": "cp1251", "x-cp1250": "cp1250", "x-unicode-2-0-utf-7": "utf-7",
+    "_iso-2022-jp$esc": "iso2022_jp", "_autodetect_all": "utf-8",
+}
+#: 7-bit codecs whose ASCII bytes are not ASCII text (escape sequences or base64 runs switch the script): such a
+#: body is decoded with its codec even when every byte is below 0x80
+_SEVEN_BIT = {"iso2022_jp", "iso2022_jp_1", "iso2022_jp_2", "iso2022_jp_2004", "iso2022_jp_3", "iso2022_jp_ext",
+              "iso2022_kr", "utf-7", "hz"}
 
 
 def _codec(label: str | None) -> str | None:
     if not label:
         return None
+    key = label.strip().strip('"').lower()
+    key = _ALIASES.get(key, key)
+    if key.startswith("iso-8859-") and key.endswith(("-i", "-e")):  # the Hebrew/Arabic "logical order" labels
+        key = key[:-2]
     try:
-        return codecs.lookup(label.strip().strip('"').lower()).name
+        return codecs.lookup(key).name
     except (LookupError, ValueError, TypeError):
         return None
 
@@ -47,18 +67,19 @@ def _codec(label: str | None) -> str | None:
 def decode_bytes(data: bytes, declared: str | None = None) -> tuple[str, str]:
     """Decode ``data`` without ever failing; return ``(text, codec used)``.
 
-    Order: pure ASCII; UTF-8 when the declared label is a western single-byte one but the
-    bytes are valid multi-byte UTF-8 (a common mislabelling); the declared charset; UTF-8;
-    cp1252; latin-1 (which accepts every byte, so the chain always ends).
+    Order: pure ASCII (unless the declared codec is a 7-bit one such as ISO-2022-JP or UTF-7); UTF-8 when the
+    declared label is a western single-byte one but the bytes are valid multi-byte UTF-8 (a common mislabelling);
+    the declared charset (ISO-8859-1 and ASCII read as windows-1252, see ``_READ_AS``); UTF-8; cp1252; latin-1
+    (which accepts every byte, so the chain always ends).
     """
-    if data.isascii():
-        return data.decode("ascii"), "ascii"
     codec = _codec(declared)
+    if data.isascii() and codec not in _SEVEN_BIT:
+        return data.decode("ascii"), "ascii"
     candidates: list[str] = []
     if codec in _LATIN_LABELS:
         candidates.append("utf-8")
     if codec:
-        candidates.append(codec)
+        candidates.append(_READ_AS.get(codec, codec))
     candidates += ["utf-8", "cp1252", "latin-1"]
     for name in dict.fromkeys(candidates):
         try:
@@ -66,6 +87,32 @@ def decode_bytes(data: bytes, declared: str | None = None) -> tuple[str, str]:
         except (UnicodeError, LookupError):  # UnicodeError: the codec "undefined" refuses every byte string with one
             continue  # (not a UnicodeDecodeError): a whole folder was refused for one such email (34th red team)
     raise AssertionError("unreachable: latin-1 decodes every byte")  # pragma: no cover
+
+
+def decode_table(data: bytes) -> tuple[str, int]:
+    """A text table's bytes (a CSV or TSV file) as text, and how many of its lines were not UTF-8.
+
+    UTF-16 with its byte-order mark is what Excel's "Unicode Text" export writes (UTF-32 with one is read too). Otherwise UTF-8, line by line: a
+    file that is UTF-8 but for a few lines pasted from a windows-1252 source keeps its UTF-8 lines right (decoding
+    the whole file as windows-1252 turned every "Grüße" into "GrÃ¼ÃŸe"); such a line is read as windows-1252.
+    """
+    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return data.decode("utf-32", "replace"), 0
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", "replace"), 0
+    data = data.removeprefix(UTF8_BOM)
+    try:
+        return data.decode("utf-8"), 0
+    except UnicodeDecodeError:
+        pass
+    lines, other = [], 0
+    for line in data.splitlines(keepends=True):
+        try:
+            lines.append(line.decode("utf-8"))
+        except UnicodeDecodeError:
+            lines.append(decode_bytes(line, "cp1252")[0])
+            other += 1
+    return "".join(lines), other
 
 
 def clean_text(text: str, charset: str | None = None) -> str:

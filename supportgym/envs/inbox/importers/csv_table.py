@@ -24,9 +24,8 @@ from ....core.types import Model
 from ..models import Gold, LabelledEmail
 from .common import (
     FALLBACK_TIMESTAMP,
-    UTF8_BOM,
     clean_text,
-    decode_bytes,
+    decode_table,
     iso_utc,
     make_email,
     normalize_timestamp,
@@ -294,7 +293,9 @@ def load_csv(
         data = path.read_bytes()
     except OSError as exc:
         raise DataFormatError(path, f"cannot read: {exc.strerror}") from None
-    text, _ = decode_bytes(data.removeprefix(UTF8_BOM), "utf-8")
+    text, not_utf8 = decode_table(data)
+    if not_utf8:
+        note(path, f"{not_utf8} line(s) are not UTF-8 and were read as windows-1252; save the file as UTF-8 to be sure")
     if not text.strip():
         raise DataFormatError(path, "empty file: expected a header row and one row per email")
     sep = delimiter or sniff_delimiter(text, "\t" if path.suffix.lower() in (".tsv", ".tab") else ",")

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import re
-from email import policy
-from email.header import decode_header
 from email.message import Message
-from email.parser import BytesParser
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 
@@ -16,67 +13,27 @@ from .common import (
     FALLBACK_TIMESTAMP,
     UTF8_BOM,
     clean_text,
-    decode_bytes,
     iso_utc,
     make_email,
+    note,
     one_line,
     stable_id,
     unique_ids,
 )
-from .html_text import html_to_text, looks_like_html, tidy
-from .limits import MAX_PART_BYTES, bound_headers
+from .body import PARSER, body_and_attachments
+from .limits import bound_headers
+from .parts import declared_charset, header_text, raw_header
 
 #: Headers of which at least one must be present for bytes to count as a mail message.
 _MAIL_HEADERS = ("from", "to", "subject", "date", "message-id", "received", "return-path", "mime-version",
                  "content-type", "sender", "reply-to", "delivered-to", "cc")
-_SIGNATURES = {"application/pgp-signature", "application/pkcs7-signature", "application/x-pkcs7-signature"}
-_PARSER = BytesParser(policy=policy.default)
-_META_CHARSET = re.compile(rb"<meta[^>]{0,200}charset=[\"']?([A-Za-z0-9_.:-]{2,40})", re.I)
-
-
-def _raw_header(msg: Message, name: str) -> str | None:
-    """The header's stored value, unparsed: parsing by the policy can fail on real junk."""
-    for key, value in msg.raw_items():
-        if key.lower() == name:
-            return str(value)
-    return None
-
-
-def _header_text(msg: Message, name: str, charset: str | None) -> str:
-    """A header decoded for display, never raising.
-
-    RFC 2047 words are decoded by the policy; raw 8-bit bytes (illegal but common) are
-    decoded with ``charset``, the message's own body charset, which is what the sender used.
-    """
-    try:
-        value = msg.get(name)
-        if value is not None:
-            text = str(value)
-            if "=?" not in text and "\ufffd" not in text and not _has_surrogates(text):
-                return one_line(text)
-    except Exception:  # noqa: BLE001 - a malformed header must not sink the message
-        pass
-    raw = _raw_header(msg, name)
-    if raw is None:
-        return ""
-    raw = clean_text(raw, charset)
-    try:
-        parts = decode_header(raw)
-    except Exception:  # noqa: BLE001
-        return one_line(raw)
-    out = []
-    for chunk, chunk_charset in parts:
-        out.append(decode_bytes(chunk, chunk_charset or charset)[0] if isinstance(chunk, bytes) else chunk)
-    # decode_header drops the whitespace between an encoded word and plain text
-    return one_line(" ".join(out) if len(out) > 1 else "".join(out))
-
-
-def _has_surrogates(text: str) -> bool:
-    return any("\ud800" <= ch <= "\udfff" for ch in text)
+#: a file without an extension is read as a message only with one of these and another mail header
+_DELIVERY_HEADERS = {"from", "received", "return-path", "message-id", "delivered-to"}
+_HEADER_NAME = re.compile(rb"([A-Za-z][A-Za-z0-9-]{0,60}):")
 
 
 def _timestamp(msg: Message) -> tuple[str, str]:
-    raw = _raw_header(msg, "date")
+    raw = raw_header(msg, "date")
     if raw:
         try:
             moment = parsedate_to_datetime(clean_text(raw).strip())
@@ -86,86 +43,6 @@ def _timestamp(msg: Message) -> tuple[str, str]:
         except (TypeError, ValueError, IndexError, OverflowError):
             pass
     return FALLBACK_TIMESTAMP, "fallback"
-
-
-def _part_text(part: Message, subtype: str) -> tuple[str, str, bool]:
-    """Decoded text of one leaf part (transfer encoding and charset), HTML converted; and
-    whether the part was cut to ``MAX_PART_BYTES`` first."""
-    try:
-        payload = part.get_payload(decode=True)
-    except Exception:  # noqa: BLE001 - e.g. a broken base64 tail
-        payload = None
-    if payload is None:
-        raw = part.get_payload()
-        payload = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else b""
-    was_cut = len(payload) > MAX_PART_BYTES
-    payload = payload[:MAX_PART_BYTES]
-    charset = _declared_charset(part)
-    if charset is None and subtype == "html":
-        found = _META_CHARSET.search(payload[:4096])
-        charset = found.group(1).decode("ascii") if found else None
-    text, used = decode_bytes(payload, charset)
-    text = clean_text(text)
-    if subtype == "html" or looks_like_html(text):
-        return html_to_text(text), used, was_cut
-    return tidy(text), used, was_cut
-
-
-def _declared_charset(part: Message) -> str | None:
-    try:
-        return part.get_content_charset()
-    except Exception:  # noqa: BLE001
-        return None
-
-
-def _filename(part: Message) -> str | None:
-    try:
-        name = part.get_filename()
-    except Exception:  # noqa: BLE001
-        name = None
-    return one_line(name) if name else None
-
-
-def _body_and_attachments(msg: Message) -> tuple[str, list[str], dict[str, str]]:
-    """Pick the body (text/plain preferred over HTML in each alternative) and list attachments."""
-    attachments: list[str] = []
-    plain: list[tuple[Message, str]] = []
-    html: list[tuple[Message, str]] = []
-    text_attachments: list[tuple[Message, str]] = []
-    for part in msg.walk():
-        if part.is_multipart():
-            continue
-        name = _filename(part)
-        disposition = (part.get_content_disposition() or "").lower()
-        ctype = part.get_content_type()  # parsed once: header parsing dominates import time
-        maintype, _, subtype = ctype.partition("/")
-        # a text part sent "inline" is body text even when the mailer gave it a file name
-        if maintype == "text" and (disposition == "inline" or (not name and disposition != "attachment")):
-            (html if subtype == "html" else plain).append((part, subtype))
-            continue
-        if name or ctype not in _SIGNATURES:  # a bare signature is not something sent
-            attachments.append(name or f"unnamed.{subtype or 'bin'}")
-        if maintype == "text":
-            text_attachments.append((part, subtype))
-    meta: dict[str, str] = {}
-    body = ""
-    # Within multipart/alternative the plain part is the sender's own text version; elsewhere
-    # inline text parts are concatenated (a mailing-list footer is still part of what was sent).
-    # A message whose only text is an attached file is shown that file rather than nothing.
-    for group, kind in ((plain, "plain"), (html, "html"), (text_attachments, "attachment")):
-        texts = []
-        for part, subtype in group:
-            text, used, was_cut = _part_text(part, subtype)
-            if was_cut:
-                meta["truncated"] = f"a {subtype} part cut to {MAX_PART_BYTES} bytes before decoding"
-            if text:
-                texts.append(text)
-                meta.setdefault("charset", used)
-        if texts:
-            body = "\n\n".join(texts)
-            meta["body_from"] = kind
-            break
-    return body, attachments, meta
 
 
 class NotMailError(ValueError):
@@ -178,7 +55,7 @@ def parse_message(data: bytes, *, source: str, fallback_id: str) -> LabelledEmai
         raise NotMailError("empty message: expected RFC 822 mail (headers, blank line, body)")
     data, header_cuts = bound_headers(data)
     try:
-        msg = _PARSER.parsebytes(data)
+        msg = PARSER.parsebytes(data)
     except Exception as exc:  # noqa: BLE001 - the stdlib parser is lenient, but be sure
         raise NotMailError(f"cannot parse as RFC 822 mail: {exc}") from None
     names = {key.lower() for key, _ in msg.raw_items()}
@@ -188,12 +65,12 @@ def parse_message(data: bytes, *, source: str, fallback_id: str) -> LabelledEmai
             "line. Expected a raw RFC 822 message such as an .eml file saved from a mail client"
         )
     try:
-        body, attachments, meta = _body_and_attachments(msg)
-        hint = _declared_charset(msg) or meta.get("charset")
-        sender, subject = _header_text(msg, "from", hint), _header_text(msg, "subject", hint)
+        body, attachments, meta = body_and_attachments(msg)
+        hint = declared_charset(msg) or meta.get("charset")
+        sender, subject = header_text(msg, "from", hint), header_text(msg, "subject", hint)
     except Exception as exc:  # noqa: BLE001 - keep any MIME surprise a data error, never a crash
         raise NotMailError(f"cannot decode the MIME structure: {type(exc).__name__}: {exc}") from None
-    message_id = one_line(_raw_header(msg, "message-id") or "").strip("<> ")
+    message_id = one_line(raw_header(msg, "message-id") or "").strip("<> ")
     timestamp, ts_source = _timestamp(msg)
     meta.update({"source": source, "format": "mime", "timestamp_source": ts_source})
     if header_cuts:
@@ -206,30 +83,56 @@ def parse_message(data: bytes, *, source: str, fallback_id: str) -> LabelledEmai
     )
 
 
-def _eml_files(path: Path) -> list[Path]:
-    if path.is_file():
-        return [path]
+def mail_files(path: Path) -> tuple[list[Path], list[Path]]:
+    """The files under the folder ``path`` to read as messages (sorted), and the files passed over.
+
+    Every ``*.eml``, and every other file that opens like mail (``_starts_like_mail``): the SpamAssassin corpus's
+    ``00001.7c53336b37003a9286aba55d2945844c``, Maildir's ``1733.M5P6.host:2,S``, an MH folder's ``17``, Enron's ``1.``.
+    Hidden files (macOS's ``._name.eml``) and hidden folders (``.git``) are passed over.
+    """
     if not path.is_dir():
         raise DataFormatError(path, "not an ordinary file or folder (a device, pipe or socket)" if path.exists()
                               else "no such file or folder")
     try:
-        files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() == ".eml")
+        files = sorted(p for p in path.rglob("*") if p.is_file()
+                       and not any(part.startswith(".") for part in p.relative_to(path).parts[:-1]))
+        taken, skipped = [], []
+        for file in files:
+            mail = not file.name.startswith(".") and (file.suffix.lower() == ".eml" or _starts_like_mail(file))
+            (taken if mail else skipped).append(file)
     except OSError as err:  # a folder (or a folder inside it) that cannot be read, e.g. /proc
         raise DataFormatError(path, f"cannot read the folder: {type(err).__name__}: {err}") from None
-    if not files:
-        raise DataFormatError(path, "folder holds no .eml files (searched recursively)")
-    return files
+    return taken, skipped
+
+
+def _starts_like_mail(file: Path) -> bool:
+    """Does a file (other than an ``.eml``) open with a mail header block: two mail headers, one of them one that only
+    mail carries (From, Received, Return-Path, Message-ID, Delivered-To)? A README opening "Date: ... Author: ..."
+    does not, nor a PDF or a CSV. Reads the first 8 KB only."""
+    with file.open("rb") as f:
+        head = f.read(8192).removeprefix(UTF8_BOM)
+    block = head.replace(b"\r\n", b"\n").split(b"\n\n", 1)[0]
+    names = {m.group(1).lower().decode() for line in block.split(b"\n") if (m := _HEADER_NAME.match(line))}
+    return bool(names & _DELIVERY_HEADERS) and len(names & set(_MAIL_HEADERS)) >= 2
+
+
+def _listed(root: Path, files: list[Path]) -> str:
+    shown = ", ".join(f.relative_to(root).as_posix() for f in files[:5])
+    return f"{len(files)} file(s) ({shown}{', ...' if len(files) > 5 else ''})"
 
 
 def load_eml(path: str | Path) -> list[LabelledEmail]:
-    """Load one ``.eml`` file, or every ``*.eml`` under a folder (recursively, sorted by path).
+    """Load one ``.eml`` file, or every message file under a folder (recursively, sorted by path): each ``*.eml``, and
+    each other file that opens with mail headers (one message per file, as the SpamAssassin corpus, Maildir and MH
+    keep them). Files passed over are named in a note.
 
     Ids come from Message-ID, else from a hash of the file's path relative to the folder (or its
     name for a single file), so the same files give the same ids on every machine.
     """
     root = Path(path)
     out = []
-    for file in _eml_files(root):
+    taken, skipped = ([root], []) if root.is_file() else mail_files(root)
+    for file in taken:
         rel = file.name if file == root else file.relative_to(root).as_posix()
         try:
             data = file.read_bytes().removeprefix(UTF8_BOM)  # else "\ufeffFrom:" is no header and nothing parses
@@ -239,6 +142,11 @@ def load_eml(path: str | Path) -> list[LabelledEmail]:
             out.append(parse_message(data, source=str(file), fallback_id=stable_id("eml", rel)))
         except NotMailError as exc:
             raise DataFormatError(file, str(exc)) from None
+    if not out:
+        raise DataFormatError(root, "folder holds no mail: no .eml files and no other files that open with mail headers "
+                              f"(searched recursively){'; passed over ' + _listed(root, skipped) if skipped else ''}")
+    if skipped:
+        note(root, f"passed over {_listed(root, sorted(skipped))}: hidden, or not opening with mail headers")
     return unique_ids(out, str(root))
 
 
@@ -248,19 +156,35 @@ _FROM_LINE = re.compile(rb"^From ", re.M)
 _ESCAPED_FROM = re.compile(rb"^>(>*From )", re.M)
 #: what a real separator holds after "From ": a sender, then a date with a time and a year
 _SEPARATOR = re.compile(rb"^From \S+ .*\b\d{1,2}:\d{2}\b.*\b\d{4}\b")
+#: a separator line is checked on its first bytes only (the regular expression backtracks on a long line)
+_SEPARATOR_CHARS = 160
 
 
-def split_mbox(raw: bytes) -> list[tuple[int, bytes]]:
+def split_mbox(raw: bytes, body_froms: list[int] | None = None) -> list[tuple[int, bytes]]:
     """``(line number, message bytes)`` of every message, separator lines removed.
 
     The rule is the stdlib ``mailbox.mbox``'s: every line starting with ``From `` opens a
-    message, and one blank line before it belongs to the separator. Done here, not through
+    message, and one blank line before it belongs to the separator; except where the file's first line and some
+    others are full separators (``From <sender> <date>``), when only those are (the rest is unescaped body text; their
+    line numbers are added to ``body_froms``). Done here, not through
     ``mailbox``, because the line of each message (for error messages) is only in its private
     table of contents. Escaped body lines are unescaped as mboxrd readers do (one ``>`` off
     ``>From ``, ``>>From ``, ...), which the stdlib leaves to its caller: an agent should read
     what the sender wrote.
     """
     starts = [m.start() for m in _FROM_LINE.finditer(raw)]
+    separators = [start for start in starts
+                  if _SEPARATOR.match(raw[start : start + _SEPARATOR_CHARS].split(b"\n", 1)[0])]
+    if separators and separators[0] == 0 and len(separators) < len(starts):
+        # a file whose separators all carry a sender and a date: a "From ..." line without them is body text its writer
+        # did not escape ("From the desk of ..."), which refused the whole file when read as a separator
+        if body_froms is not None:
+            kept, line, last = set(separators), 1, 0
+            for start in starts:
+                line, last = line + raw.count(b"\n", last, start), start
+                if start not in kept:
+                    body_froms.append(line)
+        starts = separators
     out = []
     line = 1
     for i, start in enumerate(starts):
@@ -301,10 +225,13 @@ def load_mbox(path: str | Path) -> list[LabelledEmail]:
         raise DataFormatError(path, f"cannot read: {exc.strerror}") from None
     if not raw.strip():
         raise DataFormatError(path, "empty file: an mbox holds messages, each opened by a 'From ' separator line")
+    if b"\r" in raw and b"\n" not in raw:  # classic Mac OS line ends
+        raw = raw.replace(b"\r", b"\n")
     if not raw.startswith(b"From "):
         raise DataFormatError(path, "not an mbox file: it must start with a 'From ' separator line", line=1)
-    out = []
-    for index, (line, data) in enumerate(split_mbox(raw), start=1):
+    out: list[LabelledEmail] = []
+    body_froms: list[int] = []
+    for index, (line, data) in enumerate(split_mbox(raw, body_froms), start=1):
         try:
             out.append(parse_message(data, source=f"{path}#{index}",
                                      fallback_id=stable_id("mbox", path.name, str(index))))
@@ -312,4 +239,8 @@ def load_mbox(path: str | Path) -> list[LabelledEmail]:
             raise DataFormatError(path, _not_mail_message(raw, index, line, str(exc)), line=line) from None
     if not out:
         raise DataFormatError(path, "mbox holds no messages")
+    if body_froms:
+        shown = ", ".join(map(str, body_froms[:5])) + (", ..." if len(body_froms) > 5 else "")
+        note(path, f"{len(body_froms)} line(s) starting with 'From ' (line {shown}) name no sender and date, so they "
+                   "were read as body text, not as message separators (mboxrd writers escape them as '>From ')")
     return unique_ids(out, str(path))
