@@ -332,3 +332,88 @@ def test_a_utf32_table(tmp_path):
     path.write_bytes("subject,body\nA,Gr\u00fc\u00dfe\n".encode("utf-32"))
     (item,) = load_emails(path)
     assert item.email.body == "Gr\u00fc\u00dfe"
+
+
+# ---- mail of 2003-2006 (an era probe of the same session): white "hash busters" and decoy plain parts ----
+
+@pytest.mark.parametrize(("html", "shown"), [
+    # white or near-white text on the white page: a reader sees none of it
+    ('<body bgcolor="#FFFFFF"><p>Try C<font color=white>x</font>ial<font color="#FEFEFE">q</font>is today</p>'
+     '<span style="font-size:1px; color:#FFFFFF">zebra quantum</span><p>order now</p></body>', "Try Cialis today order now"),
+    # ... but on a painted cell, row or page it is the text a reader sees
+    ('<table><tr><td bgcolor="#003366"><font color="#ffffff">Spring newsletter</font></td></tr></table>',
+     "Spring newsletter"),
+    ('<body style="background:#222"><p style="color:#fff">Dark theme text</p></body>', "Dark theme text"),
+    ('<div style="background-image:url(hero.jpg)"><font color=white>Over the picture</font></div>', "Over the picture"),
+    # a style sheet may paint it through class names this reader does not follow: kept
+    ('<style>.hdr{background:#036}</style><td class="hdr"><font color="white">Header</font></td>', "Header"),
+])
+def test_white_text_is_hidden_only_on_an_unpainted_page(html, shown):
+    assert " ".join(html_to_text(html).split()) == shown
+
+
+def test_a_decoy_plain_part_of_random_words_gives_way_to_the_html():
+    decoy = " ".join(["dormant obelisk undertow sextant dulcimer jubilant lattice gallant meander paisley"] * 8)
+    pitch = ("<p>Hi, want to impress her tonight? Try our soft tabs, they work in fifteen minutes and last all "
+             "weekend long. Order from our online pharmacy today and save sixty percent on every pack.</p>")
+    assert body(alternative(decoy, pitch)).startswith("Hi, want to impress her tonight?")
+    # a real text version shares its words with the HTML one, however the two are laid out
+    own = "Hi team, the Friday release moves to Monday because the payment tests failed. Details are in the ticket."
+    assert body(alternative(own, f"<p>{own}</p><p>Sent from my phone. Please consider the environment before "
+                                 "printing this email, and have a great weekend everyone.</p>")) == own
+
+
+# ---- the review of the white-text and decoy rules (same session): each lost text a reader sees on their first version ----
+
+@pytest.mark.parametrize(("html", "shown"), [
+    # a white colour on a wrapper, a painted or recoloured element inside
+    ('<div style="color:#ffffff"><table bgcolor="#000000"><tr><td>Dark section text</td></tr></table></div>',
+     "Dark section text"),
+    ('<font color="#FFFFFF" face=Verdana><table bgcolor="#003366"><tr><td>Inner painted</td></tr></table></font>',
+     "Inner painted"),
+    ('<div style="color:#fff"><p style="color:#333">Dark child</p></div>', "Dark child"),
+    ("<font color=white>zz<font color=black>visible</font></font>", "visible"),
+    # images and links inside white text show; spaces and line breaks separate words as on screen
+    ('<a href="http://evil.example/login" style="color:#ffffff"><img alt="Verify your account"></a>',
+     "[Verify your account] (http://evil.example/login)"),
+    ('Call us<font color="#FFFFFF">&nbsp;</font>today', "Call us today"),
+    ("line one<font color=white><br><br></font>line two", "line one line two"),
+    ("order<font color=white>zebra quantum</font>now", "order now"),
+    # a stray end tag inside a cell closes nothing outside it
+    ("<font face=arial><table bgcolor=#000><tr><td></font><font color=white>Text</font></td></tr></table>", "Text"),
+    # a style sheet after the body, or a linked one, may paint through class names
+    ('<body><table class=wrap><tr><td style="color:#ffffff">Your invoice is ready</td></tr></table>'
+     "<style>.wrap{background-color:#000}</style></body>", "Your invoice is ready"),
+    ('<link rel="stylesheet" href="x.css"><td class=dark><font color=white>Linked</font></td>', "Linked"),
+    # the colour attribute counts on <font> only; the last colour declared wins
+    ('<table color="#FFFFFF"><tr><td>Cell text</td></tr></table>', "Cell text"),
+    ("<basefont color=white>Base text", "Base text"),
+    ('<p style="color:#fff;color:#000">Last wins</p>', "Last wins"),
+])
+def test_white_text_rule_keeps_what_a_reader_sees(html, shown):
+    assert " ".join(html_to_text(html).split()) == shown
+
+
+def test_a_long_plain_text_beside_a_short_teaser_of_its_words_stays():
+    words = [f"w{i}" for i in range(300)]
+    assert body(alternative(" ".join(words), "<p>" + " ".join(words[:25]) + "</p>")) == " ".join(words)
+
+
+def test_a_folder_reads_a_linked_message_once_and_passes_over_what_it_cannot_read(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    (tmp_path / "1").write_bytes(HEAD + b"\nmessage one\n")
+    (tmp_path / "link").symlink_to(tmp_path / "1")
+    (tmp_path / "2").write_bytes((HEAD + b"\nmac line ends\n").replace(b"\n", b"\r"))
+    (tmp_path / "3").write_bytes(b"secret")
+    real_open = Path.open
+
+    def no_read(self, *args, **kwargs):
+        if self.name == "3":
+            raise PermissionError(13, "Permission denied")
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", no_read)
+    with pytest.warns(ImportNote, match=r"passed over 1 file\(s\) \(3\)"):
+        items = load_emails(tmp_path)
+    assert sorted(i.email.body for i in items) == ["mac line ends", "message one"]

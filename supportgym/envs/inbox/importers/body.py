@@ -26,6 +26,12 @@ _STUB_SHARE = 1 / 3
 #: a plain alternative this short that shares under half its words with the HTML is a stub too ("This is a
 #: multi-part message in MIME format."); a longer one is the sender's own text, whatever the HTML holds
 _STUB_WORDS = 40
+#: a plain alternative that shares under this share of its distinct words with an HTML one of at least this many
+#: words (and half its length) is a decoy, not a version of the same message
+_DECOY_SHARED = 0.3
+_DECOY_WORDS = 20
+#: ... or, whatever its length, under this share: two unrelated texts
+_DISJOINT = 0.1
 #: a forward of a forward of ...: the innermost messages' sender and subject lines are shown, at most this many
 _MAX_FORWARD_HEADS = 5
 #: parts nested deeper than this are not read (hostile input; real mail nests a handful of levels)
@@ -70,15 +76,21 @@ def _words(shown: Shown) -> list[str]:
 
 
 def _stub(plain: Shown, html: Shown) -> bool:
-    """Is the plain alternative a stub beside the HTML one: far shorter, or short and mostly words the HTML does not
-    hold ("We attempted to deliver this message with HTML formatting ...")? Never when the HTML has fewer words."""
+    """Is the plain alternative not the message a reader sees? A stub beside a longer HTML version: far shorter, or
+    short and mostly words the HTML does not hold ("We attempted to deliver this message with HTML formatting ...");
+    or a decoy: random words that share almost nothing with an HTML version of some length (spam of 2003-2006 put
+    dictionary words in the plain part for filters to read, the pitch in the HTML that mail programs show). Shared
+    words are counted against the smaller vocabulary, so a long plain text beside a short teaser of its own words is
+    the sender's text, not a decoy."""
     p, h = _words(plain), _words(html)
+    seen, distinct = set(h), set(p)
+    common = len(seen & distinct) / max(1, min(len(seen), len(distinct)))
+    if len(h) >= _DECOY_WORDS and (common < _DISJOINT or 2 * len(h) >= len(p) and common < _DECOY_SHARED):
+        return True
     if len(h) <= len(p):
         return False
-    if len(p) < _STUB_SHARE * len(h):
-        return True
-    seen = set(h)
-    return len(p) < _STUB_WORDS and sum(w in seen for w in set(p)) < 0.5 * len(set(p))
+    shared = sum(w in seen for w in distinct) / max(1, len(distinct))
+    return len(p) < _STUB_SHARE * len(h) or len(p) < _STUB_WORDS and shared < 0.5
 
 
 def _repaired(part: Message) -> Message | None:

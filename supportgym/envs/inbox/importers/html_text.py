@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+from .visibility import Visibility
+
 _SKIP = {"script", "style", "head", "title", "noscript", "template", "svg", "object", "applet"}
 _VOID = {"br", "hr", "img", "meta", "link", "input", "area", "base", "col", "embed", "param", "source", "wbr"}
 _BLOCK = {
@@ -20,86 +22,26 @@ _BLOCK = {
 _PARAGRAPH = {"p", "table", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "ul", "ol", "hr"}
 _LOOKS_HTML = re.compile(r"<\s*(!doctype\s+html|html|body|head|table|font|div|p|br|a\s+href)\b", re.I)
 _TAG_LIKE = re.compile(r"</?[a-zA-Z][^<>]{0,300}>")
+_LINKED_SHEET = re.compile(r"<link\b[^>]{0,300}stylesheet", re.I)
+
+
+def _sheet_paints(html: str) -> bool:
+    """Does a style sheet of the document set a background (or is one linked, unseen)? It may paint what white text
+    stands on through class names (visibility.py). One pass: an unclosed <style> runs to the end, as parsers read it."""
+    if _LINKED_SHEET.search(html):
+        return True
+    low = html.lower()
+    start = low.find("<style")
+    while start != -1:
+        stop = low.find("</style", start)
+        if "background" in low[start: stop if stop != -1 else len(low)]:
+            return True
+        start = low.find("<style", stop) if stop != -1 else -1
+    return False
 #: what may stand in a document's <head>; any other tag there starts the body (as browsers parse an unclosed <head>)
 _HEAD_TAGS = {"head", "title", "meta", "link", "style", "script", "base", "noscript", "template", "object"}
-#: an element no reader sees, styled away (spam hides "hash buster" words there, for filters to read and people not to).
-#: A tiny or zero font size is not read as hidden: layout templates set ``font-size:0`` on wrappers whose children
-#: set their own size, and white text is kept too: the background is not known
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
-#: a start tag of one of these closes an open <p> (HTML's parsing rules), and so ends a hidden one
-_CLOSES_P = {"p", "div", "table", "ul", "ol", "dl", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "form",
-             "center", "hr", "address", "section", "article", "header", "footer"}
-_INLINE = {"a", "b", "i", "u", "s", "em", "strong", "span", "font", "small", "big", "sup", "sub", "code", "abbr"}
-#: start tag -> (the open elements it closes, the containers it does not close them across): a cell, a row, an item
-_CLOSES_SIBLING = {
-    "td": ({"td", "th"}, {"tr", "table"}), "th": ({"td", "th"}, {"tr", "table"}), "tr": ({"tr", "td", "th"}, {"table"}),
-    "li": ({"li"}, {"ul", "ol"}), "option": ({"option"}, {"select"}), "dt": ({"dt", "dd"}, {"dl"}),
-    "dd": ({"dt", "dd"}, {"dl"}),
-}
-#: how deep the open elements are followed; deeper nesting is hostile input, read as flat
-_MAX_OPEN = 512
-
-
-def _hidden(attrs: list[tuple[str, str | None]]) -> bool:
-    return any(k == "hidden" and (v or "").strip().lower() in ("", "hidden")
-               or k == "style" and v is not None and _HIDDEN_STYLE.search(v) is not None for k, v in attrs)
-
-
-class _Visibility:
-    """Which text a browser hides: the open elements, nested as a browser nests them (a start tag closes an open
-    paragraph, cell, row or item as HTML's rules say; an end tag closes what its element holds), and the depth of
-    the outermost hidden one. An unclosed hidden element ends where a browser ends it, not at the document's end."""
-
-    def __init__(self) -> None:
-        self.open: list[str] = []
-        self.hidden_at: int | None = None
-
-    @property
-    def hides(self) -> bool:
-        return self.hidden_at is not None
-
-    def start(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self._implied_ends(tag)
-        if tag in _VOID or len(self.open) >= _MAX_OPEN:
-            return
-        if self.hidden_at is None and _hidden(attrs):
-            self.hidden_at = len(self.open)
-        self.open.append(tag)
-
-    def end(self, tag: str) -> bool:
-        """Close ``tag``; whether it was hidden (inside, or itself, the hidden element)."""
-        for i in range(len(self.open) - 1, -1, -1):
-            if self.open[i] == tag:
-                was = self.hidden_at is not None and i >= self.hidden_at
-                self._close_from(i)
-                return was
-        return self.hides  # an end tag with nothing to close
-
-    def _close_from(self, i: int) -> None:
-        del self.open[i:]
-        if self.hidden_at is not None and len(self.open) <= self.hidden_at:
-            self.hidden_at = None
-
-    def _implied_ends(self, tag: str) -> None:
-        if tag in _CLOSES_P:
-            for i in range(len(self.open) - 1, -1, -1):
-                if self.open[i] == "p":
-                    self._close_from(i)
-                    break
-                if self.open[i] not in _INLINE:
-                    break
-        elif tag in _CLOSES_SIBLING:
-            closes, bounds = _CLOSES_SIBLING[tag]
-            for i in range(len(self.open) - 1, -1, -1):
-                if self.open[i] in closes:
-                    self._close_from(i)
-                    break
-                if self.open[i] in bounds:
-                    break
-
-
 class _TextExtractor(HTMLParser):
-    def __init__(self) -> None:
+    def __init__(self, sheet: bool = False) -> None:
         super().__init__(convert_charrefs=True)
         self.out: list[str] = []
         self.skip_depth = 0
@@ -107,7 +49,7 @@ class _TextExtractor(HTMLParser):
         self.after_html = False
         self.links: list[tuple[str, int]] = []
         self.in_head = False
-        self.visibility = _Visibility()
+        self.visibility = Visibility(sheet)
 
     def _end_head(self) -> None:
         self.skip_depth = 0  # an unclosed <head> must not hide the whole body
@@ -179,6 +121,8 @@ class _TextExtractor(HTMLParser):
             self._end_head()  # text in an unclosed <head> after its title: a browser starts the body there
         if self.skip_depth or self.visibility.hides:
             return
+        if self.visibility.blank:  # white letters on the white page: the spaces between them still separate words
+            data = " " if any(c.isspace() for c in data) else ""
         # outside <pre>, HTML whitespace (including source line breaks) is a single space
         self.out.append(data if self.pre_depth or self.after_html else re.sub(r"\s+", " ", data))
 
@@ -192,7 +136,7 @@ def tidy(text: str) -> str:
 
 def html_to_text(html: str) -> str:
     """Readable text of an HTML document or fragment; never raises on malformed markup."""
-    parser = _TextExtractor()
+    parser = _TextExtractor(sheet=_sheet_paints(html))
     try:
         parser.feed(html)
         parser.close()

@@ -96,12 +96,16 @@ def mail_files(path: Path) -> tuple[list[Path], list[Path]]:
     try:
         files = sorted(p for p in path.rglob("*") if p.is_file()
                        and not any(part.startswith(".") for part in p.relative_to(path).parts[:-1]))
-        taken, skipped = [], []
-        for file in files:
-            mail = not file.name.startswith(".") and (file.suffix.lower() == ".eml" or _starts_like_mail(file))
-            (taken if mail else skipped).append(file)
     except OSError as err:  # a folder (or a folder inside it) that cannot be read, e.g. /proc
         raise DataFormatError(path, f"cannot read the folder: {type(err).__name__}: {err}") from None
+    taken, skipped, seen = [], [], set()
+    for file in files:
+        real = file.resolve()
+        if real in seen:  # a link to a message already taken: one message, read once
+            continue
+        seen.add(real)
+        mail = not file.name.startswith(".") and (file.suffix.lower() == ".eml" or _starts_like_mail(file))
+        (taken if mail else skipped).append(file)
     return taken, skipped
 
 
@@ -109,9 +113,12 @@ def _starts_like_mail(file: Path) -> bool:
     """Does a file (other than an ``.eml``) open with a mail header block: two mail headers, one of them one that only
     mail carries (From, Received, Return-Path, Message-ID, Delivered-To)? A README opening "Date: ... Author: ..."
     does not, nor a PDF or a CSV. Reads the first 8 KB only."""
-    with file.open("rb") as f:
-        head = f.read(8192).removeprefix(UTF8_BOM)
-    block = head.replace(b"\r\n", b"\n").split(b"\n\n", 1)[0]
+    try:
+        with file.open("rb") as f:
+            head = f.read(8192).removeprefix(UTF8_BOM)
+    except OSError:  # unreadable: passed over (and named), not a reason to refuse the folder
+        return False
+    block = head.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n\n", 1)[0]
     names = {m.group(1).lower().decode() for line in block.split(b"\n") if (m := _HEADER_NAME.match(line))}
     return bool(names & _DELIVERY_HEADERS) and len(names & set(_MAIL_HEADERS)) >= 2
 
