@@ -104,4 +104,9 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from supportgym.core.errors import ConfigError
+
+    try:
+        main()
+    except ConfigError as err:  # a missing --checkpoint, an unknown set: one line, not a traceback
+        raise SystemExit(f"error: {err}") from None

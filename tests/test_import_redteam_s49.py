@@ -417,3 +417,38 @@ def test_a_folder_reads_a_linked_message_once_and_passes_over_what_it_cannot_rea
     with pytest.warns(ImportNote, match=r"passed over 1 file\(s\) \(3\)"):
         items = load_emails(tmp_path)
     assert sorted(i.email.body for i in items) == ["mac line ends", "message one"]
+
+
+# ---- the session's final review: each failed on the code it reviewed ----
+
+def test_a_utf16_table_saved_as_txt_is_a_table(tmp_path):
+    path = tmp_path / "export.txt"
+    path.write_bytes("subject\tbody\nProbl\u00e8me\tRien ne marche\n".encode("utf-16"))
+    (item,) = load_emails(path)
+    assert (item.email.header.subject, item.email.body) == ("Probl\u00e8me", "Rien ne marche")
+
+
+def test_an_odd_colour_value_does_not_switch_off_hiding():
+    html = '<p>hello</p><div style="display:none">HIDDEN</div><font color="rgb(\u00b2,\u00b2,\u00b2)">x</font><script>var a=1</script>'
+    assert " ".join(html_to_text(html).split()) == "hello x"
+
+
+def test_hostile_nesting_costs_a_bounded_look_back_per_tag():
+    start = time.monotonic()
+    html_to_text("<span>" * 600 + "<li>x" * 40_000)
+    html_to_text("<span>" * 600 + "</td>" * 40_000)
+    assert time.monotonic() - start < 10
+
+
+def test_only_a_plain_and_html_copy_of_one_text_are_shown_once():
+    def mixed(*parts: tuple[str, str]) -> bytes:
+        return (b'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="B"\n\n'
+                + b"".join(f"--B\nContent-Type: text/{kind}\n\n{text}\n".encode() for kind, text in parts) + b"--B--\n")
+    assert body(mixed(("plain", "OK"), ("plain", "please confirm"), ("plain", "OK"))) == "OK\n\nplease confirm\n\nOK"
+
+
+def test_a_file_whose_later_separators_are_bare_splits_as_the_stdlib_does():
+    from supportgym.envs.inbox.importers.mime import split_mbox
+
+    raw = b"From a@b Mon Jan  1 00:00:00 2002\nSubject: one\n\nx\nFrom b@c\nSubject: two\n\ny\n"
+    assert [line for line, _ in split_mbox(raw)] == [1, 5]

@@ -16,7 +16,7 @@ from typing import Any, Literal, get_args
 
 from ....core.errors import ConfigError, DataFormatError, expected
 from ..models import Gold, LabelledEmail
-from .common import ImportNote
+from .common import ImportNote, decode_table
 from .csv_table import ALIASES, CSV_FIELDS, CsvSpec, column_key, load_csv, preset_for, presets, sniff_delimiter
 from .gold import assign_gold, parse_gold_option
 from .html_text import html_to_text
@@ -52,6 +52,8 @@ def detect_format(path: str | Path) -> str:
     by_ext = EXTENSIONS.get(path.suffix.lower())
     with path.open("rb") as f:
         head = f.read(4096).lstrip(b"\xef\xbb\xbf")
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16/32 with a byte-order mark: Excel's "Unicode Text" (.txt)
+        head = decode_table(head)[0].encode("utf-8", "replace")
     if head.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):  # whatever its name: a workbook saved as "mail.csv"
         raise DataFormatError(path, "a zip archive or an Excel workbook, not mail: save the sheet as CSV (UTF-8) and "
                               "load the .csv")

@@ -1,6 +1,7 @@
 """What a reader sees of a parsed message: the walk over its MIME parts that picks the body and lists the attachments.
 
-multipart/alternative shows one of its versions (the plain one, unless it is a stub beside the HTML one); every other
+multipart/alternative shows one of its versions (the plain one, unless it is a stub beside a longer HTML one or a
+decoy of words unrelated to it, see ``_stub``); every other
 multipart (mixed, related, signed, report ...) shows each of its parts in turn, so an HTML message with a mailing
 list's plain footer keeps its HTML text. A forwarded message shown inline (message/rfc822 without a file name) follows
 under its sender and subject; one sent as a file is an attachment, and its text is the body only when nothing else is.
@@ -69,6 +70,10 @@ def _shown_inline(name: str | None, disposition: str, maintype: str, subtype: st
     if maintype != "text" or disposition == "attachment":
         return False
     return disposition == "inline" and subtype in _SHOWN_TEXT or not name
+
+
+def _same_words(a: str, b: str) -> bool:
+    return _WORD.findall(a.lower()) == _WORD.findall(b.lower())
 
 
 def _words(shown: Shown) -> list[str]:
@@ -154,13 +159,11 @@ def _shown(part: Message, reading: _Reading, depth: int = 0) -> Shown:
         if subtype == "alternative":
             return _alternative([_shown(child, reading, depth + 1) for child in children])
         out: Shown = []
-        seen: set[tuple[str, ...]] = set()
         for child in children:
             for item in _shown(child, reading, depth + 1):
-                words = tuple(_WORD.findall(item[1].lower()))
-                if words not in seen:  # a broken mailer's plain and HTML copies of one text, side by side in mixed
-                    seen.add(words)
-                    out.append(item)
+                if out and {out[-1][0], item[0]} == {"plain", "html"} and _same_words(out[-1][1], item[1]):
+                    continue  # a broken mailer's plain and HTML copies of one text, side by side in mixed
+                out.append(item)
         return out
     if maintype == "multipart":  # a container whose boundary is missing or wrong: its body came as one string
         repaired = _repaired(part)

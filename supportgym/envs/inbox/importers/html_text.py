@@ -2,7 +2,9 @@
 
 Why not a library: html2text/BeautifulSoup are not core dependencies, and mail HTML needs
 only this much: drop scripts, styles and the head, turn block elements into line breaks,
-unescape entities, keep link targets (a phishing link's real domain matters to a triager).
+unescape entities, keep link targets (a phishing link's real domain matters to a triager),
+and leave out what a reader does not see: hidden elements and white letters on the white
+page (``visibility.py``).
 """
 
 from __future__ import annotations
@@ -38,8 +40,12 @@ def _sheet_paints(html: str) -> bool:
             return True
         start = low.find("<style", stop) if stop != -1 else -1
     return False
+
+
 #: what may stand in a document's <head>; any other tag there starts the body (as browsers parse an unclosed <head>)
 _HEAD_TAGS = {"head", "title", "meta", "link", "style", "script", "base", "noscript", "template", "object"}
+
+
 class _TextExtractor(HTMLParser):
     def __init__(self, sheet: bool = False) -> None:
         super().__init__(convert_charrefs=True)

@@ -1,4 +1,6 @@
-"""Raw RFC 822 / MIME mail: single ``.eml`` files, folders of them, and ``mbox`` files."""
+"""Raw RFC 822 / MIME mail: single ``.eml`` files, folders of messages (``.eml``, or any file that opens with mail
+headers: the SpamAssassin corpus, Maildir, MH), and ``mbox`` files. What the agent is shown of a message is
+``body.py``'s."""
 
 from __future__ import annotations
 
@@ -171,8 +173,8 @@ def split_mbox(raw: bytes, body_froms: list[int] | None = None) -> list[tuple[in
     """``(line number, message bytes)`` of every message, separator lines removed.
 
     The rule is the stdlib ``mailbox.mbox``'s: every line starting with ``From `` opens a
-    message, and one blank line before it belongs to the separator; except where the file's first line and some
-    others are full separators (``From <sender> <date>``), when only those are (the rest is unescaped body text; their
+    message, and one blank line before it belongs to the separator; except where the file's first line and at least
+    one other are full separators (``From <sender> <date>``) and some ``From `` lines are not, when only full ones are (the rest is unescaped body text; their
     line numbers are added to ``body_froms``). Done here, not through
     ``mailbox``, because the line of each message (for error messages) is only in its private
     table of contents. Escaped body lines are unescaped as mboxrd readers do (one ``>`` off
@@ -182,7 +184,7 @@ def split_mbox(raw: bytes, body_froms: list[int] | None = None) -> list[tuple[in
     starts = [m.start() for m in _FROM_LINE.finditer(raw)]
     separators = [start for start in starts
                   if _SEPARATOR.match(raw[start : start + _SEPARATOR_CHARS].split(b"\n", 1)[0])]
-    if separators and separators[0] == 0 and len(separators) < len(starts):
+    if len(separators) >= 2 and separators[0] == 0 and len(separators) < len(starts):
         # a file whose separators all carry a sender and a date: a "From ..." line without them is body text its writer
         # did not escape ("From the desk of ..."), which refused the whole file when read as a separator
         if body_froms is not None:

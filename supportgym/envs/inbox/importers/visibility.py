@@ -31,6 +31,8 @@ _CLOSES_SIBLING = {
 }
 #: how deep the open elements are followed; deeper nesting is hostile input, read as flat
 _MAX_OPEN = 512
+#: how far back a tag looks for what it closes: a constant bound, so hostile nesting costs no more per tag than mail does
+_LOOK_BACK = 32
 _STYLE_COLOR = re.compile(r"(?:^|;)\s*color\s*:\s*([^;!]{1,40})", re.I)
 #: end tags of these close elements opened inside a cell; any other end tag stops at the cell (a browser ignores it)
 _TABLE_SCOPE = {"td", "th", "table", "caption"}
@@ -48,8 +50,8 @@ def _white(value: str) -> bool:
         channels = [v[1:][i] * 2 for i in range(3)] if len(v) == 4 else [v[1:][i:i + 2] for i in (0, 2, 4)]
         return all(int(c, 16) >= 240 for c in channels)
     if v.startswith("rgb(") and v.endswith(")"):
-        parts = v[4:-1].split(",")
-        return len(parts) == 3 and all(p.strip().isdigit() and int(p) >= 240 for p in parts)
+        parts = [p.strip() for p in v[4:-1].split(",")]
+        return len(parts) == 3 and all(p.isascii() and p.isdigit() and int(p) >= 240 for p in parts)
     return False
 
 
@@ -119,7 +121,7 @@ class Visibility:
 
     def end(self, tag: str) -> bool:
         """Close ``tag``; whether it was hidden (inside, or itself, the hidden element)."""
-        for i in range(len(self.open) - 1, -1, -1):
+        for i in range(len(self.open) - 1, max(-1, len(self.open) - 1 - _LOOK_BACK), -1):
             if self.open[i] == tag:
                 was = self.hidden_at is not None and i >= self.hidden_at
                 self._close_from(i)
@@ -134,8 +136,9 @@ class Visibility:
             self.hidden_at = None
 
     def _implied_ends(self, tag: str) -> None:
+        last = max(-1, len(self.open) - 1 - _LOOK_BACK)
         if tag in _CLOSES_P:
-            for i in range(len(self.open) - 1, -1, -1):
+            for i in range(len(self.open) - 1, last, -1):
                 if self.open[i] == "p":
                     self._close_from(i)
                     break
@@ -143,7 +146,7 @@ class Visibility:
                     break
         elif tag in _CLOSES_SIBLING:
             closes, bounds = _CLOSES_SIBLING[tag]
-            for i in range(len(self.open) - 1, -1, -1):
+            for i in range(len(self.open) - 1, last, -1):
                 if self.open[i] in closes:
                     self._close_from(i)
                     break
