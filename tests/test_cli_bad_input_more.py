@@ -175,7 +175,7 @@ def test_training_seeds_are_bounded(command, seed, tmp_path, monkeypatch):
 def test_train_classifier_refuses_non_finite_options(args, flag, monkeypatch):
     import supportgym.train.classifier as classifier
 
-    monkeypatch.setattr(classifier, "train_classifier", lambda cfg: pytest.fail("started training"))
+    monkeypatch.setattr(classifier, "train_classifier", lambda cfg, log=None: pytest.fail("started training"))
     r = runner.invoke(app, ["train", "classifier", "--real-part", "none", *args])
     assert isinstance(r.exception, ConfigError) and str(r.exception).startswith(flag), r.exception
     assert "finite" in str(r.exception)

@@ -139,9 +139,11 @@ def test_training_round_trip(monkeypatch, tmp_path):
     (tmp_path / "s.yaml").write_text(yaml.safe_dump({"sources": [{"name": "m", "path": "m.jsonl", "kind": "other"}]}))
     monkeypatch.setenv(real.SOURCES_ENV, str(tmp_path / "s.yaml"))
     out = tmp_path / "clf.npz"
+    told: list[str] = []  # the CLI prints these on stderr: training ran minutes in silence
     summary = train_classifier(ClassifierConfig(generated=300, generated_validation=60, hard=False, c_grid=[1.0],
-                                                max_features=2000, max_iter=100, out=str(out)))
+                                                max_features=2000, max_iter=100, out=str(out)), log=told.append)
     assert summary["trained_on"]["generated"] == 300 and summary["trained_on"]["real"] > 10
+    assert told[0].startswith("reading the training mail") and "fitting the heads" in told[1] and told[2].startswith("C=1.0")
     model = TriageModel.load(out)
     assert len(model.vectorizer.vocab) <= 2000 and set(model.heads) == {"route_to", "category", "priority", "flag_review"}
     spam = LabelledEmail.model_validate({"email": {"header": {"id": "s", "sender": "x@y.biz", "subject": "WIN CASH NOW!!!",
@@ -299,7 +301,7 @@ def test_train_classifier_checks_its_options_before_any_work(monkeypatch, tmp_pa
     from supportgym.cli.app import app
 
     _load_commands()
-    monkeypatch.setattr(tc, "train_classifier", lambda cfg: pytest.fail("trained on a bad option"))
+    monkeypatch.setattr(tc, "train_classifier", lambda cfg, log=None: pytest.fail("trained on a bad option"))
     result = CliRunner().invoke(app, ["train", "classifier", *args, "--out", str(tmp_path / "c.npz")])
     assert isinstance(result.exception, ConfigError) and named in str(result.exception), result.exception
     assert not list(tmp_path.iterdir())
@@ -316,7 +318,7 @@ def test_train_classifier_without_corpora_trains_on_the_rest(monkeypatch, tmp_pa
     monkeypatch.delenv(real.CORPORA_ENV, raising=False)
     monkeypatch.setattr(real, "_candidates", lambda: [tmp_path / "nowhere"])
     seen = []
-    monkeypatch.setattr(tc, "train_classifier", lambda cfg: seen.append(cfg) or {"checkpoint": str(tmp_path / "c.npz")})
+    monkeypatch.setattr(tc, "train_classifier", lambda cfg, log=None: seen.append(cfg) or {"checkpoint": str(tmp_path / "c.npz")})
     result = CliRunner().invoke(app, ["train", "classifier", "--generated", "300"])
     assert result.exit_code == 0, result.output
     assert "no corpora folder found: training without real mail" in result.output
@@ -351,7 +353,7 @@ def test_checkpoint_records_the_command_that_rebuilds_it():
     cfg = ClassifierConfig(generated=300, out="my runs/c.npz", route_bias={"trash": 0.1234567}, real_parts=["train"])
     seen = []
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(tc, "train_classifier", lambda c: seen.append(c) or {"checkpoint": c.out})
+        mp.setattr(tc, "train_classifier", lambda c, log=None: seen.append(c) or {"checkpoint": c.out})
         result = CliRunner().invoke(app, shlex.split(cli_command(cfg), comments=True)[1:])
     assert result.exit_code == 0, result.output
     assert seen[0] == cfg

@@ -82,16 +82,19 @@ def classifier_command(
         console.print("[yellow]note:[/] no corpora folder found: training without real mail (set "
                       "$SUPPORTGYM_CORPORA or --corpora DIR to use it; --real-part none silences this note)")
         cfg = cfg.model_copy(update={"real_parts": []})
+    progress = Console(stderr=True)  # stdout holds the JSON alone
+
+    def log(text: str) -> None:
+        progress.print(f"[dim]{text}[/]")
+
     if cv:
         if not cfg.real_parts:
             raise ConfigError("--cv cross-validates inside the real parts: it needs real mail (drop --real-part none; "
                               "where no corpora folder is found, name one with --corpora DIR)")
-        progress = Console(stderr=True)  # stdout holds the JSON alone
-        console.print_json(json.dumps(cross_validate_real(cfg, trash_biases=sweep_trash,
-                                                          log=lambda text: progress.print(f"[dim]{text}[/]"))))
+        console.print_json(json.dumps(cross_validate_real(cfg, trash_biases=sweep_trash, log=log)))
         return
     check_output_file(cfg.out, example="inbox_classifier.npz")  # before minutes of training, not at the save
-    summary = train_classifier(cfg)
+    summary = train_classifier(cfg, log=log)
     summary.pop("tried", None)
     console.print_json(json.dumps(summary, default=str))
     console.print(f"use it with: supportgym eval --env inbox --agent classifier --checkpoint {shown(summary['checkpoint'])}")

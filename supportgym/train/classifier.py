@@ -330,13 +330,16 @@ def selection_score(report: dict[str, dict[str, Any]]) -> float:
     return sum(accs) / max(1, len(accs)) + real.get("ticket_family_recall", 0.0) - 3.0 * ham
 
 
-def train_classifier(cfg: ClassifierConfig) -> dict[str, Any]:
+def train_classifier(cfg: ClassifierConfig, log: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Train and save the checkpoint (``cfg.out``); the summary. ``log`` is told what is being done (minutes)."""
+    say = log or (lambda _: None)
     try:
         import sklearn  # noqa: F401
     except ImportError:
         raise ConfigError("training the classifier needs scikit-learn: `uv sync --extra classifier` "
                           "(or `pip install 'supportgym[classifier]'`); using the committed checkpoint does not") from None
     t0 = time.monotonic()
+    say("reading the training mail and its features ...")
     train, val = load_data(cfg)
     if "generated" not in train and "real" not in train:
         raise ConfigError("classifier training found no labelled mail; set generated > 0 or point at the corpora")
@@ -350,6 +353,7 @@ def train_classifier(cfg: ClassifierConfig) -> dict[str, Any]:
     x = matrix(docs, vec)
     val_sets = {name: (es, matrix([features(e.email) for e in es], vec)) for name, es in val.items()}
     t_feat = time.monotonic() - t0
+    say(f"features of {len(emails)} emails ready ({t_feat:.0f} s); fitting the heads")
     tried = []
     best: tuple[float, float, dict[str, Head], dict[str, Any]] | None = None
     labels = {f: [_label(e, f) for e in emails] for f in FIELDS}
@@ -363,6 +367,7 @@ def train_classifier(cfg: ClassifierConfig) -> dict[str, Any]:
         report = evaluate_sets(val_sets, heads)
         score = selection_score(report)
         tried.append({"C": c, "score": round(score, 4), "validation": report})
+        say(f"C={c}: validation score {score:.4f} ({time.monotonic() - t0:.0f} s)")
         if best is None or score > best[0]:
             best = (score, c, heads, report)
     assert best is not None
