@@ -35,7 +35,8 @@ _DECOY_WORDS = 20
 _DISJOINT = 0.1
 #: a forward of a forward of ...: the innermost messages' sender and subject lines are shown, at most this many
 _MAX_FORWARD_HEADS = 5
-#: parts nested deeper than this are not read (hostile input; real mail nests a handful of levels)
+#: parts nested deeper than this are read flat, without their structure (hostile input; real mail nests a handful
+#: of levels)
 _MAX_DEPTH = 64
 #: a ``--boundary`` line (a boundary of up to 70 characters, not only dashes: "------=_NextPart_000" is one)
 _BOUNDARY_LINE = re.compile(r"^--(-*[^\s-]\S{0,69}?)(?:--)?[ \t]*$", re.M)
@@ -89,12 +90,13 @@ def _stub(plain: Shown, html: Shown) -> bool:
     the sender's text, not a decoy."""
     p, h = _words(plain), _words(html)
     seen, distinct = set(h), set(p)
-    common = len(seen & distinct) / max(1, min(len(seen), len(distinct)))
+    both = len(seen & distinct)
+    common = both / max(1, min(len(seen), len(distinct)))
     if len(h) >= _DECOY_WORDS and (common < _DISJOINT or 2 * len(h) >= len(p) and common < _DECOY_SHARED):
         return True
     if len(h) <= len(p):
         return False
-    shared = sum(w in seen for w in distinct) / max(1, len(distinct))
+    shared = both / max(1, len(distinct))
     return len(p) < _STUB_SHARE * len(h) or len(p) < _STUB_WORDS and shared < 0.5
 
 

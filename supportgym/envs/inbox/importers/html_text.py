@@ -12,10 +12,9 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-from .visibility import Visibility
+from .visibility import VOID, Visibility
 
 _SKIP = {"script", "style", "head", "title", "noscript", "template", "svg", "object", "applet"}
-_VOID = {"br", "hr", "img", "meta", "link", "input", "area", "base", "col", "embed", "param", "source", "wbr"}
 _BLOCK = {
     "p", "div", "br", "hr", "tr", "table", "tbody", "thead", "ul", "ol", "li", "dl", "dt", "dd",
     "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "section", "article", "header",
@@ -70,7 +69,7 @@ class _TextExtractor(HTMLParser):
         if self.visibility.hides:
             return
         if tag in _SKIP:
-            if tag not in _VOID:
+            if tag not in VOID:
                 self.skip_depth += 1
             return
         if tag == "br":
@@ -92,7 +91,7 @@ class _TextExtractor(HTMLParser):
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.handle_starttag(tag, attrs)
-        if tag not in _VOID:
+        if tag not in VOID:
             self.handle_endtag(tag)
 
     def handle_endtag(self, tag: str) -> None:

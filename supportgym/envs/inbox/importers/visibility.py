@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import re
 
-_VOID = {"br", "hr", "img", "meta", "link", "input", "area", "base", "col", "embed", "param", "source", "wbr"}
+#: elements that hold nothing and have no end tag (html_text reads them too)
+VOID = {"br", "hr", "img", "meta", "link", "input", "area", "base", "col", "embed", "param", "source", "wbr"}
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 #: a start tag of one of these closes an open <p> (HTML's parsing rules), and so ends a hidden one
 _CLOSES_P = {"p", "div", "table", "ul", "ol", "dl", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "form",
@@ -110,7 +111,7 @@ class Visibility:
 
     def start(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self._implied_ends(tag)
-        if tag in _VOID or len(self.open) >= _MAX_OPEN:
+        if tag in VOID or len(self.open) >= _MAX_OPEN:
             return
         hidden, paints, white = _looks(tag, attrs) if attrs else (False, False, None)
         painted_around, white_around = self.looks[-1] if self.looks else (False, False)
