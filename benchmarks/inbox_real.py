@@ -7,8 +7,9 @@ apart), ticket route-family macro recall (billing / sales / support), route and 
 accuracy, plus the episode score. Sets: ``real:validation``, ``real:test`` (every email
 once, shuffled with a fixed seed, in episodes of ``--size``), the fixed tasks easy/medium/hard
 together (``fixed``), hand-written mail by other authors (``handwritten:validation`` /
-``handwritten:test``, 60 and 300 emails, the same way), and optionally generated ``test`` episodes
-(``--generated N``).
+``handwritten:test``, 60 and 300 emails, the same way), other companies' hand-written mail
+(``companies:validation`` / ``companies:test``: one company an episode, the house named), and optionally generated
+``test`` episodes (``--generated N``).
 
     uv run --all-extras python benchmarks/inbox_real.py
     uv run --all-extras python benchmarks/inbox_real.py --agents rules --sets real:validation --generated 0
@@ -27,6 +28,7 @@ from typing import Any
 
 from supportgym import make
 from supportgym.agents import make_agent
+from supportgym.envs.inbox.companies import house_of
 from supportgym.envs.inbox.models import LabelledEmail
 from supportgym.envs.inbox.real import real_metrics
 from supportgym.envs.inbox.sources import whole_split
@@ -65,15 +67,20 @@ def chunks(emails: list[LabelledEmail], size: int) -> list[Episode]:
     order, ten tickets in a row would overflow the support queues and measure the queues, not the triage)."""
     emails = list(emails)
     random.Random(0).shuffle(emails)
-    return [({"emails": emails[i:i + size]}, emails[i:i + size]) for i in range(0, len(emails), size)]
+    # one company's inbox an episode (companies:*), told whose it is; other mail is all one inbox (no house named)
+    groups: dict[Any, list[LabelledEmail]] = {}
+    for e in emails:
+        groups.setdefault(house_of(e), []).append(e)
+    return [({"emails": es[i:i + size], **({"house": house} if house else {})}, es[i:i + size])
+            for house, es in groups.items() for i in range(0, len(es), size)]
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--agents", nargs="+", default=["rules", "classifier"])
-    ap.add_argument("--sets", nargs="+", default=["real:validation", "real:test", "fixed", "handwritten:validation",
-                                                  "handwritten:test"],
-                    help="fixed, or any finite inbox split: real:*, hard:*, handwritten:*")
+    ap.add_argument("--sets", nargs="+", default=["real:validation", "real:test", "fixed", "handwritten:validation", "companies:validation",
+                                                  "handwritten:test", "companies:test"],
+                    help="fixed, or any finite inbox split: real:*, hard:*, handwritten:*, companies:*")
     ap.add_argument("--size", type=int, default=10, help="emails per episode for real mail")
     ap.add_argument("--generated", type=int, default=20, help="generated test episodes of 10 (0: skip)")
     ap.add_argument("--checkpoint", help="the classifier agent's checkpoint (.npz; default: the committed one)")

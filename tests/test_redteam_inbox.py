@@ -172,11 +172,11 @@ _READ: dict[tuple[str, str, str, str], Any] = {}
 class Rewriting(InboxRulesAgent):
     """The honest rules agent whose actions one exploit rewrites (none: the honest agent itself)."""
 
-    def read(self, email: Email) -> Any:  # type: ignore[override]
-        key = (email.header.id, email.header.sender, email.header.subject, email.body)
+    def read(self, email: Email, house: Any = None) -> Any:  # type: ignore[override]
+        key = (email.header.id, email.header.sender, email.header.subject, email.body, house)
         hit = _READ.get(key)
         if hit is None:
-            hit = _READ[key] = super().read(email)
+            hit = _READ[key] = super().read(email, house)
         return hit
 
     def __init__(self, reply: str | None = None, label: str | None = None) -> None:
@@ -188,7 +188,7 @@ class Rewriting(InboxRulesAgent):
         a = dict(super().act(observation))
         email = observation.current_email
         if self.reply_fn is not None and a["reply_draft"]:
-            facts = [f for f in self.read(email)[0].facts]
+            facts = [f for f in self.read(email, observation.house)[0].facts]
             a["reply_draft"] = self.reply_fn(email, a["reply_draft"], facts)[:4000]
         if self.label_fn is not None:
             self.label_fn(a)

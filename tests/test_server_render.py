@@ -60,10 +60,11 @@ def test_real_envs_reuse_only_deeply_immutable_item_models():
 def test_inbox_emails_are_frozen_so_their_json_is_reused_on_a_real_episode():
     """inbox-v0 resends its whole inbox every step: its Email items are deeply immutable, so the
     renderer keeps the list's JSON (and current_email's) and the bytes still equal the plain ones."""
-    from supportgym.envs.inbox.models import Email, InboxObservation
+    from supportgym.envs.inbox.models import Email, House, InboxObservation
 
     plan = plan_of(InboxObservation)
-    assert plan.reusable == {"inbox": Email} and plan.singles == {"current_email": Email}
+    # house is frozen too, but no kept list holds it: it is serialised with the fields that change
+    assert plan.reusable == {"inbox": Email} and plan.singles == {"current_email": Email, "house": House}
     env, rng, renderer = make("inbox-v0"), random.Random(0), Renderer()
     obs = env.reset(seed=0, task="hard")
     for _ in range(4):

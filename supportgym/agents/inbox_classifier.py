@@ -33,7 +33,7 @@ import numpy as np
 
 from ..core.errors import ConfigError
 from ..core.numbers import finite_number
-from ..envs.inbox.models import Email
+from ..envs.inbox.models import Email, House
 from .inbox_features import FEATURES_VERSION, Vectorizer, rules_fingerprint
 from .inbox_heuristics import Analysis, analyse, rules
 from .inbox_rules import InboxRulesAgent, is_spam, labels
@@ -163,10 +163,10 @@ class InboxClassifierAgent(InboxRulesAgent):
         self.defer_below = defer_below
         self.sales_defer_below = sales_defer_below
 
-    def read(self, email: Email) -> tuple[Analysis, str, str, str]:
+    def read(self, email: Email, house: House | None = None) -> tuple[Analysis, str, str, str]:
         hit = self._cache.get(email.header.id)
         if hit is None:
-            a = analyse(email)  # read once: the features and the rules' planning below both need it
+            a = analyse(email, house)  # read once: the features and the rules' planning below both need it
             probs = self.model.predict(email, a)
             (cat, pri, route), by_rules = agent_labels(probs, a, self.defer_below, self.sales_defer_below)
             if "flag_review" in probs and not by_rules:
@@ -176,7 +176,7 @@ class InboxClassifierAgent(InboxRulesAgent):
             hit = self._cache[email.header.id] = (a, cat, pri, route)
         return hit
 
-    def reply(self, a: Analysis, cat: str, pri: str, route: str) -> str:
+    def reply(self, a: Analysis, cat: str, pri: str, route: str, house: House | None = None) -> str:
         if route in ("trash", "archive"):
             return ""  # spam gets none; filed mail (lists, newsletters, notifications) expects none
-        return super().reply(a, cat, pri, route)
+        return super().reply(a, cat, pri, route, house)

@@ -17,7 +17,8 @@ from typing import Literal
 from pydantic import Field
 
 from ..core.types import Model
-from ..envs.inbox.models import CATEGORIES, Email
+from ..envs.inbox.house import registrable
+from ..envs.inbox.models import CATEGORIES, Email, House
 from ..envs.inbox.text import (
     extract_facts,
     first_name,
@@ -317,14 +318,6 @@ def rules() -> Rules:
     )
 
 
-def registrable(domain: str) -> tuple[str, str]:
-    """('brlghtdesk', 'brlghtdesk.io') for 'mail.brlghtdesk.io' (two-label heuristic, co.uk aware)."""
-    parts = domain.lower().strip(".").split(".")
-    n = 3 if len(parts) >= 3 and parts[-2] in ("co", "com", "org", "net", "ac", "gov") and len(parts[-1]) == 2 else 2
-    reg = parts[-n:]
-    return reg[0], ".".join(reg)
-
-
 _HOMOGLYPHS = str.maketrans({"\u0430": "a", "\u043e": "o", "\u0435": "e", "\u0440": "p", "\u0441": "c",
                              "\u0445": "x", "\u0443": "y", "\u0456": "i", "\u0501": "d"})
 _PARTS_RE = re.compile(r"[.-]")
@@ -482,9 +475,24 @@ class Analysis:
         return not self.data_request and (self.newsletter or self.conversation or self.closing or self.notice)
 
 
-def analyse(email: Email) -> Analysis:
+@lru_cache(maxsize=64)
+def house_data(house: House | None) -> RulesData:
+    """The rules tables read as ``house``'s mail: its domains and names are ours (None: the tables' own, Brightdesk)."""
+    d = rules().data
+    if house is None:
+        return d
+    names = [house.name.lower(), re.sub(r"[^a-z0-9]+", "", house.name.lower()),
+             *(registrable(x)[0] for x in house.domains)]
+    own = list(dict.fromkeys(x for x in names if len(x) >= 3))
+    if list(house.domains) == d.own_domains and own == d.own_names:
+        return d
+    return d.model_copy(update={"own_domains": list(house.domains), "own_names": own})
+
+
+def analyse(email: Email, house: House | None = None) -> Analysis:
+    """What the rules read in ``email``, as mail to ``house`` (None: Brightdesk, the tables' own)."""
     r = rules()
-    d = r.data
+    d = house_data(house)
     h = email.header
     subject = REPLY_PREFIX_RE.sub("", h.subject).strip()
     latest = main_text(email.body)
@@ -521,7 +529,9 @@ def analyse(email: Email) -> Analysis:
     if tld in d.suspicious_tlds:
         spam += 1.0
         reasons.append(f"sender on .{tld}")
-    claims_us = not internal and any(n in display.lower() for n in d.own_names)
+    # "Northwind Mutual IT" claims northwindmutual.com as much as "Brightdesk IT" claims brightdesk.io
+    flat_display = re.sub(r"[^a-z0-9]+", "", display.lower())
+    claims_us = not internal and any(n in display.lower() or n in flat_display for n in d.own_names)
     if claims_us:
         spam += 1.5
         reasons.append("display name claims to be us from an outside domain")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..envs.inbox.models import PRIORITIES, Email, InboxObservation
+from ..envs.inbox.models import PRIORITIES, Email, House, InboxObservation
 from .base import Agent
 from .inbox_heuristics import REPLY_PREFIX_RE, Analysis, analyse, rules, sender_name
 from .repair import validate_action
@@ -116,26 +116,27 @@ class InboxRulesAgent(Agent):
         super().bind(env, seed)
         self._cache = {}
 
-    def read(self, email: Email) -> tuple[Analysis, str, str, str]:
-        """(analysis, category, priority, route) of an email, cached per episode."""
+    def read(self, email: Email, house: House | None = None) -> tuple[Analysis, str, str, str]:
+        """(analysis, category, priority, route) of an email sent to ``house``, cached per episode."""
         hit = self._cache.get(email.header.id)
         if hit is None:
-            a = analyse(email)
+            a = analyse(email, house)
             hit = self._cache[email.header.id] = (a, *labels(a))
         return hit
 
     def act(self, observation: InboxObservation) -> dict[str, Any]:  # type: ignore[override]
         email = observation.current_email
         assert email is not None, "act() on a finished episode"
-        a, cat, pri, route = self.read(email)
+        house = observation.house
+        a, cat, pri, route = self.read(email, house)
         done = set(observation.processed) | {email.header.id}
-        later = [self.read(e) for e in observation.inbox if e.header.id not in done]
+        later = [self.read(e, house) for e in observation.inbox if e.header.id not in done]
         route = self._queue_aware(route, pri, later, observation.team_queue_remaining)
         flag = self._should_flag(a, pri, later, observation.escalation_budget_remaining)
         action = {
             "email_id": email.header.id, "priority": pri, "category": cat, "route_to": route,
             "summary": f"{cat.replace('_', ' ')}: {a.topic}"[:280], "flag_review": flag,
-            "reply_draft": self.reply(a, cat, pri, route),
+            "reply_draft": self.reply(a, cat, pri, route, house),
         }
         self.count("actions")
         if a.spam_reasons:
@@ -170,7 +171,8 @@ class InboxRulesAgent(Agent):
         worse = sum(1 for b, _, p, _ in later if p != "spam" and b.severity > a.severity)
         return worse < budget
 
-    def reply(self, a: Analysis, cat: str, pri: str, route: str) -> str:
+    def reply(self, a: Analysis, cat: str, pri: str, route: str, house: House | None = None) -> str:
+        """The template reply, signed as ``house``'s team where the mail is another company's."""
         d = rules().data
         filed = a.informs and route == "archive"
         if cat == "spam_phishing" or a.alert or filed:
@@ -178,8 +180,9 @@ class InboxRulesAgent(Agent):
         key = "technical_support_urgent" if cat == "technical_support" and pri == "urgent" else cat
         facts = f'your message "{a.topic}"' + (f" ({', '.join(a.facts)})" if a.facts else "")
         team = d.team_names.get(route, "our team")
+        own = house is None or house.domains == tuple(d.own_domains)
         return d.templates[key].format(name=a.name, facts=facts, team=team, team_cap=team[:1].upper() + team[1:],
-                                       signature=d.signature)
+                                       signature=d.signature if own else f"{house.name} Support")
 
 
 class InboxOracleAgent(Agent):

@@ -17,6 +17,7 @@ from ..agents import agent_names, agent_takes
 from ..core.errors import ConfigError
 from ..core.io import check_output_file, write_json_atomic
 from ..core.registry import make, spec
+from ..envs.inbox.house import infer_house, parse_house
 from ..envs.inbox.importers import ImportNote, load_emails, parse_gold_option
 from ..eval.bench import MAX_EPISODES, holds, stochastic_agent, task_instances
 from ..eval.formatting import counts_as_ints, format_value, shown
@@ -62,8 +63,12 @@ def labels_table(records: list[EpisodeRecord], subjects: dict[str, str]) -> Tabl
     return table
 
 
-def email_file_specs(path: Path, size: int, seed: int, gold: str | None = None) -> list[EpisodeSpec]:
-    """Chunk an email file into episodes so that every email is triaged exactly once."""
+def email_file_specs(path: Path, size: int, seed: int, gold: str | None = None,
+                     house: str | None = None) -> list[EpisodeSpec]:
+    """Chunk an email file into episodes so that every email is triaged exactly once, each episode told whose inbox
+    the file is: ``house`` ('Name <domain>', a domain, or 'none'), else what ``infer_house`` reads in the whole file
+    (one chunk of ten emails says too little)."""
+    chosen = parse_house(house) if house is not None else None
     with warnings.catch_warnings(record=True) as notes:
         warnings.simplefilter("always", ImportNote)
         emails = load_emails(path, gold=parse_gold_option(gold) if gold else None)
@@ -76,8 +81,14 @@ def email_file_specs(path: Path, size: int, seed: int, gold: str | None = None) 
     if cut:
         err_console.print(f"note: {cut} email(s) cut to the importers' size bounds (meta['truncated'], "
                           "docs/inbox_import.md)")
+    if house is None:
+        chosen = infer_house(e.email for e in emails)
+        if chosen is not None:
+            err_console.print(f"note: whose inbox: {shown(chosen.domains[0])} (read from the mail: its senders and the "
+                              "mail that names it; --house sets it, --house none turns it off)")
+    extra = (("house", chosen),) if chosen is not None else ()
     return [
-        EpisodeSpec(seed=seed + i, task="custom", options=(("emails", tuple(emails[j:j + size])),))
+        EpisodeSpec(seed=seed + i, task="custom", options=(("emails", tuple(emails[j:j + size])), *extra))
         for i, j in enumerate(range(0, len(emails), size))
     ]
 
@@ -121,6 +132,9 @@ def eval_command(
     gold: Optional[str] = typer.Option(
         None, help="with --emails: label every message, e.g. 'priority=spam,category=spam_phishing,route_to=trash'"
     ),
+    house: Optional[str] = typer.Option(
+        None, help="with --emails: whose inbox it is, 'Name <domain>' (mail from that domain is a colleague's), or "
+                   "'none'; default: read from the file's senders and the mail that names them"),
     checkpoint: Optional[str] = typer.Option(None, help="checkpoint of a trained agent (inbox classifier, head, llm; "
                                                         "ticket learned, llm; tooldesk sac, ppo, dqn, *-hard, llm)"),
     base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible endpoint for the llm agent"),
@@ -144,13 +158,16 @@ def eval_command(
         if episodes != 1:
             raise ConfigError(f"--episodes {episodes}: with --emails every email is triaged once; "
                               "--size sets the emails per episode")
-        specs = email_file_specs(emails, size or 10, seed, gold)
+        specs = email_file_specs(emails, size or 10, seed, gold, house)
     else:
         if task and split:
             raise ConfigError(f"pass either --task {task} or --split {split}, not both")
         options = {"size": size} if size is not None else {}
         if gold:
             raise ConfigError("--gold labels imported mail: use it together with --emails")
+        if house is not None:
+            raise ConfigError("--house says whose inbox imported mail is: use it together with --emails (generated, "
+                              "hard and hand-written mail is Brightdesk's)")
         specs = episode_specs(task=task, split=split, episodes=episodes, seed=seed, **options)
         if options:  # said in the command's terms ("--size"), not the reset's option names (review of 5 Dec)
             probe = make(env_id)

@@ -41,6 +41,10 @@ def classifier_command(
                                                           "(repeat; default train and validation; 'none' for none)"),
     handwritten_weight: Optional[float] = typer.Option(None, help="weight of the hand-written mail relative to its "
                                                                   "size (default 10)"),
+    companies_part: Optional[list[str]] = typer.Option(None, "--companies-part", help="companies:* parts to train on "
+                                                        "(repeat; default train; 'none' for none)"),
+    companies_weight: Optional[float] = typer.Option(None, help="weight of the other companies' mail relative to its "
+                                                                "size (default 30)"),
     bias: Optional[list[str]] = typer.Option(None, "--bias", help="route logit offset ROUTE=X (repeat); default: the "
                                                                  "offsets chosen by cross-validation"),
     meta_scale: Optional[float] = typer.Option(None, help="value of each cue feature beside the normalised text"),
@@ -55,7 +59,7 @@ def classifier_command(
                                                                                 "offsets (repeat)"),
 ) -> None:
     """TF-IDF + one class-balanced logistic head per field, on generated train + real:train + real:validation
-    + handwritten:train + handwritten:validation."""
+    + handwritten:train + handwritten:validation + companies:train."""
     if env != "inbox":
         raise ConfigError(f"train classifier: env {env!r} has no classifier agent; use --env inbox")
     from ..train.classifier import OPTIONS, ClassifierConfig, cross_validate_real, train_classifier
@@ -71,7 +75,9 @@ def classifier_command(
             raise ConfigError(f"--bias takes ROUTE=NUMBER, e.g. --bias trash=0.2; got {bias}") from None
     given.update(real_parts=None if real_part is None else [p for p in real_part if p != "none"],
                  meta_scale=meta_scale, handwritten_weight=handwritten_weight, spam_stack=spam_stack, spam_c=spam_c,
-                 handwritten_parts=None if handwritten_part is None else [p for p in handwritten_part if p != "none"])
+                 handwritten_parts=None if handwritten_part is None else [p for p in handwritten_part if p != "none"],
+                 companies_weight=companies_weight,
+                 companies_parts=None if companies_part is None else [p for p in companies_part if p != "none"])
     fields = {k: v for k, v in given.items() if v is not None}
     fields.update(hard=hard, seed=seed)
     try:

@@ -26,9 +26,9 @@ SCORE_KEYS = ("normalized_score", "score")
 #: where an environment's report gives its own success verdict (first found wins)
 SUCCESS_PATHS: tuple[tuple[str, ...], ...] = (("success",), ("resolved",), ("resolution", "resolved"))
 DEFAULT_SUCCESS_THRESHOLD = 0.8
-#: the splits `bench` runs beside the fixed tasks (generated test mail beside real, hard and hand-written test
-#: data: the sim-to-real and headroom gaps side by side); the report plots them in this order
-DEFAULT_SPLITS: tuple[str, ...] = ("test", "real:test", "hard:test", "handwritten:test")
+#: the splits `bench` runs beside the fixed tasks (generated test mail beside real, hard, hand-written and other
+#: companies' test data: the sim-to-real and headroom gaps side by side); the report plots them in this order
+DEFAULT_SPLITS: tuple[str, ...] = ("test", "real:test", "hard:test", "handwritten:test", "companies:test")
 
 
 def _number(x: Any) -> float | None:

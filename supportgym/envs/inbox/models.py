@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal, TypeVar, get_args
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, field_validator
 
 from ...core.types import Action, Model, Observation, RewardBreakdown, State
 
@@ -108,9 +109,33 @@ class SlaWarning(Model):
     steps_left: int = Field(description="steps until the deadline; 0 means it breaches after this step")
 
 
+_DOMAIN_RE = re.compile(r"^(?=.{3,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$")
+
+
+class House(Model):
+    """The organisation whose shared inbox this is (envs/inbox/house.py: where it comes from)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1, max_length=100, description="the organisation's name, as its mail signs it")
+    domains: tuple[str, ...] = Field(min_length=1, max_length=20,
+                                     description="its own registrable mail domains, lower case (brightdesk.io)")
+
+    @field_validator("domains")
+    @classmethod
+    def _domains(cls, domains: tuple[str, ...]) -> tuple[str, ...]:
+        out = tuple(d.strip().lower().strip(".") for d in domains)
+        bad = [d for d in out if not _DOMAIN_RE.match(d)]
+        if bad:
+            raise ValueError(f"not a mail domain: {bad[0]!r} (expected e.g. 'example.com')")
+        return out
+
+
 class InboxObservation(Observation):
     current_email: Email | None = None
     inbox: list[Email] = Field(default_factory=list)
+    #: whose inbox this is: mail from its domains is a colleague's (None: not known, e.g. a personal mailbox)
+    house: House | None = None
     processed: list[str] = Field(default_factory=list)
     escalation_budget_remaining: int = 0
     team_queue_remaining: dict[str, int] = Field(default_factory=dict)

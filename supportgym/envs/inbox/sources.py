@@ -14,6 +14,8 @@ split                                  source
                                        (``hard.hard_episode(part, size, seed)``)
 ``handwritten:train|validation|test``  hand-written mail by other authors
                                        (``handwritten.handwritten_episode(...)``)
+``companies:train|validation|test``    hand-written mail of other companies' inboxes, one
+                                       company an episode (``companies.companies_episode(...)``)
 =====================================  ===================================================
 
 Interface that ``real.py``, ``hard.py`` and ``handwritten.py`` provide (imported lazily, so a missing or
@@ -42,12 +44,14 @@ _SOURCES: dict[str, tuple[str, str, str]] = {
     "real": ("real", "real_episode", "real_pool"),
     "hard": ("hard", "hard_episode", "hard_pool"),
     "handwritten": ("handwritten", "handwritten_episode", "handwritten_pool"),
+    "companies": ("companies", "companies_episode", "companies_pool"),
 }
 SPLIT_NAMES: tuple[str, ...] = SPLITS + tuple(f"{p}:{s}" for p in _SOURCES for s in SPLITS)
 
 
 def split_names() -> tuple[str, ...]:
-    """Every split ``InboxEnv`` accepts: the generated ones, then ``real:*``, ``hard:*`` and ``handwritten:*``."""
+    """Every split ``InboxEnv`` accepts: the generated ones, then ``real:*``, ``hard:*``, ``handwritten:*`` and
+    ``companies:*``."""
     return SPLIT_NAMES
 
 
