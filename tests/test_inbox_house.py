@@ -63,7 +63,7 @@ def test_infer_house_never_takes_free_mail_or_a_close_second() -> None:
     ("Northwind Mutual <northwindmutual.com>", NORTHWIND),
     ("Northwind Mutual <NorthwindMutual.com, nwm.co.uk>", House(name="Northwind Mutual",
                                                                 domains=("northwindmutual.com", "nwm.co.uk"))),
-    ("northwindmutual.com", House(name="northwindmutual", domains=("northwindmutual.com",))),
+    ("northwindmutual.com", House(name="Northwindmutual", domains=("northwindmutual.com",))),
     ({"name": "Northwind Mutual", "domains": ["northwindmutual.com"]}, NORTHWIND),
     ("none", None), (None, None),
 ])
@@ -227,3 +227,43 @@ def test_server_takes_the_house_option_and_says_what_is_wrong() -> None:
         assert r.status_code == 200 and r.json()["observation"]["house"]["domains"]
         r = c.post("/envs/inbox-v0/reset", json={"seed": 1, "options": {"emails": mail, "house": "<no domain>"}})
         assert r.status_code in (400, 422) and "Name <domain>" in r.text
+
+
+def test_house_specs_read_in_linear_time_and_errors_stay_short() -> None:
+    import time
+
+    t0 = time.perf_counter()
+    for spec in (" " * 20_000 + "x", " " * 1_999 + "x"):
+        with pytest.raises(ConfigError) as err:
+            parse_house(spec)
+        assert len(str(err.value)) < 400  # the spec is clipped, not echoed whole
+    assert time.perf_counter() - t0 < 1.0  # minutes with the first version's pattern (review of 7 Dec)
+    for bad in ("Acme < , >", "", "  ", "Acme\r\nBcc: x <acme.com>", "\u200b <acme.com>", "\u212aelvin.com"):
+        with pytest.raises(ConfigError):
+            parse_house(bad)
+    with pytest.raises(ConfigError, match="name"):
+        parse_house({"name": "   ", "domains": ["acme.com"]})
+
+
+def test_infer_house_skips_hosts_no_house_can_have_and_stays_linear() -> None:
+    import time
+
+    for dom in ("br\u0131ghtdesk.io", "foo-.com", "x" * 64 + ".com"):
+        mail = [_mail(f"s{i}", f"S{i} <s{i}@{dom}>", "rota", "see the rota") for i in range(3)]
+        mail += [_mail(f"c{i}", f"c{i}@cust{i}.com", "q", f"see www.{dom} please") for i in range(3)]
+        assert infer_house(mail) is None  # not a crash: no House takes such a domain
+    body = "www.1" * 16_000  # 80,000 characters: 8.8 s with the first pattern, which rescanned from every "www."
+    t0 = time.perf_counter()
+    infer_house([_mail("slow", "a@b.com", "x", body)])
+    assert time.perf_counter() - t0 < 1.0
+
+
+def test_companies_episode_first_email_is_not_tied_to_the_company() -> None:
+    from supportgym.envs.inbox.companies import _load, companies_episode
+
+    firsts: dict[str, set[str]] = {}
+    for seed in range(600):
+        e = companies_episode("train", 10, seed)[0]
+        firsts.setdefault(e.meta["house"], set()).add(e.id)
+    assert len(firsts) == len(_load("train"))
+    assert min(len(ids) for ids in firsts.values()) >= 30  # 12 of 60 when one stream drew both

@@ -122,7 +122,7 @@ def eval_command(
     env: str = typer.Option("inbox", help="environment name or versioned id (supportgym envs lists them)"),
     agent: str = typer.Option("rules", help="agent name (random, rules, oracle, ... depending on the env)"),
     task: Optional[str] = typer.Option(None, help="a fixed task (e.g. easy|medium|hard for inbox)"),
-    split: Optional[str] = typer.Option(None, help="a split: train|validation|test, and real:*|hard:*|handwritten:* where the env has them (supportgym envs)"),
+    split: Optional[str] = typer.Option(None, help="a split: train|validation|test, and real:*|hard:*|handwritten:*|companies:* where the env has them (supportgym envs)"),
     episodes: int = typer.Option(1, min=1, max=MAX_EPISODES, help="number of episodes (seeds seed, seed+1, ...)"),
     seed: int = typer.Option(0, min=0, help="first seed"),
     size: Optional[int] = typer.Option(None, min=1, help="items per generated episode; with --emails, emails per "

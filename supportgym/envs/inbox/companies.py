@@ -73,7 +73,9 @@ def companies_episode(part: str, size: int, seed: int) -> list[LabelledEmail]:
     companies = _load(part)
     if not companies:
         raise ConfigError(f"companies:{part} holds no mail (no {DATA}/{part}_*.jsonl)")
-    company = companies[random.Random(f"supportgym.inbox.companies:{part}:{seed}").randrange(len(companies))]
+    # a stream of its own: sample_episode seeds with "supportgym.inbox.companies:{part}:{seed}", and sharing it tied
+    # the first email drawn to the company drawn (review of 7 Dec)
+    company = companies[random.Random(f"supportgym.inbox.companies.company:{part}:{seed}").randrange(len(companies))]
     return sample_episode(list(company), f"companies:{part}", size, seed)
 
 

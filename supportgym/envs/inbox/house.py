@@ -20,13 +20,17 @@ from pathlib import Path
 import yaml
 
 from ...core.errors import ConfigError
-from .models import Email, House
+from ...core.env import clip
+from .models import Email, House, is_domain
 from .text import sender_domain, sender_parts
 
 _DATA = Path(__file__).parent / "data" / "house.yaml"
-#: host names in text: links, bare "www." hosts and mail addresses
-_HOST_RE = re.compile(r"(?:https?://|www\.|@)([a-z0-9][a-z0-9.-]*\.[a-z]{2,})", re.I)
-_SPEC_RE = re.compile(r"^\s*(.*?)\s*<([^<>]+)>\s*$")
+#: host names in text: links, bare "www." hosts (not inside a longer name: a run of "www.1www.1..." is scanned once,
+#: not from every "www."; review of 7 Dec) and mail addresses; ASCII only (with IGNORECASE alone [a-z] also matches
+#: the dotless i and the Kelvin sign, and "brıghtdesk.io" is no domain a House takes)
+_HOST_RE = re.compile(r"(?:https?://|(?<![a-z0-9.-])www\.|@)([a-z0-9][a-z0-9.-]*\.[a-z]{2,})", re.I | re.A)
+#: the longest house a reset option or a command line may name (twenty domains and a name fit in far less)
+SPEC_MAX = 2000
 
 
 def registrable(domain: str) -> tuple[str, str]:
@@ -53,18 +57,29 @@ def parse_house(spec: object) -> House | None:
     ``"Name <domain>"`` / ``"domain"`` (several domains comma-separated inside the brackets), or None / ``"none"``."""
     if spec is None or isinstance(spec, House):
         return spec
+    shown = clip(repr(spec), 80)
     try:
         if isinstance(spec, dict):
             return House.model_validate(spec)
         if isinstance(spec, str):
-            if spec.strip().lower() in ("", "none"):
+            if len(spec) > SPEC_MAX:
+                raise ValueError(f"{len(spec)} characters, at most {SPEC_MAX}")
+            text = spec.strip()
+            if text.lower() == "none":
                 return None
-            m = _SPEC_RE.match(spec)
-            name, doms = (m.group(1), m.group(2)) if m else ("", spec)
+            # "Name <a.com, b.com>": split at the last "<" (no regex: a pattern with optional spaces around a lazy
+            # group took minutes on a few thousand spaces; review of 7 Dec)
+            head, bracket, tail = text.rpartition("<")
+            if bracket and tail.endswith(">"):
+                name, doms = head.strip(), tail[:-1]
+            else:
+                name, doms = "", text
             domains = tuple(d for d in (x.strip() for x in doms.split(",")) if d)
-            return House(name=name or registrable(domains[0])[0] if domains else "", domains=domains)
+            if not domains:
+                raise ValueError("no domain given")
+            return House(name=name or registrable(domains[0])[0].capitalize(), domains=domains)
     except ValueError as err:
-        raise ConfigError(f"house {spec!r}: {_first_error(err)}; expected 'Name <domain>' (e.g. "
+        raise ConfigError(f"house {shown}: {_first_error(err)}; expected 'Name <domain>' (e.g. "
                           "'Northwind Mutual <northwindmutual.com>'), a domain, or 'none'") from None
     raise ConfigError(f"house: expected 'Name <domain>', a dict with name and domains, or none; got "
                       f"{type(spec).__name__}")
@@ -110,7 +125,7 @@ def infer_house(emails: Iterable[Email], min_share: float = 0.08) -> House | Non
         for host in _hosts(f"{e.header.subject}\n{e.body}") - {own}:
             named[host] += 1
     score = {d: senders[d] + named[d] for d in senders
-             if d not in free and senders[d] >= 2 and named[d] >= 2 and "." in d
+             if is_domain(d) and d not in free and senders[d] >= 2 and named[d] >= 2 and "." in d
              and len(people[d]) >= 2 and 3 * len(people[d]) >= senders[d] and 3 * senders[d] >= named[d]}
     ranked = sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))
     if not ranked or ranked[0][1] < max(5, min_share * n):
@@ -118,7 +133,7 @@ def infer_house(emails: Iterable[Email], min_share: float = 0.08) -> House | Non
     if len(ranked) > 1 and ranked[0][1] < 1.5 * ranked[1][1]:
         return None
     domain = ranked[0][0]
-    return House(name=domain.split(".")[0], domains=(domain,))
+    return House(name=registrable(domain)[0].capitalize(), domains=(domain,))
 
 
 __all__ = ["House", "generated_house", "infer_house", "parse_house", "registrable"]

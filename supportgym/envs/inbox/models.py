@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any, Literal, TypeVar, get_args
 
 from pydantic import ConfigDict, Field, field_validator
@@ -109,7 +110,13 @@ class SlaWarning(Model):
     steps_left: int = Field(description="steps until the deadline; 0 means it breaches after this step")
 
 
-_DOMAIN_RE = re.compile(r"^(?=.{3,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$")
+_DOMAIN_RE = re.compile(r"^(?=.{3,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$",
+                        re.A)
+
+
+def is_domain(text: str) -> bool:
+    """A lower-case ASCII mail domain ("northwindmutual.com"; internationalised names in their xn-- form)."""
+    return bool(_DOMAIN_RE.match(text))
 
 
 class House(Model):
@@ -121,13 +128,22 @@ class House(Model):
     domains: tuple[str, ...] = Field(min_length=1, max_length=20,
                                      description="its own registrable mail domains, lower case (brightdesk.io)")
 
+    @field_validator("name")
+    @classmethod
+    def _name(cls, name: str) -> str:
+        # the name signs replies: no line breaks, invisible or control characters (category C), and some letter
+        out = name.strip()
+        if not any(c.isalnum() for c in out) or any(unicodedata.category(c).startswith("C") for c in out):
+            raise ValueError("a name of letters, digits, spaces and punctuation, on one line")
+        return out
+
     @field_validator("domains")
     @classmethod
     def _domains(cls, domains: tuple[str, ...]) -> tuple[str, ...]:
         out = tuple(d.strip().lower().strip(".") for d in domains)
-        bad = [d for d in out if not _DOMAIN_RE.match(d)]
+        bad = [d for d, raw in zip(out, domains, strict=True) if not raw.isascii() or not is_domain(d)]
         if bad:
-            raise ValueError(f"not a mail domain: {bad[0]!r} (expected e.g. 'example.com')")
+            raise ValueError(f"not a mail domain: {bad[0][:80]!r} (expected e.g. 'example.com')")
         return out
 
 
