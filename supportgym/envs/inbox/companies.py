@@ -3,7 +3,7 @@
 ``handwritten:*`` is all Brightdesk's inbox (the generator's company). These parts hold the shared inboxes of
 other organisations (an insurer, a university IT desk, a hotel chain, a freight company, an energy supplier, a
 car dealer, a pharmacy chain, a fashion retailer, a broadband provider, a letting agency, a charity, an
-accounting firm), 60 emails each, written on 7 Dec by authors who read only the label guide
+accounting firm, a dental group, an airline, an HR-software vendor, a borough council, a game studio), 60 emails each, written on 7 Dec by authors who read only the label guide
 (docs/handwritten_guide.md) with their company's paragraph in place of Brightdesk's, and nothing of the project.
 The first three were written as a probe: on them `rules` routed 0.64 and `classifier` 0.81 of the mail against
 0.74 and 0.92 on Brightdesk's `handwritten:test` (docs/inbox_real.md, *Other companies' mail*).
@@ -11,8 +11,8 @@ The first three were written as a probe: on them `rules` routed 0.64 and `classi
 One file per company, ``data/companies/<part>_<author>.jsonl``, one ``LabelledEmail`` per line whose
 ``meta["house"]`` names the company (``"Northwind Mutual <northwindmutual.com>"``). An episode is one company's
 inbox: ``companies_episode`` picks a company by the seed, then its mail, and the observation's ``house`` is that
-company. ``train`` is trained on by the ``classifier``; ``validation`` (one company) was held out from the
-classifier's training and read to choose its weight; ``test`` (four companies) is held out from every choice.
+company. ``train`` (twelve companies) is trained on by the ``classifier``; ``validation`` (one company) was held out
+from the classifier's training and read to choose its weight; ``test`` (four companies) is held out from every choice.
 """
 
 from __future__ import annotations
