@@ -267,3 +267,19 @@ def test_companies_episode_first_email_is_not_tied_to_the_company() -> None:
         firsts.setdefault(e.meta["house"], set()).add(e.id)
     assert len(firsts) == len(_load("train"))
     assert min(len(ids) for ids in firsts.values()) >= 30  # 12 of 60 when one stream drew both
+
+
+def test_a_company_file_without_its_house_is_refused_by_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from supportgym.core.errors import DataFormatError
+    from supportgym.envs.inbox import companies
+
+    line = {"email": {"header": {"id": "x1", "sender": "a@b.com", "subject": "s", "timestamp": "2025-10-06T08:00:00Z"},
+                      "body": "b"}, "gold": {"priority": "low", "category": "general_inquiry", "route_to": "archive"}}
+    (tmp_path / "train_x.jsonl").write_text(json.dumps(line) + "\n")
+    monkeypatch.setattr(companies, "DATA", tmp_path)
+    companies._load.cache_clear()
+    try:
+        with pytest.raises(DataFormatError, match="meta\\['house'\\]"):
+            companies._load("train")
+    finally:
+        companies._load.cache_clear()

@@ -391,6 +391,14 @@ def _imitation(domain: str, d: RulesData) -> tuple[str, str] | None:
 _ADDRESS_RE = re.compile(r"\S+@\S+|(?:https?://|www\.)\S+")
 
 
+_NOT_ALNUM_RE = re.compile(r"[^a-z0-9]+")
+
+
+def flat(text: str) -> str:
+    """``text`` lower-cased with everything but ASCII letters and digits removed: "Northwind Mutual" -> "northwindmutual"."""
+    return _NOT_ALNUM_RE.sub("", text.lower())
+
+
 def _unclaimed_common_word(brand: str, display: str, text: str, d: RulesData) -> bool:
     """``brand`` is named with an everyday word (``common_word_brands``) and the email never claims it: neither the
     display name nor the subject or body (``text``, lower case) names it. A customer writing from "correio.pt" about
@@ -399,7 +407,7 @@ def _unclaimed_common_word(brand: str, display: str, text: str, d: RulesData) ->
     if brand not in d.common_word_brands:
         return False
     words = _ADDRESS_RE.sub(" ", f"{display.lower()} {text}")  # the sender's own address in a signature names nobody
-    return brand not in re.sub(r"[^a-z0-9]+", "", words)
+    return brand not in flat(words)
 
 
 def display_brand(display: str, domain: str, d: RulesData) -> str | None:
@@ -481,7 +489,7 @@ def house_data(house: House | None) -> RulesData:
     d = rules().data
     if house is None:
         return d
-    names = [house.name.lower(), re.sub(r"[^a-z0-9]+", "", house.name.lower()),
+    names = [house.name.lower(), flat(house.name),
              *(registrable(x)[0] for x in house.domains)]
     own = list(dict.fromkeys(x for x in names if len(x) >= 3))
     if list(house.domains) == d.own_domains and own == d.own_names:
@@ -530,7 +538,7 @@ def analyse(email: Email, house: House | None = None) -> Analysis:
         spam += 1.0
         reasons.append(f"sender on .{tld}")
     # "Northwind Mutual IT" claims northwindmutual.com as much as "Brightdesk IT" claims brightdesk.io
-    flat_display = re.sub(r"[^a-z0-9]+", "", display.lower())
+    flat_display = flat(display)
     claims_us = not internal and any(n in display.lower() or n in flat_display for n in d.own_names)
     if claims_us:
         spam += 1.5

@@ -21,12 +21,10 @@ import random
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from ...core.errors import ConfigError, DataFormatError, UnknownTaskError, expected
 from .house import parse_house
 from .models import House, LabelledEmail
-from .sources import sample_episode
+from .sources import read_labelled, sample_episode
 
 DATA = Path(__file__).parent / "data" / "companies"
 PARTS = ("train", "validation", "test")
@@ -39,17 +37,15 @@ def _load(part: str) -> tuple[tuple[LabelledEmail, ...], ...]:
         raise UnknownTaskError(expected("companies part", part, list(PARTS)))
     out = []
     for path in sorted(DATA.glob(f"{part}_*.jsonl")):
-        emails = []
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        emails = read_labelled(path, "a labelled email of a company")
+        houses = set()
+        for n, e in enumerate(emails, 1):
             try:
-                e = LabelledEmail.model_validate_json(line)
-                house_of(e)
-            except (ValidationError, ConfigError) as err:
-                why = err.errors()[0]["msg"] if isinstance(err, ValidationError) else str(err)
-                raise DataFormatError(path, f"not a labelled email of a company: {why}", line=n) from None
-            emails.append(e)
-        if len({e.meta["house"] for e in emails}) != 1:
-            raise DataFormatError(path, "one company per file: meta['house'] differs between its lines")
+                houses.add(house_of(e))
+            except ConfigError as err:
+                raise DataFormatError(path, f"meta['house']: {err}", line=n) from None
+        if len(houses) != 1 or None in houses:
+            raise DataFormatError(path, "one company per file: every line's meta['house'] names the same company")
         out.append(tuple(emails))
     return tuple(out)
 

@@ -187,13 +187,11 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
         else:
             house = house_of(emails[0]) if task.startswith("split:companies:") else generated_house()
         n = len(emails)
-        queues = self._capacities(n)
-        if task == "custom":
-            # a team's size is the simulated company's (config.json); of mail passed in nobody knows it, so every queue
-            # takes the whole episode unless the caller says: the capacities of generated episodes turned a file of
-            # 500 tickets into 130 fallbacks to other teams (route accuracy 0.85 -> 0.65), triage measuring the
-            # file's order rather than the mail
-            queues = dict.fromkeys(queues, n)
+        # a team's size is the simulated company's (config.json); of mail passed in nobody knows it, so every queue
+        # takes the whole episode unless the caller says: the capacities of generated episodes turned a file of 500
+        # tickets into 130 fallbacks to other teams (route accuracy 0.85 -> 0.65), triage measuring the file's order
+        # rather than the mail
+        queues = dict.fromkeys(self.cfg.queues, n) if task == "custom" else self._capacities(n)
         queues.update(capacity or {})
         overrides = options.get("queue_capacity") or {}
         if not isinstance(overrides, Mapping):

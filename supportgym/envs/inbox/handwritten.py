@@ -23,11 +23,9 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import ValidationError
-
-from ...core.errors import DataFormatError, UnknownTaskError, expected
+from ...core.errors import UnknownTaskError, expected
 from .models import LabelledEmail
-from .sources import sample_episode
+from .sources import read_labelled, sample_episode
 
 DATA = Path(__file__).parent / "data" / "handwritten"
 PARTS = ("train", "validation", "test")
@@ -37,14 +35,7 @@ PARTS = ("train", "validation", "test")
 def _load(part: str) -> tuple[LabelledEmail, ...]:
     if part not in PARTS:
         raise UnknownTaskError(expected("handwritten part", part, list(PARTS)))
-    emails = []
-    for path in sorted(DATA.glob(f"{part}*.jsonl")):
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            try:
-                emails.append(LabelledEmail.model_validate_json(line))
-            except ValidationError as err:
-                raise DataFormatError(path, f"not a labelled email: {err.errors()[0]['msg']}", line=n) from None
-    return tuple(emails)
+    return tuple(e for path in sorted(DATA.glob(f"{part}*.jsonl")) for e in read_labelled(path))
 
 
 def handwritten_pool(part: str) -> list[LabelledEmail]:

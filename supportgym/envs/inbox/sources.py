@@ -33,10 +33,13 @@ from __future__ import annotations
 
 import importlib
 import random
+from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from ...core.env import SPLITS
-from ...core.errors import ConfigError, UnknownTaskError, expected
+from ...core.errors import ConfigError, DataFormatError, UnknownTaskError, expected
 from .models import LabelledEmail
 
 #: source prefix -> (module under supportgym.envs.inbox, episode function, whole-part function)
@@ -82,6 +85,17 @@ def _function(prefix: str, which: int) -> Any:
     if fn is None:
         raise ConfigError(f"supportgym.envs.inbox.{_SOURCES[prefix][0]} has no {name}(); cannot build {prefix}:* mail")
     return fn
+
+
+def read_labelled(path: Path, what: str = "a labelled email") -> list[LabelledEmail]:
+    """Every line of a ``LabelledEmail`` JSONL data file; a ``DataFormatError`` names the file, line and first problem."""
+    emails = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        try:
+            emails.append(LabelledEmail.model_validate_json(line))
+        except ValidationError as err:
+            raise DataFormatError(path, f"not {what}: {err.errors()[0]['msg']}", line=n) from None
+    return emails
 
 
 def sample_episode(pool: list[LabelledEmail], split: str, size: int, seed: int) -> list[LabelledEmail]:
