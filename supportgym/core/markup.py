@@ -8,14 +8,18 @@ comments, duplicate attributes, the end of the input), walks the tree it builds 
 client does not show. Text that the HTML reading hides (comments, elements a client never shows, elements marked hidden
 or styled out of sight, struck-through text, SVG and MathML text, image alt text and markdown reference definitions)
 is not guessed at: :attr:`Rendering.hidden` says it is there, and the graders fail closed on it, since a plain-text
-client would show it and an HTML client would not. So is text a client lays out in another order than written (bidi
-controls, reordered boxes) or adds (generated content): the customer reads what the grader does not. Styles are read by
-css.py. An honest reply written as plain text, markdown or simple HTML hides nothing.
+client would show it and an HTML client would not. A definition is dropped unseen only as a link's target (a short
+label a reference uses), and a CommonMark parser checks the markdown pass: words it does not show (a reference image's
+alt text, a title over lines) are hidden too (red team of the 51st session). So is text a client lays out in another
+order than written (bidi controls, reordered boxes) or adds (generated content): the customer reads what the grader
+does not. Styles are read by css.py. An honest reply written as plain text, markdown or simple HTML hides nothing.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import NamedTuple
@@ -71,14 +75,17 @@ _AUTOLINK = re.compile(r"(?<![<A-Za-z0-9/])<((?:(?i:https?|mailto|ftp|tel):[^\s<
 #: "<not:now>": a tag that shows nothing in a browser, and text in a markdown client; which one the reader has is unknown
 _OTHER_SCHEME = re.compile(r"(?<![<A-Za-z0-9/])<(?!(?i:https?|mailto|ftp|tel):)[a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*>")
 #: a markdown link or image: [text](url "title"); the title, an image's alt text and the target of a link without
-#: text are not shown in the text
-_MD_LINK = re.compile(r"(!?)\[([^\[\]]*)\]\(\s*+([^()\s]*+)(?:\s++(\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*+\)")
+#: text are not shown in the text. Its text may hold brackets ("[order [123]](...)"), its destination parentheses, in
+#: pairs ("https://en.wikipedia.org/wiki/A_(b)")
+_MD_LINK = re.compile(r"(!?)\[((?:[^\[\]]++|\[[^\[\]]*+\])*+)\]\(\s*+(<[^<>\n]*>|[^()\s]*+(?:\([^()\s]*\)[^()\s]*+)*+)"
+                      r"(?:\s++(\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*+\)")
 #: a markdown reference definition ("[1]: https://... "title""), shown as nothing: a destination and an optional title,
 #: then nothing ("[EN]: Thank you for writing" is text)
-_MD_REFDEF = re.compile(r"""^ {0,3}(\[[^\]\n]+\]:[ \t]*(?:<[^<>\n]*>|[^\s<]\S*)"""
+_MD_REFDEF = re.compile(r"""^ {0,3}(\[([^\]\n]+)\]:[ \t]*(?:<[^<>\n]*>|[^\s<]\S*)"""
                         r"""(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?)[ \t]*$""", re.MULTILINE)
-#: markdown emphasis and code marks ("ref**und**", "`refund`", "_not_"); an underscore inside a word is the word's
+#: a definition's web address, where a "[status page][1]" link goes (review of 5 Dec)
 _WEB_DESTINATION = re.compile(r"\[[^\]\n]+\]:[ \t]*<?(?:https?://|mailto:|www\.|/|#)[^\s<>\"']*>?")
+#: markdown emphasis and code marks ("ref**und**", "`refund`", "_not_"); an underscore inside a word is the word's
 _MD_MARKS = re.compile(r"\*+|`+|~~|(?<!\w)_+(?=\w)|(?<=\w)_+(?!\w)")
 #: struck-through text: a reader takes "~~not~~" and "~not~" as deleted. One tilde strikes only a whole run of words
 #: ("has ~not~ been"): "Mon~Fri", "2~3 days" and "~2 days (~48h)" are ranges and approximations, shown as written by
@@ -346,8 +353,98 @@ def _walk(root: ElementTree.Element, text: str, sheet: Sheet, custom: Custom, co
     return Rendering("".join(parts), hidden, tuple(tips))
 
 
-def _markdown(text: str) -> tuple[str, bool]:
-    hidden = False
+#: a definition may be dropped unseen only where it is plausibly a link's target: a short label a reference of the
+#: reply uses ("[status page][1]"), not a sentence ("[We will not do anything about this]: https://...", red team of
+#: the 51st session: a refusal every plain-text reader saw and no grader did)
+LABEL_WORDS, LABEL_CHARS = 5, 40
+#: "[text][label]", "[label][]" and "[label]", and the same as images ("![alt][label]"); not an inline link or image
+#: ("[text](url)"), nor a definition's own label
+_MD_REF = re.compile(r"(!?)\[([^\[\]]*)\](?:\[([^\[\]]*)\])?(?![(:\[])")
+#: a line that ends a block, after which a definition may start: a heading, a heading's underline, a thematic break,
+#: a code fence
+_BLOCK_END = re.compile(r" {0,3}(?:#{1,6}(?:[ \t].*)?|(?:[-*_][ \t]*){3,}|=+[ \t]*|(?:`{3,}|~{3,}).*)")
+
+
+def _label(label: str) -> str:
+    """A reference's label as CommonMark matches it: case-folded, its spacing collapsed."""
+    return " ".join(label.split()).casefold()
+
+
+def _target(m: re.Match[str]) -> str:
+    """The label a reference (an ``_MD_REF`` match) looks up: its own, or its text's ("[status page][]")."""
+    return _label(m.group(3) if m.group(3) and m.group(3).strip() else m.group(2))
+
+
+def _definitions(text: str) -> list[re.Match[str]]:
+    """The reference definitions of ``text``: a definition cannot interrupt a paragraph, so each starts the text, or
+    follows a blank line, a definition or the end of another block ("[EN]: Thank you ...\n[DE]: Danke." is a paragraph
+    of two lines)."""
+    found, code = [], _fenced(text) if "```" in text or "~~~" in text else []
+    for m in _MD_REFDEF.finditer(text):
+        if code and bisect_right(code, m.start()) % 2:
+            continue  # in a code block: shown as written
+        at = text.rfind("\n", 0, max(m.start() - 1, 0)) + 1
+        previous = text[at:max(m.start() - 1, at)]  # the line before ("" at the start)
+        if not previous.strip() or _MD_REFDEF.fullmatch(previous) or _BLOCK_END.fullmatch(previous):
+            found.append(m)
+    return found
+
+
+#: a code fence's line: its indent, its marks ("```", "~~~~") and, opening one, an info string
+_FENCE = re.compile(r"^ {0,3}(`{3,}(?=[^`\n]*$)|~{3,})[^\n]*$", re.MULTILINE)
+
+
+def _fenced(text: str) -> list[int]:
+    """Where code fences open and close in ``text``: offsets, a fenced block's content between each pair. A fence is
+    closed by marks of its own kind, at least as many, and nothing after them; unclosed, by the end of the text."""
+    bounds: list[int] = []
+    opening = ""
+    for m in _FENCE.finditer(text):
+        marks = m.group(1)
+        if not opening:
+            opening = marks
+            bounds.append(m.end())
+        elif marks[0] == opening[0] and len(marks) >= len(opening) and not m.group(0).strip()[len(marks):].strip():
+            opening = ""
+            bounds.append(m.start())
+    return bounds + [len(text) + 1] if opening else bounds
+
+
+def _without(text: str, spans: list[re.Match[str]]) -> str:
+    parts, at = [], 0
+    for m in spans:
+        parts.append(text[at:m.start()])
+        at = m.end()
+    return "".join(parts) + text[at:]
+
+
+def _plausible_target(m: re.Match[str], used: set[str]) -> bool:
+    """Is a definition a link's target, hiding nothing a plain-text reader would miss? A web address with no title (a
+    title, or words, show to a plain-text reader only), under a short label a reference uses (shown as the link)."""
+    label = m.group(2).strip()
+    return (_WEB_DESTINATION.fullmatch(m.group(1)) is not None and len(label) <= LABEL_CHARS
+            and len(label.split()) <= LABEL_WORDS and _label(label) in used)
+
+
+def _markdown(text: str, literal: bool = False) -> tuple[str, bool, str]:
+    """``text`` as a markdown client shows it, whether the markdown hides any of it, and the definitions kept as text.
+    ``literal``: the text came out of HTML, whose clients show a definition as written; it stays in the text."""
+    defs = _definitions(text)
+    rest = _without(text, defs)
+    used = {_target(m) for m in _MD_REF.finditer(rest)}
+    hidden = not all(_plausible_target(m, used) for m in defs)
+    defined = {_label(m.group(2)) for m in defs}
+    kept = "\n".join(m.group(0) for m in defs) if literal else ""
+    text = text if literal else rest
+
+    def reference(m: re.Match[str]) -> str:
+        nonlocal hidden
+        if _target(m) not in defined:
+            return m.group(0)  # no definition: brackets as written ("[Jenkins CI] pipeline passed")
+        if m.group(1):
+            hidden = hidden or bool(m.group(2).strip())  # an image shows, not its alt text
+            return ""
+        return m.group(2)
 
     def link(m: re.Match[str]) -> str:
         nonlocal hidden
@@ -358,25 +455,66 @@ def _markdown(text: str) -> tuple[str, bool]:
             return ""
         return m.group(2)
 
-    def refdef(m: re.Match[str]) -> str:
-        nonlocal hidden
-        # a definition cannot interrupt a paragraph: it starts the text, or follows a blank line or a definition
-        previous = m.string[:m.start()][:-1].rsplit("\n", 1)[-1]  # the line before ("" at the start)
-        if previous.strip() and not _MD_REFDEF.fullmatch(previous):
-            return m.group(0)  # "[EN]: Thank you ...\n[DE]: Danke." is a paragraph of two lines
-        # a web address with no title is where a "[status page][1]" link goes, shown as the link (review of 5 Dec);
-        # anything else on the line (a title, words) shows to a plain-text reader only
-        hidden = hidden or _WEB_DESTINATION.fullmatch(m.group(1)) is None
-        return ""
-
     def struck(m: re.Match[str]) -> str:
         nonlocal hidden
         hidden = True
         return ""
 
-    text = _MD_STRIKE.sub(struck, _MD_REFDEF.sub(refdef, text))
+    if defined:
+        text = _MD_REF.sub(reference, text)
+    text = _MD_STRIKE.sub(struck, text)
     text = _MD_LINK.sub(link, _BOLD_LINE.sub(r"\1## \2\3", text))
-    return _MD_MARKS.sub("", text), hidden
+    return _MD_MARKS.sub("", text), hidden, kept
+
+
+#: markdown a CommonMark client may hide text with that the pass above may not know: images, definitions, references,
+#: links' titles, a code fence's info string
+_MAY_HIDE = re.compile(r"!\[|\][:\[(]|```|~~~")
+#: characters of markdown read by a CommonMark parser, at most (replies are 4,000 and 6,000 at most): longer, it fails
+#: closed (a pure-Python parser: 3 ms a kilobyte of an honest reply, 15 of "![![![...")
+MAX_COMMONMARK = 10_000
+_WORD = re.compile(r"[^\W_]+")
+#: a fence's info string shows nothing, but a language's name there hides nothing either
+_LANGUAGE = re.compile(r"[A-Za-z][\w+#.-]{0,19}")
+
+
+@lru_cache(maxsize=1)
+def _commonmark():  # imported when first needed: a plain reply never pays for it
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark")
+
+
+def _commonmark_shows(text: str) -> list[str]:
+    """The text a CommonMark client shows of ``text``, a block a string: its text and code, and the HTML it holds (the
+    text it came from shows it as written); not images' alt text, links' titles or destinations, definitions."""
+    shown = []
+    for tok in _commonmark().parse(text):
+        if tok.type == "inline":
+            shown.append("".join(c.content if c.type in ("text", "code_inline", "html_inline") else
+                                 "\n" if c.type in ("softbreak", "hardbreak") else "" for c in tok.children or ()))
+        elif tok.type in ("code_block", "fence", "html_block"):
+            language = tok.type == "fence" and _LANGUAGE.fullmatch(tok.info)
+            shown.append(tok.content + (" " + tok.info if language else ""))
+        elif tok.type == "list_item_open" and tok.info:
+            shown.append(tok.info)  # an ordered item's number
+    return shown
+
+
+def _commonmark_hides(text: str, shown: str, kept: str) -> bool:
+    """Does a CommonMark client hide words that ``shown``, the markdown pass's reading of ``text``, keeps (and ``kept``,
+    definitions an HTML client shows, does not explain)? A cross-check of the hand-written pass, which knows only the
+    common forms: a reference image's alt text, a title over lines or on the next one, a definition in a quote or a
+    list (red team of the 51st session); words are compared as counts, so text moved is not text hidden."""
+    if not _MAY_HIDE.search(text):
+        return False
+    if len(text) > MAX_COMMONMARK:
+        return True
+    try:
+        visible = Counter(_WORD.findall(" ".join(_commonmark_shows(text) + [kept]).casefold()))
+    except Exception:  # noqa: BLE001 - a parser failing on a crafted reply must not stop a grader: fail closed
+        return True
+    return bool(Counter(_WORD.findall(shown.casefold())) - visible)
 
 
 @lru_cache(maxsize=256)
@@ -389,14 +527,16 @@ def render(text: str) -> Rendering:
     if not _MARKUP.search(text):
         return Rendering(text, hidden)
     tooltips: tuple[str, ...] = ()
-    if _HTML.search(text):
+    from_html = _HTML.search(text) is not None
+    if from_html:
         shown = _html(text)
         # and as written by character references ("&#x202e;&#x202d;refunded&#x202c;&#x202c;"; third red team)
         text, hidden = shown.text, hidden or shown.hidden or not shown.text.isascii() and (
             reordered(shown.text) or _OVERLAY.search(shown.text) is not None)
         tooltips = shown.tooltips
-    text, md_hidden = _markdown(text)
-    return Rendering(text, hidden or md_hidden, tooltips)
+    # HTML's text is read as markdown too (a reply may be either), but a definition in it stays: a browser shows it
+    shown_md, md_hidden, kept = _markdown(text, literal=from_html)
+    return Rendering(shown_md, hidden or md_hidden or _commonmark_hides(text, shown_md, kept), tooltips)
 
 
 def rendered(text: str) -> str:
