@@ -8,7 +8,8 @@
   (by id or item: targets.py) on which no action of its kind (or of its amount) was made, a remedy promised upon an event (a condition) that the reply denies and no
   action made, an unreadable word (textnorm) that may promise a remedy no action made, and (round 21) an escalation
   made and denied (unless the denial names only other teams), an investigation on an order another carrier carries or
-  on a decoy beside the investigation the policy opens;
+  on a decoy beside the investigation the policy opens, and (51st session; at SUBMIT only, ``withheld``) a remedy promised
+  upon a condition where the policy withholds it on the ticket (withheld.py);
 * **unclassified**: commitment-like clauses the extractor cannot read with confidence
   (fail closed: each counts against the reply);
 * **informed**: the share of the required statements the reply makes: each refund or
@@ -30,6 +31,7 @@ from .classify import APPROVAL, DEPENDS, ELIGIBILITY, GENERIC, POLICY, WORKED_OU
 from .extract import Commit
 from .money import SPELLED_MONEY
 from .targets import carries_order, order_named, teams_named
+from .withheld import Withheld
 
 _FEE_NOT = re.compile(r"\b(?:not|no|never|nicht|kein\w*|pas|nao|ningun\w*|aucun\w*|waiv\w*)\b|n't")
 
@@ -271,6 +273,23 @@ def _fraud_handover(st: Statement, firm: list[Commit], by_kind: dict[str, list[C
     return False
 
 
+def states_investigation(c: Commit) -> bool:
+    """Does ``c`` tell the customer, firmly, that an investigation is open? One reading for the credit the required
+    statement earns here and for the hedge charged where the policy opens none (reward_v1.hedged_outcomes): the 51st
+    session's red team stated one by reference ("our policy is to open an investigation with the carrier - and that's
+    what we did") beside a blanket denial, and it earned the first while it escaped the second, so one reply was right on
+    denial-only and investigation-only tickets alike.
+
+    A check we finished, with its finding, is none (``opens_investigation``: "I have investigated the charges and can
+    confirm the duplicate"); one stated by reference names no investigation in its clause ("... - and that's what we
+    did", "... e ela ja esta em andamento"; the 42nd session's held-out writer), so a clause with no trigger at all is
+    one the extractor read as an investigation from the clause before."""
+    if c.kind != "investigation" or not c.firm_promise:
+        return False
+    lex = load_i18n()
+    return lex.opens_investigation(c.clause) or not trigger_count(lex, c.clause)
+
+
 def _off_ticket(c: Commit, orders: list[OrderV1], concerned: set[str] | None) -> bool:
     """The sentence names orders, and none that the ticket's issues concern."""
     named = _named(c, orders)
@@ -278,8 +297,10 @@ def _off_ticket(c: Commit, orders: list[OrderV1], concerned: set[str] | None) ->
 
 
 def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], statements: list[Statement],
-          concerned: set[str] | None = None, fees: dict[str, set[float]] | None = None) -> Consistency:
-    """``fees``: each order's restocking fee as a reply may state it (policy_v1.fee_of; none given: the default policy's)."""
+          concerned: set[str] | None = None, fees: dict[str, set[float]] | None = None,
+          withheld: Withheld | None = None) -> Consistency:
+    """``fees``: each order's restocking fee as a reply may state it (policy_v1.fee_of; none given: the default policy's).
+    ``withheld``: the remedies the policy withholds on this ticket (gold: the final grade passes it, QA none)."""
     if fees is None:
         fees = {o.order_id: fee_of(o, load_policy_v1()) for o in orders}
     cap = load_policy_v1().refund_cap
@@ -291,13 +312,9 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
     out = Consistency(informed=0.0)
     denied = {c.kind for c in commits if c.firm_denial}
     # the order each of the reply's firm investigations names, read once (_investigated_elsewhere)
-    # (a check we finished, with its finding, is no investigation: load_i18n().opens_investigation)
     lex = load_i18n()
-    # (one stated by reference names no investigation in its clause: "... our policy is to open an investigation with the
-    # carrier - and that's what we did", "... e ela ja esta em andamento"; the 42nd session's held-out writer)
     named_by = {id(c): order_named(c.clause, orders, lex.triggers["investigation"]) for c in commits
-                if c.kind == "investigation" and c.firm_promise and (lex.opens_investigation(c.clause)
-                                                                     or not trigger_count(lex, c.clause))}
+                if states_investigation(c)}
     investigated = set(named_by.values())
     for c in commits:
         quote = f"'{c.clause[:90]}'"
@@ -340,6 +357,11 @@ def check(commits: list[Commit], actual: set[Change], orders: list[OrderV1], sta
             # refund is $579, which is above the $500 limit agents can approve"). The 44th session's held-out writers' lies: a
             # condition went unchecked, so they scored as their honest replies
             out.inconsistencies.append(f"{quote} promises upon a condition a refund above the ${cap:,.0f} an agent may approve")
+            continue
+        if withheld is not None and c.kind in REMEDIES and not by_kind.get(_CHANGE_OF[c.kind]) \
+                and (why := withheld.why(c, _named(c, orders))):
+            # "If you return it, we'll send you a voucher" where the policy grants none: no event makes it true (withheld.py)
+            out.inconsistencies.append(f"{quote} {why}")
             continue
         if c.mode != "firm" or (c.why == GENERIC and c.kind in denied):
             # "Refunds usually take 5-7 business days, but this order isn't eligible": the policy behind the reply's

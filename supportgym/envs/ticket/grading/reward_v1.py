@@ -16,7 +16,8 @@
 An investigation is no action on the system, so a promised one is checked against the policy's
 outcome instead: promised next to a firm refund, replacement or cancellation or a refusal, where the
 policy calls for no investigation, it is an inconsistency (hedged_outcomes). Otherwise "we have opened
-an investigation" would be free insurance appended to every reply.
+an investigation" would be free insurance appended to every reply. It is read as the required statement
+is (consistency.states_investigation), so one stated by reference is both or neither.
 
 An empty reply earns nothing positive. Quality only scales an outcome that exists, so
 tags, empathy and names cannot earn anything on their own.
@@ -37,13 +38,14 @@ from ..policy_v1 import PolicyV1, fee_of, pro_rata
 from . import checks
 from .commit_lexicon import load_i18n
 from .clauses import unquote
-from .consistency import Consistency, check, money_moved
+from .consistency import Consistency, check, money_moved, states_investigation
 from .empathy import EmpathyScorer
 from .extract import Commit, extract, summary
 from .lexicon import Lexicon
 from .money import amounts
 from .overpromises import too_soon
 from .textnorm import fold
+from .withheld import withheld
 
 OUTCOME_FLOOR, QUALITY_SHARE = 0.75, 0.25
 QUALITY = {"tagging": 0.4, "empathy": 0.3, "personalisation": 0.3}
@@ -91,11 +93,9 @@ def hedged_outcomes(commits: list[Commit], s: ScenarioV1) -> list[str]:
     req = s.required
     if req is None or "investigation" in req.outcomes:
         return []
-    # (not our own check, done with its finding: "After looking into your account, I can see you were charged twice"; 34th
-    # session's red team, F5)
-    lex = load_i18n()
-    inv = next((c for c in commits if c.kind == "investigation" and c.firm_promise and lex.opens_investigation(c.clause)),
-               None)
+    # (the reading that credits the required statement, states_investigation: not our own check done with its finding, "After
+    # looking into your account, I can see you were charged twice", 34th session's F5; one stated by reference, 51st session)
+    inv = next((c for c in commits if states_investigation(c)), None)
     if inv is None or not any(c.firm_denial or (c.firm_promise and c.kind in _DECIDED) for c in commits):
         return []
     return [f"'{inv.clause[:90]}' promises an investigation beside a decided remedy or refusal; "
@@ -388,7 +388,8 @@ def grade_v1(
     own = unquote(text, said)
     commits = extract(text, tuple(o.item for o in s.orders), customer=s.customer.name, said=said)
     fees = {o.order_id: fee_of(o, policy) for o in s.orders}
-    con = check(commits, actual, s.orders, req.statements, concerned={i.order_id for i in s.issues}, fees=fees)
+    con = check(commits, actual, s.orders, req.statements, concerned={i.order_id for i in s.issues}, fees=fees,
+                withheld=withheld(s, policy))
     con.inconsistencies += extra_inconsistencies or []  # an optional judge can only add (judge.py)
     con.inconsistencies += hedged_outcomes(commits, s)
     con.inconsistencies += kept_fee_denied(own, commits, s.orders, actual, fees)
