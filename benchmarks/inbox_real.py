@@ -8,14 +8,15 @@ accuracy, plus the episode score. Sets: ``real:validation``, ``real:test`` (ever
 once, shuffled with a fixed seed, in episodes of ``--size``), the fixed tasks easy/medium/hard
 together (``fixed``), hand-written mail by other authors (``handwritten:validation`` /
 ``handwritten:test``, 60 and 300 emails, the same way), other companies' hand-written mail
-(``companies:validation`` / ``companies:test``: one company an episode, the house named), and optionally generated
-``test`` episodes (``--generated N``).
+(``companies:validation`` / ``companies:test``: one company an episode, the house named), mail in 2003-2005 styles
+(``era:validation`` / ``era:test``: the spam that came after the 2002 corpus; written here, not real), and optionally
+generated ``test`` episodes (``--generated N``).
 
     uv run --all-extras python benchmarks/inbox_real.py
     uv run --all-extras python benchmarks/inbox_real.py --agents rules --sets real:validation --generated 0
     uv run --all-extras python benchmarks/inbox_real.py --agents classifier --checkpoint runs/inbox_classifier.npz
 
-Quote real:test and handwritten:test; tune on the train / validation parts only.
+Quote the test parts; tune on the train / validation parts only.
 """
 
 from __future__ import annotations
@@ -79,8 +80,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--agents", nargs="+", default=["rules", "classifier"])
     ap.add_argument("--sets", nargs="+", default=["real:validation", "real:test", "fixed", "handwritten:validation", "companies:validation",
-                                                  "handwritten:test", "companies:test"],
-                    help="fixed, or any finite inbox split: real:*, hard:*, handwritten:*, companies:*")
+                                                  "era:validation", "handwritten:test", "companies:test", "era:test"],
+                    help="fixed, or any finite inbox split: real:*, hard:*, handwritten:*, companies:*, era:*")
     ap.add_argument("--size", type=int, default=10, help="emails per episode for real mail")
     ap.add_argument("--generated", type=int, default=20, help="generated test episodes of 10 (0: skip)")
     ap.add_argument("--checkpoint", help="the classifier agent's checkpoint (.npz; default: the committed one)")

@@ -5,7 +5,8 @@ Features (sparse counts, then sublinear TF-IDF and L2 norm): words and word bigr
 subject and body, subject words on their own, character 3-5-grams inside words (they
 carry over between languages and spellings: "factur", "rechnung", "invoic"), and a few
 shape cues real mail has and templates rarely do (link styles, capitals, "!" in the
-subject, HTML leftovers, length, a sender without a display name, the sender's TLD).
+subject, HTML leftovers, length, a sender without a display name, the sender's TLD) or later spam
+took (a script none of our languages use, hash-buster word salad, words disguised with digits).
 Digits become "0" so that amounts and ids generalise. The rules agent's keyword scores (buckets) are
 features too: prior knowledge in five languages whose weight the heads learn. Nothing here sees gold labels.
 """
@@ -22,11 +23,12 @@ import numpy as np
 
 from ..envs.inbox.models import Email
 from ..envs.inbox.text import sender_domain, sender_parts
-from .inbox_heuristics import Analysis, analyse, rules
+from .inbox_disguise import obfuscated, salad_run
+from .inbox_heuristics import Analysis, analyse, faraway_share, rules
 from .inbox_rules import is_spam, labels
 
 #: bump when the features change: a checkpoint records it and refuses to load with other features
-FEATURES_VERSION = 5
+FEATURES_VERSION = 6
 #: cue features (shape cues, the rules' scores) as opposed to text n-grams; see ``Vectorizer``
 META_PREFIXES = ("f:", "r:")
 _WORD_RE = re.compile(r"[^\W_]+|[$€£%!]", re.UNICODE)
@@ -104,6 +106,19 @@ def features(email: Email, analysis: Analysis | None = None) -> Counter[str]:
     out[f"f:excl={min(body.count('!'), 5)}"] += 1
     if h.attachments:
         out["f:attachment"] += 1
+    # the forms later spam took (era:* mail): a script none of our languages use, hash-buster word salad, words
+    # disguised with digits and symbols
+    text = f"{h.subject}\n{body}"
+    far = faraway_share(text)
+    if far >= 0.1:
+        out["f:far>=0.1"] += 1
+        if far >= 0.3:
+            out["f:far>=0.3"] += 1
+    d = rules().data
+    if salad_run(text, d.salad_function_words) >= d.salad_min_words:
+        out["f:salad"] += 1
+    if obfuscated(text, d.obfuscated_targets):
+        out["f:disguised"] += 1
     # the rules agent's multilingual keyword tables as prior knowledge: the heads learn how far to trust them
     a = analyse(email) if analysis is None else analysis
     for cat, score in a.category_scores.items():

@@ -45,6 +45,9 @@ def classifier_command(
                                                         "(repeat; default train; 'none' for none)"),
     companies_weight: Optional[float] = typer.Option(None, help="weight of the other companies' mail relative to its "
                                                                 "size (default 30)"),
+    era_part: Optional[list[str]] = typer.Option(None, "--era-part", help="era:* parts to train on (mail in 2003-2005 "
+                                                  "styles; repeat; default train; 'none' for none)"),
+    era_weight: Optional[float] = typer.Option(None, help="weight of the era mail relative to its size (default 15)"),
     bias: Optional[list[str]] = typer.Option(None, "--bias", help="route logit offset ROUTE=X (repeat); default: the "
                                                                  "offsets chosen by cross-validation"),
     meta_scale: Optional[float] = typer.Option(None, help="value of each cue feature beside the normalised text"),
@@ -59,7 +62,7 @@ def classifier_command(
                                                                                 "offsets (repeat)"),
 ) -> None:
     """TF-IDF + one class-balanced logistic head per field, on generated train + real:train + real:validation
-    + handwritten:train + handwritten:validation + companies:train."""
+    + handwritten:train + handwritten:validation + companies:train + era:train."""
     if env != "inbox":
         raise ConfigError(f"train classifier: env {env!r} has no classifier agent; use --env inbox")
     from ..train.classifier import OPTIONS, ClassifierConfig, cross_validate_real, train_classifier
@@ -76,7 +79,8 @@ def classifier_command(
     given.update(real_parts=None if real_part is None else [p for p in real_part if p != "none"],
                  meta_scale=meta_scale, handwritten_weight=handwritten_weight, spam_stack=spam_stack, spam_c=spam_c,
                  handwritten_parts=None if handwritten_part is None else [p for p in handwritten_part if p != "none"],
-                 companies_weight=companies_weight,
+                 companies_weight=companies_weight, era_weight=era_weight,
+                 era_parts=None if era_part is None else [p for p in era_part if p != "none"],
                  companies_parts=None if companies_part is None else [p for p in companies_part if p != "none"])
     fields = {k: v for k, v in given.items() if v is not None}
     fields.update(hard=hard, seed=seed)

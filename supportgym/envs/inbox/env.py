@@ -178,11 +178,11 @@ class InboxEnv(Environment[InboxAction, InboxObservation, InboxState]):
         if options.get("budget") is not None:
             budget = _positive_int("budget", options["budget"], 0)
         # whose inbox: the option, else Brightdesk for generated, hard and hand-written mail, the episode's company for
-        # companies:*; real corpora mail and mail passed in are nobody's in particular unless the caller says (eval
-        # --emails reads it from the whole file)
+        # companies:*; real corpora mail, era mail (a person's inbox) and mail passed in are nobody's in particular
+        # unless the caller says (eval --emails reads it from the whole file)
         if options.get("house") is not None:
             house = parse_house(options["house"])
-        elif task == "custom" or task.startswith("split:real:"):
+        elif task == "custom" or task.startswith(("split:real:", "split:era:")):
             house = None
         else:
             house = house_of(emails[0]) if task.startswith("split:companies:") else generated_house()

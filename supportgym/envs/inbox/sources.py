@@ -16,6 +16,8 @@ split                                  source
                                        (``handwritten.handwritten_episode(...)``)
 ``companies:train|validation|test``    hand-written mail of other companies' inboxes, one
                                        company an episode (``companies.companies_episode(...)``)
+``era:train|validation|test``          mail in 2003-2005 styles (later spam, its ham), not
+                                       real (``era.era_episode(...)``)
 =====================================  ===================================================
 
 Interface that ``real.py``, ``hard.py`` and ``handwritten.py`` provide (imported lazily, so a missing or
@@ -48,13 +50,14 @@ _SOURCES: dict[str, tuple[str, str, str]] = {
     "hard": ("hard", "hard_episode", "hard_pool"),
     "handwritten": ("handwritten", "handwritten_episode", "handwritten_pool"),
     "companies": ("companies", "companies_episode", "companies_pool"),
+    "era": ("era", "era_episode", "era_pool"),
 }
 SPLIT_NAMES: tuple[str, ...] = SPLITS + tuple(f"{p}:{s}" for p in _SOURCES for s in SPLITS)
 
 
 def split_names() -> tuple[str, ...]:
-    """Every split ``InboxEnv`` accepts: the generated ones, then ``real:*``, ``hard:*``, ``handwritten:*`` and
-    ``companies:*``."""
+    """Every split ``InboxEnv`` accepts: the generated ones, then ``real:*``, ``hard:*``, ``handwritten:*``,
+    ``companies:*`` and ``era:*``."""
     return SPLIT_NAMES
 
 

@@ -1,0 +1,81 @@
+"""How spam disguises itself from keyword filters, read by the rules (``inbox_heuristics.analyse``) and the
+classifier's features: hash-buster word salad, words written with digits, symbols or a letter at a time, and links
+that show one address and go to another. The forms of the spam that came after the 2002 corpus (``era:*`` mail); each
+scan is linear in the text and bounded."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+from ..envs.inbox.house import registrable
+
+#: a word with digits or symbols among its letters ("V1AGRA", "Xan@x", "C-i-a-l-i-s"): a run without spaces and
+#: common punctuation; or a word a letter at a time ("r e f i n a n c e"). Neither nests a quantifier: linear
+_DISGUISED_RE = re.compile(r"(?<![\w-])(?:[A-Za-z][ .\-_*]){3,18}[A-Za-z](?![\w-])|[^\s,;:()<>\"'\[\]/=?&#%+]+")
+_UNDISGUISE = str.maketrans({"1": "i", "0": "o", "3": "e", "4": "a", "@": "a", "$": "s", "|": "i", "!": "i", "5": "s",
+                             "7": "t", " ": None, ".": None, "-": None, "_": None, "*": None})
+#: "1" and "|" stand for "l" as often as for "i" ("rep1ica", "Va|ium")
+_UNDISGUISE_L = str.maketrans({"1": "l", "|": "l"})
+
+
+def obfuscated(text: str, targets: list[str], limit: int = 20_000) -> list[str]:
+    """The ``targets`` that ``text`` writes disguised: with digits or symbols among the letters, or a letter at a
+    time, in the first ``limit`` characters (distinct, in order of appearance)."""
+    found: list[str] = []
+    if not targets:
+        return found
+    for m in _DISGUISED_RE.finditer(text[:limit]):
+        raw = m.group(0)
+        if len(raw) > 40:
+            continue
+        plain = raw.lower().translate(_UNDISGUISE)
+        if raw.isalpha() or sum(c.isalpha() for c in raw) < 3 or not plain.isalpha():
+            continue  # an ordinary word, a number, or symbols that spell no word
+        plain_l = raw.lower().translate(_UNDISGUISE_L).translate(_UNDISGUISE)
+        # "Viagra!" names the word as it is; "V|@gr@" only undisguised
+        for t in targets:
+            if (t in plain or t in plain_l) and len(plain) <= len(t) + 3 and t not in raw.lower() and t not in found:
+                found.append(t)
+    return found
+
+
+#: a link as the importers write an HTML anchor whose text is an address: "shown (target)"
+_SHOWN_LINK_RE = re.compile(r"((?:https?://|www\.)[^\s()<>]{1,300}) \((https?://[^\s()<>]{1,300})\)", re.I)
+_IP_HOST_RE = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
+
+
+def _host(url: str) -> str:
+    return re.sub(r"^https?://", "", url, flags=re.I).split("/")[0].split("?")[0].split(":")[0].lower().rstrip(".")
+
+
+def shown_elsewhere(body: str, brands: Collection[str], own: Collection[str]) -> str | None:
+    """Why a link in ``body`` shows one address and goes to another: the shown host is one of ``brands``' or ``own``
+    (registrable labels: "paypal", "brightdesk"), and the target is a bare IP address or on another registrable
+    domain; else None."""
+    for m in _SHOWN_LINK_RE.finditer(body):
+        shown, target = _host(m.group(1)), _host(m.group(2))
+        label, reg = registrable(shown)
+        if not (label in brands or label in own) or _IP_HOST_RE.fullmatch(shown):
+            continue
+        if _IP_HOST_RE.fullmatch(target) or registrable(target)[1] != reg:
+            return f"a link shows {shown} and goes to {target}"
+    return None
+
+
+_SALAD_TOKEN_RE = re.compile(r"[^\W\d_]+|[^\w\s]+|\d+|\n")
+
+
+def salad_run(text: str, function_words: Collection[str], limit: int = 20_000) -> int:
+    """The longest run of lowercase words of three letters or more, none in ``function_words``, with nothing but
+    spaces between them (punctuation, a digit, a capital or a line break ends a run), in the first ``limit``
+    characters."""
+    function_words = frozenset(function_words)
+    best = run = 0
+    for t in _SALAD_TOKEN_RE.findall(text[:limit]):
+        if len(t) >= 3 and t.isalpha() and t.islower() and t not in function_words:
+            run += 1
+            best = max(best, run)
+        else:
+            run = 0
+    return best
