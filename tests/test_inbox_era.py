@@ -87,3 +87,23 @@ def test_the_agents_on_the_validation_part(validation, agent, spam_at_least, har
                for kind, emails in validation.items()}
     assert trashed["ham"] == 0  # ordinary list mail, personal mail and notifications of the era
     assert trashed["spam"] >= spam_at_least and trashed["hard_ham"] <= hard_ham_at_most, trashed
+
+
+def test_a_users_own_real_sources_file_does_not_touch_era_mail(tmp_path, monkeypatch):
+    # review of the 51st session: a sources file with spam and tickets only made era.py fail with KeyError 'ham'
+    from supportgym.envs.inbox import era
+
+    (tmp_path / "spam").mkdir()
+    (tmp_path / "sources.yaml").write_text(
+        "version: 1\nsplit: {salt: mine, fractions: {train: 0.6, validation: 0.2, test: 0.2}}\n"
+        "stand_ins: {first_date: '2020-01-01T00:00:00Z', days: 3, names: [ann], surnames: [lee], domains: [x.org],"
+        " display_share: 0.5}\n"
+        "sources:\n  - {name: spam, kind: spam, path: spam, gold: {priority: spam, category: spam_phishing,"
+        " route_to: trash}}\n", encoding="utf-8")
+    monkeypatch.setenv("SUPPORTGYM_REAL_SOURCES", str(tmp_path / "sources.yaml"))
+    era._load.cache_clear()
+    try:
+        pool = era.era_pool("validation")
+    finally:
+        era._load.cache_clear()
+    assert len(pool) == 123 and all(e.email.header.timestamp.startswith("2025-") for e in pool)

@@ -49,30 +49,40 @@ def _host(url: str) -> str:
     return re.sub(r"^https?://", "", url, flags=re.I).split("/")[0].split("?")[0].split(":")[0].lower().rstrip(".")
 
 
-def shown_elsewhere(body: str, brands: Collection[str], own: Collection[str]) -> str | None:
+def shown_elsewhere(body: str, brands: Collection[str], own: Collection[str], own_domains: Collection[str] = (),
+                    passes: Collection[str] = (), limit: int = 50_000) -> str | None:
     """Why a link in ``body`` shows one address and goes to another: the shown host is one of ``brands``' or ``own``
-    (registrable labels: "paypal", "brightdesk"), and the target is a bare IP address or on another registrable
-    domain; else None."""
-    for m in _SHOWN_LINK_RE.finditer(body):
+    (registrable labels: "paypal", "brightdesk"), and the target is a bare IP address or elsewhere; else None. Not
+    elsewhere: the shown brand under another suffix ("www.amazon.de" to amazon.com), our own domains (``own_domains``)
+    from ours, and the link-protection and short-link services that rewrite every link of a mail (``passes``: host
+    suffixes such as "safelinks.protection.outlook.com", "urldefense.proofpoint.com"; review of the 51st session)."""
+    for m in _SHOWN_LINK_RE.finditer(body[:limit]):
         shown, target = _host(m.group(1)), _host(m.group(2))
         label, reg = registrable(shown)
         if not (label in brands or label in own) or _IP_HOST_RE.fullmatch(shown):
             continue
-        if _IP_HOST_RE.fullmatch(target) or registrable(target)[1] != reg:
-            return f"a link shows {shown} and goes to {target}"
+        if not _IP_HOST_RE.fullmatch(target):
+            t_label, t_reg = registrable(target)
+            if (t_reg == reg or t_label == label or (label in own and t_reg in own_domains)
+                    or any(target == x or target.endswith("." + x) for x in passes)):
+                continue
+        return f"a link shows {shown} and goes to {target}"
     return None
 
 
-_SALAD_TOKEN_RE = re.compile(r"[^\W\d_]+|[^\w\s]+|\d+|\n")
+#: an underscore ends a word as punctuation does ("order_number\tcustomer_email" is a table's header, not a salad)
+_SALAD_TOKEN_RE = re.compile(r"[^\W\d_]+|[^\w\s]+|_+|\d+|\n")
+#: a line break inside a paragraph: plain-text salad of 2004 is wrapped at 72 columns; a blank line ends a run
+_WRAP_RE = re.compile(r"(?<!\n)\n(?![ \t]*\n)")
 
 
 def salad_run(text: str, function_words: Collection[str], limit: int = 20_000) -> int:
     """The longest run of lowercase words of three letters or more, none in ``function_words``, with nothing but
-    spaces between them (punctuation, a digit, a capital or a line break ends a run), in the first ``limit``
-    characters."""
+    spaces or a single line break between them (punctuation, an underscore, a digit, a capital or a blank line ends a
+    run), in the first ``limit`` characters."""
     function_words = frozenset(function_words)
     best = run = 0
-    for t in _SALAD_TOKEN_RE.findall(text[:limit]):
+    for t in _SALAD_TOKEN_RE.findall(_WRAP_RE.sub(" ", text[:limit])):
         if len(t) >= 3 and t.isalpha() and t.islower() and t not in function_words:
             run += 1
             best = max(best, run)

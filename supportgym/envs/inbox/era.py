@@ -9,7 +9,7 @@ spam, ham and hard ham, labelled by the same convention as the SpamAssassin fold
 - ``train``: two authors (a 2003-2005 technical person's inbox; a 2004-2005 small business's), 240 emails, trained
   on by the ``classifier``;
 - ``validation``: the 49th session's era probe (123 emails), read to choose the classifier's weight for this source;
-- ``test``: a third author (140 emails), written after the rest and held out from every choice.
+- ``test``: a third author (140 emails), written at the same time as ``train`` and held out from every choice.
 
 Every file goes through the importers (``load_emails``), as a user's mail would. Dates and ids are replaced as for
 ``real:*`` mail (a neutral id, a date in the simulated quarter), so neither says which part or kind an email is.
@@ -24,7 +24,7 @@ from pathlib import Path
 from ...core.errors import ConfigError, DataFormatError, UnknownTaskError, expected
 from .importers import load_emails
 from .models import LabelledEmail
-from .real import load_labels
+from .real import LABELS_FILE, load_labels
 from .sources import sample_episode
 
 DATA = Path(__file__).parent / "data" / "era"
@@ -36,7 +36,7 @@ KINDS = ("spam", "ham", "hard_ham")
 def _load(part: str) -> tuple[LabelledEmail, ...]:
     if part not in PARTS:
         raise UnknownTaskError(expected("era part", part, list(PARTS)))
-    labels = load_labels()
+    labels = load_labels(LABELS_FILE)  # the package's convention, never a user's own real-mail sources file
     gold = {s.kind: s.gold for s in labels.sources if s.kind in KINDS}
     out = []
     for kind in KINDS:
@@ -51,7 +51,7 @@ def _load(part: str) -> tuple[LabelledEmail, ...]:
             eid = "e" + hashlib.sha1(identity.encode()).hexdigest()[:10]
             header = e.email.header.model_copy(update={"id": eid, "timestamp": labels.stand_ins.date(eid)})
             # real_kind: the key real_metrics reads (spam -> trash, ham -> trash, by kind)
-            meta = {"source": "era", "real_kind": kind, "era_part": part, "era_file": identity}
+            meta = {**e.meta, "source": "era", "real_kind": kind, "era_part": part, "era_file": identity}
             out.append(LabelledEmail(email=e.email.model_copy(update={"header": header}), gold=e.gold, meta=meta))
     return tuple(out)
 
