@@ -46,6 +46,11 @@ def test_word_salad_is_a_long_run_without_function_words():
     ("r-e-f-i-n-a-n-c-i-n-g", ["refinancing"]),
     ("Swiss rep1ica watches", ["replica"]),
     ("C I A L I S now", ["cialis"]),
+    # review of the 51st session: a V of two strokes, a Cyrillic look-alike, invisible characters, a dose after the name
+    ("\\/iagra and \\/ALIUM", ["viagra", "valium"]),
+    ("Vi\u0430gra", ["viagra"]),
+    ("Via\u00adgra, Cia\u200blis", ["viagra", "cialis"]),
+    ("V1agra100mg", ["viagra"]),
 ])
 def test_disguised_words_are_read_through(text, found):
     assert obfuscated(text, table()[1]) == found
@@ -57,6 +62,10 @@ def test_disguised_words_are_read_through(text, found):
     "T H E . M O U T H P I E C E weekly",
     "write to accounts@brightdesk.io or call 0800-123",
     "version 2.0.1-rc3 of lib-xml2 fixes CVE-2004-0110",
+    "Viagra100mg is the dose on the prescription",  # the name as it is, a dose after it
+    "la médication prescrite par mon médecin",  # a French word, not a disguise
+    "Виагра и Сиалис дешево",  # Russian is read as Russian
+    "copy it to C:\\/tmp first",
 ])
 def test_ordinary_text_is_not_disguised(text):
     assert obfuscated(text, table()[1]) == []

@@ -13,10 +13,27 @@ from ..envs.inbox.house import registrable
 #: a word with digits or symbols among its letters ("V1AGRA", "Xan@x", "C-i-a-l-i-s"): a run without spaces and
 #: common punctuation; or a word a letter at a time ("r e f i n a n c e"). Neither nests a quantifier: linear
 _DISGUISED_RE = re.compile(r"(?<![\w-])(?:[A-Za-z][ .\-_*]){3,18}[A-Za-z](?![\w-])|[^\s,;:()<>\"'\[\]/=?&#%+]+")
+_V_STROKES = "\ue000"
 _UNDISGUISE = str.maketrans({"1": "i", "0": "o", "3": "e", "4": "a", "@": "a", "$": "s", "|": "i", "!": "i", "5": "s",
-                             "7": "t", " ": None, ".": None, "-": None, "_": None, "*": None})
+                             "7": "t", _V_STROKES: "v", " ": None, ".": None, "-": None, "_": None, "*": None})
 #: "1" and "|" stand for "l" as often as for "i" ("rep1ica", "Va|ium")
 _UNDISGUISE_L = str.maketrans({"1": "l", "|": "l"})
+#: characters that show nothing inside a word ("Via\u00adgra", "Cia\u200blis"), and Cyrillic letters that look Latin
+#: ("Viаgra" with a Cyrillic "а"), read only in a word that also has Latin letters: Russian text stays Russian
+_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
+_CYRILLIC_LOOKS_LATIN = str.maketrans("аеорсхуіАВЕКМНОРСТХ", "aeopcxyiABEKMHOPCTX")
+_CYRILLIC_RE = re.compile("[\u0400-\u04ff]")
+_LATIN_RE = re.compile("[A-Za-z]")
+#: a dose or a count after the name ("V1agra100mg", "Cialis20"): not part of the word
+_DOSE_RE = re.compile(r"\d+(?:mg|pills?|tabs?)?$", re.I)
+
+
+def _latin(raw: str) -> str:
+    """``raw`` with invisible characters dropped and, beside Latin letters, Cyrillic look-alikes read as Latin."""
+    raw = raw.translate(_INVISIBLE)
+    if _CYRILLIC_RE.search(raw) and _LATIN_RE.search(raw):
+        raw = raw.translate(_CYRILLIC_LOOKS_LATIN)
+    return raw
 
 
 def obfuscated(text: str, targets: list[str], limit: int = 20_000) -> list[str]:
@@ -25,17 +42,23 @@ def obfuscated(text: str, targets: list[str], limit: int = 20_000) -> list[str]:
     found: list[str] = []
     if not targets:
         return found
-    for m in _DISGUISED_RE.finditer(text[:limit]):
-        raw = m.group(0)
-        if len(raw) > 40:
+    # "\/" is a V drawn with two strokes ("\/iagra"): one symbol that reads as "v"
+    for m in _DISGUISED_RE.finditer(text[:limit].replace("\\/", _V_STROKES)):
+        written = m.group(0)
+        if len(written) > 40:
             continue
+        latin = _latin(written)
+        raw = _DOSE_RE.sub("", latin) if latin != written or not latin.isalpha() else latin
+        if not raw or (latin == written and raw.isalpha()):
+            continue  # an ordinary word
         plain = raw.lower().translate(_UNDISGUISE)
-        if raw.isalpha() or sum(c.isalpha() for c in raw) < 3 or not plain.isalpha():
-            continue  # an ordinary word, a number, or symbols that spell no word
+        if sum(c.isalpha() for c in raw) < 3 or not plain.isalpha():
+            continue  # a number, or symbols that spell no word
         plain_l = raw.lower().translate(_UNDISGUISE_L).translate(_UNDISGUISE)
-        # "Viagra!" names the word as it is; "V|@gr@" only undisguised
+        # "Viagra!" and "Viagra100mg" name the word as it is; "V|@gr@" and "Viаgra" (Cyrillic а) only undisguised
         for t in targets:
-            if (t in plain or t in plain_l) and len(plain) <= len(t) + 3 and t not in raw.lower() and t not in found:
+            if ((t in plain or t in plain_l) and len(plain) <= len(t) + 3 and t not in written.lower()
+                    and t not in found):
                 found.append(t)
     return found
 
