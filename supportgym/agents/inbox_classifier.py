@@ -113,10 +113,9 @@ def load_model(path: str) -> TriageModel:
     return TriageModel.load(path)
 
 
-def decide(probs: dict[str, dict[str, float]], trash: bool = True) -> tuple[str, str, str]:
-    """(category, priority, route): the route head leads; spam labels only go with trash and back. ``trash``: False
-    when trash is ruled out (the best other route is taken)."""
-    route = max((r for r in probs["route_to"] if trash or r != "trash"), key=probs["route_to"].__getitem__)
+def decide(probs: dict[str, dict[str, float]]) -> tuple[str, str, str]:
+    """(category, priority, route): the route head leads; spam labels only go with trash and back."""
+    route = max(probs["route_to"], key=probs["route_to"].__getitem__)
     if route == "trash":
         return "spam_phishing", "spam", route
     cat = max((c for c in probs["category"] if c != "spam_phishing"), key=probs["category"].__getitem__)
@@ -128,10 +127,10 @@ def _domain_evidence(a: Analysis) -> bool:
     """The rules call ``a`` spam on the evidence that overrides the heads (look-alike senders and links, scam forms),
     leaving out word salad, disguised words and decoy links: those are features the heads weigh, and alone they
     trashed a table's header and a cable's part number against the heads (review of the 51st session)."""
-    if not a.disguise_reasons:
-        return bool(a.spam_reasons) and is_spam(a)
     rest = [r for r in a.spam_reasons if r not in a.disguise_reasons]
-    return bool(rest) and is_spam(dataclasses.replace(a, spam_score=a.spam_score - a.disguise, spam_reasons=rest))
+    if len(rest) < len(a.spam_reasons):
+        a = dataclasses.replace(a, spam_score=a.spam_score - a.disguise, spam_reasons=rest)
+    return bool(rest) and is_spam(a)
 
 
 def agent_labels(probs: dict[str, dict[str, float]], a: Analysis, defer_below: float = DEFER_BELOW,

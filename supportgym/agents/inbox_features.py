@@ -23,8 +23,7 @@ import numpy as np
 
 from ..envs.inbox.models import Email
 from ..envs.inbox.text import sender_domain, sender_parts
-from .inbox_disguise import obfuscated, salad_run
-from .inbox_heuristics import Analysis, analyse, faraway_share, rules
+from .inbox_heuristics import Analysis, analyse, rules
 from .inbox_rules import is_spam, labels
 
 #: bump when the features change: a checkpoint records it and refuses to load with other features
@@ -106,21 +105,18 @@ def features(email: Email, analysis: Analysis | None = None) -> Counter[str]:
     out[f"f:excl={min(body.count('!'), 5)}"] += 1
     if h.attachments:
         out["f:attachment"] += 1
-    # the forms later spam took (era:* mail): a script none of our languages use, hash-buster word salad, words
-    # disguised with digits and symbols
-    text = f"{h.subject}\n{body}"
-    far = faraway_share(text)
-    if far >= 0.1:
+    a = analyse(email) if analysis is None else analysis
+    # the forms later spam took (era:* mail), as the rules measured them: a script none of our languages use,
+    # hash-buster word salad, words disguised with digits and symbols
+    if a.faraway >= 0.1:
         out["f:far>=0.1"] += 1
-        if far >= 0.3:
+        if a.faraway >= 0.3:
             out["f:far>=0.3"] += 1
-    d = rules().data
-    if salad_run(text, d.salad_function_words) >= d.salad_min_words:
+    if a.salad >= rules().data.salad_min_words:
         out["f:salad"] += 1
-    if obfuscated(text, d.obfuscated_targets):
+    if a.disguised:
         out["f:disguised"] += 1
     # the rules agent's multilingual keyword tables as prior knowledge: the heads learn how far to trust them
-    a = analyse(email) if analysis is None else analysis
     for cat, score in a.category_scores.items():
         if score > 0:
             out[f"r:{cat}={min(_bucket(score), 3)}"] += 1

@@ -492,6 +492,11 @@ class Analysis:
     #: (``inbox_disguise``): weaker alone than a look-alike domain
     disguise: float = 0.0
     disguise_reasons: tuple[str, ...] = ()
+    #: what those cues measured, for the classifier's features: the share of letters in a far-away script
+    #: (``faraway_share``), the longest word-salad run (``salad_run``), the disguised words (``obfuscated``)
+    faraway: float = 0.0
+    salad: int = 0
+    disguised: tuple[str, ...] = ()
     #: the subject or the latest message names a fault (``RulesData.fault``)
     fault: bool = False
     #: a reply among others that asks nothing of us (see ``is_conversation``)
@@ -571,7 +576,8 @@ def analyse(email: Email, house: House | None = None) -> Analysis:
     if decoy:
         disguise += d.decoy_link_weight
         disguise_reasons.append(decoy)
-    faraway = faraway_share(f"{h.subject}\n{email.body}")
+    written = f"{h.subject}\n{email.body}"
+    faraway = faraway_share(written)
     # only with a link elsewhere than ours: far-away spam always points somewhere (every development example does),
     # while a customer who writes in Japanese or Russian about a login or an invoice, perhaps quoting our help page,
     # must not be trashed for their script alone
@@ -581,11 +587,11 @@ def analyse(email: Email, house: House | None = None) -> Analysis:
     if faraway >= d.faraway_share and elsewhere:
         spam += d.faraway_weight
         reasons.append(f"{faraway:.0%} of its letters in a script none of our languages use")
-    disguised = obfuscated(f"{h.subject}\n{email.body}", d.obfuscated_targets)
+    disguised = obfuscated(written, d.obfuscated_targets)
     if disguised:
         disguise += min(d.obfuscated_max, d.obfuscated_weight * len(disguised))
         disguise_reasons.append("words written to slip past filters: " + ", ".join(disguised))
-    salad = salad_run(f"{h.subject}\n{email.body}", d.salad_function_words)
+    salad = salad_run(written, d.salad_function_words)
     if salad >= d.salad_min_words:
         disguise += d.salad_strong_weight if salad >= d.salad_strong_words else d.salad_weight
         disguise_reasons.append(f"{salad} unrelated words in a row (hash-buster word salad)")
@@ -720,7 +726,8 @@ def analyse(email: Email, house: House | None = None) -> Analysis:
         spam_score=spam, spam_reasons=reasons, marketing=marketing, spam_genre=genre, conversation=conversation,
         foreign_script=faraway >= d.faraway_share and not elsewhere and not any(
             registrable(x)[1] not in d.own_domains for x in _BARE_DOMAIN_RE.findall(email.body[:50_000])),
-        disguise=disguise, disguise_reasons=tuple(disguise_reasons),
+        disguise=disguise, disguise_reasons=tuple(disguise_reasons), faraway=faraway, salad=salad,
+        disguised=tuple(disguised),
         category_scores=scores,
         urgent=r.urgent.score(text), high=r.high.score(text), low=r.low.score(text),
         severity=r.severe.score(text), tier2=tier2, newsletter=newsletter,
